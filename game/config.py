@@ -1,0 +1,160 @@
+"""Settings, from one documented order: command-line flags, then environment, then ``kith.toml``, then
+defaults. Every field has a docstring because ``docs/configuration.md`` is written from them.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from game.errors import ConfigError
+from game.graph.models import describe_validation_error
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_content_dir() -> Path:
+    return PROJECT_ROOT / "content"
+
+
+def default_saves_dir() -> Path:
+    # A source checkout keeps saves beside the code (``make play``); an installed copy uses the cwd.
+    if (PROJECT_ROOT / "pyproject.toml").exists():
+        return PROJECT_ROOT / "saves"
+    return Path.cwd() / "saves"
+
+
+class LLMSettings(BaseModel):
+    """The ``[llm]`` table: an OpenAI-compatible endpoint. With no base URL and no model, Kith stays offline."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = None
+    """Endpoint root, e.g. ``http://localhost:11434/v1`` for Ollama."""
+    model: str | None = None
+    """Model for every step unless a step names its own."""
+    narrator_model: str | None = None
+    """Model for the narration step only."""
+    extractor_model: str | None = None
+    """Model for the World IR and extraction steps only."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Name of the environment variable holding the key; the key itself is never stored."""
+    temperature: float = Field(default=0.8, ge=0.0, le=2.0)
+    context_size: int = Field(default=8192, ge=1024)
+    """The model's context window in tokens; the history window is fitted to it."""
+    timeout: float = Field(default=60.0, gt=0)
+    """Seconds to wait for a response before giving up on a request."""
+    retries: int = Field(default=2, ge=0, le=10)
+    """Retries on 429, 5xx and timeouts, with backoff."""
+    max_tool_rounds: int = Field(default=4, ge=1, le=16)
+    extractor_steps: int = Field(default=4, ge=1, le=16)
+
+
+class RetrievalConfig(BaseModel):
+    """The ``[retrieval]`` table: the pre-turn walk's budget."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_hops: int = Field(default=2, ge=1, le=4)
+    hub_threshold: int = Field(default=30, ge=1)
+    max_fanout: int = Field(default=20, ge=1)
+    limit: int = Field(default=20, ge=1, le=100)
+
+
+class Settings(BaseModel):
+    """Everything Kith can be told."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    world: str | None = None
+    """World to start new games in (a folder name under ``content/``); the only world if unset."""
+    narrator: Literal["auto", "offline", "openai"] = "auto"
+    """``auto`` uses the model when an endpoint is configured, otherwise the offline narrator."""
+    seed: int = 0
+    """Seed for the offline narrator's choices, so a game replays the same."""
+    saves_dir: Path = Field(default_factory=default_saves_dir)
+    content_dir: Path = Field(default_factory=default_content_dir)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+
+    @property
+    def uses_llm(self) -> bool:
+        if self.narrator == "offline":
+            return False
+        if self.narrator == "openai":
+            return True
+        return bool(self.llm.base_url or self.llm.model)
+
+
+def find_config_file(explicit: Path | None = None) -> Path | None:
+    """``--config`` if given, else ``KITH_CONFIG``, else ``./kith.toml``, else the checkout's ``kith.toml``."""
+    if explicit is not None:
+        return explicit
+    env = os.environ.get("KITH_CONFIG")
+    if env:
+        return Path(env)
+    for candidate in (Path.cwd() / "kith.toml", PROJECT_ROOT / "kith.toml"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def environment_overrides(env: Mapping[str, str]) -> dict[str, Any]:
+    """Settings the environment sets, as a nested dict."""
+    llm: dict[str, Any] = {}
+    base = env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE")
+    if base:
+        llm["base_url"] = base
+    if env.get("KITH_MODEL"):
+        llm["model"] = env["KITH_MODEL"]
+    out: dict[str, Any] = {"llm": llm} if llm else {}
+    if env.get("KITH_SAVES"):
+        out["saves_dir"] = env["KITH_SAVES"]
+    if env.get("KITH_CONTENT"):
+        out["content_dir"] = env["KITH_CONTENT"]
+    if env.get("KITH_WORLD"):
+        out["world"] = env["KITH_WORLD"]
+    if env.get("KITH_NARRATOR"):
+        out["narrator"] = env["KITH_NARRATOR"]
+    return out
+
+
+def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in top.items():
+        if value is None:
+            continue
+        if isinstance(value, Mapping) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def load_settings(
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    config_file: Path | None = None,
+) -> Settings:
+    """Build settings: flags > environment > file > defaults. ``flags`` is nested like the file."""
+    data: dict[str, Any] = {}
+    path = find_config_file(config_file)
+    if path is not None:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError as error:
+            raise ConfigError(f"{path}: no such settings file") from error
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            raise ConfigError(f"{path}: not valid TOML ({error})") from error
+    data = _deep_merge(data, environment_overrides(os.environ if env is None else env))
+    data = _deep_merge(data, flags or {})
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as error:
+        where = f"{path}: " if path else ""
+        raise ConfigError(f"{where}{describe_validation_error(error)}") from error

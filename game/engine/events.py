@@ -1,0 +1,102 @@
+"""Frozen events a turn emits; the UI and the line-mode loop render them and nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class NarrationDelta:
+    """A piece of the turn's prose, as it arrives."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class NarrationDone:
+    """The turn's whole prose."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class MetaOutput:
+    """Output of a meta command (help, save, /graph ...), shown apart from the story."""
+
+    text: str
+    command: str
+
+
+@dataclass(frozen=True)
+class MemoryUpdating:
+    """The narration is done and the graph update has started (the UI shows a spinner)."""
+
+    turn: int
+
+
+@dataclass(frozen=True)
+class GraphChange:
+    """One line of what a turn did to the graph."""
+
+    kind: str  # "node-created" | "node-updated" | "edge-opened" | "edge-superseded" | "edge-closed"
+    text: str
+
+
+@dataclass(frozen=True)
+class GraphChanged:
+    """The committed turn changed the graph; ``changes`` says how, one line each."""
+
+    turn: int
+    changes: tuple[GraphChange, ...]
+
+
+@dataclass(frozen=True)
+class TurnCommitted:
+    """The turn is on disk. ``timings`` are milliseconds by step."""
+
+    turn: int
+    extracted: bool
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TurnFailed:
+    """Nothing of the turn was written; ``message`` says why, for the player."""
+
+    message: str
+    title: str = "Turn failed"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the player should know that is not story (a context window shrinking, a fallback)."""
+
+    text: str
+    level: str = "information"
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """The story reached an ending."""
+
+    ending: str
+    title: str
+
+
+@dataclass(frozen=True)
+class SessionReset:
+    """The session now shows another state (undo, restore, load, restart): redraw everything."""
+
+    reason: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class QuitRequested:
+    """The player asked to quit (the TUI confirms first)."""
+
+
+Event = (
+    NarrationDelta | NarrationDone | MetaOutput | MemoryUpdating | GraphChanged | TurnCommitted
+    | TurnFailed | Notice | GameEnded | SessionReset | QuitRequested
+)

@@ -1,0 +1,102 @@
+"""A session's graph in memory: nodes, open edges and the adjacency derived from them.
+
+Loaded once when a save opens and kept in step with each commit (``apply``), so a turn's retrieval and
+upsert never go back to disk. The adjacency is derived from the open edges and never stored apart.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from game.graph.models import Edge, Node
+from game.graph.names import normalize_name
+from game.graph.ports import GraphWrites
+
+
+class GraphIndex:
+    """Implements ``GraphReader`` over dictionaries."""
+
+    def __init__(self, nodes: Iterable[Node] = (), open_edges: Iterable[Edge] = (),
+                 edge_ids: Iterable[str] = ()) -> None:
+        self.nodes: dict[str, Node] = {}
+        self.open_edges: dict[str, Edge] = {}
+        self._names: dict[str, set[str]] = defaultdict(set)
+        self._adjacency: dict[str, set[str]] = defaultdict(set)
+        self._edge_ids: set[str] = set(edge_ids)
+        self._longest = 0
+        for node in nodes:
+            self._put_node(node)
+        for edge in open_edges:
+            self._put_edge(edge)
+
+    # ------------------------------------------------------------------------------------ updates
+
+    def apply(self, writes: GraphWrites) -> None:
+        """Bring the index in step with writes that have just been committed."""
+        for node in writes.nodes.values():
+            self._put_node(node)
+        for edge in writes.edges.values():
+            self._put_edge(edge)
+
+    def remove_node(self, node_id: str) -> None:
+        node = self.nodes.pop(node_id, None)
+        if node is None:
+            return
+        for name in node.names:
+            self._names[normalize_name(name)].discard(node_id)
+
+    def _put_node(self, node: Node) -> None:
+        old = self.nodes.get(node.id)
+        if old is not None:
+            for name in old.names:
+                self._names[normalize_name(name)].discard(node.id)
+        self.nodes[node.id] = node
+        for name in node.names:
+            key = normalize_name(name)
+            self._names[key].add(node.id)
+            self._longest = max(self._longest, len(key))
+
+    def _put_edge(self, edge: Edge) -> None:
+        self._edge_ids.add(edge.id)
+        if edge.is_open:
+            self.open_edges[edge.id] = edge
+            self._adjacency[edge.source].add(edge.id)
+            self._adjacency[edge.target].add(edge.id)
+        elif self.open_edges.pop(edge.id, None) is not None:
+            self._adjacency[edge.source].discard(edge.id)
+            self._adjacency[edge.target].discard(edge.id)
+
+    # ------------------------------------------------------------------------------------ GraphReader
+
+    async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[Node]]:
+        found: dict[str, list[Node]] = {}
+        for key in normalized_names:
+            ids = self._names.get(key)
+            if ids:
+                found[key] = sorted((self.nodes[i] for i in ids if i in self.nodes), key=lambda n: n.id)
+        return found
+
+    async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, Node]:
+        return {i: self.nodes[i] for i in node_ids if i in self.nodes}
+
+    async def node_id_taken(self, node_id: str) -> bool:
+        return node_id in self.nodes
+
+    async def edge_id_taken(self, edge_id: str) -> bool:
+        return edge_id in self._edge_ids
+
+    async def open_edges_of(self, node_id: str) -> list[Edge]:
+        return [self.open_edges[i] for i in self._adjacency.get(node_id, ())]
+
+    async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
+        return [
+            edge for edge in (self.open_edges[i] for i in self._adjacency.get(source, ()))
+            if edge.source == source and edge.target == target and edge.relation == relation
+        ]
+
+    async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
+        return {i: len(self._adjacency.get(i, ())) for i in node_ids}
+
+    async def longest_name(self) -> int:
+        return self._longest

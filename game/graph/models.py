@@ -1,0 +1,257 @@
+"""The graph's data: stored nodes and edge versions, upsert calls, and what an upsert reports.
+
+JSON at every boundary is camelCase (``firstSeenTurn``, ``sourceName``); Python uses snake_case through
+pydantic aliases. Input models forbid unknown fields so a model's typo is an error it can correct, not a
+field silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+NodeType = Literal["individual", "group", "faction"]
+NODE_TYPES: tuple[str, ...] = ("individual", "group", "faction")
+
+MAX_LABELS = 5
+MAX_NODES_PER_CALL = 8
+MAX_EDGES_PER_CALL = 12
+MAX_CLOSES_PER_CALL = 12
+MAX_RELATION_CHARS = 48
+MAX_NAME_CHARS = 100
+RELATION_PATTERN = r"^[A-Za-z][A-Za-z0-9_ \-]*$"
+
+
+class CamelModel(BaseModel):
+    """Base for every boundary model: camelCase aliases, snake_case attributes."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", ser_json_inf_nan="null"
+    )
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The camelCase JSON form, without unset optional fields."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class Node(CamelModel):
+    """A stored individual, group or faction. ``name`` and ``type`` never change once created."""
+
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    type: NodeType
+    labels: list[str] = Field(default_factory=list, max_length=MAX_LABELS)
+    summary: str
+    first_seen_turn: int
+    last_seen_turn: int
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        """The name followed by every alias."""
+        return [self.name, *self.aliases]
+
+
+class Edge(CamelModel):
+    """One version of the relation ``(source, target, relation)``; open while ``invalid_at`` is None."""
+
+    id: str
+    source: str
+    target: str
+    relation: str
+    strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
+    fact: str
+    valid_at: int
+    invalid_at: int | None = None
+    evidence_turn_ids: list[str] = Field(default_factory=list)
+
+    @property
+    def is_open(self) -> bool:
+        return self.invalid_at is None
+
+    def other_end(self, node_id: str) -> str:
+        """The endpoint that is not ``node_id`` (the same one for a self-relation)."""
+        return self.target if self.source == node_id else self.source
+
+
+def _plain_text(value: str, what: str) -> str:
+    value = " ".join(value.split())
+    if not value:
+        raise ValueError(f"{what} must not be blank")
+    return value
+
+
+class NodeInput(CamelModel):
+    """A node named in an upsert call. Found by name or alias; created when not found."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    type: str | None = None
+    aliases: list[str] = Field(default_factory=list, max_length=12)
+    labels: list[str] = Field(default_factory=list)
+    summary: str | None = Field(default=None, min_length=4, max_length=400)
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return _plain_text(value, "name")
+
+    @field_validator("type")
+    @classmethod
+    def _type(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        lowered = value.strip().lower()
+        if lowered not in NODE_TYPES:
+            raise ValueError(
+                f"type {value!r} is not a graph node type; use individual, group or faction "
+                "(places, items, skills and concepts are not nodes)"
+            )
+        return lowered
+
+    @field_validator("labels")
+    @classmethod
+    def _labels(cls, value: list[str]) -> list[str]:
+        cleaned = _dedupe([_plain_text(label, "a label") for label in value])
+        if len(cleaned) > MAX_LABELS:
+            raise ValueError(f"at most {MAX_LABELS} labels per node (got {len(cleaned)})")
+        return cleaned
+
+    @field_validator("aliases")
+    @classmethod
+    def _aliases(cls, value: list[str]) -> list[str]:
+        cleaned = [_plain_text(alias, "an alias") for alias in value]
+        for alias in cleaned:
+            if len(alias) > MAX_NAME_CHARS:
+                raise ValueError(f"an alias may be at most {MAX_NAME_CHARS} characters")
+        return _dedupe(cleaned)
+
+
+class EdgeInput(CamelModel):
+    """A relation named in an upsert call, by the names of its two ends."""
+
+    source_name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    target_name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    relation: str = Field(min_length=1, max_length=MAX_RELATION_CHARS, pattern=RELATION_PATTERN)
+    strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
+    fact: str = Field(min_length=8, max_length=400)
+
+    @field_validator("fact")
+    @classmethod
+    def _fact(cls, value: str) -> str:
+        return _plain_text(value, "fact")
+
+
+class CloseEdgeInput(CamelModel):
+    """A relation to end without a successor."""
+
+    source_name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    target_name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    relation: str = Field(min_length=1, max_length=MAX_RELATION_CHARS, pattern=RELATION_PATTERN)
+
+
+class UpsertCall(CamelModel):
+    """One call of the upsert tool: up to 8 nodes, 12 edges and 12 closes, at least one item."""
+
+    nodes: list[NodeInput] = Field(default_factory=list, max_length=MAX_NODES_PER_CALL)
+    edges: list[EdgeInput] = Field(default_factory=list, max_length=MAX_EDGES_PER_CALL)
+    close_edges: list[CloseEdgeInput] = Field(default_factory=list, max_length=MAX_CLOSES_PER_CALL)
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> UpsertCall:
+        if not (self.nodes or self.edges or self.close_edges):
+            raise ValueError("a call needs at least one node, edge or closeEdges item")
+        return self
+
+
+class NodeResult(CamelModel):
+    id: str
+    name: str
+    status: Literal["created", "updated"]
+
+
+class NodeResults(CamelModel):
+    created: int = 0
+    updated: int = 0
+    results: list[NodeResult] = Field(default_factory=list)
+
+
+class EdgeResult(CamelModel):
+    """What happened to one edge of a call. ``id`` is the version written (or the unchanged one)."""
+
+    id: str | None
+    source: str | None
+    target: str | None
+    relation: str
+    fact: str
+    skipped: str | None = None
+    supersedes: str | None = None
+
+
+class EdgeResults(CamelModel):
+    created: int = 0
+    skipped: int = 0
+    results: list[EdgeResult] = Field(default_factory=list)
+
+
+class ClosedEdge(CamelModel):
+    """A version that this call closed, or a close that found nothing open (``skipped``)."""
+
+    id: str | None
+    source: str | None
+    target: str | None
+    relation: str
+    reason: str | None = None
+    skipped: str | None = None
+
+
+class UpsertResult(CamelModel):
+    nodes: NodeResults = Field(default_factory=NodeResults)
+    edges: EdgeResults = Field(default_factory=EdgeResults)
+    closed: list[ClosedEdge] = Field(default_factory=list)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The contract shape; an edge's ``id``, ``source`` and ``target`` stay present even when null."""
+        data = super().to_json_dict()
+        for raw, result in zip(data["edges"]["results"], self.edges.results, strict=True):
+            for key in ("id", "source", "target"):
+                raw[key] = getattr(result, key)
+        return data
+
+    @property
+    def changed(self) -> bool:
+        """Whether the call wrote anything (a node, a new version or a close)."""
+        return bool(self.nodes.results or self.edges.created or any(c.id for c in self.closed))
+
+
+def describe_validation_error(error: ValidationError, limit: int = 6) -> str:
+    """A short message a model or author can act on: ``edges[1].strength: ...; nodes[0].type: ...``."""
+    parts: list[str] = []
+    for item in error.errors()[:limit]:
+        path = ""
+        for loc in item["loc"]:
+            path += f"[{loc}]" if isinstance(loc, int) else (f".{loc}" if path else str(loc))
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden":
+            message = "unknown field"
+        got = item.get("input")
+        shown = "" if item["type"] in {"missing", "extra_forbidden"} or isinstance(got, dict | list) else f" (got {got!r})"
+        parts.append(f"{path or 'call'}: {message}{shown}")
+    more = len(error.errors()) - limit
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts)
+
+
+def _dedupe(values: list[str]) -> list[str]:
+    seen: set[str] = set()
+    kept: list[str] = []
+    for value in values:
+        key = value.casefold()
+        if key not in seen:
+            seen.add(key)
+            kept.append(value)
+    return kept

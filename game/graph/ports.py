@@ -1,0 +1,66 @@
+"""What the graph algorithms need from wherever the graph lives.
+
+Two implementations serve these protocols: ``game.graph.memory.GraphIndex`` (a session's in-memory
+graph, kept in step with each commit) and ``game.store.graph_repo.SqlGraph`` (the save file itself, read
+through its indexes for one-shot CLI commands). Upsert and retrieval are written once, against these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from game.graph.models import Edge, Node
+
+
+class GraphReader(Protocol):
+    """The reads an upsert execution and a retrieval make."""
+
+    async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[Node]]:
+        """Nodes whose normalized name or alias equals each given form (absent forms are left out)."""
+        ...
+
+    async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, Node]:
+        """The nodes that exist among ``node_ids``."""
+        ...
+
+    async def node_id_taken(self, node_id: str) -> bool: ...
+
+    async def edge_id_taken(self, edge_id: str) -> bool: ...
+
+    async def open_edges_of(self, node_id: str) -> list[Edge]:
+        """Every open version with ``node_id`` at either end."""
+        ...
+
+    async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
+        """Open versions of exactly ``(source, target, relation)``, in that direction."""
+        ...
+
+    async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
+        """How many open versions touch each node."""
+        ...
+
+    async def longest_name(self) -> int:
+        """The length of the longest normalized name or alias, which bounds mention candidates."""
+        ...
+
+
+@dataclass
+class GraphWrites:
+    """An execution's buffered writes: whole rows to store, committed together, once.
+
+    ``nodes`` holds new and changed nodes; ``edges`` new versions and versions whose ``invalid_at`` was
+    set. ``created_*`` tells inserts from updates.
+    """
+
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: dict[str, Edge] = field(default_factory=dict)
+    created_nodes: set[str] = field(default_factory=set)
+    created_edges: set[str] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.nodes or self.edges)
+
+    def copy(self) -> GraphWrites:
+        return GraphWrites(dict(self.nodes), dict(self.edges), set(self.created_nodes), set(self.created_edges))

@@ -1,0 +1,154 @@
+"""Pre-turn retrieval: from the names a message mentions to the ``npcContext`` a narrator reads.
+
+Deterministic and model-free (seed 000): find the starting points, walk open relations at most two hops,
+rank by recency then strength, keep 20. Every read goes through ``GraphReader`` one node at a time, so
+the cost follows the neighbourhood walked, not the size of the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from game.graph.models import Edge, Node
+from game.graph.names import candidate_spans, normalize_name
+from game.graph.ports import GraphReader
+from game.graph.render import render_npc_context
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    """The walk's budget; defaults are the contract's (2 hops, hubs over 30, fan-out 20, keep 20)."""
+
+    max_hops: int = 2
+    hub_threshold: int = 30
+    max_fanout: int = 20
+    limit: int = 20
+
+
+@dataclass
+class Retrieval:
+    """What a retrieval found: the rendered context and how it got there."""
+
+    npc_context: str
+    seed_nodes: list[Node] = field(default_factory=list)
+    matched_nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    nodes: dict[str, Node] = field(default_factory=dict)
+
+    @property
+    def edge_count(self) -> int:
+        return len(self.edges)
+
+
+async def find_mentions(reader: GraphReader, message: str) -> list[Node]:
+    """Nodes the message names, in order of first mention.
+
+    A name in a spaced script must stand as a word; in CJK text it may stand anywhere. A match that lies
+    inside a longer match of another node at the same place does not count ("Old Tom" hides "Tom").
+    """
+    longest = await reader.longest_name()
+    if longest <= 0 or not message.strip():
+        return []
+    spans = list(candidate_spans(message, longest))
+    named = await reader.nodes_named({text for _, _, text in spans})
+    matches = [(start, end, node) for start, end, text in spans for node in named.get(text, [])]
+    kept: list[tuple[int, int, Node]] = []
+    for start, end, node in matches:
+        covered = any(
+            other.id != node.id and s <= start and end <= e and (e - s) > (end - start)
+            for s, e, other in matches
+        )
+        if not covered:
+            kept.append((start, end, node))
+    kept.sort(key=lambda m: (m[0], -(m[1] - m[0]), m[2].id))
+    return _unique_nodes(node for _, _, node in kept)
+
+
+async def cast_seeds(reader: GraphReader, cast: Sequence[str]) -> list[Node]:
+    """The cast on stage as starting points: each name must match exactly one individual node."""
+    keys = [normalize_name(name) for name in cast if name.strip()]
+    named = await reader.nodes_named(keys)
+    seeds: list[Node] = []
+    for key in keys:
+        individuals = [n for n in named.get(key, []) if n.type == "individual"]
+        if len(individuals) == 1:
+            seeds.append(individuals[0])
+    return _unique_nodes(seeds)
+
+
+def newest_per_relation(edges: Iterable[Edge]) -> list[Edge]:
+    """One open version per ``(source, target, relation)``: the newest, if several were left open."""
+    newest: dict[tuple[str, str, str], Edge] = {}
+    for edge in edges:
+        if not edge.is_open:
+            continue
+        key = (edge.source, edge.target, edge.relation)
+        held = newest.get(key)
+        if held is None or (edge.valid_at, edge.id) > (held.valid_at, held.id):
+            newest[key] = edge
+    return list(newest.values())
+
+
+async def retrieve(
+    reader: GraphReader,
+    message: str,
+    cast: Sequence[str] = (),
+    settings: RetrievalSettings | None = None,
+) -> Retrieval:
+    """Seeds from the message (else the cast), a budgeted walk, ranking and rendering."""
+    settings = settings or RetrievalSettings()
+    seeds = await find_mentions(reader, message)
+    if not seeds and cast:
+        seeds = await cast_seeds(reader, cast)
+    if not seeds:
+        return Retrieval(npc_context="")
+
+    nodes: dict[str, Node] = {n.id: n for n in seeds}
+    reached: list[str] = [n.id for n in seeds]
+    collected: dict[str, Edge] = {}
+    frontier = [n.id for n in seeds]
+    seed_ids = set(frontier)
+    for _hop in range(settings.max_hops):
+        expandable = frontier
+        indirect = [node_id for node_id in frontier if node_id not in seed_ids]
+        if indirect:
+            degrees = await reader.open_degree(indirect)
+            expandable = [n for n in frontier if n in seed_ids or degrees.get(n, 0) <= settings.hub_threshold]
+        next_frontier: list[str] = []
+        for node_id in expandable:
+            edges = newest_per_relation(await reader.open_edges_of(node_id))
+            edges.sort(key=lambda e: (-abs(e.strength), -e.valid_at, e.id))
+            for edge in edges[: settings.max_fanout]:
+                collected.setdefault(edge.id, edge)
+                other = edge.other_end(node_id)
+                if other not in nodes and other not in next_frontier:
+                    next_frontier.append(other)
+        found = await reader.get_nodes(next_frontier)
+        nodes.update(found)
+        # A dangling edge (its far end missing) is tolerated: the walk simply does not go there.
+        frontier = [n for n in next_frontier if n in found]
+        reached.extend(frontier)
+        if not frontier:
+            break
+
+    usable = [e for e in collected.values() if e.source in nodes and e.target in nodes]
+    usable.sort(key=lambda e: (-e.valid_at, -abs(e.strength), e.id))
+    kept = usable[: settings.limit]
+    return Retrieval(
+        npc_context=render_npc_context(kept, nodes),
+        seed_nodes=seeds,
+        matched_nodes=[nodes[n] for n in reached],
+        edges=kept,
+        nodes=nodes,
+    )
+
+
+def _unique_nodes(nodes: Iterable[Node]) -> list[Node]:
+    seen: set[str] = set()
+    unique: list[Node] = []
+    for node in nodes:
+        if node.id not in seen:
+            seen.add(node.id)
+            unique.append(node)
+    return unique

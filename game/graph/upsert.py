@@ -1,0 +1,315 @@
+"""Upsert by name: resolve nodes, merge them, version relations, buffer everything for one commit.
+
+An ``UpsertExecution`` is one turn's worth of calls. Each call reads the store *and* the writes buffered by
+earlier calls of the same execution, so a node created by the first call is found by the second. A call
+that fails validation or breaks a rule is rejected whole: its partial writes are rolled back from the
+buffer and it reports ``error`` instead of a result. The caller commits ``writes`` once, in the turn's
+transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from game.graph.models import (
+    MAX_LABELS,
+    ClosedEdge,
+    CloseEdgeInput,
+    Edge,
+    EdgeInput,
+    EdgeResult,
+    Node,
+    NodeInput,
+    NodeResult,
+    UpsertCall,
+    UpsertResult,
+    describe_validation_error,
+)
+from game.graph.names import normalize_name, slugify
+from game.graph.ports import GraphReader, GraphWrites
+from game.graph.vocabulary import NormalizedRelation, Vocabulary
+
+STRENGTH_TOLERANCE = 1e-9
+_SUFFIX_ALPHABET = string.ascii_lowercase + string.digits
+
+
+class CallRejected(Exception):
+    """A rule broken by a call; the message is returned to whoever made it."""
+
+
+@dataclass
+class CallOutcome:
+    """A call's result, or the reason it was rejected (exactly one is set)."""
+
+    result: UpsertResult | None = None
+    error: str | None = None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        if self.result is None:
+            return {"error": self.error}
+        return self.result.to_json_dict()
+
+
+CloseGuard = Callable[[Node, Node], str | None]
+"""Decides whether a close of a relation between two nodes is allowed; returns a refusal or None."""
+
+
+class UpsertExecution:
+    """Applies upsert calls at one turn, buffering writes in ``self.writes``."""
+
+    def __init__(
+        self,
+        reader: GraphReader,
+        vocabulary: Vocabulary,
+        turn: int,
+        *,
+        rng: random.Random | None = None,
+        close_guard: CloseGuard | None = None,
+    ) -> None:
+        self.reader = reader
+        self.vocabulary = vocabulary
+        self.turn = turn
+        self.writes = GraphWrites()
+        self.outcomes: list[CallOutcome] = []
+        self._rng = rng or random.SystemRandom()
+        self._close_guard = close_guard
+
+    async def run(self, call: UpsertCall | dict[str, Any] | str) -> CallOutcome:
+        """Validate and apply one call; on rejection nothing of it stays in the buffer."""
+        try:
+            parsed = parse_call(call)
+        except CallRejected as rejected:
+            return self._record(CallOutcome(error=str(rejected)))
+        saved = self.writes.copy()
+        try:
+            result = await self._apply(parsed)
+        except CallRejected as rejected:
+            self.writes = saved
+            return self._record(CallOutcome(error=str(rejected)))
+        return self._record(CallOutcome(result=result))
+
+    def _record(self, outcome: CallOutcome) -> CallOutcome:
+        self.outcomes.append(outcome)
+        return outcome
+
+    async def _apply(self, call: UpsertCall) -> UpsertResult:
+        result = UpsertResult()
+        for index, node_input in enumerate(call.nodes):
+            node, status = await self._upsert_node(node_input, f"nodes[{index}]")
+            result.nodes.results.append(NodeResult(id=node.id, name=node.name, status=status))
+        result.nodes.created = sum(1 for r in result.nodes.results if r.status == "created")
+        result.nodes.updated = len(result.nodes.results) - result.nodes.created
+        for edge_input in call.edges:
+            edge_result = await self._upsert_edge(edge_input, result.closed)
+            result.edges.results.append(edge_result)
+        result.edges.skipped = sum(1 for r in result.edges.results if r.skipped)
+        result.edges.created = len(result.edges.results) - result.edges.skipped
+        for close in call.close_edges:
+            result.closed.extend(await self._close(close))
+        return result
+
+    # ----------------------------------------------------------------------------------------- nodes
+
+    async def find_node(self, name: str) -> Node | None:
+        """The node a name means: an exact name beats an alias, then the earliest seen, then the ID."""
+        key = normalize_name(name)
+        found: dict[str, Node] = {}
+        stored = (await self.reader.nodes_named([key])).get(key, [])
+        for node in stored:
+            found[node.id] = self.writes.nodes.get(node.id, node)
+        for node in self.writes.nodes.values():
+            if key in {normalize_name(n) for n in node.names}:
+                found[node.id] = node
+        # A buffered change may have removed the match (a merge renaming), so re-check every candidate.
+        candidates = [n for n in found.values() if key in {normalize_name(x) for x in n.names}]
+        if not candidates:
+            return None
+        candidates.sort(key=lambda n: (normalize_name(n.name) != key, n.first_seen_turn, n.id))
+        return candidates[0]
+
+    async def _upsert_node(self, given: NodeInput, where: str) -> tuple[Node, str]:
+        existing = await self.find_node(given.name)
+        if existing is None:
+            return await self._create_node(given, where), "created"
+        aliases = list(existing.aliases)
+        known = {normalize_name(n) for n in existing.names}
+        for alias in [given.name, *given.aliases]:
+            if normalize_name(alias) not in known:
+                aliases.append(alias)
+                known.add(normalize_name(alias))
+        labels = list(existing.labels)
+        for label in given.labels:
+            if label.casefold() not in {x.casefold() for x in labels} and len(labels) < MAX_LABELS:
+                labels.append(label)
+        updated = existing.model_copy(update={
+            "aliases": aliases,
+            "labels": labels,
+            "summary": given.summary or existing.summary,
+            "attributes": {**existing.attributes, **given.attributes},
+            "last_seen_turn": max(existing.last_seen_turn, self.turn),
+        })
+        if updated != existing:
+            self.writes.nodes[updated.id] = updated
+        return updated, "updated"
+
+    async def _create_node(self, given: NodeInput, where: str) -> Node:
+        if given.summary is None:
+            raise CallRejected(f"{where}.summary: required for a new node ({given.name!r} is not in the graph)")
+        node = Node(
+            id=await self._new_node_id(given.name),
+            name=given.name,
+            aliases=[a for a in given.aliases if normalize_name(a) != normalize_name(given.name)],
+            type=given.type or "individual",  # type: ignore[arg-type]
+            labels=given.labels,
+            summary=given.summary,
+            first_seen_turn=self.turn,
+            last_seen_turn=self.turn,
+            attributes=given.attributes,
+        )
+        self.writes.nodes[node.id] = node
+        self.writes.created_nodes.add(node.id)
+        return node
+
+    async def _new_node_id(self, name: str) -> str:
+        base = f"npc-{slugify(name) or 'node'}"
+        candidate, counter = base, 1
+        while candidate in self.writes.nodes or await self.reader.node_id_taken(candidate):
+            counter += 1
+            candidate = f"{base}-{counter}"
+        return candidate
+
+    # ----------------------------------------------------------------------------------------- edges
+
+    async def _upsert_edge(self, given: EdgeInput, closed: list[ClosedEdge]) -> EdgeResult:
+        relation = self.vocabulary.normalize(given.relation)
+        source = await self.find_node(given.source_name)
+        target = await self.find_node(given.target_name)
+        if relation.flipped:
+            source, target = target, source
+        if source is None or target is None:
+            return EdgeResult(
+                id=None, source=source.id if source else None, target=target.id if target else None,
+                relation=relation.name, fact=given.fact, skipped="missing endpoint node",
+            )
+        versions = await self._open_versions(source.id, target.id, relation)
+        current = self._self_heal(versions, closed)
+        if current is not None and _same(current, given):
+            return EdgeResult(
+                id=current.id, source=current.source, target=current.target, relation=current.relation,
+                fact=current.fact, skipped="unchanged relation",
+            )
+        if current is not None:
+            self._close_version(current)
+            # Keep a symmetric relation in the direction it was first written.
+            source_id, target_id = current.source, current.target
+        else:
+            source_id, target_id = source.id, target.id
+        edge = Edge(
+            id=await self._new_edge_id(relation.name),
+            source=source_id,
+            target=target_id,
+            relation=relation.name,
+            strength=given.strength,
+            fact=given.fact,
+            valid_at=self.turn,
+            evidence_turn_ids=[f"turn-{self.turn}"],
+        )
+        self.writes.edges[edge.id] = edge
+        self.writes.created_edges.add(edge.id)
+        return EdgeResult(
+            id=edge.id, source=edge.source, target=edge.target, relation=edge.relation, fact=edge.fact,
+            supersedes=current.id if current else None,
+        )
+
+    async def _open_versions(self, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
+        """Open versions of a relation, stored or buffered; both directions for a symmetric relation."""
+        pairs = [(source, target)]
+        if relation.symmetric and source != target:
+            pairs.append((target, source))
+        found: dict[str, Edge] = {}
+        for s, t in pairs:
+            for edge in await self.reader.open_edges_between(s, t, relation.name):
+                found[edge.id] = self.writes.edges.get(edge.id, edge)
+        for edge in self.writes.edges.values():
+            if edge.relation == relation.name and (edge.source, edge.target) in pairs:
+                found[edge.id] = edge
+        return [e for e in found.values() if e.is_open]
+
+    def _self_heal(self, versions: list[Edge], closed: list[ClosedEdge]) -> Edge | None:
+        """Keep the newest open version; close any older ones left open by earlier faults."""
+        if not versions:
+            return None
+        ordered = sorted(versions, key=lambda e: (e.valid_at, e.id in self.writes.created_edges))
+        newest = ordered[-1]
+        for stale in ordered[:-1]:
+            self._close_version(stale)
+            closed.append(ClosedEdge(
+                id=stale.id, source=stale.source, target=stale.target, relation=stale.relation,
+                reason="duplicate open version",
+            ))
+        return newest
+
+    def _close_version(self, edge: Edge) -> None:
+        self.writes.edges[edge.id] = edge.model_copy(update={"invalid_at": self.turn})
+
+    async def _new_edge_id(self, relation: str) -> str:
+        slug = slugify(relation, max_length=20) or "rel"
+        while True:
+            suffix = "".join(self._rng.choice(_SUFFIX_ALPHABET) for _ in range(6))
+            candidate = f"edge-{slug}-{suffix}"
+            if candidate not in self.writes.edges and not await self.reader.edge_id_taken(candidate):
+                return candidate
+
+    async def _close(self, given: CloseEdgeInput) -> list[ClosedEdge]:
+        relation = self.vocabulary.normalize(given.relation)
+        source = await self.find_node(given.source_name)
+        target = await self.find_node(given.target_name)
+        if relation.flipped:
+            source, target = target, source
+        if source is None or target is None:
+            return [ClosedEdge(id=None, source=source.id if source else None,
+                               target=target.id if target else None, relation=relation.name,
+                               skipped="missing endpoint node")]
+        if self._close_guard is not None:
+            refusal = self._close_guard(source, target)
+            if refusal:
+                raise CallRejected(refusal)
+        versions = await self._open_versions(source.id, target.id, relation)
+        if not versions:
+            return [ClosedEdge(id=None, source=source.id, target=target.id, relation=relation.name,
+                               skipped="no open relation")]
+        for edge in versions:
+            self._close_version(edge)
+        return [ClosedEdge(id=e.id, source=e.source, target=e.target, relation=e.relation, reason="closed")
+                for e in versions]
+
+
+def _same(edge: Edge, given: EdgeInput) -> bool:
+    return abs(edge.strength - given.strength) <= STRENGTH_TOLERANCE and edge.fact == given.fact
+
+
+def parse_call(call: UpsertCall | dict[str, Any] | str) -> UpsertCall:
+    """Validate a call from a model, a file or code, turning every problem into one actionable message."""
+    if isinstance(call, UpsertCall):
+        return call
+    try:
+        if isinstance(call, str):
+            return UpsertCall.model_validate_json(call)
+        if not isinstance(call, dict):
+            raise CallRejected(f"a call must be a JSON object with nodes, edges or closeEdges (got {type(call).__name__})")
+        return UpsertCall.model_validate(call)
+    except ValidationError as error:
+        raise CallRejected(describe_validation_error(error)) from error
+
+
+def load_calls(text: str) -> list[Any]:
+    """Calls from JSON text: one object, or a list of them. Raises ``ValueError`` on unreadable JSON."""
+    data = json.loads(text)
+    return data if isinstance(data, list) else [data]

@@ -1,0 +1,154 @@
+"""The relation vocabulary: canonical relations, their synonyms, inverses and symmetry (seed 002).
+
+Relations are normalized on write: a declared synonym becomes its canonical relation, an inverse is stored
+in the canonical direction (``B LED_BY A`` is stored as ``A LEADS B``), and a symmetric relation ignores
+direction. A relation outside the vocabulary is kept as written in UPPER_SNAKE_CASE and counted by
+``graph stats``: the out-of-vocabulary share is how a vocabulary learns what it lacks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pydantic import Field
+
+from game.graph.models import CamelModel
+
+
+class RelationSpec(CamelModel):
+    """One canonical relation as a world or the default vocabulary declares it."""
+
+    name: str = Field(pattern=r"^[A-Z][A-Z0-9_]*$", max_length=48)
+    description: str = ""
+    synonyms: list[str] = Field(default_factory=list)
+    inverse: str | None = None
+    symmetric: bool = False
+
+
+DEFAULT_RELATIONS: tuple[RelationSpec, ...] = (
+    RelationSpec(name="ALLY_OF", symmetric=True, description="stands with the other in a common cause",
+                 synonyms=["ALLIED_WITH", "ALLIES_WITH", "ALLY", "ALLIES", "FRIEND_OF", "FRIENDS_WITH"]),
+    RelationSpec(name="RIVAL_OF", symmetric=True, description="competes with the other for the same prize",
+                 synonyms=["RIVALS_WITH", "RIVAL", "RIVALS", "COMPETES_WITH"]),
+    RelationSpec(name="ENEMY_OF", symmetric=True, description="works openly against the other",
+                 synonyms=["ENEMIES_WITH", "ENEMY", "ENEMIES", "HOSTILE_TO", "AT_WAR_WITH"]),
+    RelationSpec(name="TRUSTS", description="relies on the other's word",
+                 synonyms=["TRUST", "RELIES_ON", "CONFIDES_IN", "TRUSTED"]),
+    RelationSpec(name="DISTRUSTS", description="expects the other to lie or fail",
+                 synonyms=["DISTRUST", "MISTRUSTS", "SUSPECTS", "DOUBTS"]),
+    RelationSpec(name="FEARS", description="is afraid of the other",
+                 synonyms=["FEAR", "AFRAID_OF", "SCARED_OF", "DREADS"], inverse="FEARED_BY"),
+    RelationSpec(name="LOVES", description="loves the other",
+                 synonyms=["LOVE", "IN_LOVE_WITH", "ADORES", "DEVOTED_TO"]),
+    RelationSpec(name="HATES", description="hates the other",
+                 synonyms=["HATE", "DESPISES", "LOATHES", "RESENTS"]),
+    RelationSpec(name="KIN_OF", symmetric=True, description="is family to the other",
+                 synonyms=["KIN", "FAMILY_OF", "RELATIVE_OF", "SIBLING_OF", "COUSIN_OF"]),
+    RelationSpec(name="MEMBER_OF", description="belongs to a group or faction",
+                 synonyms=["BELONGS_TO", "PART_OF", "SWORN_TO"], inverse="HAS_MEMBER"),
+    RelationSpec(name="LEADS", description="leads or commands the other",
+                 synonyms=["COMMANDS", "HEADS", "RULES", "LEADER_OF"], inverse="LED_BY"),
+    RelationSpec(name="SERVES", description="works for or obeys the other",
+                 synonyms=["WORKS_FOR", "EMPLOYED_BY", "OBEYS", "SERVANT_OF"], inverse="EMPLOYS"),
+    RelationSpec(name="OWES", description="is in the other's debt",
+                 synonyms=["IN_DEBT_TO", "INDEBTED_TO", "OWES_MONEY_TO"], inverse="OWED_BY"),
+    RelationSpec(name="KNOWS_SECRET_OF", description="holds a secret about the other",
+                 synonyms=["KNOWS_SECRET_ABOUT", "HAS_DIRT_ON", "HOLDS_SECRET_OF"], inverse="SECRET_KNOWN_BY"),
+    RelationSpec(name="KNOWS", symmetric=True, description="is acquainted with the other",
+                 synonyms=["ACQUAINTED_WITH", "ACQUAINTANCE_OF", "MET", "KNOWS_OF"]),
+)
+
+_NON_WORD = re.compile(r"[^0-9A-Za-z]+")
+CANONICAL_FORM = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def to_upper_snake(relation: str) -> str:
+    """``"works for"`` -> ``WORKS_FOR``; a relation already in UPPER_SNAKE_CASE is returned unchanged."""
+    stripped = relation.strip()
+    if CANONICAL_FORM.fullmatch(stripped):
+        return stripped
+    return _NON_WORD.sub("_", stripped).strip("_").upper()
+
+
+@dataclass(frozen=True)
+class NormalizedRelation:
+    """A relation as it is stored: its name, whether the endpoints swap, whether the vocabulary knows it."""
+
+    name: str
+    flipped: bool
+    known: bool
+    symmetric: bool
+
+
+@dataclass
+class Vocabulary:
+    """Canonical relations with lookups for synonyms and inverses."""
+
+    relations: dict[str, RelationSpec] = field(default_factory=dict)
+    _lookup: dict[str, tuple[str, bool]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def default(cls) -> Vocabulary:
+        return cls.build(DEFAULT_RELATIONS)
+
+    @classmethod
+    def build(cls, specs: tuple[RelationSpec, ...] | list[RelationSpec]) -> Vocabulary:
+        vocabulary = cls()
+        for spec in specs:
+            vocabulary.add(spec)
+        return vocabulary
+
+    def extended(self, specs: list[RelationSpec]) -> Vocabulary:
+        """A copy with a world's relations added; a spec for a known relation adds to its synonyms."""
+        copy = Vocabulary.build(list(self.relations.values()))
+        for spec in specs:
+            copy.add(spec)
+        return copy
+
+    def add(self, spec: RelationSpec) -> None:
+        existing = self.relations.get(spec.name)
+        if existing is not None:
+            spec = existing.model_copy(update={
+                "synonyms": [*existing.synonyms, *spec.synonyms],
+                "inverse": spec.inverse or existing.inverse,
+                "symmetric": spec.symmetric or existing.symmetric,
+                "description": spec.description or existing.description,
+            })
+        self.relations[spec.name] = spec
+        self._lookup[spec.name] = (spec.name, False)
+        for synonym in spec.synonyms:
+            self._lookup.setdefault(to_upper_snake(synonym), (spec.name, False))
+        if spec.inverse:
+            # A symmetric relation is its own inverse; swapping its ends would change nothing.
+            self._lookup.setdefault(to_upper_snake(spec.inverse), (spec.name, not spec.symmetric))
+
+    def normalize(self, relation: str) -> NormalizedRelation:
+        written = to_upper_snake(relation)
+        found = self._lookup.get(written)
+        if found is None:
+            return NormalizedRelation(written, flipped=False, known=False, symmetric=False)
+        name, flipped = found
+        return NormalizedRelation(name, flipped, known=True, symmetric=self.relations[name].symmetric)
+
+    def is_symmetric(self, relation: str) -> bool:
+        spec = self.relations.get(relation)
+        return bool(spec and spec.symmetric)
+
+    def is_known(self, relation: str) -> bool:
+        return relation in self.relations
+
+    def describe(self) -> str:
+        """One line per relation, for prompts and ``help``: ``TRUSTS: relies on ... (also: RELIES_ON)``."""
+        lines = []
+        for spec in self.relations.values():
+            extra = []
+            if spec.symmetric:
+                extra.append("symmetric")
+            if spec.inverse:
+                extra.append(f"inverse {spec.inverse}")
+            if spec.synonyms:
+                extra.append("also " + ", ".join(spec.synonyms[:4]))
+            tail = f" ({'; '.join(extra)})" if extra else ""
+            lines.append(f"{spec.name}: {spec.description}{tail}")
+        return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Narrators behind one interface: the offline story engine and any OpenAI-compatible model."""

@@ -1,0 +1,107 @@
+"""The one interface every narrator implements, and the scene state a turn carries forward.
+
+A turn asks the narrator three things in order: ``narrate`` (stream the prose), ``finish`` (the turn's
+World IR and the scene after it), and ``extract`` (turn World IR into upserts through an
+``UpsertExecution``). Nothing a narrator does is written until the engine commits the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import Field
+
+from game.graph.models import CamelModel
+from game.graph.ports import GraphReader
+from game.graph.upsert import UpsertExecution
+from game.narrator.world_ir import WorldIR
+
+
+class SceneState(CamelModel):
+    """What the story knows besides the graph; saved with every turn and restored by undo."""
+
+    location: str | None = None
+    cast: list[str] = Field(default_factory=list, description="Who is on stage for the next turn.")
+    inventory: list[str] = Field(default_factory=list)
+    flags: dict[str, Any] = Field(default_factory=dict)
+    met: list[str] = Field(default_factory=list)
+    visited: list[str] = Field(default_factory=list)
+    ending: str | None = Field(default=None, description="The ending reached, if the story is over.")
+    verbose: bool = False
+    rng_state: int = Field(default=0, description="Seed for the next turn's choices, so replays agree.")
+    extra: dict[str, Any] = Field(default_factory=dict, description="Narrator-specific state.")
+
+
+@dataclass(frozen=True)
+class PastTurn:
+    """A committed turn, for a narrator's window of recent history."""
+
+    number: int
+    player_input: str
+    narration: str
+
+
+@dataclass(frozen=True)
+class NarrationRequest:
+    """Everything a narrator may use to tell one turn."""
+
+    turn: int
+    player_input: str
+    npc_context: str
+    scene: SceneState
+    graph: GraphReader
+    history: tuple[PastTurn, ...] = ()
+    seed: int = 0
+
+
+@dataclass
+class NarrationResult:
+    """What a told turn leaves behind besides its prose."""
+
+    world_ir: WorldIR
+    scene: SceneState
+    notices: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ExtractionReport:
+    """How the post-turn extraction went. ``extracted`` is False when it failed and nothing was written."""
+
+    extracted: bool
+    calls: int = 0
+    rejected: int = 0
+    message: str = ""
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+class Narrator(Protocol):
+    """Tells turns. Implementations: ``offline.OfflineNarrator`` and ``openai_narrator.OpenAINarrator``."""
+
+    @property
+    def label(self) -> str:
+        """How the status line names it: "offline narrator", "gpt-4o-mini @ localhost:11434"."""
+        ...
+
+    def opening(self, scene: SceneState) -> str:
+        """The text shown when a new game starts (turn 0)."""
+        ...
+
+    def narrate(self, request: NarrationRequest) -> AsyncIterator[str]:
+        """Stream the turn's prose as text deltas."""
+        ...
+
+    async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
+        """The turn's World IR and the scene after it."""
+        ...
+
+    async def extract(
+        self, request: NarrationRequest, result: NarrationResult, execution: UpsertExecution
+    ) -> ExtractionReport:
+        """Apply the turn's World IR to the graph through ``execution`` (buffered, committed by the engine)."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections; called when the session closes."""
+        ...

@@ -1,0 +1,70 @@
+"""World IR: the typed facts of one turn, which the extractor turns into graph upserts.
+
+A narrator produces it after telling the turn. It says who was present, which entities were named (and
+of what kind), which relations the turn stated or ended (each with the sentence that supports it), and
+who is on stage for the next turn. Only characters, groups and factions become graph nodes.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from game.graph.models import MAX_RELATION_CHARS, RELATION_PATTERN, CamelModel
+
+EntityKind = Literal["character", "group", "faction", "place", "item", "skill", "concept"]
+GRAPH_KINDS: dict[str, str] = {"character": "individual", "group": "group", "faction": "faction"}
+
+
+class IREntity(CamelModel):
+    """An entity the turn named."""
+
+    name: str = Field(min_length=1, max_length=100)
+    kind: EntityKind
+    summary: str | None = Field(default=None, max_length=400)
+    aliases: list[str] = Field(default_factory=list, max_length=12)
+    labels: list[str] = Field(default_factory=list, max_length=5)
+
+
+class IRRelation(CamelModel):
+    """A relationship the turn stated: ``source`` RELATION ``target``, how strongly, in one sentence."""
+
+    source: str = Field(min_length=1, max_length=100)
+    target: str = Field(min_length=1, max_length=100)
+    relation: str = Field(min_length=1, max_length=MAX_RELATION_CHARS, pattern=RELATION_PATTERN)
+    strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
+    fact: str = Field(min_length=8, max_length=400)
+    evidence: str = Field(default="", max_length=600, description="The sentence of the turn that supports it.")
+
+
+class IREndedRelation(CamelModel):
+    """A relationship the turn ended, with the sentence that says so."""
+
+    source: str = Field(min_length=1, max_length=100)
+    target: str = Field(min_length=1, max_length=100)
+    relation: str = Field(min_length=1, max_length=MAX_RELATION_CHARS, pattern=RELATION_PATTERN)
+    evidence: str = Field(default="", max_length=600)
+
+
+class WorldIR(CamelModel):
+    """Everything the graph may learn from one turn."""
+
+    characters_present: list[str] = Field(default_factory=list, max_length=40)
+    entities: list[IREntity] = Field(default_factory=list, max_length=60)
+    relations: list[IRRelation] = Field(default_factory=list, max_length=40)
+    ended_relations: list[IREndedRelation] = Field(default_factory=list, max_length=20)
+    next_cast: list[str] = Field(default_factory=list, max_length=40)
+    location: str | None = None
+
+    def named(self) -> set[str]:
+        """Every name this IR mentions anywhere (used to bound what a model may close)."""
+        names = {*self.characters_present, *self.next_cast}
+        names.update(e.name for e in self.entities)
+        for entity in self.entities:
+            names.update(entity.aliases)
+        for relation in self.relations:
+            names.update((relation.source, relation.target))
+        for ended in self.ended_relations:
+            names.update((ended.source, ended.target))
+        return names
