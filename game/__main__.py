@@ -1,2 +1,69 @@
-def main() -> None:
-    print("kith")
+"""``kith`` and ``python -m game``: one CLI for playing, scripts, saves and the graph."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from game.config import Settings, load_settings
+from game.errors import KithError
+
+Handler = Callable[[argparse.Namespace, Settings], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kith",
+        description="Kith: a terminal text adventure whose characters remember who they are to each other.",
+    )
+    parser.add_argument("--config", type=Path, help="settings file (default: ./kith.toml)")
+    parser.add_argument("--saves-dir", type=Path, help="folder of save files (default: saves/)")
+    parser.add_argument("--content-dir", type=Path, help="folder of worlds (default: content/)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _command_modules():
+        module.add_parser(subparsers)
+    return parser
+
+
+def _command_modules() -> list[Any]:
+    import importlib
+
+    names = ["play", "run", "saves", "graph", "doctor"]
+    modules = []
+    for name in names:
+        try:
+            modules.append(importlib.import_module(f"game.cli.{name}"))
+        except ModuleNotFoundError as error:
+            if error.name != f"game.cli.{name}":
+                raise
+    return modules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["play", *(argv if argv is not None else sys.argv[1:])])
+    try:
+        flags: dict[str, Any] = {}
+        if args.saves_dir:
+            flags["saves_dir"] = args.saves_dir
+        if args.content_dir:
+            flags["content_dir"] = args.content_dir
+        flags.update(getattr(args, "settings_flags", lambda a: {})(args))
+        settings = load_settings(flags=flags, config_file=args.config)
+        handler: Handler = args.handler
+        return handler(args, settings)
+    except KithError as error:
+        print(f"kith: {error.message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""World IR to upsert calls, deterministically: the offline extractor, and the LLM narrator's fallback.
+
+Characters, groups and factions become nodes; places, items, skills and concepts are dropped here, before
+any call is made. Calls are chunked to the tool's limits (8 nodes, 12 edges, 12 closes) and run through
+the same ``UpsertExecution`` the LLM extractor's tool calls use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.graph.models import MAX_CLOSES_PER_CALL, MAX_EDGES_PER_CALL, MAX_NODES_PER_CALL
+from game.graph.upsert import UpsertExecution
+from game.narrator.base import ExtractionReport
+from game.narrator.world_ir import GRAPH_KINDS, WorldIR
+
+
+def world_ir_calls(ir: WorldIR, turn: int) -> list[dict[str, Any]]:
+    """The upsert calls that record ``ir``: nodes first, so the edges of later calls find them."""
+    nodes: list[dict[str, Any]] = []
+    for entity in ir.entities:
+        node_type = GRAPH_KINDS.get(entity.kind)
+        if node_type is None:
+            continue
+        node: dict[str, Any] = {"name": entity.name, "type": node_type}
+        if entity.aliases:
+            node["aliases"] = entity.aliases
+        if entity.labels:
+            node["labels"] = entity.labels
+        node["summary"] = entity.summary if entity.summary and len(entity.summary) >= 4 else (
+            f"{entity.name}, first met at turn {turn}."
+        )
+        nodes.append(node)
+    edges = [
+        {"sourceName": r.source, "targetName": r.target, "relation": r.relation,
+         "strength": r.strength, "fact": r.fact}
+        for r in ir.relations
+    ]
+    closes = [
+        {"sourceName": c.source, "targetName": c.target, "relation": c.relation}
+        for c in ir.ended_relations
+    ]
+    calls: list[dict[str, Any]] = []
+    for start in range(0, len(nodes), MAX_NODES_PER_CALL):
+        calls.append({"nodes": nodes[start:start + MAX_NODES_PER_CALL]})
+    for start in range(0, len(edges), MAX_EDGES_PER_CALL):
+        calls.append({"edges": edges[start:start + MAX_EDGES_PER_CALL]})
+    for start in range(0, len(closes), MAX_CLOSES_PER_CALL):
+        calls.append({"closeEdges": closes[start:start + MAX_CLOSES_PER_CALL]})
+    return calls
+
+
+async def apply_world_ir(ir: WorldIR, execution: UpsertExecution) -> ExtractionReport:
+    """Run the calls for ``ir``; a rejected call is reported, the others still apply."""
+    calls = world_ir_calls(ir, execution.turn)
+    errors = []
+    for call in calls:
+        outcome = await execution.run(call)
+        if outcome.error:
+            errors.append(outcome.error)
+    return ExtractionReport(
+        extracted=True, calls=len(calls), rejected=len(errors), message="; ".join(errors),
+    )
