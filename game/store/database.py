@@ -1,0 +1,440 @@
+"""``SaveDatabase``: one open save, one connection, every write in a transaction.
+
+Graph writes are journaled with before-images per turn, so ``undo_last_turn`` restores the exact state
+before the last turn (graph, scene and history) as many times as there are turns. Bulk loads
+(``commit_many``, the world's turn 0) skip the journal: they are not undoable turns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import aiosqlite
+
+from game.errors import SaveError
+from game.graph.memory import GraphIndex
+from game.graph.models import MAX_LABELS, Edge, Node
+from game.graph.names import normalize_name
+from game.graph.ports import GraphWrites
+from game.graph.vocabulary import RelationSpec, Vocabulary
+from game.store import graph_repo
+from game.store.connection import inspect_save, now_iso, open_connection
+from game.store.graph_repo import SqlGraph
+
+
+@dataclass
+class TurnRecord:
+    """A committed player turn as stored."""
+
+    number: int
+    input: str
+    narration: str
+    npc_context: str
+    world_ir: dict[str, Any] | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    extracted: bool = True
+    created_at: str = ""
+
+
+@dataclass(frozen=True)
+class MergeRecord:
+    kept_id: str
+    merged_id: str
+    merged_name: str
+    strategy: str
+    evidence: str
+    turn: int
+    at: str
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "keptId": self.kept_id, "mergedId": self.merged_id, "mergedName": self.merged_name,
+            "strategy": self.strategy, "evidence": self.evidence, "turn": self.turn, "at": self.at,
+        }
+
+
+@dataclass
+class MergeReport:
+    kept: Node
+    merged: Node
+    repointed: int
+    closed: list[str]
+
+
+class SaveDatabase:
+    """An open save file. Use ``async with await SaveDatabase.open(path)`` or call ``close()``."""
+
+    def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
+        self.path = path
+        self.conn = conn
+        self.graph = SqlGraph(conn)
+
+    @classmethod
+    async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None) -> SaveDatabase:
+        meta = {"world": world_id} if world_id else {}
+        conn = await open_connection(path, create=create, meta=meta)
+        return cls(path, conn)
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def __aenter__(self) -> SaveDatabase:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                        traceback: TracebackType | None) -> None:
+        await self.close()
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT; any exception (or cancellation) rolls everything back."""
+        await self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            await self.conn.execute("ROLLBACK")
+            raise
+        await self.conn.execute("COMMIT")
+
+    # ---------------------------------------------------------------------------------------- meta
+
+    async def meta(self) -> dict[str, str]:
+        rows = await self.conn.execute_fetchall("SELECT key, value FROM meta")
+        return {row[0]: row[1] for row in rows}
+
+    async def set_meta(self, values: dict[str, str]) -> None:
+        async with self.transaction() as conn:
+            await self._put_meta(conn, values)
+
+    @staticmethod
+    async def _put_meta(conn: aiosqlite.Connection, values: dict[str, str]) -> None:
+        await conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            list(values.items()),
+        )
+
+    async def world_id(self) -> str | None:
+        return (await self.meta()).get("world")
+
+    async def vocabulary(self) -> Vocabulary:
+        """The default vocabulary extended by what the save's world declared when it was created."""
+        raw = (await self.meta()).get("vocabulary")
+        base = Vocabulary.default()
+        if not raw:
+            return base
+        try:
+            return base.extended([RelationSpec.model_validate(spec) for spec in json.loads(raw)])
+        except (ValueError, TypeError):
+            return base
+
+    # ---------------------------------------------------------------------------------------- reads
+
+    async def current_turn(self) -> int:
+        rows = await self.conn.execute_fetchall("SELECT coalesce(max(number), 0) FROM turns")
+        return int(next(iter(rows))[0])
+
+    async def load_graph_index(self) -> GraphIndex:
+        """Every node and open version into memory, with every edge ID (for collision-free new IDs)."""
+        nodes = await self.graph.all_nodes()
+        open_edges = await self.graph.all_edges(open_only=True)
+        ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
+        return GraphIndex(nodes, open_edges, ids)
+
+    async def all_nodes(self) -> list[Node]:
+        return await self.graph.all_nodes()
+
+    async def all_edges(self) -> list[Edge]:
+        return await self.graph.all_edges()
+
+    async def edges_between(self, a: str, b: str) -> list[Edge]:
+        return await self.graph.edges_between(a, b)
+
+    async def merges(self) -> list[MergeRecord]:
+        rows = await self.conn.execute_fetchall(
+            "SELECT kept_id, merged_id, merged_name, strategy, evidence, turn, at FROM merges ORDER BY id"
+        )
+        return [MergeRecord(*row) for row in rows]
+
+    # ---------------------------------------------------------------------------------------- graph writes
+
+    async def commit_graph(self, writes: GraphWrites, turn: int) -> None:
+        """Commit one execution's writes, journaled at ``turn`` so undoing that turn reverts them."""
+        if not writes:
+            return
+        async with self.transaction() as conn:
+            await self._write_graph(conn, writes, turn, journal=True)
+            await self._put_meta(conn, {"last_played": now_iso()})
+
+    async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]], *, journal: bool = False) -> None:
+        """Commit many executions in one transaction (bulk imports, a world's turn 0)."""
+        final = GraphWrites()
+        for writes, _turn in batches:
+            final.nodes.update(writes.nodes)
+            final.edges.update(writes.edges)
+            final.created_nodes |= writes.created_nodes
+            final.created_edges |= writes.created_edges
+        if not final:
+            return
+        async with self.transaction() as conn:
+            if journal:
+                for writes, turn in batches:
+                    await self._write_graph(conn, writes, turn, journal=True)
+            else:
+                await self._write_graph(conn, final, 0, journal=False)
+
+    async def _write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
+        if journal:
+            await self._journal_nodes(conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
+                                      created=[n for n in writes.nodes if n in writes.created_nodes])
+            await self._journal_edges(conn, turn, [e for e in writes.edges if e not in writes.created_edges],
+                                      created=[e for e in writes.edges if e in writes.created_edges])
+        await graph_repo.put_nodes(conn, writes.nodes.values())
+        await graph_repo.put_edges(conn, writes.edges.values())
+
+    async def _journal_nodes(self, conn: aiosqlite.Connection, turn: int, changed: list[str], created: list[str]) -> None:
+        before = await self.graph.get_nodes(changed)
+        rows = [(turn, "node", node_id, json.dumps(before[node_id].to_json_dict()) if node_id in before else None)
+                for node_id in changed]
+        rows += [(turn, "node", node_id, None) for node_id in created]
+        await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", rows)
+
+    async def _journal_edges(self, conn: aiosqlite.Connection, turn: int, changed: list[str], created: list[str]) -> None:
+        before: dict[str, Edge] = {}
+        for chunk_start in range(0, len(changed), 400):
+            chunk = changed[chunk_start:chunk_start + 400]
+            marks = ",".join("?" * len(chunk))
+            for row in await conn.execute_fetchall(
+                f"SELECT {graph_repo.EDGE_COLUMNS} FROM edges WHERE id IN ({marks})", tuple(chunk)
+            ):
+                edge = graph_repo.edge_from_row(row)
+                before[edge.id] = edge
+        rows = [(turn, "edge", edge_id, json.dumps(before[edge_id].to_json_dict()) if edge_id in before else None)
+                for edge_id in changed]
+        rows += [(turn, "edge", edge_id, None) for edge_id in created]
+        await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", rows)
+
+    # ---------------------------------------------------------------------------------------- turns
+
+    async def start_game(self, scene: dict[str, Any], writes: GraphWrites, meta: dict[str, str]) -> None:
+        """Turn 0: the world's initial graph and scene, in one transaction (not undoable)."""
+        async with self.transaction() as conn:
+            await self._write_graph(conn, writes, 0, journal=False)
+            await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (0, ?)", (json.dumps(scene),))
+            await self._put_meta(conn, {**meta, "last_played": now_iso()})
+
+    async def commit_turn(self, record: TurnRecord, writes: GraphWrites, scene: dict[str, Any]) -> None:
+        """The turn row, its graph writes and the scene after it: all in ONE transaction."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.number, record.input, record.narration,
+                 json.dumps(record.world_ir) if record.world_ir is not None else None, record.npc_context,
+                 json.dumps(record.timings), int(record.extracted), record.created_at or now_iso()),
+            )
+            await self._write_graph(conn, writes, record.number, journal=True)
+            await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
+                               (record.number, json.dumps(scene)))
+            await self._put_meta(conn, {"last_played": now_iso()})
+
+    async def scene_at(self, turn: int) -> dict[str, Any] | None:
+        rows = await self.conn.execute_fetchall("SELECT state FROM scenes WHERE turn = ?", (turn,))
+        for row in rows:
+            loaded: dict[str, Any] = json.loads(row[0])
+            return loaded
+        return None
+
+    async def turns(self, last: int | None = None) -> list[TurnRecord]:
+        """Committed turns, oldest first (the last ``last`` of them when given)."""
+        limit = "" if last is None else f"LIMIT {int(last)}"
+        rows = await self.conn.execute_fetchall(
+            "SELECT number, input, narration, npc_context, world_ir, timings, extracted, created_at FROM "
+            f"(SELECT * FROM turns ORDER BY number DESC {limit}) ORDER BY number"
+        )
+        return [
+            TurnRecord(number=r[0], input=r[1], narration=r[2], npc_context=r[3],
+                       world_ir=json.loads(r[4]) if r[4] else None, timings=json.loads(r[5]),
+                       extracted=bool(r[6]), created_at=r[7])
+            for r in rows
+        ]
+
+    async def undo_last_turn(self) -> int:
+        """Revert the last turn exactly; returns the turn now current. Raises ``SaveError`` at turn 0."""
+        turn = await self.current_turn()
+        if turn == 0:
+            raise SaveError("there is nothing to undo: no turn has been played yet")
+        async with self.transaction() as conn:
+            entries = await conn.execute_fetchall(
+                "SELECT kind, key, before FROM journal WHERE turn = ? ORDER BY id DESC", (turn,)
+            )
+            for kind, key, before in entries:
+                await self._restore(conn, kind, key, before)
+            await conn.execute("DELETE FROM journal WHERE turn = ?", (turn,))
+            await conn.execute("DELETE FROM merges WHERE turn = ?", (turn,))
+            await conn.execute("DELETE FROM turns WHERE number = ?", (turn,))
+            await conn.execute("DELETE FROM scenes WHERE turn = ?", (turn,))
+        return turn - 1
+
+    @staticmethod
+    async def _restore(conn: aiosqlite.Connection, kind: str, key: str, before: str | None) -> None:
+        if kind == "edge":
+            if before is None:
+                await conn.execute("DELETE FROM edges WHERE id = ?", (key,))
+            else:
+                await graph_repo.put_edges(conn, [Edge.model_validate(json.loads(before))])
+        elif kind == "node":
+            if before is None:
+                await graph_repo.delete_node(conn, key)
+            else:
+                await graph_repo.put_nodes(conn, [Node.model_validate(json.loads(before))])
+
+    # ---------------------------------------------------------------------------------------- identity
+
+    async def merge_nodes(self, keep_id: str, merged_id: str, *, strategy: str, evidence: str, turn: int) -> MergeReport:
+        """Fold ``merged_id`` into ``keep_id``: names become aliases, edges are re-pointed, the merge is logged.
+
+        A relation that the merge makes a duplicate is healed (the newest version stays open); one between
+        the two merged nodes would become a self-relation and is closed instead. No edge is left dangling.
+        """
+        if keep_id == merged_id:
+            raise SaveError("a node cannot be merged into itself")
+        found = await self.graph.get_nodes([keep_id, merged_id])
+        for node_id in (keep_id, merged_id):
+            if node_id not in found:
+                raise SaveError(f"there is no node {node_id!r} in this save")
+        kept, merged = found[keep_id], found[merged_id]
+        aliases = list(kept.aliases)
+        known = {normalize_name(n) for n in kept.names}
+        for name in merged.names:
+            if normalize_name(name) not in known:
+                aliases.append(name)
+                known.add(normalize_name(name))
+        labels = list(kept.labels)
+        for label in merged.labels:
+            if label.casefold() not in {x.casefold() for x in labels} and len(labels) < MAX_LABELS:
+                labels.append(label)
+        united = kept.model_copy(update={
+            "aliases": aliases, "labels": labels,
+            "attributes": {**merged.attributes, **kept.attributes},
+            "first_seen_turn": min(kept.first_seen_turn, merged.first_seen_turn),
+            "last_seen_turn": max(kept.last_seen_turn, merged.last_seen_turn),
+        })
+        touching = await self.graph.edges_touching(merged_id)
+        repointed: list[Edge] = []
+        closed: list[str] = []
+        for edge in touching:
+            source = keep_id if edge.source == merged_id else edge.source
+            target = keep_id if edge.target == merged_id else edge.target
+            update: dict[str, Any] = {"source": source, "target": target}
+            if source == target == keep_id and edge.is_open:
+                update["invalid_at"] = turn
+                closed.append(edge.id)
+            repointed.append(edge.model_copy(update=update))
+        # Heal duplicates the merge created: several open versions of one relation on the kept node.
+        by_key: dict[tuple[str, str, str], list[Edge]] = {}
+        others = await self.graph.open_edges_of(keep_id)
+        for edge in [*others, *(e for e in repointed if e.is_open)]:
+            by_key.setdefault((edge.source, edge.target, edge.relation), []).append(edge)
+        healed: dict[str, Edge] = {}
+        for versions in by_key.values():
+            unique = {e.id: e for e in versions}
+            if len(unique) > 1:
+                for stale in sorted(unique.values(), key=lambda e: (e.valid_at, e.id))[:-1]:
+                    healed[stale.id] = stale.model_copy(update={"invalid_at": turn})
+                    closed.append(stale.id)
+        final_edges = {e.id: e for e in repointed}
+        for edge_id, edge in healed.items():
+            final_edges[edge_id] = final_edges.get(edge_id, edge).model_copy(update={"invalid_at": turn})
+        async with self.transaction() as conn:
+            before_edges = {e.id: e for e in [*touching, *others]}
+            # Undo replays backwards: the merged node comes back first, then edges point to it again,
+            # then the kept node loses the merged names.
+            journal_rows = [(turn, "node", keep_id, json.dumps(kept.to_json_dict()))]
+            journal_rows += [(turn, "edge", edge_id, json.dumps(before_edges[edge_id].to_json_dict()))
+                             for edge_id in final_edges if edge_id in before_edges]
+            journal_rows.append((turn, "node", merged_id, json.dumps(merged.to_json_dict())))
+            await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", journal_rows)
+            await graph_repo.put_nodes(conn, [united])
+            await graph_repo.put_edges(conn, final_edges.values())
+            await graph_repo.delete_node(conn, merged_id)
+            await conn.execute(
+                "INSERT INTO merges (kept_id, merged_id, merged_name, strategy, evidence, turn, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (keep_id, merged_id, merged.name, strategy, evidence, turn, now_iso()),
+            )
+        return MergeReport(kept=united, merged=merged, repointed=len(repointed), closed=closed)
+
+    async def add_alias(self, node_id: str, alias: str, turn: int) -> Node:
+        """Declare another name for a node (identity rung 3: an explicit alias table)."""
+        nodes = await self.graph.get_nodes([node_id])
+        if node_id not in nodes:
+            raise SaveError(f"there is no node {node_id!r} in this save")
+        node = nodes[node_id]
+        if normalize_name(alias) in {normalize_name(n) for n in node.names}:
+            return node
+        updated = node.model_copy(update={"aliases": [*node.aliases, " ".join(alias.split())]})
+        async with self.transaction() as conn:
+            await conn.execute("INSERT INTO journal (turn, kind, key, before) VALUES (?, 'node', ?, ?)",
+                               (turn, node_id, json.dumps(node.to_json_dict())))
+            await graph_repo.put_nodes(conn, [updated])
+        return updated
+
+    # ---------------------------------------------------------------------------------------- layout
+
+    async def load_layout(self) -> dict[str, tuple[float, float]]:
+        rows = await self.conn.execute_fetchall("SELECT node_id, x, y FROM layout")
+        return {row[0]: (float(row[1]), float(row[2])) for row in rows}
+
+    async def save_layout(self, positions: dict[str, tuple[float, float]]) -> None:
+        async with self.transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO layout (node_id, x, y) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM nodes WHERE id = ?) "
+                "ON CONFLICT(node_id) DO UPDATE SET x = excluded.x, y = excluded.y",
+                [(node_id, x, y, node_id) for node_id, (x, y) in positions.items()],
+            )
+
+    # ---------------------------------------------------------------------------------------- snapshots
+
+    async def snapshot_to(self, destination: Path) -> None:
+        """Copy this save to ``destination`` with SQLite's backup API (consistent even mid-game)."""
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        temporary = destination.with_name(f".{destination.name}.snapshot")
+        temporary.unlink(missing_ok=True)
+        target = await aiosqlite.connect(str(temporary))
+        try:
+            await self.conn.backup(target)
+        finally:
+            await target.close()
+        temporary.replace(destination)
+
+    async def restore_from(self, source: Path) -> None:
+        """Replace this save's whole content with ``source``'s (backup API), after checking it is ours."""
+        _version, meta = inspect_save(source)
+        mine = await self.world_id()
+        if meta.get("world") and mine and meta["world"] != mine:
+            raise SaveError(f"{source.stem} is a save of another world ({meta['world']}); it cannot be restored here")
+        origin = await aiosqlite.connect(f"file:{source.resolve()}?mode=ro", uri=True)
+        try:
+            await origin.backup(self.conn)
+        except sqlite3.DatabaseError as error:
+            raise SaveError(f"{source.stem} could not be restored: {error}") from error
+        finally:
+            await origin.close()
+
+
+async def node_by_name(db: SaveDatabase, name: str) -> list[Node]:
+    """Nodes a name or alias means (case-insensitive), for commands that take names."""
+    key = normalize_name(name)
+    return (await db.graph.nodes_named([key])).get(key, [])
+

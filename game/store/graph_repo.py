@@ -1,0 +1,198 @@
+"""The graph's tables: row conversion, the SQL ``GraphReader``, and writing buffered rows.
+
+``SqlGraph`` answers every read through an index (names by normalized form, open edges by either end),
+so a one-shot retrieval touches only the neighbourhood it walks, whatever the size of the save.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+
+from game.graph.models import MAX_NAME_CHARS, Edge, Node
+from game.graph.names import normalize_name
+
+NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
+EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
+_CHUNK = 400  # well under SQLite's bound-parameter limit
+
+
+def node_from_row(row: sqlite3.Row | Sequence[Any]) -> Node:
+    return Node(
+        id=row[0], name=row[1], type=row[2], aliases=json.loads(row[3]), labels=json.loads(row[4]),
+        summary=row[5], first_seen_turn=row[6], last_seen_turn=row[7], attributes=json.loads(row[8]),
+    )
+
+
+def edge_from_row(row: sqlite3.Row | Sequence[Any]) -> Edge:
+    return Edge(
+        id=row[0], source=row[1], target=row[2], relation=row[3], strength=row[4], fact=row[5],
+        valid_at=row[6], invalid_at=row[7], evidence_turn_ids=json.loads(row[8]),
+    )
+
+
+def node_params(node: Node) -> tuple[Any, ...]:
+    return (
+        node.id, node.name, node.type, json.dumps(node.aliases, ensure_ascii=False),
+        json.dumps(node.labels, ensure_ascii=False), node.summary, node.first_seen_turn, node.last_seen_turn,
+        json.dumps(node.attributes, ensure_ascii=False, sort_keys=True),
+    )
+
+
+def edge_params(edge: Edge) -> tuple[Any, ...]:
+    return (
+        edge.id, edge.source, edge.target, edge.relation, edge.strength, edge.fact, edge.valid_at,
+        edge.invalid_at, json.dumps(edge.evidence_turn_ids),
+    )
+
+
+def name_rows(node: Node) -> list[tuple[str, str]]:
+    return sorted({(normalize_name(name), node.id) for name in node.names})
+
+
+UPSERT_NODE = f"""
+    INSERT INTO nodes ({NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(id) DO UPDATE SET name = excluded.name, type = excluded.type, aliases = excluded.aliases,
+        labels = excluded.labels, summary = excluded.summary, first_seen_turn = excluded.first_seen_turn,
+        last_seen_turn = excluded.last_seen_turn, attributes = excluded.attributes
+"""
+UPSERT_EDGE = f"""
+    INSERT INTO edges ({EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(id) DO UPDATE SET source = excluded.source, target = excluded.target,
+        relation = excluded.relation, strength = excluded.strength, fact = excluded.fact,
+        valid_at = excluded.valid_at, invalid_at = excluded.invalid_at, evidence = excluded.evidence
+"""
+
+
+async def put_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> None:
+    """Insert or update node rows and re-index their names."""
+    nodes = list(nodes)
+    if not nodes:
+        return
+    await conn.executemany(UPSERT_NODE, [node_params(n) for n in nodes])
+    await conn.executemany("DELETE FROM node_names WHERE node_id = ?", [(n.id,) for n in nodes])
+    await conn.executemany(
+        "INSERT OR IGNORE INTO node_names (norm, node_id) VALUES (?, ?)",
+        [row for n in nodes for row in name_rows(n)],
+    )
+
+
+async def put_edges(conn: aiosqlite.Connection, edges: Iterable[Edge]) -> None:
+    await conn.executemany(UPSERT_EDGE, [edge_params(e) for e in edges])
+
+
+async def delete_node(conn: aiosqlite.Connection, node_id: str) -> None:
+    await conn.execute("DELETE FROM layout WHERE node_id = ?", (node_id,))
+    await conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))
+
+
+def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
+    for start in range(0, len(values), _CHUNK):
+        yield values[start:start + _CHUNK]
+
+
+class SqlGraph:
+    """``GraphReader`` over a save's tables, for one-shot commands that must not load the whole graph."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[Node]]:
+        keys = sorted(set(normalized_names))
+        found: dict[str, list[Node]] = {}
+        for chunk in _chunks(keys):
+            marks = ",".join("?" * len(chunk))
+            rows = await self.conn.execute_fetchall(
+                f"SELECT nn.norm, {', '.join('n.' + c.strip() for c in NODE_COLUMNS.split(','))} "
+                f"FROM node_names nn JOIN nodes n ON n.id = nn.node_id WHERE nn.norm IN ({marks}) "
+                "ORDER BY n.id",
+                tuple(chunk),
+            )
+            for row in rows:
+                found.setdefault(row[0], []).append(node_from_row(tuple(row)[1:]))
+        return found
+
+    async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, Node]:
+        ids = sorted(set(node_ids))
+        found: dict[str, Node] = {}
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            rows = await self.conn.execute_fetchall(
+                f"SELECT {NODE_COLUMNS} FROM nodes WHERE id IN ({marks})", tuple(chunk)
+            )
+            for row in rows:
+                node = node_from_row(row)
+                found[node.id] = node
+        return found
+
+    async def node_id_taken(self, node_id: str) -> bool:
+        rows = await self.conn.execute_fetchall("SELECT 1 FROM nodes WHERE id = ?", (node_id,))
+        return bool(rows)
+
+    async def edge_id_taken(self, edge_id: str) -> bool:
+        rows = await self.conn.execute_fetchall("SELECT 1 FROM edges WHERE id = ?", (edge_id,))
+        return bool(rows)
+
+    async def open_edges_of(self, node_id: str) -> list[Edge]:
+        rows = await self.conn.execute_fetchall(
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE source = ? AND invalid_at IS NULL "
+            f"UNION ALL SELECT {EDGE_COLUMNS} FROM edges WHERE target = ? AND source != ? AND invalid_at IS NULL",
+            (node_id, node_id, node_id),
+        )
+        return [edge_from_row(row) for row in rows]
+
+    async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
+        rows = await self.conn.execute_fetchall(
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE source = ? AND relation = ? AND target = ? "
+            "AND invalid_at IS NULL ORDER BY seq",
+            (source, relation, target),
+        )
+        return [edge_from_row(row) for row in rows]
+
+    async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
+        degrees: dict[str, int] = {}
+        for node_id in node_ids:
+            rows = await self.conn.execute_fetchall(
+                "SELECT (SELECT count(*) FROM edges WHERE source = ?1 AND invalid_at IS NULL) + "
+                "(SELECT count(*) FROM edges WHERE target = ?1 AND source != ?1 AND invalid_at IS NULL)",
+                (node_id,),
+            )
+            degrees[node_id] = int(next(iter(rows))[0])
+        return degrees
+
+    async def longest_name(self) -> int:
+        rows = await self.conn.execute_fetchall("SELECT max(length(norm)) FROM node_names")
+        value = next(iter(rows))[0]
+        return min(int(value or 0), MAX_NAME_CHARS)
+
+    async def all_nodes(self) -> list[Node]:
+        rows = await self.conn.execute_fetchall(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY first_seen_turn, id")
+        return [node_from_row(row) for row in rows]
+
+    async def all_edges(self, *, open_only: bool = False) -> list[Edge]:
+        where = "WHERE invalid_at IS NULL" if open_only else ""
+        rows = await self.conn.execute_fetchall(f"SELECT {EDGE_COLUMNS} FROM edges {where} ORDER BY seq")
+        return [edge_from_row(row) for row in rows]
+
+    async def edges_between(self, a: str, b: str) -> list[Edge]:
+        """Every version between two nodes, either direction, oldest first."""
+        rows = await self.conn.execute_fetchall(
+            f"SELECT {EDGE_COLUMNS}, seq FROM edges WHERE source = ?1 AND target = ?2 "
+            f"UNION ALL SELECT {EDGE_COLUMNS}, seq FROM edges WHERE source = ?2 AND target = ?1 AND ?1 != ?2 "
+            "ORDER BY 7, 10",
+            (a, b),
+        )
+        return [edge_from_row(row) for row in rows]
+
+    async def edges_touching(self, node_id: str) -> list[Edge]:
+        """Every version with ``node_id`` at either end, oldest first."""
+        rows = await self.conn.execute_fetchall(
+            f"SELECT {EDGE_COLUMNS}, seq FROM edges WHERE source = ?1 "
+            f"UNION ALL SELECT {EDGE_COLUMNS}, seq FROM edges WHERE target = ?1 AND source != ?1 ORDER BY 10",
+            (node_id,),
+        )
+        return [edge_from_row(row) for row in rows]

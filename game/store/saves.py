@@ -1,0 +1,117 @@
+"""Saves on disk: names and paths, listing, copying and deleting.
+
+A save name is a plain word (letters, digits, ``-``, ``_``; at most 64) and lives in the saves folder as
+``NAME.sqlite``. Anything containing ``/`` or ending in ``.sqlite`` is taken as a path. Nothing else is
+accepted, so a name can never reach outside the saves folder.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game.errors import SaveError, SaveNotFound
+from game.store.connection import inspect_save
+
+SAVE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+SUFFIX = ".sqlite"
+
+
+def is_path_like(value: str) -> bool:
+    return "/" in value or value.endswith(SUFFIX)
+
+
+def validate_save_name(name: str) -> str:
+    if not SAVE_NAME.fullmatch(name):
+        raise SaveError(
+            f"{name!r} is not a save name: use 1 to 64 letters, digits, '-' or '_' (no spaces, dots or slashes)"
+        )
+    return name
+
+
+def resolve_save(value: str, saves_dir: Path) -> Path:
+    """The file a ``--save`` value means: a path as given, or ``saves_dir/NAME.sqlite`` for a name."""
+    if is_path_like(value):
+        return Path(value).expanduser()
+    return saves_dir / f"{validate_save_name(value)}{SUFFIX}"
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    """One save as ``kith saves list`` shows it; ``error`` is set for a file that cannot be read."""
+
+    name: str
+    path: Path
+    world: str | None
+    turns: int
+    last_played: str | None
+    size: int
+    error: str | None = None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "path": str(self.path), "world": self.world, "turns": self.turns,
+            "lastPlayed": self.last_played, "size": self.size, "error": self.error,
+        }
+
+
+def read_save_info(path: Path) -> SaveInfo:
+    size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+    try:
+        _version, meta = inspect_save(path)
+        conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        try:
+            turns = conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0]
+        finally:
+            conn.close()
+    except (SaveError, sqlite3.Error) as error:
+        return SaveInfo(path.stem, path, None, 0, None, size, error=str(error))
+    return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size)
+
+
+def list_saves(saves_dir: Path) -> list[SaveInfo]:
+    """Every ``*.sqlite`` in the folder, most recently played first (unreadable files last)."""
+    if not saves_dir.is_dir():
+        return []
+    infos = [read_save_info(p) for p in sorted(saves_dir.glob(f"*{SUFFIX}")) if not p.name.startswith(".")]
+    return sorted(infos, key=lambda i: (i.error is None, i.last_played or ""), reverse=True)
+
+
+def _existing(name: str, saves_dir: Path) -> Path:
+    path = resolve_save(name, saves_dir)
+    if not path.exists():
+        raise SaveNotFound(f"there is no save {path.stem!r} in {saves_dir}")
+    return path
+
+
+def delete_save(name: str, saves_dir: Path) -> Path:
+    """Remove a save and its WAL files. Only Kith saves are deleted."""
+    path = _existing(name, saves_dir)
+    inspect_save(path)
+    for part in (Path(f"{path}-wal"), Path(f"{path}-shm"), path):
+        part.unlink(missing_ok=True)
+    return path
+
+
+def copy_save(source: str, destination: str, saves_dir: Path) -> Path:
+    """Copy a save with SQLite's backup API; refuses to overwrite an existing save."""
+    origin = _existing(source, saves_dir)
+    inspect_save(origin)
+    target = resolve_save(destination, saves_dir)
+    if target.exists():
+        raise SaveError(f"a save named {target.stem!r} already exists; choose another name or delete it first")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.copy")
+    temporary.unlink(missing_ok=True)
+    src = sqlite3.connect(f"file:{origin.resolve()}?mode=ro", uri=True)
+    dst = sqlite3.connect(str(temporary))
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+    temporary.replace(target)
+    return target
