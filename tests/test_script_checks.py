@@ -1,0 +1,170 @@
+"""What each check line accepts and rejects, judged against real output, a real graph and a real scene."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game.graph.memory import GraphIndex
+from game.graph.upsert import UpsertExecution
+from game.graph.vocabulary import Vocabulary
+from game.narrator.base import SceneState
+from game.script.checks import CheckContext, parse_check
+
+OUTPUT = """The harbour smells of tar. A gull cries; another gull answers.
+Bram looks up from the nets.\n"He’s my sister's son," he says."""
+
+
+def verdict(line: str, context: CheckContext) -> bool:
+    return parse_check(line).evaluate(context).passed
+
+
+@pytest.mark.parametrize(
+    ("line", "passes"),
+    [
+        ("smells of tar", True),
+        ("smells of salt", False),
+        ("!smells of salt", True),
+        ("{invert} smells of tar", False),
+        ("nets. \"He's my", True),  # line breaks and curly quotes compare loosely
+        ("/^Bram looks", True),
+        ("/^A gull", False),
+        ("!/B.am", False),
+        ("{count=2} gull", True),
+        ("{count=3} gull", False),
+        ("!{count=3} gull", True),
+    ],
+)
+def test_text_checks(line: str, passes: bool) -> None:
+    assert verdict(line, CheckContext(output=OUTPUT)) is passes
+
+
+def test_a_failed_count_says_how_many_were_found() -> None:
+    result = parse_check("{count=3} gull").evaluate(CheckContext(output=OUTPUT))
+    assert not result.passed
+    assert result.detail == "found 2 times, wanted at least 3"
+
+
+def test_vital_is_a_modifier_that_combines_with_negation() -> None:
+    check = parse_check("{vital} ! smells of salt")
+    assert check.vital and check.inverse
+    assert check.evaluate(CheckContext(output=OUTPUT)).passed
+
+
+async def built_graph(vocabulary: Vocabulary) -> GraphIndex:
+    graph = GraphIndex()
+    execution = UpsertExecution(graph, vocabulary, 1, rng=random.Random(1))
+    outcome = await execution.run({
+        "nodes": [
+            {"name": "Bram", "type": "individual", "aliases": ["the netmaker"], "summary": "An old netmaker."},
+            {"name": "Elin", "type": "individual", "summary": "Bram's niece, a pilot."},
+            {"name": "Veyra", "type": "individual", "summary": "A smuggler captain."},
+            {"name": "Harbour Watch", "type": "faction", "summary": "The port's guards."},
+        ],
+        "edges": [
+            {"sourceName": "Bram", "targetName": "Elin", "relation": "KIN_OF", "strength": 0.8,
+             "fact": "Bram is Elin's uncle."},
+            {"sourceName": "Veyra", "targetName": "Bram", "relation": "distrusts", "strength": -0.6,
+             "fact": "Veyra expects Bram to talk to the Watch."},
+            {"sourceName": "Harbour Watch", "targetName": "Elin", "relation": "EMPLOYS", "strength": 0.2,
+             "fact": "The Watch pays Elin to pilot its cutter."},
+        ],
+    })
+    assert outcome.error is None
+    graph.apply(execution.writes)
+    return graph
+
+
+@pytest.mark.parametrize(
+    ("line", "passes"),
+    [
+        ("{graph} Bram -> Elin: KIN_OF sign=+", True),
+        ("{graph} Elin -> Bram: KIN_OF", True),  # symmetric: either direction
+        ("{graph} elin -> THE NETMAKER: family of", True),  # aliases, case and synonyms
+        ("{graph} Bram -> Elin: KIN_OF sign=-", False),
+        ("{graph} Bram -> Elin: KIN_OF strength>=0.8", True),
+        ("{graph} Bram -> Elin: KIN_OF strength>0.8", False),
+        ("{graph} Veyra -> Bram: DISTRUSTS sign=- strength<-0.5", True),
+        ("{graph} Bram -> Veyra: DISTRUSTS", False),  # not symmetric
+        ("{graph} !Veyra -> Bram: TRUSTS", True),
+        ("{graph} !Veyra -> Bram: DISTRUSTS", False),
+        ("!{graph} Veyra -> Bram: TRUSTS", True),
+        ("{graph} Elin -> Harbour Watch: SERVES", True),  # stored canonically from EMPLOYS
+        ("{graph} Harbour Watch -> Elin: EMPLOYS sign=0", True),  # an inverse names the stored relation
+        ("{graph} Veyra -> Bram", True),  # any relation
+        ("{graph} Veyra -> Elin", False),
+        ("{graph} Veyra", True),
+        ("{graph} !Stranger", True),
+        ("{graph} Stranger -> Bram: KNOWS", False),
+    ],
+)
+async def test_graph_checks(line: str, passes: bool) -> None:
+    vocabulary = Vocabulary.default()
+    context = CheckContext(output="", graph=await built_graph(vocabulary), vocabulary=vocabulary)
+    assert verdict(line, context) is passes
+
+
+async def test_a_failed_graph_check_shows_what_is_open_instead() -> None:
+    vocabulary = Vocabulary.default()
+    context = CheckContext(output="", graph=await built_graph(vocabulary), vocabulary=vocabulary)
+    missing = parse_check("{graph} Bram -> Elin: TRUSTS").evaluate(context)
+    assert missing.detail == ("no open TRUSTS from Bram to Elin; open between them: "
+                              "Bram -> Elin: KIN_OF sign=+ strength=0.8")
+    wrong_sign = parse_check("{graph} Bram -> Elin: KIN_OF sign=-").evaluate(context)
+    assert wrong_sign.detail.startswith("open KIN_OF does not meet sign=-: Bram -> Elin: KIN_OF")
+    unknown = parse_check("{graph} Bram -> Nobody: KIN_OF").evaluate(context)
+    assert unknown.detail == "no node named 'Nobody'"
+
+
+async def test_a_closed_relation_no_longer_passes() -> None:
+    vocabulary = Vocabulary.default()
+    graph = await built_graph(vocabulary)
+    execution = UpsertExecution(graph, vocabulary, 2, rng=random.Random(2))
+    outcome = await execution.run({"closeEdges": [
+        {"sourceName": "Veyra", "targetName": "Bram", "relation": "DISTRUSTS"}]})
+    assert outcome.error is None
+    graph.apply(execution.writes)
+    context = CheckContext(output="", graph=graph, vocabulary=vocabulary)
+    assert verdict("{graph} !Veyra -> Bram: DISTRUSTS", context)
+
+
+SCENE = SceneState(
+    location="docks", inventory=["lamp", "Rope"], flags={"bribed": True, "coins": 3},
+    met=["Bram"], ending=None,
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "passes"),
+    [
+        ("{state} location = docks", True),
+        ("{state} location = DOCKS", True),
+        ("{state} location != docks", False),
+        ("{state} location = market", False),
+        ("{state} inventory has lamp", True),
+        ("{state} inventory has rope", True),
+        ("{state} !inventory has knife", True),
+        ("{state} inventory = rope, lamp", True),
+        ("{state} flags.bribed", True),
+        ("{state} flags.bribed = true", True),
+        ("{state} !flags.warned", True),
+        ("{state} flags.warned = none", True),
+        ("{state} flags.coins >= 3", True),
+        ("{state} flags.coins > 3", False),
+        ("{state} flags has bribed", True),
+        ("{state} ending = none", True),
+        ("{state} ending", False),
+        ("{state} met has bram", True),
+        ("{state} turn = 4", True),
+        ("{state} turn < 4", False),
+        ("{state} inventory > 2", False),
+    ],
+)
+def test_state_checks(line: str, passes: bool) -> None:
+    assert verdict(line, CheckContext(output="", scene=SCENE, turn=4)) is passes
+
+
+def test_a_failed_state_check_says_what_the_value_was() -> None:
+    result = parse_check("{state} location = market").evaluate(CheckContext(output="", scene=SCENE))
+    assert result.detail == "location is 'docks'"

@@ -1,0 +1,124 @@
+"""Reading RegTest-style scripts: headers, tests, commands, includes, selection, and errors with lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.errors import InputError
+from game.script.checks import CountCheck, EdgeCheck, RegexCheck, StateCheck, TextCheck
+from game.script.parser import Headers, Step, load_script, parse_script, select_tests
+
+SCRIPT = """\
+# A comment line, skipped.
+** world: brinefall
+** seed: 7
+
+* opening
+The Brinefall
+!Traceback
+
+* talk to bram
+** seed: 3
+> look
+/harbou?r
+{count=2} gull
+> ask bram about elin
+{graph} Bram -> Elin: KIN_OF sign=+
+{state} location = docks
+
+* _setup
+> look
+
+* builds on setup
+>{include} _setup
+{state} turn = 1
+> wait
+"""
+
+
+def test_headers_apply_per_file_and_a_test_may_override_them() -> None:
+    script = parse_script(SCRIPT, "story.regtest")
+    assert script.headers == Headers(world="brinefall", seed=7)
+    talk = script.find("talk to bram")
+    assert talk is not None
+    assert script.headers_for(talk) == Headers(world="brinefall", seed=3)
+    opening = script.find("opening")
+    assert opening is not None
+    assert script.headers_for(opening).seed == 7
+
+
+def test_lines_before_any_command_check_the_opening() -> None:
+    opening = parse_script(SCRIPT).find("opening")
+    assert opening is not None
+    assert [type(c) for c in opening.opening_checks] == [TextCheck, TextCheck]
+    assert opening.opening_checks[1].inverse
+    assert opening.items == []
+
+
+def test_checks_attach_to_the_command_above_them() -> None:
+    talk = parse_script(SCRIPT).find("talk to bram")
+    assert talk is not None
+    look, ask = talk.items
+    assert isinstance(look, Step) and look.command == "look"
+    assert [type(c) for c in look.checks] == [RegexCheck, CountCheck]
+    assert isinstance(ask, Step) and ask.command == "ask bram about elin"
+    assert [type(c) for c in ask.checks] == [EdgeCheck, StateCheck]
+    assert ask.checks[0].line == 15
+
+
+def test_include_replays_the_other_tests_commands_then_its_own_checks() -> None:
+    script = parse_script(SCRIPT)
+    test = script.find("builds on setup")
+    assert test is not None
+    plan = script.plan(test)
+    assert [step.command for step in plan] == ["look", None, "wait"]
+    assert isinstance(plan[1].checks[0], StateCheck)
+
+
+def test_helpers_run_only_when_named_and_patterns_are_globs_or_substrings() -> None:
+    script = parse_script(SCRIPT)
+    assert [t.name for t in select_tests(script, [])] == ["opening", "talk to bram", "builds on setup"]
+    assert [t.name for t in select_tests(script, ["BRAM"])] == ["talk to bram"]
+    assert [t.name for t in select_tests(script, ["_set*"])] == ["_setup"]
+    assert [t.name for t in select_tests(script, ["*"])] == ["opening", "talk to bram", "builds on setup"]
+    assert select_tests(script, ["nothing-like-this"]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("> look\n", "story.regtest:1: a command or check before the first test"),
+        ("* a\n* a\n", "story.regtest:2: test name used twice: 'a'"),
+        ("** colour: red\n", "story.regtest:1: unknown header 'colour'"),
+        ("** seed: many\n", "story.regtest:1: seed 'many' is not a whole number"),
+        ("** narrator: magic\n", "story.regtest:1: narrator 'magic'"),
+        ("* a\n>{include} b\n", "story.regtest:2: no test named 'b' to include"),
+        ("* a\n>{include} b\n* b\n>{include} a\n", "a test includes itself (a -> b -> a)"),
+        ("* a\n>{char} x\n", "story.regtest:2: unknown command type {char}"),
+        ("* a\n> look\n/[unclosed\n", "story.regtest:3: bad regular expression"),
+        ("* a\n> look\n{status} x\n", "story.regtest:3: unknown check modifier {status}"),
+        ("* a\n> look\n{graph} Bram -> : KIN_OF\n", "story.regtest:3: a graph check names both ends"),
+        ("* a\n> look\n{graph} A -> B: KIN_OF sign=maybe\n", "sign=maybe: the sign is +, - or 0"),
+        ("* a\n> look\n{state} mood = grim\n", "story.regtest:3: unknown state key 'mood'"),
+        ("* a\n> look\n{count=x} gull\n", "{count=N} with a whole number"),
+    ],
+)
+def test_a_bad_script_is_an_input_error_naming_file_and_line(text: str, message: str) -> None:
+    with pytest.raises(InputError) as raised:
+        parse_script(text, "story.regtest")
+    assert message in raised.value.message
+
+
+def test_load_script_reports_a_missing_file_plainly(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such script"):
+        load_script(tmp_path / "missing.regtest")
+    (tmp_path / "ok.regtest").write_text("* one\n> look\n", encoding="utf-8")
+    assert [t.name for t in load_script(tmp_path / "ok.regtest").tests] == ["one"]
+
+
+def test_replay_narrator_header_keeps_the_file_name() -> None:
+    script = parse_script("** narrator: replay: sessions/run1.jsonl\n* a\n> look\n")
+    assert script.headers.replay == "sessions/run1.jsonl"
+    assert Headers(narrator="offline").replay is None
