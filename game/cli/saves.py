@@ -1,0 +1,94 @@
+"""``kith saves``: list, delete and copy the save files in the saves folder."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+
+from game.config import Settings
+from game.store.saves import SaveInfo, copy_save, delete_save, list_saves, validate_save_name
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "saves", help="list, delete or copy saves",
+        description="Saves live in the saves folder (--saves-dir, KITH_SAVES or saves_dir in kith.toml).",
+    )
+    actions = parser.add_subparsers(dest="saves_action", metavar="ACTION")
+    listing = actions.add_parser("list", help="every save: name, world, turns, last played, size")
+    listing.add_argument("--json", action="store_true", help="print a JSON array for scripts")
+    listing.set_defaults(handler=run_list)
+    delete = actions.add_parser("delete", help="delete a save (only Kith saves are deleted)")
+    delete.add_argument("name", metavar="NAME")
+    delete.set_defaults(handler=run_delete)
+    copy = actions.add_parser("copy", help="copy save A to a new save B (never overwrites)")
+    copy.add_argument("source", metavar="A")
+    copy.add_argument("destination", metavar="B")
+    copy.set_defaults(handler=run_copy)
+    # ``kith saves`` alone lists, as the most common thing to want.
+    parser.set_defaults(handler=run_list, json=False)
+
+
+def human_size(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KB", "MB"):
+        if value < 1024 or unit == "MB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"  # pragma: no cover - the loop always returns
+
+
+def local_time(stamp: str | None) -> str:
+    """``2026-11-29T13:05:00+00:00`` as ``2026-11-29 14:05`` in the player's time zone."""
+    if not stamp:
+        return "-"
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp
+
+
+def format_table(saves: list[SaveInfo]) -> str:
+    header = ("NAME", "WORLD", "TURNS", "LAST PLAYED", "SIZE")
+    rows = [
+        (s.name, s.world or "?", str(s.turns) if s.error is None else "-", local_time(s.last_played),
+         human_size(s.size))
+        for s in saves
+    ]
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+    right = {2, 4}
+
+    def line(row: tuple[str, ...]) -> str:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        return "  ".join(cells).rstrip()
+
+    out = [line(header)]
+    for save, row in zip(saves, rows, strict=True):
+        out.append(line(row) + (f"  ({save.error})" if save.error else ""))
+    return "\n".join(out)
+
+
+def run_list(args: argparse.Namespace, settings: Settings) -> int:
+    saves = list_saves(settings.saves_dir)
+    if getattr(args, "json", False):
+        print(json.dumps([s.to_json_dict() for s in saves], indent=2))
+    elif not saves:
+        print(f"No saves in {settings.saves_dir}. Start one with: kith play")
+    else:
+        print(format_table(saves))
+    return 0
+
+
+def run_delete(args: argparse.Namespace, settings: Settings) -> int:
+    path = delete_save(validate_save_name(args.name), settings.saves_dir)
+    print(f"Deleted {path.stem} ({path}).")
+    return 0
+
+
+def run_copy(args: argparse.Namespace, settings: Settings) -> int:
+    # Names only: these commands manage the saves folder, and a name can never reach outside it.
+    source = validate_save_name(args.source)
+    path = copy_save(source, validate_save_name(args.destination), settings.saves_dir)
+    print(f"Copied {args.source} to {path.stem} ({path}).")
+    return 0
