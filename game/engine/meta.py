@@ -1,0 +1,53 @@
+"""Meta commands: what the player types to the game rather than to the story.
+
+Recognised before anything reaches a narrator. A leading ``/`` is allowed on every one, so ``/undo``
+and ``undo`` are the same. ``help`` with an argument is the story act of helping someone, not a command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+META_WORDS = {
+    "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
+    "help", "graph", "why",
+}
+
+HELP_TEXT = """\
+**Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
+`inventory` (`i`), `take X`, `drop X`, `give X to Y`, `show X to Y`, `talk to X`, `ask X about Y`, `tell X about Y`,
+`wait` (`z`), `again` (`g`), and acts toward people: `help X`, `threaten X`, `bribe X`, `accuse X of Y`, `lie to X`, `follow X`.
+Start a line with `"` to speak aloud.
+
+**Game.** `save [NAME]` keeps a snapshot, `restore [NAME]` (or `load`) returns to one, `undo` takes back the last turn
+(as often as you like), `restart` starts over (your game so far is kept as a snapshot), `transcript on|off`
+writes a plain-text log, `verbose` / `brief` set how much a revisited place is described, `quit` (`q`) leaves.
+
+**Memory.** `/graph` lists who stands where with whom; `/graph NAME` shows what the narrator is told about NAME;
+`/why NAME` shows those relations with the turns that produced them.
+"""
+
+
+@dataclass(frozen=True)
+class MetaCommand:
+    word: str
+    argument: str
+
+
+def parse_meta(text: str) -> MetaCommand | None:
+    """The meta command ``text`` is, or None when it is meant for the story."""
+    stripped = text.strip()
+    slashed = stripped.startswith("/")
+    body = stripped[1:] if slashed else stripped
+    word, _, argument = body.partition(" ")
+    word = word.lower()
+    argument = argument.strip()
+    if word not in META_WORDS:
+        return None
+    if word in {"graph", "why"} and not slashed:
+        return None  # "why" and "graph" are ordinary words in the story; only /why and /graph are commands
+    if word == "help" and argument:
+        return None  # "help Mira" is an act
+    if word in {"verbose", "brief", "undo", "restart", "quit", "q"} and argument:
+        return None
+    return MetaCommand(word="quit" if word == "q" else ("restore" if word == "load" else word), argument=argument)

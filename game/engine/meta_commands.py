@@ -1,0 +1,178 @@
+"""What each meta command does to a session. Every reply is a ``MetaOutput``; state changes add a
+``SessionReset`` so a front end redraws."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
+from game.engine.meta import HELP_TEXT, MetaCommand
+from game.errors import KithError
+from game.graph.names import normalize_name
+from game.graph.render import sign_mark
+from game.graph.retrieve import retrieve
+
+if TYPE_CHECKING:
+    from game.engine.session import GameSession
+
+
+async def run(session: GameSession, command: MetaCommand) -> AsyncIterator[Event]:
+    handler = _HANDLERS[command.word]
+    try:
+        async for event in handler(session, command.argument):
+            yield event
+    except KithError as error:
+        yield MetaOutput(error.message, command.word)
+
+
+async def _help(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    yield MetaOutput(HELP_TEXT, "help")
+
+
+async def _save(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    name = argument or f"{session.save_name}-saved"
+    path = session.snapshot_path(name)
+    if path.resolve() == session.save_path.resolve():
+        yield MetaOutput(f"{name} is the game you are playing; it is saved after every turn already.", "save")
+        return
+    await session.db.snapshot_to(path)
+    await session.db.set_meta({"last_snapshot": name})
+    yield MetaOutput(f"Saved a snapshot of turn {session.turn} as **{name}**. "
+                     f"Type `restore {name}` to come back to this moment.", "save")
+
+
+async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    name = argument or (await session.db.meta()).get("last_snapshot")
+    if not name:
+        yield MetaOutput("There is no snapshot to restore yet. Type `save NAME` to make one.", "restore")
+        return
+    path = session.snapshot_path(name)
+    if not path.exists():
+        yield MetaOutput(f"There is no snapshot named {name!r}.", "restore")
+        return
+    if path.resolve() == session.save_path.resolve():
+        yield MetaOutput(f"{name} is the game you are playing.", "restore")
+        return
+    await session.db.restore_from(path)
+    await session.db.set_meta({"last_snapshot": name})
+    await session.reload()
+    yield MetaOutput(f"Restored **{name}**: you are back at turn {session.turn}.", "restore")
+    yield SessionReset("restore", session.turn)
+
+
+async def _undo(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    if session.turn == 0:
+        yield MetaOutput("There is nothing to undo: this is where the story begins.", "undo")
+        return
+    taken_back = session.history[-1].player_input if session.history else ""
+    await session.db.undo_last_turn()
+    await session.reload()
+    shown = f" “{taken_back}”" if taken_back else ""
+    yield MetaOutput(f"Undone{shown}. You are back at turn {session.turn}.", "undo")
+    yield SessionReset("undo", session.turn)
+
+
+async def _restart(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    if session.turn == 0:
+        yield MetaOutput("You are already at the beginning.", "restart")
+        return
+    keep = f"{session.save_name}-before-restart"[:64]
+    await session.db.snapshot_to(session.snapshot_path(keep))
+    while await session.db.current_turn() > 0:
+        await session.db.undo_last_turn()
+    await session.reload()
+    yield MetaOutput(f"The story begins again. Your game so far is kept as **{keep}** (`restore {keep}`).\n\n"
+                     + session.narrator.opening(session.scene), "restart")
+    yield SessionReset("restart", session.turn)
+
+
+async def _quit(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    yield MetaOutput(f"Your game is saved as **{session.save_name}** at turn {session.turn}.", "quit")
+    yield QuitRequested()
+
+
+async def _transcript(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    choice = argument.lower()
+    if choice not in {"on", "off", ""}:
+        yield MetaOutput("Type `transcript on` or `transcript off`.", "transcript")
+        return
+    if choice == "off" or (choice == "" and session.transcript_path is not None):
+        session.transcript_path = None
+        yield MetaOutput("Transcript stopped.", "transcript")
+        return
+    path = session.settings.saves_dir / f"{session.save_name}.transcript.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    session.transcript_path = path
+    yield MetaOutput(f"Writing a transcript to {path}.", "transcript")
+
+
+async def _verbose(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    session.verbose = True
+    await session.db.set_meta({"verbose": "1"})
+    yield MetaOutput("Verbose: places are described in full every time you enter them.", "verbose")
+
+
+async def _brief(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    session.verbose = False
+    await session.db.set_meta({"verbose": "0"})
+    yield MetaOutput("Brief: places you have seen are named, not described, when you return.", "brief")
+
+
+async def _graph(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    if argument:
+        found = await _named(session, argument)
+        if found is None:
+            yield MetaOutput(f"Nobody called {argument!r} is remembered yet.", "graph")
+            return
+        result = await retrieve(session.graph, found, (), session.retrieval_settings)
+        yield MetaOutput(result.npc_context or f"Nothing is remembered about {found} yet.", "graph")
+        return
+    edges = sorted(session.graph.open_edges.values(), key=lambda e: (-e.valid_at, -abs(e.strength), e.id))
+    if not edges:
+        yield MetaOutput("No character or faction relationships yet. They will appear as the story continues.",
+                         "graph")
+        return
+    nodes = session.graph.nodes
+    lines = [f"**{len(nodes)} people and factions, {len(edges)} current relations.**", ""]
+    for edge in edges:
+        source = nodes[edge.source].name if edge.source in nodes else edge.source
+        target = nodes[edge.target].name if edge.target in nodes else edge.target
+        lines.append(f"- {sign_mark(edge.strength)} {source} → {target} ({edge.relation}, since turn {edge.valid_at})")
+    yield MetaOutput("\n".join(lines), "graph")
+
+
+async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    if not argument:
+        yield MetaOutput("Type `/why NAME` to see what the narrator is told about someone, and why.", "why")
+        return
+    found = await _named(session, argument)
+    if found is None:
+        yield MetaOutput(f"Nobody called {argument!r} is remembered yet.", "why")
+        return
+    result = await retrieve(session.graph, found, (), session.retrieval_settings)
+    if not result.edges:
+        yield MetaOutput(f"Nothing is remembered about {found} yet.", "why")
+        return
+    inputs = {t.number: t.input for t in await session.db.turns()}
+    lines = [f"**What the narrator is told about {found}, and where it came from:**", ""]
+    for edge in result.edges:
+        source = result.nodes[edge.source].name
+        target = result.nodes[edge.target].name
+        origin = "the world's beginning" if edge.valid_at == 0 else (
+            f"turn {edge.valid_at}" + (f" (“{inputs[edge.valid_at]}”)" if edge.valid_at in inputs else ""))
+        lines.append(f"- {sign_mark(edge.strength)} **{source}** → **{target}** ({edge.relation}): {edge.fact} "
+                     f"— from {origin}")
+    yield MetaOutput("\n".join(lines), "why")
+
+
+async def _named(session: GameSession, name: str) -> str | None:
+    key = normalize_name(name)
+    found = (await session.graph.nodes_named([key])).get(key, [])
+    return found[0].name if found else None
+
+
+_HANDLERS = {
+    "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
+    "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
+}
