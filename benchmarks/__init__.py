@@ -1,0 +1,1 @@
+"""``make bench``: speed and memory figures, printed; never asserted by the test suite."""
