@@ -77,6 +77,11 @@ class Edge(CamelModel):
         return self.target if self.source == node_id else self.source
 
 
+def _collapse_spaces(value: Any) -> Any:
+    """Runs of white space become one space and the ends are trimmed; non-strings are left to validation."""
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
 def _plain_text(value: str, what: str) -> str:
     value = " ".join(value.split())
     if not value:
@@ -98,6 +103,12 @@ class NodeInput(CamelModel):
     @classmethod
     def _name(cls, value: str) -> str:
         return _plain_text(value, "name")
+
+    # Before the length check, so a blank or space-padded summary cannot pass for 4 characters.
+    @field_validator("summary", mode="before")
+    @classmethod
+    def _summary(cls, value: Any) -> Any:
+        return _collapse_spaces(value)
 
     @field_validator("type")
     @classmethod
@@ -139,10 +150,11 @@ class EdgeInput(CamelModel):
     strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
     fact: str = Field(min_length=8, max_length=400)
 
-    @field_validator("fact")
+    # Before the length check, so a fact padded to 8 characters with spaces is still too short.
+    @field_validator("fact", mode="before")
     @classmethod
-    def _fact(cls, value: str) -> str:
-        return _plain_text(value, "fact")
+    def _fact(cls, value: Any) -> Any:
+        return _collapse_spaces(value)
 
 
 class CloseEdgeInput(CamelModel):

@@ -41,15 +41,17 @@ def _is_word(char: str) -> bool:
 def _boundary(text: str, index: int) -> bool:
     """Whether a name may start or end at ``index`` (between ``text[index-1]`` and ``text[index]``).
 
-    In a spaced script a name must stand as a word, so a boundary is where word and non-word meet. A CJK
-    character is a word of its own, which lets a CJK name match anywhere inside CJK text.
+    In a spaced script a name must stand as a word, so the only place it may not start or end is between
+    two word characters (inside a word). Between two non-word characters is fine: "Voss Jr." ends after
+    its full stop, before a space or a comma. A CJK character is a word of its own, which lets a CJK name
+    match anywhere inside CJK text.
     """
     if index <= 0 or index >= len(text):
         return True
     before, after = text[index - 1], text[index]
     if is_cjk(before) or is_cjk(after):
         return True
-    return _is_word(before) != _is_word(after)
+    return not (_is_word(before) and _is_word(after))
 
 
 def candidate_spans(text: str, max_chars: int) -> Iterator[tuple[int, int, str]]:

@@ -246,7 +246,9 @@ class UpsertExecution:
         """Keep the newest open version; close any older ones left open by earlier faults."""
         if not versions:
             return None
-        ordered = sorted(versions, key=lambda e: (e.valid_at, e.id in self.writes.created_edges))
+        # Ties on valid_at fall to the ID, as in retrieval's ``newest_per_relation``, so the version kept
+        # is the one retrieval already shows, whatever order the reader returned them in.
+        ordered = sorted(versions, key=lambda e: (e.valid_at, e.id in self.writes.created_edges, e.id))
         newest = ordered[-1]
         for stale in ordered[:-1]:
             self._close_version(stale)
@@ -300,11 +302,12 @@ def parse_call(call: UpsertCall | dict[str, Any] | str) -> UpsertCall:
     if isinstance(call, UpsertCall):
         return call
     try:
+        # JSON speaks camelCase only: ``source_name`` from a model is an unknown field, not a synonym.
         if isinstance(call, str):
-            return UpsertCall.model_validate_json(call)
+            return UpsertCall.model_validate_json(call, by_alias=True, by_name=False)
         if not isinstance(call, dict):
             raise CallRejected(f"a call must be a JSON object with nodes, edges or closeEdges (got {type(call).__name__})")
-        return UpsertCall.model_validate(call)
+        return UpsertCall.model_validate(call, by_alias=True, by_name=False)
     except ValidationError as error:
         raise CallRejected(describe_validation_error(error)) from error
 
