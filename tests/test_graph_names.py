@@ -1,0 +1,124 @@
+"""Names: how they compare, slug into IDs, and are found in a player's message (spaced scripts and CJK)."""
+
+from __future__ import annotations
+
+import pytest
+from test_graph_support import index_of, make_node, rows
+
+from game.graph.memory import GraphIndex
+from game.graph.names import candidate_spans, is_cjk, normalize_name, slugify
+from game.graph.retrieve import find_mentions
+
+
+@pytest.mark.parametrize(("raw", "normal"), [
+    ("  Lin   YAO ", "lin yao"), ("ＭＩＲＡ", "mira"), ("O\u2019Brien", "o'brien"), ("Straße", "strasse"),
+    ("Mira\tVell", "mira vell"), ("林瑶", "林瑶"),
+])
+def test_normalize_name_folds_case_width_quotes_and_spaces(raw: str, normal: str) -> None:
+    assert normalize_name(raw) == normal
+
+
+def test_normalize_name_keeps_different_people_apart() -> None:
+    assert normalize_name("Anna Lee") != normalize_name("Anna Leigh")
+    assert normalize_name("Arttu Antikainen") != normalize_name("Anna Antikainen")
+
+
+@pytest.mark.parametrize(("name", "slug"), [
+    ("Lin Yao", "lin-yao"), ("Zoë Ångström", "zoe-angstrom"), ("Old  Tom's Boat", "old-tom-s-boat"),
+    ("林瑶", "林瑶"), ("___", ""), ("Captain " + "x" * 60, "captain-" + "x" * 32),
+])
+def test_slugify_makes_readable_id_fragments(name: str, slug: str) -> None:
+    assert slugify(name) == slug
+
+
+@pytest.mark.parametrize(("char", "cjk"), [("林", True), ("ミ", True), ("あ", True), ("한", True), ("a", False),
+                                           ("é", False), ("1", False)])
+def test_is_cjk(char: str, cjk: bool) -> None:
+    assert is_cjk(char) is cjk
+
+
+def test_candidate_spans_follow_the_message_not_the_graph() -> None:
+    spans = [text for _, _, text in candidate_spans("Old Tom waved.", 20)]
+    assert "old tom" in spans and "tom" in spans and "waved" in spans
+    assert "om" not in spans and "old t" not in spans
+    assert all(len(text) <= 5 for _, _, text in candidate_spans("Old Tom waved at everyone", 5))
+
+
+def graph_of(*names: str | tuple[str, list[str]]) -> GraphIndex:
+    nodes = []
+    for index, item in enumerate(names):
+        name, aliases = (item, []) if isinstance(item, str) else item
+        nodes.append(make_node(name, aliases=aliases, node_id=f"npc-{index}"))
+    return index_of(rows(nodes))
+
+
+async def mentioned(graph: GraphIndex, message: str) -> list[str]:
+    return [node.name for node in await find_mentions(graph, message)]
+
+
+@pytest.mark.parametrize(("message", "found"), [
+    ("Tom is here.", ["Tom"]),
+    ("I ask TOM about it", ["Tom"]),
+    ("tom's boat", ["Tom"]),
+    ("Where is Tom?", ["Tom"]),
+    ("(Tom) waits", ["Tom"]),
+    ("Tomas is here.", []),
+    ("an atom bomb", []),
+    ("tom_cat", []),
+    ("Tom2 waits", []),
+])
+async def test_a_spaced_script_name_must_stand_as_a_word(message: str, found: list[str]) -> None:
+    assert await mentioned(graph_of("Tom"), message) == found
+
+
+async def test_names_with_inner_and_trailing_punctuation_are_found() -> None:
+    graph = graph_of("Voss Jr.", "Dr. Hale", "O'Brien")
+    assert await mentioned(graph, "Voss Jr. said hello") == ["Voss Jr."]
+    assert await mentioned(graph, "Ask Voss Jr., the smith.") == ["Voss Jr."]
+    assert await mentioned(graph, "Dr. Hale and o\u2019brien argue") == ["Dr. Hale", "O'Brien"]
+
+
+async def test_aliases_are_mentions_too() -> None:
+    graph = graph_of(("Mira Vell", ["the Fox"]))
+    assert await mentioned(graph, "I follow the fox into the alley") == ["Mira Vell"]
+
+
+async def test_a_longer_name_of_another_node_wins_at_the_same_place() -> None:
+    graph = graph_of("Tom", "Old Tom")
+    assert await mentioned(graph, "Old Tom waves.") == ["Old Tom"]
+    assert await mentioned(graph, "Old Tom waves at Tom.") == ["Old Tom", "Tom"]
+
+
+async def test_a_node_whose_alias_sits_inside_its_name_is_found_once() -> None:
+    graph = graph_of(("Tom Reed", ["Tom"]))
+    assert await mentioned(graph, "Tom Reed, or Tom, waves") == ["Tom Reed"]
+
+
+async def test_mentions_come_in_order_of_first_mention() -> None:
+    graph = graph_of("Mira", "Tomas", "Oren")
+    assert await mentioned(graph, "Oren told Mira that Oren saw Tomas") == ["Oren", "Mira", "Tomas"]
+
+
+async def test_one_name_shared_by_two_nodes_names_both() -> None:
+    graph = graph_of("Tom", "tom")
+    assert sorted(n.id for n in await find_mentions(graph, "tom waves")) == ["npc-0", "npc-1"]
+
+
+@pytest.mark.parametrize(("message", "found"), [
+    ("我昨天见到林瑶了", ["林瑶"]),
+    ("林瑶和王小明在茶馆", ["林瑶", "王小明"]),
+    ("王小明来了", ["王小明"]),  # "王" is inside the longer "王小明" at the same place
+    ("王和王小明", ["王", "王小明"]),
+    ("ミラさんが来た", ["ミラ"]),
+    ("민수가 왔다", ["민수"]),
+    ("昨天Mira来了", ["Mira"]),
+    ("林瑶says hello", ["林瑶"]),
+])
+async def test_a_cjk_name_may_stand_anywhere_in_cjk_text(message: str, found: list[str]) -> None:
+    graph = graph_of("林瑶", "王小明", "王", "ミラ", "민수", "Mira")
+    assert await mentioned(graph, message) == found
+
+
+async def test_an_empty_graph_or_message_mentions_nobody() -> None:
+    assert await mentioned(GraphIndex(), "Tom is here") == []
+    assert await mentioned(graph_of("Tom"), "   ") == []
