@@ -44,7 +44,7 @@ def test_graph_package_depends_only_on_itself() -> None:
     for path in (GAME / "graph").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("game."):
-                if not node.module.startswith(("game.graph", "game.errors")):
-                    offenders.append(f"{path.name}: {node.module}")
+            if (isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("game.")
+                    and not node.module.startswith(("game.graph", "game.errors"))):
+                offenders.append(f"{path.name}: {node.module}")
     assert offenders == []

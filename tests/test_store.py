@@ -1,0 +1,205 @@
+"""The save file: creation, refusal of what is not ours, one-transaction turns, exact undo, snapshots."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+from store_helpers import person, play, relation, seeded, state
+
+from game.errors import SaveError, SaveNotFound
+from game.graph.models import Edge
+from game.graph.ports import GraphWrites
+from game.store.database import SaveDatabase, TurnRecord
+from game.store.migrations import CURRENT_VERSION
+from game.store.saves import copy_save, delete_save, list_saves, resolve_save
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+async def test_a_new_save_is_wal_with_foreign_keys_and_current_schema(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        mode = (await db.conn.execute_fetchall("PRAGMA journal_mode"))[0][0]
+        keys = (await db.conn.execute_fetchall("PRAGMA foreign_keys"))[0][0]
+        version = (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0]
+        assert (mode, keys, version) == ("wal", 1, CURRENT_VERSION)
+        assert (await db.meta())["world"] == "test-world"
+    finally:
+        await db.close()
+
+
+async def test_missing_save_is_not_created_unless_asked(tmp_path: Path) -> None:
+    with pytest.raises(SaveNotFound):
+        await SaveDatabase.open(tmp_path / "nope.sqlite")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("content", [b"", b"this is a text file, not a database\n" * 40])
+async def test_non_database_files_are_refused_untouched(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "notes.sqlite"
+    path.write_bytes(content)
+    before = digest(path)
+    with pytest.raises(SaveError, match="not a Kith save"):
+        await SaveDatabase.open(path, create=True)
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite"]
+
+
+async def test_foreign_sqlite_file_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    conn.execute("INSERT INTO meta VALUES ('application', 'someone-else')")
+    conn.commit()
+    conn.close()
+    before = digest(path)
+    with pytest.raises(SaveError, match="another program"):
+        await SaveDatabase.open(path, create=True)
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
+
+
+async def test_a_save_from_a_newer_kith_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite"
+    db = await seeded(path)
+    await db.close()
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {CURRENT_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    before = digest(path)
+    with pytest.raises(SaveError, match="newer Kith"):
+        await SaveDatabase.open(path)
+    assert digest(path) == before
+
+
+async def test_a_turn_commits_everything_or_nothing(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        before = await state(db)
+        bad_edge = Edge(id="edge-bad-000000", source="npc-mira", target="npc-nobody", relation="FEARS",
+                        strength=-0.5, fact="Mira fears a person who does not exist.", valid_at=1)
+        writes = GraphWrites(edges={bad_edge.id: bad_edge}, created_edges={bad_edge.id})
+        record = TurnRecord(number=1, input="x", narration="y", npc_context="")
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.commit_turn(record, writes, {"location": "nowhere"})
+        assert await state(db) == before
+    finally:
+        await db.close()
+
+
+async def test_undo_restores_the_exact_state_before_each_turn(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        snapshots = [await state(db)]
+        await play(db, 1, {"nodes": [person("Lin Yao", "A courier who owes everyone.")],
+                           "edges": [relation("Lin Yao", "Mira", "OWES", 0.4, "Lin Yao owes Mira a season's rent.")]})
+        snapshots.append(await state(db))
+        await play(db, 2, {"nodes": [{"name": "Mira", "aliases": ["the Keeper"], "summary": "Mira keeps the ledger now."}],
+                           "edges": [relation("Mira", "Tomas", "TRUSTS", -0.6, "Mira stopped trusting Tomas when he sold the ledger.")]})
+        snapshots.append(await state(db))
+        await play(db, 3, {"closeEdges": [{"sourceName": "Tomas", "targetName": "Harbour Watch", "relation": "MEMBER_OF"}]})
+        await db.merge_nodes("npc-mira", "npc-oren", strategy="manual", evidence="test", turn=3)
+        for expected in reversed(snapshots):
+            await db.undo_last_turn()
+            assert await state(db) == expected
+        with pytest.raises(SaveError, match="nothing to undo"):
+            await db.undo_last_turn()
+    finally:
+        await db.close()
+
+
+async def test_merge_repoints_edges_logs_and_leaves_nothing_dangling(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"nodes": [person("Tom", "Someone called Tom.")],
+                           "edges": [relation("Oren", "Tom", "FEARS", -0.5, "Oren fears Tom since the brawl."),
+                                     relation("Tom", "Tomas", "KIN_OF", 0.9, "Tom is what his sister calls Tomas.")]})
+        report = await db.merge_nodes("npc-tomas", "npc-tom", strategy="manual", evidence="same man", turn=1)
+        assert "Tom" in report.kept.aliases
+        node_ids = {n.id for n in await db.all_nodes()}
+        assert "npc-tom" not in node_ids
+        for edge in await db.all_edges():
+            assert edge.source in node_ids and edge.target in node_ids
+        fears = [e for e in await db.all_edges() if e.relation == "FEARS"]
+        assert [(e.source, e.target, e.invalid_at) for e in fears] == [("npc-oren", "npc-tomas", None)]
+        kin = [e for e in await db.all_edges() if e.relation == "KIN_OF"]
+        assert kin[0].invalid_at == 1, "a relation between the merged nodes is closed, not left as a self-loop"
+        merges = await db.merges()
+        assert [(m.kept_id, m.merged_id, m.strategy, m.evidence, m.turn) for m in merges] == [
+            ("npc-tomas", "npc-tom", "manual", "same man", 1)]
+    finally:
+        await db.close()
+
+
+async def test_snapshot_and_restore_use_a_consistent_copy(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"edges": [relation("Oren", "Mira", "FEARS", -0.4, "Oren fears Mira's ledger.")]})
+        saved = await state(db)
+        await db.snapshot_to(tmp_path / "before.sqlite")
+        await play(db, 2, {"edges": [relation("Oren", "Mira", "HATES", -0.8, "Oren hates Mira after the trial.")]})
+        assert await state(db) != saved
+        await db.restore_from(tmp_path / "before.sqlite")
+        assert await state(db) == saved
+    finally:
+        await db.close()
+    snapshot = await SaveDatabase.open(tmp_path / "before.sqlite")
+    try:
+        assert await state(snapshot) == saved
+    finally:
+        await snapshot.close()
+
+
+def test_save_names_are_plain_words_and_paths_are_explicit(tmp_path: Path) -> None:
+    assert resolve_save("my-game_2", tmp_path) == tmp_path / "my-game_2.sqlite"
+    assert resolve_save("elsewhere/x.sqlite", tmp_path) == Path("elsewhere/x.sqlite")
+    assert resolve_save("x.sqlite", tmp_path) == Path("x.sqlite")
+    for bad in ["", "..", "a b", "name.db", "x" * 65, "é", "a\\b"]:
+        with pytest.raises(SaveError, match="not a save name"):
+            resolve_save(bad, tmp_path)
+
+
+async def test_saves_list_copy_delete(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "alpha.sqlite")
+    await play(db, 1, {"edges": [relation("Oren", "Mira", "FEARS", -0.4, "Oren fears Mira's ledger.")]})
+    await db.close()
+    (tmp_path / "junk.sqlite").write_bytes(b"junk" * 10)
+    copy_save("alpha", "beta", tmp_path)
+    with pytest.raises(SaveError, match="already exists"):
+        copy_save("alpha", "beta", tmp_path)
+    infos = {i.name: i for i in list_saves(tmp_path)}
+    assert infos["alpha"].turns == infos["beta"].turns == 1
+    assert infos["alpha"].world == "test-world"
+    assert infos["junk"].error is not None
+    with pytest.raises(SaveError):
+        delete_save("junk", tmp_path)  # not ours: never deleted
+    delete_save("beta", tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("*.sqlite")) == ["alpha.sqlite", "junk.sqlite"]
+
+
+async def test_retrieval_over_sql_reads_only_indexes(tmp_path: Path) -> None:
+    """Every query the one-shot reader issues is answered through an index, never a full table scan."""
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        plans: list[str] = []
+        queries = [
+            ("SELECT 1 FROM nodes WHERE id = ?", ("npc-mira",)),
+            ("SELECT id FROM edges WHERE source = ? AND invalid_at IS NULL", ("npc-mira",)),
+            ("SELECT id FROM edges WHERE target = ? AND source != ? AND invalid_at IS NULL", ("npc-mira", "npc-mira")),
+            ("SELECT id FROM edges WHERE source = ? AND relation = ? AND target = ? AND invalid_at IS NULL",
+             ("npc-mira", "TRUSTS", "npc-tomas")),
+            ("SELECT node_id FROM node_names WHERE norm IN (?, ?)", ("mira", "tomas")),
+            ("SELECT max(length(norm)) FROM node_names", ()),
+        ]
+        for sql, params in queries:
+            rows = await db.conn.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}", params)
+            plans.extend(str(row[3]) for row in rows)
+        assert plans and all("SCAN" not in plan for plan in plans), plans
+    finally:
+        await db.close()
