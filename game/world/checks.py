@@ -1,0 +1,231 @@
+"""Cross-reference checks: what pydantic cannot see because it spans entries and files.
+
+An exit to a place that does not exist, a beat naming an unknown character, a flag tested but never
+set (almost always a typo), two characters answering to the same alias: each is reported with its file
+and field path, like a schema error.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from game.graph.names import normalize_name
+from game.world.model import PLAYER_WORD, World
+from game.world.refs import RelationRef
+from game.world.schema import Conditions, Effects, RelationChange, WorldDocument
+
+NOWHERE = "nowhere"
+"""``move = { "Mira" = "nowhere" }`` takes a character off stage."""
+
+
+@dataclass
+class Checker:
+    world: World
+    errors: list[str] = field(default_factory=list)
+    flags_set: set[str] = field(default_factory=set)
+
+    def fail(self, label: str, path: str, message: str) -> None:
+        self.errors.append(f"{label}: {path}: {message}")
+
+    # ------------------------------------------------------------------------------------ names
+
+    def place_ok(self, label: str, path: str, place: str) -> bool:
+        if place in self.world.places:
+            return True
+        self.fail(label, path, f"unknown place {place!r}{_hint(place, self.world.places)}")
+        return False
+
+    def item_ok(self, label: str, path: str, item: str) -> None:
+        if item not in self.world.items:
+            self.fail(label, path, f"unknown item {item!r}{_hint(item, self.world.items)}")
+
+    def character_ok(self, label: str, path: str, name: str, player_allowed: bool = True) -> None:
+        if player_allowed and self.world.is_player(name):
+            return
+        if self.world.character(name) is None:
+            names = [n for c in self.world.characters for n in c.names]
+            extra = " (or 'player')" if player_allowed else ""
+            self.fail(label, path, f"unknown character {name!r}{_hint(name, names)}{extra}")
+
+    def relation_ok(self, label: str, path: str, relation: str) -> None:
+        if not self.world.vocabulary.normalize(relation).known:
+            self.fail(label, path, f"unknown relation {relation!r}{_hint(relation.upper(), self.world.vocabulary.relations)}"
+                      " (declare it under [[relations]] in vocabulary.toml)")
+
+    def ref_ok(self, label: str, path: str, ref: RelationRef, in_effect: bool) -> None:
+        self.character_ok(label, path, ref.source)
+        self.character_ok(label, path, ref.target)
+        self.relation_ok(label, path, ref.relation)
+        if in_effect and (ref.constrained or ref.negated):
+            self.fail(label, path, "a relation to end takes no '!', sign or bounds")
+
+    # ------------------------------------------------------------------------------------ rules
+
+    def conditions(self, label: str, path: str, cond: Conditions) -> None:
+        for i, place in enumerate(cond.place):
+            self.place_ok(label, f"{path}.place[{i}]", place.removeprefix("!"))
+        for i, flag in enumerate(cond.flags):
+            name = flag.removeprefix("!")
+            if name not in self.flags_set:
+                self.fail(label, f"{path}.flags[{i}]",
+                          f"unknown flag {name!r}: no effect ever sets it{_hint(name, self.flags_set)}")
+        for i, item in enumerate(cond.items):
+            self.item_ok(label, f"{path}.items[{i}]", item.removeprefix("!"))
+        for key in ("present", "met"):
+            for i, name in enumerate(getattr(cond, key)):
+                self.character_ok(label, f"{path}.{key}[{i}]", name.removeprefix("!"), player_allowed=False)
+        beat_ids = {b.id for b in self.world.beats}
+        for i, beat in enumerate(cond.fired):
+            if beat.removeprefix("!") not in beat_ids:
+                self.fail(label, f"{path}.fired[{i}]", f"unknown beat {beat.removeprefix('!')!r}{_hint(beat, beat_ids)}")
+        for beat, turns in cond.since.items():
+            if beat not in beat_ids:
+                self.fail(label, f"{path}.since.{beat}", f"unknown beat {beat!r}{_hint(beat, beat_ids)}")
+            if turns < 0:
+                self.fail(label, f"{path}.since.{beat}", "must be 0 or more turns")
+        for name, place in cond.at.items():
+            self.character_ok(label, f"{path}.at.{name}", name, player_allowed=False)
+            if place.removeprefix("!") != NOWHERE:
+                self.place_ok(label, f"{path}.at.{name}", place.removeprefix("!"))
+        for i, ref in enumerate(cond.relations):
+            self.ref_ok(label, f"{path}.relations[{i}]", ref, in_effect=False)
+        for i, sub in enumerate(cond.any_of):
+            self.conditions(label, f"{path}.any[{i}]", sub)
+
+    def change(self, label: str, path: str, change: RelationChange) -> None:
+        self.character_ok(label, f"{path}.source", change.source)
+        self.character_ok(label, f"{path}.target", change.target)
+        self.relation_ok(label, f"{path}.relation", change.relation)
+
+    def effects(self, label: str, path: str, effects: Effects) -> None:
+        for i, change in enumerate(effects.relations):
+            self.change(label, f"{path}.relations[{i}]", change)
+        for i, ref in enumerate(effects.end):
+            self.ref_ok(label, f"{path}.end[{i}]", ref, in_effect=True)
+        for i, name in enumerate(effects.meet):
+            self.character_ok(label, f"{path}.meet[{i}]", name, player_allowed=False)
+        for key in ("give", "remove"):
+            for i, item in enumerate(getattr(effects, key)):
+                self.item_ok(label, f"{path}.{key}[{i}]", item)
+        for name, place in effects.move.items():
+            self.character_ok(label, f"{path}.move.{name}", name, player_allowed=False)
+            if place != NOWHERE:
+                self.place_ok(label, f"{path}.move.{name}", place)
+        if effects.move_player is not None:
+            self.place_ok(label, f"{path}.move_player", effects.move_player)
+        if effects.ending is not None and effects.ending not in self.world.endings:
+            self.fail(label, f"{path}.ending", f"unknown ending {effects.ending!r}{_hint(effects.ending, self.world.endings)}")
+
+
+def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_label: str) -> list[str]:
+    """Every cross-reference problem in the world, as ``file: path: message`` lines."""
+    checker = Checker(world)
+    checker.flags_set = set(world.section.flags)
+    for _label, document in documents:
+        for _path, _cond, effects in iter_rules(document):
+            if effects is not None:
+                checker.flags_set.update(effects.set_flags)
+
+    if world.section.start not in world.places:
+        checker.place_ok(world_label, "world.start", world.section.start)
+    _check_unique(checker, documents)
+    if world.is_player(PLAYER_WORD) and world.character(PLAYER_WORD) is not None:
+        checker.fail(world_label, "player", "a character may not be called 'player' (it names the player)")
+
+    for label, document in documents:
+        for i, place in enumerate(document.places):
+            for direction, target in place.exits.items():
+                checker.place_ok(label, f"places[{i}].exits.{direction}", target)
+            for j, barrier in enumerate(place.barriers):
+                if barrier.exit not in place.exits:
+                    checker.fail(label, f"places[{i}].barriers[{j}].exit",
+                                 f"{place.id!r} has no exit {barrier.exit!r} to bar")
+        for i, character in enumerate(document.characters):
+            if character.location is not None:
+                checker.place_ok(label, f"characters[{i}].location", character.location)
+            if character.type != "individual" and (character.topics or character.reactions):
+                checker.fail(label, f"characters[{i}]",
+                             f"a {character.type} cannot be talked to; give topics and reactions to its people")
+            for j, reaction in enumerate(character.reactions):
+                if reaction.item is not None:
+                    checker.item_ok(label, f"characters[{i}].reactions[{j}].item", reaction.item)
+        for i, relation in enumerate(document.relationships):
+            checker.change(label, f"relationships[{i}]", relation)
+        for i, item in enumerate(document.items):
+            if item.location is not None and not (
+                item.location in world.places or world.is_player(item.location)
+                or world.character(item.location) is not None
+            ):
+                checker.fail(label, f"items[{i}].location",
+                             f"unknown place or character {item.location!r} (use a place id, a character, or 'player')")
+        for path, cond, effects in iter_rules(document):
+            if cond is not None:
+                checker.conditions(label, path, cond)
+            if effects is not None:
+                checker.effects(label, path, effects)
+    return checker.errors
+
+
+def iter_rules(document: WorldDocument) -> Iterator[tuple[str, Conditions | None, Effects | None]]:
+    """Every (path, conditions, effects) a document holds, wherever it sits."""
+    for i, place in enumerate(document.places):
+        for j, feature in enumerate(place.features):
+            yield f"places[{i}].features[{j}].effects", None, feature.effects
+        for j, barrier in enumerate(place.barriers):
+            yield f"places[{i}].barriers[{j}].requires", barrier.requires, None
+    for i, character in enumerate(document.characters):
+        for j, topic in enumerate(character.topics):
+            base = f"characters[{i}].topics[{j}]"
+            yield f"{base}.when", topic.when, None
+            yield f"{base}.effects", None, topic.effects
+        for j, reaction in enumerate(character.reactions):
+            base = f"characters[{i}].reactions[{j}]"
+            yield f"{base}.when", reaction.when, None
+            yield f"{base}.effects", None, reaction.effects
+    for i, item in enumerate(document.items):
+        yield f"items[{i}].on_take", None, item.on_take
+    for i, beat in enumerate(document.beats):
+        yield f"beats[{i}].when", beat.when, None
+        yield f"beats[{i}].effects", None, beat.effects
+    for i, command in enumerate(document.commands):
+        yield f"commands[{i}].when", command.when, None
+        yield f"commands[{i}].effects", None, command.effects
+
+
+def _check_unique(checker: Checker, documents: list[tuple[str, WorldDocument]]) -> None:
+    seen: dict[tuple[str, str], str] = {}
+
+    def claim(kind: str, key: str, label: str, path: str, shown: str) -> None:
+        where = f"{label}: {path}"
+        first = seen.setdefault((kind, key), where)
+        if first != where:
+            checker.fail(label, path, f"duplicate {kind} {shown!r} (first at {first})")
+
+    world = checker.world
+    for name in (world.player.name, *world.player.aliases):
+        seen[("name", normalize_name(name))] = "the [player] table"
+    for label, document in documents:
+        ids: list[tuple[str, str, list[str]]] = [
+            ("place id", "places", [p.id for p in document.places]),
+            ("item id", "items", [i.id for i in document.items]),
+            ("beat id", "beats", [b.id for b in document.beats]),
+            ("command id", "commands", [c.id for c in document.commands]),
+            ("ending id", "endings", [e.id for e in document.endings]),
+        ]
+        for kind, table, values in ids:
+            for i, value in enumerate(values):
+                claim(kind, value, label, f"{table}[{i}].id", value)
+        for i, character in enumerate(document.characters):
+            claim("name", normalize_name(character.name), label, f"characters[{i}].name", character.name)
+            for j, alias in enumerate(character.aliases):
+                key = normalize_name(alias)
+                if key == normalize_name(character.name) or key in {normalize_name(a) for a in character.aliases[:j]}:
+                    continue
+                claim("name", key, label, f"characters[{i}].aliases[{j}]", alias)
+
+
+def _hint(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

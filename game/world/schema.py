@@ -1,0 +1,298 @@
+"""The world format: pydantic models of the TOML files in ``content/<world>/``.
+
+Every file of a world is validated against the same root model (``WorldDocument``), whose tables are all
+optional, so an author may keep a small world in one file or split a large one by kind. Unknown fields
+are errors (``extra="forbid"``): a typo in content must fail at load, never be ignored in play.
+Cross-references (an exit to a missing place, a flag never set) are checked afterwards by
+``game.world.checks``, because they span files.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+from game.graph.vocabulary import RelationSpec
+from game.world.refs import RelationRef, parse_relation_ref
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+DIRECTIONS: tuple[str, ...] = (
+    "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
+    "up", "down", "in", "out",
+)
+ACTS: tuple[str, ...] = (
+    "talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn",
+)
+Act = Literal["talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn"]
+CharacterType = Literal["individual", "group", "faction"]
+
+
+class Strict(BaseModel):
+    """Base of every content model: unknown fields are errors, aliases let TOML use reserved words."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+def _text_variants(value: Any) -> Any:
+    """A text field takes one string or a list of variants (one is chosen per turn, from the seed)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return value
+    raise ValueError("should be a string, or a list of strings to choose from")
+
+
+def _relation_ref(value: Any) -> Any:
+    if isinstance(value, RelationRef):
+        return value
+    if not isinstance(value, str):
+        raise ValueError('should be a string like "Mira -> player: TRUSTS sign=+"')
+    return parse_relation_ref(value)
+
+
+NonEmpty = Annotated[str, Field(min_length=1)]
+Text = Annotated[list[NonEmpty], BeforeValidator(_text_variants), Field(min_length=1)]
+RelationRefField = Annotated[RelationRef, BeforeValidator(_relation_ref)]
+Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=48)]
+
+
+class Conditions(Strict):
+    """When something may happen. Every field given must hold; ``any`` needs one of its entries to hold.
+
+    List entries starting with ``!`` are negated: ``flags = ["door_open", "!alarm"]``.
+    """
+
+    place: list[NonEmpty] = Field(default_factory=list)
+    flags: list[NonEmpty] = Field(default_factory=list)
+    items: list[NonEmpty] = Field(default_factory=list)
+    present: list[NonEmpty] = Field(default_factory=list)
+    met: list[NonEmpty] = Field(default_factory=list)
+    fired: list[NonEmpty] = Field(default_factory=list)
+    since: dict[str, int] = Field(default_factory=dict)
+    at: dict[str, str] = Field(default_factory=dict)
+    turn_min: int | None = Field(default=None, ge=0)
+    turn_max: int | None = Field(default=None, ge=0)
+    relations: list[RelationRefField] = Field(default_factory=list)
+    any_of: list[Conditions] = Field(default_factory=list, alias="any")
+
+    @field_validator("place", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+    def is_empty(self) -> bool:
+        return self == Conditions()
+
+
+class RelationChange(Strict):
+    """A relation written to the graph: opened, or a new version when its strength or fact changed."""
+
+    source: NonEmpty
+    target: NonEmpty
+    relation: NonEmpty
+    strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
+    fact: str = Field(min_length=8, max_length=400)
+    evidence: str | None = Field(default=None, max_length=600)
+
+
+class Effects(Strict):
+    """What happens when a reply, reaction, command or beat fires."""
+
+    relations: list[RelationChange] = Field(default_factory=list)
+    end: list[RelationRefField] = Field(default_factory=list)
+    meet: list[NonEmpty] = Field(default_factory=list)
+    set_flags: list[NonEmpty] = Field(default_factory=list, alias="set")
+    clear: list[NonEmpty] = Field(default_factory=list)
+    give: list[NonEmpty] = Field(default_factory=list)
+    remove: list[NonEmpty] = Field(default_factory=list)
+    move: dict[str, str] = Field(default_factory=dict)
+    move_player: str | None = None
+    ending: str | None = None
+    goal: str | None = None
+
+    def is_empty(self) -> bool:
+        return self == Effects()
+
+
+class Topic(Strict):
+    """Something to ``ask``/``tell`` a character about. The first topic that matches and holds answers."""
+
+    about: list[NonEmpty] = Field(min_length=1)
+    verb: Literal["ask", "tell", "both"] = "ask"
+    reply: Text
+    when: Conditions = Field(default_factory=Conditions)
+    effects: Effects = Field(default_factory=Effects)
+    once: bool = False
+    lie: bool = False
+
+
+class Reaction(Strict):
+    """How a character answers an act (talk, help, give, show, threaten, bribe, accuse, lie, follow, warn)."""
+
+    act: Act
+    item: str | None = None
+    about: list[NonEmpty] = Field(default_factory=list)
+    reply: Text
+    when: Conditions = Field(default_factory=Conditions)
+    effects: Effects = Field(default_factory=Effects)
+    once: bool = False
+    takes: bool | None = None
+
+
+class CharacterDef(Strict):
+    """A person, group or faction: a graph node, and for individuals someone to talk to."""
+
+    name: str = Field(min_length=1, max_length=100)
+    aliases: list[NonEmpty] = Field(default_factory=list, max_length=12)
+    type: CharacterType = "individual"
+    summary: str = Field(min_length=4, max_length=400)
+    profile: str = ""
+    location: str | None = None
+    labels: list[NonEmpty] = Field(default_factory=list, max_length=5)
+    description: str | None = None
+    here: str | None = None
+    greeting: Text | None = None
+    unknown: Text | None = None
+    refusals: dict[Act, Text] = Field(default_factory=dict)
+    topics: list[Topic] = Field(default_factory=list)
+    reactions: list[Reaction] = Field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+    @property
+    def short_name(self) -> str:
+        """How prose names them in passing: the first alias that is a plain name, else the full name."""
+        for alias in self.aliases:
+            if alias[:1].isupper() and not alias.lower().startswith("the "):
+                return alias
+        return self.name
+
+
+class Feature(Strict):
+    """Scenery to examine: not an item, but something to notice (and sometimes to learn from)."""
+
+    names: list[NonEmpty] = Field(min_length=1)
+    text: Text
+    effects: Effects = Field(default_factory=Effects)
+
+
+class Barrier(Strict):
+    """An exit that only opens when ``requires`` holds; otherwise ``text`` says why not."""
+
+    exit: str
+    requires: Conditions
+    text: Text
+
+
+class Place(Strict):
+    id: Id
+    name: str = Field(min_length=1, max_length=100)
+    description: str = Field(min_length=1)
+    brief: str | None = None
+    exits: dict[str, str] = Field(default_factory=dict)
+    features: list[Feature] = Field(default_factory=list)
+    barriers: list[Barrier] = Field(default_factory=list)
+
+    @field_validator("exits")
+    @classmethod
+    def _directions(cls, value: dict[str, str]) -> dict[str, str]:
+        for direction in value:
+            if direction not in DIRECTIONS:
+                raise ValueError(f"{direction!r} is not a direction; use one of {', '.join(DIRECTIONS)}")
+        return value
+
+
+class Item(Strict):
+    id: Id
+    name: str = Field(min_length=1, max_length=100)
+    aliases: list[NonEmpty] = Field(default_factory=list)
+    description: str = Field(min_length=1)
+    location: str | None = None
+    portable: bool = True
+    currency: bool = False
+    here: str | None = None
+    take_text: str | None = None
+    fixed_text: str | None = None
+    on_take: Effects = Field(default_factory=Effects)
+
+    @property
+    def names(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+
+class Beat(Strict):
+    """Something the world does on its own once ``when`` holds, after the player's act each turn."""
+
+    id: Id
+    when: Conditions = Field(default_factory=Conditions)
+    text: Text | None = None
+    effects: Effects = Field(default_factory=Effects)
+    once: bool = True
+
+
+class Command(Strict):
+    """A verb this world adds ("ring the bell"): matched before the built-in verbs."""
+
+    id: Id
+    say: list[NonEmpty] = Field(min_length=1)
+    when: Conditions = Field(default_factory=Conditions)
+    reply: Text
+    effects: Effects = Field(default_factory=Effects)
+    otherwise: Text | None = None
+    once: bool = False
+
+
+class Ending(Strict):
+    id: Id
+    title: str = Field(min_length=1, max_length=100)
+    text: str = ""
+
+
+class WorldSection(Strict):
+    title: str = Field(min_length=1, max_length=100)
+    summary: str = Field(min_length=4, max_length=300)
+    premise: str = Field(min_length=4)
+    style: str = ""
+    start: str
+    opening: Text
+    flags: list[NonEmpty] = Field(default_factory=list)
+    goal: str | None = None
+
+
+class PlayerDef(Strict):
+    name: str = Field(min_length=1, max_length=100)
+    aliases: list[NonEmpty] = Field(default_factory=list, max_length=12)
+    summary: str = Field(min_length=4, max_length=400)
+    labels: list[NonEmpty] = Field(default_factory=list, max_length=4)
+
+
+class Replies(Strict):
+    """The world's voice for what the engine cannot do; each has a plain default."""
+
+    unknown: Text | None = None
+    no_such: Text | None = None
+    nobody: Text | None = None
+    not_here: Text | None = None
+    no_exit: Text | None = None
+    wait: Text | None = None
+    no_topic: Text | None = None
+    think: Text | None = None
+
+
+class WorldDocument(Strict):
+    """One TOML file of a world. All tables are optional; ``world`` and ``player`` appear once per world."""
+
+    world: WorldSection | None = None
+    player: PlayerDef | None = None
+    replies: Replies | None = None
+    endings: list[Ending] = Field(default_factory=list)
+    places: list[Place] = Field(default_factory=list)
+    characters: list[CharacterDef] = Field(default_factory=list)
+    relationships: list[RelationChange] = Field(default_factory=list)
+    items: list[Item] = Field(default_factory=list)
+    beats: list[Beat] = Field(default_factory=list)
+    commands: list[Command] = Field(default_factory=list)
+    relations: list[RelationSpec] = Field(default_factory=list)
