@@ -318,6 +318,43 @@ class GameSession:
             return str(titles[ending])
         return ending.replace("-", " ").replace("_", " ").title()
 
+    async def reextract_pending(self) -> list[str]:
+        """Run the memory update again for turns committed without one; returns a line per turn.
+
+        Each is extracted from its stored World IR at the current turn (relations it opens are new versions
+        now), and all that succeed commit together with their turns marked extracted.
+        """
+        from game.narrator.base import NarrationResult
+        from game.narrator.world_ir import WorldIR
+
+        pending = await self.db.pending_extraction()
+        if not pending:
+            return []
+        execution = UpsertExecution(self.graph, self.vocabulary, self.turn,
+                                    rng=random.Random(f"{self.settings.seed}:rebuild:{self.turn}"))
+        lines: list[str] = []
+        done: list[int] = []
+        for record in pending:
+            if record.world_ir is None:
+                lines.append(f"turn {record.number}: no World IR was stored; nothing to extract")
+                continue
+            ir = WorldIR.model_validate(record.world_ir)
+            request = NarrationRequest(turn=self.turn, player_input=record.input, npc_context=record.npc_context,
+                                       scene=self.scene, graph=self.graph, history=tuple(self.history),
+                                       seed=self.settings.seed + record.number)
+            saved = execution.writes.copy()
+            report = await self.narrator.extract(request, NarrationResult(ir, self.scene), execution)
+            if report.extracted:
+                done.append(record.number)
+                lines.append(f"turn {record.number}: extracted ({report.calls} calls)")
+            else:
+                execution.writes = saved
+                lines.append(f"turn {record.number}: still not extracted: {report.message}")
+        if done:
+            await self.db.commit_reextraction(execution.writes, self.turn, done)
+            self.graph.apply(execution.writes)
+        return lines
+
     # ------------------------------------------------------------------------------------- state changes
 
     async def reload(self) -> None:

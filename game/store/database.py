@@ -248,6 +248,19 @@ class SaveDatabase:
                                (record.number, json.dumps(scene)))
             await self._put_meta(conn, {"last_played": now_iso()})
 
+    async def commit_reextraction(self, writes: GraphWrites, turn: int, extracted: Sequence[int]) -> None:
+        """Graph writes recovered for earlier turns, and those turns marked extracted, in one transaction.
+
+        Journaled at the current ``turn``: undoing that turn also undoes the recovery.
+        """
+        async with self.transaction() as conn:
+            await self._write_graph(conn, writes, turn, journal=True)
+            await conn.executemany("UPDATE turns SET extracted = 1 WHERE number = ?", [(n,) for n in extracted])
+
+    async def pending_extraction(self) -> list[TurnRecord]:
+        """Turns whose narration committed but whose memory update failed, oldest first."""
+        return [t for t in await self.turns() if not t.extracted]
+
     async def scene_at(self, turn: int) -> dict[str, Any] | None:
         rows = await self.conn.execute_fetchall("SELECT state FROM scenes WHERE turn = ?", (turn,))
         for row in rows:
