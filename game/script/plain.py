@@ -1,0 +1,123 @@
+"""The game's events as plain text: what line mode prints and what script checks read.
+
+Narration and meta output are Markdown for the TUI. On a plain terminal, a pipe or a screen reader the
+emphasis marks are noise, so they are dropped here, and the same text is what a script's checks see:
+an author can copy a line from ``kith play --plain`` into a check and it will match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TextIO
+
+from game.engine.events import (
+    Event,
+    GameEnded,
+    MetaOutput,
+    NarrationDelta,
+    NarrationDone,
+    Notice,
+    TurnFailed,
+)
+
+_STRONG = re.compile(r"\*\*|__|`")
+# A single * that opens or closes emphasis: touching a word on one side and not on the other. A bullet
+# ("* item") or arithmetic ("2 * 3") has spaces on both sides and stays.
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])")
+_HEADING = re.compile(r"^#{1,6}\s+", re.MULTILINE)
+
+
+def plain(text: str) -> str:
+    """Markdown emphasis, code marks and heading marks removed; everything else as written."""
+    return _HEADING.sub("", _EMPHASIS.sub("", _STRONG.sub("", text)))
+
+
+def event_text(event: Event) -> str | None:
+    """The text an event adds to a command's output (deltas are covered by ``NarrationDone``)."""
+    if isinstance(event, NarrationDone | MetaOutput | Notice):
+        return plain(event.text)
+    if isinstance(event, TurnFailed):
+        return f"{event.title}: {event.message}"
+    if isinstance(event, GameEnded):
+        return f"*** {event.title} ***"
+    return None
+
+
+def collect_text(events: Iterable[Event]) -> str:
+    """One command's whole output, each event's text on its own paragraph."""
+    parts: list[str] = []
+    streamed: list[str] = []
+    for event in events:
+        if isinstance(event, NarrationDelta):
+            streamed.append(event.text)
+            continue
+        if isinstance(event, NarrationDone):
+            streamed = []
+        text = event_text(event)
+        if text:
+            parts.append(text.strip("\n"))
+    if streamed:  # a turn that failed after streaming part of its prose still showed that prose
+        parts.insert(0, plain("".join(streamed)).strip("\n"))
+    return "\n\n".join(p for p in parts if p)
+
+
+class DeltaStream:
+    """Narration deltas in printable pieces: cut at white space, so a mark split across deltas is whole."""
+
+    def __init__(self) -> None:
+        self._pending = ""
+        self.started = False
+
+    def feed(self, delta: str) -> str:
+        self._pending += delta
+        cut = max(self._pending.rfind(" "), self._pending.rfind("\n"))
+        if cut < 0:
+            return ""
+        ready, self._pending = self._pending[: cut + 1], self._pending[cut + 1:]
+        self.started = True
+        return plain(ready)
+
+    def flush(self) -> str:
+        rest, self._pending = self._pending, ""
+        return plain(rest)
+
+
+class PlainPrinter:
+    """Prints a turn's events as they arrive, narration streamed: line mode and ``kith run --transcript``."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self._stream = DeltaStream()
+
+    def _write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    def show(self, event: Event) -> None:
+        if isinstance(event, NarrationDelta):
+            self._write(self._stream.feed(event.text))
+            return
+        if isinstance(event, NarrationDone):
+            if self._stream.started:
+                self._write(self._stream.flush().rstrip("\n") + "\n")
+            else:
+                self._write(plain(event.text).strip("\n") + "\n")
+            self._stream = DeltaStream()
+            return
+        if isinstance(event, TurnFailed) and self._stream.started:
+            self._write(self._stream.flush() + "\n")  # keep what was shown of the broken turn on its own line
+            self._stream = DeltaStream()
+        text = event_text(event)
+        if text is None:
+            return
+        if isinstance(event, Notice):
+            text = f"({text})"
+        self._write("\n" + text.strip("\n") + "\n" if not isinstance(event, MetaOutput) else text.strip("\n") + "\n")
+
+    def end_command(self) -> None:
+        """A blank line after a command's output, so the next prompt stands apart."""
+        if self._stream.started:
+            self._write(self._stream.flush() + "\n")
+            self._stream = DeltaStream()
+        self._write("\n")

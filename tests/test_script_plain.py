@@ -1,0 +1,74 @@
+"""Events as plain text: what line mode prints and what script checks are judged against."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from game.engine.events import (
+    GameEnded,
+    GraphChanged,
+    MetaOutput,
+    NarrationDelta,
+    NarrationDone,
+    Notice,
+    TurnCommitted,
+    TurnFailed,
+)
+from game.script.plain import DeltaStream, PlainPrinter, collect_text, plain
+
+
+@pytest.mark.parametrize(
+    ("markdown", "text"),
+    [
+        ("Saved a snapshot as **harbour**.", "Saved a snapshot as harbour."),
+        ("*The Brinefall — resumed at turn 3.*", "The Brinefall — resumed at turn 3."),
+        ("Type `undo` to step back.", "Type undo to step back."),
+        ("## Known NPC relationships", "Known NPC relationships"),
+        ("* a bullet stays\n2 * 3 stays", "* a bullet stays\n2 * 3 stays"),
+        ("- [+] **Bram** → **Elin** (KIN_OF): kin.", "- [+] Bram → Elin (KIN_OF): kin."),
+        ("KIN_OF and snake_case stay", "KIN_OF and snake_case stay"),
+    ],
+)
+def test_plain_drops_only_markdown_marks(markdown: str, text: str) -> None:
+    assert plain(markdown) == text
+
+
+def test_a_commands_output_joins_every_kind_of_event() -> None:
+    events = [
+        NarrationDelta("The gull "), NarrationDelta("*screams*."), NarrationDone("The gull *screams*."),
+        GraphChanged(1, ()), TurnCommitted(1, True), Notice("Memory was not updated."),
+        GameEnded("drowned", "The Drowned Bell"),
+    ]
+    assert collect_text(events) == "The gull screams.\n\nMemory was not updated.\n\n*** The Drowned Bell ***"
+
+
+def test_a_failed_turn_keeps_the_prose_it_streamed_and_says_why() -> None:
+    events = [NarrationDelta("Bram opens his mouth"), TurnFailed("the model timed out.", "Narrator")]
+    assert collect_text(events) == "Bram opens his mouth\n\nNarrator: the model timed out."
+
+
+def test_deltas_are_released_at_white_space_so_split_marks_are_whole() -> None:
+    stream = DeltaStream()
+    pieces = [stream.feed(d) for d in ["It is *", "very* qu", "iet. **Bram", "** waits."]]
+    pieces.append(stream.flush())
+    assert "".join(pieces) == "It is very quiet. Bram waits."
+    assert pieces[0] == "It is "
+
+
+def test_printer_streams_narration_then_meta_and_errors_on_their_own_lines() -> None:
+    out = io.StringIO()
+    printer = PlainPrinter(out)
+    for event in [NarrationDelta("Rain on "), NarrationDelta("the **slate**."), NarrationDone("x")]:
+        printer.show(event)
+    printer.end_command()
+    printer.show(MetaOutput("Undone “look”. You are back at turn `0`.", "undo"))
+    printer.end_command()
+    printer.show(TurnFailed("Nothing of this turn was saved.", "Narrator"))
+    printer.end_command()
+    assert out.getvalue() == (
+        "Rain on the slate.\n\n"
+        "Undone “look”. You are back at turn 0.\n\n"
+        "\nNarrator: Nothing of this turn was saved.\n\n"
+    )
