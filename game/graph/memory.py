@@ -18,8 +18,10 @@ class GraphIndex:
     """Implements ``GraphReader`` over dictionaries."""
 
     def __init__(self, nodes: Iterable[Node] = (), open_edges: Iterable[Edge] = (),
-                 edge_ids: Iterable[str] = ()) -> None:
+                 edge_ids: Iterable[str] = (), retired_node_ids: Iterable[str] = ()) -> None:
+        """``retired_node_ids``: IDs of nodes merged away, which the merge log still names."""
         self.nodes: dict[str, Node] = {}
+        self._retired: set[str] = set(retired_node_ids)
         self.open_edges: dict[str, Edge] = {}
         self._names: dict[str, set[str]] = defaultdict(set)
         self._adjacency: dict[str, set[str]] = defaultdict(set)
@@ -81,7 +83,7 @@ class GraphIndex:
         return {i: self.nodes[i] for i in node_ids if i in self.nodes}
 
     async def node_id_taken(self, node_id: str) -> bool:
-        return node_id in self.nodes
+        return node_id in self.nodes or node_id in self._retired
 
     async def edge_id_taken(self, edge_id: str) -> bool:
         return edge_id in self._edge_ids

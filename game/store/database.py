@@ -149,7 +149,8 @@ class SaveDatabase:
         nodes = await self.graph.all_nodes()
         open_edges = await self.graph.all_edges(open_only=True)
         ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
-        return GraphIndex(nodes, open_edges, ids)
+        retired = [merge.merged_id for merge in await self.merges()]
+        return GraphIndex(nodes, open_edges, ids, retired)
 
     async def all_nodes(self) -> list[Node]:
         return await self.graph.all_nodes()

@@ -130,7 +130,11 @@ class SqlGraph:
         return found
 
     async def node_id_taken(self, node_id: str) -> bool:
-        rows = await self.conn.execute_fetchall("SELECT 1 FROM nodes WHERE id = ?", (node_id,))
+        # A merged node's ID stays taken: the merge log names it, so it must never mean someone else.
+        rows = await self.conn.execute_fetchall(
+            "SELECT 1 FROM nodes WHERE id = ?1 UNION ALL SELECT 1 FROM merges WHERE merged_id = ?1 LIMIT 1",
+            (node_id,),
+        )
         return bool(rows)
 
     async def edge_id_taken(self, edge_id: str) -> bool:
