@@ -1,0 +1,113 @@
+"""What every ``kith graph`` command shares: opening the save, naming nodes, printing JSON.
+
+Each command is an ``async`` function run by ``asyncio.run`` in its handler, so a save is always closed
+(even on error) before the process exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from game.config import Settings
+from game.errors import InputError, SaveError
+from game.graph.models import Node
+from game.store.database import SaveDatabase, node_by_name
+from game.store.saves import resolve_save
+
+Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+
+
+def handler(command: Command) -> Callable[[argparse.Namespace, Settings], int]:
+    """A synchronous CLI handler around an async command."""
+
+    def run(args: argparse.Namespace, settings: Settings) -> int:
+        return asyncio.run(command(args, settings))
+
+    run.__name__ = command.__name__
+    return run
+
+
+def save_path(args: argparse.Namespace, settings: Settings) -> Path:
+    """The file ``--save`` means; a malformed name is refused before anything is touched."""
+    return resolve_save(args.save, settings.saves_dir)
+
+
+@asynccontextmanager
+async def open_save(args: argparse.Namespace, settings: Settings, *, create: bool = False) -> AsyncIterator[SaveDatabase]:
+    """The save ``--save`` names, opened (and created only when ``create``), always closed after."""
+    path = save_path(args, settings)
+    try:
+        db = await SaveDatabase.open(path, create=create)
+    except sqlite3.Error as error:
+        raise SaveError(f"{path.name} could not be opened: {error}") from error
+    try:
+        yield db
+    except sqlite3.OperationalError as error:
+        # A locked or read-only file is the usual cause; nothing was committed.
+        raise SaveError(f"{path.name}: {error}; nothing was written") from error
+    finally:
+        await db.close()
+
+
+async def find_node(db: SaveDatabase, value: str) -> Node:
+    """The one node a name, alias or node ID means; ambiguity and absence are refused with a hint."""
+    by_id = await db.graph.get_nodes([value])
+    if value in by_id:
+        return by_id[value]
+    matches = await node_by_name(db, value)
+    if not matches:
+        raise InputError(f"there is no node named {value!r} in {db.name} (names, aliases and IDs are accepted)")
+    if len(matches) > 1:
+        options = ", ".join(f"{n.id} ({n.name})" for n in matches)
+        raise InputError(f"{value!r} names several nodes: {options}; use an ID instead")
+    return matches[0]
+
+
+def print_json(data: Any) -> None:
+    """Stable machine output: two-space indent, non-ASCII kept as is (CJK names stay readable)."""
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def node_ref(node: Node) -> dict[str, str]:
+    """A node in short form, for lists where the whole node would be noise."""
+    return {"id": node.id, "name": node.name, "type": node.type}
+
+
+def add_save_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--save", required=True, metavar="S",
+        help="a save name (letters, digits, '-', '_'; in the saves folder) or a path to a .sqlite file",
+    )
+
+
+def add_json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts instead of text")
+
+
+def add_always_json_option(parser: argparse.ArgumentParser) -> None:
+    """Accepted for symmetry with the other commands: this command's output is always JSON."""
+    parser.add_argument("--json", action="store_true", help="accepted; the output is always JSON")
+
+
+def non_negative(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; turns start at 0")
+    return number
+
+
+def positive(value: str) -> int:
+    number = non_negative(value)
+    if number == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return number

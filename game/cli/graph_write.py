@@ -1,0 +1,215 @@
+"""The writing commands: ``upsert``, ``import``, ``merge`` and ``alias``.
+
+Input is read and parsed completely before the save is opened, so unreadable input never creates or
+touches a save. Each command commits once: a rejected call writes nothing, and the accepted calls of one
+command are committed together in one transaction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from game.cli.graph_common import find_node, open_save, print_json, save_path
+from game.config import Settings
+from game.errors import InputError
+from game.graph.models import MAX_NAME_CHARS
+from game.graph.names import normalize_name
+from game.graph.ports import GraphWrites
+from game.graph.upsert import CallOutcome, UpsertExecution, load_calls
+from game.store.database import node_by_name
+
+
+def read_text(source: str) -> tuple[str, str]:
+    """The text of ``source`` (a file, or ``-`` for standard input) and a label for messages."""
+    if source == "-":
+        try:
+            return sys.stdin.read(), "standard input"
+        except UnicodeDecodeError as error:
+            raise InputError(f"standard input is not UTF-8 text ({error.reason}); nothing was written") from error
+    path = Path(source)
+    try:
+        return path.read_text(encoding="utf-8"), source
+    except FileNotFoundError:
+        raise InputError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{source} is a folder, not a file") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{source} is not UTF-8 text ({error.reason}); nothing was written") from error
+    except OSError as error:
+        raise InputError(f"{source} cannot be read: {error.strerror}") from error
+
+
+async def upsert(args: argparse.Namespace, settings: Settings) -> int:
+    save_path(args, settings)  # a malformed save name is refused before the input is even read
+    text, label = read_text(args.file)
+    try:
+        calls = load_calls(text)
+    except ValueError as error:
+        raise InputError(f"{label} is not valid JSON ({error}); nothing was written") from error
+    async with open_save(args, settings, create=True) as db:
+        turn = args.turn if args.turn is not None else await db.current_turn()
+        execution = UpsertExecution(db.graph, await db.vocabulary(), turn)
+        outcomes = [await execution.run(call) for call in calls]
+        await db.commit_graph(execution.writes, turn)
+    print_json([outcome.to_json_dict() for outcome in outcomes])
+    return 1 if any(outcome.error for outcome in outcomes) else 0
+
+
+@dataclass
+class ImportLine:
+    number: int
+    turn: int
+    call: Any
+
+
+@dataclass
+class ImportSummary:
+    """What an import did, counted over its accepted lines."""
+
+    lines: int = 0
+    accepted: int = 0
+    nodes_created: int = 0
+    nodes_updated: int = 0
+    edges_created: int = 0
+    edges_skipped: int = 0
+    closed: int = 0
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    def count(self, outcome: CallOutcome) -> None:
+        result = outcome.result
+        if result is None:
+            return
+        self.accepted += 1
+        self.nodes_created += result.nodes.created
+        self.nodes_updated += result.nodes.updated
+        self.edges_created += result.edges.created
+        self.edges_skipped += result.edges.skipped
+        self.closed += sum(1 for c in result.closed if c.id and not c.skipped)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "lines": self.lines, "accepted": self.accepted, "rejected": len(self.errors),
+            "nodes": {"created": self.nodes_created, "updated": self.nodes_updated},
+            "edges": {"created": self.edges_created, "skipped": self.edges_skipped},
+            "closed": self.closed, "errors": self.errors,
+        }
+
+    def text(self, label: str) -> str:
+        lines = [
+            f"Imported {self.accepted} of {self.lines} line(s) from {label}: "
+            f"{self.nodes_created} node(s) created, {self.nodes_updated} updated; "
+            f"{self.edges_created} edge version(s) created, {self.edges_skipped} skipped; {self.closed} closed.",
+        ]
+        lines.extend(f"  line {e['line']}: {e['error']}" for e in self.errors)
+        return "\n".join(lines)
+
+
+def parse_import(text: str, label: str, summary: ImportSummary) -> list[ImportLine]:
+    """Lines as calls with their turns. Unreadable JSON stops everything; a bad ``turn`` rejects its line."""
+    parsed: list[ImportLine] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        summary.lines += 1
+        try:
+            data = json.loads(raw)
+        except ValueError as error:
+            raise InputError(f"{label}, line {number}: not valid JSON ({error}); nothing was imported") from error
+        if not isinstance(data, dict):
+            summary.errors.append({"line": number, "error": "a line must be a JSON object: an upsert call with a \"turn\""})
+            continue
+        turn = data.pop("turn", None)
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+            problem = "missing" if turn is None else f"{turn!r} is not a turn number (a whole number, 0 or more)"
+            summary.errors.append({"line": number, "error": f"turn: {problem}"})
+            continue
+        parsed.append(ImportLine(number, turn, data))
+    return parsed
+
+
+async def import_command(args: argparse.Namespace, settings: Settings) -> int:
+    save_path(args, settings)
+    text, label = read_text(args.file)
+    summary = ImportSummary()
+    lines = parse_import(text, label, summary)
+    async with open_save(args, settings, create=True) as db:
+        # One in-memory index for the whole file: each line reads what earlier lines wrote without a query.
+        index = await db.load_graph_index()
+        vocabulary = await db.vocabulary()
+        rng = random.Random(random.SystemRandom().getrandbits(64))
+        batches: list[tuple[GraphWrites, int]] = []
+        for line in lines:
+            execution = UpsertExecution(index, vocabulary, line.turn, rng=rng)
+            outcome = await execution.run(line.call)
+            if outcome.error is not None:
+                summary.errors.append({"line": line.number, "error": outcome.error})
+                continue
+            summary.count(outcome)
+            if execution.writes:
+                index.apply(execution.writes)
+                batches.append((execution.writes, line.turn))
+        await db.commit_many(batches)
+    summary.errors.sort(key=lambda e: int(e["line"]))
+    if args.json:
+        print_json(summary.to_json_dict())
+    else:
+        print(summary.text(label))
+    return 1 if summary.errors else 0
+
+
+async def merge(args: argparse.Namespace, settings: Settings) -> int:
+    evidence = " ".join(args.evidence.split())
+    if not evidence:
+        raise InputError("--evidence must say why the two nodes are one; it goes into the merge log")
+    async with open_save(args, settings) as db:
+        keep = await find_node(db, args.keep)
+        merged = await find_node(db, args.merged)
+        if keep.id == merged.id:
+            raise InputError(f"{args.keep!r} and {args.merged!r} are already the same node, {keep.name} ({keep.id})")
+        turn = await db.current_turn()
+        report = await db.merge_nodes(keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn)
+        record = (await db.merges())[-1]
+    if args.json:
+        print_json({"kept": report.kept.to_json_dict(), "merged": report.merged.to_json_dict(),
+                    "repointed": report.repointed, "closed": report.closed, "merge": record.to_json_dict()})
+    else:
+        closed = f", {len(report.closed)} closed as duplicates or self-relations" if report.closed else ""
+        print(f"Merged {merged.name} ({merged.id}) into {keep.name} ({keep.id}): "
+              f"{report.repointed} edge version(s) re-pointed{closed}.")
+        print(f"Aliases of {keep.name} now: {', '.join(report.kept.aliases) or '-'}")
+        print(f"Logged at turn {turn} as manual: {evidence}")
+    return 0
+
+
+async def alias(args: argparse.Namespace, settings: Settings) -> int:
+    name = " ".join(args.alias.split())
+    if not name:
+        raise InputError("an alias cannot be blank")
+    if len(name) > MAX_NAME_CHARS:
+        raise InputError(f"an alias may be at most {MAX_NAME_CHARS} characters")
+    async with open_save(args, settings) as db:
+        node = await find_node(db, args.name)
+        # An alias shared with another node would make that name ambiguous; identity changes go
+        # through an explicit, logged merge instead.
+        taken = [n for n in await node_by_name(db, name) if n.id != node.id]
+        if taken:
+            other = taken[0]
+            raise InputError(
+                f"{name!r} is already a name of {other.name} ({other.id}); if they are the same, "
+                f"merge them: kith graph merge --save {args.save} {node.id} {other.id}"
+            )
+        added = normalize_name(name) not in {normalize_name(n) for n in node.names}
+        updated = await db.add_alias(node.id, name, await db.current_turn()) if added else node
+    if args.json:
+        print_json({"node": updated.to_json_dict(), "added": added})
+    elif added:
+        print(f"{updated.name} ({updated.id}) is also known as {name}. Aliases: {', '.join(updated.aliases)}")
+    else:
+        print(f"{name} is already a name of {updated.name} ({updated.id}); nothing changed.")
+    return 0
