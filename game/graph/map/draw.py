@@ -1,0 +1,328 @@
+"""``render_map``: the relationship map of a save, drawn into a grid of cells.
+
+Pure: nodes, edges and positions in, a ``MapDrawing`` out. The TUI widget, the ``kith graph map``
+command and the benchmarks all call this one function, so what a player sees in either place agrees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
+from game.graph.map.layout import Position, compute_layout, normalise
+from game.graph.map.place import LabelRequest, Placed, place_labels
+from game.graph.map.route import ARROWS, Route, best_route
+from game.graph.map.style import (
+    EMPTY_TEXT,
+    FOCUS_TEXT_COLOUR,
+    LEGEND_RUNS,
+    PLAIN,
+    CellStyle,
+    sign_colour,
+    type_brackets,
+    type_colour,
+)
+from game.graph.map.view import MapView, edge_open_at, select_view
+from game.graph.models import Edge, Node
+
+NOTE_STYLE = CellStyle(dim=True)
+CELLS_PER_EDGE_LABEL = 80
+MIN_EDGE_LABELS = 4
+MAX_ZOOM = 8.0
+
+
+@dataclass
+class MapDrawing:
+    """A drawn map: rows of styled runs, where each name landed, and the positions to keep."""
+
+    width: int
+    height: int
+    rows: list[list[Run]]
+    positions: dict[str, Position]
+    boxes: dict[str, Placed] = field(default_factory=dict)
+    focus: str | None = None
+    total: int = 0
+    """Nodes in the graph at the turn shown."""
+    lines: dict[tuple[str, str], list[tuple[int, int]]] = field(default_factory=dict)
+    """Each pair of node IDs joined by a line (lower ID first), with the line's cells from end to end."""
+    notes: list[str] = field(default_factory=list)
+
+    def plain(self) -> str:
+        """The map as text without colour (trailing spaces trimmed)."""
+        return runs_plain(self.rows)
+
+    def ansi(self) -> str:
+        """The map with 24-bit ANSI colour, for a terminal."""
+        return runs_ansi(self.rows)
+
+    def node_at(self, x: int, y: int) -> str | None:
+        """The node whose name covers cell (x, y), for mouse selection."""
+        for node_id, box in self.boxes.items():
+            if box.y == y and box.x <= x <= box.end:
+                return node_id
+        return None
+
+
+def render_map(
+    nodes: Sequence[Node],
+    edges: Sequence[Edge],
+    width: int,
+    height: int,
+    positions: Mapping[str, Position] | None = None,
+    focus: str | None = None,
+    show_closed: bool = False,
+    at_turn: int | None = None,
+    *,
+    zoom: float = 1.0,
+    legend: bool = True,
+) -> MapDrawing:
+    """Draw the map into ``width`` x ``height`` cells.
+
+    ``positions`` are kept for nodes that have them and computed for the rest (see ``compute_layout``);
+    ``focus`` is a node ID, name or alias (``InputError`` if none matches); ``at_turn`` shows the graph as
+    it stood after that turn; ``show_closed`` adds ended relations, dashed and dim.
+    """
+    width, height = max(1, width), max(1, height)
+    known = positions or {}
+    if all(node.id in known for node in nodes):
+        laid_out = {node.id: known[node.id] for node in nodes}
+    else:
+        laid_out = compute_layout(nodes, edges, known)
+    view = select_view(nodes, edges, width=width, height=height, focus=focus,
+                       show_closed=show_closed, at_turn=at_turn)
+    canvas = Canvas(width, height)
+    drawing = MapDrawing(width, height, [], laid_out, focus=view.focus, total=view.total)
+    if not view.nodes:
+        _empty_state(canvas)
+        drawing.rows = canvas.rows()
+        return drawing
+
+    notes = _notes(view, at_turn, show_closed, zoom)
+    shown = _zoomed(view, laid_out, zoom)
+    # Oldest first, so names already on the map keep their cells when a turn adds someone.
+    placing = sorted((n for n in view.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
+    requests = [LabelRequest(n.id, n.name, type_brackets(n.type), shown[n.id]) for n in placing]
+    missing_note: str | None = None
+    for _attempt in range(2):
+        footer = _footer_rows(width, [*notes, missing_note] if missing_note else notes) if legend else []
+        footer = footer[: max(0, height - 3)]
+        area = height - len(footer)
+        drawing.boxes = place_labels(requests, width, area)
+        left_out = len(view.nodes) - len(drawing.boxes)
+        if not left_out or missing_note:
+            break
+        # Say what is missing, then place again in the (possibly) smaller area that leaves.
+        missing_note = f"{left_out} off-screen" if zoom > 1 else f"{left_out} names did not fit"
+    left_out = len(view.nodes) - len(drawing.boxes)
+    if left_out:
+        notes.append(f"{left_out} off-screen" if zoom > 1 else f"{left_out} names did not fit")
+        footer = (_footer_rows(width, notes) if legend else [])[: height - area]
+    _draw_names(canvas, view, drawing.boxes)
+    drawing.lines = _draw_edges(canvas, view, drawing.boxes, at_turn)
+    for row, runs in enumerate(footer):
+        x = 0
+        for text, style in runs:
+            canvas.write(x, area + row, text, style)
+            x += len(text)
+    drawing.notes = notes
+    drawing.rows = canvas.rows()
+    return drawing
+
+
+def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> dict[str, Position]:
+    """Positions inside the zoomed window, rescaled to [0, 1]; the window follows the focus."""
+    zoom = min(MAX_ZOOM, max(1.0, zoom))
+    if len(view.nodes) < view.total:
+        # Only a neighbourhood is shown: let it fill the pane rather than the corner it holds in the
+        # whole graph's layout.
+        positions = normalise({node.id: positions[node.id] for node in view.nodes})
+    half = 0.5 / zoom
+    cx, cy = positions.get(view.focus, (0.5, 0.5)) if view.focus else (0.5, 0.5)
+    cx, cy = min(max(cx, half), 1 - half), min(max(cy, half), 1 - half)
+    shown: dict[str, Position] = {}
+    for node in view.nodes:
+        x, y = positions[node.id]
+        zx, zy = (x - cx) * zoom + 0.5, (y - cy) * zoom + 0.5
+        if -1e-9 <= zx <= 1 + 1e-9 and -1e-9 <= zy <= 1 + 1e-9:
+            shown[node.id] = (min(max(zx, 0.0), 1.0), min(max(zy, 0.0), 1.0))
+    return shown
+
+
+def _node_style(node: Node, view: MapView) -> CellStyle:
+    colour = type_colour(node.type)
+    if view.focus is None:
+        return CellStyle(fg=colour, bold=True)
+    if node.id == view.focus:
+        return CellStyle(fg=FOCUS_TEXT_COLOUR, bg=colour, bold=True)
+    if node.id in view.hops:
+        return CellStyle(fg=colour, bold=True)
+    return CellStyle(fg=colour, dim=True)
+
+
+def _draw_names(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed]) -> None:
+    for node in view.nodes:
+        box = boxes.get(node.id)
+        if box is not None:
+            canvas.write(box.x, box.y, box.text, _node_style(node, view), NODE_LABEL)
+
+
+def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed],
+                at_turn: int | None) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    pairs: dict[tuple[str, str], list[Edge]] = {}
+    for edge in view.edges:
+        if edge.source == edge.target or edge.source not in boxes or edge.target not in boxes:
+            continue
+        key = (edge.source, edge.target) if edge.source < edge.target else (edge.target, edge.source)
+        pairs.setdefault(key, []).append(edge)
+
+    def importance(item: tuple[tuple[str, str], list[Edge]]) -> tuple[int, float, tuple[str, str]]:
+        (a, b), versions = item
+        near = 0 if view.focus in (a, b) else 1 if (a in view.hops and b in view.hops) else 2
+        return near, -max(abs(e.strength) for e in versions), (a, b)
+
+    ordered = sorted(pairs.items(), key=importance)
+    routed: list[tuple[tuple[str, str], list[Edge], Route, CellStyle, bool]] = []
+    for (a, b), versions in ordered:
+        route = best_route(boxes[a], boxes[b], canvas)
+        if route is None:
+            continue
+        current = [e for e in versions if edge_open_at(e, at_turn)]
+        solid = bool(current)
+        lead = max(current or versions, key=lambda e: (abs(e.strength), e.valid_at))
+        near = view.focus is None or (a in view.hops and b in view.hops and min(view.hops[a], view.hops[b]) <= 1)
+        style = CellStyle(fg=sign_colour(lead.strength), dim=not solid or not near,
+                          bold=view.focus is not None and view.focus in (a, b))
+        canvas.add_line(list(route.cells), style, solid)
+        routed.append(((a, b), current or versions, route, style, solid))
+    canvas.finish_lines()
+    for (a, _b), versions, route, style, _solid in routed:
+        forward = any(e.source == a for e in versions)
+        backward = any(e.target == a for e in versions)
+        last, first = route.cells[-1][0], route.cells[0][0]
+        if forward and canvas.kind[last] == EMPTY:
+            canvas.chars[last] = ARROWS[route.into_b]
+            canvas.styles[last] = style
+        if backward and canvas.kind[first] == EMPTY:
+            canvas.chars[first] = ARROWS[route.into_a]
+            canvas.styles[first] = style
+    budget = max(MIN_EDGE_LABELS, canvas.width * canvas.height // CELLS_PER_EDGE_LABEL)
+    for _pair, versions, route, style, _solid in routed:
+        if budget <= 0:
+            break
+        if _label_edge(canvas, route, versions, style):
+            budget -= 1
+    width = canvas.width
+    return {pair: [(index % width, index // width) for index, _ in route.cells]
+            for pair, _versions, route, _style, _solid in routed}
+
+
+def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> bool:
+    """Write the relation name along the route's longest straight stretch, if it fits without covering
+    another line or name; otherwise leave the line unlabelled."""
+    relations: list[str] = []
+    for edge in sorted(versions, key=lambda e: -abs(e.strength)):
+        if edge.relation not in relations:
+            relations.append(edge.relation)
+    texts = ["/".join(relations)] + ([relations[0]] if len(relations) > 1 else [])
+    segments = sorted(route.segments(), key=lambda s: -(abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])))
+    own = {index for index, _ in route.cells}
+    ends = {route.cells[0][0], route.cells[-1][0]}
+    for text in texts:
+        for p, q in segments:
+            for x, y in _label_spots(p, q, len(text)):
+                if _label_fits(canvas, x, y, len(text), own, ends):
+                    canvas.write(x, y, text, CellStyle(fg=style.fg, dim=style.dim), EDGE_LABEL)
+                    return True
+    return False
+
+
+def _label_spots(p: tuple[int, int], q: tuple[int, int], length: int) -> list[tuple[int, int]]:
+    """Where a label may go on one straight stretch: inside a horizontal one (with line on both sides),
+    or across or beside a vertical one, nearest its middle first."""
+    if p[1] == q[1] and p[0] != q[0]:
+        low, high = min(p[0], q[0]), max(p[0], q[0])
+        if high - low + 1 < length + 2:
+            return []
+        return [(low + (high - low + 1 - length) // 2, p[1])]
+    if p[0] != q[0]:
+        return []
+    low, high = min(p[1], q[1]), max(p[1], q[1])
+    if high - low + 1 < 3:
+        return []
+    middle = (low + high) // 2
+    rows = sorted(range(low + 1, high), key=lambda row: (abs(row - middle), row))
+    column = p[0]
+    return [(x, row) for row in rows for x in (column - length // 2, column + 2, column - length - 1)]
+
+
+def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends: set[int]) -> bool:
+    """The label and a cell either side cover no name, no other label and no other edge's line."""
+    if x < 1 or x + length >= canvas.width:
+        return False
+    base = y * canvas.width
+    for index in range(base + x - 1, base + x + length + 1):
+        if canvas.kind[index] != EMPTY or index in ends:
+            return False
+        if canvas.line_count[index] > (1 if index in own else 0):
+            return False
+    return True
+
+
+def _empty_state(canvas: Canvas) -> None:
+    lines = _wrap(EMPTY_TEXT, canvas.width)
+    top = max(0, (canvas.height - len(lines)) // 2)
+    for offset, line in enumerate(lines[: canvas.height]):
+        canvas.write(max(0, (canvas.width - len(line)) // 2), top + offset, line, NOTE_STYLE)
+
+
+def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -> list[str]:
+    notes: list[str] = []
+    if at_turn is not None:
+        notes.append(f"As of turn {at_turn}")
+    if len(view.nodes) < view.total:
+        who = "the selected node" if view.focus else "the centre"
+        notes.append(f"{len(view.nodes)} of {view.total} shown, around {who}")
+    if show_closed:
+        notes.append("ended relations dashed")
+    if zoom > 1:
+        notes.append(f"zoom x{min(zoom, MAX_ZOOM):g}")
+    return notes
+
+
+def _footer_rows(width: int, notes: Sequence[str]) -> list[list[tuple[str, CellStyle]]]:
+    rows = _wrap_runs(list(LEGEND_RUNS), width)
+    if notes:
+        rows += _wrap_runs([(" · ".join(notes), NOTE_STYLE)], width)
+    return rows
+
+
+def _wrap_runs(runs: list[tuple[str, CellStyle]], width: int) -> list[list[tuple[str, CellStyle]]]:
+    """Word-wrap styled text to ``width`` columns, keeping each word's style."""
+    words: list[tuple[str, CellStyle]] = []
+    for text, style in runs:
+        for index, word in enumerate(text.split(" ")):
+            if index:
+                words.append((" ", style))
+            if word:
+                words.append((word, style))
+    rows: list[list[tuple[str, CellStyle]]] = [[]]
+    used = 0
+    for word, style in words:
+        if word == " ":
+            if used and used < width:
+                rows[-1].append((word, style))
+                used += 1
+            continue
+        if used + len(word) > width and used:
+            while rows[-1] and not rows[-1][-1][0].strip():
+                rows[-1].pop()
+            rows.append([])
+            used = 0
+        rows[-1].append((word[:width], style))
+        used += min(len(word), width)
+    return [row for row in rows if row]
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return ["".join(t for t, _ in row) for row in _wrap_runs([(text, PLAIN)], width)]

@@ -1,0 +1,132 @@
+"""Greedy name placement: each name takes the free spot nearest its layout position, most important
+first, and is shortened when nothing nearby fits. Names never overlap and keep a one-cell margin, so
+there is always room for an edge to reach them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+NEARBY = 81.0
+"""How far (in squared cells, a row counting as two columns) a name may move before it is shortened."""
+MIN_NAME = 3
+NAME_CAP = 24
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where a node's label landed: columns ``x`` to ``end`` on row ``y``."""
+
+    node_id: str
+    x: int
+    y: int
+    text: str
+
+    @property
+    def end(self) -> int:
+        return self.x + len(self.text) - 1
+
+    @property
+    def centre(self) -> int:
+        return self.x + len(self.text) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class LabelRequest:
+    node_id: str
+    name: str
+    brackets: tuple[str, str]
+    at: tuple[float, float]
+
+
+def shortened(name: str, width: int) -> list[str]:
+    """The forms a name may take, longest first: whole (up to a cap), then cut with an ellipsis."""
+    cap = max(MIN_NAME, min(NAME_CAP, (width - 2) // 2 if width >= 16 else width - 2))
+    forms: list[str] = []
+    for length in (cap, 12, 8, 5, MIN_NAME):
+        form = name if len(name) <= length else name[: max(1, length - 1)].rstrip() + "…"
+        if len(form) <= max(length, 1) and form not in forms and (not forms or len(form) < len(forms[-1])):
+            forms.append(form)
+    return forms or [name[:1]]
+
+
+class Placer:
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.taken = bytearray(width * height)
+
+    def free(self, x: int, y: int, length: int) -> bool:
+        """The label's cells and a one-cell margin around them hold no other label.
+
+        ``taken`` marks every claimed label grown by its margin, and margins are symmetric, so checking
+        the new label's own cells against it is enough.
+        """
+        if x < 0 or x + length > self.width or not 0 <= y < self.height:
+            return False
+        start = y * self.width + x
+        return self.taken.find(1, start, start + length) == -1
+
+    def claim(self, x: int, y: int, length: int) -> None:
+        left, right = max(0, x - 1), min(self.width, x + length + 1)
+        for row in (y - 1, y, y + 1):
+            if 0 <= row < self.height:
+                start = row * self.width
+                self.taken[start + left:start + right] = b"\x01" * (right - left)
+
+    def place(self, request: LabelRequest) -> Placed | None:
+        """The nearest free spot for the longest form of the name that has one nearby; the shortest form
+        may go anywhere."""
+        open_, close = request.brackets
+        forms = [f"{open_}{form}{close}" for form in shortened(request.name, self.width)]
+        px = round(request.at[0] * (self.width - 1))
+        py = round(request.at[1] * (self.height - 1))
+        for number, text in enumerate(forms):
+            last = number == len(forms) - 1
+            spot = self._nearest(px, py, len(text), None if last else NEARBY)
+            if spot is not None:
+                return self._take(request.node_id, spot[0], spot[1], text)
+        return None
+
+    def _nearest(self, px: int, py: int, length: int, limit: float | None) -> tuple[int, int] | None:
+        """Row by row outwards from ``py``, the free run of cells closest to ``px``."""
+        if length > self.width:
+            return None
+        x0 = min(max(px - length // 2, 0), self.width - length)
+        py = min(max(py, 0), self.height - 1)
+        zeros = bytes(length)
+        best: tuple[float, int, int] | None = None
+        for distance in range(self.height):
+            floor = float(distance * distance)
+            if (best is not None and floor >= best[0]) or (limit is not None and floor > limit):
+                break
+            for row in {py - distance, py + distance}:
+                if not 0 <= row < self.height:
+                    continue
+                base = row * self.width
+                found = [self.taken.find(zeros, base + x0, base + self.width),
+                         self.taken.rfind(zeros, base, base + x0 + length)]
+                for start in found:
+                    if start == -1:
+                        continue
+                    x = start - base
+                    cost = ((x - x0) / 2) ** 2 + floor
+                    if (best is None or cost < best[0]) and (limit is None or cost <= limit):
+                        best = (cost, x, row)
+        return None if best is None else (best[1], best[2])
+
+    def _take(self, node_id: str, x: int, y: int, text: str) -> Placed:
+        self.claim(x, y, len(text))
+        return Placed(node_id, x, y, text)
+
+
+def place_labels(requests: Sequence[LabelRequest], width: int, height: int) -> dict[str, Placed]:
+    """Place in order; a request that fits nowhere is left out."""
+    placer = Placer(width, height)
+    placed: dict[str, Placed] = {}
+    for request in requests:
+        spot = placer.place(request)
+        if spot is not None:
+            placed[request.node_id] = spot
+    return placed

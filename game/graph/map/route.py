@@ -1,0 +1,272 @@
+"""Edge paths between two placed names.
+
+A few simple shapes are tried first (straight, one elbow, a step through a middle row or column) and
+scored so a line avoids running under names or along other lines; only when every simple shape would
+pass under a name does a grid search find a detour around them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from itertools import pairwise
+
+from game.graph.map.canvas import EAST, HORIZONTAL, NODE_LABEL, NORTH, SOUTH, VERTICAL, WEST, Canvas
+from game.graph.map.place import Placed
+
+ARROWS = {EAST: "→", WEST: "←", SOUTH: "↓", NORTH: "↑"}
+UNDER_LABEL_COST = 20.0
+OVERLAP_COST = 4.0
+CROSSING_COST = 1.0
+LENGTH_COST = 0.05
+TURN_COST = 1.5
+SEARCH_LIMIT = 20_000
+"""Grid cells the detour search may expand before settling for a line that runs under a name."""
+GREED = 2.0
+"""Weight on the detour search's distance estimate: a near-shortest detour found quickly beats the
+shortest one found after searching half the canvas."""
+
+Point = tuple[int, int]
+_OPPOSITE = {EAST: WEST, WEST: EAST, NORTH: SOUTH, SOUTH: NORTH}
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Cells from beside ``a`` to beside ``b``; ``into_a``/``into_b`` point from the end cells to the names."""
+
+    points: tuple[Point, ...]
+    """The corners, ends included."""
+    cells: tuple[tuple[int, int], ...]
+    """(cell index, connection mask) in order from ``a`` to ``b``."""
+    into_a: int
+    into_b: int
+
+    def segments(self) -> list[tuple[Point, Point]]:
+        return list(pairwise(self.points)) or [(self.points[0], self.points[0])]
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    points: tuple[Point, ...]
+    into_a: int
+    into_b: int
+
+
+def _direction(p: Point, q: Point) -> int:
+    if q[0] > p[0]:
+        return EAST
+    if q[0] < p[0]:
+        return WEST
+    return SOUTH if q[1] > p[1] else NORTH
+
+
+def _walk(points: tuple[Point, ...]) -> list[Point]:
+    path: list[Point] = [points[0]]
+    for p, q in pairwise(points):
+        dx = (q[0] > p[0]) - (q[0] < p[0])
+        dy = (q[1] > p[1]) - (q[1] < p[1])
+        x, y = p
+        while (x, y) != q:
+            x, y = x + dx, y + dy
+            path.append((x, y))
+    return path
+
+
+def build(points: list[Point], into_a: int, into_b: int, width: int, height: int) -> Route | None:
+    """Walk axis-aligned corners cell by cell; None if any cell is off the canvas."""
+    corners: list[Point] = []
+    for point in points:
+        if not corners or corners[-1] != point:
+            corners.append(point)
+    path = _walk(tuple(corners))
+    if any(not (0 <= x < width and 0 <= y < height) for x, y in path):
+        return None
+    masks = [0] * len(path)
+    masks[0] |= into_a
+    masks[-1] |= into_b
+    for i in range(len(path) - 1):
+        step = _direction(path[i], path[i + 1])
+        masks[i] |= step
+        masks[i + 1] |= _OPPOSITE[step]
+    cells = tuple((y * width + x, mask) for (x, y), mask in zip(path, masks, strict=True))
+    return Route(tuple(corners), cells, into_a, into_b)
+
+
+def _shapes(a: Placed, b: Placed) -> list[_Shape]:
+    """Simple orthogonal paths from beside ``a`` to beside ``b``."""
+    shapes: list[_Shape] = []
+    if a.y == b.y:
+        if a.end < b.x:
+            shapes.append(_Shape(((a.end + 1, a.y), (b.x - 1, b.y)), WEST, EAST))
+        elif b.end < a.x:
+            shapes.append(_Shape(((a.x - 1, a.y), (b.end + 1, b.y)), EAST, WEST))
+        for side in (-1, 1, -2, 2):
+            row = a.y + side
+            toward = SOUTH if side < 0 else NORTH
+            shapes.append(_Shape(((a.centre, a.y + (-1 if side < 0 else 1)), (a.centre, row), (b.centre, row),
+                                  (b.centre, b.y + (-1 if side < 0 else 1))), toward, toward))
+        return shapes
+    down = b.y > a.y
+    step = 1 if down else -1
+    leave_a, enter_b = (NORTH, SOUTH) if down else (SOUTH, NORTH)
+    low, high = max(a.x, b.x), min(a.end, b.end)
+    if low <= high:
+        for column in dict.fromkeys(((low + high) // 2, low, high)):
+            shapes.append(_Shape(((column, a.y + step), (column, b.y - step)), leave_a, enter_b))
+    right = b.x > a.end
+    beside_a = a.end + 1 if right else a.x - 1
+    beside_b = b.x - 1 if right else b.end + 1
+    if low > high:
+        for column in (a.centre, a.x, a.end):
+            shapes.append(_Shape(((column, a.y + step), (column, b.y), (beside_b, b.y)),
+                                 leave_a, EAST if right else WEST))
+        for column in (b.centre, b.x, b.end):
+            shapes.append(_Shape(((beside_a, a.y), (column, a.y), (column, b.y - step)),
+                                 WEST if right else EAST, enter_b))
+        # Steps through a middle column, from side to side.
+        for column in dict.fromkeys(((beside_a + beside_b) // 2, beside_a, beside_b)):
+            shapes.append(_Shape(((beside_a, a.y), (column, a.y), (column, b.y), (beside_b, b.y)),
+                                 WEST if right else EAST, EAST if right else WEST))
+    # Steps through a middle row, from top to bottom.
+    if abs(b.y - a.y) >= 3:
+        quarter = (b.y - a.y) // 4
+        for row in dict.fromkeys(((a.y + b.y) // 2, a.y + step, b.y - step, a.y + quarter, b.y - quarter)):
+            shapes.append(_Shape(((a.centre, a.y + step), (a.centre, row), (b.centre, row), (b.centre, b.y - step)),
+                                 leave_a, enter_b))
+    return shapes
+
+
+def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool] | None:
+    """What a shape would cost on this canvas and whether it passes under a name; None if it leaves
+    the canvas."""
+    width, height = canvas.width, canvas.height
+    kind, masks = canvas.kind, canvas.masks
+    total = 0.0
+    cells = 0
+    under = False
+    previous: Point | None = None
+    for p, q in pairwise(shape.points) if len(shape.points) > 1 else [(shape.points[0], shape.points[0])]:
+        horizontal = p[1] == q[1] and p[0] != q[0]
+        axis = HORIZONTAL if horizontal else VERTICAL
+        dx = (q[0] > p[0]) - (q[0] < p[0])
+        dy = (q[1] > p[1]) - (q[1] < p[1])
+        x, y = p
+        while True:
+            if (x, y) != previous:
+                if not (0 <= x < width and 0 <= y < height):
+                    return None
+                index = y * width + x
+                cells += 1
+                if kind[index] == NODE_LABEL:
+                    total += UNDER_LABEL_COST
+                    under = True
+                existing = masks[index]
+                if existing:
+                    total += OVERLAP_COST if existing & axis else CROSSING_COST
+                previous = (x, y)
+            if (x, y) == q:
+                break
+            x, y = x + dx, y + dy
+        if p != q:
+            total += TURN_COST
+    return total + LENGTH_COST * cells, under
+
+
+def best_route(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
+    """The cheapest simple path; when every simple path would run under a name, a detour around them."""
+    scored = [(cost, shape) for shape in _shapes(a, b) if (cost := _cost(shape, canvas)) is not None]
+    if scored:
+        (_total, under), shape = min(scored, key=lambda item: item[0][0])
+        if not under:
+            return build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
+    found = detour(a, b, canvas)
+    if found is not None or not scored:
+        return found
+    shape = min(scored, key=lambda item: item[0][0])[1]
+    return build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
+
+
+_STEPS = ((NORTH, 0, -1), (EAST, 1, 0), (SOUTH, 0, 1), (WEST, -1, 0))
+_DIRECTION_SLOT = {NORTH: 0, EAST: 1, SOUTH: 2, WEST: 3}
+
+
+def _beside(box: Placed, width: int, height: int) -> list[tuple[int, int, int]]:
+    """Cells next to a name, each with the direction that points from it to the name."""
+    cells = [(box.x - 1, box.y, EAST), (box.end + 1, box.y, WEST)]
+    cells += [(x, box.y - 1, SOUTH) for x in range(box.x, box.end + 1)]
+    cells += [(x, box.y + 1, NORTH) for x in range(box.x, box.end + 1)]
+    return [(x, y, d) for x, y, d in cells if 0 <= x < width and 0 <= y < height]
+
+
+def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
+    """A cheap path over the grid (weighted A*) that never enters a name, preferring few turns and
+    free cells.
+
+    A cell keeps the heading of the best way found into it, so turns are charged without making the
+    heading part of the search state: a search touches a quarter of the states, for paths that are at
+    worst a turn longer.
+    """
+    width, height = canvas.width, canvas.height
+    kind, masks = canvas.kind, canvas.masks
+    goals = {y * width + x: into for x, y, into in _beside(b, width, height)}
+    starts = {y * width + x: into for x, y, into in _beside(a, width, height)}
+    best: dict[int, float] = {}
+    heading: dict[int, int] = {}
+    came: dict[int, int] = {}
+    heap: list[tuple[float, float, int]] = []
+    tx, ty = b.centre, b.y
+    for index, into in starts.items():
+        best[index] = 0.0
+        heading[index] = _DIRECTION_SLOT[_OPPOSITE[into]]
+        came[index] = -1
+        guess = GREED * (abs(index % width - tx) + abs(index // width - ty))
+        heapq.heappush(heap, (guess, guess, index))
+    moves = [(slot, dx, dy, HORIZONTAL if dx else VERTICAL) for slot, (_d, dx, dy) in enumerate(_STEPS)]
+    expansions = 0
+    while heap and expansions < SEARCH_LIMIT:
+        estimate, guess, index = heapq.heappop(heap)
+        so_far = estimate - guess
+        if so_far > best[index] + 1e-9:
+            continue
+        if index in goals:
+            return _rebuild(index, came, starts, goals[index], width, height)
+        expansions += 1
+        x, y = index % width, index // width
+        slot = heading[index]
+        for turn_slot, dx, dy, axis in moves:
+            if turn_slot == (slot + 2) & 3:
+                continue
+            nx, ny = x + dx, y + dy
+            if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                continue
+            step_index = ny * width + nx
+            if kind[step_index] == NODE_LABEL:
+                continue
+            total = so_far + (1.0 if turn_slot == slot else 1.0 + TURN_COST)
+            existing = masks[step_index]
+            if existing:
+                total += OVERLAP_COST if existing & axis else CROSSING_COST
+            if total < best.get(step_index, 1e18):
+                best[step_index] = total
+                heading[step_index] = turn_slot
+                came[step_index] = index
+                guess = GREED * (abs(nx - tx) + abs(ny - ty))
+                heapq.heappush(heap, (total + guess, guess, step_index))
+    return None
+
+
+def _rebuild(end: int, came: dict[int, int], starts: dict[int, int], into_b: int, width: int,
+             height: int) -> Route | None:
+    indices: list[int] = []
+    index = end
+    while index != -1:
+        indices.append(index)
+        index = came[index]
+    indices.reverse()
+    cells = [(index % width, index // width) for index in indices]
+    corners = [cells[0]]
+    for before, here, after in zip(cells, cells[1:], cells[2:], strict=False):
+        if (here[0] - before[0], here[1] - before[1]) != (after[0] - here[0], after[1] - here[1]):
+            corners.append(here)
+    corners.append(cells[-1])
+    return build(corners, starts[indices[0]], into_b, width, height)

@@ -1,0 +1,89 @@
+"""Colours, cell styles and the fixed words of the map, shared by every output form.
+
+Styles are plain frozen values (hex colours and flags) so this package never needs Rich or Textual:
+the TUI turns them into its own styles and the CLI into ANSI escapes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.graph.render import NEGATIVE_BELOW, POSITIVE_ABOVE
+
+TYPE_COLOURS: dict[str, str] = {"individual": "#60a5fa", "group": "#a78bfa", "faction": "#f59e0b"}
+OTHER_COLOUR = "#9ca3af"
+POSITIVE_COLOUR = "#22c55e"
+NEGATIVE_COLOUR = "#ef4444"
+NEUTRAL_COLOUR = "#94a3b8"
+FOCUS_TEXT_COLOUR = "#111827"
+"""Text on a selected node's filled label: dark on every type colour."""
+
+BRACKETS: dict[str, tuple[str, str]] = {"individual": ("(", ")"), "group": ("{", "}"), "faction": ("[", "]")}
+OTHER_BRACKETS = ("<", ">")
+
+LEGEND = "Green = positive, red = negative, gray = neutral"
+EMPTY_TEXT = "No character or faction relationships yet. They will appear as the story continues."
+
+
+@dataclass(frozen=True, slots=True)
+class CellStyle:
+    """How one run of cells looks. Colours are ``#rrggbb`` or None for the terminal's default."""
+
+    fg: str | None = None
+    bg: str | None = None
+    bold: bool = False
+    dim: bool = False
+    italic: bool = False
+    reverse: bool = False
+
+    def sgr(self) -> str:
+        """The ANSI "select graphic rendition" sequence for this style ('' for the default style)."""
+        codes: list[str] = []
+        if self.bold:
+            codes.append("1")
+        if self.dim:
+            codes.append("2")
+        if self.italic:
+            codes.append("3")
+        if self.reverse:
+            codes.append("7")
+        if self.fg:
+            codes.append("38;2;{};{};{}".format(*hex_rgb(self.fg)))
+        if self.bg:
+            codes.append("48;2;{};{};{}".format(*hex_rgb(self.bg)))
+        return f"\x1b[{';'.join(codes)}m" if codes else ""
+
+
+PLAIN = CellStyle()
+
+
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    value = colour.lstrip("#")
+    return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def type_colour(node_type: str) -> str:
+    return TYPE_COLOURS.get(node_type, OTHER_COLOUR)
+
+
+def type_brackets(node_type: str) -> tuple[str, str]:
+    return BRACKETS.get(node_type, OTHER_BRACKETS)
+
+
+def sign_colour(strength: float) -> str:
+    """Green, red or gray by the same thresholds as the ``[+]``/``[-]``/``[·]`` marks the narrator reads."""
+    if strength > POSITIVE_ABOVE:
+        return POSITIVE_COLOUR
+    if strength < NEGATIVE_BELOW:
+        return NEGATIVE_COLOUR
+    return NEUTRAL_COLOUR
+
+
+LEGEND_RUNS: tuple[tuple[str, CellStyle], ...] = (
+    ("Green", CellStyle(fg=POSITIVE_COLOUR, bold=True)),
+    (" = positive, ", PLAIN),
+    ("red", CellStyle(fg=NEGATIVE_COLOUR, bold=True)),
+    (" = negative, ", PLAIN),
+    ("gray", CellStyle(fg=NEUTRAL_COLOUR, bold=True)),
+    (" = neutral", PLAIN),
+)

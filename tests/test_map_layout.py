@@ -1,0 +1,75 @@
+"""Map layout: force-directed, deterministic, and incremental (old nodes never move)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+from test_map_support import person, random_graph, relation
+
+from game.graph.map import compute_layout
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_layout_is_deterministic_and_inside_the_unit_square() -> None:
+    nodes, edges = random_graph(25, seed=2)
+    first = compute_layout(nodes, edges)
+    assert compute_layout(list(reversed(nodes)), edges) == first
+    assert set(first) == {n.id for n in nodes}
+    assert all(0.0 <= x <= 1.0 and 0.0 <= y <= 1.0 for x, y in first.values())
+    xs = [x for x, _ in first.values()]
+    ys = [y for _, y in first.values()]
+    assert (min(xs), max(xs), min(ys), max(ys)) == (0.0, 1.0, 0.0, 1.0), "a fresh layout fills the pane"
+
+
+def test_a_new_node_moves_and_nobody_else_does() -> None:
+    nodes, edges = random_graph(20, seed=3)
+    before = compute_layout(nodes, edges)
+    newcomer = person("npc-newcomer", "Newcomer", turn=50)
+    after = compute_layout([*nodes, newcomer], [*edges, relation("edge-n", "npc-newcomer", "npc-7", "OWES", -0.6)],
+                           before)
+    assert {i: after[i] for i in before} == before
+    x, y = after["npc-newcomer"]
+    distance_to_friend = math.dist((x, y), before["npc-7"])
+    others = sorted(math.dist((x, y), p) for i, p in before.items() if i != "npc-7")
+    assert distance_to_friend < others[len(others) // 2], "a newcomer settles near whom it relates to"
+
+
+def test_removed_nodes_drop_out_of_the_layout() -> None:
+    nodes, edges = random_graph(8, seed=4)
+    before = compute_layout(nodes, edges)
+    after = compute_layout(nodes[:-1], [e for e in edges if "npc-7" not in (e.source, e.target)], before)
+    assert after == {i: p for i, p in before.items() if i != "npc-7"}
+
+
+def test_positions_outside_the_square_are_pulled_back_in() -> None:
+    nodes = [person("npc-a", "A"), person("npc-b", "B")]
+    assert compute_layout(nodes, [], {"npc-a": (1.7, -0.2), "npc-b": (0.5, 0.5)}) == {
+        "npc-a": (1.0, 0.0), "npc-b": (0.5, 0.5)}
+
+
+def test_single_node_sits_in_the_middle() -> None:
+    assert compute_layout([person("npc-a", "A")], []) == {"npc-a": (0.5, 0.5)}
+
+
+def test_layout_works_without_numpy() -> None:
+    """networkx's spring layout needs NumPy; without it the same algorithm runs in pure Python."""
+    code = """
+import sys, json
+sys.modules["numpy"] = None  # as if NumPy were not installed
+sys.path.insert(0, "tests")
+from test_map_support import random_graph, person, relation
+from game.graph.map import compute_layout
+nodes, edges = random_graph(10, seed=5)
+before = compute_layout(nodes, edges)
+after = compute_layout([*nodes, person("npc-x", "X", turn=9)], [*edges, relation("e-x", "npc-x", "npc-2", "OWES", 0.5)], before)
+print(json.dumps({"kept": all(after[i] == p for i, p in before.items()), "count": len(after),
+                  "inside": all(0 <= x <= 1 and 0 <= y <= 1 for x, y in after.values()),
+                  "spread": len({(round(x, 3), round(y, 3)) for x, y in before.values()})}))
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert json.loads(result.stdout) == {"kept": True, "count": 11, "inside": True, "spread": 10}
