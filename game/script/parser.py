@@ -24,7 +24,7 @@ from game.errors import InputError
 from game.script.checks import Check, CheckSyntaxError, parse_check
 
 HEADER_KEYS = ("world", "seed", "narrator")
-NARRATOR_KINDS = ("offline", "openai")
+NARRATOR_KINDS = ("offline", "openai", "auto")
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,7 @@ class Include:
 
 @dataclass
 class TestCase:
+    __test__ = False  # not a pytest test class, despite the name
     name: str
     line: int
     headers: Headers = field(default_factory=Headers)
@@ -138,7 +139,7 @@ def _header(path: Path, line: int, text: str, current: Headers) -> Headers:
         except ValueError:
             raise _error(path, line, f"seed {value!r} is not a whole number") from None
     if value not in NARRATOR_KINDS and not (value.startswith("replay:") and value[7:].strip()):
-        raise _error(path, line, f"narrator {value!r}: use offline, openai or replay:FILE")
+        raise _error(path, line, f"narrator {value!r}: use offline, openai, auto or replay:FILE")
     return Headers(current.world, current.seed, value)
 
 
