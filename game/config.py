@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from game.errors import ConfigError
 from game.graph.models import describe_validation_error
@@ -35,24 +35,56 @@ class LLMSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     base_url: str | None = None
-    """Endpoint root, e.g. ``http://localhost:11434/v1`` for Ollama."""
+    """Endpoint root, e.g. ``http://localhost:11434/v1`` for Ollama; unset means OpenAI itself."""
     model: str | None = None
-    """Model for every step unless a step names its own."""
+    """Model for every step unless a step names its own; unset asks the server for its only model."""
     narrator_model: str | None = None
     """Model for the narration step only."""
     extractor_model: str | None = None
     """Model for the World IR and extraction steps only."""
-    api_key_env: str = "OPENAI_API_KEY"
+    api_key_env: str = Field(default="OPENAI_API_KEY", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     """Name of the environment variable holding the key; the key itself is never stored."""
     temperature: float = Field(default=0.8, ge=0.0, le=2.0)
+    """Sampling temperature for the narration; the World IR and extraction steps always use 0."""
     context_size: int = Field(default=8192, ge=1024)
     """The model's context window in tokens; the history window is fitted to it."""
     timeout: float = Field(default=60.0, gt=0)
-    """Seconds to wait for a response before giving up on a request."""
+    """Seconds to wait for a response (or for the next piece of a streamed one) before giving up."""
     retries: int = Field(default=2, ge=0, le=10)
-    """Retries on 429, 5xx and timeouts, with backoff."""
+    """Retries on 429, 5xx, timeouts and refused connections, with backoff."""
+    backoff: float = Field(default=0.5, ge=0.0, le=10.0)
+    """Seconds before the first retry; doubles each retry, at most 8 s (a server's Retry-After wins)."""
     max_tool_rounds: int = Field(default=4, ge=1, le=16)
+    """Character lookups the narrator may make in one turn before it must tell the turn."""
     extractor_steps: int = Field(default=4, ge=1, le=16)
+    """Replies the extractor may take to record the turn (a rejected call costs one)."""
+    repair_attempts: int = Field(default=2, ge=0, le=8)
+    """Extra tries for a World IR reply that is not valid JSON for the schema."""
+    narration_tokens: int = Field(default=700, ge=64, le=32768)
+    """Tokens kept free in the context for the narration itself when the history window is fitted."""
+    structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+    """How the World IR step asks for JSON; ``auto`` starts with ``json_schema`` and falls back."""
+    extraction: Literal["tools", "world-ir"] = "tools"
+    """``tools``: the extractor model records the turn through tool calls; ``world-ir``: the turn's
+    World IR is recorded as it is, for servers that cannot call tools."""
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https:// (e.g. http://localhost:11434/v1)")
+        return value
+
+    @property
+    def narration_model(self) -> str | None:
+        return self.narrator_model or self.model
+
+    @property
+    def extraction_model(self) -> str | None:
+        return self.extractor_model or self.model
 
 
 class RetrievalConfig(BaseModel):

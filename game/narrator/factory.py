@@ -1,0 +1,54 @@
+"""Which narrator tells a game: offline unless an endpoint is configured, or a recording says otherwise.
+
+The offline narrator is imported only when it is chosen, and the LLM narrator only when a model is, so
+neither pays for the other at start-up.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from game.config import Settings
+from game.errors import ConfigError
+from game.narrator.base import Narrator
+from game.world import World
+
+REPLAY_PREFIX = "replay:"
+
+
+def make_narrator(settings: Settings, world: World, *, record: Path | None = None,
+                  replay: Path | None = None) -> Narrator:
+    """The narrator the settings ask for. A replay needs no endpoint; a recording needs one."""
+    if replay is not None:
+        from game.narrator.openai_narrator import OpenAINarrator
+
+        return OpenAINarrator(settings.llm, world, replay=replay, record=record)
+    if not settings.uses_llm:
+        if record is not None:
+            raise ConfigError("--record stores a model session, and no model is configured: give --base-url "
+                              "and --model (or set [llm] in kith.toml).")
+        from game.narrator.offline import OfflineNarrator
+
+        return OfflineNarrator(world, seed=settings.seed)
+    if settings.narrator == "openai" and not (settings.llm.base_url or settings.llm.model):
+        raise ConfigError("narrator = \"openai\" needs an endpoint: give --base-url and --model, set "
+                          "OPENAI_BASE_URL and KITH_MODEL, or fill [llm] in kith.toml.")
+    from game.narrator.openai_narrator import OpenAINarrator
+
+    return OpenAINarrator(settings.llm, world, record=record)
+
+
+def narrator_from_spec(spec: str, settings: Settings, world: World, *, base_dir: Path | None = None,
+                       record: Path | None = None) -> Narrator:
+    """The narrator a headless script's ``** narrator:`` header names: ``offline``, ``openai``, ``auto``
+    or ``replay:FILE`` (a path relative to ``base_dir``, the script's folder)."""
+    spec = spec.strip()
+    if spec.startswith(REPLAY_PREFIX):
+        target = Path(spec.removeprefix(REPLAY_PREFIX).strip())
+        if not target.is_absolute() and base_dir is not None:
+            target = base_dir / target
+        return make_narrator(settings, world, replay=target, record=record)
+    if spec in {"offline", "openai", "auto"}:
+        chosen = settings.model_copy(update={"narrator": spec})
+        return make_narrator(chosen, world, record=record)
+    raise ConfigError(f"unknown narrator {spec!r}: use offline, openai, auto or replay:FILE")

@@ -1,0 +1,262 @@
+"""What an endpoint accepts, learned as the game goes, and the single probe ``kith doctor`` runs.
+
+Servers refuse parts of the protocol in different ways: older vLLM refuses ``tool_choice: "required"``,
+LM Studio refuses ``json_object``, some servers refuse ``stream_options``, some models refuse ``tools``.
+A refusal (HTTP 400) that names a feature turns that feature off for the session and the request is
+sent again without it, once; the player is told which fallback is in use. Servers that *silently* ignore
+a feature are handled where the reply is read (text where a tool call was required, prose where JSON was
+asked for).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.config import LLMSettings
+from game.narrator.llm_json import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
+from game.narrator.llm_stream import message_tool_calls
+from game.narrator.llm_transport import ChatCall, LLMError, Transport
+
+STRUCTURED_ORDER = ("json_schema", "json_object", "none")
+_HINTS: dict[str, tuple[str, ...]] = {
+    "stream_options": ("stream_options", "include_usage"),
+    "tool_choice": ("tool_choice", "tool choice", "required"),
+    "tools": ("tool", "function"),
+    "json_schema": ("json_schema", "response_format", "schema", "structured"),
+    "json_object": ("json_object", "response_format", "json mode"),
+}
+_NOT_A_FEATURE = ("context", "too long", "maximum", "max_tokens", "token limit", "model not found")
+
+FALLBACK_WORDS = {
+    "stream_options": "the server does not report token usage while streaming; Kith estimates it",
+    "tools": "the server refuses tools: the narrator tells turns without character lookups",
+    "tool_choice": 'the server refuses tool_choice "required": the extractor asks for tool calls instead',
+    "json_schema": "the server refuses JSON schemas: the World IR step uses JSON mode",
+    "json_object": "the server refuses JSON mode: the World IR step asks for JSON in plain text and repairs it",
+}
+
+
+@dataclass
+class Capabilities:
+    """The features the session still uses, and the fallbacks taken so far (to tell the player once)."""
+
+    stream_usage: bool = True
+    tools: bool = True
+    tool_choice_required: bool = True
+    structured: str = "json_schema"
+    fallbacks: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_settings(cls, settings: LLMSettings) -> Capabilities:
+        structured = "json_schema" if settings.structured_output == "auto" else settings.structured_output
+        return cls(structured=structured)
+
+    def refused(self, error: LLMError, candidates: Sequence[str]) -> str | None:
+        """Turn off the feature a 400 refused (among ``candidates`` still on); None when it was not one."""
+        if error.kind != "bad-request":
+            return None
+        live = [c for c in candidates if self._on(c)]
+        if not live:
+            return None
+        text = f"{error.detail} {error.message}".lower()
+        chosen = next((c for c in live if any(h in text for h in _HINTS[c])), None)
+        if chosen is None:
+            if any(word in text for word in _NOT_A_FEATURE):
+                return None
+            chosen = live[0]
+        self._off(chosen)
+        self.fallbacks.append(FALLBACK_WORDS[chosen])
+        return chosen
+
+    def _on(self, feature: str) -> bool:
+        if feature == "stream_options":
+            return self.stream_usage
+        if feature == "tools":
+            return self.tools
+        if feature == "tool_choice":
+            return self.tool_choice_required
+        return self.structured == feature
+
+    def _off(self, feature: str) -> None:
+        if feature == "stream_options":
+            self.stream_usage = False
+        elif feature == "tools":
+            self.tools = False
+        elif feature == "tool_choice":
+            self.tool_choice_required = False
+        else:
+            self.structured = STRUCTURED_ORDER[STRUCTURED_ORDER.index(feature) + 1]
+
+    def take_fallbacks(self) -> list[str]:
+        taken, self.fallbacks = self.fallbacks, []
+        return taken
+
+
+def response_format(structured: str, name: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    if structured == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
+    if structured == "json_object":
+        return {"type": "json_object"}
+    return None
+
+
+# ------------------------------------------------------------------------------------------ the probe
+
+
+@dataclass
+class Check:
+    """One line of the doctor's report."""
+
+    name: str
+    ok: bool
+    words: str
+
+
+@dataclass
+class ProbeReport:
+    endpoint: str
+    model: str | None
+    checks: list[Check] = field(default_factory=list)
+
+    def add(self, name: str, ok: bool, words: str) -> None:
+        self.checks.append(Check(name, ok, words))
+
+    def passed(self, name: str) -> bool:
+        return any(c.name == name and c.ok for c in self.checks)
+
+    @property
+    def narration_works(self) -> bool:
+        return self.passed("reachable") and self.passed("streaming")
+
+
+_PING = {"type": "function", "function": {
+    "name": "ping", "description": "Answer a ping.",
+    "parameters": {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]}}}
+_PROBE_SCHEMA = {"type": "object", "properties": {"colour": {"type": "string"}, "count": {"type": "integer"}},
+                 "required": ["colour", "count"], "additionalProperties": False}
+
+
+async def probe(transport: Transport, endpoint: str, model: str | None) -> ProbeReport:
+    """Ask the endpoint once about each feature the game relies on; never raises for a missing feature."""
+    report = ProbeReport(endpoint, model)
+    if model is None:
+        try:
+            offered = await transport.models()
+        except LLMError as error:
+            report.add("reachable", False, error.message)
+            return report
+        if not offered:
+            report.add("reachable", False, "the server lists no models; set one with --model or KITH_MODEL")
+            return report
+        model = report.model = offered[0]
+    hello = [{"role": "user", "content": "Reply with the single word: ready"}]
+    started = time.monotonic()
+    try:
+        await transport.complete(ChatCall("probe", {"model": model, "messages": hello, "temperature": 0}))
+    except LLMError as error:
+        report.add("reachable", False, error.message)
+        return report
+    report.add("reachable", True, f"the model {model!r} answered in {time.monotonic() - started:.1f} s")
+    await _probe_stream(transport, model, report)
+    await _probe_tools(transport, model, report)
+    await _probe_required(transport, model, report)
+    await _probe_structured(transport, model, report)
+    return report
+
+
+async def _probe_stream(transport: Transport, model: str, report: ProbeReport) -> None:
+    pieces = 0
+    text = ""
+    try:
+        async for chunk in transport.stream(ChatCall("probe", {
+                "model": model, "messages": [{"role": "user", "content": "Count from one to five in words."}],
+                "temperature": 0})):
+            for choice in chunk.get("choices") or []:
+                content = (choice.get("delta") or {}).get("content")
+                if content:
+                    pieces += 1
+                    text += content
+    except LLMError as error:
+        report.add("streaming", False, f"streaming failed: {error.message}")
+        return
+    if not text.strip():
+        report.add("streaming", False, "the streamed reply was empty")
+    elif pieces == 1:
+        report.add("streaming", True, "replies arrive whole rather than word by word, but they arrive")
+    else:
+        report.add("streaming", True, f"text arrives as it is written ({pieces} pieces)")
+
+
+async def _probe_tools(transport: Transport, model: str, report: ProbeReport) -> None:
+    messages = [{"role": "user", "content": "Call the ping tool with the word 'hello'."}]
+    try:
+        completion = await transport.complete(ChatCall("probe", {
+            "model": model, "messages": messages, "tools": [_PING], "temperature": 0}))
+    except LLMError as error:
+        report.add("tools", False, f"the server refuses tools ({error.message}); the narrator will work "
+                   "without character lookups and memory updates need extraction = \"world-ir\"")
+        return
+    message = _message(completion)
+    if message_tool_calls(message):
+        report.add("tools", True, "the model calls tools (character lookups and memory updates work)")
+    elif text_tool_calls(str(message.get("content") or ""), ["ping"]):
+        report.add("tools", False, "the model writes tool calls as plain text instead of calling them; "
+                   "check the server's tool-call parser or chat template, or set extraction = \"world-ir\"")
+    else:
+        report.add("tools", False, "the model ignored the tools (the server may drop them); "
+                   "set extraction = \"world-ir\" under [llm]")
+
+
+async def _probe_required(transport: Transport, model: str, report: ProbeReport) -> None:
+    messages = [{"role": "user", "content": "Say hello."}]
+    try:
+        completion = await transport.complete(ChatCall("probe", {
+            "model": model, "messages": messages, "tools": [_PING], "tool_choice": "required", "temperature": 0}))
+    except LLMError as error:
+        report.add("tool_choice", False, f'tool_choice "required" is refused ({error.message}); the extractor '
+                   "will ask for tool calls instead")
+        return
+    if message_tool_calls(_message(completion)):
+        report.add("tool_choice", True, 'tool_choice "required" is honoured')
+    else:
+        report.add("tool_choice", False, 'tool_choice "required" is ignored; the extractor will insist '
+                   "within its step limit")
+
+
+async def _probe_structured(transport: Transport, model: str, report: ProbeReport) -> None:
+    messages = [{"role": "user", "content": "Give a colour and a count as JSON with keys colour and count."}]
+    for mode in ("json_schema", "json_object"):
+        params: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0,
+                                  "response_format": response_format(mode, "probe", _PROBE_SCHEMA)}
+        try:
+            completion = await transport.complete(ChatCall("probe", params))
+        except LLMError as error:
+            report.add(mode, False, f"{mode} is refused ({error.message})")
+            continue
+        text = str(_message(completion).get("content") or "")
+        try:
+            value = parse_json_reply(text)
+        except JSONReplyError as error:
+            report.add(mode, False, f"{mode} is accepted but the reply is {error}")
+            continue
+        if echoes_schema(value, ["colour", "count"]):
+            report.add(mode, False, f"{mode} is accepted but the model echoes the schema instead of filling it")
+            continue
+        clean = text.strip().startswith("{")
+        report.add(mode, True, f"{mode} works" + ("" if clean else " (the reply needed repair: fences or "
+                                                   "reasoning around the JSON)"))
+        return
+    report.add("plain JSON", True, "the World IR step will ask for JSON in plain text and repair it")
+
+
+def _message(completion: dict[str, Any]) -> dict[str, Any]:
+    choices = completion.get("choices") or []
+    if choices and isinstance(choices[0], dict):
+        message = choices[0].get("message")
+        if isinstance(message, dict):
+            return message
+    return {}
+

@@ -1,0 +1,206 @@
+"""Record a session's model exchanges to JSONL, and play them back without any network.
+
+A recording is one header line, then one line per request: the step, a summary of the request (model,
+tools, response format, the player's last words and a digest of everything sent) and what came back
+(the stream's chunks or the completion, plus the error if the request failed). Replay serves the lines
+in order; a request whose digest differs from the recorded one is a clear error that says what changed,
+so a recorded playthrough is a regression test of the prompts as well as of the engine.
+
+The key never reaches a recording: it is not part of any request body, and every line passes through the
+live transport's ``Redactor`` before it is written, as a second line of defence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import AsyncGenerator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from game.errors import InputError
+from game.narrator.llm_transport import ChatCall, LLMError, OpenAITransport, Redactor, Transport
+
+FORMAT = "kith-llm-recording"
+VERSION = 1
+_EXCERPT = 160
+
+
+def request_summary(call: ChatCall) -> dict[str, Any]:
+    """What identifies a request: enough to say how two differ, and a digest to know that they do."""
+    params = call.params
+    signed = {key: params.get(key) for key in ("messages", "tools", "tool_choice", "response_format")}
+    digest = hashlib.sha256(json.dumps(signed, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+    response_format = params.get("response_format")
+    return {
+        "step": call.step,
+        "model": params.get("model"),
+        "stream": call.stream,
+        "messages": len(params.get("messages") or []),
+        "tools": [t.get("function", {}).get("name") for t in params.get("tools") or []],
+        "toolChoice": params.get("tool_choice"),
+        "responseFormat": response_format.get("type") if isinstance(response_format, dict) else None,
+        "lastUser": _last_user(params.get("messages") or []),
+        "digest": digest,
+    }
+
+
+def _last_user(messages: list[dict[str, Any]]) -> str:
+    for message in reversed(messages):
+        if message.get("role") == "user" and isinstance(message.get("content"), str):
+            return str(message["content"])[-_EXCERPT:]
+    return ""
+
+
+class RecordingTransport:
+    """Passes requests to another transport and appends each exchange to ``path``."""
+
+    def __init__(self, inner: Transport, path: Path, *, redactor: Redactor | None = None,
+                 model: str | None = None) -> None:
+        self.inner = inner
+        self.path = path
+        self._redactor = redactor or (inner.redactor if isinstance(inner, OpenAITransport) else Redactor())
+        self._count = 0
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            header = {"format": FORMAT, "version": VERSION, "model": model, "endpoint": inner.label,
+                      "recorded": datetime.now(UTC).isoformat(timespec="seconds")}
+            path.write_text(self._line(header), encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"Cannot write the recording {path}: {error.strerror or error}") from error
+
+    @property
+    def label(self) -> str:
+        return self.inner.label
+
+    def _line(self, data: dict[str, Any]) -> str:
+        return self._redactor.clean(json.dumps(data, ensure_ascii=False)) + "\n"
+
+    def _append(self, call: ChatCall, response: dict[str, Any]) -> None:
+        self._count += 1
+        line = {"n": self._count, "step": call.step, "request": request_summary(call), **response}
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(self._line(line))
+
+    async def stream(self, call: ChatCall) -> AsyncGenerator[dict[str, Any], None]:
+        chunks: list[dict[str, Any]] = []
+        try:
+            async for chunk in self.inner.stream(call):
+                chunks.append(chunk)
+                yield chunk
+        except LLMError as error:
+            self._append(call, {"chunks": chunks, "error": error.to_json_dict()})
+            raise
+        except GeneratorExit:
+            # The narrator stopped reading on purpose (an overlong reply); replay stops at the same chunk.
+            self._append(call, {"chunks": chunks, "stopped": True})
+            raise
+        # A cancelled or abandoned request is not recorded: it never became part of the story.
+        self._append(call, {"chunks": chunks})
+
+    async def complete(self, call: ChatCall) -> dict[str, Any]:
+        try:
+            completion = await self.inner.complete(call)
+        except LLMError as error:
+            self._append(call, {"error": error.to_json_dict()})
+            raise
+        self._append(call, {"completion": completion})
+        return completion
+
+    async def models(self) -> list[str]:
+        return await self.inner.models()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class ReplayTransport:
+    """Serves a recording's exchanges in order, with no network; a different request is an error."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError as error:
+            raise InputError(f"No recording at {path}.") from error
+        except (OSError, UnicodeDecodeError) as error:
+            raise InputError(f"Cannot read the recording {path}: {error}") from error
+        records: list[dict[str, Any]] = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputError(f"{path}, line {number}: not JSON ({error.msg}).") from error
+            if not isinstance(record, dict):
+                raise InputError(f"{path}, line {number}: expected a JSON object.")
+            records.append(record)
+        if not records or records[0].get("format") != FORMAT:
+            raise InputError(f"{path} is not a Kith model recording (made with --record).")
+        if int(records[0].get("version", 0)) > VERSION:
+            raise InputError(f"{path} was recorded by a newer Kith (format version {records[0]['version']}).")
+        self.header = records[0]
+        self.exchanges = records[1:]
+        self.position = 0
+
+    @property
+    def label(self) -> str:
+        return f"replay of {self.path.name}"
+
+    @property
+    def model(self) -> str | None:
+        model = self.header.get("model")
+        return str(model) if model else None
+
+    def _take(self, call: ChatCall) -> dict[str, Any]:
+        wanted = request_summary(call)
+        if self.position >= len(self.exchanges):
+            raise LLMError(
+                f"Replay {self.path.name}: the game asked for a {call.step} request "
+                f"({_describe(wanted)}) but the recording holds only {len(self.exchanges)} exchanges.",
+                "replay-mismatch")
+        record = self.exchanges[self.position]
+        recorded = record.get("request") or {}
+        if recorded.get("digest") != wanted["digest"] or recorded.get("step") != call.step:
+            raise LLMError(
+                f"Replay {self.path.name}: exchange {self.position + 1} was recorded for a different request. "
+                f"{_difference(recorded, wanted)}", "replay-mismatch")
+        self.position += 1
+        return record
+
+    async def stream(self, call: ChatCall) -> AsyncGenerator[dict[str, Any], None]:
+        record = self._take(call)
+        for chunk in record.get("chunks") or []:
+            yield chunk
+        if record.get("error"):
+            raise LLMError.from_json_dict(record["error"])
+
+    async def complete(self, call: ChatCall) -> dict[str, Any]:
+        record = self._take(call)
+        if record.get("error"):
+            raise LLMError.from_json_dict(record["error"])
+        completion = record.get("completion")
+        if not isinstance(completion, dict):
+            raise LLMError(f"Replay {self.path.name}: exchange {self.position} holds no completion.", "protocol")
+        return completion
+
+    async def models(self) -> list[str]:
+        return [self.model] if self.model else []
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _describe(summary: dict[str, Any]) -> str:
+    said = summary.get("lastUser") or ""
+    return f"{summary.get('messages')} messages, last player words {said[-60:]!r}"
+
+
+def _difference(recorded: dict[str, Any], wanted: dict[str, Any]) -> str:
+    for key, what in (("step", "step"), ("lastUser", "last user message"), ("messages", "message count"),
+                      ("tools", "tools"), ("toolChoice", "tool choice"), ("responseFormat", "response format")):
+        if recorded.get(key) != wanted.get(key):
+            return f"Its {what} was {recorded.get(key)!r}; now it is {wanted.get(key)!r}."
+    return "The prompt text differs (a changed prompt, world or graph); record the session again."

@@ -1,0 +1,152 @@
+"""Reading replies: tool calls assembled from streamed fragments, reasoning blocks kept from the player.
+
+Streamed tool calls arrive in pieces: the first fragment of a call carries its ``index``, ``id`` and
+name, later ones only the index and a slice of the arguments. Some local servers omit the index or send
+a whole call in one chunk; the assembler copes with each. Reasoning models served by Ollama or
+llama.cpp write ``<think>...</think>`` into the content; ``ThinkFilter`` drops those spans from a stream
+even when a tag is split across chunks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+THINK_TAGS = ("think", "thinking", "reasoning")
+_OPEN = tuple(f"<{tag}>" for tag in THINK_TAGS)
+_CLOSE = tuple(f"</{tag}>" for tag in THINK_TAGS)
+_THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?(</\1>|$)", re.DOTALL | re.IGNORECASE)
+_STRAY_CLOSE = re.compile(r"^.*?</(think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass
+class ToolCall:
+    """A complete tool call: its id (made up when the server gave none), name and raw argument text."""
+
+    id: str
+    name: str
+    arguments: str
+
+    def to_message(self) -> dict[str, Any]:
+        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+
+
+@dataclass
+class ToolCallAssembler:
+    """Collects tool-call fragments into whole calls, by index (or by id, or in order, when index is absent)."""
+
+    _slots: list[dict[str, str]] = field(default_factory=list)
+    _by_index: dict[int, int] = field(default_factory=dict)
+
+    def add(self, fragments: list[dict[str, Any]] | None) -> None:
+        for fragment in fragments or []:
+            slot = self._slot_for(fragment)
+            function = fragment.get("function") or {}
+            name = function.get("name")
+            if isinstance(name, str) and name and not slot["name"].endswith(name):
+                slot["name"] += name
+            arguments = function.get("arguments")
+            if isinstance(arguments, dict | list):
+                arguments = json.dumps(arguments)
+            if isinstance(arguments, str):
+                slot["arguments"] += arguments
+            if fragment.get("id") and not slot["id"]:
+                slot["id"] = str(fragment["id"])
+
+    def _slot_for(self, fragment: dict[str, Any]) -> dict[str, str]:
+        index = fragment.get("index")
+        call_id = fragment.get("id")
+        if isinstance(index, int):
+            if index not in self._by_index:
+                self._by_index[index] = len(self._slots)
+                self._slots.append({"id": "", "name": "", "arguments": ""})
+            return self._slots[self._by_index[index]]
+        if call_id and any(s["id"] == call_id for s in self._slots):
+            return next(s for s in self._slots if s["id"] == call_id)
+        if call_id or not self._slots:
+            self._slots.append({"id": "", "name": "", "arguments": ""})
+        return self._slots[-1]
+
+    def calls(self) -> list[ToolCall]:
+        calls = []
+        for number, slot in enumerate(self._slots):
+            if not slot["name"]:
+                continue
+            calls.append(ToolCall(slot["id"] or f"call_{number}", slot["name"], slot["arguments"]))
+        return calls
+
+    def __bool__(self) -> bool:
+        return any(s["name"] for s in self._slots)
+
+
+def message_tool_calls(message: dict[str, Any]) -> list[ToolCall]:
+    """The tool calls of a non-streamed reply's message."""
+    assembler = ToolCallAssembler()
+    fragments = []
+    for number, raw in enumerate(message.get("tool_calls") or []):
+        if isinstance(raw, dict):
+            fragments.append({**raw, "index": number})
+    assembler.add(fragments)
+    return assembler.calls()
+
+
+class ThinkFilter:
+    """Drops ``<think>`` spans from streamed text, holding back a tag that may be split across chunks."""
+
+    def __init__(self) -> None:
+        self._pending = ""
+        self._inside = False
+        self._close = ""
+
+    def feed(self, text: str) -> str:
+        self._pending += text
+        out: list[str] = []
+        while self._pending:
+            lowered = self._pending.lower()
+            if self._inside:
+                end = lowered.find(self._close)
+                if end < 0:
+                    keep = len(self._close) - 1
+                    self._pending = self._pending[-keep:] if keep else ""
+                    break
+                self._pending = self._pending[end + len(self._close):]
+                self._inside = False
+                continue
+            starts = [(lowered.find(tag), tag) for tag in (*_OPEN, *_CLOSE) if tag in lowered]
+            if not starts:
+                cut = _partial_tag_start(lowered)
+                out.append(self._pending[:cut])
+                self._pending = self._pending[cut:]
+                break
+            start, tag = min(starts)
+            out.append(self._pending[:start])
+            self._pending = self._pending[start + len(tag):]
+            if tag in _OPEN:
+                self._inside = True
+                self._close = "</" + tag[1:]
+        return "".join(out)
+
+    def flush(self) -> str:
+        """What is left at the end of the stream (an unclosed think block is dropped)."""
+        rest = "" if self._inside else self._pending
+        self._pending = ""
+        return rest
+
+
+def _partial_tag_start(lowered: str) -> int:
+    """Where a possible tag prefix at the end of the text starts (the length when there is none)."""
+    start = lowered.rfind("<")
+    if start < 0:
+        return len(lowered)
+    tail = lowered[start:]
+    if any(tag.startswith(tail) for tag in (*_OPEN, *_CLOSE)):
+        return start
+    return len(lowered)
+
+
+def strip_reasoning(text: str) -> str:
+    """Text without think blocks; text before a stray closing tag was reasoning too."""
+    text = _THINK_BLOCK.sub("", text)
+    return _STRAY_CLOSE.sub("", text) if re.search(r"</(think|thinking|reasoning)>", text, re.I) else text

@@ -1,0 +1,71 @@
+"""Token estimates without a tokenizer, and the history window fitted to the context.
+
+Servers differ in tokenizers and Kith ships none, so counts are estimated: about four characters a token
+for alphabetic scripts, one a token for CJK, plus a few tokens of framing per message. The estimate errs
+high, which is the safe side for a budget. The window keeps the newest turns that fit and says when it is
+close to full, so the player is warned before older turns start to drop out.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from game.graph.names import is_cjk
+
+MESSAGE_OVERHEAD = 4
+WARN_AT = 0.8
+"""Share of the history budget at which the player is told the window will soon shrink."""
+
+
+def estimate_tokens(text: str) -> int:
+    if not text:
+        return 0
+    cjk = sum(1 for char in text if is_cjk(char))
+    return cjk + math.ceil((len(text) - cjk) / 3.6)
+
+
+def message_tokens(messages: Iterable[dict[str, Any]]) -> int:
+    total = 0
+    for message in messages:
+        total += MESSAGE_OVERHEAD
+        content = message.get("content")
+        if isinstance(content, str):
+            total += estimate_tokens(content)
+        if message.get("tool_calls"):
+            total += estimate_tokens(json.dumps(message["tool_calls"]))
+    return total
+
+
+def tools_tokens(tools: Sequence[dict[str, Any]]) -> int:
+    return estimate_tokens(json.dumps(tools)) if tools else 0
+
+
+@dataclass(frozen=True)
+class Window:
+    """Which past turns fit: ``kept`` oldest first, how many were left out, and how full the budget is."""
+
+    kept: tuple[int, ...]
+    dropped: int
+    used: int
+    budget: int
+
+    @property
+    def nearly_full(self) -> bool:
+        return self.budget > 0 and self.used >= WARN_AT * self.budget
+
+
+def fit_window(turn_costs: Sequence[int], budget: int) -> Window:
+    """Keep the newest turns whose estimated cost fits ``budget`` (indices into ``turn_costs``)."""
+    kept: list[int] = []
+    used = 0
+    for index in range(len(turn_costs) - 1, -1, -1):
+        if used + turn_costs[index] > budget:
+            break
+        kept.append(index)
+        used += turn_costs[index]
+    kept.reverse()
+    return Window(tuple(kept), len(turn_costs) - len(kept), used, max(budget, 0))

@@ -1,0 +1,349 @@
+"""The wire to an OpenAI-compatible endpoint: one place for the client, the key, retries and errors.
+
+Everything above this module speaks plain dicts (a completion, or the chunks of a stream), so a session
+can be recorded and replayed without a server (``llm_record``). The client is ``openai.AsyncOpenAI`` with
+its own retries off: Kith retries here, with a bounded backoff it controls, and only before any part of a
+reply reached the player. Every error leaves as an ``LLMError`` (a ``NarratorError``) whose message is
+plain words and never holds the key: servers' own messages pass through ``Redactor`` first, and for a
+refused key the server's words are not repeated at all (OpenAI's 401 quotes part of the key).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import re
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import openai
+
+from game.config import LLMSettings
+from game.errors import ConfigError, NarratorError
+
+OPENAI_URL = "https://api.openai.com/v1"
+LOCAL_KEY = "sk-local"
+"""Sent to local servers when no key is set: they ignore it, but the client insists on one."""
+MAX_BACKOFF = 8.0
+MAX_ERROR_CHARS = 240
+_LOCAL_NAMES = {"localhost", "host.docker.internal", "host.containers.internal"}
+
+
+class LLMError(NarratorError):
+    """A request that failed. ``kind`` says how: timeout, refused, connection, rate-limit, server, auth,
+    not-found, bad-request, stream (broke after part of the reply arrived) or protocol (unreadable reply).
+    """
+
+    def __init__(self, message: str, kind: str, *, status: int | None = None, retry_after: float | None = None,
+                 detail: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+        self.retry_after = retry_after
+        self.detail = detail
+        """The server's own (redacted) words, used to decide which feature a 400 refused."""
+
+    @property
+    def retryable(self) -> bool:
+        return self.kind in {"timeout", "refused", "connection", "rate-limit", "server"}
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "status": self.status, "detail": self.detail}
+
+    @classmethod
+    def from_json_dict(cls, data: Mapping[str, Any]) -> LLMError:
+        return cls(str(data.get("message", "")), str(data.get("kind", "server")),
+                   status=data.get("status"), detail=str(data.get("detail", "")))
+
+
+@dataclass(frozen=True)
+class ChatCall:
+    """One request: which step of the turn makes it and the ``chat.completions.create`` arguments."""
+
+    step: str
+    params: dict[str, Any]
+
+    @property
+    def stream(self) -> bool:
+        return bool(self.params.get("stream"))
+
+
+class Transport(Protocol):
+    """Where requests go: a live endpoint, a recorder around one, or a replayed recording."""
+
+    @property
+    def label(self) -> str: ...
+
+    def stream(self, call: ChatCall) -> AsyncGenerator[dict[str, Any], None]:
+        """The chunks of a streamed reply, as JSON dicts."""
+        ...
+
+    async def complete(self, call: ChatCall) -> dict[str, Any]:
+        """A whole reply, as a JSON dict."""
+        ...
+
+    async def models(self) -> list[str]:
+        """The model names the server offers (empty when it cannot say)."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+# ------------------------------------------------------------------------------------------ addresses
+
+
+def is_local_url(url: str | None) -> bool:
+    """Whether the endpoint is on this machine or a private network, where servers need no real key."""
+    if not url:
+        return False
+    host = (urlsplit(url).hostname or "").lower()
+    if host in _LOCAL_NAMES or host.endswith((".local", ".localhost", ".lan", ".internal")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local or address.is_unspecified
+
+
+def display_url(url: str | None) -> str:
+    """The endpoint as it may be shown: no user, password, query or fragment (they can hold secrets)."""
+    parts = urlsplit(url or OPENAI_URL)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}{parts.path.rstrip('/')}"
+
+
+def short_host(url: str | None) -> str:
+    parts = urlsplit(url or OPENAI_URL)
+    return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
+
+
+def resolve_api_key(settings: LLMSettings, env: Mapping[str, str]) -> str:
+    """The key from the variable ``api_key_env`` names; a placeholder for a local server; else an error."""
+    key = env.get(settings.api_key_env, "").strip()
+    if key:
+        return key
+    if is_local_url(settings.base_url):
+        return LOCAL_KEY
+    where = display_url(settings.base_url)
+    raise ConfigError(
+        f"No API key for {where}: set the environment variable {settings.api_key_env} "
+        "(Kith reads the key from there and never stores it), or point --base-url at a local server."
+    )
+
+
+# ------------------------------------------------------------------------------------------ redaction
+
+
+class Redactor:
+    """Removes secrets from text before it is shown, logged or recorded."""
+
+    _PATTERNS = (
+        re.compile(r"\bsk-[A-Za-z0-9_\-*.]{3,}"),
+        re.compile(r"(?i)\bbearer\s+\S+"),
+        re.compile(r"(?i)(api[_-]?key[\"']?\s*[:=]\s*[\"']?)[^\s\"',}]+"),
+    )
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self._secrets = sorted({s for s in secrets if s and s != LOCAL_KEY and len(s) >= 4}, key=len, reverse=True)
+
+    def clean(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        text = self._PATTERNS[0].sub("sk-***", text)
+        text = self._PATTERNS[1].sub("Bearer ***", text)
+        return self._PATTERNS[2].sub(r"\1***", text)
+
+
+# ------------------------------------------------------------------------------------------ live endpoint
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass
+class OpenAITransport:
+    """Requests to a live endpoint through ``openai.AsyncOpenAI``, retried with bounded backoff."""
+
+    settings: LLMSettings
+    env: Mapping[str, str]
+    sleep: Sleep = asyncio.sleep
+    attempts: list[str] = field(default_factory=list)
+    """One entry per HTTP attempt (``step:outcome``), for figures and tests of the retry bound."""
+
+    def __post_init__(self) -> None:
+        key = resolve_api_key(self.settings, self.env)
+        self._redactor = Redactor([key])
+        self.endpoint = display_url(self.settings.base_url)
+        self._client = openai.AsyncOpenAI(
+            api_key=key,
+            base_url=self.settings.base_url or OPENAI_URL,
+            timeout=self.settings.timeout,
+            max_retries=0,
+        )
+
+    @property
+    def label(self) -> str:
+        return short_host(self.settings.base_url)
+
+    @property
+    def redactor(self) -> Redactor:
+        return self._redactor
+
+    async def complete(self, call: ChatCall) -> dict[str, Any]:
+        attempt = 0
+        while True:
+            try:
+                response = await self._client.chat.completions.create(**{**call.params, "stream": False})
+                self.attempts.append(f"{call.step}:ok")
+                data = response.to_dict()
+                if not isinstance(data, dict):
+                    raise LLMError("The model server sent a reply that is not a chat completion.", "protocol")
+                return data
+            except openai.OpenAIError as error:
+                failure = self.translate(error, call, mid_stream=False)
+            except json.JSONDecodeError:
+                failure = LLMError(f"The model server at {self.endpoint} sent a reply that is not JSON.", "protocol")
+            self.attempts.append(f"{call.step}:{failure.kind}")
+            if not failure.retryable or attempt >= self.settings.retries:
+                raise failure
+            await self.sleep(self.delay(attempt, failure))
+            attempt += 1
+
+    async def stream(self, call: ChatCall) -> AsyncGenerator[dict[str, Any], None]:
+        attempt = 0
+        while True:
+            delivered = False
+            try:
+                reply = await self._client.chat.completions.create(**{**call.params, "stream": True})
+                async with reply:
+                    async for chunk in reply:
+                        delivered = True
+                        yield chunk.to_dict()
+                self.attempts.append(f"{call.step}:ok")
+                return
+            except openai.OpenAIError as error:
+                failure = self.translate(error, call, mid_stream=delivered)
+            except json.JSONDecodeError:
+                failure = LLMError(f"The model server at {self.endpoint} sent a stream event that is not JSON.",
+                                   "protocol")
+            self.attempts.append(f"{call.step}:{failure.kind}")
+            # Once part of the reply reached the player it cannot be taken back, so no silent retry.
+            if delivered or not failure.retryable or attempt >= self.settings.retries:
+                raise failure
+            await self.sleep(self.delay(attempt, failure))
+            attempt += 1
+
+    async def models(self) -> list[str]:
+        try:
+            page = await self._client.models.list()
+        except openai.OpenAIError as error:
+            raise self.translate(error, ChatCall("models", {}), mid_stream=False) from None
+        return [str(model.id) for model in page.data]
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    def delay(self, attempt: int, failure: LLMError) -> float:
+        if failure.retry_after is not None and failure.retry_after >= 0:
+            return float(min(failure.retry_after, MAX_BACKOFF))
+        return float(min(self.settings.backoff * (2 ** attempt), MAX_BACKOFF))
+
+    # -------------------------------------------------------------------------------------- errors
+
+    def translate(self, error: openai.OpenAIError, call: ChatCall, *, mid_stream: bool) -> LLMError:
+        """A plain, key-free message for what went wrong."""
+        where = self.endpoint
+        model = call.params.get("model") or "the default model"
+        if isinstance(error, openai.APITimeoutError):
+            if mid_stream:
+                return LLMError(f"The model server at {where} stopped sending its reply for more than "
+                                f"{self.settings.timeout:g} s.", "stream")
+            return LLMError(f"The model server at {where} did not answer within {self.settings.timeout:g} s "
+                            "(timeout under [llm] in kith.toml).", "timeout")
+        if isinstance(error, openai.APIConnectionError):
+            if mid_stream:
+                return LLMError(f"The connection to the model server at {where} broke in the middle of the "
+                                "reply.", "stream")
+            if _refused(error):
+                return LLMError(f"Cannot reach the model server at {where}: the connection was refused. "
+                                "Is the server running?", "refused")
+            return LLMError(f"Cannot reach the model server at {where} ({_cause_name(error)}).", "connection")
+        if isinstance(error, openai.APIStatusError):
+            status = error.status_code
+            detail = self._redactor.clean(_server_message(error))[:MAX_ERROR_CHARS]
+            retry_after = _retry_after(error)
+            if status in (401, 403):
+                return LLMError(
+                    f"The model server at {where} refused the API key (HTTP {status}). Check the key in the "
+                    f"environment variable {self.settings.api_key_env}.", "auth", status=status)
+            if status == 404:
+                return LLMError(f"The model server at {where} has no model {model!r} or no chat completions "
+                                f"endpoint (HTTP 404): {detail}", "not-found", status=status, detail=detail)
+            if status == 429:
+                return LLMError(f"The model server at {where} is rate-limiting requests (HTTP 429); try again "
+                                "in a moment.", "rate-limit", status=status, retry_after=retry_after, detail=detail)
+            if status in (408, 409) or status >= 500:
+                return LLMError(f"The model server at {where} failed (HTTP {status}): {detail}", "server",
+                                status=status, retry_after=retry_after, detail=detail)
+            return LLMError(f"The model server at {where} rejected the request (HTTP {status}): {detail}",
+                            "bad-request", status=status, detail=detail)
+        if isinstance(error, openai.APIError):
+            detail = self._redactor.clean(str(error.message))[:MAX_ERROR_CHARS]
+            if mid_stream:
+                return LLMError(f"The model server at {where} reported an error in the middle of the reply: "
+                                f"{detail}", "stream", detail=detail)
+            return LLMError(f"The model server at {where} reported an error: {detail}", "server", detail=detail)
+        return LLMError(f"The request to {where} failed ({type(error).__name__}).", "connection")
+
+
+def _refused(error: BaseException) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ConnectionRefusedError):
+            return True
+        text = str(current).lower()
+        if "connection refused" in text or "connect call failed" in text or "errno 111" in text:
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _cause_name(error: BaseException) -> str:
+    cause = error.__cause__ or error.__context__
+    return type(cause).__name__ if cause is not None else "connection error"
+
+
+def _server_message(error: openai.APIStatusError) -> str:
+    body = error.body
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping) and isinstance(inner.get("message"), str):
+            return str(inner["message"])
+        if isinstance(inner, str):
+            return inner
+        if isinstance(body.get("detail"), str):
+            return str(body["detail"])
+    if isinstance(body, str):
+        return body
+    return str(error.message)
+
+
+def _retry_after(error: openai.APIStatusError) -> float | None:
+    headers = error.response.headers
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return float(value) / scale
+        except ValueError:
+            continue
+    return None

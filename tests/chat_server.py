@@ -1,0 +1,369 @@
+"""A Chat Completions server on 127.0.0.1 for tests: scripted replies, the quirks of real local servers.
+
+The real ``openai`` client talks to it over HTTP, so the tests exercise the same wire the game uses.
+Each test pushes the replies it wants onto a queue (one reply per request, in order) and reads back
+``received`` to check what the client sent. A request with no scripted reply left gets a 500 whose
+message says so, which makes a test that expected fewer calls fail loudly.
+
+Reply kinds: ``Text`` (streamed in small chunks when the client asks for a stream), ``ToolCalls``
+(arguments split into fragments across chunks, as OpenAI and vLLM send them), ``Failure`` (any status,
+optional headers such as ``Retry-After``), ``Delayed``, ``Broken`` (the connection drops mid-stream),
+``StreamError`` (an ``{"error": ...}`` event mid-stream, as llama.cpp sends), and ``Dynamic`` (a function
+of the request, for servers that echo the schema back or answer differently per request). Knobs on the
+server reproduce servers that refuse parts of the protocol (``reject_response_formats``,
+``reject_stream_options``, ``reject_tool_choice_required``) or check the key (``require_key``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Received:
+    """One request as the server saw it."""
+
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return list(self.body.get("messages", []))
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [t["function"]["name"] for t in self.body.get("tools", []) or []]
+
+    def text(self) -> str:
+        """Every message's content joined, to look for what a prompt contained."""
+        parts = []
+        for message in self.messages:
+            content = message.get("content")
+            if isinstance(content, str):
+                parts.append(content)
+        return "\n".join(parts)
+
+
+@dataclass
+class Text:
+    content: str
+    chunk_size: int = 8
+    finish_reason: str = "stop"
+    usage: bool = True
+
+
+@dataclass
+class ToolCalls:
+    calls: list[tuple[str, str | dict[str, Any]]]
+    content: str = ""
+    fragment_size: int = 7
+    with_index: bool = True
+
+
+@dataclass
+class Failure:
+    status: int
+    message: str = "scripted failure"
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Delayed:
+    seconds: float
+    reply: Any
+
+
+@dataclass
+class Broken:
+    """Streams ``content`` in chunks and then drops the connection without finishing."""
+
+    content: str
+    chunk_size: int = 8
+
+
+@dataclass
+class StreamError:
+    """Streams ``content`` then an ``{"error": ...}`` event, as llama.cpp does when generation fails."""
+
+    content: str
+    message: str = "generation failed"
+
+
+@dataclass
+class Dynamic:
+    make: Callable[[Received], Any]
+
+
+def _arguments(value: str | dict[str, Any]) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _rough_tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+class ChatServer:
+    """Serve scripted Chat Completions replies; use as a context manager."""
+
+    def __init__(self, model: str = "test-model") -> None:
+        self.model = model
+        self.replies: deque[Any] = deque()
+        self.received: list[Received] = []
+        self.reject_response_formats: set[str] = set()
+        self.reject_stream_options = False
+        self.reject_tool_choice_required = False
+        self.require_key: str | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd.daemon_threads = True
+        self._httpd.block_on_close = False
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def push(self, *replies: Any) -> None:
+        with self._lock:
+            self.replies.extend(replies)
+
+    @property
+    def chat_requests(self) -> list[Received]:
+        return [r for r in self.received if r.path.endswith("/chat/completions")]
+
+    def __enter__(self) -> ChatServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def _next(self, request: Received) -> Any:
+        with self._lock:
+            reply = self.replies.popleft() if self.replies else Failure(500, "chat_server: no scripted reply left")
+        while isinstance(reply, Dynamic):
+            reply = reply.make(request)
+        return reply
+
+    def _refusal(self, request: Received) -> Failure | None:
+        body = request.body
+        if self.require_key is not None:
+            given = request.headers.get("authorization", "")
+            if given != f"Bearer {self.require_key}":
+                shown = given.removeprefix("Bearer ")
+                # OpenAI's own 401 message quotes part of the key; the client must never pass it on.
+                return Failure(401, f"Incorrect API key provided: {shown[:6]}***{shown[-4:]} ({shown})")
+        response_format = body.get("response_format")
+        if isinstance(response_format, dict) and response_format.get("type") in self.reject_response_formats:
+            return Failure(400, f"response_format type {response_format['type']!r} is not supported")
+        if self.reject_stream_options and "stream_options" in body:
+            return Failure(400, "Unrecognized request argument supplied: stream_options")
+        if self.reject_tool_choice_required and body.get("tool_choice") == "required":
+            return Failure(400, '"required" tool choice requires --enable-auto-tool-choice')
+        return None
+
+
+def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            server.received.append(Received(self.path, _headers(self), {}))
+            if self.path.rstrip("/").endswith("/models"):
+                self._json(200, {"object": "list", "data": [{"id": server.model, "object": "model",
+                                                             "created": 0, "owned_by": "test"}]})
+            else:
+                self._json(404, {"error": {"message": "not found", "type": "not_found"}})
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length) if length else b"{}"
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = {"_unparsed": raw.decode("utf-8", "replace")}
+            request = Received(self.path, _headers(self), body)
+            server.received.append(request)
+            if not self.path.endswith("/chat/completions"):
+                self._json(404, {"error": {"message": "not found", "type": "not_found"}})
+                return
+            reply = server._refusal(request) or server._next(request)
+            self._serve(request, reply)
+
+        def _serve(self, request: Received, reply: Any) -> None:
+            while isinstance(reply, Delayed):
+                if server._stop.wait(reply.seconds):
+                    return
+                reply = reply.reply
+                while isinstance(reply, Dynamic):
+                    reply = reply.make(request)
+            if isinstance(reply, Failure):
+                self._json(reply.status, {"error": {"message": reply.message, "type": "scripted",
+                                                    "code": reply.status}}, reply.headers)
+                return
+            if request.body.get("stream"):
+                self._stream(request, reply)
+            else:
+                self._json(200, self._completion(request, reply))
+
+        # -------------------------------------------------------------------------------- non-stream
+
+        def _completion(self, request: Received, reply: Any) -> dict[str, Any]:
+            message: dict[str, Any] = {"role": "assistant", "content": None}
+            finish = "stop"
+            if isinstance(reply, Text):
+                message["content"] = reply.content
+                finish = reply.finish_reason
+                completion = reply.content
+            elif isinstance(reply, ToolCalls):
+                message["content"] = reply.content or None
+                message["tool_calls"] = [
+                    {"id": f"call_{i}", "type": "function",
+                     "function": {"name": name, "arguments": _arguments(args)}}
+                    for i, (name, args) in enumerate(reply.calls)
+                ]
+                finish = "tool_calls"
+                completion = "".join(_arguments(a) for _, a in reply.calls)
+            else:
+                raise TypeError(f"chat_server cannot answer a non-stream request with {reply!r}")
+            return {
+                "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
+                "model": server.model,
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": _usage(request, completion),
+            }
+
+        # -------------------------------------------------------------------------------- stream
+
+        def _stream(self, request: Received, reply: Any) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("transfer-encoding", "chunked")
+            self.send_header("connection", "close")
+            self.end_headers()
+            include_usage = bool((request.body.get("stream_options") or {}).get("include_usage"))
+            try:
+                if isinstance(reply, Text):
+                    self._event(_chunk({"role": "assistant", "content": ""}))
+                    for piece in _pieces(reply.content, reply.chunk_size):
+                        self._event(_chunk({"content": piece}))
+                    self._event(_chunk({}, reply.finish_reason))
+                    if include_usage and reply.usage:
+                        self._event(_usage_chunk(request, reply.content))
+                elif isinstance(reply, ToolCalls):
+                    self._event(_chunk({"role": "assistant"}))
+                    for piece in _pieces(reply.content, 8):
+                        self._event(_chunk({"content": piece}))
+                    for index, (name, args) in enumerate(reply.calls):
+                        head: dict[str, Any] = {"id": f"call_{index}", "type": "function",
+                                                "function": {"name": name, "arguments": ""}}
+                        if reply.with_index:
+                            head["index"] = index
+                        self._event(_chunk({"tool_calls": [head]}))
+                        for piece in _pieces(_arguments(args), reply.fragment_size):
+                            fragment: dict[str, Any] = {"function": {"arguments": piece}}
+                            if reply.with_index:
+                                fragment["index"] = index
+                            self._event(_chunk({"tool_calls": [fragment]}))
+                    self._event(_chunk({}, "tool_calls"))
+                    if include_usage:
+                        self._event(_usage_chunk(request, json.dumps([a for _, a in reply.calls])))
+                elif isinstance(reply, Broken):
+                    self._event(_chunk({"role": "assistant", "content": ""}))
+                    for piece in _pieces(reply.content, reply.chunk_size):
+                        self._event(_chunk({"content": piece}))
+                    # Drop the connection without the terminating chunk: the client sees a broken body.
+                    self.wfile.flush()
+                    self.connection.close()
+                    self.close_connection = True
+                    return
+                elif isinstance(reply, StreamError):
+                    for piece in _pieces(reply.content, 8):
+                        self._event(_chunk({"content": piece}))
+                    self._write_event({"error": {"message": reply.message, "type": "server_error"}})
+                else:
+                    raise TypeError(f"chat_server cannot stream {reply!r}")
+                self._write_raw(b"data: [DONE]\n\n")
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError, OSError):
+                pass
+            self.close_connection = True
+
+        def _event(self, data: dict[str, Any]) -> None:
+            self._write_event(data)
+
+        def _write_event(self, data: dict[str, Any]) -> None:
+            self._write_raw(f"data: {json.dumps(data)}\n\n".encode())
+
+        def _write_raw(self, payload: bytes) -> None:
+            self.wfile.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")
+            self.wfile.flush()
+
+        def _json(self, status: int, data: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+            payload = json.dumps(data).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            self.send_header("connection", "close")
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            try:
+                self.wfile.write(payload)
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+
+    return Handler
+
+
+def _headers(handler: BaseHTTPRequestHandler) -> dict[str, str]:
+    return {key.lower(): value for key, value in handler.headers.items()}
+
+
+def _pieces(text: str, size: int) -> Iterator[str]:
+    for start in range(0, len(text), max(1, size)):
+        yield text[start:start + size]
+
+
+def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": "test-model",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+
+
+def _usage(request: Received, completion: str) -> dict[str, int]:
+    prompt = _rough_tokens(json.dumps(request.body.get("messages", [])))
+    done = _rough_tokens(completion)
+    return {"prompt_tokens": prompt, "completion_tokens": done, "total_tokens": prompt + done}
+
+
+def _usage_chunk(request: Received, completion: str) -> dict[str, Any]:
+    return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": "test-model",
+            "choices": [], "usage": _usage(request, completion)}

@@ -1,0 +1,195 @@
+"""Step 1, narration: streaming, character lookups between which text keeps streaming, the tool-round
+bound, quirks of local servers (dropped tools, tool calls as text, think blocks), the history window."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from chat_server import Broken, ChatServer, Dynamic, Failure, Received, Text, ToolCalls
+from llm_helpers import collect, narrator, request, seeded_graph, tiny_world
+
+from game.errors import NarratorError
+from game.narrator.base import PastTurn
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with ChatServer() as running:
+        yield running
+
+
+async def test_narration_streams_in_pieces_with_the_prompt_sections(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text("Edda looks up from the wick. \"Mind the rail,\" she says.", chunk_size=5))
+    teller = narrator(world, server.base_url)
+    context = "## Known NPC relationships (from graph retrieval)\n\n- [+] **Tobin Hale** → **Edda Marsh** (SERVES): x"
+    deltas = [d async for d in teller.narrate(request(world, graph, "talk to Edda", npc_context=context))]
+    assert len(deltas) > 5
+    assert "".join(deltas) == "Edda looks up from the wick. \"Mind the rail,\" she says."
+    sent = server.chat_requests[0]
+    system = sent.messages[0]["content"]
+    assert sent.body["stream"] is True
+    assert "A lighthouse on a rock" in system  # premise
+    assert "Sam Reed" in system  # the player character
+    assert "The Iron Stair" in system  # the scene
+    assert "<npc-context>\n" + context + "\n</npc-context>" in system
+    assert sent.messages[-1] == {"role": "user", "content": "talk to Edda"}
+    assert sent.tool_names == ["list_characters", "get_character"]
+    await teller.aclose()
+
+
+async def test_lookups_assembled_from_fragments_answer_from_world_and_graph(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(
+        ToolCalls([("get_character", {"name": "the Board"}), ("list_characters", {})],
+                  content="You wait. ", fragment_size=3),
+        Text("The keeper mutters about the Lighthouse Board."),
+    )
+    teller = narrator(world, server.base_url)
+    text = await collect(teller.narrate(request(world, graph, "ask about the board")))
+    assert text == "You wait. The keeper mutters about the Lighthouse Board."
+    second = server.chat_requests[1].messages
+    assistant = second[-3]
+    assert assistant["tool_calls"][0]["function"] == {"name": "get_character",
+                                                      "arguments": json.dumps({"name": "the Board"})}
+    board = json.loads(second[-2]["content"])
+    assert board["name"] == "Lighthouse Board" and board["type"] == "faction"
+    assert any("Edda Marsh → Lighthouse Board (MEMBER_OF" in line for line in board["relationships"])
+    listed = json.loads(second[-1]["content"])
+    assert {c["name"] for c in listed["characters"]} == {"Edda Marsh", "Tobin Hale", "Lighthouse Board"}
+    await teller.aclose()
+
+
+async def test_fragments_without_index_are_assembled_in_order(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(ToolCalls([("get_character", {"name": "Tobin"})], with_index=False, fragment_size=2),
+                Text("Tobin keeps his eyes on the lamp."))
+    teller = narrator(world, server.base_url)
+    await collect(teller.narrate(request(world, graph, "look at Tobin")))
+    answer = json.loads(server.chat_requests[1].messages[-1]["content"])
+    assert answer["name"] == "Tobin Hale"
+    await teller.aclose()
+
+
+async def test_tool_rounds_are_bounded_then_the_turn_is_told(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(*[ToolCalls([("list_characters", {})]) for _ in range(2)], Text("At last, the story."))
+    teller = narrator(world, server.base_url, max_tool_rounds=2)
+    text = await collect(teller.narrate(request(world, graph, "who is here?")))
+    assert text == "At last, the story."
+    assert len(server.chat_requests) == 3
+    assert server.chat_requests[2].body["tool_choice"] == "none"
+    await teller.aclose()
+
+
+async def test_a_model_that_only_calls_tools_fails_the_turn_clearly(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(*[ToolCalls([("list_characters", {})]) for _ in range(3)])
+    teller = narrator(world, server.base_url, max_tool_rounds=2)
+    with pytest.raises(NarratorError, match="no narration"):
+        await collect(teller.narrate(request(world, graph, "who is here?")))
+    assert len(server.chat_requests) == 3
+    await teller.aclose()
+
+
+async def test_a_server_that_refuses_tools_gets_the_turn_without_them(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+
+    def refuse_tools(sent: Received) -> object:
+        if "tools" in sent.body:
+            return Failure(400, "this model does not support tools")
+        return Text("You climb on.")
+
+    server.push(Dynamic(refuse_tools), Dynamic(refuse_tools))
+    teller = narrator(world, server.base_url)
+    req = request(world, graph, "climb")
+    assert await collect(teller.narrate(req)) == "You climb on."
+    assert [("tools" in r.body) for r in server.chat_requests] == [True, False]
+    assert any("without character lookups" in note for note in teller.caps.fallbacks)
+    await teller.aclose()
+
+
+async def test_a_server_that_refuses_stream_options_still_streams(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.reject_stream_options = True
+    server.push(Text("The wind answers."))
+    teller = narrator(world, server.base_url)
+    assert await collect(teller.narrate(request(world, graph, "listen"))) == "The wind answers."
+    assert ["stream_options" in r.body for r in server.chat_requests] == [True, False]
+    assert teller.usage(1)["estimated"] == 1  # no usage from the server: Kith estimated it
+    await teller.aclose()
+
+
+async def test_a_server_that_drops_tools_silently_still_narrates(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text("Edda shrugs."))
+    teller = narrator(world, server.base_url)
+    assert await collect(teller.narrate(request(world, graph, "ask Edda about Tobin"))) == "Edda shrugs."
+    await teller.aclose()
+
+
+async def test_think_blocks_never_reach_the_player(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text("<think>The player wants the lamp. Keep it short.</think>\n\nThe lamp is cold.", chunk_size=3))
+    teller = narrator(world, server.base_url)
+    assert await collect(teller.narrate(request(world, graph, "look at lamp"))) == "The lamp is cold."
+    await teller.aclose()
+
+
+async def test_a_tool_call_written_as_text_is_not_shown_and_still_answered(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text('<tool_call>{"name": "get_character", "arguments": {"name": "Edda"}}</tool_call>'),
+                Text("Edda nods at you."))
+    teller = narrator(world, server.base_url)
+    assert await collect(teller.narrate(request(world, graph, "greet Edda"))) == "Edda nods at you."
+    follow_up = server.chat_requests[1].messages[-1]["content"]
+    assert "Lookup results" in follow_up and "Edda Marsh" in follow_up
+    await teller.aclose()
+
+
+async def test_a_stream_that_breaks_midway_fails_the_turn(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Broken("Edda starts to say something about"))
+    teller = narrator(world, server.base_url, retries=2)
+    shown: list[str] = []
+    with pytest.raises(NarratorError, match="broke in the middle of the reply"):
+        async for delta in teller.narrate(request(world, graph, "talk to Edda")):
+            shown.append(delta)
+    assert "".join(shown).startswith("Edda starts")
+    assert len(server.chat_requests) == 1  # text already reached the player: no silent retry
+    await teller.aclose()
+
+
+async def test_history_window_shrinks_with_a_warning_first(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    long = "The wind keeps on howling around the tower and the lamp stays dark. " * 12
+    history = [PastTurn(n, f"wait {n}", long) for n in range(1, 13)]
+    # About 1,700 tokens are left for past turns; each of these costs about 240.
+    teller = narrator(world, server.base_url, context_size=3500, narration_tokens=400)
+    server.push(Text("You wait."), Text("You wait more."))
+    req = request(world, graph, "wait", turn=13, history=history[:6])
+    await collect(teller.narrate(req))
+    assert any("nearly fills" in note for note in teller.pending_notices(13))
+    sent = [m for m in server.chat_requests[0].messages if m["role"] == "user"]
+    assert len(sent) == 7  # every past turn still fits, plus the new input
+
+    req = request(world, graph, "wait", turn=14, history=history)
+    await collect(teller.narrate(req))
+    assert any("no longer sees" in note for note in teller.pending_notices(14))
+    kept = [m["content"] for m in server.chat_requests[1].messages if m["role"] == "user"]
+    assert kept == [f"wait {n}" for n in range(6, 13)] + ["wait"]
+    await teller.aclose()

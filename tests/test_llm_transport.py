@@ -1,0 +1,161 @@
+"""The wire: timeouts, 429 and 5xx with bounded backoff, refused connections, errors mid-stream, the key
+(read from the environment, a placeholder for local servers, never in a message or a log)."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Iterator
+
+import pytest
+from chat_server import ChatServer, Delayed, Failure, StreamError, Text
+from llm_helpers import KEY, collect, llm_settings, narrator, request, seeded_graph, tiny_world
+
+from game.errors import ConfigError, NarratorError
+from game.narrator.llm_transport import ChatCall, LLMError, OpenAITransport, Redactor, is_local_url
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with ChatServer() as running:
+        yield running
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_a_slow_server_times_out_with_a_plain_message(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Delayed(2.0, Text("too late")))
+    teller = narrator(world, server.base_url, timeout=0.3)
+    with pytest.raises(NarratorError, match=r"did not answer within 0\.3 s"):
+        await collect(teller.narrate(request(world, graph, "wait")))
+    await teller.aclose()
+
+
+async def test_rate_limits_and_server_errors_are_retried_with_bounded_backoff(server: ChatServer) -> None:
+    server.push(Failure(429, "slow down"), Failure(502, "bad gateway"), Text("Finally."))
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    transport = OpenAITransport(llm_settings(server.base_url, retries=2, backoff=0.5), {}, sleep=sleep)
+    chunks = [c async for c in transport.stream(ChatCall("narrate", {"model": "m", "messages": []}))]
+    assert any(ch.get("choices") for ch in chunks)
+    assert waits == [0.5, 1.0]
+    assert transport.attempts == ["narrate:rate-limit", "narrate:server", "narrate:ok"]
+    await transport.aclose()
+
+
+async def test_retries_stop_at_the_configured_bound(server: ChatServer) -> None:
+    server.push(*[Failure(503, "overloaded") for _ in range(5)])
+    transport = OpenAITransport(llm_settings(server.base_url, retries=2), {})
+    with pytest.raises(LLMError, match=r"failed \(HTTP 503\): overloaded") as raised:
+        await transport.complete(ChatCall("world-ir", {"model": "m", "messages": []}))
+    assert raised.value.kind == "server"
+    assert len(server.received) == 3
+    await transport.aclose()
+
+
+async def test_a_servers_retry_after_is_honoured_up_to_a_cap(server: ChatServer) -> None:
+    server.push(Failure(429, headers={"retry-after": "0.05"}), Failure(429, headers={"retry-after": "600"}),
+                Text("ok"))
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    transport = OpenAITransport(llm_settings(server.base_url, retries=3), {}, sleep=sleep)
+    await transport.complete(ChatCall("world-ir", {"model": "m", "messages": []}))
+    assert waits == [0.05, 8.0]
+    await transport.aclose()
+
+
+async def test_a_refused_connection_says_the_server_is_not_running() -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    url = f"http://127.0.0.1:{_free_port()}/v1"
+    teller = narrator(world, url, retries=1)
+    with pytest.raises(NarratorError, match=r"connection was refused\. Is the server running\?") as raised:
+        await collect(teller.narrate(request(world, graph, "look")))
+    assert url.removesuffix("/v1") in raised.value.message
+    await teller.aclose()
+
+
+async def test_an_error_event_mid_stream_fails_the_turn(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(StreamError("The lamp", "CUDA out of memory"))
+    teller = narrator(world, server.base_url, retries=2)
+    with pytest.raises(NarratorError, match="in the middle of the reply: CUDA out of memory"):
+        await collect(teller.narrate(request(world, graph, "look")))
+    assert len(server.chat_requests) == 1
+    await teller.aclose()
+
+
+async def test_an_unknown_model_is_named_in_the_message(server: ChatServer) -> None:
+    server.push(Failure(404, "model 'lama3' not found, try pulling it first"))
+    transport = OpenAITransport(llm_settings(server.base_url, model="lama3"), {})
+    with pytest.raises(LLMError, match=r"has no model 'lama3'.*try pulling it first"):
+        await transport.complete(ChatCall("world-ir", {"model": "lama3", "messages": []}))
+    await transport.aclose()
+
+
+async def test_with_no_model_set_the_servers_first_model_is_used(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text("Hello."))
+    teller = narrator(world, server.base_url, model=None)
+    await collect(teller.narrate(request(world, graph, "hello")))
+    assert server.chat_requests[0].body["model"] == "test-model"
+    await teller.aclose()
+
+
+async def test_the_key_comes_from_the_named_variable_and_goes_nowhere_else(
+        server: ChatServer, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    server.require_key = "sk-the-right-one-000000"
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    teller = narrator(world, server.base_url, env={"GAME_KEY": KEY}, api_key_env="GAME_KEY")
+    with pytest.raises(NarratorError) as raised:
+        await collect(teller.narrate(request(world, graph, "look")))
+    assert server.chat_requests[0].headers["authorization"] == f"Bearer {KEY}"
+    message = raised.value.message
+    assert "refused the API key (HTTP 401)" in message and "GAME_KEY" in message
+    assert KEY not in message and KEY[:10] not in message and KEY[-4:] not in message
+    assert KEY not in caplog.text and KEY[-8:] not in caplog.text
+    await teller.aclose()
+
+
+def test_a_remote_endpoint_without_a_key_is_a_settings_error() -> None:
+    with pytest.raises(ConfigError, match="set the environment variable OPENAI_API_KEY"):
+        OpenAITransport(llm_settings("https://api.example.com/v1"), {})
+
+
+async def test_a_local_server_needs_no_key(server: ChatServer) -> None:
+    server.push(Text("ok"))
+    transport = OpenAITransport(llm_settings(server.base_url), {})
+    await transport.complete(ChatCall("probe", {"model": "m", "messages": []}))
+    assert server.received[0].headers["authorization"] == "Bearer sk-local"
+    await transport.aclose()
+
+
+def test_local_addresses_are_recognized() -> None:
+    for url in ("http://localhost:11434/v1", "http://127.0.0.1:8080/v1", "http://192.168.1.20:1234/v1",
+                "http://[::1]:8000/v1", "http://gpu-box.local:8000/v1"):
+        assert is_local_url(url), url
+    for url in ("https://api.openai.com/v1", "https://openrouter.ai/api/v1", None):
+        assert not is_local_url(url), url
+
+
+def test_redaction_removes_keys_and_bearer_tokens() -> None:
+    redactor = Redactor([KEY])
+    text = f"bad key {KEY}; header Bearer {KEY}; other sk-proj-abcdefgh12345; api_key=hunter2secret"
+    cleaned = redactor.clean(text)
+    assert KEY not in cleaned and "sk-proj-abcdefgh12345" not in cleaned and "hunter2secret" not in cleaned

@@ -1,0 +1,141 @@
+"""Step 2, World IR: structured output with json_schema -> JSON mode -> a repaired plain reply, bounded
+retries, replies in fences or after think blocks, an echoed schema, and the scene carried forward."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from chat_server import ChatServer, Text
+from llm_helpers import character, execution, ir, narrator, relation, request, seeded_graph, tiny_world
+
+from game.narrator.openai_narrator import LLMNarrationResult
+from game.narrator.world_ir import WorldIR
+
+FACTS = ir(
+    charactersPresent=["Sam Reed", "Edda Marsh"],
+    entities=[character("Edda Marsh", "The old keeper, softening towards the newcomer."),
+              {"name": "The Lamp Room", "kind": "place"}],
+    relations=[relation("Edda Marsh", "Sam Reed", "TRUSTS", 0.5,
+                        "Edda Marsh trusts Sam Reed since Sam steadied her wick.")],
+    nextCast=["Edda Marsh"],
+    location="The Lamp Room",
+)
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with ChatServer() as running:
+        yield running
+
+
+async def test_json_schema_reply_gives_the_ir_and_the_next_scene(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text(json.dumps(FACTS)))
+    teller = narrator(world, server.base_url)
+    req = request(world, graph, "help Edda with the wick")
+    before = req.scene.model_copy(deep=True)
+    result = await teller.finish(req, "You steady the wick while Edda ties it.")
+    assert isinstance(result.world_ir, WorldIR)
+    assert result.world_ir.relations[0].relation == "TRUSTS"
+    assert result.scene.cast == ["Edda Marsh"]
+    assert result.scene.location == "lamp"  # the place's name mapped to its id
+    assert req.scene == before  # the request's scene is never changed
+    sent = server.chat_requests[0].body
+    assert sent["response_format"]["type"] == "json_schema"
+    assert "charactersPresent" in json.dumps(sent["response_format"]["json_schema"]["schema"])
+    assert sent["temperature"] == 0
+    assert "You steady the wick" in server.chat_requests[0].text()
+    await teller.aclose()
+
+
+async def test_refused_json_schema_falls_back_to_json_mode_then_plain(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.reject_response_formats = {"json_schema", "json_object"}
+    server.push(Text(json.dumps(FACTS)), Text(json.dumps(FACTS)))
+    teller = narrator(world, server.base_url)
+    req = request(world, graph, "help Edda")
+    result = await teller.finish(req, "You help.")
+    assert result.world_ir.next_cast == ["Edda Marsh"]
+    formats = [(r.body.get("response_format") or {}).get("type") for r in server.received]
+    assert formats == ["json_schema", "json_object", None]
+    assert "must match this JSON schema" in server.received[-1].messages[0]["content"]
+    assert any("JSON mode" in n for n in result.notices) and any("plain text" in n for n in result.notices)
+    # The fallback sticks for the session: the next turn goes straight to plain JSON.
+    await teller.finish(request(world, graph, "wait", turn=2), "You wait.")
+    assert (server.received[-1].body.get("response_format") or {}).get("type") is None
+    await teller.aclose()
+
+
+async def test_fenced_reply_after_a_think_block_is_repaired(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    body = json.dumps(FACTS).replace('"nextCast": ["Edda Marsh"]', '"nextCast": ["Edda Marsh",]')
+    assert '",]' in body  # a trailing comma, as small models write
+    reply = f"<think>Edda trusts the player now.</think>\nHere you go:\n```json\n{body}\n```\nHope that helps!"
+    server.push(Text(reply))
+    teller = narrator(world, server.base_url)
+    result = await teller.finish(request(world, graph, "help Edda"), "You help.")
+    assert result.world_ir.relations[0].source == "Edda Marsh"
+    assert len(server.chat_requests) == 1
+    await teller.aclose()
+
+
+async def test_an_echoed_schema_is_refused_and_the_model_asked_again(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+
+    server.push(Text(json.dumps(WorldIR.model_json_schema(by_alias=True))), Text(json.dumps(FACTS)))
+    teller = narrator(world, server.base_url)
+    result = await teller.finish(request(world, graph, "help Edda"), "You help.")
+    assert result.world_ir.next_cast == ["Edda Marsh"]
+    retry = server.chat_requests[1].messages[-1]["content"]
+    assert "JSON schema itself" in retry
+    await teller.aclose()
+
+
+async def test_invalid_replies_are_retried_a_bounded_number_of_times(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    bad = ir(relations=[relation("Edda Marsh", "Sam Reed", "TRUSTS", 3.0, "Edda trusts Sam a great deal.")])
+    server.push(*[Text(json.dumps(bad)) for _ in range(3)])
+    teller = narrator(world, server.base_url, repair_attempts=2)
+    req = request(world, graph, "help Edda")
+    result = await teller.finish(req, "You help.")
+    assert len(server.chat_requests) == 3
+    assert "strength" in server.chat_requests[1].messages[-1]["content"]  # the validation message went back
+    # The one bad relation is left out; nothing is invented in its place.
+    assert result.world_ir.relations == []
+    assert any("left out" in n for n in result.notices)
+    await teller.aclose()
+
+
+async def test_unreadable_replies_mean_the_turn_is_not_extracted(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(*[Text("Sure! Edda now trusts Sam. I have updated the memory.") for _ in range(2)])
+    teller = narrator(world, server.base_url, repair_attempts=1)
+    req = request(world, graph, "help Edda")
+    result = await teller.finish(req, "You help.")
+    assert isinstance(result, LLMNarrationResult) and result.ir_error
+    assert result.scene.cast == req.scene.cast  # the scene carries forward unchanged
+    writes = execution(world, graph)
+    report = await teller.extract(req, result, writes)
+    assert not report.extracted and "could not be read" in report.message
+    assert not writes.writes
+    assert len(server.chat_requests) == 2  # no extractor request for a turn with no facts
+    await teller.aclose()
+
+
+async def test_a_failed_world_ir_request_does_not_raise(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push()  # nothing scripted: the server answers 500
+    teller = narrator(world, server.base_url)
+    result = await teller.finish(request(world, graph, "help Edda"), "You help.")
+    assert isinstance(result, LLMNarrationResult)
+    assert result.ir_error is not None and "HTTP 500" in result.ir_error
+    await teller.aclose()
