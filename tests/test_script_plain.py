@@ -70,5 +70,15 @@ def test_printer_streams_narration_then_meta_and_errors_on_their_own_lines() -> 
     assert out.getvalue() == (
         "Rain on the slate.\n\n"
         "Undone “look”. You are back at turn 0.\n\n"
-        "\nNarrator: Nothing of this turn was saved.\n\n"
+        "Narrator: Nothing of this turn was saved.\n\n"
     )
+
+
+def test_a_notice_after_prose_stands_apart_and_an_ending_is_marked() -> None:
+    out = io.StringIO()
+    printer = PlainPrinter(out)
+    for event in [NarrationDone("The lamp burns."), Notice("Memory was not updated."),
+                  GameEnded("lit", "The Lamp Burns")]:
+        printer.show(event)
+    printer.end_command()
+    assert out.getvalue() == "The lamp burns.\n\n(Memory was not updated.)\n\n*** The Lamp Burns ***\n\n"

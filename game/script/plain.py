@@ -89,10 +89,13 @@ class PlainPrinter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self._stream = DeltaStream()
+        self._wrote = False  # anything shown for this command yet (a notice after prose is set apart)
 
     def _write(self, text: str) -> None:
-        self.out.write(text)
-        self.out.flush()
+        if text:
+            self.out.write(text)
+            self.out.flush()
+            self._wrote = True
 
     def show(self, event: Event) -> None:
         if isinstance(event, NarrationDelta):
@@ -113,7 +116,8 @@ class PlainPrinter:
             return
         if isinstance(event, Notice):
             text = f"({text})"
-        self._write("\n" + text.strip("\n") + "\n" if not isinstance(event, MetaOutput) else text.strip("\n") + "\n")
+        apart = "\n" if self._wrote and not isinstance(event, MetaOutput) else ""
+        self._write(apart + text.strip("\n") + "\n")
 
     def end_command(self) -> None:
         """A blank line after a command's output, so the next prompt stands apart."""
@@ -121,3 +125,4 @@ class PlainPrinter:
             self._write(self._stream.flush() + "\n")
             self._stream = DeltaStream()
         self._write("\n")
+        self._wrote = False

@@ -1,0 +1,189 @@
+"""``kith play`` (and ``kith`` alone): play in the terminal.
+
+On a terminal the Textual app opens when it is installed; ``--plain``, a pipe or a missing UI gives the
+line-mode loop: the story printed as plain text, one command per line read from stdin. Both drive the
+same ``GameSession``, and every committed turn is already on disk, so leaving never loses anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import os
+import sys
+from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO, cast
+
+from game.config import Settings
+from game.engine.events import Event, QuitRequested
+from game.errors import KithError
+from game.script.plain import PlainPrinter, plain
+
+if TYPE_CHECKING:
+    from game.engine.session import GameSession
+
+PROMPT = "> "
+
+
+def _optional(module: str) -> Any:
+    """A module another part of Kith provides, or None while it is not installed (UI, doctor)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is not None and module.startswith(error.name):
+            return None
+        raise
+
+
+def add_llm_flags(parser: argparse.ArgumentParser) -> None:
+    """The endpoint flags ``kith doctor`` defines, when that command is installed."""
+    add = getattr(_optional("game.cli.doctor"), "llm_flag_arguments", None)
+    if add is not None:
+        add(parser)
+
+
+def llm_flags(args: argparse.Namespace) -> dict[str, Any]:
+    read = getattr(_optional("game.cli.doctor"), "llm_settings_flags", None)
+    return dict(read(args)) if read is not None else {}
+
+
+def survive_closed_pipe(action: Callable[[], int]) -> int:
+    """Run ``action``; when the reader of stdout goes away (``kith ... | head``) stop quietly.
+
+    Nothing is lost: a turn whose output could not be written was never committed, and every earlier
+    turn already is. stdout is pointed at /dev/null so the interpreter's final flush cannot fail again.
+    """
+    try:
+        return action()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def game_settings_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """``--world``, ``--seed`` and the endpoint flags, nested like ``kith.toml``."""
+    flags: dict[str, Any] = {}
+    if getattr(args, "world", None):
+        flags["world"] = args.world
+    if getattr(args, "seed", None) is not None:
+        flags["seed"] = args.seed
+    return _merge(flags, llm_flags(args))
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "play", help="play the game (the default command)",
+        description="Play in the terminal. Without --save: resume the most recently played game, or start "
+                    "a new one named after the world and the time.",
+    )
+    parser.add_argument("--save", metavar="NAME", help="the save to play (created if it does not exist)")
+    parser.add_argument("--new", action="store_true", help="start a new game (refuses an existing --save)")
+    parser.add_argument("--world", metavar="ID", help="world for a new game (a folder under content/)")
+    parser.add_argument("--seed", type=int, metavar="N", help="seed for the offline narrator's choices")
+    parser.add_argument("--plain", action="store_true",
+                        help="line mode: plain text in and out, for screen readers and pipes")
+    # Accepted here too so ``kith --saves-dir X`` (which becomes ``kith play --saves-dir X``) works;
+    # SUPPRESS keeps an unset flag from hiding the same flag given before the command.
+    for flag in ("--config", "--saves-dir", "--content-dir"):
+        parser.add_argument(flag, type=Path, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    add_llm_flags(parser)
+    parser.set_defaults(handler=run_play, settings_flags=game_settings_flags)
+
+
+def run_play(args: argparse.Namespace, settings: Settings) -> int:
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        app = _optional("game.ui.app")
+        if app is not None:
+            code = app.run_app(settings, args.save, args.new, args.world, None)
+            return code if isinstance(code, int) else 0
+    return survive_closed_pipe(LineMode(settings, save=args.save, new=args.new, world=args.world).run)
+
+
+class LineMode:
+    """The plain read-print loop. Ctrl-C during a turn cancels that turn; at the prompt it leaves."""
+
+    def __init__(self, settings: Settings, save: str | None = None, new: bool = False,
+                 world: str | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        self.settings = settings
+        self.save = save
+        self.new = new
+        self.world = world
+        self.stdin = stdin or sys.stdin
+        self.out = stdout or sys.stdout
+        self.interactive = self.stdin is sys.stdin and self.stdin.isatty()
+
+    def run(self) -> int:
+        from game.engine.session import GameSession
+
+        with asyncio.Runner() as runner:
+            session = runner.run(GameSession.open(self.settings, save=self.save, new=self.new, world=self.world))
+            try:
+                self._loop(runner, session)
+            finally:
+                runner.run(session.close())
+        return 0
+
+    def _say(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    def _loop(self, runner: asyncio.Runner, session: GameSession) -> None:
+        status = "new game" if session.turn == 0 else f"turn {session.turn}"
+        self._say(f"Kith · {session.world.title} · save {session.save_name} · {status} · "
+                  f"{session.narrator_label}\nType help for commands, quit to leave.\n\n")
+        self._say(plain(session.opening_text()).strip("\n") + "\n\n")
+        while True:
+            try:
+                line = self._read()
+            except (EOFError, KeyboardInterrupt):
+                self._say(f"\nYour game is saved as {session.save_name} at turn {session.turn}.\n")
+                return
+            turn_before = session.turn
+            try:
+                if runner.run(self._turn(session, line)):
+                    return
+            except KeyboardInterrupt:
+                if session.turn == turn_before:
+                    self._say("\n(Cancelled: nothing of that turn was saved.)\n\n")
+                else:
+                    self._say("\n(Interrupted after the turn was saved.)\n\n")
+            except KithError as error:
+                self._say(f"{error.title}: {error.message}\n\n")
+            except Exception as error:  # a bug must not end the game; the save is intact either way
+                self._say(f"Something went wrong ({type(error).__name__}: {error}).\n\n")
+
+    def _read(self) -> str:
+        if self.interactive:
+            return input(PROMPT)
+        self._say(PROMPT)
+        line = self.stdin.readline()
+        if not line:
+            raise EOFError
+        line = line.rstrip("\r\n")
+        self._say(line + "\n")  # piped input is not echoed by a terminal; show it so the log reads right
+        return line
+
+    async def _turn(self, session: GameSession, line: str) -> bool:
+        printer = PlainPrinter(self.out)
+        quit_asked = False
+        stream = cast(AsyncGenerator[Event, None], session.play_turn(line))
+        async with aclosing(stream):
+            async for event in stream:
+                printer.show(event)
+                quit_asked = quit_asked or isinstance(event, QuitRequested)
+        printer.end_command()
+        return quit_asked

@@ -1,0 +1,85 @@
+"""``kith run --transcript``: play a plain list of commands and print the story, checking nothing.
+
+The command file has one command per line; blank lines and ``#`` comments are skipped and a leading
+``>`` is dropped, so a transcript pasted from a session can be replayed as it is. With a save the game
+is kept there (resumed when it exists); without one it lives in a temporary folder and is gone after.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from contextlib import aclosing
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO, cast
+
+from game.config import Settings
+from game.engine.events import Event, QuitRequested
+from game.errors import InputError
+from game.script.plain import PlainPrinter, plain
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncGenerator
+
+    from game.engine.session import GameSession
+
+
+def read_commands(path: Path) -> list[str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such command file") from None
+    except (IsADirectoryError, UnicodeDecodeError):
+        raise InputError(f"{path}: not a UTF-8 text file of commands") from None
+    commands = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        commands.append(line[1:].strip() if line.startswith(">") else line)
+    return commands
+
+
+async def play_commands(session: GameSession, commands: list[str], out: TextIO) -> int:
+    """Print the opening, then each command and its output; stop early if the game is quit."""
+    printer = PlainPrinter(out)
+    out.write(plain(session.opening_text()).strip("\n") + "\n\n")
+    played = 0
+    for command in commands:
+        out.write(f"> {command}\n")
+        quit_asked = False
+        stream = cast("AsyncGenerator[Event, None]", session.play_turn(command))
+        async with aclosing(stream):
+            async for event in stream:
+                printer.show(event)
+                quit_asked = quit_asked or isinstance(event, QuitRequested)
+        printer.end_command()
+        played += 1
+        if quit_asked:
+            break
+    out.flush()
+    return played
+
+
+async def play_transcript(settings: Settings, path: Path, save: str | None, out: TextIO) -> int:
+    """Play the file's commands in ``save`` (or a temporary game); returns the exit code."""
+    from game.engine.session import GameSession
+    from game.store.saves import resolve_save
+
+    commands = read_commands(path)
+    if save is not None:
+        exists = resolve_save(save, settings.saves_dir).exists()
+        session = await GameSession.open(settings, save=save, new=not exists, world=settings.world)
+        try:
+            await play_commands(session, commands, out)
+        finally:
+            await session.close()
+        return 0
+    with tempfile.TemporaryDirectory(prefix="kith-transcript-") as folder:
+        temporary = settings.model_copy(update={"saves_dir": Path(folder)})
+        session = await GameSession.open(temporary, save=Path(folder) / "transcript.sqlite", new=True,
+                                         world=settings.world)
+        try:
+            await play_commands(session, commands, out)
+        finally:
+            await session.close()
+    return 0
