@@ -58,6 +58,8 @@ class Text:
     chunk_size: int = 8
     finish_reason: str = "stop"
     usage: bool = True
+    pause: float = 0.0
+    """Seconds between streamed chunks (a slow model, for cancellation tests)."""
 
 
 @dataclass
@@ -270,6 +272,8 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                     self._event(_chunk({"role": "assistant", "content": ""}))
                     for piece in _pieces(reply.content, reply.chunk_size):
                         self._event(_chunk({"content": piece}))
+                        if reply.pause and server._stop.wait(reply.pause):
+                            return
                     self._event(_chunk({}, reply.finish_reason))
                     if include_usage and reply.usage:
                         self._event(_usage_chunk(request, reply.content))

@@ -187,7 +187,8 @@ class ReplayTransport:
         return completion
 
     async def models(self) -> list[str]:
-        return [self.model] if self.model else []
+        # The model is not part of a request's digest, so any name serves when none was recorded.
+        return [self.model or "recorded-model"]
 
     async def aclose(self) -> None:
         return None

@@ -1,0 +1,207 @@
+"""Record and replay: a session against the test server is stored as JSONL and played back with no
+network, as a narrator and as a headless script with ``{graph}`` checks; a changed request is a clear
+error; the key never reaches a recording."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from chat_server import ChatServer, Failure, Text, ToolCalls
+from llm_helpers import (
+    KEY,
+    WORLDS,
+    character,
+    edge,
+    ir,
+    llm_settings,
+    relation,
+    tiny_world,
+)
+
+from game.__main__ import main
+from game.config import LLMSettings, Settings
+from game.engine.session import GameSession
+from game.errors import ConfigError, InputError
+from game.narrator.factory import make_narrator, narrator_from_spec
+from game.narrator.llm_record import ReplayTransport
+from game.narrator.openai_narrator import OpenAINarrator
+
+TRUST = edge("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed since Sam steadied her wick.")
+FEAR = edge("Tobin Hale", "Sam Reed", "DISTRUSTS", -0.5, "Tobin Hale distrusts Sam Reed, who asked about the post.")
+TURNS = [
+    ("help Edda with the wick", [
+        ToolCalls([("get_character", {"name": "Edda"})], fragment_size=4),
+        Text("You steady the wick while Edda ties it. She grunts, which is thanks."),
+        Text(json.dumps(ir(charactersPresent=["Sam Reed", "Edda Marsh"], entities=[character("Edda Marsh")],
+                           relations=[relation("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, TRUST["fact"])],
+                           nextCast=["Edda Marsh"]))),
+        ToolCalls([("upsert_npc_graph", {"edges": [TRUST]})]),
+    ]),
+    ("ask Tobin about the post", [
+        Text("Tobin reddens. \"Someone has to keep it when she can't.\" He does not look at you again."),
+        Text("```json\n" + json.dumps(ir(
+            charactersPresent=["Sam Reed", "Tobin Hale"], entities=[character("Tobin Hale")],
+            relations=[relation("Tobin Hale", "Sam Reed", "DISTRUSTS", -0.5, FEAR["fact"])],
+            nextCast=["Tobin Hale"], location="The Lamp Room")) + "\n```"),
+        ToolCalls([("upsert_npc_graph", {"edges": [dict(FEAR, relation="MISTRUSTS")]})]),
+    ]),
+]
+SCRIPT = """\
+** world: tiny
+** narrator: replay:session.jsonl
+* replayed-playthrough
+> help Edda with the wick
+You steady the wick
+{graph} Edda Marsh -> Sam Reed: TRUSTS sign=+
+{graph} !Tobin Hale -> Sam Reed: DISTRUSTS
+> ask Tobin about the post
+Tobin reddens
+{graph} Tobin Hale -> Sam Reed: DISTRUSTS sign=-
+{state} location = lamp
+"""
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with ChatServer() as running:
+        yield running
+
+
+async def _record(tmp_path: Path, server: ChatServer, record: Path, env: dict[str, str] | None = None
+                  ) -> list[str]:
+    settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "recorded",
+                        llm=llm_settings(server.base_url))
+    teller = OpenAINarrator(settings.llm, tiny_world(), env=env or {}, record=record)
+    session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
+    stories = []
+    for text, replies in TURNS:
+        server.push(*replies)
+        stories.append("".join([getattr(e, "text", "") async for e in session.play_turn(text)
+                                if type(e).__name__ == "NarrationDone"]))
+    await session.close()
+    return stories
+
+
+async def test_a_recorded_session_replays_with_no_server(tmp_path: Path, server: ChatServer) -> None:
+    record = tmp_path / "session.jsonl"
+    told = await _record(tmp_path, server, record)
+    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["format"] == "kith-llm-recording"
+    assert [line["step"] for line in lines[1:]] == ["narrate", "narrate", "world-ir", "extract",
+                                                    "narrate", "world-ir", "extract"]
+    server.close()  # from here on, any request would fail
+
+    settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "replayed")
+    teller = make_narrator(settings, tiny_world(), replay=record)
+    assert "replay of session.jsonl" in teller.label
+    session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
+    replayed = []
+    for text, _ in TURNS:
+        replayed.append("".join([getattr(e, "text", "") async for e in session.play_turn(text)
+                                 if type(e).__name__ == "NarrationDone"]))
+    assert replayed == told
+    names = {n.id: n.name for n in session.graph.nodes.values()}
+    relations = {(names[e.source], names[e.target], e.relation) for e in session.graph.open_edges.values()}
+    assert {("Edda Marsh", "Sam Reed", "TRUSTS"), ("Tobin Hale", "Sam Reed", "DISTRUSTS")} <= relations
+    assert session.scene.location == "lamp"
+    await session.close()
+
+
+def test_a_replayed_playthrough_is_a_script_with_graph_checks(
+        tmp_path: Path, server: ChatServer, capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(_record(tmp_path, server, tmp_path / "session.jsonl"))
+    server.close()
+    script = tmp_path / "llm.regtest"
+    script.write_text(SCRIPT, encoding="utf-8")
+    capsys.readouterr()
+    code = main(["--content-dir", str(WORLDS), "run", str(script)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "1 passed, 0 failed" in out
+
+    # A script that asks something else than was recorded fails, saying what changed.
+    script.write_text(SCRIPT.replace("> ask Tobin about the post", "> ask Tobin about the lamp"), encoding="utf-8")
+    code = main(["--content-dir", str(WORLDS), "run", str(script)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "recorded for a different request" in out and "ask Tobin about the post" in out
+
+
+async def test_replay_refuses_a_different_request_and_an_exhausted_recording(tmp_path: Path,
+                                                                            server: ChatServer) -> None:
+    record = tmp_path / "session.jsonl"
+    await _record(tmp_path, server, record)
+    replay = ReplayTransport(record)
+    assert len(replay.exchanges) == 7
+    world = tiny_world()
+    teller = OpenAINarrator(LLMSettings(), world, replay=record)
+    settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "other")
+    session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
+    failed = [e async for e in session.play_turn("threaten Edda") if type(e).__name__ == "TurnFailed"]
+    assert failed and "exchange 1 was recorded for a different request" in failed[0].message
+    await session.close()
+
+    short = tmp_path / "short.jsonl"
+    short.write_text("\n".join(record.read_text(encoding="utf-8").splitlines()[:2]) + "\n", encoding="utf-8")
+    teller = OpenAINarrator(LLMSettings(), world, replay=short)
+    session = await GameSession.open(settings, save="game2", new=True, world="tiny", narrator=teller)
+    failed = [e async for e in session.play_turn("help Edda with the wick") if type(e).__name__ == "TurnFailed"]
+    assert failed and "holds only 1 exchanges" in failed[0].message
+    await session.close()
+
+
+async def test_a_recorded_failure_replays_as_the_same_failure(tmp_path: Path, server: ChatServer) -> None:
+    record = tmp_path / "failure.jsonl"
+    world = tiny_world()
+    teller = OpenAINarrator(llm_settings(server.base_url), world, env={}, record=record)
+    settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "a")
+    server.push(Failure(503, "overloaded"))
+    session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
+    first = [e.message async for e in session.play_turn("look") if type(e).__name__ == "TurnFailed"]
+    await session.close()
+    teller = OpenAINarrator(LLMSettings(), world, replay=record)
+    session = await GameSession.open(settings.model_copy(update={"saves_dir": tmp_path / "b"}), save="game",
+                                     new=True, world="tiny", narrator=teller)
+    second = [e.message async for e in session.play_turn("look") if type(e).__name__ == "TurnFailed"]
+    await session.close()
+    assert first == second and "HTTP 503" in first[0]
+
+
+async def test_the_key_never_reaches_a_recording(tmp_path: Path, server: ChatServer) -> None:
+    record = tmp_path / "keyed.jsonl"
+    server.require_key = KEY
+    await _record(tmp_path, server, record, env={"OPENAI_API_KEY": KEY})
+    assert server.chat_requests[0].headers["authorization"] == f"Bearer {KEY}"
+    text = record.read_text(encoding="utf-8")
+    assert KEY not in text and KEY[-8:] not in text
+
+
+def test_files_that_are_not_recordings_are_refused(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.jsonl"
+    with pytest.raises(InputError, match="No recording"):
+        ReplayTransport(missing)
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"hello": 1}\n', encoding="utf-8")
+    with pytest.raises(InputError, match="not a Kith model recording"):
+        ReplayTransport(other)
+    other.write_text("not json\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 1: not JSON"):
+        ReplayTransport(other)
+
+
+def test_the_factory_chooses_offline_unless_an_endpoint_or_recording_says_otherwise(tmp_path: Path) -> None:
+    world = tiny_world()
+    offline = Settings(world="tiny", content_dir=WORLDS)
+    assert make_narrator(offline, world).label == "offline narrator"
+    online = offline.model_copy(update={"llm": LLMSettings(base_url="http://localhost:11434/v1", model="llama3.2")})
+    assert make_narrator(online, world).label == "llama3.2 @ localhost:11434"
+    forced = offline.model_copy(update={"llm": online.llm, "narrator": "offline"})
+    assert make_narrator(forced, world).label == "offline narrator"
+    with pytest.raises(ConfigError, match="--record"):
+        make_narrator(offline, world, record=tmp_path / "x.jsonl")
+    with pytest.raises(ConfigError, match="unknown narrator"):
+        narrator_from_spec("magic", offline, world)

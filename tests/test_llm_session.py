@@ -1,0 +1,133 @@
+"""Whole turns with the LLM narrator through ``GameSession`` and a real save: a turn commits with its
+memory update, a failed extraction commits the narration marked not extracted (and re-extraction later
+records it), a failed narration or a cancelled turn writes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from chat_server import ChatServer, Failure, Text, ToolCalls
+from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relations, relation, tiny_world
+
+from game.config import Settings
+from game.engine.events import (
+    Event,
+    MemoryUpdating,
+    NarrationDelta,
+    NarrationDone,
+    Notice,
+    TurnCommitted,
+    TurnFailed,
+)
+from game.engine.session import GameSession
+from game.narrator.openai_narrator import OpenAINarrator
+from game.store.database import SaveDatabase
+
+NARRATION = "You steady the wick while Edda ties it. She grunts, which is thanks."
+TRUST = edge("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed since Sam steadied her wick.")
+FACTS = ir(charactersPresent=["Sam Reed", "Edda Marsh"], entities=[character("Edda Marsh")],
+           relations=[relation("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, TRUST["fact"])], nextCast=["Edda Marsh"])
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with ChatServer() as running:
+        yield running
+
+
+def _settings(tmp_path: Path, server: ChatServer, **llm: Any) -> Settings:
+    return Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "saves",
+                    llm=llm_settings(server.base_url, **llm))
+
+
+async def _open(settings: Settings, new: bool = True) -> GameSession:
+    teller = OpenAINarrator(settings.llm, tiny_world(), env={})
+    return await GameSession.open(settings, save="game", new=new, world="tiny", narrator=teller)
+
+
+async def _play(session: GameSession, text: str) -> list[Event]:
+    return [event async for event in session.play_turn(text)]
+
+
+async def _saved_turn(settings: Settings) -> int:
+    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite") as db:
+        return await db.current_turn()
+
+
+async def test_a_turn_commits_with_its_memory_update(tmp_path: Path, server: ChatServer) -> None:
+    settings = _settings(tmp_path, server)
+    server.push(Text(NARRATION), Text(json.dumps(FACTS)), ToolCalls([("upsert_npc_graph", {"edges": [TRUST]})]))
+    session = await _open(settings)
+    events = await _play(session, "help Edda with the wick")
+    kinds = [type(e) for e in events if not isinstance(e, NarrationDelta)]
+    assert kinds.index(NarrationDone) < kinds.index(MemoryUpdating) < kinds.index(TurnCommitted)
+    committed = next(e for e in events if isinstance(e, TurnCommitted))
+    assert committed.extracted
+    assert session.scene.cast == ["Edda Marsh"]
+    assert session.narrator_label == "test-model @ 127.0.0.1:" + str(server.port)
+    await session.close()
+    reopened = await _open(settings, new=False)
+    assert reopened.turn == 1
+    assert ("Edda Marsh", "Sam Reed", "TRUSTS") in open_relations(reopened.graph)
+    await reopened.close()
+
+
+async def test_a_failed_extraction_commits_the_story_and_can_be_redone(tmp_path: Path, server: ChatServer) -> None:
+    settings = _settings(tmp_path, server, extractor_steps=2)
+    claim = "I updated the graph: Edda trusts Sam now."
+    server.push(Text(NARRATION), Text(json.dumps(FACTS)), Text(claim), Text(claim))
+    session = await _open(settings)
+    events = await _play(session, "help Edda with the wick")
+    committed = next(e for e in events if isinstance(e, TurnCommitted))
+    assert not committed.extracted
+    warning = [e.text for e in events if isinstance(e, Notice) and e.level == "warning"]
+    assert warning and "memory was not updated" in warning[0] and "prose" in warning[0]
+    assert ("Edda Marsh", "Sam Reed", "TRUSTS") not in open_relations(session.graph)
+    assert session.turn == 1 and session.history[-1].narration == NARRATION
+
+    server.push(ToolCalls([("upsert_npc_graph", {"edges": [TRUST]})]))
+    lines = await session.reextract_pending()
+    assert lines == ["turn 1: extracted (1 calls)"]
+    assert ("Edda Marsh", "Sam Reed", "TRUSTS") in open_relations(session.graph)
+    await session.close()
+
+
+async def test_a_failed_narration_writes_nothing(tmp_path: Path, server: ChatServer) -> None:
+    settings = _settings(tmp_path, server, retries=1)
+    server.push(Failure(500, "boom"), Failure(500, "boom"))
+    session = await _open(settings)
+    events = await _play(session, "help Edda")
+    failed = [e for e in events if isinstance(e, TurnFailed)]
+    assert failed and "HTTP 500" in failed[0].message and "Nothing of this turn was saved" in failed[0].message
+    assert session.turn == 0
+    await session.close()
+    assert await _saved_turn(settings) == 0
+
+
+async def test_cancelling_a_turn_mid_stream_writes_nothing(tmp_path: Path, server: ChatServer) -> None:
+    settings = _settings(tmp_path, server)
+    record = tmp_path / "session.jsonl"
+    server.push(Text(NARRATION, chunk_size=4, pause=0.05))
+    teller = OpenAINarrator(settings.llm, tiny_world(), env={}, record=record)
+    session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
+    seen = asyncio.Event()
+
+    async def play() -> None:
+        async for event in session.play_turn("help Edda"):
+            if isinstance(event, NarrationDelta):
+                seen.set()
+
+    task = asyncio.create_task(play())
+    await asyncio.wait_for(seen.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert session.turn == 0 and not session.history
+    await session.close()
+    assert await _saved_turn(settings) == 0
+    assert len(record.read_text(encoding="utf-8").splitlines()) == 1  # the header only: nothing recorded
