@@ -123,7 +123,8 @@ class GameSession:
         if isinstance(save, Path):
             return save
         if save:
-            return resolve_save(save, settings.saves_dir)
+            # A player names a save with a plain word; only code (scripts, tests) passes a Path.
+            return resolve_save(validate_save_name(save), settings.saves_dir)
         if not new:
             for info in list_saves(settings.saves_dir):
                 if info.error is None and (world is None or info.world == world):

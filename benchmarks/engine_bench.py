@@ -1,0 +1,108 @@
+"""Engine figures: offline turns per second (fresh save, and a save with 10k edge versions), and the
+time to open a save holding 100k edge versions. The engine's own overhead per turn is what is measured:
+the offline narrator does no I/O, so a turn's time is retrieval, narration logic, extraction and commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from game.config import load_settings
+from game.engine.events import TurnCommitted, TurnFailed
+from game.engine.session import GameSession
+from game.graph.ports import GraphWrites
+from game.graph.upsert import UpsertExecution
+from game.graph.vocabulary import Vocabulary
+from game.store.database import SaveDatabase
+
+COMMANDS = ["look", "wait", "inventory", "examine me", "listen", "wait", "look"]
+
+
+async def _bulk_versions(db: SaveDatabase, versions: int) -> None:
+    """Add synthetic people and ``versions`` relation versions (about four versions per relation)."""
+    index = await db.load_graph_index()
+    vocabulary = Vocabulary.default()
+    people = max(50, versions // 40)
+    batches: list[tuple[GraphWrites, int]] = []
+    execution = UpsertExecution(index, vocabulary, 0, rng=random.Random(1))
+    for start in range(0, people, 8):
+        await execution.run({"nodes": [{"name": f"Bench Person {i}", "summary": f"Synthetic person {i}."}
+                                       for i in range(start, min(people, start + 8))]})
+    index.apply(execution.writes)
+    batches.append((execution.writes, 0))
+    rng = random.Random(7)
+    written = 0
+    turn = 0
+    while written < versions:
+        turn += 1
+        execution = UpsertExecution(index, vocabulary, turn, rng=rng)
+        edges = []
+        for _ in range(12):
+            a = rng.randrange(people)
+            b = (a + 1 + rng.randrange(10)) % people
+            edges.append({"sourceName": f"Bench Person {a}", "targetName": f"Bench Person {b}",
+                          "relation": rng.choice(["TRUSTS", "FEARS", "OWES", "SERVES"]),
+                          "strength": round(rng.uniform(-1, 1), 2),
+                          "fact": f"Bench Person {a} and {b} have history from turn {turn}."})
+        outcome = await execution.run({"edges": edges})
+        assert outcome.result is not None
+        written += outcome.result.edges.created
+        index.apply(execution.writes)
+        batches.append((execution.writes, turn))
+    await db.commit_many(batches)
+
+
+async def _turns_per_second(settings_dir: Path, extra_versions: int, turns: int) -> tuple[float, float]:
+    settings = load_settings(flags={"saves_dir": settings_dir}, env={})
+    name = f"bench{extra_versions}"
+    session = await GameSession.open(settings, save=name, new=True)
+    if extra_versions:
+        await _bulk_versions(session.db, extra_versions)
+        await session.close()
+        session = await GameSession.open(settings, save=name)
+    durations: list[float] = []
+    try:
+        for i in range(turns):
+            started = time.perf_counter()
+            async for event in session.play_turn(COMMANDS[i % len(COMMANDS)]):
+                if isinstance(event, TurnFailed):
+                    raise RuntimeError(event.message)
+                if isinstance(event, TurnCommitted):
+                    pass
+            durations.append(time.perf_counter() - started)
+    finally:
+        await session.close()
+    return turns / sum(durations), statistics.median(durations) * 1000
+
+
+async def _open_time(folder: Path, versions: int) -> float:
+    path = folder / "open100k.sqlite"
+    db = await SaveDatabase.open(path, create=True, world_id="brinefall")
+    await _bulk_versions(db, versions)
+    await db.close()
+    settings = load_settings(flags={"saves_dir": folder}, env={})
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        session = await GameSession.open(settings, save=path)
+        times.append(time.perf_counter() - started)
+        await session.close()
+    return min(times) * 1000
+
+
+def run() -> list[str]:
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        fresh_rate, fresh_median = asyncio.run(_turns_per_second(folder, 0, 60))
+        lines.append(f"offline turns/s, fresh save:            {fresh_rate:8.1f}  (median turn {fresh_median:.2f} ms)")
+        big_rate, big_median = asyncio.run(_turns_per_second(folder, 10_000, 60))
+        lines.append(f"offline turns/s, save with 10k versions: {big_rate:8.1f}  (median turn {big_median:.2f} ms)")
+        open_ms = asyncio.run(_open_time(folder, 100_000))
+        lines.append(f"save open (GameSession.open) at 100k edge versions: {open_ms:.0f} ms")
+    return lines

@@ -1,0 +1,296 @@
+"""The turn loop: one transaction per turn, nothing written on failure or cancellation, exact undo."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.config import Settings, load_settings
+from game.engine.events import (
+    Event,
+    GraphChanged,
+    MemoryUpdating,
+    MetaOutput,
+    NarrationDelta,
+    NarrationDone,
+    Notice,
+    QuitRequested,
+    SessionReset,
+    TurnCommitted,
+    TurnFailed,
+)
+from game.engine.meta import parse_meta
+from game.engine.session import GameSession
+from game.errors import NarratorError, SaveError
+from game.graph.upsert import UpsertExecution
+from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
+from game.narrator.offline import OfflineNarrator
+from game.world import load_world
+
+FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
+
+
+def make_settings(tmp_path: Path) -> Settings:
+    return load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": FIXTURES}, env={})
+
+
+async def collect(session: GameSession, text: str) -> list[Event]:
+    return [event async for event in session.play_turn(text)]
+
+
+def text_of(events: list[Event]) -> str:
+    parts = []
+    for event in events:
+        if isinstance(event, NarrationDone | MetaOutput | Notice):
+            parts.append(event.text)
+        elif isinstance(event, TurnFailed):
+            parts.append(event.message)
+    return "\n".join(parts)
+
+
+async def disk_state(session: GameSession) -> tuple[Any, ...]:
+    db = session.db
+    turn = await db.current_turn()
+    return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
+            [(t.number, t.input, t.narration) for t in await db.turns()], turn, await db.scene_at(turn))
+
+
+def memory_state(session: GameSession) -> tuple[Any, ...]:
+    return (sorted(n.id for n in session.graph.nodes.values()), sorted(session.graph.open_edges),
+            session.turn, session.scene.model_dump())
+
+
+def trust(session: GameSession) -> list[float]:
+    return [e.strength for e in session.graph.open_edges.values()
+            if e.relation == "TRUSTS" and e.source == "npc-edda-marsh"]
+
+
+@pytest.fixture
+async def session(tmp_path: Path) -> AsyncIterator[GameSession]:
+    opened = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny")
+    yield opened
+    await opened.close()
+
+
+async def test_a_turn_streams_then_commits_turn_graph_and_scene_together(session: GameSession) -> None:
+    events = await collect(session, "help Edda")
+    kinds = [type(e) for e in events]
+    assert kinds.index(NarrationDelta) < kinds.index(NarrationDone) < kinds.index(MemoryUpdating)
+    assert kinds.index(MemoryUpdating) < kinds.index(GraphChanged) < kinds.index(TurnCommitted)
+    committed = next(e for e in events if isinstance(e, TurnCommitted))
+    assert committed.turn == 1 and committed.extracted
+    assert {"retrieve_ms", "narrate_ms", "extract_ms", "commit_ms"} <= set(committed.timings)
+    changed = next(e for e in events if isinstance(e, GraphChanged))
+    assert any("Edda Marsh → Sam Reed TRUSTS" in c.text for c in changed.changes)
+    turns = await session.db.turns()
+    assert [(t.number, t.input) for t in turns] == [(1, "help Edda")]
+    assert turns[0].narration == next(e for e in events if isinstance(e, NarrationDone)).text
+    assert turns[0].world_ir is not None and "Edda Marsh" in turns[0].world_ir["charactersPresent"]
+    assert trust(session) == [0.6]
+    assert await disk_state(session) == await disk_state(session)  # stable read
+
+
+async def test_a_changed_relation_supersedes_and_retrieval_sees_only_the_new_version(session: GameSession) -> None:
+    await collect(session, "help Edda")
+    events = await collect(session, "threaten Edda")
+    changed = next(e for e in events if isinstance(e, GraphChanged))
+    assert any(c.kind == "edge-superseded" and "+0.60 → -0.50" in c.text for c in changed.changes)
+    versions = [e for e in await session.db.all_edges() if e.relation == "TRUSTS"]
+    assert [(e.strength, e.valid_at, e.invalid_at) for e in versions] == [(0.6, 1, 2), (-0.5, 2, None)]
+    events = await collect(session, "ask Edda about the lamp")
+    turn = (await session.db.turns())[-1]
+    assert "stopped trusting Sam Reed" in turn.npc_context
+    assert "since Sam steadied her wick" not in turn.npc_context
+
+
+class FailingNarrator(OfflineNarrator):
+    """The real offline narrator, made to fail at one step (as a broken model or a bug would)."""
+
+    def __init__(self, step: str, *args: Any) -> None:
+        super().__init__(*args)
+        self.step = step
+
+    async def narrate(self, request: NarrationRequest) -> AsyncIterator[str]:
+        async for chunk in super().narrate(request):
+            yield chunk
+            if self.step == "narrate":
+                raise NarratorError("the model stopped answering mid-sentence.")
+
+    async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
+        if self.step == "finish":
+            raise NarratorError("the World IR could not be read.")
+        return await super().finish(request, narration)
+
+    async def extract(self, request: NarrationRequest, result: NarrationResult,
+                      execution: UpsertExecution) -> ExtractionReport:
+        report = await super().extract(request, result, execution)
+        if self.step == "extract":
+            raise ValueError("extractor crashed after buffering writes")
+        return report
+
+
+@pytest.mark.parametrize("step", ["narrate", "finish", "extract"])
+async def test_a_failure_at_any_step_writes_nothing(tmp_path: Path, step: str) -> None:
+    settings = make_settings(tmp_path)
+    narrator = FailingNarrator(step, load_world(FIXTURES, "tiny"))
+    session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=narrator)
+    try:
+        before_disk, before_memory = await disk_state(session), memory_state(session)
+        events = await collect(session, "help Edda")
+        failed = [e for e in events if isinstance(e, TurnFailed)]
+        assert len(failed) == 1 and "Nothing of this turn was saved" in failed[0].message
+        assert not any(isinstance(e, TurnCommitted) for e in events)
+        assert await disk_state(session) == before_disk
+        assert memory_state(session) == before_memory
+        narrator.step = "none"
+        events = await collect(session, "help Edda")
+        assert any(isinstance(e, TurnCommitted) for e in events), "the player can simply try again"
+    finally:
+        await session.close()
+
+
+async def test_cancelling_a_turn_writes_nothing(session: GameSession) -> None:
+    before_disk, before_memory = await disk_state(session), memory_state(session)
+    reached = asyncio.Event()
+
+    async def consume() -> None:
+        async for event in session.play_turn("help Edda"):
+            if isinstance(event, MemoryUpdating):
+                reached.set()
+                await asyncio.sleep(10)  # the player presses Esc while memory updates
+
+    task = asyncio.create_task(consume())
+    await asyncio.wait_for(reached.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await disk_state(session) == before_disk
+    assert memory_state(session) == before_memory
+
+
+async def test_extraction_that_fails_commits_the_story_marked_and_can_be_recovered(tmp_path: Path) -> None:
+    class NoMemory(OfflineNarrator):
+        broken = True
+
+        async def extract(self, request: NarrationRequest, result: NarrationResult,
+                          execution: UpsertExecution) -> ExtractionReport:
+            if self.broken:
+                await super().extract(request, result, execution)  # buffered, then abandoned
+                return ExtractionReport(extracted=False, message="the model never called a tool")
+            return await super().extract(request, result, execution)
+
+    narrator = NoMemory(load_world(FIXTURES, "tiny"))
+    session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny",
+                                     narrator=narrator)
+    try:
+        events = await collect(session, "help Edda")
+        committed = next(e for e in events if isinstance(e, TurnCommitted))
+        assert not committed.extracted
+        assert any(isinstance(e, Notice) and "memory was not updated" in e.text for e in events)
+        assert trust(session) == [] and [t.extracted for t in await session.db.turns()] == [False]
+        narrator.broken = False
+        lines = await session.reextract_pending()
+        assert lines == ["turn 1: extracted (3 calls)"] or lines[0].startswith("turn 1: extracted")
+        assert trust(session) == [0.6]
+        assert await session.db.pending_extraction() == []
+    finally:
+        await session.close()
+
+
+async def test_undo_returns_narration_scene_and_graph_exactly_as_often_as_there_are_turns(session: GameSession) -> None:
+    states = [(await disk_state(session), memory_state(session))]
+    for command in ["help Edda", "ask Edda about the lamp", "threaten Edda", "up"]:
+        await collect(session, command)
+        states.append((await disk_state(session), memory_state(session)))
+    for expected in reversed(states[:-1]):
+        events = await collect(session, "undo")
+        assert any(isinstance(e, SessionReset) for e in events)
+        assert (await disk_state(session), memory_state(session)) == expected
+    assert "nothing to undo" in text_of(await collect(session, "undo"))
+
+
+async def test_resuming_a_save_continues_where_it_stopped(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    session = await GameSession.open(settings, save="game", new=True, world="tiny")
+    await collect(session, "help Edda")
+    await collect(session, "up")
+    expected = memory_state(session)
+    await session.close()
+    resumed = await GameSession.open(settings)  # no save named: the last one played
+    try:
+        assert resumed.save_name == "game" and memory_state(resumed) == expected
+        assert "resumed at turn 2" in resumed.opening_text()
+        events = await collect(resumed, "again")
+        assert any(isinstance(e, TurnCommitted) and e.turn == 3 for e in events)
+        assert (await resumed.db.turns())[-1].input == "up"
+    finally:
+        await resumed.close()
+
+
+async def test_new_refuses_an_existing_save_and_bad_names_are_refused(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    session = await GameSession.open(settings, save="game", new=True, world="tiny")
+    await session.close()
+    with pytest.raises(SaveError, match="already exists"):
+        await GameSession.open(settings, save="game", new=True, world="tiny")
+    with pytest.raises(SaveError, match="not a save name"):
+        await GameSession.open(settings, save="../evil", new=True, world="tiny")
+    assert sorted(p.name for p in (tmp_path / "saves").iterdir()) == ["game.sqlite"]
+
+
+async def test_save_and_restore_snapshots(session: GameSession) -> None:
+    await collect(session, "help Edda")
+    kept = await disk_state(session)
+    assert "restore keep" in text_of(await collect(session, "save keep"))
+    await collect(session, "threaten Edda")
+    assert trust(session) == [-0.5]
+    events = await collect(session, "restore keep")
+    assert any(isinstance(e, SessionReset) for e in events)
+    assert await disk_state(session) == kept and trust(session) == [0.6]
+    assert "not a save name" in text_of(await collect(session, "save ../../etc"))
+    assert "no snapshot named" in text_of(await collect(session, "restore nothing-here"))
+
+
+async def test_restart_starts_over_and_keeps_the_old_game(session: GameSession) -> None:
+    await collect(session, "help Edda")
+    events = await collect(session, "restart")
+    assert session.turn == 0 and trust(session) == []
+    assert "game-before-restart" in text_of(events)
+    assert (session.settings.saves_dir / "game-before-restart.sqlite").exists()
+
+
+async def test_why_names_the_turn_that_taught_each_relation(session: GameSession) -> None:
+    await collect(session, "help Edda")
+    why = text_of(await collect(session, "/why Edda"))
+    assert "Edda Marsh trusts Sam Reed since Sam steadied her wick." in why
+    assert "turn 1 (“help Edda”)" in why
+    assert "world's beginning" in why  # MEMBER_OF the Board was seeded at turn 0
+    graph = text_of(await collect(session, "/graph Edda"))
+    assert graph.startswith("## Known NPC relationships (from graph retrieval)")
+    assert "Nobody called" in text_of(await collect(session, "/why Zanzibar"))
+
+
+async def test_transcript_writes_a_plain_text_log(session: GameSession) -> None:
+    await collect(session, "transcript on")
+    await collect(session, "help Edda")
+    await collect(session, "transcript off")
+    await collect(session, "look")
+    log = (session.settings.saves_dir / "game.transcript.txt").read_text(encoding="utf-8")
+    assert "> help Edda" in log and "steady the wick" in log
+    assert "> look" not in log
+
+
+async def test_quit_and_meta_words_that_belong_to_the_story() -> None:
+    assert parse_meta("help") is not None and parse_meta("help Edda") is None
+    assert parse_meta("why") is None and parse_meta("/why Edda") is not None
+    assert parse_meta("LOAD keep") == parse_meta("restore keep")
+    assert parse_meta("undo") is not None and parse_meta("undo the knot") is None
+
+
+async def test_quit_reports_the_save(session: GameSession) -> None:
+    events = await collect(session, "q")
+    assert isinstance(events[-1], QuitRequested) and "saved as **game**" in text_of(events)
