@@ -1,0 +1,572 @@
+"""``KithApp``: the full-screen game. It sends the player's lines to a ``GameSession`` and renders the
+events that come back; it decides nothing about the story.
+
+Each line runs in one async worker (``run_turn``, exclusive, ``exit_on_error=False``), so typing never
+waits for the model, the database or the map layout, Esc cancels the worker (and the engine then writes
+nothing of the turn), and an error becomes a message instead of the end of the game. Widgets are only
+touched from the event loop: slow synchronous work (map layout, listing saves) runs in a thread through
+``asyncio.to_thread`` and its result is applied back on the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncGenerator, Iterable
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.command import SimpleCommand
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.widgets.markdown import MarkdownStream
+from textual.worker import Worker
+
+from game.config import Settings
+from game.engine.events import (
+    Event,
+    GameEnded,
+    GraphChanged,
+    MemoryUpdating,
+    MetaOutput,
+    NarrationDelta,
+    NarrationDone,
+    Notice,
+    QuitRequested,
+    SessionReset,
+    TurnCommitted,
+    TurnFailed,
+)
+from game.engine.meta import parse_meta
+from game.errors import ConfigError, KithError
+from game.graph.map import Position, compute_layout
+from game.narrator.base import Narrator
+from game.ui.command_input import CommandInput
+from game.ui.errors import describe
+from game.ui.keys import KeyStore
+from game.ui.map_pane import WIDTH_STEP, MapPane
+from game.ui.relationship_map import RelationshipMap
+from game.ui.screens.confirm import ConfirmScreen
+from game.ui.screens.help import HelpScreen
+from game.ui.screens.load_game import LoadScreen
+from game.ui.screens.new_game import NewGame, NewGameScreen
+from game.ui.screens.problem import ProblemScreen
+from game.ui.screens.save_as import SaveAsScreen
+from game.ui.screens.settings import SettingsChoice, SettingsScreen
+from game.ui.screens.time_travel import TimeTravelScreen
+from game.ui.status_line import StatusLine
+from game.ui.story_log import StoryLog
+
+if TYPE_CHECKING:
+    from game.engine.session import GameSession
+
+RECOVER_HINT = "Ctrl+N starts a new game, Ctrl+O loads another, F5 opens the settings."
+SEVERITY = {"information": "information", "info": "information", "warning": "warning", "error": "error"}
+
+
+@dataclass(frozen=True)
+class OpenRequest:
+    save: str | None = None
+    new: bool = False
+    world: str | None = None
+    narrator: Narrator | None = None
+
+
+class KithApp(App[int]):
+    """Story on the left, relationship map on the right, status above, keys below."""
+
+    TITLE = "Kith"
+
+    CSS = """
+    #main {
+        height: 1fr;
+    }
+    #story-pane {
+        width: 1fr;
+        border: round $primary;
+        border-title-color: $text;
+    }
+    #story-pane:focus-within {
+        border: round $accent;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel_turn", "Cancel turn"),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+s", "save_as", "Save as"),
+        Binding("ctrl+o", "load", "Load"),
+        Binding("ctrl+n", "new_game", "New game", show=False),
+        Binding("f1", "help", "Help"),
+        Binding("f2", "toggle_map", "Map"),
+        Binding("f3", "resize_map(-1)", "Narrower map", show=False),
+        Binding("f4", "resize_map(1)", "Wider map", show=False),
+        Binding("f5", "settings", "Settings", show=False),
+    ]
+
+    def __init__(self, settings: Settings, save: str | None = None, new: bool = False, world: str | None = None,
+                 narrator: Narrator | None = None, *, key_store: KeyStore | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.session: GameSession | None = None
+        self.key_store = key_store or KeyStore()
+        self._pending = OpenRequest(save, new, world, narrator)
+        self._turn_worker: Worker[None] | None = None
+        self._positions: dict[str, Position] = {}
+
+    # ------------------------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="story-pane"):
+                yield StoryLog(id="log")
+                yield CommandInput(id="command")
+            yield MapPane(id="map-pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#story-pane").border_title = "Story"
+        self.query_one(CommandInput).focus()
+        self._remembered_key()
+        self.open_game(self._pending)
+
+    @property
+    def log_view(self) -> StoryLog:
+        return self.query_one(StoryLog)
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    @property
+    def map_pane(self) -> MapPane:
+        return self.query_one(MapPane)
+
+    @property
+    def turn_running(self) -> bool:
+        return self._turn_worker is not None and not self._turn_worker.is_finished
+
+    # ------------------------------------------------------------------------------------ errors
+
+    def report(self, error: BaseException, *, modal: bool = False) -> None:
+        """Show an error the way the player can act on it: a notification, or a modal when it blocks play."""
+        problem = describe(error)
+        if not isinstance(error, KithError):
+            self.log.error(f"unexpected {type(error).__name__}: {error!r}")
+        if modal:
+            self.push_screen(ProblemScreen(problem.title, problem.message, RECOVER_HINT))
+        else:
+            self.notify(problem.message, title=problem.title, severity="error", timeout=10)
+
+    # ------------------------------------------------------------------------------------ opening games
+
+    def _remembered_key(self) -> None:
+        """A key the player asked Kith to remember stands in for an unset environment variable."""
+        variable = self.settings.llm.api_key_env
+        if not os.environ.get(variable):
+            key = self.key_store.load(variable)
+            if key:
+                os.environ[variable] = key
+
+    @work(exclusive=True, group="session", exit_on_error=False)
+    async def open_game(self, request: OpenRequest) -> None:
+        from game.engine.session import GameSession
+
+        self._pending = request
+        self.status.activity = "opening the game"
+        try:
+            session = await GameSession.open(self.settings, request.save, new=request.new, world=request.world,
+                                             narrator=request.narrator)
+        except Exception as error:
+            self.status.activity = ""
+            self.report(error, modal=True)
+            return
+        self._pending = OpenRequest()
+        await self._close_session()
+        self.session = session
+        self._positions = await session.db.load_layout()
+        await self.log_view.clear()
+        await self.log_view.add_story(session.opening_text())
+        self.map_pane.map.at_turn = None
+        self.map_pane.map.select(None)
+        self._show_status()
+        self.status.activity = ""
+        try:
+            await self.refresh_map()
+        except Exception as error:
+            self.report(error)
+
+    async def _close_session(self) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            try:
+                await session.close()
+            except Exception as error:
+                self.report(error)
+
+    def _show_status(self) -> None:
+        session = self.session
+        if session is None:
+            self.status.save_name = "no game open"
+            self.status.turn = None
+            self.status.narrator = ""
+            return
+        self.status.save_name = session.save_name
+        self.status.turn = session.turn
+        self.status.narrator = session.narrator_label
+
+    async def refresh_map(self) -> None:
+        """Read the graph back from the save and lay out any newcomer off the UI thread."""
+        session = self.session
+        if session is None:
+            return
+        nodes = await session.db.all_nodes()
+        edges = await session.db.all_edges()
+        new = [node.id for node in nodes if node.id not in self._positions]
+        if new:
+            laid_out = await asyncio.to_thread(compute_layout, nodes, edges, self._positions)
+            await session.db.save_layout({node_id: laid_out[node_id] for node_id in new})
+            self._positions.update(laid_out)
+        self.map_pane.set_graph(nodes, edges, {n.id: self._positions[n.id] for n in nodes})
+
+    # ------------------------------------------------------------------------------------ turns
+
+    @on(CommandInput.Submitted)
+    def _submitted(self, event: CommandInput.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            return
+        if self.submit(text):
+            command = self.query_one(CommandInput)
+            command.remember(text)
+            command.value = ""
+
+    def submit(self, text: str) -> bool:
+        """Start a turn (or meta command) unless one is running; False when it was not started."""
+        if self.session is None:
+            self.notify("No game is open. " + RECOVER_HINT, title="No game", severity="warning")
+            return False
+        if self.turn_running:
+            self.notify("A turn is still being told. Wait for it, or press Esc to cancel it.",
+                        title="One moment", severity="warning")
+            return False
+        self._turn_worker = self.run_turn(text)
+        self.refresh_bindings()
+        return True
+
+    @work(exclusive=True, group="turn", exit_on_error=False)
+    async def run_turn(self, text: str) -> None:
+        session = self.session
+        if session is None:
+            return
+        log = self.log_view
+        before = session.turn
+        self._stream: MarkdownStream | None = None
+        self._outcome = _Outcome()
+        await log.add_command(text)
+        if parse_meta(text) is None:
+            self.status.activity = "telling the turn"
+        try:
+            events = cast(AsyncGenerator[Event, None], session.play_turn(text))
+            async with aclosing(events):
+                async for event in events:
+                    await self._show(event)
+        except asyncio.CancelledError:
+            await self._end_stream()
+            saved = session.turn != before
+            await log.add_cancelled("Stopped after the turn was saved." if saved
+                                    else "Cancelled: nothing of that turn was saved.")
+            self.status.activity = ""
+            if saved:
+                self._show_status()
+                await self.refresh_map()
+            raise
+        except Exception as error:
+            await self._end_stream()
+            await log.add_failure(describe(error).message)
+            self.report(error)
+            self._outcome.failed = True
+        finally:
+            self.status.activity = ""
+        await self._end_stream()
+        if self._outcome.failed:
+            command = self.query_one(CommandInput)
+            if not command.value:
+                command.value = text  # so the player can try again with Enter
+                command.cursor_position = len(text)
+        if session is self.session and (session.turn != before or self._outcome.reset):
+            self._show_status()
+            if self.map_pane.map.at_turn is not None and self.map_pane.map.at_turn > session.turn:
+                self._travel(None)
+            try:
+                await self.refresh_map()
+            except Exception as error:
+                self.report(error)
+        if self._outcome.quit:
+            self.action_confirm_quit()
+
+    async def _end_stream(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            await stream.stop()
+
+    async def _show(self, event: Event) -> None:
+        log = self.log_view
+        if isinstance(event, NarrationDelta):
+            if self._stream is None:
+                self._stream = await log.start_story()
+            await self._stream.write(event.text)
+        elif isinstance(event, NarrationDone):
+            if self._stream is None:
+                await log.add_story(event.text)
+            await self._end_stream()
+        elif isinstance(event, MetaOutput):
+            await log.add_meta(event.text)
+        elif isinstance(event, MemoryUpdating):
+            self.status.activity = "updating memory"
+        elif isinstance(event, GraphChanged):
+            await log.add_memory([change.text for change in event.changes])
+        elif isinstance(event, TurnCommitted):
+            self.status.turn = event.turn
+            self.status.activity = ""
+        elif isinstance(event, TurnFailed):
+            await log.add_failure(event.message)
+            self.notify(event.message, title=event.title, severity="error", timeout=10)
+            self._outcome.failed = True
+        elif isinstance(event, Notice):
+            self.notify(event.text, severity=SEVERITY.get(event.level, "information"),  # type: ignore[arg-type]
+                        timeout=8)
+        elif isinstance(event, GameEnded):
+            await log.add_ending(event.title)
+            self.notify(f"The story has reached an ending: {event.title}.", title="The end")
+        elif isinstance(event, SessionReset):
+            self._outcome.reset = True
+        elif isinstance(event, QuitRequested):
+            self._outcome.quit = True
+
+    def action_cancel_turn(self) -> None:
+        if self.turn_running:
+            self.workers.cancel_group(self, "turn")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_turn":
+            return True if self.turn_running else None
+        return True
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is self._turn_worker:
+            self.refresh_bindings()
+
+    # ------------------------------------------------------------------------------------ actions
+
+    def _needs_game(self) -> GameSession | None:
+        if self.session is None:
+            self.notify("No game is open. " + RECOVER_HINT, title="No game", severity="warning")
+        return self.session
+
+    def _idle(self) -> bool:
+        if self.turn_running:
+            self.notify("A turn is still being told. Wait for it, or press Esc to cancel it.",
+                        title="One moment", severity="warning")
+            return False
+        return True
+
+    def action_undo(self) -> None:
+        if self._needs_game():
+            self.submit("undo")
+
+    def action_save_as(self) -> None:
+        session = self._needs_game()
+        if session is None:
+            return
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.submit(f"save {name}")
+
+        self.push_screen(SaveAsScreen(self.settings.saves_dir, session.save_name, session.turn), chosen)
+
+    def action_load(self) -> None:
+        if not self._idle():
+            return
+
+        def chosen(name: str | None) -> None:
+            if name and (self.session is None or name != self.session.save_name):
+                self.open_game(OpenRequest(save=name))
+
+        current = self.session.save_name if self.session else None
+        self.push_screen(LoadScreen(self.settings.saves_dir, current), chosen)
+
+    def action_new_game(self) -> None:
+        if not self._idle():
+            return
+
+        def chosen(choice: NewGame | None) -> None:
+            if choice is not None:
+                self.open_game(OpenRequest(save=choice.save_name, new=True, world=choice.world))
+
+        from game.engine.session import generated_save_name
+
+        world = self.session.world.id if self.session else (self.settings.world or "kith")
+        self.push_screen(NewGameScreen(self.settings.content_dir, self.settings.saves_dir,
+                                       generated_save_name(world)), chosen)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_toggle_map(self) -> None:
+        pane = self.map_pane
+        pane.toggle_class("-hidden")
+        if pane.has_class("-hidden") and pane.has_focus_within:
+            self.query_one(CommandInput).focus()
+
+    def action_resize_map(self, direction: int) -> None:
+        pane = self.map_pane
+        pane.remove_class("-hidden")
+        pane.resize_by(direction * WIDTH_STEP, self.size.width)
+
+    def action_toggle_closed(self) -> None:
+        graph = self.map_pane.map
+        graph.show_closed = not graph.show_closed
+        self.notify("Ended relations are shown, dashed." if graph.show_closed else "Ended relations are hidden.",
+                    title="Map")
+
+    def action_focus_character(self) -> None:
+        graph = self.map_pane.map
+        if not graph.nodes:
+            self.notify("Nobody is on the map yet.", title="Map")
+            return
+
+        def focus(node_id: str) -> None:
+            self.map_pane.remove_class("-hidden")
+            graph.select(node_id)
+            graph.focus()
+
+        commands = [SimpleCommand(node.name, (lambda node_id=node.id: focus(node_id)), node.summary)
+                    for node in sorted(graph.nodes, key=lambda n: n.name.casefold())]
+        self.search_commands(commands, placeholder="Focus on…")
+
+    def action_time_travel(self) -> None:
+        if self._needs_game():
+            self._choose_turn()
+
+    @work(exclusive=True, group="dialog", exit_on_error=False)
+    async def _choose_turn(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        turns = [(record.number, record.input) for record in await session.db.turns()]
+        choice = await self.push_screen_wait(TimeTravelScreen([(0, ""), *turns], session.turn))
+        if choice is not None:
+            self._travel(choice.turn)
+
+    def _travel(self, turn: int | None) -> None:
+        graph = self.map_pane.map
+        graph.at_turn = turn
+        self.status.map_turn = turn
+        self.map_pane.remove_class("-hidden")
+        self.map_pane.refresh_details()
+
+    def action_settings(self) -> None:
+        known = bool(os.environ.get(self.settings.llm.api_key_env))
+
+        def chosen(choice: SettingsChoice | None) -> None:
+            if choice is not None:
+                self._apply_settings(choice)
+
+        self.push_screen(SettingsScreen(self.settings, known, dict(os.environ)), chosen)
+
+    @work(exclusive=True, group="settings", exit_on_error=False)
+    async def _apply_settings(self, choice: SettingsChoice) -> None:
+        from game.narrator.factory import make_narrator
+
+        settings = choice.apply_to(self.settings)
+        variable = settings.llm.api_key_env
+        if choice.key:
+            os.environ[variable] = choice.key
+            if choice.remember_key:
+                try:
+                    await asyncio.to_thread(self.key_store.save, variable, choice.key)
+                except KithError as error:
+                    self.report(error)
+        self.settings = settings
+        session = self.session
+        if session is None:
+            self.open_game(self._pending)
+            return
+        if self.turn_running:
+            self.notify("The new settings apply from the next turn.", title="Settings")
+        try:
+            narrator = make_narrator(settings, session.world)
+        except ConfigError as error:
+            self.report(error)
+            return
+        previous, session.narrator = session.narrator, narrator
+        session.settings = settings
+        self._show_status()
+        self.notify(f"Narrator: {narrator.label}.", title="Settings")
+        try:
+            await previous.aclose()
+        except Exception as error:
+            self.report(error)
+
+    @on(RelationshipMap.Leave)
+    def _leave_map(self) -> None:
+        self.query_one(CommandInput).focus()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield SystemCommand("New game", "Start a new game in a world of your choice", self.action_new_game)
+        yield SystemCommand("Load game", "Open another save", self.action_load)
+        yield SystemCommand("Save as", "Keep this moment under a new name", self.action_save_as)
+        yield SystemCommand("Undo", "Take back the last turn", self.action_undo)
+        yield SystemCommand("Toggle map", "Show or hide the relationship map", self.action_toggle_map)
+        yield SystemCommand("Show closed relations", "Show or hide ended relations on the map (dashed)",
+                            self.action_toggle_closed)
+        yield SystemCommand("Focus a character", "Select someone on the map and read their details",
+                            self.action_focus_character)
+        yield SystemCommand("Time travel", "Show the map as it stood at an earlier turn", self.action_time_travel)
+        yield SystemCommand("Settings", "Narrator, endpoint, model and API key", self.action_settings)
+        yield SystemCommand("Help", "Commands and keys", self.action_help)
+        yield from super().get_system_commands(screen)
+
+    # ------------------------------------------------------------------------------------ leaving
+
+    def action_confirm_quit(self) -> None:
+        session = self.session
+        where = f" Your game is saved as {session.save_name} at turn {session.turn}." if session else ""
+
+        def chosen(yes: bool | None) -> None:
+            if yes:
+                self.exit(0)
+
+        self.push_screen(ConfirmScreen(f"Leave Kith?{where}", "Leave"), chosen)
+
+    async def action_quit(self) -> None:
+        self.exit(0)
+
+    async def on_unmount(self) -> None:
+        self.workers.cancel_group(self, "turn")
+        await self._close_session()
+
+
+@dataclass
+class _Outcome:
+    """What one line's events asked of the screen after they are shown."""
+
+    failed: bool = False
+    reset: bool = False
+    quit: bool = False
+
+
+def run_app(settings: Settings, save: str | None = None, new: bool = False, world: str | None = None,
+            narrator: Narrator | None = None) -> int:
+    """Play full-screen until the player leaves; the exit code for ``kith play``."""
+    app = KithApp(settings, save, new, world, narrator)
+    code = app.run()
+    return code if isinstance(code, int) else app.return_code or 0

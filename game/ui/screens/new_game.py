@@ -1,0 +1,95 @@
+"""New game: which world, and what to call the save."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Select, Static
+
+from game.errors import KithError
+from game.store.saves import resolve_save, validate_save_name
+from game.ui.screens.dialog import Dialog
+from game.world import WorldInfo, list_worlds
+
+
+@dataclass(frozen=True)
+class NewGame:
+    world: str
+    save_name: str
+
+
+class NewGameScreen(Dialog[NewGame]):
+    def __init__(self, content_dir: Path, saves_dir: Path, suggested_name: str = "") -> None:
+        super().__init__()
+        self.content_dir = content_dir
+        self.saves_dir = saves_dir
+        self.suggested_name = suggested_name
+        self.worlds: list[WorldInfo] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("New game", classes="title")
+            yield Label("World")
+            yield Select[str]([], prompt="Loading worlds…", id="world", allow_blank=True)
+            yield Static("", id="summary", classes="hint")
+            yield Label("Save name")
+            yield Input(self.suggested_name, placeholder="letters, digits, - and _", id="name")
+            yield Static("", id="problem", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Start", id="start", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
+        self._load_worlds()
+
+    @work(exclusive=True, exit_on_error=False)
+    async def _load_worlds(self) -> None:
+        self.worlds = await asyncio.to_thread(list_worlds, self.content_dir)
+        select = self.query_one("#world", Select)
+        playable = [w for w in self.worlds if w.error is None]
+        select.set_options([(w.title, w.id) for w in playable])
+        if playable:
+            select.value = "brinefall" if any(w.id == "brinefall" for w in playable) else playable[0].id
+        else:
+            self._problem(f"No playable world in {self.content_dir}.")
+        broken = [w for w in self.worlds if w.error]
+        if broken:
+            self.query_one("#summary", Static).update(
+                "Not listed (broken): " + "; ".join(f"{w.id}: {w.error}" for w in broken))
+
+    @on(Select.Changed, "#world")
+    def _world_chosen(self, event: Select.Changed) -> None:
+        info = next((w for w in self.worlds if w.id == event.value), None)
+        if info is not None:
+            self.query_one("#summary", Static).update(info.summary)
+
+    def _problem(self, text: str) -> None:
+        self.query_one("#problem", Static).update(text)
+
+    @on(Input.Submitted, "#name")
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        world = self.query_one("#world", Select).value
+        name = self.query_one("#name", Input).value.strip()
+        if not isinstance(world, str):
+            self._problem("Choose a world first.")
+            return
+        try:
+            path = resolve_save(validate_save_name(name), self.saves_dir)
+        except KithError as error:
+            self._problem(error.message)
+            return
+        if path.exists():
+            self._problem(f"A save named {name!r} already exists. Choose another name, or load it instead.")
+            return
+        self.dismiss(NewGame(world, name))
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)

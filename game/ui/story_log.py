@@ -1,0 +1,109 @@
+"""The story so far: the player's commands, narration streamed as Markdown, and the game's own output
+(meta commands, notices, failures) set apart so story and game never blur."""
+
+from __future__ import annotations
+
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Markdown, Static
+from textual.widgets.markdown import MarkdownStream
+
+MAX_ENTRIES = 400
+"""Older entries are dropped from the screen (the save keeps every turn)."""
+
+
+class StoryLog(VerticalScroll, can_focus=False):
+    DEFAULT_CSS = """
+    StoryLog {
+        height: 1fr;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+    }
+    StoryLog > .command {
+        color: $text-accent;
+        text-style: bold;
+        margin: 1 0 0 0;
+    }
+    StoryLog > Markdown {
+        margin: 0;
+        padding: 0;
+        background: transparent;
+    }
+    StoryLog > Markdown.meta {
+        border-left: outer $secondary;
+        background: $boost;
+        padding: 0 1;
+        margin: 1 0 0 0;
+    }
+    StoryLog > .memory {
+        color: $text-muted;
+        text-style: italic;
+    }
+    StoryLog > .failure {
+        color: $text-error;
+        border-left: outer $error;
+        padding: 0 1;
+        margin: 1 0 0 0;
+    }
+    StoryLog > .cancelled {
+        color: $text-warning;
+        text-style: italic;
+    }
+    StoryLog > .ending {
+        color: $text-success;
+        text-style: bold;
+        text-align: center;
+        margin: 1 0;
+    }
+    """
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    async def _add(self, widget: Widget) -> None:
+        await self.mount(widget)
+        excess = len(self.children) - MAX_ENTRIES
+        if excess > 0:
+            await self.remove_children(list(self.children)[:excess])
+
+    async def add_command(self, text: str) -> None:
+        await self._add(Static(f"> {text}", markup=False, classes="command"))
+
+    async def add_story(self, markdown: str) -> None:
+        await self._add(Markdown(markdown, classes="story"))
+
+    async def start_story(self) -> MarkdownStream:
+        """An empty story block and a stream that appends narration to it as it arrives."""
+        block = Markdown("", classes="story")
+        await self._add(block)
+        return Markdown.get_stream(block)
+
+    async def add_meta(self, markdown: str) -> None:
+        await self._add(Markdown(markdown, classes="meta"))
+
+    async def add_memory(self, lines: list[str]) -> None:
+        """What the turn changed in who-is-what-to-whom, in one quiet line each."""
+        for line in lines:
+            await self._add(Static(f"◆ {line}", markup=False, classes="memory"))
+
+    async def add_failure(self, message: str) -> None:
+        await self._add(Static(message, markup=False, classes="failure"))
+
+    async def add_cancelled(self, message: str) -> None:
+        await self._add(Static(message, markup=False, classes="cancelled"))
+
+    async def add_ending(self, title: str) -> None:
+        await self._add(Static(f"— {title} —", markup=False, classes="ending"))
+
+    async def clear(self) -> None:
+        await self.remove_children()
+
+    def plain_text(self) -> str:
+        """Everything shown, as text (for tests and copying)."""
+        parts: list[str] = []
+        for child in self.children:
+            if isinstance(child, Markdown):
+                parts.append(child.source)
+            elif isinstance(child, Static):
+                parts.append(str(child.content))
+        return "\n".join(parts)
