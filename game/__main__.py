@@ -44,9 +44,13 @@ def _command_modules() -> list[Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["play", *(argv if argv is not None else sys.argv[1:])])
+    words = list(sys.argv[1:] if argv is None else argv)
+    known, rest = parser.parse_known_args(words) if words else (parser.parse_args([]), [])
+    if known.command is None:
+        # `kith` and `kith --plain` mean `kith play ...`: the command goes after the global options.
+        at = len(words) - len(rest)
+        words = [*words[:at], "play", *words[at:]]
+    args = parser.parse_args(words)
     try:
         flags: dict[str, Any] = {}
         if args.saves_dir:
