@@ -31,9 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _command_modules() -> list[Any]:
     import importlib
 
-    names = ["play", "run", "saves", "graph", "doctor"]
     modules = []
-    for name in names:
+    for name in ["play", "run", "saves", "graph", "doctor"]:
         try:
             modules.append(importlib.import_module(f"game.cli.{name}"))
         except ModuleNotFoundError as error:
@@ -42,14 +41,29 @@ def _command_modules() -> list[Any]:
     return modules
 
 
+GLOBAL_OPTIONS_WITH_VALUES = {"--config", "--saves-dir", "--content-dir"}
+COMMANDS = {"play", "run", "saves", "graph", "doctor"}
+
+
+def _with_default_command(words: list[str]) -> list[str]:
+    """``kith`` and ``kith --plain`` mean ``kith play ...``: insert the command after the global options."""
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in GLOBAL_OPTIONS_WITH_VALUES:
+            at += 2
+        elif word.split("=", 1)[0] in GLOBAL_OPTIONS_WITH_VALUES:
+            at += 1
+        else:
+            break
+    if at >= len(words) or words[at] not in COMMANDS | {"-h", "--help"}:
+        return [*words[:at], "play", *words[at:]]
+    return words
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    words = list(sys.argv[1:] if argv is None else argv)
-    known, rest = parser.parse_known_args(words) if words else (parser.parse_args([]), [])
-    if known.command is None:
-        # `kith` and `kith --plain` mean `kith play ...`: the command goes after the global options.
-        at = len(words) - len(rest)
-        words = [*words[:at], "play", *words[at:]]
+    words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(words)
     try:
         flags: dict[str, Any] = {}
