@@ -69,11 +69,21 @@ def test_ansi_output_carries_the_palette() -> None:
     assert "\x1b" not in render_map(nodes, edges, 44, 14, positions=HARBOUR_POSITIONS).plain()
 
 
-def test_empty_graph_shows_the_empty_state() -> None:
-    drawing = render_map([], [], 40, 10)
+@pytest.mark.parametrize("cast", [[], [person("npc-sam", "Sam", player=True)],
+                                  [person("npc-a", "Ada"), person("npc-b", "Bo")]])
+def test_a_graph_without_relations_shows_the_empty_state(cast: list[object]) -> None:
+    drawing = render_map(cast, [], 40, 10)  # type: ignore[arg-type]
     text = " ".join(drawing.plain().split())
     assert text == EMPTY_TEXT
     assert drawing.boxes == {}
+
+
+def test_relations_that_ended_leave_the_empty_state_unless_shown() -> None:
+    nodes, _ = harbour()
+    ended = [relation("edge-old", "npc-mira", "npc-oren", "OWES", -0.5, valid_at=1, invalid_at=2)]
+    assert " ".join(render_map(nodes, ended, 44, 14, positions=HARBOUR_POSITIONS).plain().split()) == EMPTY_TEXT
+    shown = render_map(nodes, ended, 44, 14, positions=HARBOUR_POSITIONS, show_closed=True)
+    assert ("npc-mira", "npc-oren") in shown.lines
 
 
 def test_legend_is_on_the_map_when_wide_enough() -> None:
@@ -207,8 +217,9 @@ def test_zoom_follows_the_focus_and_leaves_others_off_screen() -> None:
 
 
 def test_long_names_are_shortened_to_fit() -> None:
-    nodes = [person("npc-long", "Archivist-Magister Philippa Wentworth-Hargreaves of the Lower Docks")]
-    drawing = render_map(nodes, [], 30, 6)
+    nodes = [person("npc-long", "Archivist-Magister Philippa Wentworth-Hargreaves of the Lower Docks"),
+             person("npc-b", "Bo")]
+    drawing = render_map(nodes, [relation("e1", "npc-b", "npc-long", "SERVES", 0.5)], 30, 6)
     text = drawing.boxes["npc-long"].text
     assert text.startswith("(Archivist") and text.endswith("…)") and len(text) <= 30
 

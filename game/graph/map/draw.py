@@ -93,7 +93,8 @@ def render_map(
                        show_closed=show_closed, at_turn=at_turn)
     canvas = Canvas(width, height)
     drawing = MapDrawing(width, height, [], laid_out, focus=view.focus, total=view.total)
-    if not view.nodes:
+    if not any(edge.source != edge.target for edge in view.edges):
+        # A relationship map without relationships says so, rather than showing names adrift.
         _empty_state(canvas)
         drawing.rows = canvas.rows()
         return drawing
