@@ -1,0 +1,59 @@
+"""Settings precedence and the worked example in docs/configuration.md."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from game.config import load_settings
+from game.errors import ConfigError
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
+
+
+def documented_example(tmp_path: Path) -> Path:
+    block = re.search(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    assert block is not None
+    path = tmp_path / "kith.toml"
+    path.write_text(block.group(1), encoding="utf-8")
+    return path
+
+
+def test_the_documented_kith_toml_loads_as_described(tmp_path: Path) -> None:
+    settings = load_settings(env={}, config_file=documented_example(tmp_path))
+    assert settings.world == "brinefall" and settings.narrator == "auto"
+    assert settings.retrieval.max_hops == 2 and settings.retrieval.hub_threshold == 30
+    assert settings.llm.base_url == "http://localhost:11434/v1" and settings.llm.model == "llama3.1:8b"
+    assert settings.uses_llm
+
+
+def test_flags_beat_environment_beat_file_beat_defaults(tmp_path: Path) -> None:
+    path = documented_example(tmp_path)
+    env = {"KITH_MODEL": "from-env", "KITH_WORLD": "env-world"}
+    settings = load_settings(flags={"llm": {"model": "from-flag"}}, env=env, config_file=path)
+    assert settings.llm.model == "from-flag"
+    assert settings.world == "env-world"
+    assert settings.llm.base_url == "http://localhost:11434/v1"
+    assert load_settings(env={}, config_file=None).seed == 0
+
+
+def test_offline_is_the_default_without_an_endpoint(tmp_path: Path) -> None:
+    empty = tmp_path / "kith.toml"
+    empty.write_text("", encoding="utf-8")
+    assert not load_settings(env={}, config_file=empty).uses_llm
+    assert load_settings(env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, config_file=empty).uses_llm
+
+
+@pytest.mark.parametrize(("content", "fragment"), [
+    ("[llm]\ntemperature = 5\n", "llm.temperature"),
+    ("[retrieval]\nmax_hopz = 2\n", "retrieval.max_hopz: unknown field"),
+    ("world = \n", "not valid TOML"),
+])
+def test_bad_settings_name_the_file_and_field(tmp_path: Path, content: str, fragment: str) -> None:
+    path = tmp_path / "kith.toml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(env={}, config_file=path)
+    assert fragment in caught.value.message and "kith.toml" in caught.value.message
