@@ -11,6 +11,7 @@ import pytest
 from chat_server import ChatServer, Failure, Text, ToolCalls
 from llm_helpers import (
     character,
+    collect,
     edge,
     execution,
     ir,
@@ -251,3 +252,34 @@ async def test_existing_lists_hold_at_most_sixty_the_closest_first() -> None:
     assert chosen[3].name == "Person 99"
     assert [r.id for r in relations[:3]] == ["edge-3", "edge-2", "edge-98"]
     assert all(r.source in names and r.target in names for r in relations)
+
+
+async def test_an_echoed_schema_as_arguments_is_refused(server: ChatServer) -> None:
+    server.push(ToolCalls([("upsert_npc_graph", {"type": "object", "properties": {"nodes": {"type": "array"}}})]),
+                ToolCalls([("upsert_npc_graph", {"edges": [TRUST]})]))
+    report, _, _, _ = await _extract(server)
+    assert "JSON schema itself" in server.chat_requests[1].messages[-1]["content"]
+    assert report.extracted and report.rejected == 1
+
+
+async def test_a_server_that_refused_tools_gets_memory_from_the_world_ir(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Failure(400, "model does not support tools"), Text("You help Edda."))
+    teller = narrator(world, server.base_url)
+    req = request(world, graph, "help Edda")
+    assert await collect(teller.narrate(req)) == "You help Edda."
+    run = execution(world, graph)
+    report = await teller.extract(req, NarrationResult(FACTS, req.scene), run)
+    assert report.extracted
+    assert len(server.chat_requests) == 2  # no extractor request
+    graph.apply(run.writes)
+    assert ("Edda Marsh", "Sam Reed", "TRUSTS") in open_relations(graph)
+    await teller.aclose()
+
+
+async def test_an_extractor_model_refusing_tools_says_how_to_fix_it(server: ChatServer) -> None:
+    server.push(Failure(400, "this model does not support tools"), Failure(400, "this model does not support tools"))
+    report, _, run, _ = await _extract(server)
+    assert not report.extracted and 'extraction = "world-ir"' in report.message
+    assert not run.writes

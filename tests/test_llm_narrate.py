@@ -193,3 +193,27 @@ async def test_history_window_shrinks_with_a_warning_first(server: ChatServer) -
     kept = [m["content"] for m in server.chat_requests[1].messages if m["role"] == "user"]
     assert kept == [f"wait {n}" for n in range(6, 13)] + ["wait"]
     await teller.aclose()
+
+
+async def test_an_endless_narration_is_cut_short_with_a_notice(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text("The sea goes on. " * 1000, chunk_size=400))
+    teller = narrator(world, server.base_url)
+    text = await collect(teller.narrate(request(world, graph, "look at the sea")))
+    assert 8000 < len(text) < 8500
+    assert any("cut short" in note for note in teller.pending_notices(1))
+    await teller.aclose()
+
+
+async def test_a_lookup_of_a_made_up_name_says_so(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(ToolCalls([("get_character", {"name": "Captain Morrow"}), ("get_character", "{not json")]),
+                Text("Nobody by that name."))
+    teller = narrator(world, server.base_url)
+    await collect(teller.narrate(request(world, graph, "ask about Captain Morrow")))
+    answers = [json.loads(m["content"]) for m in server.chat_requests[1].messages if m["role"] == "tool"]
+    assert "no character, group or faction is called 'Captain Morrow'" in answers[0]["error"]
+    assert "not valid JSON" in answers[1]["error"]
+    await teller.aclose()

@@ -5,6 +5,7 @@ error; the key never reaches a recording."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -178,6 +179,8 @@ async def test_the_key_never_reaches_a_recording(tmp_path: Path, server: ChatSer
     assert server.chat_requests[0].headers["authorization"] == f"Bearer {KEY}"
     text = record.read_text(encoding="utf-8")
     assert KEY not in text and KEY[-8:] not in text
+    save = (tmp_path / "recorded" / "game.sqlite").read_bytes()
+    assert KEY.encode() not in save
 
 
 def test_files_that_are_not_recordings_are_refused(tmp_path: Path) -> None:
@@ -205,3 +208,23 @@ def test_the_factory_chooses_offline_unless_an_endpoint_or_recording_says_otherw
         make_narrator(offline, world, record=tmp_path / "x.jsonl")
     with pytest.raises(ConfigError, match="unknown narrator"):
         narrator_from_spec("magic", offline, world)
+
+
+def test_kith_play_records_through_the_flags(tmp_path: Path, server: ChatServer, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "KITH_MODEL", "KITH_NARRATOR", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    config = tmp_path / "kith.toml"
+    config.write_text("", encoding="utf-8")
+    record = tmp_path / "played.jsonl"
+    text, replies = TURNS[0]
+    server.push(*replies)
+    monkeypatch.setattr("sys.stdin", io.StringIO(text + "\n"))
+    code = main(["--config", str(config), "--content-dir", str(WORLDS), "--saves-dir", str(tmp_path / "saves"),
+                 "play", "--plain", "--new", "--save", "recorded", "--world", "tiny",
+                 "--base-url", server.base_url, "--model", "test-model", "--record", str(record)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "You steady the wick" in out and f"test-model @ 127.0.0.1:{server.port}" in out
+    steps = [json.loads(line).get("step") for line in record.read_text(encoding="utf-8").splitlines()[1:]]
+    assert steps == ["narrate", "narrate", "world-ir", "extract"]

@@ -32,7 +32,8 @@ _NOT_A_FEATURE = ("context", "too long", "maximum", "max_tokens", "token limit",
 
 FALLBACK_WORDS = {
     "stream_options": "the server does not report token usage while streaming; Kith estimates it",
-    "tools": "the server refuses tools: the narrator tells turns without character lookups",
+    "tools": "the server refuses tools: the narrator tells turns without character lookups, and memory "
+             "is recorded from each turn's World IR without the extractor",
     "tool_choice": 'the server refuses tool_choice "required": the extractor asks for tool calls instead',
     "json_schema": "the server refuses JSON schemas: the World IR step uses JSON mode",
     "json_object": "the server refuses JSON mode: the World IR step asks for JSON in plain text and repairs it",

@@ -465,7 +465,8 @@ class OpenAINarrator:
         ir = result.world_ir
         if not _records_anything(ir):
             return ExtractionReport(True, message="nothing to record", usage=self.usage(turn))
-        if self.llm.extraction == "world-ir":
+        if self.llm.extraction == "world-ir" or not self.caps.tools:
+            # A server that refused tools outright cannot run the extractor; the validated IR can be kept.
             report = await apply_world_ir(ir, execution)
             report.usage = self.usage(turn)
             return report
@@ -480,7 +481,10 @@ class OpenAINarrator:
             report = await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps).run(
                 prompt, ir, execution)
         except NarratorError as failure:
-            report = ExtractionReport(False, message=failure.message)
+            message = failure.message
+            if isinstance(failure, LLMError) and failure.kind == "bad-request" and "tool" in failure.detail.lower():
+                message += ' A model that cannot call tools needs extraction = "world-ir" under [llm].'
+            report = ExtractionReport(False, message=message)
         report.usage = self.usage(turn)
         return report
 
