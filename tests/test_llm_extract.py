@@ -283,3 +283,32 @@ async def test_an_extractor_model_refusing_tools_says_how_to_fix_it(server: Chat
     report, _, run, _ = await _extract(server)
     assert not report.extracted and 'extraction = "world-ir"' in report.message
     assert not run.writes
+
+
+async def test_the_known_lists_shrink_to_fit_a_small_context(server: ChatServer) -> None:
+    world = tiny_world()
+    nodes = [Node(id=f"npc-{n}", name=f"Person {n}", type="individual", first_seen_turn=0, last_seen_turn=n,
+                  summary="A dockhand of the lower quay who knows the tides and owes the Guild money.")
+             for n in range(100)]
+    edges = [Edge(id=f"edge-{n}", source=f"npc-{n}", target=f"npc-{(n + 1) % 100}", relation="OWES", strength=-0.3,
+                  fact="One has owed the other a season's wages since the fire on the lower quay.", valid_at=n)
+             for n in range(100)]
+    facts = WorldIR.model_validate(ir(charactersPresent=["Person 3"],
+                                      relations=[relation("Person 3", "Person 4", "TRUSTS", 0.4,
+                                                          "Person 3 trusts Person 4 with the boat.")]))
+
+    async def extract_with(context_size: int) -> str:
+        graph = GraphIndex(nodes, edges)
+        server.push(ToolCalls([("runtime_done", {})]))
+        teller = narrator(world, server.base_url, context_size=context_size)
+        req = request(world, graph, "look")
+        await teller.extract(req, NarrationResult(facts, req.scene), execution(world, graph))
+        await teller.aclose()
+        return str(server.chat_requests[-1].messages[1]["content"])
+
+    roomy = await extract_with(32768)
+    tight = await extract_with(4096)
+    assert roomy.count("\n- Person ") == 120  # sixty characters and sixty relations
+    assert 10 < tight.count("\n- Person ") < 120
+    npcs = tight.split("<existing-npcs>\n")[1]
+    assert npcs.startswith("- Person 3 (")  # the character the turn names survives the cut

@@ -10,9 +10,12 @@ stage: the graph is supplementary memory, the world's profiles are the authority
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from pydantic import BaseModel
 
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node, UpsertCall
@@ -53,9 +56,16 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def model_schema(model: type[Any]) -> dict[str, Any]:
+_SCHEMAS: dict[str, dict[str, Any]] = {}
+
+
+def model_schema(model: type[BaseModel]) -> dict[str, Any]:
     """A pydantic model's JSON schema (camelCase, as the model must write it), references inlined."""
-    return inline_refs(model.model_json_schema(by_alias=True))
+    key = f"{model.__module__}.{model.__qualname__}"
+    if key not in _SCHEMAS:
+        # Generating a schema takes milliseconds and the models never change while the game runs.
+        _SCHEMAS[key] = inline_refs(model.model_json_schema(by_alias=True))
+    return copy.deepcopy(_SCHEMAS[key])
 
 
 def _function(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
@@ -77,6 +87,11 @@ def narration_tools() -> list[dict[str, Any]]:
 
 
 def extraction_tools() -> list[dict[str, Any]]:
+    return copy.deepcopy(_extraction_tools())
+
+
+@functools.cache
+def _extraction_tools() -> list[dict[str, Any]]:
     upsert = _annotated(model_schema(UpsertCall))
     upsert["description"] = (
         "Nodes, edges and closeEdges for this turn, all by name (never IDs). At most 8 nodes, 12 edges and "

@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from game.config import LLMSettings
 from game.errors import NarratorError
-from game.graph.models import describe_validation_error
+from game.graph.models import Edge, Node, describe_validation_error
 from game.graph.names import normalize_name
 from game.graph.retrieve import find_mentions
 from game.graph.upsert import UpsertExecution
@@ -43,7 +43,14 @@ from game.narrator.llm_json import (
     parse_json_reply,
     text_tool_calls,
 )
-from game.narrator.llm_prompts import extract_v1, history_pair, narrate_system_v1, narrate_v1, world_ir_v1
+from game.narrator.llm_prompts import (
+    Prompt,
+    extract_v1,
+    history_pair,
+    narrate_system_v1,
+    narrate_v1,
+    world_ir_v1,
+)
 from game.narrator.llm_record import RecordingTransport, ReplayTransport
 from game.narrator.llm_stream import ThinkFilter, ToolCall, ToolCallAssembler, strip_reasoning
 from game.narrator.llm_tokens import estimate_tokens, fit_window, message_tokens, tools_tokens
@@ -52,6 +59,7 @@ from game.narrator.llm_tools import (
     LIST_CHARACTERS,
     NARRATION_TOOLS,
     CharacterBook,
+    extraction_tools,
     model_schema,
     narration_tools,
     tool_result,
@@ -64,6 +72,8 @@ MAX_NARRATION_CHARS = 8000
 IR_FIELDS = ("charactersPresent", "entities", "relations", "endedRelations", "nextCast", "location")
 MAX_LOOKUPS_PER_ROUND = 4
 LOOKUP_RESERVE = 800
+EXTRACT_REPLY_RESERVE = 1200
+"""Tokens kept free for the extractor's tool calls (and a corrected call) when its prompt is fitted."""
 """Tokens kept free for character lookups when the history window is fitted."""
 _KIND_SYNONYMS = {
     "person": "character", "npc": "character", "individual": "character", "people": "character",
@@ -473,7 +483,7 @@ class OpenAINarrator:
         try:
             model = await self._model("extract")
             nodes, edges, names = await existing_near(request.graph, ir)
-            prompt = extract_v1(self.world, turn, ir, nodes, edges, names)
+            prompt = self._fitted_extract_prompt(turn, ir, nodes, edges, names)
 
             async def complete(step: str, params: dict[str, Any]) -> dict[str, Any]:
                 return await self._complete(turn, step, params, ("tool_choice",))
@@ -487,6 +497,24 @@ class OpenAINarrator:
             report = ExtractionReport(False, message=message)
         report.usage = self.usage(turn)
         return report
+
+
+    def _fitted_extract_prompt(self, turn: int, ir: WorldIR, nodes: list[Node], edges: list[Edge],
+                               names: dict[str, Node]) -> Prompt:
+        """The extractor prompt with as many known characters and relations as the context holds.
+
+        Sixty of each, at about 150 characters a line, is some 6,000 tokens: more than a small local
+        model's whole window. The lists are closest-first, so trimming from the end keeps what matters.
+        """
+        budget = self.llm.context_size - EXTRACT_REPLY_RESERVE - tools_tokens(extraction_tools())
+        prompt = extract_v1(self.world, turn, ir, nodes, edges, names)
+        while message_tokens(prompt.messages) > budget and (nodes or edges):
+            if len(edges) >= len(nodes):
+                edges = edges[: len(edges) - max(1, len(edges) // 8)]
+            else:
+                nodes = nodes[: len(nodes) - max(1, len(nodes) // 8)]
+            prompt = extract_v1(self.world, turn, ir, nodes, edges, names)
+        return prompt
 
 
 @dataclass
