@@ -167,3 +167,12 @@ def test_a_narrator_failure_is_one_line_and_the_game_goes_on(tmp_path: Path) -> 
     listed = {s["name"]: s["turns"] for s in json.loads(run_kith(
         ["--saves-dir", str(saves), "saves", "list", "--json"], "").stdout)}
     assert listed == {"broken": 0, "snap": 0}
+
+
+def test_record_without_a_model_is_refused_before_any_save_exists(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "KITH_"))}
+    done = run_kith(["--content-dir", str(FIXTURES), "--saves-dir", str(tmp_path / "saves"), "play", "--plain",
+                     "--world", "tiny", "--record", str(tmp_path / "session.jsonl")], "look\n", env=env)
+    assert done.returncode == 2
+    assert done.stderr.startswith("kith: --record stores a model session, and no model is configured")
+    assert not (tmp_path / "saves").exists()

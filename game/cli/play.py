@@ -110,15 +110,19 @@ def run_play(args: argparse.Namespace, settings: Settings) -> int:
         if app is not None:
             code = app.run_app(settings, args.save, args.new, args.world, None)
             return code if isinstance(code, int) else 0
-    return survive_closed_pipe(LineMode(settings, save=args.save, new=args.new, world=args.world).run)
+    line_mode = LineMode(settings, save=args.save, new=args.new, world=args.world,
+                         record=getattr(args, "record", None))
+    return survive_closed_pipe(line_mode.run)
 
 
 class LineMode:
     """The plain read-print loop. Ctrl-C during a turn cancels that turn; at the prompt it leaves."""
 
     def __init__(self, settings: Settings, save: str | None = None, new: bool = False,
-                 world: str | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+                 world: str | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
+                 record: Path | None = None) -> None:
         self.settings = settings
+        self.record = record
         self.save = save
         self.new = new
         self.world = world
@@ -128,10 +132,15 @@ class LineMode:
 
     def run(self) -> int:
         from game.engine.session import GameSession
+        from game.script.runner import attach_recorder, check_recordable
 
+        if self.record is not None:
+            check_recordable(self.settings)
         with asyncio.Runner() as runner:
             session = runner.run(GameSession.open(self.settings, save=self.save, new=self.new, world=self.world))
             try:
+                if self.record is not None:
+                    runner.run(attach_recorder(session, self.record))
                 self._loop(runner, session)
             finally:
                 runner.run(session.close())

@@ -78,8 +78,12 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     if args.list:
         _list(chosen, several=len(loaded) > 1)
         return 0
-    results = asyncio.run(run_tests(settings, chosen, RunOptions(args.verbose, args.vital), _print,
-                                    several=len(loaded) > 1))
+    record = getattr(args, "record", None)
+    if record is not None and len(chosen) != 1:
+        raise InputError(f"--record stores one test's model session; {len(chosen)} tests are chosen "
+                         "(name one with a pattern)")
+    options = RunOptions(args.verbose, args.vital, record)
+    results = asyncio.run(run_tests(settings, chosen, options, _print, several=len(loaded) > 1))
     return 0 if all(r.passed for r in results) else 1
 
 
@@ -122,4 +126,5 @@ def _transcript(args: argparse.Namespace, settings: Settings) -> int:
 
     if len(args.targets) != 1:
         raise InputError("--transcript plays one command file: kith run --transcript [--save NAME] FILE")
-    return asyncio.run(play_transcript(settings, Path(args.targets[0]), args.save, sys.stdout))
+    return asyncio.run(play_transcript(settings, Path(args.targets[0]), args.save, sys.stdout,
+                                       record=getattr(args, "record", None)))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from game.config import Settings
 from game.engine.events import Event, QuitRequested
-from game.errors import KithError
+from game.errors import ConfigError, InputError, KithError
 from game.script.checks import Check, CheckContext
 from game.script.parser import Headers, Script, Step, TestCase
 from game.script.plain import collect_text, plain
@@ -58,6 +58,8 @@ class TestResult:
 class RunOptions:
     verbose: bool = False
     vital: bool = False
+    record: Path | None = None
+    """Store the model exchanges of the (single) test run in this file, for ``narrator: replay:FILE``."""
 
 
 class _StopTest(Exception):
@@ -92,14 +94,45 @@ def _make_replay(settings: Settings, script: Script, replay: str) -> Narrator:
     return make_narrator(settings, world, replay=path)
 
 
-async def open_test_session(settings: Settings, script: Script, test: TestCase, saves_dir: Path) -> GameSession:
+def check_recordable(settings: Settings) -> None:
+    """Refuse ``--record`` before a game is opened (and a save created) when no model would be asked."""
+    if not settings.uses_llm:
+        raise ConfigError("--record stores a model session, and no model is configured: give --base-url and "
+                          "--model (or set [llm] in kith.toml).")
+
+
+async def attach_recorder(session: GameSession, record: Path) -> None:
+    """Tell the session's turns with a model narrator that stores every exchange in ``record``.
+
+    The world is known only once the save is open (a resumed game names its own), so the recording
+    narrator replaces the one the session started with.
+    """
+    from game.narrator.factory import make_narrator
+
+    recording = make_narrator(session.settings, session.world, record=record)
+    previous, session.narrator = session.narrator, recording
+    await previous.aclose()
+
+
+async def open_test_session(settings: Settings, script: Script, test: TestCase, saves_dir: Path,
+                            record: Path | None = None) -> GameSession:
     from game.engine.session import GameSession
 
     headers = script.headers_for(test)
     test_settings = script_settings(settings, headers, saves_dir)
+    if record is not None and (headers.replay or test_settings.narrator == "offline"):
+        raise InputError(f"--record keeps a model session, and {test.name!r} is told by the "
+                         f"{headers.narrator or 'offline'} narrator: give it '** narrator: openai'", title="Script")
     narrator = _make_replay(test_settings, script, headers.replay) if headers.replay else None
-    return await GameSession.open(test_settings, save=saves_dir / "test.sqlite", new=True,
-                                  world=test_settings.world, narrator=narrator)
+    session = await GameSession.open(test_settings, save=saves_dir / "test.sqlite", new=True,
+                                     world=test_settings.world, narrator=narrator)
+    if record is not None:
+        try:
+            await attach_recorder(session, record)
+        except BaseException:
+            await session.close()
+            raise
+    return session
 
 
 async def command_output(session: GameSession, command: str) -> tuple[str, bool]:
@@ -126,7 +159,7 @@ class ScriptRunner:
         with tempfile.TemporaryDirectory(prefix="kith-test-") as folder:
             session: GameSession | None = None
             try:
-                session = await open_test_session(self.settings, script, test, Path(folder))
+                session = await open_test_session(self.settings, script, test, Path(folder), self.options.record)
                 await self._play(session, script, test, result)
             except _StopTest:
                 pass

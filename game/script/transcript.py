@@ -60,26 +60,36 @@ async def play_commands(session: GameSession, commands: list[str], out: TextIO) 
     return played
 
 
-async def play_transcript(settings: Settings, path: Path, save: str | None, out: TextIO) -> int:
+async def play_transcript(settings: Settings, path: Path, save: str | None, out: TextIO,
+                          record: Path | None = None) -> int:
     """Play the file's commands in ``save`` (or a temporary game); returns the exit code."""
     from game.engine.session import GameSession
     from game.store.saves import resolve_save
 
     commands = read_commands(path)
+    if record is not None:
+        from game.script.runner import check_recordable
+
+        check_recordable(settings)
     if save is not None:
         exists = resolve_save(save, settings.saves_dir).exists()
         session = await GameSession.open(settings, save=save, new=not exists, world=settings.world)
-        try:
-            await play_commands(session, commands, out)
-        finally:
-            await session.close()
+        await _play(session, commands, out, record)
         return 0
     with tempfile.TemporaryDirectory(prefix="kith-transcript-") as folder:
         temporary = settings.model_copy(update={"saves_dir": Path(folder)})
         session = await GameSession.open(temporary, save=Path(folder) / "transcript.sqlite", new=True,
                                          world=settings.world)
-        try:
-            await play_commands(session, commands, out)
-        finally:
-            await session.close()
+        await _play(session, commands, out, record)
     return 0
+
+
+async def _play(session: GameSession, commands: list[str], out: TextIO, record: Path | None) -> None:
+    from game.script.runner import attach_recorder
+
+    try:
+        if record is not None:
+            await attach_recorder(session, record)
+        await play_commands(session, commands, out)
+    finally:
+        await session.close()
