@@ -78,6 +78,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
         (r"^(?:ask|question) (.+)$", "talk", ("target",)),
         (r"^tell (.+?) (?:about|of|regarding|that) (.+)$", "tell", ("target", "topic")),
         (r"^tell about (.+)$", "tell", ("topic",)),
+        (r"^(?:say|shout|call out|whisper|answer|reply) (.+)$", "say", ("topic",)),
         (r"^(?:help|assist|aid) (.+)$", "help", ("target",)),
         (r"^(?:threaten|intimidate|menace) (.+?)(?: with .+)?$", "threaten", ("target",)),
         (r"^(?:bribe|pay|buy off) (.+?) with (.+)$", "bribe", ("target", "obj")),
@@ -96,6 +97,8 @@ _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
 def parse(text: str) -> Intent:
     """Read one line of input. Directions, abbreviations and two-object verbs are recognised here."""
     line = clean(text)
+    if text.lstrip().startswith(('"', "\u201c")) and line:
+        return Intent("say", topic=line)
     if not line:
         return Intent("empty")
     if line in DIRECTION_WORDS:

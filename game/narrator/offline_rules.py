@@ -177,6 +177,11 @@ class Rules:
             play.remove_item(item)
         for name, place in effects.move.items():
             self.move(self._canonical(name), None if place == NOWHERE else place)
+        for item, where in effects.put.items():
+            if where in self.world.places:
+                play.put(item, place=where)
+            else:
+                play.put(item, holder=self._canonical(where))
         if effects.move_player is not None:
             play.move_player(effects.move_player)
         for name in effects.meet:

@@ -123,6 +123,14 @@ class Play:
         if item in self.inventory:
             self.inventory.remove(item)
 
+    def put(self, item: str, place: str | None = None, holder: str | None = None) -> None:
+        """Leave ``item`` at a place or with a character, taking it from wherever it was."""
+        self.remove_item(item)
+        if place is not None:
+            self.item_places[item] = place
+        elif holder is not None:
+            self.held[item] = holder
+
     def meet(self, name: str) -> None:
         if name not in self.met:
             self.met.append(name)

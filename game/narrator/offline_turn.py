@@ -18,7 +18,7 @@ from game.narrator.offline_state import Play
 from game.narrator.offline_text import choose, join_words, tidy
 from game.narrator.world_ir import IREntity, WorldIR
 from game.world import CharacterDef, World
-from game.world.schema import DIRECTIONS, Feature, Item, Reaction, Topic
+from game.world.schema import DIRECTIONS, ITEM_ACTS, TOPIC_ACTS, Feature, Item, Reaction, Topic
 
 DEFAULT_REPLIES: dict[str, str] = {
     "unknown": "Nothing comes of that.",
@@ -77,7 +77,7 @@ class TurnRunner:
             "give": self.give, "give2": self.give, "show": self.give, "show2": self.give, "talk": self.talk,
             "ask": self.converse, "tell": self.converse, "help": self.act, "threaten": self.act,
             "bribe": self.bribe, "accuse": self.act, "lie": self.act, "follow": self.follow, "warn": self.act,
-            "again": self.again, "empty": self.empty, "unknown": self.unknown,
+            "say": self.say, "again": self.again, "empty": self.empty, "unknown": self.unknown,
         }
 
     async def run(self) -> TurnOutcome:
@@ -111,7 +111,8 @@ class TurnRunner:
         return _fill(text, fill)
 
     def say_text(self, variants: list[str]) -> str:
-        text = self.world.text(choose(variants, self.rng))
+        """Say one of ``variants`` and return it as said, so evidence is quoted from the prose itself."""
+        text = tidy(self.world.text(choose(variants, self.rng)))
         self.log.say(text)
         return text
 
@@ -329,7 +330,7 @@ class TurnRunner:
     async def _take(self, item: Item) -> None:
         self.play.give_player(item.id)
         self.log.item(item.id)
-        text = self.world.text(item.take_text) if item.take_text else f"You take {item.name}."
+        text = tidy(self.world.text(item.take_text)) if item.take_text else f"You take {item.name}."
         self.log.say(text)
         self.rules.apply(item.on_take, text)
 
@@ -375,6 +376,28 @@ class TurnRunner:
             self.play.used.append(f"topic:{character.name}:{index}")
         text = self.say_text(entry.reply)
         self.rules.apply(entry.effects, text)
+
+    async def say(self, intent: Intent) -> None:
+        """Speaking aloud: whoever you were talking to (or the only one here) answers if it touches a topic."""
+        present = self.play.present(self.world)
+        listener = self.play.partner if self.play.partner in present else (present[0] if len(present) == 1 else None)
+        if listener is None:
+            self.fail("Your words go out over the water. No one is near enough to answer."
+                      if not present else f"You speak up, but nobody takes it as meant for them. {self.hint()}")
+            return
+        character = self.world.character(listener)
+        assert character is not None
+        self.touch(character.name)
+        for verb in ("tell", "ask"):
+            chosen = await self.pick_topic(character, verb, intent.topic)
+            if chosen is not None:
+                index, entry = chosen
+                if entry.once:
+                    self.play.used.append(f"topic:{character.name}:{index}")
+                text = self.say_text(entry.reply)
+                self.rules.apply(entry.effects, text)
+                return
+        self.log.say(f"{character.short_name} hears you out, and waits for something {character.short_name} can use.")
 
     async def pick_topic(self, character: CharacterDef, verb: str, phrase: str) -> tuple[int, Topic] | None:
         candidates = [
@@ -450,11 +473,11 @@ class TurnRunner:
 
     def _reaction_fits(self, reaction: Reaction, act: str, item: Item | None, about: str, index: int,
                        character: CharacterDef) -> bool:
-        if reaction.act != act:
+        if act not in reaction.act:
             return False
-        if reaction.item is not None and (item is None or reaction.item != item.id):
+        if act in ITEM_ACTS and reaction.item is not None and (item is None or reaction.item != item.id):
             return False
-        if reaction.about and not self.topic_matches(about, reaction.about):
+        if act in TOPIC_ACTS and reaction.about and about and not self.topic_matches(about, reaction.about):
             return False
         return not (reaction.once and f"reaction:{character.name}:{index}" in self.play.used)
 
@@ -603,7 +626,8 @@ class TurnRunner:
             if not await self.rules.holds(beat.when):
                 continue
             play.fired[beat.id] = self.request.turn
-            text = self.say_text(beat.text) if beat.text else ""
+            seen = not beat.visible or play.location in beat.visible
+            text = self.say_text(beat.text) if beat.text and seen else ""
             self.rules.apply(beat.effects, text)
 
     def world_ir(self) -> WorldIR:
@@ -649,7 +673,8 @@ def describe_place(world: World, play: Play, full: bool) -> list[str]:
     for name in play.present(world):
         character = world.character(name)
         assert character is not None
-        extras.append(world.text(character.here) if character.here else f"{character.short_name} is here.")
+        line = character.here if play.location == character.location else character.away
+        extras.append(world.text(line) if line else f"{character.short_name} is here.")
     for item_id in play.items_here():
         item = world.items[item_id]
         extras.append(item.here if item.here else f"You notice {item.name} here.")

@@ -113,6 +113,11 @@ class Checker:
             self.character_ok(label, f"{path}.move.{name}", name, player_allowed=False)
             if place != NOWHERE:
                 self.place_ok(label, f"{path}.move.{name}", place)
+        for item, where in effects.put.items():
+            self.item_ok(label, f"{path}.put.{item}", item)
+            if where not in self.world.places and self.world.character(where) is None:
+                self.fail(label, f"{path}.put.{item}",
+                          f"unknown place or character {where!r}{_hint(where, self.world.places)}")
         if effects.move_player is not None:
             self.place_ok(label, f"{path}.move_player", effects.move_player)
         if effects.ending is not None and effects.ending not in self.world.endings:
@@ -160,6 +165,9 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
             ):
                 checker.fail(label, f"items[{i}].location",
                              f"unknown place or character {item.location!r} (use a place id, a character, or 'player')")
+        for i, beat in enumerate(document.beats):
+            for j, seen_at in enumerate(beat.visible):
+                checker.place_ok(label, f"beats[{i}].visible[{j}]", seen_at)
         for path, cond, effects in iter_rules(document):
             if cond is not None:
                 checker.conditions(label, path, cond)

@@ -24,6 +24,8 @@ DIRECTIONS: tuple[str, ...] = (
 ACTS: tuple[str, ...] = (
     "talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn",
 )
+ITEM_ACTS = frozenset({"give", "show", "bribe"})
+TOPIC_ACTS = frozenset({"accuse", "lie", "warn"})
 Act = Literal["talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn"]
 CharacterType = Literal["individual", "group", "faction"]
 
@@ -107,6 +109,7 @@ class Effects(Strict):
     give: list[NonEmpty] = Field(default_factory=list)
     remove: list[NonEmpty] = Field(default_factory=list)
     move: dict[str, str] = Field(default_factory=dict)
+    put: dict[str, str] = Field(default_factory=dict)
     move_player: str | None = None
     ending: str | None = None
     goal: str | None = None
@@ -128,9 +131,13 @@ class Topic(Strict):
 
 
 class Reaction(Strict):
-    """How a character answers an act (talk, help, give, show, threaten, bribe, accuse, lie, follow, warn)."""
+    """How a character answers an act (talk, help, give, show, threaten, bribe, accuse, lie, follow, warn).
 
-    act: Act
+    ``act`` is one act or a list of them. ``item`` only constrains acts that offer an item (give, show,
+    bribe); ``about`` only constrains acts that name a subject (accuse, lie, warn) when one is named.
+    """
+
+    act: Annotated[list[Act], BeforeValidator(lambda v: [v] if isinstance(v, str) else v), Field(min_length=1)]
     item: str | None = None
     about: list[NonEmpty] = Field(default_factory=list)
     reply: Text
@@ -152,6 +159,7 @@ class CharacterDef(Strict):
     labels: list[NonEmpty] = Field(default_factory=list, max_length=5)
     description: str | None = None
     here: str | None = None
+    away: str | None = None
     greeting: Text | None = None
     unknown: Text | None = None
     refusals: dict[Act, Text] = Field(default_factory=dict)
@@ -229,6 +237,7 @@ class Beat(Strict):
     id: Id
     when: Conditions = Field(default_factory=Conditions)
     text: Text | None = None
+    visible: list[NonEmpty] = Field(default_factory=list)
     effects: Effects = Field(default_factory=Effects)
     once: bool = True
 
