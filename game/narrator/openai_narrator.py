@@ -131,7 +131,8 @@ class OpenAINarrator:
 
     @property
     def label(self) -> str:
-        model = self.llm.narration_model or self._configured_model or "model"
+        offered = self._offered_models[0] if self._offered_models else None
+        model = self.llm.narration_model or self._configured_model or offered or "model"
         if self.replaying:
             return f"{model} ({self.transport.label})"
         return f"{model} @ {short_host(self.llm.base_url)}"
