@@ -149,10 +149,13 @@ class EdgeCondition:
     value: str | float
 
     def holds(self, edge: Edge) -> bool:
-        compare = _COMPARISONS[self.op]
         if self.what == "sign":
-            return compare(sign_word(edge.strength), self.value)
-        return compare(edge.strength, self.value)
+            return _COMPARISONS[self.op](sign_word(edge.strength), self.value)
+        assert isinstance(self.value, float)
+        if self.op in ("=", "==", "!="):
+            # Strengths are written as decimals and stored as floats: compare them as a person reads them.
+            return math.isclose(edge.strength, self.value, abs_tol=1e-9) == (self.op != "!=")
+        return bool(_COMPARISONS[self.op](edge.strength, self.value))
 
     def __str__(self) -> str:
         return f"{self.what}{self.op}{self.value}"
