@@ -67,8 +67,6 @@ class LLMSettings(BaseModel):
     extraction: Literal["tools", "world-ir"] = "tools"
     """``tools``: the extractor model records the turn through tool calls; ``world-ir``: the turn's
     World IR is recorded as it is, for servers that cannot call tools."""
-    record: Path | None = None
-    """Store the session's model exchanges in this JSONL file (usually given as ``--record FILE``)."""
 
     @field_validator("base_url")
     @classmethod

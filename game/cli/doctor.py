@@ -33,10 +33,11 @@ def llm_flag_arguments(parser: argparse.ArgumentParser, *, record: bool = True) 
 
 
 def llm_settings_flags(args: argparse.Namespace) -> dict[str, Any]:
-    """The endpoint flags given, nested like ``kith.toml`` (``{"llm": {...}}``), for settings precedence."""
+    """The endpoint flags given, nested like ``kith.toml`` (``{"llm": {...}}``), for settings precedence.
+
+    ``--record`` is not a setting: the command that plays reads ``args.record`` and passes it on."""
     llm: dict[str, Any] = {}
-    for flag, key in (("base_url", "base_url"), ("model", "model"), ("api_key_env", "api_key_env"),
-                      ("record", "record")):
+    for flag, key in (("base_url", "base_url"), ("model", "model"), ("api_key_env", "api_key_env")):
         value = getattr(args, flag, None)
         if value:
             llm[key] = value

@@ -18,12 +18,7 @@ REPLAY_PREFIX = "replay:"
 
 def make_narrator(settings: Settings, world: World, *, record: Path | None = None,
                   replay: Path | None = None) -> Narrator:
-    """The narrator the settings ask for. A replay needs no endpoint; a recording needs one.
-
-    ``record`` defaults to ``settings.llm.record`` (the ``--record FILE`` flag), so every command that
-    opens a session records without passing the path along itself.
-    """
-    record = record if record is not None else settings.llm.record
+    """The narrator the settings ask for. A replay needs no endpoint; a recording needs one."""
     if replay is not None:
         from game.narrator.openai_narrator import OpenAINarrator
 
