@@ -66,7 +66,7 @@ def narrate_system_v1(world: World, scene: SceneState, npc_context: str, turn: i
     parts = [
         f'You are the narrator of "{world.title}", an interactive story played in a terminal. The player '
         "types what their character does; you tell what happens next.",
-        f"## Premise\n{world.premise}",
+        f"## Premise\n{world.premise.strip()}",
         "## Style\n" + (f"{world.style.strip()}\n" if world.style.strip() else "") + HOUSE_STYLE,
         f"## The player character\n{_player_line(world)}",
         f"## The scene (turn {turn})\nPlace: {_place_line(world, scene)}\nOn stage: {cast}"
