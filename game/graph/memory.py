@@ -25,6 +25,9 @@ class GraphIndex:
         self.open_edges: dict[str, Edge] = {}
         self._names: dict[str, set[str]] = defaultdict(set)
         self._adjacency: dict[str, set[str]] = defaultdict(set)
+        # Open versions by (source, target, relation): upsert asks this for every edge it writes, and a
+        # scan of the source's adjacency would cost a hub's whole degree each time.
+        self._by_key: dict[tuple[str, str, str], set[str]] = defaultdict(set)
         self._edge_ids: set[str] = set(edge_ids)
         self._longest = 0
         for node in nodes:
@@ -61,13 +64,16 @@ class GraphIndex:
 
     def _put_edge(self, edge: Edge) -> None:
         self._edge_ids.add(edge.id)
+        old = self.open_edges.pop(edge.id, None)
+        if old is not None:
+            self._adjacency[old.source].discard(edge.id)
+            self._adjacency[old.target].discard(edge.id)
+            self._by_key[(old.source, old.target, old.relation)].discard(edge.id)
         if edge.is_open:
             self.open_edges[edge.id] = edge
             self._adjacency[edge.source].add(edge.id)
             self._adjacency[edge.target].add(edge.id)
-        elif self.open_edges.pop(edge.id, None) is not None:
-            self._adjacency[edge.source].discard(edge.id)
-            self._adjacency[edge.target].discard(edge.id)
+            self._by_key[(edge.source, edge.target, edge.relation)].add(edge.id)
 
     # ------------------------------------------------------------------------------------ GraphReader
 
@@ -92,10 +98,7 @@ class GraphIndex:
         return [self.open_edges[i] for i in self._adjacency.get(node_id, ())]
 
     async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
-        return [
-            edge for edge in (self.open_edges[i] for i in self._adjacency.get(source, ()))
-            if edge.source == source and edge.target == target and edge.relation == relation
-        ]
+        return [self.open_edges[i] for i in self._by_key.get((source, target, relation), ())]
 
     async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
         return {i: len(self._adjacency.get(i, ())) for i in node_ids}

@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from functools import lru_cache
 
 _SPACES = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
+# Cached: upsert and mention matching normalize the same few thousand names over and over.
+@lru_cache(maxsize=1 << 16)
 def normalize_name(name: str) -> str:
     """The form names are compared in: NFKC, case-folded, curly quotes straightened, spaces collapsed."""
     folded = unicodedata.normalize("NFKC", name).translate(_QUOTES).casefold()
@@ -71,6 +74,7 @@ def candidate_spans(text: str, max_chars: int) -> Iterator[tuple[int, int, str]]
                 yield start, end, norm[start:end]
 
 
+@lru_cache(maxsize=4096)
 def slugify(text: str, max_length: int = 40) -> str:
     """A readable ID fragment: lower case, words joined by ``-``; letters of any script are kept."""
     ascii_first = unicodedata.normalize("NFKD", text)
