@@ -47,7 +47,7 @@ def llm_settings_flags(args: argparse.Namespace) -> dict[str, Any]:
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "doctor", help="check the model endpoint: streaming, tools, tool_choice, structured output",
-        description="Probe the configured OpenAI-compatible endpoint once (about six small requests) and "
+        description="Probe the configured OpenAI-compatible endpoint once (five to seven small requests) and "
                     "report what works and which fallbacks the game will use. Exit 0 when narration works.",
     )
     llm_flag_arguments(parser, record=False)
