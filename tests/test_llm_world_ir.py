@@ -100,7 +100,8 @@ async def test_an_echoed_schema_is_refused_and_the_model_asked_again(server: Cha
 async def test_invalid_replies_are_retried_a_bounded_number_of_times(server: ChatServer) -> None:
     world = tiny_world()
     graph = await seeded_graph(world)
-    bad = ir(relations=[relation("Edda Marsh", "Sam Reed", "TRUSTS", 3.0, "Edda trusts Sam a great deal.")])
+    bad = ir(entities=[character("Edda Marsh")],
+             relations=[relation("Edda Marsh", "Sam Reed", "TRUSTS", 3.0, "Edda trusts Sam a great deal.")])
     server.push(*[Text(json.dumps(bad)) for _ in range(3)])
     teller = narrator(world, server.base_url, repair_attempts=2)
     req = request(world, graph, "help Edda")
@@ -108,8 +109,13 @@ async def test_invalid_replies_are_retried_a_bounded_number_of_times(server: Cha
     assert len(server.chat_requests) == 3
     assert "strength" in server.chat_requests[1].messages[-1]["content"]  # the validation message went back
     # The one bad relation is left out; nothing is invented in its place.
-    assert result.world_ir.relations == []
-    assert any("left out" in n for n in result.notices)
+    assert [e.name for e in result.world_ir.entities] == ["Edda Marsh"] and result.world_ir.relations == []
+    assert any("1 unreadable fact" in n for n in result.notices)
+
+    # When nothing survives, the turn is not extracted (so re-extraction can try it again).
+    server.push(*[Text(json.dumps(ir(relations=bad["relations"]))) for _ in range(3)])
+    result = await teller.finish(request(world, graph, "help Edda", turn=2), "You help.")
+    assert isinstance(result, LLMNarrationResult) and result.ir_error and "strength" in result.ir_error
     await teller.aclose()
 
 

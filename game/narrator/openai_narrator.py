@@ -625,7 +625,8 @@ def _salvage(value: Any) -> tuple[WorldIR, None, int] | None:
         ir = WorldIR.model_validate(kept)
     except ValidationError:
         return None
-    if not dropped and not any(kept.values()):
+    if not (ir.entities or ir.relations or ir.ended_relations):
+        # Nothing usable survived: the turn is better marked not extracted than recorded as uneventful.
         return None
     return ir, None, dropped
 
