@@ -181,7 +181,7 @@ def test_several_errors_are_reported_together(content: Path) -> None:
 
 
 def test_unknown_or_malformed_world_id(content: Path) -> None:
-    with pytest.raises(ContentError, match=r"no world 'atlantis' in .*\(worlds there: tiny\)"):
+    with pytest.raises(ContentError, match=r"no world .atlantis. in .*\(worlds there: skerry, tiny\)"):
         load_world(content, "atlantis")
     with pytest.raises(ContentError, match="not a world id"):
         load_world(content, "../tiny")
@@ -196,3 +196,12 @@ def test_list_worlds_lists_a_broken_world_with_its_error(content: Path) -> None:
     assert infos["broken"].title == "The Lamp Room"
     assert infos["broken"].error is not None and "world.start: unknown place 'nowhere-at-all'" in infos["broken"].error
     assert list_worlds(content / "missing") == []
+
+
+def test_inline_effects_extended_by_a_header_explains_the_toml_rule(content: Path) -> None:
+    edit(content, "world.toml", 'effects = { ending = "lit" }', 'effects = { ending = "lit" }\n\n'
+         '[[beats.effects.relations]]\nsource = "Edda"\ntarget = "player"\nrelation = "TRUSTS"\n'
+         'strength = 0.5\nfact = "Edda trusts the player now."')
+    message = error_of(content)
+    assert message.startswith("content/tiny/world.toml: line ")
+    assert "write it as a [....effects] table instead" in message

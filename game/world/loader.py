@@ -198,10 +198,15 @@ def _suggestion(word: str, choices: list[str]) -> str:
 
 def _toml_message(error: tomllib.TOMLDecodeError) -> str:
     message = str(error)
+    hint = ""
+    if "Cannot mutate immutable namespace" in message:
+        # The commonest way to get here: ``effects = { ... }`` followed by ``[[beats.effects.relations]]``.
+        hint = (" (an inline table such as effects = { ... } cannot be extended by a later [[...]] header;"
+                " write it as a [....effects] table instead)")
     match = _TOML_POSITION.search(message)
     if match is None:
-        return f"TOML syntax error: {message}"
-    return f"line {match[1]}, column {match[2]}: TOML syntax error: {message[: match.start()]}"
+        return f"TOML syntax error: {message}{hint}"
+    return f"line {match[1]}, column {match[2]}: TOML syntax error: {message[: match.start()]}{hint}"
 
 
 def _peek_title(folder: Path) -> str | None:
