@@ -280,3 +280,24 @@ async def test_think_recalls_the_goal(world: World) -> None:
     game = await Playthrough.start(world)
     assert await game.play("think") == (
         "You stop and think. Someone has to light the lamp before the ships come in.")
+
+
+async def test_speaking_aloud_reaches_the_person_you_are_talking_to(world: World) -> None:
+    game = await play_all(world, ["talk to edda"])
+    assert await game.play('"Tell me about the lamp') == (
+        "\"It wants lighting before dark. The matches are on the stair.\"")
+    assert await game.play("say nice weather") == "Edda hears you out, and waits for something Edda can use."
+    await game.play("u")
+    game.scene = game.scene.model_copy(update={"location": "stair", "cast": [],
+                                               "extra": {**game.scene.extra, "positions": {}}})
+    assert await game.play('"Hello?') == "Your words go out over the water. No one is near enough to answer."
+
+
+async def test_exits_go_back_and_take_all(world: World) -> None:
+    game = await play_all(world, ["talk to edda"])
+    assert await game.play("exits") == "From here you can go up to the Lamp Room."
+    assert await game.play("take all") == "You take a tin of matches."
+    assert await game.play("take everything") == "There is nothing here you can carry off."
+    await game.play("u")
+    assert "**The Iron Stair**" in await game.play("go back")
+    assert game.scene.location == "stair"

@@ -260,3 +260,25 @@ async def test_a_game_session_plays_brinefall_to_an_ending(tmp_path: Path, world
         assert session.scene.ending == "salt"
     finally:
         await session.close()
+
+
+async def test_any_verb_on_any_name_anywhere_gets_a_reply(world: World) -> None:
+    import random
+
+    names = [n for c in world.characters for n in c.names] + [n for i in world.items.values() for n in i.names]
+    names += ["", "xyzzy", "me", "him"]
+    verbs = ["talk to {}", "ask {} about {}", "tell {} about {}", "give {} to {}", "show {} {}", "help {}",
+             "threaten {}", "bribe {} with {}", "accuse {} of {}", "lie to {} about {}", "follow {}",
+             "warn {} about {}", "x {}", "take {}", "drop {}", "go {}", "\"{}", "{}"]
+    rng = random.Random(7)
+    for place in world.places:
+        game = await Playthrough.start(world)
+        for _ in range(25):
+            game.scene = game.scene.model_copy(update={"location": place, "inventory": list(world.items)})
+            verb = rng.choice(verbs)
+            line = verb.format(*(rng.choice(names) for _ in range(verb.count("{}"))))
+            reply = await game.play(line)
+            assert reply.strip(), line
+            assert all(t.rejected == 0 for t in game.turns), line
+            if game.scene.ending:
+                break
