@@ -176,3 +176,41 @@ def test_record_without_a_model_is_refused_before_any_save_exists(tmp_path: Path
     assert done.returncode == 2
     assert done.stderr.startswith("kith: --record stores a model session, and no model is configured")
     assert not (tmp_path / "saves").exists()
+
+
+def test_plain_keeps_line_mode_on_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [str(KITH), "--content-dir", str(FIXTURES), "--saves-dir", str(tmp_path / "saves"), "play", "--plain",
+         "--world", "tiny", "--save", "tty"],
+        stdin=terminal, stdout=terminal, stderr=terminal, close_fds=True,
+    )
+    os.close(terminal)
+    seen = bytearray()
+
+    def until(marker: bytes) -> None:
+        deadline = time.monotonic() + 20
+        while marker not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            ready, _, _ = select.select([controller], [], [], 0.5)
+            if ready:
+                try:
+                    seen.extend(os.read(controller, 4096))
+                except OSError:  # the terminal closes when kith exits
+                    break
+
+    try:
+        until(b"> ")
+        os.write(controller, b"x rail\n")
+        until(b"Flakes of rust")
+        os.write(controller, b"quit\n")
+        until(b"Your game is saved as tty at turn 1.")
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(controller)
+    assert b"\x1b[?1049h" not in seen  # no full-screen app: line mode, as asked
