@@ -282,3 +282,10 @@ async def test_any_verb_on_any_name_anywhere_gets_a_reply(world: World) -> None:
             assert all(t.rejected == 0 for t in game.turns), line
             if game.scene.ending:
                 break
+
+
+async def test_handing_over_money_is_a_bribe(world: World) -> None:
+    game = await play(world, ["n", "e"])
+    assert "Now we're friends." in await game.play("give coins to maud")
+    assert_open(game, "Maud Quaile", "player", "TRUSTS", "+")
+    assert game.scene.extra["held"]["coins"] == "Maud Quaile"

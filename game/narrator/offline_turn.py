@@ -508,6 +508,11 @@ class TurnRunner:
             return
         self.log.item(item.id)
         self.play.partner = character.name
+        if act == "give" and item.currency:
+            # Handing someone money is a bribe unless they have a reaction to the gift itself.
+            if not await self.react(character, "give", item=item, quiet=True):
+                await self.react(character, "bribe", item=item)
+            return
         await self.react(character, act, item=item)
 
     def _split_object_and_person(self, phrase: str) -> tuple[str, str] | None:
