@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -21,18 +21,45 @@ EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_
 _CHUNK = 400  # well under SQLite's bound-parameter limit
 
 
+# Rows were validated on the way in and the tables re-check them (CHECK, NOT NULL, foreign keys), so
+# reading them back skips pydantic's validation: opening a save of 100k versions is dominated by it.
+
+
+_Model = TypeVar("_Model", Node, Edge)
+
+
+def _trusted(model: type[_Model], values: dict[str, Any]) -> _Model:
+    """An instance from already-valid values, built the way ``model_construct`` does but without its
+    per-field default handling (every field is present here), which is most of its cost."""
+    instance = model.__new__(model)
+    object.__setattr__(instance, "__dict__", values)
+    object.__setattr__(instance, "__pydantic_fields_set__", set(values))
+    object.__setattr__(instance, "__pydantic_extra__", None)
+    object.__setattr__(instance, "__pydantic_private__", None)
+    return instance
+
+
 def node_from_row(row: sqlite3.Row | Sequence[Any]) -> Node:
-    return Node(
-        id=row[0], name=row[1], type=row[2], aliases=json.loads(row[3]), labels=json.loads(row[4]),
-        summary=row[5], first_seen_turn=row[6], last_seen_turn=row[7], attributes=json.loads(row[8]),
-    )
+    return _trusted(Node, {
+        "id": row[0], "name": row[1], "aliases": json.loads(row[3]), "type": row[2],
+        "labels": json.loads(row[4]), "summary": row[5], "first_seen_turn": row[6], "last_seen_turn": row[7],
+        "attributes": json.loads(row[8]),
+    })
 
 
 def edge_from_row(row: sqlite3.Row | Sequence[Any]) -> Edge:
-    return Edge(
-        id=row[0], source=row[1], target=row[2], relation=row[3], strength=row[4], fact=row[5],
-        valid_at=row[6], invalid_at=row[7], evidence_turn_ids=json.loads(row[8]),
-    )
+    return _trusted(Edge, {
+        "id": row[0], "source": row[1], "target": row[2], "relation": row[3], "strength": float(row[4]),
+        "fact": row[5], "valid_at": row[6], "invalid_at": row[7], "evidence_turn_ids": _evidence(row[8]),
+    })
+
+
+def _evidence(raw: str) -> list[str]:
+    """Evidence lists are nearly always one ``turn-N``; parse that shape without the JSON decoder."""
+    if raw.startswith('["turn-') and raw.endswith('"]') and '","' not in raw and "\\" not in raw:
+        return [raw[2:-2]]
+    loaded: list[str] = json.loads(raw)
+    return loaded
 
 
 def node_params(node: Node) -> tuple[Any, ...]:
