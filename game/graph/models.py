@@ -228,9 +228,11 @@ class UpsertResult(CamelModel):
     def to_json_dict(self) -> dict[str, Any]:
         """The contract shape; an edge's ``id``, ``source`` and ``target`` stay present even when null."""
         data = super().to_json_dict()
-        for raw, result in zip(data["edges"]["results"], self.edges.results, strict=True):
-            for key in ("id", "source", "target"):
-                raw[key] = getattr(result, key)
+        data["edges"]["results"] = [
+            # Rebuilt rather than patched so the keys keep the contract's order (id, source, target first).
+            {"id": result.id, "source": result.source, "target": result.target, **raw}
+            for raw, result in zip(data["edges"]["results"], self.edges.results, strict=True)
+        ]
         return data
 
     @property
