@@ -566,3 +566,15 @@ def test_alias_refuses_another_nodes_name_or_a_blank(kith: Kith) -> None:
     assert code == 2 and "blank" in err
     tomas = kith.json("node", "--save", "demo", "--json", "Tomas")["node"]
     assert tomas["aliases"] == []
+
+
+def test_a_merge_in_an_authored_save_never_ends_a_relation_before_it_began(kith: Kith) -> None:
+    # Nothing has been played (current turn 0), but the author wrote the graph at turn 6.
+    kith.upsert("demo", [{"nodes": [node_call("Mira"), node_call("Red Mira")]},
+                         {"edges": [edge_call("Mira", "Red Mira", "KNOWS", 0.5, "Mira has seen Red Mira at the quay.")]}],
+                "--turn", "6")
+    data = kith.json("merge", "--save", "demo", "--json", "Mira", "Red Mira")
+    assert data["merge"]["turn"] == 6
+    (edge,) = kith.dump()["edges"]
+    assert (edge["source"], edge["target"], edge["validAt"], edge["invalidAt"]) == ("npc-mira", "npc-mira", 6, 6)
+    assert data["closed"] == [edge["id"]]

@@ -21,7 +21,7 @@ from typing import Any
 from game.cli.graph_common import find_node, open_save, print_json, save_path
 from game.config import Settings
 from game.errors import InputError
-from game.graph.models import MAX_NAME_CHARS
+from game.graph.models import MAX_NAME_CHARS, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.upsert import CallOutcome, UpsertExecution, load_calls
@@ -131,7 +131,8 @@ def parse_import(text: str, label: str, summary: ImportSummary) -> list[ImportLi
             continue
         turn = data.pop("turn", None)
         if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
-            problem = "missing" if turn is None else f"{turn!r} is not a turn number (a whole number, 0 or more)"
+            problem = ("missing (each line needs the turn its call happened at)" if turn is None
+                       else f"{json.dumps(turn)} is not a turn number (a whole number, 0 or more)")
             summary.errors.append({"line": number, "error": f"turn: {problem}"})
             continue
         parsed.append(ImportLine(number, turn, data))
@@ -187,6 +188,18 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if summary.errors else 0
 
 
+async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:
+    """The turn a merge is logged at: the save's current turn, or the latest turn either node's data
+    comes from when an author has written ahead of play (``upsert --turn``), so a relation the merge
+    closes never ends before it began."""
+    latest = await db.current_turn()
+    for node in nodes:
+        latest = max(latest, node.last_seen_turn)
+        for edge in await db.graph.edges_touching(node.id):
+            latest = max(latest, edge.valid_at, edge.invalid_at or 0)
+    return latest
+
+
 async def merge(args: argparse.Namespace, settings: Settings) -> int:
     evidence = " ".join(args.evidence.split())
     if not evidence:
@@ -196,7 +209,7 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
         merged = await find_node(db, args.merged)
         if keep.id == merged.id:
             raise InputError(f"{args.keep!r} and {args.merged!r} are already the same node, {keep.name} ({keep.id})")
-        turn = await db.current_turn()
+        turn = await merge_turn(db, keep, merged)
         report = await db.merge_nodes(keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn)
         record = (await db.merges())[-1]
     if args.json:
