@@ -294,3 +294,34 @@ async def test_quit_and_meta_words_that_belong_to_the_story() -> None:
 async def test_quit_reports_the_save(session: GameSession) -> None:
     events = await collect(session, "q")
     assert isinstance(events[-1], QuitRequested) and "saved as **game**" in text_of(events)
+
+
+async def test_a_turn_without_world_ir_is_recovered_by_asking_again(tmp_path: Path) -> None:
+    class ForgetfulIR(OfflineNarrator):
+        broken = True
+
+        async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
+            result = await super().finish(request, narration)
+            if self.broken:
+                result.ir_error = "the model's World IR never validated"
+            return result
+
+        async def extract(self, request: NarrationRequest, result: NarrationResult,
+                          execution: UpsertExecution) -> ExtractionReport:
+            if result.ir_error:
+                return ExtractionReport(extracted=False, message=result.ir_error)
+            return await super().extract(request, result, execution)
+
+    narrator = ForgetfulIR(load_world(FIXTURES, "tiny"))
+    session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny",
+                                     narrator=narrator)
+    try:
+        await collect(session, "help Edda")
+        stored = await session.db.turns()
+        assert stored[0].world_ir is None and not stored[0].extracted and trust(session) == []
+        assert (await session.reextract_pending())[0].startswith("turn 1: still no World IR")
+        narrator.broken = False
+        assert (await session.reextract_pending())[0].startswith("turn 1: extracted")
+        assert trust(session) == [0.6]
+    finally:
+        await session.close()

@@ -273,7 +273,8 @@ class GameSession:
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=retrieval.npc_context,
-                world_ir=result.world_ir.to_json_dict(), timings=timings, extracted=report.extracted,
+                world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
+                extracted=report.extracted,
             )
             await self._commit(record, writes, result.scene)
             lap("commit_ms")
@@ -336,15 +337,19 @@ class GameSession:
         lines: list[str] = []
         done: list[int] = []
         for record in pending:
-            if record.world_ir is None:
-                lines.append(f"turn {record.number}: no World IR was stored; nothing to extract")
-                continue
-            ir = WorldIR.model_validate(record.world_ir)
             request = NarrationRequest(turn=self.turn, player_input=record.input, npc_context=record.npc_context,
                                        scene=self.scene, graph=self.graph, history=tuple(self.history),
                                        seed=self.settings.seed + record.number)
+            if record.world_ir is None:
+                # The World IR step failed that turn: ask for it again from the stored narration.
+                result = await self.narrator.finish(request, record.narration)
+                if result.ir_error:
+                    lines.append(f"turn {record.number}: still no World IR: {result.ir_error}")
+                    continue
+            else:
+                result = NarrationResult(WorldIR.model_validate(record.world_ir), self.scene)
             saved = execution.writes.copy()
-            report = await self.narrator.extract(request, NarrationResult(ir, self.scene), execution)
+            report = await self.narrator.extract(request, result, execution)
             if report.extracted:
                 done.append(record.number)
                 lines.append(f"turn {record.number}: extracted ({report.calls} calls)")

@@ -63,6 +63,8 @@ class NarrationResult:
     world_ir: WorldIR
     scene: SceneState
     notices: list[str] = field(default_factory=list)
+    ir_error: str | None = None
+    """Set when the World IR could not be had; the turn then stores no IR and extracts nothing."""
 
 
 @dataclass
