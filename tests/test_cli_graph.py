@@ -578,3 +578,25 @@ def test_a_merge_in_an_authored_save_never_ends_a_relation_before_it_began(kith:
     (edge,) = kith.dump()["edges"]
     assert (edge["source"], edge["target"], edge["validAt"], edge["invalidAt"]) == ("npc-mira", "npc-mira", 6, 6)
     assert data["closed"] == [edge["id"]]
+
+
+def test_the_installed_kith_command_round_trips_through_real_processes(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    kith_bin = Path(sys.executable).with_name("kith")
+    save = str(tmp_path / "real.sqlite")
+    env = {"PATH": str(kith_bin.parent), "LC_ALL": "C", "HOME": str(tmp_path)}
+    written = subprocess.run([str(kith_bin), "graph", "upsert", "--save", save, "--turn", "2", "-"],
+                             input=json.dumps(HARBOUR), capture_output=True, text=True, env=env,
+                             encoding="utf-8", timeout=60, check=False)
+    assert written.returncode == 0, written.stderr
+    assert [r["nodes"]["created"] for r in json.loads(written.stdout)] == [4, 0]
+    found = subprocess.run([str(kith_bin), "graph", "retrieve", "--save", save, "--cast", "Oren", "Hello", "there"],
+                           capture_output=True, text=True, env=env, encoding="utf-8", timeout=60, check=False)
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["edgeCount"] == 2
+    refused = subprocess.run([str(kith_bin), "graph", "upsert", "--save", save, "-"], input="{oops",
+                             capture_output=True, text=True, env=env, encoding="utf-8", timeout=60, check=False)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr.startswith("kith: standard input is not valid JSON")
