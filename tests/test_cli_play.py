@@ -153,14 +153,17 @@ def test_ctrl_c_during_a_turn_cancels_it_and_at_the_prompt_quits(tmp_path: Path)
 
 def test_a_narrator_failure_is_one_line_and_the_game_goes_on(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
+    config = tmp_path / "kith.toml"
+    config.write_text("[llm]\nretries = 0\n", encoding="utf-8")  # fail at once, not after backing off
     with ChatServer() as server:
-        server.push(Failure(400, "the model refused"))
-        done = run_kith(["--content-dir", str(FIXTURES), "--saves-dir", str(saves), "play", "--plain",
-                         "--world", "tiny", "--save", "broken"], "ask edda about the lamp\nsave snap\n",
-                        env=llm_env(server))
+        server.push(Failure(503, "the model is overloaded"))
+        done = run_kith(["--config", str(config), "--content-dir", str(FIXTURES), "--saves-dir", str(saves),
+                         "play", "--plain", "--world", "tiny", "--save", "broken"],
+                        "ask edda about the lamp\nsave snap\n", env=llm_env(server))
     assert done.returncode == 0, done.stderr
     after = done.stdout.split("> ask edda about the lamp\n", 1)[1]
     failure_line = after.strip().splitlines()[0]
+    assert failure_line.startswith("Narrator: ") and "HTTP 503" in failure_line
     assert "Nothing of this turn was saved" in failure_line
     assert "Traceback" not in done.stdout + done.stderr
     assert "Saved a snapshot of turn 0 as snap." in after

@@ -17,6 +17,8 @@ x rail
 
 > help edda
 /graph
+quit
+look
 """
 
 
@@ -35,7 +37,7 @@ def test_it_prints_the_opening_then_each_command_and_its_output(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Wind hums in the iron stair.")
     blocks = done.stdout.split("\n> ")[1:]
-    assert [b.splitlines()[0] for b in blocks] == ["x rail", "help edda", "/graph"]
+    assert [b.splitlines()[0] for b in blocks] == ["x rail", "help edda", "/graph", "quit"]  # quit ends it
     assert "Flakes of rust come away on your fingers." in blocks[0]
     assert "Edda Marsh → Sam Reed (TRUSTS, since turn 2)" in blocks[2]
     assert not (tmp_path / "saves").exists()  # without --save the game was temporary
