@@ -93,6 +93,9 @@ async def built_graph(vocabulary: Vocabulary) -> GraphIndex:
         ("{graph} Elin -> Harbour Watch: SERVES", True),  # stored canonically from EMPLOYS
         ("{graph} Harbour Watch -> Elin: EMPLOYS sign=0", True),  # an inverse names the stored relation
         ("{graph} Veyra -> Bram", True),  # any relation
+        ("{graph} Veyra → Bram: DISTRUSTS", True),  # the arrow /graph prints
+        ("{graph} Bram <- Veyra: DISTRUSTS sign=-", True),  # read right to left
+        ("{graph} Veyra <- Bram: DISTRUSTS", False),
         ("{graph} Veyra -> Elin", False),
         ("{graph} Veyra", True),
         ("{graph} !Stranger", True),

@@ -286,6 +286,12 @@ class EdgeCheck(Check):
 
 
 def parse_graph_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> Check:
+    # "→" is how /graph prints an arrow, so a line copied from the game works; "B <- A" reads right to left.
+    body = body.replace("→", "->").replace("←", "<-")
+    if "<-" in body and "->" not in body:
+        target, _, rest = body.partition("<-")
+        source, colon, tail = rest.partition(":")
+        body = f"{source.strip()} -> {target.strip()}{colon}{tail}"
     if "->" not in body:
         if ":" in body or not body.strip():
             raise CheckSyntaxError("a graph check reads 'A -> B: RELATION [sign=+|-|0]' or 'Name'")
