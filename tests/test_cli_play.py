@@ -217,3 +217,17 @@ def test_plain_keeps_line_mode_on_a_terminal(tmp_path: Path) -> None:
             process.wait()
         os.close(controller)
     assert b"\x1b[?1049h" not in seen  # no full-screen app: line mode, as asked
+
+
+def test_bytes_that_are_not_utf8_are_replaced_not_fatal(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(KITH), "--content-dir", str(FIXTURES), "--saves-dir", str(tmp_path / "saves"), "play", "--plain",
+         "--world", "tiny", "--save", "bytes"],
+        input=b"x r\xffail\nx rail\n", capture_output=True, timeout=60, check=False,
+        env={**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:surrogateescape"},
+    )
+    out = done.stdout.decode("utf-8", "replace")
+    assert done.returncode == 0, done.stderr
+    assert "> x r\ufffdail\n" in out
+    assert "could not be completed" not in out
+    assert "> x rail\nFlakes of rust" in out

@@ -115,6 +115,11 @@ def run_play(args: argparse.Namespace, settings: Settings) -> int:
     return survive_closed_pipe(line_mode.run)
 
 
+def _valid_text(line: str) -> str:
+    """Bytes that are not UTF-8 (read as lone surrogates) become U+FFFD, so they can be saved and shown."""
+    return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 class LineMode:
     """The plain read-print loop. Ctrl-C during a turn cancels that turn; at the prompt it leaves."""
 
@@ -177,12 +182,12 @@ class LineMode:
 
     def _read(self) -> str:
         if self.interactive:
-            return input(PROMPT)
+            return _valid_text(input(PROMPT))
         self._say(PROMPT)
         line = self.stdin.readline()
         if not line:
             raise EOFError
-        line = line.rstrip("\r\n")
+        line = _valid_text(line.rstrip("\r\n"))
         self._say(line + "\n")  # piped input is not echoed by a terminal; show it so the log reads right
         return line
 
