@@ -72,6 +72,13 @@ def generated_save_name(world_id: str) -> str:
     return f"{world_id}-{stamp}"[:64]
 
 
+def _not_saved(message: str) -> str:
+    sentence = message.strip()
+    if sentence and sentence[-1] not in ".!?":
+        sentence += "."
+    return f"{sentence[:1].upper()}{sentence[1:]} Nothing of this turn was saved; you can try again."
+
+
 class GameSession:
     """An open save with its world, narrator, in-memory graph and scene."""
 
@@ -279,11 +286,11 @@ class GameSession:
             await self._commit(record, writes, result.scene)
             lap("commit_ms")
         except KithError as error:
-            yield TurnFailed(f"{error.message} Nothing of this turn was saved; you can try again.", error.title)
+            yield TurnFailed(_not_saved(error.message), error.title)
             return
         except (OSError, ValueError) as error:
-            failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error}).")
-            yield TurnFailed(f"{failure.message} Nothing of this turn was saved; you can try again.", failure.title)
+            failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error})")
+            yield TurnFailed(_not_saved(failure.message), failure.title)
             return
         changes = summarize_writes(writes, self.graph.nodes, turn)
         if changes:
