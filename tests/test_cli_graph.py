@@ -275,6 +275,13 @@ def test_import_loads_one_call_per_line_at_each_lines_turn(kith: Kith) -> None:
     edges = kith.dump()["edges"]
     trusts = [(e["validAt"], e.get("invalidAt")) for e in edges if e["relation"] == "TRUSTS"]
     assert trusts == [(0, 3), (3, None)]
+    # The bulk commit checks endpoints itself; the save must still pass SQLite's own check.
+    conn = sqlite3.connect(kith.save_file())
+    try:
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
     assert [(e["validAt"], e.get("invalidAt")) for e in edges if e["relation"] == "FEARS"] == [(0, 5)]
 
 
