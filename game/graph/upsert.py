@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from game.graph.identity import united_aliases, united_labels
 from game.graph.models import (
-    MAX_LABELS,
     ClosedEdge,
     CloseEdgeInput,
     Edge,
@@ -138,19 +138,9 @@ class UpsertExecution:
         existing = await self.find_node(given.name)
         if existing is None:
             return await self._create_node(given, where), "created"
-        aliases = list(existing.aliases)
-        known = {normalize_name(n) for n in existing.names}
-        for alias in [given.name, *given.aliases]:
-            if normalize_name(alias) not in known:
-                aliases.append(alias)
-                known.add(normalize_name(alias))
-        labels = list(existing.labels)
-        for label in given.labels:
-            if label.casefold() not in {x.casefold() for x in labels} and len(labels) < MAX_LABELS:
-                labels.append(label)
         updated = existing.model_copy(update={
-            "aliases": aliases,
-            "labels": labels,
+            "aliases": united_aliases(existing, [given.name, *given.aliases]),
+            "labels": united_labels(existing.labels, given.labels),
             "summary": given.summary or existing.summary,
             "attributes": {**existing.attributes, **given.attributes},
             "last_seen_turn": max(existing.last_seen_turn, self.turn),
@@ -187,12 +177,17 @@ class UpsertExecution:
 
     # ----------------------------------------------------------------------------------------- edges
 
-    async def _upsert_edge(self, given: EdgeInput, closed: list[ClosedEdge]) -> EdgeResult:
+    async def _endpoints(self, given: EdgeInput | CloseEdgeInput) -> tuple[NormalizedRelation, Node | None, Node | None]:
+        """The stored relation name and its two ends, swapped when the vocabulary names an inverse."""
         relation = self.vocabulary.normalize(given.relation)
         source = await self.find_node(given.source_name)
         target = await self.find_node(given.target_name)
         if relation.flipped:
             source, target = target, source
+        return relation, source, target
+
+    async def _upsert_edge(self, given: EdgeInput, closed: list[ClosedEdge]) -> EdgeResult:
+        relation, source, target = await self._endpoints(given)
         if source is None or target is None:
             return EdgeResult(
                 id=None, source=source.id if source else None, target=target.id if target else None,
@@ -270,11 +265,7 @@ class UpsertExecution:
                 return candidate
 
     async def _close(self, given: CloseEdgeInput) -> list[ClosedEdge]:
-        relation = self.vocabulary.normalize(given.relation)
-        source = await self.find_node(given.source_name)
-        target = await self.find_node(given.target_name)
-        if relation.flipped:
-            source, target = target, source
+        relation, source, target = await self._endpoints(given)
         if source is None or target is None:
             return [ClosedEdge(id=None, source=source.id if source else None,
                                target=target.id if target else None, relation=relation.name,

@@ -26,6 +26,7 @@ from game.narrator.llm_json import JSONReplyError, echoes_schema, parse_json_rep
 from game.narrator.llm_prompts import Prompt
 from game.narrator.llm_stream import ToolCall, message_tool_calls, strip_reasoning
 from game.narrator.llm_tools import DONE, EXTRACTION_TOOLS, UPSERT, extraction_tools, tool_result
+from game.narrator.llm_transport import first_message
 from game.narrator.world_ir import WorldIR
 
 MAX_EXISTING = 60
@@ -132,7 +133,7 @@ class ToolExtractor:
             }
             completion = await self._complete("extract", params)
             tally.replies += 1
-            message = _first_message(completion)
+            message = first_message(completion)
             content = strip_reasoning(str(message.get("content") or "")).strip()
             calls = message_tool_calls(message)
             if not calls:
@@ -259,10 +260,3 @@ async def guard(call: UpsertCall, execution: UpsertExecution, allowed: set[str])
                         "be closed only between characters the turn names")
     return None
 
-
-def _first_message(completion: dict[str, Any]) -> dict[str, Any]:
-    choices = completion.get("choices") or []
-    if choices and isinstance(choices[0], dict) and isinstance(choices[0].get("message"), dict):
-        message: dict[str, Any] = choices[0]["message"]
-        return message
-    return {}

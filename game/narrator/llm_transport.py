@@ -95,6 +95,15 @@ class Transport(Protocol):
 # ------------------------------------------------------------------------------------------ addresses
 
 
+def first_message(completion: dict[str, Any]) -> dict[str, Any]:
+    """The first choice's message of a non-streamed completion, or ``{}`` when the server sent none."""
+    choices = completion.get("choices") or []
+    if choices and isinstance(choices[0], dict) and isinstance(choices[0].get("message"), dict):
+        message: dict[str, Any] = choices[0]["message"]
+        return message
+    return {}
+
+
 def is_local_url(url: str | None) -> bool:
     """Whether the endpoint is on this machine or a private network, where servers need no real key."""
     if not url:

@@ -64,7 +64,14 @@ from game.narrator.llm_tools import (
     narration_tools,
     tool_result,
 )
-from game.narrator.llm_transport import ChatCall, LLMError, OpenAITransport, Transport, short_host
+from game.narrator.llm_transport import (
+    ChatCall,
+    LLMError,
+    OpenAITransport,
+    Transport,
+    first_message,
+    short_host,
+)
 from game.narrator.world_ir import GRAPH_KINDS, WorldIR
 from game.world import World
 
@@ -192,7 +199,7 @@ class OpenAINarrator:
             finally:
                 self._turn_usage(turn).model_seconds += time.monotonic() - started
             usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else None
-            message = _first_message(completion)
+            message = first_message(completion)
             if usage:
                 self._turn_usage(turn).add(step, int(usage.get("prompt_tokens") or 0),
                                            int(usage.get("completion_tokens") or 0), False)
@@ -546,17 +553,10 @@ def _joined(before: str, piece: str, fresh: bool) -> str:
     return piece
 
 
-def _first_message(completion: dict[str, Any]) -> dict[str, Any]:
-    choices = completion.get("choices") or []
-    if choices and isinstance(choices[0], dict) and isinstance(choices[0].get("message"), dict):
-        message: dict[str, Any] = choices[0]["message"]
-        return message
-    return {}
-
 
 def _reply_text(completion: dict[str, Any]) -> str:
     """The reply's text; a JSON reply some servers put in a tool call's arguments instead is taken too."""
-    message = _first_message(completion)
+    message = first_message(completion)
     content = message.get("content")
     if isinstance(content, str) and content.strip():
         return content

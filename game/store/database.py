@@ -19,8 +19,9 @@ from typing import Any
 import aiosqlite
 
 from game.errors import SaveError
+from game.graph.identity import united_aliases, united_labels
 from game.graph.memory import GraphIndex
-from game.graph.models import MAX_LABELS, Edge, Node
+from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
@@ -328,18 +329,8 @@ class SaveDatabase:
             if node_id not in found:
                 raise SaveError(f"there is no node {node_id!r} in this save")
         kept, merged = found[keep_id], found[merged_id]
-        aliases = list(kept.aliases)
-        known = {normalize_name(n) for n in kept.names}
-        for name in merged.names:
-            if normalize_name(name) not in known:
-                aliases.append(name)
-                known.add(normalize_name(name))
-        labels = list(kept.labels)
-        for label in merged.labels:
-            if label.casefold() not in {x.casefold() for x in labels} and len(labels) < MAX_LABELS:
-                labels.append(label)
         united = kept.model_copy(update={
-            "aliases": aliases, "labels": labels,
+            "aliases": united_aliases(kept, merged.names), "labels": united_labels(kept.labels, merged.labels),
             "attributes": {**merged.attributes, **kept.attributes},
             "first_seen_turn": min(kept.first_seen_turn, merged.first_seen_turn),
             "last_seen_turn": max(kept.last_seen_turn, merged.last_seen_turn),
