@@ -607,3 +607,23 @@ def test_the_installed_kith_command_round_trips_through_real_processes(tmp_path:
                              capture_output=True, text=True, env=env, encoding="utf-8", timeout=60, check=False)
     assert (refused.returncode, refused.stdout) == (2, "")
     assert refused.stderr.startswith("kith: standard input is not valid JSON")
+
+
+def test_a_wholly_rejected_upsert_leaves_the_save_file_byte_for_byte(kith: Kith) -> None:
+    harbour(kith)
+    before = digest(kith.save_file())
+    code, out, _ = kith("upsert", "--save", "demo", kith.file("bad.json", (
+        '[{"edges": [{"sourceName": "Mira", "targetName": "Tomas", "relation": "TRUSTS", "strength": NaN,'
+        ' "fact": "Mira trusts Tomas with everything."}]},'
+        ' {"nodes": [{"name": "Quill", "summary": "A scribe.", "labels": ["a", "b", "c", "d", "e", "f"]}]}]'
+    )))
+    assert code == 1
+    assert [("error" in r) for r in json.loads(out)] == [True, True]
+    assert digest(kith.save_file()) == before
+
+
+def test_merging_nodes_caps_the_united_labels_at_five(kith: Kith) -> None:
+    kith.upsert("demo", {"nodes": [node_call("Mira", labels=["thief", "smuggler", "orphan"]),
+                                   node_call("Red Mira", labels=["sailor", "liar", "thief", "singer"])]})
+    data = kith.json("merge", "--save", "demo", "--json", "Mira", "Red Mira")
+    assert data["kept"]["labels"] == ["thief", "smuggler", "orphan", "sailor", "liar"]
