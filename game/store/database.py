@@ -347,10 +347,15 @@ class SaveDatabase:
                 closed.append(edge.id)
             repointed.append(edge.model_copy(update=update))
         # Heal duplicates the merge created: several open versions of one relation on the kept node.
+        # A symmetric relation ignores direction, so A-B and B-A versions are one relation here too.
+        vocabulary = await self.vocabulary()
         by_key: dict[tuple[str, str, str], list[Edge]] = {}
         others = await self.graph.open_edges_of(keep_id)
         for edge in [*others, *(e for e in repointed if e.is_open)]:
-            by_key.setdefault((edge.source, edge.target, edge.relation), []).append(edge)
+            ends = (edge.source, edge.target)
+            if vocabulary.is_symmetric(edge.relation):
+                ends = (min(ends), max(ends))
+            by_key.setdefault((*ends, edge.relation), []).append(edge)
         healed: dict[str, Edge] = {}
         for versions in by_key.values():
             unique = {e.id: e for e in versions}
