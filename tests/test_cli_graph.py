@@ -627,3 +627,19 @@ def test_merging_nodes_caps_the_united_labels_at_five(kith: Kith) -> None:
                                    node_call("Red Mira", labels=["sailor", "liar", "thief", "singer"])]})
     data = kith.json("merge", "--save", "demo", "--json", "Mira", "Red Mira")
     assert data["kept"]["labels"] == ["thief", "smuggler", "orphan", "sailor", "liar"]
+
+
+def test_a_merge_heals_a_symmetric_relation_written_in_both_directions(kith: Kith) -> None:
+    kith.upsert("demo", [
+        {"nodes": [node_call("Bram"), node_call("Elin"), node_call("Little Elin")]},
+        {"edges": [edge_call("Bram", "Elin", "KIN_OF", 0.8, "Bram and Elin are brother and sister."),
+                   edge_call("Little Elin", "Bram", "KIN_OF", 0.6, "Little Elin is Bram's sister.")]},
+    ], "--turn", "1")
+    kith.upsert("demo", {"edges": [edge_call("Little Elin", "Bram", "KIN_OF", 0.7, "Little Elin and Bram share a mother.")]},
+                "--turn", "2")
+    kith.json("merge", "--save", "demo", "--json", "Elin", "Little Elin")
+    open_kin = [e for e in kith.dump()["edges"] if e["relation"] == "KIN_OF" and "invalidAt" not in e]
+    # KIN_OF ignores direction: Bram-Elin is one relation, so only its newest version stays open.
+    assert [(e["fact"], e["validAt"]) for e in open_kin] == [("Little Elin and Bram share a mother.", 2)]
+    found = kith.json("retrieve", "--save", "demo", "Bram")
+    assert found["edgeCount"] == 1
