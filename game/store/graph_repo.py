@@ -123,7 +123,11 @@ def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
 
 
 class SqlGraph:
-    """``GraphReader`` over a save's tables, for one-shot commands that must not load the whole graph."""
+    """``GraphReader`` over a save's tables, for one-shot commands that must not load the whole graph.
+
+    Open-edge reads name the partial indexes that hold only open versions, so a node with a long history
+    costs no more than its current relations.
+    """
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
@@ -170,8 +174,9 @@ class SqlGraph:
 
     async def open_edges_of(self, node_id: str) -> list[Edge]:
         rows = await self.conn.execute_fetchall(
-            f"SELECT {EDGE_COLUMNS} FROM edges WHERE source = ? AND invalid_at IS NULL "
-            f"UNION ALL SELECT {EDGE_COLUMNS} FROM edges WHERE target = ? AND source != ? AND invalid_at IS NULL",
+            f"SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_out WHERE source = ? AND invalid_at IS NULL "
+            f"UNION ALL SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_in "
+            "WHERE target = ? AND source != ? AND invalid_at IS NULL",
             (node_id, node_id, node_id),
         )
         return [edge_from_row(row) for row in rows]
@@ -185,14 +190,19 @@ class SqlGraph:
         return [edge_from_row(row) for row in rows]
 
     async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
-        degrees: dict[str, int] = {}
-        for node_id in node_ids:
+        ids = sorted(set(node_ids))
+        degrees = dict.fromkeys(ids, 0)
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
             rows = await self.conn.execute_fetchall(
-                "SELECT (SELECT count(*) FROM edges WHERE source = ?1 AND invalid_at IS NULL) + "
-                "(SELECT count(*) FROM edges WHERE target = ?1 AND source != ?1 AND invalid_at IS NULL)",
-                (node_id,),
+                f"SELECT source, count(*) FROM edges INDEXED BY edges_open_out WHERE source IN ({marks}) "
+                "AND invalid_at IS NULL GROUP BY source UNION ALL SELECT target, count(*) FROM edges "
+                f"INDEXED BY edges_open_in WHERE target IN ({marks}) "
+                "AND source != target AND invalid_at IS NULL GROUP BY target",
+                (*chunk, *chunk),
             )
-            degrees[node_id] = int(next(iter(rows))[0])
+            for node_id, count in rows:
+                degrees[node_id] += int(count)
         return degrees
 
     async def longest_name(self) -> int:
