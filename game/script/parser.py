@@ -3,6 +3,7 @@
 The format follows Andrew Plotkin's RegTest, which interactive-fiction authors already know::
 
     ** world: brinefall          (headers before the first test apply to the file; inside a test, to it)
+    ** content: ../worlds        (where worlds are found, relative to the script; default: settings)
     * test name                  (each test is a fresh game)
     Lines here check the opening.
     > a command
@@ -17,13 +18,13 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from game.errors import InputError
 from game.script.checks import Check, CheckSyntaxError, parse_check
 
-HEADER_KEYS = ("world", "seed", "narrator")
+HEADER_KEYS = ("world", "seed", "narrator", "content")
 NARRATOR_KINDS = ("offline", "openai", "auto")
 
 
@@ -34,6 +35,8 @@ class Headers:
     world: str | None = None
     seed: int | None = None
     narrator: str | None = None
+    content: str | None = None
+    """The folder of worlds, as written (relative to the script): fixture worlds live outside content/."""
 
     def over(self, base: Headers) -> Headers:
         """These headers with ``base`` filling what they leave unset."""
@@ -41,6 +44,7 @@ class Headers:
             world=self.world if self.world is not None else base.world,
             seed=self.seed if self.seed is not None else base.seed,
             narrator=self.narrator if self.narrator is not None else base.narrator,
+            content=self.content if self.content is not None else base.content,
         )
 
     @property
@@ -132,15 +136,17 @@ def _header(path: Path, line: int, text: str, current: Headers) -> Headers:
     if not value:
         raise _error(path, line, f"the {key} header has no value")
     if key == "world":
-        return Headers(value, current.seed, current.narrator)
+        return replace(current, world=value)
+    if key == "content":
+        return replace(current, content=value)
     if key == "seed":
         try:
-            return Headers(current.world, int(value), current.narrator)
+            return replace(current, seed=int(value))
         except ValueError:
             raise _error(path, line, f"seed {value!r} is not a whole number") from None
     if value not in NARRATOR_KINDS and not (value.startswith("replay:") and value[7:].strip()):
         raise _error(path, line, f"narrator {value!r}: use offline, openai, auto or replay:FILE")
-    return Headers(current.world, current.seed, value)
+    return replace(current, narrator=value)
 
 
 def parse_script(text: str, path: Path | str = "<script>") -> Script:

@@ -66,11 +66,17 @@ class _StopTest(Exception):
     """A vital check failed: the rest of the test is not played."""
 
 
-def script_settings(settings: Settings, headers: Headers, saves_dir: Path) -> Settings:
-    """The settings a test plays under: its headers over the caller's, a private saves folder."""
+def script_settings(settings: Settings, headers: Headers, saves_dir: Path, base_dir: Path | None = None) -> Settings:
+    """The settings a test plays under: its headers over the caller's, a private saves folder.
+
+    ``base_dir`` (the script's folder) anchors a relative ``content`` header, so a script finds its
+    fixture worlds from any working directory."""
     update: dict[str, object] = {"saves_dir": saves_dir}
     if headers.world is not None:
         update["world"] = headers.world
+    if headers.content is not None:
+        content = Path(headers.content)
+        update["content_dir"] = base_dir / content if base_dir is not None and not content.is_absolute() else content
     if headers.seed is not None:
         update["seed"] = headers.seed
     # Offline unless the script says otherwise, whatever kith.toml says: a test must not depend on the
@@ -119,7 +125,7 @@ async def open_test_session(settings: Settings, script: Script, test: TestCase, 
     from game.engine.session import GameSession
 
     headers = script.headers_for(test)
-    test_settings = script_settings(settings, headers, saves_dir)
+    test_settings = script_settings(settings, headers, saves_dir, script.path.parent)
     if record is not None and (headers.replay or test_settings.narrator == "offline"):
         raise InputError(f"--record keeps a model session, and {test.name!r} is told by the "
                          f"{headers.narrator or 'offline'} narrator: give it '** narrator: openai'", title="Script")
