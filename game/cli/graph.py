@@ -17,6 +17,7 @@ from game.cli.graph_common import (
     non_negative,
     positive,
 )
+from game.cli.graph_map import add_map_parsers
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -116,3 +117,5 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     alias.add_argument("name", metavar="NAME")
     alias.add_argument("alias", metavar="ALIAS")
     alias.set_defaults(handler=handler(graph_write.alias))
+
+    add_map_parsers(actions)

@@ -1,0 +1,91 @@
+"""``kith graph map`` (the relationship map as text) and ``kith graph rebuild`` (re-run memory updates)."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+
+from game.cli.graph_common import open_save, print_json, save_path
+from game.config import Settings
+from game.errors import SaveNotFound
+
+DEFAULT_SIZE = (100, 30)
+
+
+def _size(args: argparse.Namespace) -> tuple[int, int]:
+    """``--width``/``--height`` if given, else the terminal's size on a terminal, else 100x30."""
+    if sys.stdout.isatty():
+        columns, lines = shutil.get_terminal_size(DEFAULT_SIZE)
+        default = (columns, max(10, lines - 2))
+    else:
+        default = DEFAULT_SIZE
+    return args.width or default[0], args.height or default[1]
+
+
+async def map_command(args: argparse.Namespace, settings: Settings) -> int:
+    from game.graph.map import render_map
+
+    async with open_save(args, settings) as db:
+        nodes = await db.all_nodes()
+        edges = await db.all_edges()
+        positions = await db.load_layout()
+    width, height = _size(args)
+    drawing = render_map(nodes, edges, width, height, positions, focus=args.focus,
+                         show_closed=args.closed, at_turn=args.at)
+    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    print(drawing.ansi() if colour else drawing.plain())
+    return 0
+
+
+async def rebuild_command(args: argparse.Namespace, settings: Settings) -> int:
+    from game.engine.session import GameSession
+
+    path = save_path(args, settings)
+    if not path.exists():
+        raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
+    session = await GameSession.open(settings, save=path)
+    try:
+        pending = [t.number for t in await session.db.pending_extraction()]
+        lines = await session.reextract_pending()
+        remaining = [t.number for t in await session.db.pending_extraction()]
+    finally:
+        await session.close()
+    if args.json:
+        print_json({"pending": pending, "extracted": sorted(set(pending) - set(remaining)),
+                    "remaining": remaining, "report": lines})
+    elif not pending:
+        print("Every turn's memory update is already recorded; nothing to rebuild.")
+    else:
+        print("\n".join(lines))
+    return 1 if remaining else 0
+
+
+def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from game.cli.doctor import llm_flag_arguments, llm_settings_flags
+    from game.cli.graph_common import add_json_option, add_save_option, handler, non_negative, positive
+
+    drawn = actions.add_parser(
+        "map", help="the relationship map as text (ANSI colour on a terminal)",
+        description="Draw the save's relationship map, as the game's map pane does.",
+    )
+    add_save_option(drawn)
+    drawn.add_argument("--width", type=positive, help="columns (default: the terminal's, else 100)")
+    drawn.add_argument("--height", type=positive, help="rows (default: the terminal's, else 30)")
+    drawn.add_argument("--at", type=non_negative, metavar="TURN", help="the map as it stood after TURN")
+    drawn.add_argument("--focus", metavar="NAME", help="centre on a node and its two-hop neighbourhood")
+    drawn.add_argument("--closed", action="store_true", help="also draw ended relations (dashed, dim)")
+    drawn.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                       help="ANSI colour: on a terminal (auto), always or never")
+    drawn.set_defaults(handler=handler(map_command))
+
+    rebuild = actions.add_parser(
+        "rebuild", help="re-run the memory update of turns whose update failed",
+        description="Turns whose narration committed but whose memory update failed (a model that never "
+                    "called its tool) are extracted again with the configured narrator. Exit 1 if any "
+                    "remain unextracted.",
+    )
+    add_save_option(rebuild)
+    add_json_option(rebuild)
+    llm_flag_arguments(rebuild, record=False)
+    rebuild.set_defaults(handler=handler(rebuild_command), settings_flags=llm_settings_flags)

@@ -1,0 +1,82 @@
+"""``kith graph map`` and ``kith graph rebuild``, driven through the real CLI entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game.__main__ import main
+from game.config import load_settings
+from game.engine.session import GameSession
+from game.graph.map import EMPTY_TEXT, LEGEND
+from game.graph.upsert import UpsertExecution
+from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
+from game.narrator.offline import OfflineNarrator
+from game.world import load_world
+
+FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
+
+
+def upsert(tmp_path: Path, capsys: pytest.CaptureFixture[str], call: dict[str, object]) -> None:
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(call), encoding="utf-8")
+    assert main(["--saves-dir", str(tmp_path), "graph", "upsert", "--save", "demo", str(source)]) == 0
+    capsys.readouterr()
+
+
+def test_the_map_draws_every_name_and_the_legend(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    upsert(tmp_path, capsys, {
+        "nodes": [{"name": "Mira", "summary": "Keeps the ledger."}, {"name": "Tomas", "summary": "Hides it."},
+                  {"name": "Harbour Watch", "type": "faction", "summary": "The paid guard."}],
+        "edges": [{"sourceName": "Mira", "targetName": "Tomas", "relation": "TRUSTS", "strength": 0.7,
+                   "fact": "Mira trusts Tomas since the harbour fire."},
+                  {"sourceName": "Tomas", "targetName": "Harbour Watch", "relation": "FEARS", "strength": -0.6,
+                   "fact": "Tomas fears the Watch will find the ledger."}],
+    })
+    assert main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "demo", "--width", "60",
+                 "--height", "16", "--color", "never"]) == 0
+    drawn = capsys.readouterr().out
+    assert "(Mira)" in drawn and "(Tomas)" in drawn and "[Harbour Watch]" in drawn
+    assert LEGEND.split(",")[0] in drawn and "\x1b[" not in drawn
+    assert max(len(line) for line in drawn.splitlines()) <= 60
+    assert main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "demo", "--width", "60",
+                 "--height", "16", "--color", "always"]) == 0
+    assert "\x1b[38;2;" in capsys.readouterr().out
+
+
+def test_the_map_of_an_empty_graph_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    upsert(tmp_path, capsys, {"nodes": [{"name": "Mira", "summary": "Keeps the ledger."}]})
+    assert main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "demo", "--color", "never"]) == 0
+    assert EMPTY_TEXT in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_map_refuses_a_missing_save_and_an_unknown_focus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "nobody"]) == 2
+    assert "no save" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
+    upsert(tmp_path, capsys, {"nodes": [{"name": "Mira", "summary": "Keeps the ledger."}]})
+    assert main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "demo", "--focus", "Zed"]) == 2
+    assert "Zed" in capsys.readouterr().err
+
+
+async def test_rebuild_extracts_turns_whose_memory_update_failed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    class NoMemory(OfflineNarrator):
+        async def extract(self, request: NarrationRequest, result: NarrationResult,
+                          execution: UpsertExecution) -> ExtractionReport:
+            return ExtractionReport(extracted=False, message="the model never called a tool")
+
+    settings = load_settings(flags={"saves_dir": tmp_path, "content_dir": FIXTURES}, env={})
+    session = await GameSession.open(settings, save="game", new=True, world="tiny",
+                                     narrator=NoMemory(load_world(FIXTURES, "tiny")))
+    async for _event in session.play_turn("help Edda"):
+        pass
+    await session.close()
+    args = ["--saves-dir", str(tmp_path), "--content-dir", str(FIXTURES), "graph", "rebuild", "--save", "game"]
+    # The CLI runs its own event loop, so it goes in a worker thread here.
+    import asyncio
+    code = await asyncio.to_thread(main, [*args, "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["pending"] == [1] and report["extracted"] == [1] and report["remaining"] == []
+    assert await asyncio.to_thread(main, args) == 0
+    assert "nothing to rebuild" in capsys.readouterr().out
