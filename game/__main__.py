@@ -42,7 +42,7 @@ def _command_modules() -> list[Any]:
 
 
 GLOBAL_OPTIONS_WITH_VALUES = {"--config", "--saves-dir", "--content-dir"}
-COMMANDS = {"play", "run", "saves", "graph", "doctor"}
+COMMANDS = {"play", "run", "saves", "graph", "doctor", "llm"}
 
 
 def _with_default_command(words: list[str]) -> list[str]:

@@ -1,4 +1,5 @@
-"""``kith doctor``: probe the configured model endpoint once and say, in plain words, what works.
+"""``kith doctor`` (also ``kith llm check``): probe the configured model endpoint once and say, in plain
+words, what works.
 
 Also home of the endpoint flags every command shares (``--base-url``, ``--model``, ``--api-key-env``
 and, for commands that play, ``--record FILE``), so ``play``, ``run`` and ``doctor`` add them the same way.
@@ -44,12 +45,26 @@ def llm_settings_flags(args: argparse.Namespace) -> dict[str, Any]:
     return {"llm": llm} if llm else {}
 
 
+DOCTOR_DESCRIPTION = ("Probe the configured OpenAI-compatible endpoint once (five to seven small requests) and "
+                      "report what works and which fallbacks the game will use. Exit 0 when narration works.")
+
+
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "doctor", help="check the model endpoint: streaming, tools, tool_choice, structured output",
-        description="Probe the configured OpenAI-compatible endpoint once (five to seven small requests) and "
-                    "report what works and which fallbacks the game will use. Exit 0 when narration works.",
+        description=DOCTOR_DESCRIPTION,
     )
+    _doctor_arguments(parser)
+    # ``kith llm check`` is the same command under the name the issue also gives it; one handler, one set
+    # of flags, so the two can never report differently.
+    llm = subparsers.add_parser("llm", help="model endpoint commands: 'kith llm check' is 'kith doctor'",
+                                description="Commands about the model endpoint (see docs/llm.md).")
+    actions = llm.add_subparsers(dest="llm_command", metavar="SUBCOMMAND", required=True)
+    check = actions.add_parser("check", help="the same as 'kith doctor'", description=DOCTOR_DESCRIPTION)
+    _doctor_arguments(check)
+
+
+def _doctor_arguments(parser: argparse.ArgumentParser) -> None:
     llm_flag_arguments(parser, record=False)
     parser.set_defaults(handler=run_doctor, settings_flags=llm_settings_flags)
 
