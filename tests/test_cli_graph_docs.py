@@ -81,9 +81,9 @@ def examples() -> list[tuple[str, str] | Example]:
 def test_the_page_has_examples_of_every_command() -> None:
     commands = {shlex.split(e.command)[2] for e in examples() if isinstance(e, Example)}
     assert commands >= {"upsert", "import", "dump", "retrieve", "stats", "node", "neighbours", "path", "history",
-                        "merge", "alias"}
+                        "merge", "alias", "map", "rebuild"}
     json_forms = {shlex.split(e.command)[2] for e in examples() if isinstance(e, Example) and "--json" in e.command}
-    assert json_forms >= {"import", "stats", "node", "neighbours", "path", "history", "merge", "alias"}
+    assert json_forms >= {"import", "stats", "node", "neighbours", "path", "history", "merge", "alias", "map", "rebuild"}
 
 
 def test_every_worked_example_prints_what_the_page_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
