@@ -13,11 +13,12 @@ import asyncio
 import os
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from game.config import Settings
-from game.narrator.llm_capabilities import ProbeReport, probe
-from game.narrator.llm_transport import LLMError, OpenAITransport, display_url, is_local_url
+
+if TYPE_CHECKING:
+    from game.narrator.llm_capabilities import ProbeReport
 
 
 def llm_flag_arguments(parser: argparse.ArgumentParser, *, record: bool = True) -> None:
@@ -74,6 +75,11 @@ def run_doctor(args: argparse.Namespace, settings: Settings, out: TextIO | None 
 
 
 async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = None) -> int:
+    # Imported here: openai takes most of a second to import, and every other kith command loads this
+    # module for its flags.
+    from game.narrator.llm_capabilities import probe
+    from game.narrator.llm_transport import LLMError, OpenAITransport, display_url, is_local_url
+
     llm = settings.llm
     say = out.write
     if not (llm.base_url or llm.model):
