@@ -48,3 +48,11 @@ def test_graph_package_depends_only_on_itself() -> None:
                     and not node.module.startswith(("game.graph", "game.errors"))):
                 offenders.append(f"{path.name}: {node.module}")
     assert offenders == []
+
+
+def test_building_the_command_line_imports_neither_openai_nor_textual() -> None:
+    """Every kith command builds the whole parser; heavy libraries load only when a command needs them."""
+    code = ("import sys, game.__main__ as m; m.build_parser(); "
+            "print(sorted(n for n in ('openai', 'textual', 'networkx') if n in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
