@@ -58,7 +58,7 @@ from game.ui.screens.new_game import NewGame, NewGameScreen
 from game.ui.screens.problem import ProblemScreen
 from game.ui.screens.save_as import SaveAsScreen
 from game.ui.screens.settings import SettingsChoice, SettingsScreen
-from game.ui.screens.time_travel import TimeTravelScreen
+from game.ui.screens.time_travel import TimeTravelScreen, TurnChoice
 from game.ui.status_line import StatusLine
 from game.ui.story_log import StoryLog
 
@@ -413,9 +413,9 @@ class KithApp(App[int]):
 
         from game.engine.session import generated_save_name
 
-        world = self.session.world.id if self.session else (self.settings.world or "kith")
+        world = self.session.world.id if self.session else self.settings.world
         self.push_screen(NewGameScreen(self.settings.content_dir, self.settings.saves_dir,
-                                       generated_save_name(world)), chosen)
+                                       generated_save_name(world or "kith"), world), chosen)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -462,9 +462,12 @@ class KithApp(App[int]):
         if session is None:
             return
         turns = [(record.number, record.input) for record in await session.db.turns()]
-        choice = await self.push_screen_wait(TimeTravelScreen([(0, ""), *turns], session.turn))
-        if choice is not None:
-            self._travel(choice.turn)
+
+        def chosen(choice: TurnChoice | None) -> None:
+            if choice is not None:
+                self._travel(choice.turn)
+
+        self.push_screen(TimeTravelScreen([(0, ""), *turns], session.turn), chosen)
 
     def _travel(self, turn: int | None) -> None:
         graph = self.map_pane.map

@@ -24,8 +24,10 @@ class NewGame:
 
 
 class NewGameScreen(Dialog[NewGame]):
-    def __init__(self, content_dir: Path, saves_dir: Path, suggested_name: str = "") -> None:
+    def __init__(self, content_dir: Path, saves_dir: Path, suggested_name: str = "",
+                 default_world: str | None = None) -> None:
         super().__init__()
+        self.default_world = default_world
         self.content_dir = content_dir
         self.saves_dir = saves_dir
         self.suggested_name = suggested_name
@@ -55,7 +57,9 @@ class NewGameScreen(Dialog[NewGame]):
         playable = [w for w in self.worlds if w.error is None]
         select.set_options([(w.title, w.id) for w in playable])
         if playable:
-            select.value = "brinefall" if any(w.id == "brinefall" for w in playable) else playable[0].id
+            ids = [w.id for w in playable]
+            preferred = [world for world in (self.default_world, "brinefall") if world in ids]
+            select.value = preferred[0] if preferred else ids[0]
         else:
             self._problem(f"No playable world in {self.content_dir}.")
         broken = [w for w in self.worlds if w.error]

@@ -1,0 +1,84 @@
+"""Shared builders for the TUI tests (this module holds no tests of its own).
+
+Every test runs the real ``KithApp`` through Textual's Pilot, against real save files in ``tmp_path``,
+the tiny fixture world, and either the offline narrator or the real openai client talking to the local
+``ChatServer``. Tests wait for workers (``settle``) instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+from textual.widgets._toast import Toast
+
+from game.config import LLMSettings, Settings
+from game.ui.app import KithApp
+from game.ui.keys import KeyStore
+
+WORLDS = Path(__file__).parent / "fixtures" / "worlds"
+SIZE = (120, 36)
+
+
+def offline_settings(tmp_path: Path, content_dir: Path = WORLDS) -> Settings:
+    return Settings(world="tiny", narrator="offline", content_dir=content_dir, saves_dir=tmp_path / "saves")
+
+
+def model_settings(tmp_path: Path, base_url: str, **llm: Any) -> Settings:
+    values: dict[str, Any] = {"base_url": base_url, "model": "test-model", "timeout": 2.0, "retries": 0,
+                              "extraction": "world-ir"}
+    values.update(llm)
+    return Settings(world="tiny", narrator="openai", content_dir=WORLDS, saves_dir=tmp_path / "saves",
+                    llm=LLMSettings(**values))
+
+
+def make_app(tmp_path: Path, settings: Settings | None = None, save: str | None = "game", new: bool = True,
+             **kwargs: Any) -> KithApp:
+    return KithApp(settings or offline_settings(tmp_path), save, new, kwargs.pop("world", None),
+                   key_store=KeyStore(tmp_path / "config" / "keys.json"), **kwargs)
+
+
+def strangers_world(tmp_path: Path) -> Path:
+    """The tiny world with no relationships at turn 0 (everyone a stranger), for the empty map."""
+    content = tmp_path / "content"
+    shutil.copytree(WORLDS / "tiny", content / "tiny")
+    characters = content / "tiny" / "characters.toml"
+    text = characters.read_text(encoding="utf-8")
+    characters.write_text(text.split("[[relationships]]")[0], encoding="utf-8")
+    return content
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let every worker finish and the screen catch up."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def play(pilot: Pilot[Any], command: str) -> None:
+    """Type a line into the input and press Enter, then wait for the turn to finish."""
+    app = pilot.app
+    field = app.query_one("#command", Input)
+    field.focus()
+    field.value = command
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def no_cursor_blink(pilot: Pilot[Any]) -> None:
+    for field in pilot.app.query(Input):
+        field.cursor_blink = False
+
+
+def toasts(app: KithApp) -> list[str]:
+    """The notifications on screen, as text."""
+    return [str(toast.render()) for toast in app.screen.query(Toast)]
+
+
+def screen_text(app: KithApp) -> str:
+    """What the terminal shows, as text (the compositor's current frame)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
