@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
-from chat_server import ChatServer, Delayed, Failure, Text
+import pytest
+from chat_server import ChatServer, Delayed, Failure, Text, ToolCalls
 from llm_helpers import character, ir, relation
 from test_ui_support import (
     SIZE,
@@ -16,15 +18,18 @@ from test_ui_support import (
     settle,
     toasts,
 )
-from textual.widgets import DataTable, Input, OptionList, Static
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Static
 
 from game.store.database import SaveDatabase
+from game.ui.app import KithApp
 from game.ui.relationship_map import RelationshipMap
 from game.ui.screens.confirm import ConfirmScreen
 from game.ui.screens.load_game import LoadScreen
 from game.ui.screens.new_game import NewGameScreen
 from game.ui.screens.problem import ProblemScreen
 from game.ui.screens.save_as import SaveAsScreen
+from game.ui.screens.settings import SettingsScreen
 from game.ui.screens.time_travel import TimeTravelScreen
 from game.ui.story_log import StoryLog
 
@@ -366,3 +371,73 @@ async def test_quit_asks_first_and_leaves_with_the_game_saved(tmp_path: Path) ->
         await pilot.pause()
     assert app.return_code == 0
     assert app.session is None, "the save is closed on the way out"
+
+
+PROBE_REPLIES = (Text("ready"), Text("one, two, three, four, five"), ToolCalls([("ping", {"word": "hello"})]),
+                 ToolCalls([("ping", {"word": "hello"})]), Text('{"colour": "red", "count": 3}'))
+KEY = "sk-typed-SECRET-9876543210"
+
+
+async def _fill_settings(pilot: Pilot[KithApp], server: ChatServer, remember: bool) -> SettingsScreen:
+    app = pilot.app
+    await pilot.press("f5")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, SettingsScreen)
+    screen.query_one("#narrator", Select).value = "openai"
+    screen.query_one("#base-url", Input).value = server.base_url
+    screen.query_one("#model", Input).value = "test-model"
+    screen.query_one("#key", Input).value = KEY
+    screen.query_one("#remember", Checkbox).value = remember
+    return screen
+
+
+async def test_settings_switch_to_a_model_with_a_key_kept_only_in_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with ChatServer() as server:
+        server.require_key = KEY
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert app.status.narrator == "offline narrator"
+            screen = await _fill_settings(pilot, server, remember=False)
+            server.push(*PROBE_REPLIES)
+            await pilot.click("#test")
+            await settle(pilot)
+            report = str(screen.query_one("#report", Static).content)
+            assert "✓ Narration works with these settings." in report
+            assert KEY not in report and KEY not in screen_text(app)
+            await pilot.click("#apply")
+            await settle(pilot)
+            assert app.status.narrator == f"test-model @ 127.0.0.1:{server.port}"
+            server.push(Text("The wind drops for a moment."), Text(json.dumps(ir(charactersPresent=["Sam Reed"]))))
+            await play(pilot, "listen")
+            assert app.session is not None and app.session.turn == 1
+            assert server.chat_requests[-1].headers["authorization"] == f"Bearer {KEY}"
+            assert KEY not in screen_text(app)
+    assert not (tmp_path / "config" / "keys.json").exists(), "nothing is stored unless asked"
+
+
+async def test_a_remembered_key_is_stored_for_the_owner_only_and_used_next_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with ChatServer() as server:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await _fill_settings(pilot, server, remember=True)
+            await pilot.click("#apply")
+            await settle(pilot)
+        stored = tmp_path / "config" / "keys.json"
+        assert json.loads(stored.read_text(encoding="utf-8")) == {"OPENAI_API_KEY": KEY}
+        assert stat.S_IMODE(stored.stat().st_mode) == 0o600
+        monkeypatch.delenv("OPENAI_API_KEY")
+        server.require_key = KEY
+        again = make_app(tmp_path, model_settings(tmp_path, server.base_url), save="second")
+        async with again.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            server.push(Text("Gulls wheel past the glass."), Text(json.dumps(ir(charactersPresent=["Sam Reed"]))))
+            await play(pilot, "wait")
+            assert again.session is not None and again.session.turn == 1
+            assert server.chat_requests[-1].headers["authorization"] == f"Bearer {KEY}"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from game.config import Settings
@@ -38,9 +38,25 @@ class SettingsChoice:
 
 class SettingsScreen(Dialog[SettingsChoice]):
     DEFAULT_CSS = """
+    SettingsScreen > .dialog {
+        width: 100;
+        padding: 0 2;
+    }
+    SettingsScreen Grid {
+        grid-size: 2;
+        grid-columns: 22 1fr;
+        grid-rows: 3;
+        height: auto;
+    }
+    SettingsScreen Grid > Label {
+        height: 3;
+        content-align: left middle;
+        padding-top: 1;
+    }
     SettingsScreen #report {
         height: auto;
-        max-height: 12;
+        max-height: 5;
+        overflow-y: auto;
         margin-top: 1;
     }
     """
@@ -55,17 +71,21 @@ class SettingsScreen(Dialog[SettingsChoice]):
         llm = self.settings.llm
         with Vertical(classes="dialog"):
             yield Static("Settings", classes="title")
-            yield Label("Narrator")
-            yield Select(NARRATORS, value=self.settings.narrator, allow_blank=False, id="narrator")
-            yield Label("Endpoint (base URL)")
-            yield Input(llm.base_url or "", placeholder="http://localhost:11434/v1", id="base-url")
-            yield Label("Model")
-            yield Input(llm.model or "", placeholder="e.g. llama3.1:8b", id="model")
-            yield Label(f"API key (read from ${llm.api_key_env} when not typed here)")
-            placeholder = "a key is set; type to replace it" if self.key_known else "not needed for a local server"
-            yield Input("", placeholder=placeholder, password=True, id="key")
-            yield Checkbox("Remember this key on this computer (otherwise it is forgotten when Kith closes)",
-                           id="remember")
+            with Grid():
+                yield Label("Narrator")
+                yield Select(NARRATORS, value=self.settings.narrator, allow_blank=False, id="narrator")
+                yield Label("Endpoint (base URL)")
+                yield Input(llm.base_url or "", placeholder="http://localhost:11434/v1", id="base-url")
+                yield Label("Model")
+                yield Input(llm.model or "", placeholder="e.g. llama3.1:8b", id="model")
+                yield Label("API key")
+                placeholder = ("a key is set; type to replace it" if self.key_known
+                               else f"read from ${llm.api_key_env}; not needed for a local server")
+                yield Input("", placeholder=placeholder, password=True, id="key")
+                yield Label("")
+                yield Checkbox("Remember this key on this computer", id="remember")
+            yield Static("Unless remembered, a typed key is forgotten when Kith closes. Settings last for this "
+                         "session (kith.toml keeps them).", classes="hint")
             yield Static("", id="report", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Test connection", id="test")
