@@ -1,0 +1,100 @@
+"""Snapshots of the key screens (pytest-textual-snapshot; textual is pinned in pyproject.toml).
+
+Positions are seeded into each save before the app opens it, so the pictures depend on the renderer
+and the widgets, not on the force-directed layout's floating point. Animations and cursor blink are off.
+Update after a deliberate change with ``pytest tests/test_ui_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from test_ui_support import make_app, no_cursor_blink, offline_settings, play, settle, strangers_world
+from textual.pilot import Pilot
+
+from game.config import Settings
+from game.engine.session import GameSession
+from game.store.database import SaveDatabase
+from game.ui.app import KithApp
+
+POSITIONS = {
+    "npc-lighthouse-board": (0.1, 0.05), "npc-tobin-hale": (0.85, 0.15),
+    "npc-edda-marsh": (0.2, 0.5), "npc-sam-reed": (0.6, 0.9),
+}
+SIZE = (120, 36)
+
+
+def seeded_save(settings: Settings, name: str, last_played: str = "2026-01-02T03:04:05") -> None:
+    """A new game with fixed map positions and a fixed last-played time."""
+
+    async def create() -> None:
+        session = await GameSession.open(settings, name, new=True, world="tiny")
+        await session.db.save_layout(dict(POSITIONS))
+        await session.close()
+        async with await SaveDatabase.open(settings.saves_dir / f"{name}.sqlite") as db:
+            await db.set_meta({"last_played": last_played})
+
+    asyncio.run(create())
+
+
+def quiet(app: KithApp) -> KithApp:
+    app.animation_level = "none"
+    return app
+
+
+def test_main_screen(snap_compare: Any, tmp_path: Path) -> None:
+    settings = offline_settings(tmp_path)
+    seeded_save(settings, "lamp-night")
+    app = quiet(make_app(tmp_path, settings, save="lamp-night", new=False))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        no_cursor_blink(pilot)
+        await settle(pilot)
+        await play(pilot, "help edda")
+        await play(pilot, "ask edda about tobin")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_empty_map(snap_compare: Any, tmp_path: Path) -> None:
+    settings = offline_settings(tmp_path, strangers_world(tmp_path))
+    seeded_save(settings, "strangers")
+    app = quiet(make_app(tmp_path, settings, save="strangers", new=False))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        no_cursor_blink(pilot)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_focused_node_with_details(snap_compare: Any, tmp_path: Path) -> None:
+    settings = offline_settings(tmp_path)
+    seeded_save(settings, "lamp-night")
+    app = quiet(make_app(tmp_path, settings, save="lamp-night", new=False))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        no_cursor_blink(pilot)
+        await settle(pilot)
+        await play(pilot, "help edda")
+        await pilot.press("tab", "tab")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_load_screen(snap_compare: Any, tmp_path: Path) -> None:
+    settings = offline_settings(tmp_path)
+    seeded_save(settings, "lamp-night", "2026-03-01T20:15:00")
+    seeded_save(settings, "second-try", "2026-02-11T09:30:00")
+    app = quiet(make_app(tmp_path, settings, save="lamp-night", new=False))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        no_cursor_blink(pilot)
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
