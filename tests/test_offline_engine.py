@@ -301,3 +301,15 @@ async def test_exits_go_back_and_take_all(world: World) -> None:
     await game.play("u")
     assert "**The Iron Stair**" in await game.play("go back")
     assert game.scene.location == "stair"
+
+
+async def test_a_scene_naming_things_the_world_no_longer_has_still_plays(world: World) -> None:
+    game = await Playthrough.start(world)
+    game.scene = game.scene.model_copy(update={
+        "location": "attic", "inventory": ["coin", "old-map"],
+        "extra": {**game.scene.extra, "item_places": {"matches": "stair", "ghost": "stair", "x": "cellar"},
+                  "positions": {"Edda Marsh": "stair", "Nobody": "stair"}, "held": {"lamp": "Nobody"}},
+    })
+    told = await game.play("look")
+    assert "**The Iron Stair**" in told and "Edda is here" in told
+    assert game.scene.location == "stair" and game.scene.inventory == ["coin"]

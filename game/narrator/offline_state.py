@@ -43,15 +43,19 @@ class Play:
         start = world.initial_scene().extra if "positions" not in extra else {}
         def take(key: str, default: Any) -> Any:
             return extra.pop(key, start.get(key, default))
+        # A save may be older than its world's content: forget what the world no longer has.
+        location = scene.location if scene.location in world.places else world.start
+        known_people = {c.name for c in world.characters}
         return cls(
-            location=scene.location or world.start,
-            inventory=list(scene.inventory),
+            location=location,
+            inventory=[i for i in scene.inventory if i in world.items],
             flags=dict(scene.flags),
             met=list(scene.met),
             visited=list(scene.visited),
-            positions=dict(take("positions", {})),
-            item_places=dict(take("item_places", {})),
-            held=dict(take("held", {})),
+            positions={n: p for n, p in dict(take("positions", {})).items() if n in known_people},
+            item_places={i: p for i, p in dict(take("item_places", {})).items()
+                         if i in world.items and p in world.places},
+            held={i: n for i, n in dict(take("held", {})).items() if i in world.items and n in known_people},
             fired={str(k): int(v) for k, v in dict(take("fired", {})).items()},
             used=list(take("used", [])),
             goal=take("goal", world.section.goal),
