@@ -11,6 +11,7 @@ touched from the event loop: slow synchronous work (map layout, listing saves) r
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 from collections.abc import AsyncGenerator, Iterable
 from contextlib import aclosing
@@ -24,7 +25,6 @@ from textual.command import SimpleCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets.markdown import MarkdownStream
 from textual.worker import Worker
 
 from game.config import Settings
@@ -44,26 +44,23 @@ from game.engine.events import (
 )
 from game.engine.meta import parse_meta
 from game.errors import ConfigError, KithError
-from game.graph.map import Position, compute_layout
-from game.narrator.base import Narrator
 from game.ui.command_input import CommandInput
 from game.ui.errors import describe
 from game.ui.keys import KeyStore
 from game.ui.map_pane import WIDTH_STEP, MapPane
 from game.ui.relationship_map import RelationshipMap
-from game.ui.screens.confirm import ConfirmScreen
-from game.ui.screens.help import HelpScreen
-from game.ui.screens.load_game import LoadScreen
-from game.ui.screens.new_game import NewGame, NewGameScreen
-from game.ui.screens.problem import ProblemScreen
-from game.ui.screens.save_as import SaveAsScreen
-from game.ui.screens.settings import SettingsChoice, SettingsScreen
-from game.ui.screens.time_travel import TimeTravelScreen, TurnChoice
 from game.ui.status_line import StatusLine
 from game.ui.story_log import StoryLog
 
 if TYPE_CHECKING:
+    from textual.widgets.markdown import MarkdownStream
+
     from game.engine.session import GameSession
+    from game.graph.map import Position
+    from game.narrator.base import Narrator
+    from game.ui.screens.new_game import NewGame
+    from game.ui.screens.settings import SettingsChoice
+    from game.ui.screens.time_travel import TurnChoice
 
 RECOVER_HINT = "Ctrl+N starts a new game, Ctrl+O loads another, F5 opens the settings."
 SEVERITY = {"information": "information", "info": "information", "warning": "warning", "error": "error"}
@@ -118,6 +115,8 @@ class KithApp(App[int]):
         self._pending = OpenRequest(save, new, world, narrator)
         self._turn_worker: Worker[None] | None = None
         self._positions: dict[str, Position] = {}
+        self._stream: MarkdownStream | None = None
+        self._outcome = _Outcome()
 
     # ------------------------------------------------------------------------------------ layout
 
@@ -134,7 +133,8 @@ class KithApp(App[int]):
         self.query_one("#story-pane").border_title = "Story"
         self.query_one(CommandInput).focus()
         self._remembered_key()
-        self.open_game(self._pending)
+        # After the first frame: the player sees the screen at once, and the game opens into it.
+        self.call_after_refresh(self.open_game, self._pending)
 
     @property
     def log_view(self) -> StoryLog:
@@ -160,6 +160,8 @@ class KithApp(App[int]):
         if not isinstance(error, KithError):
             self.log.error(f"unexpected {type(error).__name__}: {error!r}")
         if modal:
+            from game.ui.screens.problem import ProblemScreen
+
             self.push_screen(ProblemScreen(problem.title, problem.message, RECOVER_HINT))
         else:
             self.notify(problem.message, title=problem.title, severity="error", timeout=10)
@@ -176,12 +178,12 @@ class KithApp(App[int]):
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def open_game(self, request: OpenRequest) -> None:
-        from game.engine.session import GameSession
-
         self._pending = request
         self.status.activity = "opening the game"
         try:
-            session = await GameSession.open(self.settings, request.save, new=request.new, world=request.world,
+            # The engine, store, world and narrator modules load in a thread, so the loop keeps drawing.
+            engine = await asyncio.to_thread(importlib.import_module, "game.engine.session")
+            session = await engine.GameSession.open(self.settings, request.save, new=request.new, world=request.world,
                                              narrator=request.narrator)
         except Exception as error:
             self.status.activity = ""
@@ -226,6 +228,8 @@ class KithApp(App[int]):
         session = self.session
         if session is None:
             return
+        from game.graph.map import compute_layout
+
         nodes = await session.db.all_nodes()
         edges = await session.db.all_edges()
         new = [node.id for node in nodes if node.id not in self._positions]
@@ -267,7 +271,7 @@ class KithApp(App[int]):
             return
         log = self.log_view
         before = session.turn
-        self._stream: MarkdownStream | None = None
+        self._stream = None
         self._outcome = _Outcome()
         await log.add_command(text)
         if parse_meta(text) is None:
@@ -390,6 +394,8 @@ class KithApp(App[int]):
             if name:
                 self.submit(f"save {name}")
 
+        from game.ui.screens.save_as import SaveAsScreen
+
         self.push_screen(SaveAsScreen(self.settings.saves_dir, session.save_name, session.turn), chosen)
 
     def action_load(self) -> None:
@@ -399,6 +405,8 @@ class KithApp(App[int]):
         def chosen(name: str | None) -> None:
             if name and (self.session is None or name != self.session.save_name):
                 self.open_game(OpenRequest(save=name))
+
+        from game.ui.screens.load_game import LoadScreen
 
         current = self.session.save_name if self.session else None
         self.push_screen(LoadScreen(self.settings.saves_dir, current), chosen)
@@ -412,12 +420,15 @@ class KithApp(App[int]):
                 self.open_game(OpenRequest(save=choice.save_name, new=True, world=choice.world))
 
         from game.engine.session import generated_save_name
+        from game.ui.screens.new_game import NewGameScreen
 
         world = self.session.world.id if self.session else self.settings.world
         self.push_screen(NewGameScreen(self.settings.content_dir, self.settings.saves_dir,
                                        generated_save_name(world or "kith"), world), chosen)
 
     def action_help(self) -> None:
+        from game.ui.screens.help import HelpScreen
+
         self.push_screen(HelpScreen())
 
     def action_toggle_map(self) -> None:
@@ -467,6 +478,8 @@ class KithApp(App[int]):
             if choice is not None:
                 self._travel(choice.turn)
 
+        from game.ui.screens.time_travel import TimeTravelScreen
+
         self.push_screen(TimeTravelScreen([(0, ""), *turns], session.turn), chosen)
 
     def _travel(self, turn: int | None) -> None:
@@ -482,6 +495,8 @@ class KithApp(App[int]):
         def chosen(choice: SettingsChoice | None) -> None:
             if choice is not None:
                 self._apply_settings(choice)
+
+        from game.ui.screens.settings import SettingsScreen
 
         self.push_screen(SettingsScreen(self.settings, known, dict(os.environ)), chosen)
 
@@ -547,6 +562,8 @@ class KithApp(App[int]):
         def chosen(yes: bool | None) -> None:
             if yes:
                 self.exit(0)
+
+        from game.ui.screens.confirm import ConfirmScreen
 
         self.push_screen(ConfirmScreen(f"Leave Kith?{where}", "Leave"), chosen)
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from game.graph.map import Position
-from game.graph.models import Edge, Node
 from game.ui.node_details import NodeDetails
 from game.ui.relationship_map import RelationshipMap
+
+if TYPE_CHECKING:
+    from game.graph.map import Position
+    from game.graph.models import Edge, Node
 
 WIDTH_STEP = 6
 MIN_WIDTH = 24

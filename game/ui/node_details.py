@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown
 
-from game.graph.map import describe_node
-from game.graph.models import Edge, Node
+if TYPE_CHECKING:
+    from game.graph.models import Edge, Node
 
 
 class NodeDetails(VerticalScroll, can_focus=True):
@@ -31,15 +30,29 @@ class NodeDetails(VerticalScroll, can_focus=True):
     }
     """
 
-    def compose(self) -> ComposeResult:
-        yield Markdown("")
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._text = ""
 
     def show(self, node: Node | None, nodes: Sequence[Node], edges: Sequence[Edge], at_turn: int | None) -> None:
         self.set_class(node is not None, "-shown")
-        text = describe_node(node, nodes, edges, at_turn) if node is not None else ""
-        self.query_one(Markdown).update(text)
+        if node is None:
+            self._text = ""
+            return
+        # Imported on first use, so the first frame never waits for Markdown or the renderer.
+        from textual.widgets import Markdown
+
+        from game.graph.map import describe_node
+
+        self._text = describe_node(node, nodes, edges, at_turn)
+        shown = self.query(Markdown)
+        if shown:
+            shown.first().update(self._text)
+        else:
+            self.mount(Markdown(self._text))
         self.scroll_home(animate=False)
 
     @property
     def text(self) -> str:
-        return self.query_one(Markdown).source
+        """The Markdown shown (empty when nothing is selected)."""
+        return self._text

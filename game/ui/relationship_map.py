@@ -8,7 +8,7 @@ Layout (the slow part) is not done here: the app computes positions off the UI t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -19,8 +19,9 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from game.graph.map import CellStyle, MapDrawing, Position, render_map
-from game.graph.models import Edge, Node
+if TYPE_CHECKING:
+    from game.graph.map import CellStyle, MapDrawing, Position
+    from game.graph.models import Edge, Node
 
 ZOOM_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 
@@ -57,10 +58,10 @@ class RelationshipMap(Widget, can_focus=True):
     class Leave(Message):
         """The player pressed Esc on the map: focus goes back to the input line."""
 
-    selected: reactive[str | None] = reactive(None)
-    zoom: reactive[float] = reactive(1.0)
-    show_closed: reactive[bool] = reactive(False)
-    at_turn: reactive[int | None] = reactive(None)
+    selected: reactive[str | None] = reactive(None, init=False)
+    zoom: reactive[float] = reactive(1.0, init=False)
+    show_closed: reactive[bool] = reactive(False, init=False)
+    at_turn: reactive[int | None] = reactive(None, init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -91,6 +92,8 @@ class RelationshipMap(Widget, can_focus=True):
         key = (self.size.width, self.size.height, self.selected, self.zoom, self.show_closed, self.at_turn,
                id(self.nodes), id(self.edges), id(self.positions))
         if self._drawing is None or self._drawn_for != key:
+            from game.graph.map import render_map
+
             self._drawing = render_map(
                 self.nodes, self.edges, max(1, self.size.width), max(1, self.size.height),
                 positions=self.positions, focus=self._focus_id(), show_closed=self.show_closed,
@@ -128,6 +131,9 @@ class RelationshipMap(Widget, can_focus=True):
     # ------------------------------------------------------------------------------ drawing out
 
     def render_line(self, y: int) -> Strip:
+        if not self.nodes and self._drawing is None:
+            # No game open yet: nothing to draw, and no reason to load the renderer for the first frame.
+            return Strip.blank(self.size.width, self.rich_style)
         drawing = self.drawing
         if y >= len(drawing.rows):
             return Strip.blank(self.size.width, self.rich_style)

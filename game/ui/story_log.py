@@ -3,10 +3,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Markdown, Static
-from textual.widgets.markdown import MarkdownStream
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from textual.widgets.markdown import MarkdownStream
+
+
+def _markdown(source: str, classes: str) -> Widget:
+    # Textual's Markdown is imported when the first story text arrives, not before the first frame.
+    from textual.widgets import Markdown
+
+    return Markdown(source, classes=classes)
 
 MAX_ENTRIES = 400
 """Older entries are dropped from the screen (the save keeps every turn)."""
@@ -70,16 +81,18 @@ class StoryLog(VerticalScroll, can_focus=False):
         await self._add(Static(f"> {text}", markup=False, classes="command"))
 
     async def add_story(self, markdown: str) -> None:
-        await self._add(Markdown(markdown, classes="story"))
+        await self._add(_markdown(markdown, "story"))
 
     async def start_story(self) -> MarkdownStream:
         """An empty story block and a stream that appends narration to it as it arrives."""
+        from textual.widgets import Markdown
+
         block = Markdown("", classes="story")
         await self._add(block)
         return Markdown.get_stream(block)
 
     async def add_meta(self, markdown: str) -> None:
-        await self._add(Markdown(markdown, classes="meta"))
+        await self._add(_markdown(markdown, "meta"))
 
     async def add_memory(self, lines: list[str]) -> None:
         """What the turn changed in who-is-what-to-whom, in one quiet line each."""
@@ -100,6 +113,8 @@ class StoryLog(VerticalScroll, can_focus=False):
 
     def plain_text(self) -> str:
         """Everything shown, as text (for tests and copying)."""
+        from textual.widgets import Markdown
+
         parts: list[str] = []
         for child in self.children:
             if isinstance(child, Markdown):

@@ -6,6 +6,7 @@ shows the right box-drawing junction instead of whichever line was drawn last.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from game.graph.map.style import PLAIN, CellStyle
@@ -25,6 +26,10 @@ _DASHED = {**_SOLID, NORTH: "╎", SOUTH: "╎", VERTICAL: "╎", EAST: "╌", W
 # What a cell holds besides lines; lines are never drawn over a label.
 EMPTY, NODE_LABEL, EDGE_LABEL, TEXT = 0, 1, 2, 3
 
+_RUN = re.compile(rb"(.)\1*", re.DOTALL)
+"""A run of one repeated byte: cells of one style, found in C rather than cell by cell."""
+MAX_STYLES = 255
+
 
 @dataclass(frozen=True, slots=True)
 class Run:
@@ -40,59 +45,77 @@ class Canvas:
         self.height = height
         size = width * height
         self.chars = [" "] * size
-        self.styles: list[CellStyle] = [PLAIN] * size
+        self.style_ids = bytearray(size)
+        """Each cell's style as an index into ``style_table`` (0 is the plain style)."""
+        self.style_table: list[CellStyle] = [PLAIN]
+        self._style_index: dict[CellStyle, int] = {PLAIN: 0}
         self.kind = bytearray(size)
         self.masks = bytearray(size)
         self.solid = bytearray(size)
         self.line_count = bytearray(size)
-        self.line_style: list[CellStyle] = [PLAIN] * size
+        self.line_style = bytearray(size)
+        self._line_cells: list[int] = []
+
+    def style_id(self, style: CellStyle) -> int:
+        found = self._style_index.get(style)
+        if found is None:
+            # A map uses a few dozen styles at most; past 255 the rest fall back to plain text.
+            found = len(self.style_table) if len(self.style_table) <= MAX_STYLES else 0
+            if found:
+                self.style_table.append(style)
+                self._style_index[style] = found
+        return found
+
+    def style_at(self, index: int) -> CellStyle:
+        return self.style_table[self.style_ids[index]]
+
+    def set_cell(self, index: int, char: str, style: CellStyle) -> None:
+        self.chars[index] = char
+        self.style_ids[index] = self.style_id(style)
 
     def write(self, x: int, y: int, text: str, style: CellStyle, kind: int = TEXT) -> None:
         """Put text on one row, clipped to the canvas."""
         if not 0 <= y < self.height:
             return
         base = y * self.width
+        ident = self.style_id(style)
         for offset, char in enumerate(text):
             column = x + offset
             if 0 <= column < self.width:
                 self.chars[base + column] = char
-                self.styles[base + column] = style
+                self.style_ids[base + column] = ident
                 self.kind[base + column] = kind
 
     def add_line(self, cells: list[tuple[int, int]], style: CellStyle, solid: bool) -> None:
         """Merge one path (cell index, connection mask) into the line layer; later paths win the colour."""
+        ident = self.style_id(style)
+        masks, counts, styles = self.masks, self.line_count, self.line_style
         for index, mask in cells:
-            self.masks[index] |= mask
+            if not masks[index]:
+                self._line_cells.append(index)
+            masks[index] |= mask
             if solid:
                 self.solid[index] = 1
-            if self.line_count[index] < 255:
-                self.line_count[index] += 1
-            self.line_style[index] = style
+            if counts[index] < 255:
+                counts[index] += 1
+            styles[index] = ident
 
     def finish_lines(self) -> None:
         """Turn masks into box-drawing characters wherever no label covers them."""
-        for index, mask in enumerate(self.masks):
-            if mask and self.kind[index] == EMPTY:
+        for index in self._line_cells:
+            if self.kind[index] == EMPTY:
                 table = _SOLID if self.solid[index] else _DASHED
-                self.chars[index] = table.get(mask, "┼")
-                self.styles[index] = self.line_style[index]
+                self.chars[index] = table.get(self.masks[index], "┼")
+                self.style_ids[index] = self.line_style[index]
 
     def rows(self) -> list[list[Run]]:
         out: list[list[Run]] = []
-        styles, chars, width = self.styles, self.chars, self.width
+        chars, width, table = self.chars, self.width, self.style_table
         for y in range(self.height):
             base = y * width
-            runs: list[Run] = []
-            start = 0
-            while start < width:
-                style = styles[base + start]
-                end = start + 1
-                # Identity first: neighbouring cells nearly always share one style object.
-                while end < width and (styles[base + end] is style or styles[base + end] == style):
-                    end += 1
-                runs.append(Run("".join(chars[base + start:base + end]), style))
-                start = end
-            out.append(runs)
+            line = self.style_ids[base:base + width]
+            out.append([Run("".join(chars[base + m.start():base + m.end()]), table[line[m.start()]])
+                        for m in _RUN.finditer(line)])
         return out
 
 

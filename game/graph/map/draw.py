@@ -202,11 +202,9 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed],
         backward = any(e.target == a for e in versions)
         last, first = route.cells[-1][0], route.cells[0][0]
         if forward and canvas.kind[last] == EMPTY:
-            canvas.chars[last] = ARROWS[route.into_b]
-            canvas.styles[last] = style
+            canvas.set_cell(last, ARROWS[route.into_b], style)
         if backward and canvas.kind[first] == EMPTY:
-            canvas.chars[first] = ARROWS[route.into_a]
-            canvas.styles[first] = style
+            canvas.set_cell(first, ARROWS[route.into_a], style)
     budget = max(MIN_EDGE_LABELS, canvas.width * canvas.height // CELLS_PER_EDGE_LABEL)
     for _pair, versions, route, style, _solid in routed:
         if budget <= 0:

@@ -11,10 +11,12 @@ import math
 import random
 import zlib
 from collections.abc import Mapping, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from game.graph.models import Edge, Node
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 Position = tuple[float, float]
 
@@ -54,6 +56,8 @@ def compute_layout(
 
 def _graph(ids: Sequence[str], edges: Sequence[Edge]) -> nx.Graph:
     """An undirected graph; stronger relations (of either sign) pull their ends closer."""
+    import networkx as nx  # imported on first layout, so drawing from kept positions never pays for it
+
     graph = nx.Graph()
     graph.add_nodes_from(ids)
     known = set(ids)
@@ -93,6 +97,8 @@ def _hash_angle(node_id: str) -> tuple[float, float]:
 
 def _spring(graph: nx.Graph, start: Mapping[str, Position] | None, fixed: list[str] | None,
             seed: int, iterations: int) -> dict[str, Position]:
+    import networkx as nx
+
     try:
         raw = nx.spring_layout(graph, pos=start, fixed=fixed, seed=seed, iterations=iterations,
                                weight="weight", method="force")

@@ -136,45 +136,69 @@ def _shapes(a: Placed, b: Placed) -> list[_Shape]:
     return shapes
 
 
+_ON_AXIS = {
+    HORIZONTAL: bytes(1 if mask & HORIZONTAL else 0 for mask in range(256)),
+    VERTICAL: bytes(1 if mask & VERTICAL else 0 for mask in range(256)),
+}
+_ANY_LINE = bytes(1 if mask else 0 for mask in range(256))
+
+
 def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool] | None:
     """What a shape would cost on this canvas and whether it passes under a name; None if it leaves
-    the canvas."""
+    the canvas. Each straight stretch is read as one slice of the grid, so no Python loop runs per cell."""
     width, height = canvas.width, canvas.height
     kind, masks = canvas.kind, canvas.masks
-    total = 0.0
-    cells = 0
-    under = False
-    previous: Point | None = None
-    for p, q in pairwise(shape.points) if len(shape.points) > 1 else [(shape.points[0], shape.points[0])]:
-        horizontal = p[1] == q[1] and p[0] != q[0]
-        axis = HORIZONTAL if horizontal else VERTICAL
-        dx = (q[0] > p[0]) - (q[0] < p[0])
-        dy = (q[1] > p[1]) - (q[1] < p[1])
-        x, y = p
-        while True:
-            if (x, y) != previous:
-                if not (0 <= x < width and 0 <= y < height):
-                    return None
-                index = y * width + x
-                cells += 1
-                if kind[index] == NODE_LABEL:
-                    total += UNDER_LABEL_COST
-                    under = True
-                existing = masks[index]
-                if existing:
-                    total += OVERLAP_COST if existing & axis else CROSSING_COST
-                previous = (x, y)
-            if (x, y) == q:
-                break
-            x, y = x + dx, y + dy
-        if p != q:
-            total += TURN_COST
-    return total + LENGTH_COST * cells, under
+    points = shape.points
+    stretches = list(pairwise(points)) if len(points) > 1 else [(points[0], points[0])]
+    cells = under = overlap = lines = 0
+    for number, (p, q) in enumerate(stretches):
+        if not (0 <= p[0] < width and 0 <= q[0] < width and 0 <= p[1] < height and 0 <= q[1] < height):
+            return None
+        if p[1] == q[1]:
+            step = 1 if q[0] >= p[0] else -1
+            first = p[0] + (step if number else 0)  # a corner belongs to the stretch that reaches it
+            low, high = min(first, q[0]), max(first, q[0])
+            if low > high or (number and p == q):
+                continue
+            start, stop, stride, axis = p[1] * width + low, p[1] * width + high + 1, 1, HORIZONTAL
+        else:
+            step = 1 if q[1] >= p[1] else -1
+            first = p[1] + (step if number else 0)
+            low, high = min(first, q[1]), max(first, q[1])
+            if low > high:
+                continue
+            start, stop, stride, axis = low * width + p[0], high * width + p[0] + 1, width, VERTICAL
+        kinds = kind[start:stop:stride]
+        marks = masks[start:stop:stride]
+        cells += len(kinds)
+        under += kinds.count(NODE_LABEL)
+        lines += marks.translate(_ANY_LINE).count(1)
+        overlap += marks.translate(_ON_AXIS[axis]).count(1)
+    turns = max(0, len(points) - 2)
+    total = (UNDER_LABEL_COST * under + OVERLAP_COST * overlap + CROSSING_COST * (lines - overlap)
+             + TURN_COST * turns + LENGTH_COST * cells)
+    return total, under > 0
+
+
+def _bound(shape: _Shape) -> float:
+    """The least a shape can cost: its turns and length on an empty canvas."""
+    length = 1 + sum(abs(q[0] - p[0]) + abs(q[1] - p[1]) for p, q in pairwise(shape.points))
+    return TURN_COST * max(0, len(shape.points) - 2) + LENGTH_COST * length
 
 
 def best_route(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
     """The cheapest simple path; when every simple path would run under a name, a detour around them."""
-    scored = [(cost, shape) for shape in _shapes(a, b) if (cost := _cost(shape, canvas)) is not None]
+    scored: list[tuple[tuple[float, bool], _Shape]] = []
+    best = float("inf")
+    # Cheapest first by a bound that ignores what is on the canvas; penalties only add to it, so once
+    # the bound reaches the best cost found, no later shape can beat it.
+    for bound, shape in sorted(((_bound(shape), shape) for shape in _shapes(a, b)), key=lambda item: item[0]):
+        if bound >= best:
+            break
+        cost = _cost(shape, canvas)
+        if cost is not None:
+            scored.append((cost, shape))
+            best = min(best, cost[0])
     if scored:
         (_total, under), shape = min(scored, key=lambda item: item[0][0])
         if not under:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Markdown, Static
+from textual.widgets import Button, Static
 
 from game.engine.meta import HELP_TEXT
 from game.ui.screens.dialog import Dialog
@@ -46,6 +46,8 @@ class HelpScreen(Dialog[None]):
     """
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown
+
         with Vertical(classes="dialog"):
             yield Static("Help", classes="title")
             with VerticalScroll():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -14,7 +15,9 @@ from textual.widgets import Button, Input, Label, Select, Static
 from game.errors import KithError
 from game.store.saves import resolve_save, validate_save_name
 from game.ui.screens.dialog import Dialog
-from game.world import WorldInfo, list_worlds
+
+if TYPE_CHECKING:
+    from game.world import WorldInfo
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class NewGameScreen(Dialog[NewGame]):
 
     @work(exclusive=True, exit_on_error=False)
     async def _load_worlds(self) -> None:
+        from game.world import list_worlds
+
         self.worlds = await asyncio.to_thread(list_worlds, self.content_dir)
         select = self.query_one("#world", Select)
         playable = [w for w in self.worlds if w.error is None]

@@ -1,0 +1,149 @@
+"""Map figures for ``make bench``: layout and draw time at 6, 25, 60 and 200 nodes, and the time from
+launch to the first frame of the game, against an empty Textual app.
+
+Graphs are synthetic but story-shaped: each person relates to one or two earlier ones, a few groups and
+factions among them. "Draw" is ``render_map`` with positions already laid out (what a redraw costs on a
+resize or a selection); "layout" is the force-directed layout from nothing and the incremental layout
+when one person joins. Launch is measured in fresh interpreters (imports included), up to the first
+frame (Textual's ``Ready``), median of a few runs.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from game.graph.map import compute_layout, render_map
+from game.graph.models import Edge, Node
+
+SIZES = (6, 25, 60, 200)
+PANE = (50, 30)
+"""The reference pane of the issue: about 25 names fit before only a neighbourhood is shown."""
+WIDE = (160, 50)
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["Mira", "Tomas", "Oren", "Ash", "Bram", "Elin", "Veyra", "Kest", "Lin", "Yao", "Dov", "Sera"]
+RELATIONS = ["TRUSTS", "FEARS", "KIN_OF", "MEMBER_OF", "OWES", "RIVAL_OF", "SERVES"]
+
+
+def story_graph(size: int, seed: int = 1) -> tuple[list[Node], list[Edge]]:
+    rng = random.Random(seed)
+    kinds = ["individual"] * 6 + ["group", "faction"]
+    nodes = [Node(id=f"npc-{i}", name=f"{rng.choice(NAMES)} {i}", type=rng.choice(kinds),  # type: ignore[arg-type]
+                  summary="Someone in the story.", first_seen_turn=i // 3, last_seen_turn=i // 3)
+             for i in range(size)]
+    edges: list[Edge] = []
+    for i in range(1, size):
+        for _ in range(1 if rng.random() < 0.5 else 2):
+            edges.append(Edge(id=f"edge-{len(edges)}", source=f"npc-{i}", target=f"npc-{rng.randrange(i)}",
+                              relation=rng.choice(RELATIONS), strength=round(rng.uniform(-1, 1), 2),
+                              fact="They share some history together.", valid_at=i // 3))
+    return nodes, edges
+
+
+def _median_ms(action: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def layout_and_draw() -> list[str]:
+    lines = []
+    compute_layout(*story_graph(6))  # import networkx and NumPy once, outside the timings
+    newcomer = Node(id="npc-new", name="Newcomer", type="individual", summary="Someone new.",
+                    first_seen_turn=999, last_seen_turn=999)
+    for size in SIZES:
+        nodes, edges = story_graph(size)
+        repeat = 3 if size >= 200 else 7
+        fresh = _median_ms(partial(compute_layout, nodes, edges), repeat)
+        positions = compute_layout(nodes, edges)
+        joined = Edge(id="edge-new", source="npc-new", target="npc-0", relation="OWES", strength=0.4,
+                      fact="The newcomer owes the first one a favour.", valid_at=999)
+        grown = _median_ms(partial(compute_layout, [*nodes, newcomer], [*edges, joined], positions), repeat)
+        pane = render_map(nodes, edges, *PANE, positions=positions)
+        pane_ms = _median_ms(partial(render_map, nodes, edges, *PANE, positions=positions), 9)
+        wide = render_map(nodes, edges, *WIDE, positions=positions)
+        wide_ms = _median_ms(partial(render_map, nodes, edges, *WIDE, positions=positions), 9)
+        lines.append(
+            f"map {size:>3} nodes: layout {fresh:6.1f} ms (one newcomer {grown:6.1f} ms); "
+            f"draw {PANE[0]}x{PANE[1]} {pane_ms:5.1f} ms ({len(pane.boxes)} shown), "
+            f"{WIDE[0]}x{WIDE[1]} {wide_ms:5.1f} ms ({len(wide.boxes)} shown); target 16 ms")
+    return lines
+
+
+EMPTY_APP = """
+import time
+started = time.perf_counter()
+from textual.app import App
+
+class Empty(App):
+    def on_ready(self) -> None:
+        print(f"{(time.perf_counter() - started) * 1000:.1f}")
+        self.exit()
+
+Empty().run(headless=True, size=(120, 36))
+"""
+
+KITH_APP = """
+import sys, time
+started = time.perf_counter()
+from pathlib import Path
+from game.config import Settings
+from game.ui.app import KithApp
+
+class Timed(KithApp):
+    def on_ready(self) -> None:
+        print(f"{(time.perf_counter() - started) * 1000:.1f}")
+        self.exit()
+
+settings = Settings(saves_dir=Path(sys.argv[1]), content_dir=Path(sys.argv[2]), narrator="offline")
+Timed(settings, "bench", True).run(headless=True, size=(120, 36))
+"""
+
+
+def _launch_ms(code: str, *args: str, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        result = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args], capture_output=True,
+                                text=True, cwd=ROOT, check=True, timeout=60)
+        times.append(float(result.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
+SETTINGS_IMPORT = """
+import time
+started = time.perf_counter()
+import game.config
+print(f"{(time.perf_counter() - started) * 1000:.1f}")
+"""
+
+
+def launch() -> list[str]:
+    content = ROOT / "content"
+    if not any(content.glob("*/*.toml")):
+        content = ROOT / "tests" / "fixtures" / "worlds"
+    empty = _launch_ms(EMPTY_APP)
+    with tempfile.TemporaryDirectory() as folder:
+        kith = _launch_ms(KITH_APP, folder, str(content))
+    settings = _launch_ms(SETTINGS_IMPORT)
+    return [f"launch to first frame: Kith {kith:.0f} ms, empty Textual app {empty:.0f} ms "
+            f"({kith / empty:.2f}x; target 1.5x); of Kith's, {settings:.0f} ms is importing game.config "
+            f"(pydantic), which every kith command pays before the app starts"]
+
+
+def run() -> list[str]:
+    return [*layout_and_draw(), *launch()]
+
+
+if __name__ == "__main__":
+    print("\n".join(run()))
