@@ -490,6 +490,8 @@ class KithApp(App[int]):
         self.map_pane.refresh_details()
 
     def action_settings(self) -> None:
+        if not self._idle():
+            return
         known = bool(os.environ.get(self.settings.llm.api_key_env))
 
         def chosen(choice: SettingsChoice | None) -> None:
@@ -518,8 +520,6 @@ class KithApp(App[int]):
         if session is None:
             self.open_game(self._pending)
             return
-        if self.turn_running:
-            self.notify("The new settings apply from the next turn.", title="Settings")
         try:
             narrator = make_narrator(settings, session.world)
         except ConfigError as error:

@@ -71,6 +71,7 @@ class RelationshipMap(Widget, can_focus=True):
         self._drawing: MapDrawing | None = None
         self._drawn_for: tuple[object, ...] | None = None
         self._styles: dict[CellStyle, Style] = {}
+        self._failed_for: object = None
 
     # ------------------------------------------------------------------------------ data in
 
@@ -134,12 +135,24 @@ class RelationshipMap(Widget, can_focus=True):
         if not self.nodes and self._drawing is None:
             # No game open yet: nothing to draw, and no reason to load the renderer for the first frame.
             return Strip.blank(self.size.width, self.rich_style)
-        drawing = self.drawing
+        try:
+            drawing = self.drawing
+        except Exception as error:  # a bug in drawing must cost the map, never the game
+            self._report_once(error)
+            return Strip.blank(self.size.width, self.rich_style)
         if y >= len(drawing.rows):
             return Strip.blank(self.size.width, self.rich_style)
         base = self.rich_style
         segments = [Segment(run.text, base + self._style(run.style)) for run in drawing.rows[y]]
         return Strip(segments, self.size.width)
+
+    def _report_once(self, error: Exception) -> None:
+        key = (self.size, self.selected, self.zoom, self.show_closed, self.at_turn, len(self.nodes))
+        if self._failed_for != key:
+            self._failed_for = key
+            self.log.error(f"map drawing failed: {error!r}")
+            self.notify(f"The map could not be drawn ({type(error).__name__}: {error}). The game goes on.",
+                        title="Map", severity="error")
 
     def _style(self, style: CellStyle) -> Style:
         found = self._styles.get(style)
