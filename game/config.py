@@ -12,8 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from game.errors import ConfigError
-from game.graph.models import describe_validation_error
+from game.errors import ConfigError, describe_validation_error
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

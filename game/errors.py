@@ -6,6 +6,11 @@ it in a notification or modal. Anything that is not a ``KithError`` is a bug.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
 
 class KithError(Exception):
     """An error with a message meant for a person, not a traceback."""
@@ -54,3 +59,22 @@ class ConfigError(KithError):
     """A setting in flags, environment or ``kith.toml`` that cannot be used."""
 
     title = "Settings"
+
+
+def describe_validation_error(error: ValidationError, limit: int = 6) -> str:
+    """A short message a model or author can act on: ``edges[1].strength: ...; nodes[0].type: ...``."""
+    parts: list[str] = []
+    for item in error.errors()[:limit]:
+        path = ""
+        for loc in item["loc"]:
+            path += f"[{loc}]" if isinstance(loc, int) else (f".{loc}" if path else str(loc))
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden":
+            message = "unknown field"
+        got = item.get("input")
+        shown = "" if item["type"] in {"missing", "extra_forbidden"} or isinstance(got, dict | list) else f" (got {got!r})"
+        parts.append(f"{path or 'call'}: {message}{shown}")
+    more = len(error.errors()) - limit
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts)

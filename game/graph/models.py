@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 NodeType = Literal["individual", "group", "faction"]
@@ -239,25 +239,6 @@ class UpsertResult(CamelModel):
     def changed(self) -> bool:
         """Whether the call wrote anything (a node, a new version or a close)."""
         return bool(self.nodes.results or self.edges.created or any(c.id for c in self.closed))
-
-
-def describe_validation_error(error: ValidationError, limit: int = 6) -> str:
-    """A short message a model or author can act on: ``edges[1].strength: ...; nodes[0].type: ...``."""
-    parts: list[str] = []
-    for item in error.errors()[:limit]:
-        path = ""
-        for loc in item["loc"]:
-            path += f"[{loc}]" if isinstance(loc, int) else (f".{loc}" if path else str(loc))
-        message = item["msg"].removeprefix("Value error, ")
-        if item["type"] == "extra_forbidden":
-            message = "unknown field"
-        got = item.get("input")
-        shown = "" if item["type"] in {"missing", "extra_forbidden"} or isinstance(got, dict | list) else f" (got {got!r})"
-        parts.append(f"{path or 'call'}: {message}{shown}")
-    more = len(error.errors()) - limit
-    if more > 0:
-        parts.append(f"and {more} more")
-    return "; ".join(parts)
 
 
 def _dedupe(values: list[str]) -> list[str]:

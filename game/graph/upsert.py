@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from game.errors import describe_validation_error
 from game.graph.identity import united_aliases, united_labels
 from game.graph.models import (
     ClosedEdge,
@@ -30,7 +31,6 @@ from game.graph.models import (
     NodeResult,
     UpsertCall,
     UpsertResult,
-    describe_validation_error,
 )
 from game.graph.names import normalize_name, slugify
 from game.graph.ports import GraphReader, GraphWrites

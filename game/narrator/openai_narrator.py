@@ -27,8 +27,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from game.config import LLMSettings
-from game.errors import NarratorError
-from game.graph.models import Edge, Node, describe_validation_error
+from game.errors import NarratorError, describe_validation_error
+from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.retrieve import find_mentions
 from game.graph.upsert import UpsertExecution
