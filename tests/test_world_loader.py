@@ -205,3 +205,52 @@ def test_inline_effects_extended_by_a_header_explains_the_toml_rule(content: Pat
     message = error_of(content)
     assert message.startswith("content/tiny/world.toml: line ")
     assert "write it as a [....effects] table instead" in message
+
+
+def test_fact_and_summary_too_long_once_the_player_is_named(content: Path) -> None:
+    edit(content, "world.toml", 'name = "Sam Reed"', 'name = "Samuel Reed"')
+    long = ("{player} " * 44).strip()
+    edit(content, "characters.toml", 'fact = "Tobin Hale has trimmed Edda Marsh\'s wicks for three winters."',
+         f'fact = "{long}"')
+    edit(content, "characters.toml", 'fact = "Edda Marsh trusts Sam Reed since Sam steadied her wick."',
+         f'fact = "{long}"')
+    edit(content, "characters.toml", 'summary = "The keeper\'s apprentice, who wants the post for himself."',
+         f'summary = "{long}"')
+    message = error_of(content)
+    assert ("content/tiny/characters.toml: relationships[0].fact: at most 400 characters once {player} "
+            "is filled in (got 527)") in message
+    assert ("content/tiny/characters.toml: characters[0].reactions[0].effects.relations[0].fact: at most 400 "
+            "characters once {player} is filled in (got 527)") in message
+    assert "content/tiny/characters.toml: characters[1].summary: at most 400 characters once {player}" in message
+
+
+def test_player_summary_too_short_once_the_player_is_named(content: Path) -> None:
+    edit(content, "world.toml", 'name = "Sam Reed"', 'name = "Al"')
+    edit(content, "world.toml", 'summary = "A relief keeper sent out on the supply boat."', 'summary = "{player}"')
+    assert ("content/tiny/world.toml: player.summary: at least 4 characters once {player} is filled in (got 2)"
+            in error_of(content))
+
+
+def test_initial_graph_calls_fill_in_the_player_in_summaries(content: Path) -> None:
+    edit(content, "characters.toml", 'summary = "The keeper\'s apprentice, who wants the post for himself."',
+         'summary = "The apprentice, who resents {player}."')
+    edit(content, "world.toml", 'summary = "A relief keeper sent out on the supply boat."',
+         'summary = "{player}, a relief keeper."')
+    nodes = {n["name"]: n for call in load_world(content, "tiny").initial_graph_calls() for n in call.get("nodes", [])}
+    assert nodes["Tobin Hale"]["summary"] == "The apprentice, who resents Sam Reed."
+    assert nodes["Sam Reed"]["summary"] == "Sam Reed, a relief keeper."
+
+
+def test_set_or_clear_with_a_bang_is_refused(content: Path) -> None:
+    edit(content, "world.toml", 'effects = { set = ["lamp_lit"] }', 'effects = { set = ["!lamp_lit"], clear = ["!x"] }')
+    message = error_of(content)
+    assert ("content/tiny/world.toml: commands[0].effects.set[0]: a flag to set takes no '!' "
+            "(to unset a flag, use clear)") in message
+    assert "content/tiny/world.toml: commands[0].effects.clear[0]: a flag to clear takes no '!'" in message
+
+
+def test_command_phrase_that_matches_nothing_is_refused(content: Path) -> None:
+    edit(content, "world.toml", 'say = ["light lamp", "light the lamp"]', 'say = ["light lamp", "?!", "please"]')
+    message = error_of(content)
+    assert "content/tiny/world.toml: commands[0].say[1]: no words left once punctuation and filler are dropped" in message
+    assert "commands[0].say[2]: no words left" in message

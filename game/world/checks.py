@@ -12,12 +12,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from game.graph.names import normalize_name
+from game.narrator.offline_parse import clean, strip_articles
 from game.world.model import PLAYER_WORD, World
 from game.world.refs import RelationRef
 from game.world.schema import Conditions, Effects, RelationChange, WorldDocument
 
 NOWHERE = "nowhere"
 """``move = { "Mira" = "nowhere" }`` takes a character off stage."""
+
+FACT_CHARS = (8, 400)
+EVIDENCE_CHARS = (0, 600)
+SUMMARY_CHARS = (4, 400)
+"""The World IR's and graph's bounds on text content hands them (see ``IRRelation``, ``IREntity``)."""
 
 
 @dataclass
@@ -98,6 +104,21 @@ class Checker:
         self.character_ok(label, f"{path}.source", change.source)
         self.character_ok(label, f"{path}.target", change.target)
         self.relation_ok(label, f"{path}.relation", change.relation)
+        self.told_length(label, f"{path}.fact", change.fact, FACT_CHARS)
+        if change.evidence is not None:
+            self.told_length(label, f"{path}.evidence", change.evidence, EVIDENCE_CHARS)
+
+    def told_length(self, label: str, path: str, text: str, bounds: tuple[int, int]) -> None:
+        """The schema bounds the text as written; the graph bounds it as told, with the player's name in.
+
+        Checked here so a long name cannot turn a world that loads into one whose turns all fail.
+        """
+        told = " ".join(self.world.text(text).split())
+        low, high = bounds
+        if len(told) > high:
+            self.fail(label, path, f"at most {high} characters once {{player}} is filled in (got {len(told)})")
+        elif len(told) < low:
+            self.fail(label, path, f"at least {low} characters once {{player}} is filled in (got {len(told)})")
 
     def effects(self, label: str, path: str, effects: Effects) -> None:
         for i, change in enumerate(effects.relations):
@@ -109,6 +130,13 @@ class Checker:
         for key in ("give", "remove"):
             for i, item in enumerate(getattr(effects, key)):
                 self.item_ok(label, f"{path}.{key}[{i}]", item)
+        # '!' negates a flag only in conditions; in an effect it would set a flag nothing can test.
+        for i, flag in enumerate(effects.set_flags):
+            if flag.startswith("!"):
+                self.fail(label, f"{path}.set[{i}]", "a flag to set takes no '!' (to unset a flag, use clear)")
+        for i, flag in enumerate(effects.clear):
+            if flag.startswith("!"):
+                self.fail(label, f"{path}.clear[{i}]", "a flag to clear takes no '!'")
         for name, place in effects.move.items():
             self.character_ok(label, f"{path}.move.{name}", name, player_allowed=False)
             if place != NOWHERE:
@@ -138,6 +166,8 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
     _check_unique(checker, documents)
     if world.is_player(PLAYER_WORD) and world.character(PLAYER_WORD) is not None:
         checker.fail(world_label, "player", "a character may not be called 'player' (it names the player)")
+    player_label = next((label for label, document in documents if document.player is not None), world_label)
+    checker.told_length(player_label, "player.summary", world.player.summary, SUMMARY_CHARS)
 
     for label, document in documents:
         for i, place in enumerate(document.places):
@@ -150,6 +180,7 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
         for i, character in enumerate(document.characters):
             if character.location is not None:
                 checker.place_ok(label, f"characters[{i}].location", character.location)
+            checker.told_length(label, f"characters[{i}].summary", character.summary, SUMMARY_CHARS)
             if character.type != "individual" and (character.topics or character.reactions):
                 checker.fail(label, f"characters[{i}]",
                              f"a {character.type} cannot be talked to; give topics and reactions to its people")
@@ -168,6 +199,12 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
         for i, beat in enumerate(document.beats):
             for j, seen_at in enumerate(beat.visible):
                 checker.place_ok(label, f"beats[{i}].visible[{j}]", seen_at)
+        for i, command in enumerate(document.commands):
+            for j, phrase in enumerate(command.say):
+                # The parser matches cleaned input; a phrase that cleans to "" would answer empty input.
+                if not strip_articles(clean(phrase)):
+                    checker.fail(label, f"commands[{i}].say[{j}]",
+                                 f"no words left once punctuation and filler are dropped (got {phrase!r})")
         for path, cond, effects in iter_rules(document):
             if cond is not None:
                 checker.conditions(label, path, cond)

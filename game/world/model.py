@@ -166,7 +166,7 @@ class World:
         """Upsert calls that seed the graph at turn 0: every character, the player, the known relations."""
         nodes: list[dict[str, Any]] = []
         player: dict[str, Any] = {
-            "name": self.player.name, "type": "individual", "summary": self.player.summary,
+            "name": self.player.name, "type": "individual", "summary": self.text(self.player.summary),
             "attributes": {"player": True},
         }
         if self.player.aliases:
@@ -175,7 +175,8 @@ class World:
             player["labels"] = list(self.player.labels)
         nodes.append(player)
         for character in self.characters:
-            node: dict[str, Any] = {"name": character.name, "type": character.type, "summary": character.summary}
+            node: dict[str, Any] = {"name": character.name, "type": character.type,
+                                    "summary": self.text(character.summary)}
             if character.aliases:
                 node["aliases"] = list(character.aliases)
             if character.labels:
