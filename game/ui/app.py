@@ -24,6 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.command import SimpleCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker
 
@@ -116,6 +117,8 @@ class KithApp(App[int]):
         self._turn_worker: Worker[None] | None = None
         self._positions: dict[str, Position] = {}
         self._stream: MarkdownStream | None = None
+        self._told: list[Widget] = []
+        """This turn's narration blocks, taken back if the turn ends without being saved."""
         self._outcome = _Outcome()
 
     # ------------------------------------------------------------------------------------ layout
@@ -272,6 +275,7 @@ class KithApp(App[int]):
         log = self.log_view
         before = session.turn
         self._stream = None
+        self._told = []
         self._outcome = _Outcome()
         await log.add_command(text)
         if parse_meta(text) is None:
@@ -284,6 +288,8 @@ class KithApp(App[int]):
         except asyncio.CancelledError:
             await self._end_stream()
             saved = session.turn != before
+            if not saved:
+                await log.discard(self._told)
             await log.add_cancelled("Stopped after the turn was saved." if saved
                                     else "Cancelled: nothing of that turn was saved.")
             self.status.activity = ""
@@ -293,6 +299,8 @@ class KithApp(App[int]):
             raise
         except Exception as error:
             await self._end_stream()
+            if session.turn == before:
+                await log.discard(self._told)
             await log.add_failure(describe(error).message)
             self.report(error)
             self._outcome.failed = True
@@ -324,11 +332,12 @@ class KithApp(App[int]):
         log = self.log_view
         if isinstance(event, NarrationDelta):
             if self._stream is None:
-                self._stream = await log.start_story()
+                block, self._stream = await log.start_story()
+                self._told.append(block)
             await self._stream.write(event.text)
         elif isinstance(event, NarrationDone):
             if self._stream is None:
-                await log.add_story(event.text)
+                self._told.append(await log.add_story(event.text))
             await self._end_stream()
         elif isinstance(event, MetaOutput):
             await log.add_meta(event.text)
@@ -340,6 +349,8 @@ class KithApp(App[int]):
             self.status.turn = event.turn
             self.status.activity = ""
         elif isinstance(event, TurnFailed):
+            await self._end_stream()
+            await log.discard(self._told)
             await log.add_failure(event.message)
             self.notify(event.message, title=event.title, severity="error", timeout=10)
             self._outcome.failed = True

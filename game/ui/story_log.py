@@ -80,16 +80,23 @@ class StoryLog(VerticalScroll, can_focus=False):
     async def add_command(self, text: str) -> None:
         await self._add(Static(f"> {text}", markup=False, classes="command"))
 
-    async def add_story(self, markdown: str) -> None:
-        await self._add(_markdown(markdown, "story"))
+    async def add_story(self, markdown: str) -> Widget:
+        """A block of narration; the caller keeps it to take it back if the turn is not saved."""
+        block = _markdown(markdown, "story")
+        await self._add(block)
+        return block
 
-    async def start_story(self) -> MarkdownStream:
+    async def start_story(self) -> tuple[Widget, MarkdownStream]:
         """An empty story block and a stream that appends narration to it as it arrives."""
         from textual.widgets import Markdown
 
         block = Markdown("", classes="story")
         await self._add(block)
-        return Markdown.get_stream(block)
+        return block, Markdown.get_stream(block)
+
+    async def discard(self, blocks: list[Widget]) -> None:
+        """Take narration back off the screen: a turn that was not saved is not part of the story."""
+        await self.remove_children([block for block in blocks if block.parent is self])
 
     async def add_meta(self, markdown: str) -> None:
         await self._add(_markdown(markdown, "meta"))

@@ -1,0 +1,55 @@
+"""What the player sees when something goes wrong: a failed or cancelled turn, a background task that
+breaks, an unreadable key file. Every case leaves the app running, usable, and honest about what was
+saved."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from chat_server import Broken, ChatServer, Text
+from llm_helpers import ir
+from test_ui_support import SIZE, make_app, model_settings, play, settle
+
+from game.ui.story_log import StoryLog
+
+PARTIAL = "Edda lifts the lamp and turns toward the stair, and then"
+WHOLE = "Edda lifts the lamp and turns toward the stair."
+
+
+async def test_narration_of_a_failed_turn_is_taken_back_so_a_retry_is_told_once(tmp_path: Path) -> None:
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(pilot)
+            server.push(Broken(PARTIAL))
+            await play(pilot, "look around")
+            assert app.session is not None and app.session.turn == 0
+            story = app.query_one(StoryLog).plain_text()
+            assert "Edda lifts the lamp" not in story, "narration that was not saved is not left as story"
+            assert "> look around" in story and "Nothing of this turn was saved" in story
+            server.push(Text(WHOLE), Text(json.dumps(ir())))
+            await play(pilot, "look around")
+            assert app.session.turn == 1
+            assert app.query_one(StoryLog).plain_text().count("Edda lifts the lamp") == 1
+
+
+async def test_narration_of_a_cancelled_turn_is_taken_back(tmp_path: Path) -> None:
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url, timeout=10.0))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            server.push(Text(WHOLE + " " + "The wind keeps on. " * 40, chunk_size=4, pause=0.05))
+            log = app.query_one(StoryLog)
+            app.submit("look around")
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if "Edda lifts" in log.plain_text():
+                    break
+            assert "Edda lifts" in log.plain_text(), "the narration was streaming when Esc was pressed"
+            await pilot.press("escape")
+            await settle(pilot)
+            story = log.plain_text()
+            assert "Cancelled: nothing of that turn was saved." in story
+            assert "Edda lifts" not in story
+            assert app.session is not None and app.session.turn == 0
