@@ -415,6 +415,13 @@ class OpenAINarrator:
         notices.extend(self.caps.take_fallbacks())
         if salvaged:
             notices.append(f"{salvaged} unreadable fact(s) of this turn were left out of the memory.")
+        if ir is not None:
+            ir, unsupported = _supported_only(ir, strip_reasoning(narration))
+            if unsupported:
+                counts = self._turn_usage(request.turn).counts
+                counts["world-ir.unsupported"] = counts.get("world-ir.unsupported", 0) + unsupported
+                notices.append(f"{unsupported} relationship fact(s) of this turn were left out of the memory: "
+                               "the sentence given as evidence is not in the narration.")
         scene = request.scene.model_copy(deep=True)
         if ir is not None:
             scene.cast = list(ir.next_cast)
@@ -629,6 +636,29 @@ def _salvage(value: Any) -> tuple[WorldIR, None, int] | None:
         # Nothing usable survived: the turn is better marked not extracted than recorded as uneventful.
         return None
     return ir, None, dropped
+
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.translate(_QUOTES).casefold().split())
+
+
+def _supported_only(ir: WorldIR, narration: str) -> tuple[WorldIR, int]:
+    """The IR without relations and endings whose evidence the narration does not contain.
+
+    The narration the player saw is the only source of facts: a relation quoting anything else (the
+    player's own words dressed up as narration, or a model's invention) would let typed input rewrite
+    the memory. An empty evidence supports nothing.
+    """
+    told = _normal(narration)
+    relations = [r for r in ir.relations if (e := _normal(r.evidence)) and e in told]
+    ended = [r for r in ir.ended_relations if (e := _normal(r.evidence)) and e in told]
+    dropped = len(ir.relations) - len(relations) + len(ir.ended_relations) - len(ended)
+    if not dropped:
+        return ir, 0
+    return ir.model_copy(update={"relations": relations, "ended_relations": ended}), dropped
 
 
 def _records_anything(ir: WorldIR) -> bool:
