@@ -313,3 +313,32 @@ async def test_a_scene_naming_things_the_world_no_longer_has_still_plays(world: 
     told = await game.play("look")
     assert "**The Iron Stair**" in told and "Edda is here" in told
     assert game.scene.location == "stair" and game.scene.inventory == ["coin"]
+
+
+async def test_changing_a_finished_scene_does_not_change_the_next_finish(world: World) -> None:
+    game = await Playthrough.start(world)
+    request = NarrationRequest(turn=1, player_input="take matches", npc_context="", scene=game.scene,
+                               graph=game.graph)
+    narration = "".join([c async for c in game.narrator.narrate(request)])
+    first = await game.narrator.finish(request, narration)
+    first.scene.flags["tampered"] = True
+    first.scene.inventory.clear()
+    first.world_ir.characters_present.append("Nobody")
+    second = await game.narrator.finish(request, narration)
+    assert "tampered" not in second.scene.flags
+    assert second.scene.inventory == ["coin", "matches"]
+    assert "Nobody" not in second.world_ir.characters_present
+
+
+async def test_a_new_request_reads_the_graph_as_it_is_now(world: World) -> None:
+    """Same turn, input, seed, scene and graph object, but the graph has learnt something since: a new
+    request is told from the graph as it is, never from an answer cached for an earlier request."""
+    narrator = OfflineNarrator(world)
+    game = await Playthrough.start(world)
+    scene = game.scene
+    lie = await narrator.finish(NarrationRequest(1, "ask edda about tobin", "", scene, game.graph), "")
+    assert lie.world_ir.relations == []
+    await game.play("help edda")
+    assert game.open_relation("Edda Marsh", "player", "TRUSTS") is not None
+    truth = await narrator.finish(NarrationRequest(1, "ask edda about tobin", "", scene, game.graph), "")
+    assert [r.relation for r in truth.world_ir.relations] == ["KNOWS_SECRET_OF"]

@@ -1,15 +1,14 @@
 """The offline narrator: a small parser-based story engine over a world in ``content/``.
 
 No model, no network: the turn is worked out from the world's places, characters, topics, reactions
-and beats, deterministically for a given seed and input. The whole turn is computed once and cached
-by the request, so ``narrate`` (the prose, streamed by sentence) and ``finish`` (World IR and scene)
-always agree; the extractor then runs the World IR through the same upsert path an LLM's would take.
+and beats, deterministically for a given seed and input. The whole turn is computed once per request
+(``narrate`` and ``finish`` are handed the same ``NarrationRequest``), so the prose streamed by sentence
+and the World IR and scene ``finish`` returns always agree; the extractor then runs the World IR through the same upsert path an LLM's would take.
 """
 
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 
 from game.graph.upsert import UpsertExecution
@@ -20,10 +19,6 @@ from game.narrator.offline_text import choose, stream_chunks, tidy
 from game.narrator.offline_turn import TurnOutcome, TurnRunner, describe_place
 from game.world import World
 
-CACHE_SIZE = 8
-
-TurnKey = tuple[int, str, int, str, int]
-
 
 class OfflineNarrator:
     """Tells turns from content alone. ``seed`` varies the choice among a text's variants."""
@@ -31,7 +26,7 @@ class OfflineNarrator:
     def __init__(self, world: World, seed: int = 0) -> None:
         self.world = world
         self.seed = seed
-        self._turns: OrderedDict[TurnKey, TurnOutcome] = OrderedDict()
+        self._last: tuple[NarrationRequest, TurnOutcome] | None = None
 
     @property
     def label(self) -> str:
@@ -53,7 +48,9 @@ class OfflineNarrator:
 
     async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
         outcome = await self._turn(request)
-        return NarrationResult(world_ir=outcome.world_ir, scene=outcome.scene)
+        # Copies: the caller owns the result and may change it; the remembered turn must stay as told.
+        return NarrationResult(world_ir=outcome.world_ir.model_copy(deep=True),
+                               scene=outcome.scene.model_copy(deep=True))
 
     async def extract(
         self, request: NarrationRequest, result: NarrationResult, execution: UpsertExecution
@@ -61,18 +58,16 @@ class OfflineNarrator:
         return await apply_world_ir(result.world_ir, execution)
 
     async def aclose(self) -> None:
-        self._turns.clear()
+        self._last = None
 
     async def _turn(self, request: NarrationRequest) -> TurnOutcome:
-        """The turn for ``request``, computed on first use and remembered for ``finish``."""
-        key: TurnKey = (request.turn, request.player_input, request.seed, request.scene.model_dump_json(),
-                        id(request.graph))
-        cached = self._turns.get(key)
-        if cached is not None:
-            self._turns.move_to_end(key)
-            return cached
+        """The turn for ``request``, computed on first use and remembered for ``finish``.
+
+        Only the last request is remembered, by identity: holding it keeps its graph and scene alive, so
+        no other request can be mistaken for it, and a new request is always told from its own graph.
+        """
+        if self._last is not None and self._last[0] is request:
+            return self._last[1]
         outcome = await TurnRunner(self.world, request, self.seed).run()
-        self._turns[key] = outcome
-        while len(self._turns) > CACHE_SIZE:
-            self._turns.popitem(last=False)
+        self._last = (request, outcome)
         return outcome
