@@ -20,6 +20,7 @@ from llm_helpers import (
     ir,
     llm_settings,
     relation,
+    seeded_graph,
     tiny_world,
 )
 
@@ -27,6 +28,7 @@ from game.__main__ import main
 from game.config import LLMSettings, Settings
 from game.engine.session import GameSession
 from game.errors import ConfigError, InputError
+from game.narrator.base import NarrationRequest
 from game.narrator.factory import make_narrator, narrator_from_spec
 from game.narrator.llm_record import ReplayTransport
 from game.narrator.openai_narrator import OpenAINarrator
@@ -228,3 +230,23 @@ def test_kith_play_records_through_the_flags(tmp_path: Path, server: ChatServer,
     assert "You steady the wick" in out and f"test-model @ 127.0.0.1:{server.port}" in out
     steps = [json.loads(line).get("step") for line in record.read_text(encoding="utf-8").splitlines()[1:]]
     assert steps == ["narrate", "narrate", "world-ir", "extract"]
+
+
+async def test_a_recording_keeps_the_story_word_for_word_and_drops_only_the_key(tmp_path: Path,
+                                                                               server: ChatServer) -> None:
+    # Words that look like credentials ("bearer", "api key:") are prose here; only the real key is a secret.
+    told = (f"The standard-bearer of Vell nods. Her api key: brass, she says; the key {KEY} is hers. "
+            "He is the bearer ")
+    record = tmp_path / "prose.jsonl"
+    world = tiny_world()
+    server.push(Text(told, chunk_size=len(told)))
+    teller = OpenAINarrator(llm_settings(server.base_url), world, env={"OPENAI_API_KEY": KEY}, record=record)
+    graph = await seeded_graph(world)
+    req = NarrationRequest(turn=1, player_input="look", npc_context="", scene=world.initial_scene(), graph=graph)
+    assert "".join([piece async for piece in teller.narrate(req)]) == told
+    await teller.aclose()
+    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]  # every line is JSON
+    recorded = "".join(choice["delta"].get("content") or "" for chunk in lines[1]["chunks"]
+                       for choice in chunk["choices"])
+    assert recorded == told.replace(KEY, "***")
+    assert KEY not in record.read_text(encoding="utf-8")

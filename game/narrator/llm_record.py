@@ -6,8 +6,9 @@ tools, response format, the player's last words and a digest of everything sent)
 in order; a request whose digest differs from the recorded one is a clear error that says what changed,
 so a recorded playthrough is a regression test of the prompts as well as of the engine.
 
-The key never reaches a recording: it is not part of any request body, and every line passes through the
-live transport's ``Redactor`` before it is written, as a second line of defence.
+The key never reaches a recording: it is not part of any request body, and every string of a line has
+the live transport's key masked (``Redactor.scrub``) before it is written, as a second line of defence.
+Nothing else is rewritten: a recording holds the story word for word.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class RecordingTransport:
         return self.inner.label
 
     def _line(self, data: dict[str, Any]) -> str:
-        return self._redactor.clean(json.dumps(data, ensure_ascii=False)) + "\n"
+        return json.dumps(self._redactor.scrub(data), ensure_ascii=False) + "\n"
 
     def _append(self, call: ChatCall, response: dict[str, Any]) -> None:
         self._count += 1

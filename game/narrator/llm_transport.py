@@ -151,7 +151,12 @@ def resolve_api_key(settings: LLMSettings, env: Mapping[str, str]) -> str:
 
 
 class Redactor:
-    """Removes secrets from text before it is shown, logged or recorded."""
+    """Removes secrets from text before it is shown, logged or recorded.
+
+    ``clean`` also masks anything shaped like a key or a bearer token, for a server's error words,
+    which may quote a key Kith never knew. ``scrub`` masks only the exact known secrets: recordings hold
+    the story, where "the standard-bearer" is prose, and a pattern run over a JSON line can break it.
+    """
 
     _PATTERNS = (
         re.compile(r"\bsk-[A-Za-z0-9_\-*.]{3,}"),
@@ -162,9 +167,25 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._secrets = sorted({s for s in secrets if s and s != LOCAL_KEY and len(s) >= 4}, key=len, reverse=True)
 
-    def clean(self, text: str) -> str:
+    def _exact(self, text: str) -> str:
         for secret in self._secrets:
             text = text.replace(secret, "***")
+        return text
+
+    def scrub(self, value: Any) -> Any:
+        """``value`` (JSON data) with the known secrets masked in every string, keys included."""
+        if not self._secrets:
+            return value
+        if isinstance(value, str):
+            return self._exact(value)
+        if isinstance(value, dict):
+            return {self.scrub(key): self.scrub(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.scrub(item) for item in value]
+        return value
+
+    def clean(self, text: str) -> str:
+        text = self._exact(text)
         text = self._PATTERNS[0].sub("sk-***", text)
         text = self._PATTERNS[1].sub("Bearer ***", text)
         return self._PATTERNS[2].sub(r"\1***", text)
