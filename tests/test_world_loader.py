@@ -254,3 +254,33 @@ def test_command_phrase_that_matches_nothing_is_refused(content: Path) -> None:
     message = error_of(content)
     assert "content/tiny/world.toml: commands[0].say[1]: no words left once punctuation and filler are dropped" in message
     assert "commands[0].say[2]: no words left" in message
+
+
+def test_calls_are_chunked_to_the_tools_limits_nodes_then_edges_then_closes() -> None:
+    from game.narrator.ir_extract import chunk_calls
+
+    nodes = [{"name": f"N{i}"} for i in range(17)]
+    edges = [{"fact": f"E{i}"} for i in range(13)]
+    closes = [{"relation": f"C{i}"} for i in range(25)]
+    calls = chunk_calls(nodes, edges, closes)
+    assert [(k, len(v)) for call in calls for k, v in call.items()] == [
+        ("nodes", 8), ("nodes", 8), ("nodes", 1), ("edges", 12), ("edges", 1),
+        ("closeEdges", 12), ("closeEdges", 12), ("closeEdges", 1),
+    ]
+    assert [n for call in calls for n in call.get("nodes", [])] == nodes
+    assert chunk_calls([], [], []) == []
+
+
+def test_initial_graph_calls_chunk_a_large_cast(content: Path) -> None:
+    extra = "".join(
+        f'\n[[characters]]\nname = "Gull {i}"\nsummary = "A gull that watches the lamp room."\n'
+        f'\n[[relationships]]\nsource = "Gull {i}"\ntarget = "Edda Marsh"\nrelation = "FEARS"\n'
+        f'strength = 0.3\nfact = "Gull {i} keeps clear of Edda Marsh and her broom."\n'
+        for i in range(12)
+    )
+    path = content / "tiny" / "characters.toml"
+    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    calls = load_world(content, "tiny").initial_graph_calls()
+    assert [(k, len(v)) for call in calls for k, v in call.items()] == [
+        ("nodes", 8), ("nodes", 8), ("edges", 12), ("edges", 2),
+    ]

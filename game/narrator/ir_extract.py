@@ -40,13 +40,18 @@ def world_ir_calls(ir: WorldIR, turn: int) -> list[dict[str, Any]]:
         {"sourceName": c.source, "targetName": c.target, "relation": c.relation}
         for c in ir.ended_relations
     ]
+    return chunk_calls(nodes, edges, closes)
+
+
+def chunk_calls(
+    nodes: list[dict[str, Any]], edges: list[dict[str, Any]], closes: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Upsert calls within the tool's per-call limits: all nodes first, so later edges find them, then
+    edges, then closes."""
     calls: list[dict[str, Any]] = []
-    for start in range(0, len(nodes), MAX_NODES_PER_CALL):
-        calls.append({"nodes": nodes[start:start + MAX_NODES_PER_CALL]})
-    for start in range(0, len(edges), MAX_EDGES_PER_CALL):
-        calls.append({"edges": edges[start:start + MAX_EDGES_PER_CALL]})
-    for start in range(0, len(closes), MAX_CLOSES_PER_CALL):
-        calls.append({"closeEdges": closes[start:start + MAX_CLOSES_PER_CALL]})
+    for key, items, size in (("nodes", nodes, MAX_NODES_PER_CALL), ("edges", edges, MAX_EDGES_PER_CALL),
+                             ("closeEdges", closes, MAX_CLOSES_PER_CALL)):
+        calls.extend({key: items[start:start + size]} for start in range(0, len(items), size))
     return calls
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import cast
 
 from game.narrator.base import NarrationRequest, SceneState
 from game.narrator.offline_parse import ARTICLES, DIRECTION_WORDS, Intent, clean, parse, strip_articles
 from game.narrator.offline_rules import RelationView, Rules, TurnLog
 from game.narrator.offline_state import Play
 from game.narrator.offline_text import choose, join_words, tidy
-from game.narrator.world_ir import IREntity, WorldIR
+from game.narrator.world_ir import GRAPH_KINDS, EntityKind, IREntity, WorldIR
 from game.world import CharacterDef, World
 from game.world.schema import DIRECTIONS, ITEM_ACTS, TOPIC_ACTS, Feature, Item, Reaction, Topic
 
@@ -45,6 +46,10 @@ DEFAULT_REFUSALS: dict[str, str] = {
 SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
 PRONOUNS = frozenset({"him", "her", "them", "they", "he", "she"})
 HERE_WORDS = frozenset({"here", "around", "room", "place", "surroundings"})
+
+
+IR_KINDS: dict[str, EntityKind] = {node_type: cast(EntityKind, kind) for kind, node_type in GRAPH_KINDS.items()}
+"""A graph node type to the World IR kind that names it: ``GRAPH_KINDS`` the other way round."""
 
 
 @dataclass
@@ -661,8 +666,7 @@ class TurnRunner:
                             aliases=list(player.aliases), labels=list(player.labels))
         character = self.world.character(name)
         assert character is not None
-        kind = {"individual": "character", "group": "group", "faction": "faction"}[character.type]
-        return IREntity(name=character.name, kind=kind,  # type: ignore[arg-type]
+        return IREntity(name=character.name, kind=IR_KINDS[character.type],
                         summary=self.world.text(character.summary), aliases=list(character.aliases),
                         labels=list(character.labels))
 

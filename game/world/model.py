@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.graph.models import MAX_EDGES_PER_CALL, MAX_NODES_PER_CALL
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
 from game.narrator.base import SceneState
+from game.narrator.ir_extract import chunk_calls
 from game.world.schema import (
     Beat,
     CharacterDef,
@@ -191,9 +191,4 @@ class World:
                 "strength": relation.strength,
                 "fact": self.text(relation.fact),
             })
-        calls: list[dict[str, Any]] = []
-        for start in range(0, len(nodes), MAX_NODES_PER_CALL):
-            calls.append({"nodes": nodes[start:start + MAX_NODES_PER_CALL]})
-        for start in range(0, len(edges), MAX_EDGES_PER_CALL):
-            calls.append({"edges": edges[start:start + MAX_EDGES_PER_CALL]})
-        return calls
+        return chunk_calls(nodes, edges, [])
