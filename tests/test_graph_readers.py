@@ -51,7 +51,7 @@ class SqlStore:
         self.reader = db.graph
 
     async def commit(self, writes: GraphWrites, turn: int) -> None:
-        await self.db.commit_graph(writes, turn)
+        await self.db.commit_graph(writes)
 
     async def graph(self) -> tuple[list[Node], list[Edge]]:
         return (sorted(await self.db.all_nodes(), key=lambda n: n.id),

@@ -32,7 +32,7 @@ async def reader(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
 
         db = await SaveDatabase.open(tmp_path / f"graph-{len(opened)}.sqlite", create=True)
         opened.append(db)
-        await db.commit_graph(writes, 0)
+        await db.commit_graph(writes)
         return db.graph
 
     yield build

@@ -7,11 +7,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import person, play, relation, seeded, state
+from store_helpers import VOCABULARY, person, play, relation, seeded, state
 
 from game.errors import SaveError, SaveNotFound
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
+from game.graph.upsert import UpsertExecution
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.migrations import CURRENT_VERSION
 from game.store.saves import copy_save, delete_save, list_saves, resolve_save
@@ -86,7 +87,7 @@ async def test_a_turn_commits_everything_or_nothing(tmp_path: Path) -> None:
                         strength=-0.5, fact="Mira fears a person who does not exist.", valid_at=1)
         writes = GraphWrites(edges={bad_edge.id: bad_edge}, created_edges={bad_edge.id})
         record = TurnRecord(number=1, input="x", narration="y", npc_context="")
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(SaveError, match=r"FOREIGN KEY constraint failed.*nothing was saved"):
             await db.commit_turn(record, writes, {"location": "nowhere"})
         assert await state(db) == before
     finally:
@@ -201,5 +202,68 @@ async def test_retrieval_over_sql_reads_only_indexes(tmp_path: Path) -> None:
             rows = await db.conn.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}", params)
             plans.extend(str(row[3]) for row in rows)
         assert plans and all("SCAN" not in plan for plan in plans), plans
+    finally:
+        await db.close()
+
+
+async def test_a_v1_save_is_migrated_forward_and_keeps_its_turns(tmp_path: Path) -> None:
+    from game.store.migrations import MIGRATIONS
+
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(MIGRATIONS[0])
+    conn.execute("PRAGMA user_version = 1")
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", "w")])
+    conn.execute("INSERT INTO turns (number, input, narration, npc_context, created_at) "
+                 "VALUES (1, 'look', 'You look.', '', 'then')")
+    conn.commit()
+    conn.close()
+    db = await SaveDatabase.open(path)
+    try:
+        assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
+        assert [(t.number, t.input) for t in await db.turns()] == [(1, "look")]
+        assert await db.pending_extraction() == []
+    finally:
+        await db.close()
+
+
+async def test_a_refused_wal_database_gets_no_new_files_beside_it(tmp_path: Path) -> None:
+    path = tmp_path / "wal.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE things (x)")
+    conn.commit()
+    conn.close()
+    before = digest(path)
+    with pytest.raises(SaveError):
+        await SaveDatabase.open(path)
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wal.sqlite"]
+
+
+async def test_graph_writes_outside_turns_are_undone_before_the_turn_they_point_into(tmp_path: Path) -> None:
+    """An import or upsert on a played save is journaled at the current turn, so undo never trips over it."""
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        start = await state(db)
+        await play(db, 1, {"nodes": [person("Lin Yao", "A courier.")]})
+        execution = UpsertExecution(db.graph, VOCABULARY, 0)
+        outcome = await execution.run({"edges": [relation("Mira", "Lin Yao", "OWES", 0.3, "Mira owes Lin Yao for a crossing.")]})
+        assert outcome.error is None
+        await db.commit_many([(execution.writes, 0)])
+        await db.undo_last_turn()
+        assert await state(db) == start
+    finally:
+        await db.close()
+
+
+async def test_a_change_dated_before_the_version_it_replaces_is_rejected(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"edges": [relation("Mira", "Tomas", "TRUSTS", 0.2, "Mira trusts Tomas less now.")]})
+        execution = UpsertExecution(db.graph, VOCABULARY, 0)
+        outcome = await execution.run({"edges": [relation("Mira", "Tomas", "TRUSTS", 0.9, "Mira trusts Tomas with her life.")]})
+        assert outcome.error is not None and "would end it before it began" in outcome.error
+        assert not execution.writes
     finally:
         await db.close()

@@ -59,10 +59,10 @@ async def upsert(args: argparse.Namespace, settings: Settings) -> int:
     except ValueError as error:
         raise InputError(f"{label} is not valid JSON ({error}); nothing was written") from error
     async with open_save(args, settings, create=True) as db:
-        turn = args.turn if args.turn is not None else await db.current_turn()
+        turn = args.turn if args.turn is not None else await db.latest_turn()
         execution = UpsertExecution(db.graph, await db.vocabulary(), turn)
         outcomes = [await execution.run(call) for call in calls]
-        await db.commit_graph(execution.writes, turn)
+        await db.commit_graph(execution.writes)
     print_json([outcome.to_json_dict() for outcome in outcomes])
     return 1 if any(outcome.error for outcome in outcomes) else 0
 

@@ -27,7 +27,8 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _readonly_uri(path: Path) -> str:
+def readonly_uri(path: Path) -> str:
+    """A read-only SQLite URI; the path is quoted, so ``#`` or ``?`` in a folder name stay part of it."""
     return f"file:{quote(str(path.resolve()))}?mode=ro"
 
 
@@ -37,8 +38,21 @@ def inspect_save(path: Path) -> tuple[int, dict[str, str]]:
     Synchronous and read-only: used before opening, and by the saves list.
     """
     label = path.name
+    sidecars = [Path(f"{path}-wal"), Path(f"{path}-shm")]
+    existed = {side for side in sidecars if side.exists()}
     try:
-        conn = sqlite3.connect(_readonly_uri(path), uri=True)
+        return _inspect(path, label)
+    except SaveError:
+        # Reading a WAL-mode file leaves -wal/-shm beside it; a refused file gets no new neighbours.
+        for side in sidecars:
+            if side not in existed:
+                side.unlink(missing_ok=True)
+        raise
+
+
+def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
+    try:
+        conn = sqlite3.connect(readonly_uri(path), uri=True)
     except sqlite3.Error as error:
         raise SaveError(f"{label} cannot be opened: {error}") from error
     try:
@@ -97,6 +111,13 @@ async def _connect(path: Path) -> aiosqlite.Connection:
 
 async def create_save(path: Path, meta: dict[str, str]) -> None:
     """Build a new save at ``path`` atomically: all of it appears, or nothing does."""
+    try:
+        await _build(path, meta)
+    except (OSError, sqlite3.Error) as error:
+        raise SaveError(f"{path.name} could not be created in {path.parent}: {error}") from error
+
+
+async def _build(path: Path, meta: dict[str, str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.creating-{os.getpid()}")
     for leftover in (temporary, Path(f"{temporary}-wal"), Path(f"{temporary}-shm"), Path(f"{temporary}-journal")):

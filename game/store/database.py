@@ -26,7 +26,7 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store import graph_repo
-from game.store.connection import inspect_save, now_iso, open_connection
+from game.store.connection import inspect_save, now_iso, open_connection, readonly_uri
 from game.store.graph_repo import SqlGraph
 
 
@@ -99,14 +99,22 @@ class SaveDatabase:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT; any exception (or cancellation) rolls everything back."""
-        await self.conn.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE ... COMMIT; any exception (or cancellation) rolls everything back.
+
+        SQLite's own errors (a locked file, a full disk, a broken constraint) become one ``SaveError``
+        here, so every caller, in game or on the command line, can say plainly that nothing was written.
+        """
         try:
-            yield self.conn
-        except BaseException:
-            await self.conn.execute("ROLLBACK")
-            raise
-        await self.conn.execute("COMMIT")
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+                await self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    await self.conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as error:
+            raise SaveError(f"{self.name} could not be written ({error}); nothing was saved") from error
 
     # ---------------------------------------------------------------------------------------- meta
 
@@ -145,6 +153,15 @@ class SaveDatabase:
         rows = await self.conn.execute_fetchall("SELECT coalesce(max(number), 0) FROM turns")
         return int(next(iter(rows))[0])
 
+    async def latest_turn(self) -> int:
+        """The latest turn the save knows: played turns, or a turn its graph was written at ahead of play
+        (``graph upsert --turn``), whichever is later. Writing at this turn never ends a version early."""
+        rows = await self.conn.execute_fetchall(
+            "SELECT max(coalesce((SELECT max(number) FROM turns), 0), coalesce((SELECT max(valid_at) FROM edges), 0), "
+            "coalesce((SELECT max(invalid_at) FROM edges), 0), coalesce((SELECT max(last_seen_turn) FROM nodes), 0))"
+        )
+        return int(next(iter(rows))[0])
+
     async def load_graph_index(self) -> GraphIndex:
         """Every node and open version into memory, with every edge ID (for collision-free new IDs)."""
         nodes = await self.graph.all_nodes()
@@ -170,16 +187,25 @@ class SaveDatabase:
 
     # ---------------------------------------------------------------------------------------- graph writes
 
-    async def commit_graph(self, writes: GraphWrites, turn: int) -> None:
-        """Commit one execution's writes, journaled at ``turn`` so undoing that turn reverts them."""
+    async def commit_graph(self, writes: GraphWrites) -> None:
+        """Commit one execution's writes outside a game turn (``kith graph upsert``).
+
+        They are journaled at the save's current turn, whatever turn they are dated: undo goes backwards
+        through the journal, so a later write must be undone before the turn whose nodes it points at.
+        """
         if not writes:
             return
+        journal_turn = await self.current_turn()
         async with self.transaction() as conn:
-            await self._write_graph(conn, writes, turn, journal=True)
+            await self._write_graph(conn, writes, journal_turn, journal=journal_turn > 0)
             await self._put_meta(conn, {"last_played": now_iso()})
 
-    async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]], *, journal: bool = False) -> None:
-        """Commit many executions in one transaction (bulk imports, a world's turn 0)."""
+    async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]]) -> None:
+        """Commit many executions in one transaction (bulk imports).
+
+        On a save with played turns the load is journaled at the current turn, like ``commit_graph``;
+        on a fresh save there is nothing to undo to, and the journal would only slow a bulk load.
+        """
         final = GraphWrites()
         for writes, _turn in batches:
             final.nodes.update(writes.nodes)
@@ -188,12 +214,9 @@ class SaveDatabase:
             final.created_edges |= writes.created_edges
         if not final:
             return
+        journal_turn = await self.current_turn()
         async with self.transaction() as conn:
-            if journal:
-                for writes, turn in batches:
-                    await self._write_graph(conn, writes, turn, journal=True)
-            else:
-                await self._write_graph(conn, final, 0, journal=False)
+            await self._write_graph(conn, final, journal_turn, journal=journal_turn > 0)
 
     async def _write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
         if journal:
@@ -257,11 +280,19 @@ class SaveDatabase:
         """
         async with self.transaction() as conn:
             await self._write_graph(conn, writes, turn, journal=True)
-            await conn.executemany("UPDATE turns SET extracted = 1 WHERE number = ?", [(n,) for n in extracted])
+            await conn.executemany("UPDATE turns SET extracted = 1, recovered_at = ? WHERE number = ?",
+                                   [(turn, n) for n in extracted])
 
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns whose narration committed but whose memory update failed, oldest first."""
-        return [t for t in await self.turns() if not t.extracted]
+        return await self._turns_where("extracted = 0")
+
+    async def turn_inputs(self, numbers: Sequence[int]) -> dict[int, str]:
+        """What the player typed at each of ``numbers``."""
+        marks = ",".join("?" * len(numbers))
+        rows = await self.conn.execute_fetchall(f"SELECT number, input FROM turns WHERE number IN ({marks})",
+                                                tuple(numbers)) if numbers else []
+        return {int(row[0]): str(row[1]) for row in rows}
 
     async def scene_at(self, turn: int) -> dict[str, Any] | None:
         rows = await self.conn.execute_fetchall("SELECT state FROM scenes WHERE turn = ?", (turn,))
@@ -273,9 +304,12 @@ class SaveDatabase:
     async def turns(self, last: int | None = None) -> list[TurnRecord]:
         """Committed turns, oldest first (the last ``last`` of them when given)."""
         limit = "" if last is None else f"LIMIT {int(last)}"
+        return await self._turns_where("1", limit)
+
+    async def _turns_where(self, condition: str, limit: str = "") -> list[TurnRecord]:
         rows = await self.conn.execute_fetchall(
             "SELECT number, input, narration, npc_context, world_ir, timings, extracted, created_at FROM "
-            f"(SELECT * FROM turns ORDER BY number DESC {limit}) ORDER BY number"
+            f"(SELECT * FROM turns WHERE {condition} ORDER BY number DESC {limit}) ORDER BY number"
         )
         return [
             TurnRecord(number=r[0], input=r[1], narration=r[2], npc_context=r[3],
@@ -297,6 +331,8 @@ class SaveDatabase:
                 await self._restore(conn, kind, key, before)
             await conn.execute("DELETE FROM journal WHERE turn = ?", (turn,))
             await conn.execute("DELETE FROM merges WHERE turn = ?", (turn,))
+            # Memory recovered at this turn for earlier turns is gone again: they are pending once more.
+            await conn.execute("UPDATE turns SET extracted = 0, recovered_at = NULL WHERE recovered_at = ?", (turn,))
             await conn.execute("DELETE FROM turns WHERE number = ?", (turn,))
             await conn.execute("DELETE FROM scenes WHERE turn = ?", (turn,))
         return turn - 1
@@ -417,16 +453,26 @@ class SaveDatabase:
     # ---------------------------------------------------------------------------------------- snapshots
 
     async def snapshot_to(self, destination: Path) -> None:
-        """Copy this save to ``destination`` with SQLite's backup API (consistent even mid-game)."""
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        temporary = destination.with_name(f".{destination.name}.snapshot")
-        temporary.unlink(missing_ok=True)
-        target = await aiosqlite.connect(str(temporary))
+        """Copy this save to ``destination`` with SQLite's backup API (consistent even mid-game).
+
+        The copy records whose snapshot it is (``snapshot_of``), so a later ``save`` under the same name
+        may replace it while any other file of that name is refused.
+        """
         try:
-            await self.conn.backup(target)
-        finally:
-            await target.close()
-        temporary.replace(destination)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            temporary = destination.with_name(f".{destination.name}.snapshot")
+            temporary.unlink(missing_ok=True)
+            target = await aiosqlite.connect(str(temporary))
+            try:
+                await self.conn.backup(target)
+                await target.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('snapshot_of', ?)",
+                                     (self.name,))
+                await target.commit()
+            finally:
+                await target.close()
+            temporary.replace(destination)
+        except (OSError, sqlite3.Error) as error:
+            raise SaveError(f"the snapshot {destination.stem} could not be written: {error}") from error
 
     async def restore_from(self, source: Path) -> None:
         """Replace this save's whole content with ``source``'s (backup API), after checking it is ours."""
@@ -434,7 +480,7 @@ class SaveDatabase:
         mine = await self.world_id()
         if meta.get("world") and mine and meta["world"] != mine:
             raise SaveError(f"{source.stem} is a save of another world ({meta['world']}); it cannot be restored here")
-        origin = await aiosqlite.connect(f"file:{source.resolve()}?mode=ro", uri=True)
+        origin = await aiosqlite.connect(readonly_uri(source), uri=True)
         try:
             await origin.backup(self.conn)
         except sqlite3.DatabaseError as error:

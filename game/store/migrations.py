@@ -90,6 +90,12 @@ MIGRATIONS: tuple[str, ...] = (
 
     CREATE TABLE layout (node_id TEXT PRIMARY KEY, x REAL NOT NULL, y REAL NOT NULL);
     """,
+    # 2: a turn whose memory was recovered later (``graph rebuild``) remembers at which turn, so undoing
+    # that turn can mark it not extracted again.
+    """
+    ALTER TABLE turns ADD COLUMN recovered_at INTEGER;
+    CREATE INDEX turns_pending ON turns(number) WHERE extracted = 0;
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

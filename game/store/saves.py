@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from game.errors import SaveError, SaveNotFound
-from game.store.connection import inspect_save
+from game.store.connection import inspect_save, readonly_uri
 
 SAVE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SUFFIX = ".sqlite"
@@ -62,7 +62,7 @@ def read_save_info(path: Path) -> SaveInfo:
     size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
     try:
         _version, meta = inspect_save(path)
-        conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        conn = sqlite3.connect(readonly_uri(path), uri=True)
         try:
             turns = conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0]
         finally:
@@ -106,7 +106,7 @@ def copy_save(source: str, destination: str, saves_dir: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.copy")
     temporary.unlink(missing_ok=True)
-    src = sqlite3.connect(f"file:{origin.resolve()}?mode=ro", uri=True)
+    src = sqlite3.connect(readonly_uri(origin), uri=True)
     dst = sqlite3.connect(str(temporary))
     try:
         src.backup(dst)
