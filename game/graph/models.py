@@ -235,11 +235,6 @@ class UpsertResult(CamelModel):
         ]
         return data
 
-    @property
-    def changed(self) -> bool:
-        """Whether the call wrote anything (a node, a new version or a close)."""
-        return bool(self.nodes.results or self.edges.created or any(c.id for c in self.closed))
-
 
 def _dedupe(values: list[str]) -> list[str]:
     seen: set[str] = set()

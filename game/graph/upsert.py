@@ -254,6 +254,13 @@ class UpsertExecution:
         return newest
 
     def _close_version(self, edge: Edge) -> None:
+        if self.turn < edge.valid_at:
+            # Only reachable when an author writes back in time (`graph upsert --turn`): a version may not
+            # end before it began.
+            raise CallRejected(
+                f"{edge.relation} from {edge.source} to {edge.target} was last set at turn {edge.valid_at}; "
+                f"a change dated turn {self.turn} would end it before it began (use turn {edge.valid_at} or later)"
+            )
         self.writes.edges[edge.id] = edge.model_copy(update={"invalid_at": self.turn})
 
     async def _new_edge_id(self, relation: str) -> str:
