@@ -180,6 +180,8 @@ def load_settings(
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError as error:
             raise ConfigError(f"{path}: no such settings file") from error
+        except OSError as error:
+            raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from error
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
             raise ConfigError(f"{path}: not valid TOML ({error})") from error
     data = _deep_merge(data, environment_overrides(os.environ if env is None else env))

@@ -57,3 +57,8 @@ def test_bad_settings_name_the_file_and_field(tmp_path: Path, content: str, frag
     with pytest.raises(ConfigError) as caught:
         load_settings(env={}, config_file=path)
     assert fragment in caught.value.message and "kith.toml" in caught.value.message
+
+
+def test_a_settings_path_that_is_a_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_settings(env={}, config_file=tmp_path)

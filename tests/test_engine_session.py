@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from game.errors import NarratorError, SaveError
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.offline import OfflineNarrator
+from game.store.database import SaveDatabase
 from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -325,3 +327,114 @@ async def test_a_turn_without_world_ir_is_recovered_by_asking_again(tmp_path: Pa
         assert trust(session) == [0.6]
     finally:
         await session.close()
+
+
+async def test_save_never_overwrites_another_game_or_a_foreign_file(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    other = await GameSession.open(settings, save="other", new=True, world="tiny")
+    await collect(other, "help Edda")
+    await other.close()
+    foreign = settings.saves_dir / "notes.sqlite"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.commit()
+    conn.close()
+    before = foreign.read_bytes()
+    session = await GameSession.open(settings, save="game", new=True, world="tiny")
+    try:
+        assert "already exists and is not a snapshot of this game" in text_of(await collect(session, "save other"))
+        assert "is not a Kith save" in text_of(await collect(session, "save notes"))
+        assert foreign.read_bytes() == before
+        assert "Saved a snapshot" in text_of(await collect(session, "save keep"))
+        await collect(session, "help Edda")
+        assert "Saved a snapshot" in text_of(await collect(session, "save keep")), "its own snapshot is replaced"
+    finally:
+        await session.close()
+    reopened = await GameSession.open(settings, save="other")
+    try:
+        assert reopened.turn == 1
+    finally:
+        await reopened.close()
+
+
+async def test_snapshots_work_in_a_folder_whose_name_has_url_characters(tmp_path: Path) -> None:
+    folder = tmp_path / "my#saves?x"
+    settings = load_settings(flags={"saves_dir": folder, "content_dir": FIXTURES}, env={})
+    session = await GameSession.open(settings, save="g1", new=True, world="tiny")
+    try:
+        await collect(session, "help Edda")
+        await collect(session, "save snap")
+        await collect(session, "threaten Edda")
+        assert "Restored" in text_of(await collect(session, "restore snap"))
+        assert trust(session) == [0.6] and session.turn == 1
+    finally:
+        await session.close()
+    assert sorted(p.name for p in folder.iterdir() if p.suffix == ".sqlite") == ["g1.sqlite", "snap.sqlite"]
+    assert not (tmp_path / "my").exists()
+
+
+async def test_resuming_skips_saves_that_hold_only_a_graph(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    game = await GameSession.open(settings, save="game", new=True, world="tiny")
+    await game.close()
+    graph_only = await SaveDatabase.open(settings.saves_dir / "scratch.sqlite", create=True)
+    await graph_only.set_meta({"last_played": "2999-01-01T00:00:00+00:00"})
+    await graph_only.close()
+    resumed = await GameSession.open(settings)
+    try:
+        assert resumed.save_name == "game"
+    finally:
+        await resumed.close()
+
+
+async def test_undo_after_a_rebuild_makes_the_recovered_turn_pending_again(tmp_path: Path) -> None:
+    class Flaky(OfflineNarrator):
+        broken = True
+
+        async def extract(self, request: NarrationRequest, result: NarrationResult,
+                          execution: UpsertExecution) -> ExtractionReport:
+            if self.broken:
+                return ExtractionReport(extracted=False, message="no tool call")
+            return await super().extract(request, result, execution)
+
+    narrator = Flaky(load_world(FIXTURES, "tiny"))
+    session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny",
+                                     narrator=narrator)
+    try:
+        await collect(session, "help Edda")
+        narrator.broken = False
+        await collect(session, "look")
+        await session.reextract_pending()
+        assert trust(session) == [0.6]
+        await collect(session, "undo")  # undoes "look", and the recovery made at that turn
+        assert trust(session) == []
+        assert [t.number for t in await session.db.pending_extraction()] == [1]
+        await session.reextract_pending()
+        assert trust(session) == [0.6]
+    finally:
+        await session.close()
+
+
+async def test_a_locked_save_fails_the_turn_with_a_message(session: GameSession) -> None:
+    other = sqlite3.connect(session.save_path, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    await session.db.conn.execute("PRAGMA busy_timeout = 50")
+    try:
+        events = await collect(session, "help Edda")
+    finally:
+        other.rollback()
+        other.close()
+    failed = [e for e in events if isinstance(e, TurnFailed)]
+    assert len(failed) == 1 and "database is locked" in failed[0].message
+    assert "Nothing of this turn was saved" in failed[0].message
+    assert session.turn == 0 and trust(session) == []
+    events = await collect(session, "help Edda")
+    assert any(isinstance(e, TurnCommitted) for e in events)
+
+
+async def test_a_saves_folder_that_cannot_exist_is_a_clear_refusal(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    settings = load_settings(flags={"saves_dir": blocker / "saves", "content_dir": FIXTURES}, env={})
+    with pytest.raises(SaveError, match="could not be created"):
+        await GameSession.open(settings, save="game", new=True, world="tiny")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
@@ -12,6 +13,7 @@ from game.errors import KithError
 from game.graph.names import normalize_name
 from game.graph.render import sign_mark
 from game.graph.retrieve import retrieve
+from game.store.connection import inspect_save
 
 if TYPE_CHECKING:
     from game.engine.session import GameSession
@@ -35,6 +37,10 @@ async def _save(session: GameSession, argument: str) -> AsyncIterator[Event]:
     path = session.snapshot_path(name)
     if path.resolve() == session.save_path.resolve():
         yield MetaOutput(f"{name} is the game you are playing; it is saved after every turn already.", "save")
+        return
+    refusal = _not_ours_to_replace(session, path)
+    if refusal:
+        yield MetaOutput(refusal, "save")
         return
     await session.db.snapshot_to(path)
     await session.db.set_meta({"last_snapshot": name})
@@ -78,6 +84,10 @@ async def _restart(session: GameSession, argument: str) -> AsyncIterator[Event]:
         yield MetaOutput("You are already at the beginning.", "restart")
         return
     keep = f"{session.save_name}-before-restart"[:64]
+    refusal = _not_ours_to_replace(session, session.snapshot_path(keep))
+    if refusal:
+        yield MetaOutput(f"{refusal} Nothing was restarted.", "restart")
+        return
     await session.db.snapshot_to(session.snapshot_path(keep))
     while await session.db.current_turn() > 0:
         await session.db.undo_last_turn()
@@ -85,6 +95,23 @@ async def _restart(session: GameSession, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput(f"The story begins again. Your game so far is kept as **{keep}** (`restore {keep}`).\n\n"
                      + session.narrator.opening(session.scene), "restart")
     yield SessionReset("restart", session.turn)
+
+
+def _not_ours_to_replace(session: GameSession, path: Path) -> str | None:
+    """Why ``path`` may not be overwritten by a snapshot of this game, or None when it may.
+
+    Only an earlier snapshot of this same game is replaced; another game, or a file that is not a Kith
+    save at all, is never touched.
+    """
+    if not path.exists():
+        return None
+    try:
+        _version, meta = inspect_save(path)
+    except KithError:
+        return f"{path.name} exists and is not a Kith save; choose another name."
+    if meta.get("snapshot_of") != session.save_name:
+        return f"A save named {path.stem!r} already exists and is not a snapshot of this game; choose another name."
+    return None
 
 
 async def _quit(session: GameSession, argument: str) -> AsyncIterator[Event]:
@@ -154,7 +181,7 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if not result.edges:
         yield MetaOutput(f"Nothing is remembered about {found} yet.", "why")
         return
-    inputs = {t.number: t.input for t in await session.db.turns()}
+    inputs = await session.db.turn_inputs(sorted({e.valid_at for e in result.edges if e.valid_at > 0}))
     lines = [f"**What the narrator is told about {found}, and where it came from:**", ""]
     for edge in result.edges:
         source = result.nodes[edge.source].name
@@ -167,8 +194,10 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
 
 
 async def _named(session: GameSession, name: str) -> str | None:
+    """The node a name means; when a name is shared, the one it is the real name of, else the first seen."""
     key = normalize_name(name)
     found = (await session.graph.nodes_named([key])).get(key, [])
+    found.sort(key=lambda n: (normalize_name(n.name) != key, n.first_seen_turn, n.id))
     return found[0].name if found else None
 
 

@@ -134,7 +134,8 @@ class GameSession:
             return resolve_save(validate_save_name(save), settings.saves_dir)
         if not new:
             for info in list_saves(settings.saves_dir):
-                if info.error is None and (world is None or info.world == world):
+                # Saves made by `kith graph` hold a graph but no game (no world): they are not resumed.
+                if info.error is None and info.world and (world is None or info.world == world):
                     return info.path
         name = generated_save_name(choose_world_id(settings, world))
         return resolve_save(name, settings.saves_dir)
@@ -306,13 +307,16 @@ class GameSession:
     async def _commit(self, record: TurnRecord, writes: GraphWrites, scene: SceneState) -> None:
         """Commit, shielded: once the transaction starts it finishes, and memory follows the disk."""
         task = asyncio.ensure_future(self.db.commit_turn(record, writes, scene.model_dump(mode="json")))
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            await task
-            self._after_commit(record, writes, scene)
-            raise
+        cancelled = False
+        while not task.done():
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                cancelled = True  # however often Esc is pressed, the commit finishes first
+        task.result()  # a failed commit raises here, and nothing was written
         self._after_commit(record, writes, scene)
+        if cancelled:
+            raise asyncio.CancelledError
 
     def _after_commit(self, record: TurnRecord, writes: GraphWrites, scene: SceneState) -> None:
         self.graph.apply(writes)
