@@ -438,3 +438,16 @@ async def test_a_saves_folder_that_cannot_exist_is_a_clear_refusal(tmp_path: Pat
     settings = load_settings(flags={"saves_dir": blocker / "saves", "content_dir": FIXTURES}, env={})
     with pytest.raises(SaveError, match="could not be created"):
         await GameSession.open(settings, save="game", new=True, world="tiny")
+
+
+async def test_the_saves_vocabulary_follows_its_world_so_the_cli_agrees(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    session = await GameSession.open(settings, save="game", new=True, world="tiny")
+    await session.db.set_meta({"vocabulary": "[]"})  # as a save made before a world added relations
+    await session.close()
+    reopened = await GameSession.open(settings, save="game")
+    try:
+        stored = await reopened.db.vocabulary()
+        assert set(stored.relations) == set(reopened.world.vocabulary.relations)
+    finally:
+        await reopened.close()

@@ -72,6 +72,10 @@ def generated_save_name(world_id: str) -> str:
     return f"{world_id}-{stamp}"[:64]
 
 
+def _vocabulary_json(world: World) -> str:
+    return json.dumps([spec.model_dump(mode="json") for spec in world.vocabulary.relations.values()])
+
+
 def _not_saved(message: str) -> str:
     sentence = message.strip()
     if sentence and sentence[-1] not in ".!?":
@@ -151,6 +155,8 @@ class GameSession:
         world = load_world(settings.content_dir, world_id)
         if creating:
             await cls._seed_world(db, world)
+        else:
+            await cls._store_vocabulary(db, world)
         graph = await db.load_graph_index()
         turn = await db.current_turn()
         raw_scene = await db.scene_at(turn)
@@ -168,18 +174,23 @@ class GameSession:
     async def _seed_world(db: SaveDatabase, world: World) -> None:
         """Turn 0: the world's characters, factions and initial relationships, and its first scene."""
         index = GraphIndex()
-        writes = GraphWrites()
         execution = UpsertExecution(index, world.vocabulary, 0, rng=random.Random(0))
         for call in world.initial_graph_calls():
             outcome = await execution.run(call)
             if outcome.error:
                 raise KithError(f"world {world.id}: its initial graph was refused: {outcome.error}", title="World")
-        writes = execution.writes
-        vocabulary = [spec.model_dump(mode="json") for spec in world.vocabulary.relations.values()]
         scene = world.initial_scene()
-        await db.start_game(scene.model_dump(mode="json"), writes, {
-            "world": world.id, "title": world.title, "vocabulary": json.dumps(vocabulary),
+        await db.start_game(scene.model_dump(mode="json"), execution.writes, {
+            "world": world.id, "title": world.title, "vocabulary": _vocabulary_json(world),
         })
+
+    @staticmethod
+    async def _store_vocabulary(db: SaveDatabase, world: World) -> None:
+        """Keep the save's copy of the vocabulary (which `kith graph` reads) in step with the world's,
+        so the game and the command line normalize relations alike after a content edit."""
+        current = _vocabulary_json(world)
+        if (await db.meta()).get("vocabulary") != current:
+            await db.set_meta({"vocabulary": current})
 
     async def close(self) -> None:
         try:
