@@ -117,6 +117,18 @@ async def test_a_server_that_refuses_tools_gets_the_turn_without_them(server: Ch
     await teller.aclose()
 
 
+async def test_an_unrelated_bad_request_surfaces_and_keeps_every_feature(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Failure(400, "temperature must be <= 1.0 for this model"), Text("Never sent."))
+    teller = narrator(world, server.base_url, temperature=1.5)
+    with pytest.raises(NarratorError, match=r"temperature must be <= 1\.0"):
+        await collect(teller.narrate(request(world, graph, "listen")))
+    assert len(server.chat_requests) == 1  # not sent again without a feature it never objected to
+    assert teller.caps.tools and teller.caps.stream_usage and not teller.caps.fallbacks
+    await teller.aclose()
+
+
 async def test_a_server_that_refuses_stream_options_still_streams(server: ChatServer) -> None:
     world = tiny_world()
     graph = await seeded_graph(world)

@@ -28,7 +28,6 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "json_schema": ("json_schema", "response_format", "schema", "structured"),
     "json_object": ("json_object", "response_format", "json mode"),
 }
-_NOT_A_FEATURE = ("context", "too long", "maximum", "max_tokens", "token limit", "model not found")
 
 FALLBACK_WORDS = {
     "stream_options": "the server does not report token usage while streaming; Kith estimates it",
@@ -65,9 +64,9 @@ class Capabilities:
         text = f"{error.detail} {error.message}".lower()
         chosen = next((c for c in live if any(h in text for h in _HINTS[c])), None)
         if chosen is None:
-            if any(word in text for word in _NOT_A_FEATURE):
-                return None
-            chosen = live[0]
+            # A 400 about something else (a temperature out of range, a prompt too long) is the player's
+            # to see: dropping a working feature for the whole session would hide it and fix nothing.
+            return None
         self._off(chosen)
         self.fallbacks.append(FALLBACK_WORDS[chosen])
         return chosen
