@@ -449,5 +449,6 @@ async def test_the_saves_vocabulary_follows_its_world_so_the_cli_agrees(tmp_path
     try:
         stored = await reopened.db.vocabulary()
         assert set(stored.relations) == set(reopened.world.vocabulary.relations)
+        assert (await reopened.db.meta())["vocabulary"] != "[]"
     finally:
         await reopened.close()
