@@ -72,7 +72,8 @@ def _wren_turn(server: ChatServer) -> None:
     facts = ir(charactersPresent=["Sam Reed", "Edda Marsh", "Wren Tally"],
                entities=[character("Wren Tally", "A salvager who rows out to the rock at low tide.")],
                relations=[relation("Wren Tally", "Edda Marsh", "OWES", -0.5, WREN_FACT)], nextCast=["Edda Marsh"])
-    server.push(Text("A salvager called Wren Tally climbs the stair, dripping. Edda glares at her."),
+    # The relation's evidence is quoted from the narration (the engine drops relations it cannot find there).
+    server.push(Text(f"A salvager called Wren Tally climbs the stair, dripping. {WREN_FACT} Edda glares at her."),
                 Text(json.dumps(facts)))
 
 
