@@ -9,8 +9,11 @@ from pathlib import Path
 
 from chat_server import Broken, ChatServer, Text
 from llm_helpers import ir
-from test_ui_support import SIZE, make_app, model_settings, play, settle
+from test_ui_support import SIZE, make_app, model_settings, play, settle, toasts
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Static
 
+from game.ui.screens.settings import SettingsScreen
 from game.ui.story_log import StoryLog
 
 PARTIAL = "Edda lifts the lamp and turns toward the stair, and then"
@@ -53,3 +56,46 @@ async def test_narration_of_a_cancelled_turn_is_taken_back(tmp_path: Path) -> No
             assert "Cancelled: nothing of that turn was saved." in story
             assert "Edda lifts" not in story
             assert app.session is not None and app.session.turn == 0
+
+
+BAD_URL = "http://[::1"
+"""An endpoint the URL parser refuses with a plain ValueError, not a Kith error: an unexpected failure."""
+
+
+async def _settings_with_endpoint(pilot: Pilot[int], url: str) -> SettingsScreen:
+    app = pilot.app
+    await pilot.press("f5")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, SettingsScreen)
+    screen.query_one("#narrator", Select).value = "openai"
+    screen.query_one("#base-url", Input).value = url
+    screen.query_one("#model", Input).value = "test-model"
+    return screen
+
+
+async def test_a_connection_test_that_breaks_is_reported_and_the_dialog_stays_usable(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        screen = await _settings_with_endpoint(pilot, BAD_URL)
+        await pilot.click("#test")
+        await settle(pilot)
+        report = str(screen.query_one("#report", Static).content)
+        assert "Testing the connection" not in report
+        assert report.startswith("✗") and "Invalid IPv6 URL" in report
+        assert any("unexpected error" in toast and "Invalid IPv6 URL" in toast for toast in toasts(app))
+        assert app.screen is screen and app.is_running
+
+
+async def test_settings_that_cannot_be_applied_are_reported_and_the_game_goes_on(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await _settings_with_endpoint(pilot, BAD_URL)
+        await pilot.click("#apply")
+        await settle(pilot)
+        assert any("Invalid IPv6 URL" in toast for toast in toasts(app))
+        assert app.status.narrator == "offline narrator"
+        await play(pilot, "help edda")
+        assert app.session is not None and app.session.turn == 1

@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
 from game.config import Settings
 from game.engine.events import (
@@ -46,7 +46,7 @@ from game.engine.events import (
 from game.engine.meta import parse_meta
 from game.errors import ConfigError, KithError
 from game.ui.command_input import CommandInput
-from game.ui.errors import describe
+from game.ui.errors import describe, notify_problem
 from game.ui.keys import KeyStore
 from game.ui.map_pane import WIDTH_STEP, MapPane
 from game.ui.relationship_map import RelationshipMap
@@ -159,15 +159,15 @@ class KithApp(App[int]):
 
     def report(self, error: BaseException, *, modal: bool = False) -> None:
         """Show an error the way the player can act on it: a notification, or a modal when it blocks play."""
-        problem = describe(error)
-        if not isinstance(error, KithError):
-            self.log.error(f"unexpected {type(error).__name__}: {error!r}")
         if modal:
             from game.ui.screens.problem import ProblemScreen
 
+            problem = describe(error)
+            if not isinstance(error, KithError):
+                self.log.error(f"unexpected {type(error).__name__}: {error!r}")
             self.push_screen(ProblemScreen(problem.title, problem.message, RECOVER_HINT))
         else:
-            self.notify(problem.message, title=problem.title, severity="error", timeout=10)
+            notify_problem(self, error)
 
     # ------------------------------------------------------------------------------------ opening games
 
@@ -377,6 +377,13 @@ class KithApp(App[int]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is self._turn_worker:
             self.refresh_bindings()
+        # Workers run with exit_on_error=False so a bug ends one task, not the game; this is where such a
+        # bug is told (screens that own workers do the same in Dialog).
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            if event.worker.group == "session":
+                self.status.activity = ""
+                self._show_status()
+            self.report(event.worker.error)
 
     # ------------------------------------------------------------------------------------ actions
 

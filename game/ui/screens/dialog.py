@@ -1,4 +1,5 @@
-"""The look every modal shares: a bordered box in the middle of a dimmed screen; Esc closes it."""
+"""The look every modal shares: a bordered box in the middle of a dimmed screen; Esc closes it. Also what
+every modal does when its own background task breaks: tell the player, and stay usable."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ from typing import ClassVar, TypeVar
 
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
+from textual.worker import Worker, WorkerState
+
+from game.ui.errors import Problem, describe, notify_problem
 
 ResultType = TypeVar("ResultType")
 
@@ -52,3 +56,13 @@ class Dialog(ModalScreen[ResultType]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # A screen's worker messages do not bubble to the app, so its unexpected errors are told here.
+        error = event.worker.error
+        if event.state == WorkerState.ERROR and error is not None:
+            notify_problem(self.app, error)
+            self.worker_failed(describe(error))
+
+    def worker_failed(self, problem: Problem) -> None:
+        """Put the dialog back in a state the player can act on after its background task broke."""

@@ -14,6 +14,7 @@ from textual.widgets import Button, DataTable, Static
 
 from game.errors import KithError
 from game.store.saves import SaveInfo, delete_save, list_saves
+from game.ui.errors import Problem
 from game.ui.screens.confirm import ConfirmScreen
 from game.ui.screens.dialog import Dialog
 
@@ -79,6 +80,9 @@ class LoadScreen(Dialog[str]):
                               key=info.name)
         if not self.saves:
             self._problem(f"There are no saves in {self.saves_dir} yet.")
+
+    def worker_failed(self, problem: Problem) -> None:
+        self._problem(problem.message)
 
     def _problem(self, text: str) -> None:
         self.query_one("#problem", Static).update(text)

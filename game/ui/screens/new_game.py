@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from game.errors import KithError
 from game.store.saves import resolve_save, validate_save_name
+from game.ui.errors import Problem
 from game.ui.screens.dialog import Dialog
 
 if TYPE_CHECKING:
@@ -71,6 +72,10 @@ class NewGameScreen(Dialog[NewGame]):
         if broken:
             self.query_one("#summary", Static).update(
                 "Not listed (broken): " + "; ".join(f"{w.id}: {w.error}" for w in broken))
+
+    def worker_failed(self, problem: Problem) -> None:
+        self.query_one("#world", Select).prompt = "No worlds"
+        self._problem(f"The worlds could not be listed: {problem.message}")
 
     @on(Select.Changed, "#world")
     def _world_chosen(self, event: Select.Changed) -> None:

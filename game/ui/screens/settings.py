@@ -16,6 +16,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from game.config import Settings
 from game.errors import KithError
+from game.ui.errors import Problem
 from game.ui.screens.dialog import Dialog
 
 NARRATORS = [("Automatic (a model when an endpoint is set)", "auto"), ("Offline", "offline"),
@@ -123,6 +124,9 @@ class SettingsScreen(Dialog[SettingsChoice]):
             code = 1
         verdict = "✓ Narration works with these settings." if code == 0 else "✗ Not working yet."
         self.query_one("#report", Static).update(f"{verdict}\n{out.getvalue().strip()}")
+
+    def worker_failed(self, problem: Problem) -> None:
+        self.query_one("#report", Static).update(f"✗ The test could not finish.\n{problem.message}")
 
     @on(Button.Pressed, "#apply")
     def _apply(self) -> None:
