@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from chat_server import Broken, ChatServer, Text
 from llm_helpers import ir
 from test_ui_support import SIZE, make_app, model_settings, play, settle, toasts
@@ -16,7 +17,8 @@ from textual.widgets import Input, Select, Static
 from game.ui.screens.settings import SettingsScreen
 from game.ui.story_log import StoryLog
 
-PARTIAL = "Edda lifts the lamp and turns toward the stair, and then"
+PARTIAL = "Edda lifts the lamp and turns toward the stair. " + "The wind keeps on. " * 250 + "And then"
+"""Longer than the narrator holds back at a reply's start, so part of it is on screen when it breaks."""
 WHOLE = "Edda lifts the lamp and turns toward the stair."
 
 
@@ -42,10 +44,11 @@ async def test_narration_of_a_cancelled_turn_is_taken_back(tmp_path: Path) -> No
         app = make_app(tmp_path, model_settings(tmp_path, server.base_url, timeout=10.0))
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            server.push(Text(WHOLE + " " + "The wind keeps on. " * 40, chunk_size=4, pause=0.05))
+            # Long enough to pass the narrator's hold on a reply's start (reasoning tags) and keep streaming.
+            server.push(Text(WHOLE + " " + "The wind keeps on. " * 600, chunk_size=100, pause=0.02))
             log = app.query_one(StoryLog)
             app.submit("look around")
-            for _ in range(200):
+            for _ in range(400):
                 await pilot.pause(0.02)
                 if "Edda lifts" in log.plain_text():
                     break
@@ -99,3 +102,25 @@ async def test_settings_that_cannot_be_applied_are_reported_and_the_game_goes_on
         assert app.status.narrator == "offline narrator"
         await play(pilot, "help edda")
         assert app.session is not None and app.session.turn == 1
+
+
+@pytest.mark.parametrize("damage", ["directory", "not json"])
+async def test_an_unreadable_key_file_is_a_notification_and_the_game_opens(tmp_path: Path, damage: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    keys = tmp_path / "config" / "keys.json"
+    if damage == "directory":
+        keys.mkdir(parents=True)
+    else:
+        keys.parent.mkdir(parents=True)
+        keys.write_text('{"OPENAI_API_KEY": "sk-', encoding="utf-8")
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        shown = " ".join(toasts(app))
+        assert "keys.json" in shown and "Traceback" not in shown
+        assert app.session is not None and app.is_running
+        await play(pilot, "help edda")
+        assert app.session.turn == 1
+    if damage == "not json":
+        assert keys.read_text(encoding="utf-8") == '{"OPENAI_API_KEY": "sk-', "the file is left for the player"

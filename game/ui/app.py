@@ -175,7 +175,11 @@ class KithApp(App[int]):
         """A key the player asked Kith to remember stands in for an unset environment variable."""
         variable = self.settings.llm.api_key_env
         if not os.environ.get(variable):
-            key = self.key_store.load(variable)
+            try:
+                key = self.key_store.load(variable)
+            except KithError as error:
+                self.report(error)
+                return
             if key:
                 os.environ[variable] = key
 

@@ -24,11 +24,21 @@ class KeyStore:
         self.path = path or default_key_file()
 
     def _read(self) -> dict[str, str]:
+        """The remembered keys; none when no key was ever remembered. A file that is there but cannot be
+        read is a ConfigError rather than nothing, so the player learns why a key is not used and the
+        file is not overwritten (which would lose what it held)."""
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        except FileNotFoundError:
             return {}
-        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+        except OSError as error:
+            raise ConfigError(f"remembered keys cannot be read from {self.path}: {error.strerror}") from error
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise ConfigError(f"remembered keys in {self.path} are not valid JSON ({error}); "
+                              "fix or delete the file") from error
+        if not isinstance(data, dict):
+            raise ConfigError(f"remembered keys in {self.path} are not a JSON object; fix or delete the file")
+        return {str(k): str(v) for k, v in data.items()}
 
     def load(self, variable: str) -> str | None:
         return self._read().get(variable)
