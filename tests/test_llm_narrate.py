@@ -159,6 +159,38 @@ async def test_think_blocks_never_reach_the_player(server: ChatServer) -> None:
     await teller.aclose()
 
 
+STRAY = "The player wants the lamp; Edda distrusts them. Keep it short.</think>\n\nThe lamp is cold."
+
+
+async def test_reasoning_before_a_stray_closing_tag_is_never_shown(server: ChatServer) -> None:
+    # R1-style chat templates open the think block in the prompt: the reply holds only its end.
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text(STRAY, chunk_size=3), Text("Edda hands you the matches without a word.", chunk_size=4),
+                Text("You strike one; the wick takes.", chunk_size=4))
+    teller = narrator(world, server.base_url, model="deepseek-r1:8b")
+    assert await collect(teller.narrate(request(world, graph, "look at lamp"))) == "The lamp is cold."
+    await teller.aclose()
+    # The same model name behind a template that writes no reasoning: held once, then streamed again.
+    teller = narrator(world, server.base_url, model="deepseek-r1:8b")
+    deltas = [d async for d in teller.narrate(request(world, graph, "ask for matches"))]
+    assert deltas == ["Edda hands you the matches without a word."]
+    deltas = [d async for d in teller.narrate(request(world, graph, "light the wick", turn=2))]
+    assert "".join(deltas) == "You strike one; the wick takes." and len(deltas) > 3
+    await teller.aclose()
+
+
+async def test_a_model_seen_closing_a_think_block_it_never_opened_is_held_back_from_then_on(
+        server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text("Edda smiles.</think> She nods.", chunk_size=4), Text(STRAY, chunk_size=3))
+    teller = narrator(world, server.base_url)  # a name that does not say it reasons: its first reply streams
+    await collect(teller.narrate(request(world, graph, "look")))
+    assert await collect(teller.narrate(request(world, graph, "look at lamp", turn=2))) == "The lamp is cold."
+    await teller.aclose()
+
+
 async def test_a_tool_call_written_as_text_is_not_shown_and_still_answered(server: ChatServer) -> None:
     world = tiny_world()
     graph = await seeded_graph(world)

@@ -92,15 +92,47 @@ def message_tool_calls(message: dict[str, Any]) -> list[ToolCall]:
     return assembler.calls()
 
 
-class ThinkFilter:
-    """Drops ``<think>`` spans from streamed text, holding back a tag that may be split across chunks."""
+HOLD_CHARS = 4000
+"""How much of a reply's start is held back while it may still be reasoning closed by a stray tag."""
 
-    def __init__(self) -> None:
+
+class ThinkFilter:
+    """Drops ``<think>`` spans from streamed text, holding back a tag that may be split across chunks.
+
+    R1-style chat templates open the think block in the prompt, so the reply holds only its end: until
+    anything is shown, up to ``hold`` characters are held back, and everything before a stray closing tag
+    is dropped, as ``strip_reasoning`` drops it. ``hold=0`` streams at once: holding every reply of every
+    model would end streaming, so the narrator holds only for models that do this (``stray_close``).
+    """
+
+    def __init__(self, hold: int = HOLD_CHARS) -> None:
         self._pending = ""
         self._inside = False
         self._close = ""
+        self._hold = hold
+        self._held = ""
+        self.saw_tag = False
+        """Whether the reply held any reasoning tag, opening or closing."""
+        self.stray_close = False
+        """Whether the reply closed a reasoning block it never opened."""
 
     def feed(self, text: str) -> str:
+        if self._hold:
+            self._held += text
+            lowered = self._held.lower()
+            opened = min((lowered.find(tag) for tag in _OPEN if tag in lowered), default=-1)
+            closed = min(((lowered.find(tag), tag) for tag in _CLOSE if tag in lowered), default=None)
+            if closed is not None and (opened < 0 or closed[0] < opened):
+                self.saw_tag = self.stray_close = True
+                text = self._held[closed[0] + len(closed[1]):]
+            elif opened >= 0 or len(self._held) > self._hold:
+                text = self._held
+            else:
+                return ""
+            self._hold, self._held = 0, ""
+        return self._filter(text)
+
+    def _filter(self, text: str) -> str:
         self._pending += text
         out: list[str] = []
         while self._pending:
@@ -121,16 +153,24 @@ class ThinkFilter:
                 self._pending = self._pending[cut:]
                 break
             start, tag = min(starts)
+            self.saw_tag = True
             out.append(self._pending[:start])
             self._pending = self._pending[start + len(tag):]
             if tag in _OPEN:
                 self._inside = True
                 self._close = "</" + tag[1:]
+            else:
+                self.stray_close = True
         return "".join(out)
 
     def flush(self) -> str:
         """What is left at the end of the stream (an unclosed think block is dropped)."""
-        rest = "" if self._inside else self._pending
+        held = ""
+        if self._hold:
+            # No closing tag came: what was held is the reply itself.
+            self._hold, text, self._held = 0, self._held, ""
+            held = self._filter(text)
+        rest = held + ("" if self._inside else self._pending)
         self._pending = ""
         return rest
 

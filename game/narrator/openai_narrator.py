@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import AsyncGenerator, Mapping
 from contextlib import aclosing
@@ -52,7 +53,7 @@ from game.narrator.llm_prompts import (
     world_ir_v1,
 )
 from game.narrator.llm_record import RecordingTransport, ReplayTransport
-from game.narrator.llm_stream import ThinkFilter, ToolCall, ToolCallAssembler, strip_reasoning
+from game.narrator.llm_stream import HOLD_CHARS, ThinkFilter, ToolCall, ToolCallAssembler, strip_reasoning
 from game.narrator.llm_tokens import estimate_tokens, fit_window, message_tokens, tools_tokens
 from game.narrator.llm_tools import (
     GET_CHARACTER,
@@ -82,6 +83,9 @@ LOOKUP_RESERVE = 800
 EXTRACT_REPLY_RESERVE = 1200
 """Tokens kept free for the extractor's tool calls (and a corrected call) when its prompt is fitted."""
 """Tokens kept free for character lookups when the history window is fitted."""
+_REASONING_MODEL = re.compile(r"(?i)(?<![a-z0-9])r1(?![0-9])|qwq|reason|think")
+"""Model names whose chat templates often open the think block in the prompt (DeepSeek-R1 and its
+distills, QwQ): their first reply is held back too, before any reply has shown the habit."""
 _KIND_SYNONYMS = {
     "person": "character", "npc": "character", "individual": "character", "people": "character",
     "organization": "faction", "organisation": "faction", "guild": "group", "location": "place",
@@ -133,6 +137,9 @@ class OpenAINarrator:
         self._offered_models: list[str] | None = None
         self._warned_full = False
         self._warned_dropping = False
+        self._stray_reasoning: bool | None = None
+        """Whether this model's replies close think blocks they never opened (R1-style templates): None
+        until a reply shows it, then each reply's start is held back while it may be reasoning."""
 
     # -------------------------------------------------------------------------------------- identity
 
@@ -312,7 +319,9 @@ class OpenAINarrator:
         """
         while True:
             assembler = ToolCallAssembler()
-            think = ThinkFilter()
+            hold = self._stray_reasoning or (self._stray_reasoning is None
+                                             and _REASONING_MODEL.search(str(params.get("model"))) is not None)
+            think = ThinkFilter(HOLD_CHARS if hold else 0)
             holding = True
             round_.reset()
             try:
@@ -342,10 +351,19 @@ class OpenAINarrator:
                                 visible, round_.held = round_.held, ""
                             yield visible
                 rest = think.flush()
+                if think.stray_close:
+                    self._stray_reasoning = True
+                elif round_.raw.strip() and not think.saw_tag and self._stray_reasoning is None:
+                    # A reply with no reasoning tag at all: later replies stream from their first word.
+                    self._stray_reasoning = False
                 round_.text += rest
-                if holding:
+                if holding and rest:
+                    # The whole reply may have been held back as possible reasoning: same test as above.
                     round_.held += rest
-                elif rest:
+                    if not looks_like_text_tool_call_start(round_.held):
+                        holding = False
+                        rest, round_.held = round_.held, ""
+                if not holding and rest:
                     yield rest
             except LLMError as error:
                 feature = self.caps.refused(error, ("stream_options", "tools")) if not round_.raw else None
