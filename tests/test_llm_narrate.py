@@ -4,6 +4,7 @@ bound, quirks of local servers (dropped tools, tool calls as text, think blocks)
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -236,6 +237,24 @@ async def test_history_window_shrinks_with_a_warning_first(server: ChatServer) -
     assert any("no longer sees" in note for note in teller.pending_notices(14))
     kept = [m["content"] for m in server.chat_requests[1].messages if m["role"] == "user"]
     assert kept == [f"wait {n}" for n in range(6, 13)] + ["wait"]
+    await teller.aclose()
+
+
+async def test_a_long_story_costs_no_more_per_turn_than_its_window(server: ChatServer) -> None:
+    # Only the turns that fit are weighed: a 3,000-turn story is told as fast as a 30-turn one.
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    said = "Mira glances at the door before she answers. " * 7
+    story = [PastTurn(n, "ask mira about the ledger", said) for n in range(1, 3001)]
+    teller = narrator(world, server.base_url)
+    took: dict[int, float] = {}
+    for turns in (30, 3000, 30, 3000):
+        server.push(Text("You wait."))
+        started = time.perf_counter()
+        await collect(teller.narrate(request(world, graph, "wait", turn=turns + 1, history=story[-turns:])))
+        took[turns] = min(took.get(turns, 1e9), time.perf_counter() - started)
+    assert took[3000] - took[30] < 0.1, took
+    assert len(server.chat_requests[-1].messages) < 200  # the window, not the story, was sent
     await teller.aclose()
 
 

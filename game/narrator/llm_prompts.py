@@ -98,9 +98,12 @@ def narrate_system_v1(world: World, scene: SceneState, npc_context: str, turn: i
 
 
 def narrate_v1(world: World, scene: SceneState, npc_context: str, turn: int,
-               history: Sequence[PastTurn], player_input: str) -> Prompt:
-    """Step 1: the system prompt, the window of recent turns, and the player's words."""
-    system = narrate_system_v1(world, scene, npc_context, turn)
+               history: Sequence[PastTurn], player_input: str, *, system: str | None = None) -> Prompt:
+    """Step 1: the system prompt, the window of recent turns, and the player's words.
+
+    ``system`` is ``narrate_system_v1`` of the same arguments, when the caller already built it.
+    """
+    system = system if system is not None else narrate_system_v1(world, scene, npc_context, turn)
     messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
     for past in history:
         messages.append({"role": "user", "content": past.player_input})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,12 +60,19 @@ class Window:
 
 def fit_window(turn_costs: Sequence[int], budget: int) -> Window:
     """Keep the newest turns whose estimated cost fits ``budget`` (indices into ``turn_costs``)."""
+    return fit_newest(len(turn_costs), turn_costs.__getitem__, budget)
+
+
+def fit_newest(count: int, cost: Callable[[int], int], budget: int) -> Window:
+    """``fit_window`` weighing turns newest first and only until the budget is spent: a long story's
+    older turns are never estimated (about 0.2 ms each, every turn)."""
     kept: list[int] = []
     used = 0
-    for index in range(len(turn_costs) - 1, -1, -1):
-        if used + turn_costs[index] > budget:
+    for index in range(count - 1, -1, -1):
+        spent = cost(index)
+        if used + spent > budget:
             break
         kept.append(index)
-        used += turn_costs[index]
+        used += spent
     kept.reverse()
-    return Window(tuple(kept), len(turn_costs) - len(kept), used, max(budget, 0))
+    return Window(tuple(kept), count - len(kept), used, max(budget, 0))

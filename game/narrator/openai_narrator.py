@@ -54,7 +54,7 @@ from game.narrator.llm_prompts import (
 )
 from game.narrator.llm_record import RecordingTransport, ReplayTransport
 from game.narrator.llm_stream import HOLD_CHARS, ThinkFilter, ToolCall, ToolCallAssembler, strip_reasoning
-from game.narrator.llm_tokens import estimate_tokens, fit_window, message_tokens, tools_tokens
+from game.narrator.llm_tokens import estimate_tokens, fit_newest, message_tokens, tools_tokens
 from game.narrator.llm_tools import (
     GET_CHARACTER,
     LIST_CHARACTERS,
@@ -244,10 +244,11 @@ class OpenAINarrator:
         model = await self._model("narrate")
         book = CharacterBook(self.world, request.graph)
         tools = narration_tools()
-        history, notices = self._window(request, tools)
+        system = narrate_system_v1(self.world, request.scene, request.npc_context, turn)
+        history, notices = self._window(request, tools, system)
         self._notices[turn] = notices
         messages = narrate_v1(self.world, request.scene, request.npc_context, turn, history,
-                              request.player_input).messages
+                              request.player_input, system=system).messages
         emitted = ""
         rounds = 0
         while True:
@@ -401,14 +402,14 @@ class OpenAINarrator:
             return await book.get_character(wanted)
         return {"error": f"unknown tool {name!r}; the tools are {LIST_CHARACTERS} and {GET_CHARACTER}"}
 
-    def _window(self, request: NarrationRequest, tools: list[dict[str, Any]]) -> tuple[list[PastTurn], list[str]]:
+    def _window(self, request: NarrationRequest, tools: list[dict[str, Any]], system: str
+                ) -> tuple[list[PastTurn], list[str]]:
         """The newest past turns that fit the context, and what the player should hear about it."""
-        system = narrate_system_v1(self.world, request.scene, request.npc_context, request.turn)
         fixed = (estimate_tokens(system) + tools_tokens(tools) + estimate_tokens(request.player_input)
                  + self.llm.narration_tokens + LOOKUP_RESERVE)
         budget = self.llm.context_size - fixed
         past = list(request.history)
-        window = fit_window([message_tokens(history_pair(p)) for p in past], budget)
+        window = fit_newest(len(past), lambda i: message_tokens(history_pair(past[i])), budget)
         notices: list[str] = []
         if window.dropped and not self._warned_dropping:
             self._warned_dropping = True
