@@ -124,3 +124,34 @@ async def test_an_unreadable_key_file_is_a_notification_and_the_game_opens(tmp_p
         assert app.session.turn == 1
     if damage == "not json":
         assert keys.read_text(encoding="utf-8") == '{"OPENAI_API_KEY": "sk-', "the file is left for the player"
+
+
+FULL_READS = ("FROM edges  ORDER BY seq", "FROM nodes ORDER BY")
+"""The statements that read every node and every version of every edge out of the save."""
+
+
+async def test_the_map_after_a_turn_is_drawn_from_memory_and_history_is_read_only_when_asked(
+        tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play(pilot, "talk to edda")
+        await play(pilot, "up")
+        assert app.session is not None
+        statements: list[str] = []
+        await app.session.db.conn.set_trace_callback(statements.append)
+        await play(pilot, "accuse tobin of wanting the job")  # ends Edda's and Tobin's relation
+        graph = app.map_pane.map
+        assert not [s for s in statements if any(read in s for read in FULL_READS)]
+        assert set(graph.drawing.lines) == {("npc-edda-marsh", "npc-lighthouse-board")}
+        # Ended relations and a name's history need every version: those are read when asked for.
+        graph.focus()
+        await pilot.press("c")
+        await settle(pilot)
+        assert ("npc-edda-marsh", "npc-tobin-hale") in graph.drawing.lines
+        await pilot.press("c")
+        await settle(pilot)
+        graph.select("npc-edda-marsh")
+        await settle(pilot)
+        assert "ended:" in app.map_pane.details.text
+        assert any(read in s for s in statements for read in FULL_READS)

@@ -120,6 +120,8 @@ class KithApp(App[int]):
         self._told: list[Widget] = []
         """This turn's narration blocks, taken back if the turn ends without being saved."""
         self._outcome = _Outcome()
+        self._history_drawn = False
+        """Whether the map holds every edge version (from the save) rather than the open ones (memory)."""
 
     # ------------------------------------------------------------------------------------ layout
 
@@ -136,6 +138,9 @@ class KithApp(App[int]):
         self.query_one("#story-pane").border_title = "Story"
         self.query_one(CommandInput).focus()
         self._remembered_key()
+        graph = self.map_pane.map
+        for attribute in ("show_closed", "at_turn", "selected"):
+            self.watch(graph, attribute, self._history_wanted, init=False)
         # After the first frame: the player sees the screen at once, and the game opens into it.
         self.call_after_refresh(self.open_game, self._pending)
 
@@ -230,21 +235,42 @@ class KithApp(App[int]):
         self.status.turn = session.turn
         self.status.narrator = session.narrator_label
 
+    def _needs_history(self) -> bool:
+        """Ended relations, the past and a name's history need every version of every edge."""
+        graph = self.map_pane.map
+        return graph.show_closed or graph.at_turn is not None or graph.selected is not None
+
     async def refresh_map(self) -> None:
-        """Read the graph back from the save and lay out any newcomer off the UI thread."""
+        """Draw the graph and lay out any newcomer off the UI thread.
+
+        The session holds the current graph in memory, so the map after a turn costs no reads; every
+        version is read from the save only while the map or the details show history."""
         session = self.session
         if session is None:
             return
         from game.graph.map import compute_layout
 
-        nodes = await session.db.all_nodes()
-        edges = await session.db.all_edges()
+        self._history_drawn = self._needs_history()
+        if self._history_drawn:
+            nodes = await session.db.all_nodes()
+            edges = await session.db.all_edges()
+        else:
+            nodes = sorted(session.graph.nodes.values(), key=lambda n: (n.first_seen_turn, n.id))
+            edges = list(session.graph.open_edges.values())
         new = [node.id for node in nodes if node.id not in self._positions]
         if new:
             laid_out = await asyncio.to_thread(compute_layout, nodes, edges, self._positions)
             await session.db.save_layout({node_id: laid_out[node_id] for node_id in new})
             self._positions.update(laid_out)
         self.map_pane.set_graph(nodes, edges, {n.id: self._positions[n.id] for n in nodes})
+
+    def _history_wanted(self) -> None:
+        if self.session is not None and self._needs_history() and not self._history_drawn:
+            self._load_history()
+
+    @work(exclusive=True, group="history", exit_on_error=False)
+    async def _load_history(self) -> None:
+        await self.refresh_map()
 
     # ------------------------------------------------------------------------------------ turns
 
