@@ -9,6 +9,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -75,6 +76,13 @@ class LLMSettings(BaseModel):
         value = value.strip()
         if not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https:// (e.g. http://localhost:11434/v1)")
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - reading it is the check: a bad port raises here, not mid-game
+        except ValueError as error:
+            raise ValueError(f"is not a usable URL ({error})") from error
+        if not parts.hostname:
+            raise ValueError("names no host (e.g. http://localhost:11434/v1)")
         return value
 
     @property

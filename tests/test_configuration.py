@@ -62,3 +62,9 @@ def test_bad_settings_name_the_file_and_field(tmp_path: Path, content: str, frag
 def test_a_settings_path_that_is_a_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot be read"):
         load_settings(env={}, config_file=tmp_path)
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://localhost:99999/v1", "http://", "ftp://host/v1"])
+def test_an_unusable_base_url_is_refused_when_settings_load(url: str) -> None:
+    with pytest.raises(ConfigError, match=r"llm\.base_url"):
+        load_settings(flags={"llm": {"base_url": url}}, env={}, config_file=None)
