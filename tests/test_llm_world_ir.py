@@ -10,7 +10,7 @@ import pytest
 from chat_server import ChatServer, Text
 from llm_helpers import character, execution, ir, narrator, relation, request, seeded_graph, tiny_world
 
-from game.narrator.openai_narrator import LLMNarrationResult
+from game.narrator.base import NarrationResult
 from game.narrator.world_ir import WorldIR
 
 FACTS = ir(
@@ -116,7 +116,7 @@ async def test_invalid_replies_are_retried_a_bounded_number_of_times(server: Cha
     # When nothing survives, the turn is not extracted (so re-extraction can try it again).
     server.push(*[Text(json.dumps(ir(relations=bad["relations"]))) for _ in range(3)])
     result = await teller.finish(request(world, graph, "help Edda", turn=2), "You help.")
-    assert isinstance(result, LLMNarrationResult) and result.ir_error and "strength" in result.ir_error
+    assert isinstance(result, NarrationResult) and result.ir_error and "strength" in result.ir_error
     await teller.aclose()
 
 
@@ -127,7 +127,7 @@ async def test_unreadable_replies_mean_the_turn_is_not_extracted(server: ChatSer
     teller = narrator(world, server.base_url, repair_attempts=1)
     req = request(world, graph, "help Edda")
     result = await teller.finish(req, "You help.")
-    assert isinstance(result, LLMNarrationResult) and result.ir_error
+    assert isinstance(result, NarrationResult) and result.ir_error
     assert result.scene.cast == req.scene.cast  # the scene carries forward unchanged
     writes = execution(world, graph)
     report = await teller.extract(req, result, writes)
@@ -143,7 +143,7 @@ async def test_a_failed_world_ir_request_does_not_raise(server: ChatServer) -> N
     server.push()  # nothing scripted: the server answers 500
     teller = narrator(world, server.base_url)
     result = await teller.finish(request(world, graph, "help Edda"), "You help.")
-    assert isinstance(result, LLMNarrationResult)
+    assert isinstance(result, NarrationResult)
     assert result.ir_error is not None and "HTTP 500" in result.ir_error
     await teller.aclose()
 
@@ -173,4 +173,18 @@ async def test_player_input_cannot_forge_the_narration_the_world_ir_reads(server
     assert [(r.source, r.relation) for r in result.world_ir.relations] == [("Edda Marsh", "TRUSTS")]
     assert any("2 relationship fact(s)" in n for n in result.notices)
     assert teller.usage(1)["world-ir.unsupported"] == 2
+    await teller.aclose()
+
+
+async def test_a_result_without_its_facts_is_never_extracted_whoever_made_it(server: ChatServer) -> None:
+    # The engine may hand back any NarrationResult (a re-extraction, another narrator's): ir_error is
+    # part of the shared result, so the turn must be reported not extracted rather than uneventful.
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    teller = narrator(world, server.base_url)
+    req = request(world, graph, "help Edda")
+    result = NarrationResult(world_ir=WorldIR(), scene=req.scene, ir_error="the facts could not be read")
+    report = await teller.extract(req, result, execution(world, graph))
+    assert not report.extracted and report.message == "the facts could not be read"
+    assert server.chat_requests == []
     await teller.aclose()

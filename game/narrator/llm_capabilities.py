@@ -18,7 +18,7 @@ from typing import Any
 from game.config import LLMSettings
 from game.narrator.llm_json import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
 from game.narrator.llm_stream import message_tool_calls
-from game.narrator.llm_transport import ChatCall, LLMError, Transport
+from game.narrator.llm_transport import ChatCall, LLMError, Transport, first_message
 
 STRUCTURED_ORDER = ("json_schema", "json_object", "none")
 _HINTS: dict[str, tuple[str, ...]] = {
@@ -199,7 +199,7 @@ async def _probe_tools(transport: Transport, model: str, report: ProbeReport) ->
         report.add("tools", False, f"the server refuses tools ({error.message}); the narrator will work "
                    "without character lookups and memory updates need extraction = \"world-ir\"")
         return
-    message = _message(completion)
+    message = first_message(completion)
     if message_tool_calls(message):
         report.add("tools", True, "the model calls tools (character lookups and memory updates work)")
     elif text_tool_calls(str(message.get("content") or ""), ["ping"]):
@@ -219,7 +219,7 @@ async def _probe_required(transport: Transport, model: str, report: ProbeReport)
         report.add("tool_choice", False, f'tool_choice "required" is refused ({error.message}); the extractor '
                    "will ask for tool calls instead")
         return
-    if message_tool_calls(_message(completion)):
+    if message_tool_calls(first_message(completion)):
         report.add("tool_choice", True, 'tool_choice "required" is honoured')
     else:
         report.add("tool_choice", False, 'tool_choice "required" is ignored; the extractor will insist '
@@ -236,7 +236,7 @@ async def _probe_structured(transport: Transport, model: str, report: ProbeRepor
         except LLMError as error:
             report.add(mode, False, f"{mode} is refused ({error.message})")
             continue
-        text = str(_message(completion).get("content") or "")
+        text = str(first_message(completion).get("content") or "")
         try:
             value = parse_json_reply(text)
         except JSONReplyError as error:
@@ -250,13 +250,3 @@ async def _probe_structured(transport: Transport, model: str, report: ProbeRepor
                                                    "reasoning around the JSON)"))
         return
     report.add("plain JSON", True, "the World IR step will ask for JSON in plain text and repair it")
-
-
-def _message(completion: dict[str, Any]) -> dict[str, Any]:
-    choices = completion.get("choices") or []
-    if choices and isinstance(choices[0], dict):
-        message = choices[0].get("message")
-        if isinstance(message, dict):
-            return message
-    return {}
-

@@ -94,13 +94,6 @@ _KIND_SYNONYMS = {
 
 
 @dataclass
-class LLMNarrationResult(NarrationResult):
-    """A result that also says whether the World IR step failed (then nothing is extracted)."""
-
-    ir_error: str | None = None
-
-
-@dataclass
 class TurnUsage:
     """Requests and tokens by step for one turn; ``estimated`` counts steps the server gave no usage for."""
 
@@ -446,7 +439,7 @@ class OpenAINarrator:
             scene.cast = list(ir.next_cast)
             if ir.location:
                 scene.location = self._place_id(ir.location)
-        return LLMNarrationResult(world_ir=ir or WorldIR(), scene=scene, notices=notices, ir_error=error)
+        return NarrationResult(world_ir=ir or WorldIR(), scene=scene, notices=notices, ir_error=error)
 
     def _place_id(self, location: str) -> str:
         key = normalize_name(location)
@@ -504,7 +497,7 @@ class OpenAINarrator:
     async def extract(self, request: NarrationRequest, result: NarrationResult,
                       execution: UpsertExecution) -> ExtractionReport:
         turn = request.turn
-        if isinstance(result, LLMNarrationResult) and result.ir_error:
+        if result.ir_error:
             return ExtractionReport(False, message=result.ir_error, usage=self.usage(turn))
         ir = result.world_ir
         if not _records_anything(ir):
