@@ -36,8 +36,8 @@ from game.narrator.llm_prompts import extract_v1
 from game.narrator.llm_tokens import message_tokens, tools_tokens
 from game.narrator.llm_tools import extraction_tools
 from game.narrator.openai_narrator import OpenAINarrator, TurnUsage
-from game.narrator.world_ir import WorldIR
 from game.world import World, load_world
+from game.world.ir import WorldIR
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"

@@ -11,9 +11,10 @@ from typing import Any
 from game.config import LLMSettings
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
-from game.narrator.base import NarrationRequest, PastTurn, SceneState
+from game.narrator.base import NarrationRequest, PastTurn
 from game.narrator.openai_narrator import OpenAINarrator
 from game.world import World, load_world
+from game.world.scene import SceneState
 
 WORLDS = Path(__file__).parent / "fixtures" / "worlds"
 KEY = "sk-test-SECRET-1234567890abcdef"

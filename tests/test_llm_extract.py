@@ -27,8 +27,8 @@ from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
 from game.narrator.base import NarrationResult
 from game.narrator.llm_extract import existing_near
-from game.narrator.world_ir import WorldIR
 from game.world import World
+from game.world.ir import WorldIR
 
 TRUST = edge("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed since Sam steadied her wick.")
 FACTS = WorldIR.model_validate(ir(

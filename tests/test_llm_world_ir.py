@@ -11,7 +11,7 @@ from chat_server import ChatServer, Text
 from llm_helpers import character, execution, ir, narrator, relation, request, seeded_graph, tiny_world
 
 from game.narrator.base import NarrationResult
-from game.narrator.world_ir import WorldIR
+from game.world.ir import WorldIR
 
 FACTS = ir(
     charactersPresent=["Sam Reed", "Edda Marsh"],

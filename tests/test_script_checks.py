@@ -9,8 +9,8 @@ import pytest
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.narrator.base import SceneState
 from game.script.checks import CheckContext, parse_check
+from game.world.scene import SceneState
 
 OUTPUT = """The harbour smells of tar. A gull cries; another gull answers.
 Bram looks up from the nets.\n"He’s my sister's son," he says."""

@@ -257,7 +257,7 @@ def test_command_phrase_that_matches_nothing_is_refused(content: Path) -> None:
 
 
 def test_calls_are_chunked_to_the_tools_limits_nodes_then_edges_then_closes() -> None:
-    from game.narrator.ir_extract import chunk_calls
+    from game.graph.calls import chunk_calls
 
     nodes = [{"name": f"N{i}"} for i in range(17)]
     edges = [{"fact": f"E{i}"} for i in range(13)]

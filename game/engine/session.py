@@ -39,9 +39,10 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import Retrieval, RetrievalSettings, retrieve
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.narrator.base import NarrationRequest, Narrator, PastTurn, SceneState
+from game.narrator.base import NarrationRequest, Narrator, PastTurn
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.saves import list_saves, resolve_save, validate_save_name
+from game.world.scene import SceneState
 
 if TYPE_CHECKING:
     from game.world import World
@@ -349,7 +350,7 @@ class GameSession:
         now), and all that succeed commit together with their turns marked extracted.
         """
         from game.narrator.base import NarrationResult
-        from game.narrator.world_ir import WorldIR
+        from game.world.ir import WorldIR
 
         pending = await self.db.pending_extraction()
         if not pending:

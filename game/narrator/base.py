@@ -9,29 +9,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from pydantic import Field
-
-from game.graph.models import CamelModel
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
-from game.narrator.world_ir import WorldIR
-
-
-class SceneState(CamelModel):
-    """What the story knows besides the graph; saved with every turn and restored by undo."""
-
-    location: str | None = None
-    cast: list[str] = Field(default_factory=list, description="Who is on stage for the next turn.")
-    inventory: list[str] = Field(default_factory=list)
-    flags: dict[str, Any] = Field(default_factory=dict)
-    met: list[str] = Field(default_factory=list)
-    visited: list[str] = Field(default_factory=list)
-    ending: str | None = Field(default=None, description="The ending reached, if the story is over.")
-    verbose: bool = False
-    rng_state: int = Field(default=0, description="Seed for the next turn's choices, so replays agree.")
-    extra: dict[str, Any] = Field(default_factory=dict, description="Narrator-specific state.")
+from game.world.ir import WorldIR
+from game.world.scene import SceneState
 
 
 @dataclass(frozen=True)

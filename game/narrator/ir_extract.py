@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.graph.models import MAX_CLOSES_PER_CALL, MAX_EDGES_PER_CALL, MAX_NODES_PER_CALL
+from game.graph.calls import chunk_calls
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport
-from game.narrator.world_ir import GRAPH_KINDS, WorldIR
+from game.world.ir import GRAPH_KINDS, WorldIR
 
 
 def world_ir_calls(ir: WorldIR, turn: int) -> list[dict[str, Any]]:
@@ -41,18 +41,6 @@ def world_ir_calls(ir: WorldIR, turn: int) -> list[dict[str, Any]]:
         for c in ir.ended_relations
     ]
     return chunk_calls(nodes, edges, closes)
-
-
-def chunk_calls(
-    nodes: list[dict[str, Any]], edges: list[dict[str, Any]], closes: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """Upsert calls within the tool's per-call limits: all nodes first, so later edges find them, then
-    edges, then closes."""
-    calls: list[dict[str, Any]] = []
-    for key, items, size in (("nodes", nodes, MAX_NODES_PER_CALL), ("edges", edges, MAX_EDGES_PER_CALL),
-                             ("closeEdges", closes, MAX_CLOSES_PER_CALL)):
-        calls.extend({key: items[start:start + size]} for start in range(0, len(items), size))
-    return calls
 
 
 async def apply_world_ir(ir: WorldIR, execution: UpsertExecution) -> ExtractionReport:

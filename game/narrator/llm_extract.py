@@ -27,7 +27,7 @@ from game.narrator.llm_prompts import Prompt
 from game.narrator.llm_stream import ToolCall, message_tool_calls, strip_reasoning
 from game.narrator.llm_tools import DONE, EXTRACTION_TOOLS, UPSERT, extraction_tools, tool_result
 from game.narrator.llm_transport import first_message
-from game.narrator.world_ir import WorldIR
+from game.world.ir import WorldIR
 
 MAX_EXISTING = 60
 MAX_CALLS_PER_REPLY = 6

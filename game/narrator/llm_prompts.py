@@ -18,10 +18,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from game.graph.models import Edge, Node, UpsertCall
-from game.narrator.base import PastTurn, SceneState
+from game.narrator.base import PastTurn
 from game.narrator.llm_tools import relation_line
-from game.narrator.world_ir import WorldIR
 from game.world import World
+from game.world.ir import WorldIR
+from game.world.scene import SceneState
 
 NARRATE = "narrate/1"
 WORLD_IR = "world-ir/1"

@@ -12,12 +12,13 @@ import random
 from collections.abc import AsyncIterator
 
 from game.graph.upsert import UpsertExecution
-from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult, SceneState
+from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir
 from game.narrator.offline_state import Play
 from game.narrator.offline_text import choose, stream_chunks, tidy
 from game.narrator.offline_turn import TurnOutcome, TurnRunner, describe_place
 from game.world import World
+from game.world.scene import SceneState
 
 
 class OfflineNarrator:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from game.world.words import clean
+
 DIRECTION_WORDS: dict[str, str] = {
     "n": "north", "s": "south", "e": "east", "w": "west",
     "ne": "northeast", "nw": "northwest", "se": "southeast", "sw": "southwest",
@@ -19,7 +21,6 @@ DIRECTION_WORDS: dict[str, str] = {
     "south-west": "southwest", "up": "up", "down": "down", "in": "in", "out": "out",
     "upstairs": "up", "downstairs": "down", "inside": "in", "outside": "out",
 }
-ARTICLES = frozenset({"the", "a", "an", "some", "my", "your", "his", "her", "their", "its", "this", "that"})
 
 
 @dataclass(frozen=True)
@@ -30,23 +31,6 @@ class Intent:
     obj: str = ""
     target: str = ""
     topic: str = ""
-
-
-def clean(text: str) -> str:
-    """Lower case, curly quotes straightened, trailing punctuation and polite filler removed."""
-    text = text.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"').casefold()
-    text = re.sub(r"[\"!?.,;:]+", " ", text)
-    words = text.split()
-    while len(words) > 1 and words[0] in {"please", "now", "then"}:
-        words = words[1:]
-    while words and words[-1] in {"please", "now"}:
-        words = words[:-1]
-    return " ".join(words)
-
-
-def strip_articles(phrase: str) -> str:
-    words = [w for w in phrase.split() if w not in ARTICLES]
-    return " ".join(words) if words else phrase.strip()
 
 
 _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [

@@ -16,9 +16,10 @@ from game.graph.models import Edge
 from game.graph.names import normalize_name
 from game.graph.retrieve import retrieve
 from game.graph.upsert import UpsertExecution
-from game.narrator.base import NarrationRequest, NarrationResult, SceneState
+from game.narrator.base import NarrationRequest, NarrationResult
 from game.narrator.offline import OfflineNarrator
 from game.world import World
+from game.world.scene import SceneState
 
 
 @dataclass

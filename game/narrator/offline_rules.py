@@ -15,9 +15,9 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.narrator.offline_state import Play
 from game.narrator.offline_text import evidence_sentence, tidy
-from game.narrator.world_ir import IREndedRelation, IRRelation
 from game.world import World
 from game.world.checks import NOWHERE
+from game.world.ir import IREndedRelation, IRRelation
 from game.world.refs import RelationRef, strength_matches
 from game.world.schema import Conditions, Effects
 

@@ -10,8 +10,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.narrator.base import SceneState
 from game.world import World
+from game.world.scene import SceneState
 
 
 @dataclass

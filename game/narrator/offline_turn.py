@@ -12,14 +12,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import cast
 
-from game.narrator.base import NarrationRequest, SceneState
-from game.narrator.offline_parse import ARTICLES, DIRECTION_WORDS, Intent, clean, parse, strip_articles
+from game.narrator.base import NarrationRequest
+from game.narrator.offline_parse import DIRECTION_WORDS, Intent, parse
 from game.narrator.offline_rules import RelationView, Rules, TurnLog
 from game.narrator.offline_state import Play
 from game.narrator.offline_text import choose, join_words, tidy
-from game.narrator.world_ir import GRAPH_KINDS, EntityKind, IREntity, WorldIR
 from game.world import CharacterDef, World
+from game.world.ir import GRAPH_KINDS, EntityKind, IREntity, WorldIR
+from game.world.scene import SceneState
 from game.world.schema import DIRECTIONS, ITEM_ACTS, TOPIC_ACTS, Feature, Item, Reaction, Topic
+from game.world.words import ARTICLES, clean, strip_articles
 
 DEFAULT_REPLIES: dict[str, str] = {
     "unknown": "Nothing comes of that.",

@@ -33,7 +33,7 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.retrieve import find_mentions
 from game.graph.upsert import UpsertExecution
-from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult, PastTurn, SceneState
+from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult, PastTurn
 from game.narrator.ir_extract import apply_world_ir
 from game.narrator.llm_capabilities import Capabilities, response_format
 from game.narrator.llm_extract import ToolExtractor, existing_near
@@ -73,8 +73,9 @@ from game.narrator.llm_transport import (
     first_message,
     short_host,
 )
-from game.narrator.world_ir import GRAPH_KINDS, WorldIR
 from game.world import World
+from game.world.ir import GRAPH_KINDS, WorldIR
+from game.world.scene import SceneState
 
 MAX_NARRATION_CHARS = 8000
 IR_FIELDS = ("charactersPresent", "entities", "relations", "endedRelations", "nextCast", "location")

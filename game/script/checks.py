@@ -21,7 +21,7 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.render import sign_word
 from game.graph.vocabulary import Vocabulary
-from game.narrator.base import SceneState
+from game.world.scene import SceneState
 
 
 class CheckSyntaxError(ValueError):

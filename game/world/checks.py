@@ -12,10 +12,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from game.graph.names import normalize_name
-from game.narrator.offline_parse import clean, strip_articles
 from game.world.model import PLAYER_WORD, World
 from game.world.refs import RelationRef
 from game.world.schema import Conditions, Effects, RelationChange, WorldDocument
+from game.world.words import key_words
 
 NOWHERE = "nowhere"
 """``move = { "Mira" = "nowhere" }`` takes a character off stage."""
@@ -202,7 +202,7 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
         for i, command in enumerate(document.commands):
             for j, phrase in enumerate(command.say):
                 # The parser matches cleaned input; a phrase that cleans to "" would answer empty input.
-                if not strip_articles(clean(phrase)):
+                if not key_words(phrase):
                     checker.fail(label, f"commands[{i}].say[{j}]",
                                  f"no words left once punctuation and filler are dropped (got {phrase!r})")
         for path, cond, effects in iter_rules(document):

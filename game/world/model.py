@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.graph.calls import chunk_calls
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
-from game.narrator.base import SceneState
-from game.narrator.ir_extract import chunk_calls
+from game.world.scene import SceneState
 from game.world.schema import (
     Beat,
     CharacterDef,
