@@ -55,10 +55,10 @@ async def test_look_examine_inventory_and_their_abbreviations(world: World) -> N
 async def test_take_drop_and_carrying(world: World) -> None:
     game = await Playthrough.start(world)
     assert await game.play("take matches") == "You take a tin of matches."
-    assert "matches" in game.scene.inventory and "matches" not in game.scene.extra["item_places"]
+    assert "matches" in game.scene.inventory and "matches" not in game.scene.story.item_places
     assert await game.play("take the tin") == "You already have a tin of matches."
     assert await game.play("drop tin") == "You put down a tin of matches."
-    assert game.scene.extra["item_places"]["matches"] == "stair"
+    assert game.scene.story.item_places["matches"] == "stair"
     assert await game.play("pick up the matches") == "You take a tin of matches."
     assert await game.play("get lantern") == "You see no lantern here."
 
@@ -118,7 +118,7 @@ async def test_acts_change_relations_and_refuse_in_character(world: World) -> No
     assert after is not None and after.strength == -0.5 and after.fact.startswith("Edda Marsh stopped trusting")
     assert len(game.superseded()) == 1
     assert await game.play("give coin to edda") == "Edda bites the coin, then pockets it. \"Bribery. I'm touched.\""
-    assert game.scene.inventory == [] and game.scene.extra["held"] == {"coin": "Edda Marsh"}
+    assert game.scene.inventory == [] and game.scene.story.held == {"coin": "Edda Marsh"}
     assert await game.play("warn edda about the storm") == "Edda listens, but doesn't seem worried."
     assert await game.play("lie to edda about the coin") == "Edda hears you out and doesn't believe a word."
     assert await game.play("bribe edda") == "You have nothing Edda would take."
@@ -289,7 +289,7 @@ async def test_speaking_aloud_reaches_the_person_you_are_talking_to(world: World
     assert await game.play("say nice weather") == "Edda hears you out, and waits for something Edda can use."
     await game.play("u")
     game.scene = game.scene.model_copy(update={"location": "stair", "cast": [],
-                                               "extra": {**game.scene.extra, "positions": {}}})
+                                               "story": game.scene.story.model_copy(update={"positions": {}})})
     assert await game.play('"Hello?') == "Your words go out over the water. No one is near enough to answer."
 
 
@@ -307,8 +307,9 @@ async def test_a_scene_naming_things_the_world_no_longer_has_still_plays(world: 
     game = await Playthrough.start(world)
     game.scene = game.scene.model_copy(update={
         "location": "attic", "inventory": ["coin", "old-map"],
-        "extra": {**game.scene.extra, "item_places": {"matches": "stair", "ghost": "stair", "x": "cellar"},
-                  "positions": {"Edda Marsh": "stair", "Nobody": "stair"}, "held": {"lamp": "Nobody"}},
+        "story": game.scene.story.model_copy(update={
+            "item_places": {"matches": "stair", "ghost": "stair", "x": "cellar"},
+            "positions": {"Edda Marsh": "stair", "Nobody": "stair"}, "held": {"lamp": "Nobody"}}),
     })
     told = await game.play("look")
     assert "**The Iron Stair**" in told and "Edda is here" in told

@@ -10,7 +10,7 @@ from game.config import Settings
 from game.engine.events import GameEnded, NarrationDone
 from game.graph.retrieve import retrieve
 from game.narrator.offline_play import Playthrough
-from game.narrator.offline_text import sentences, tidy
+from game.story.prose import sentences, tidy
 from game.world import World, load_world
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -162,7 +162,7 @@ async def test_reckoning_is_decided_by_kestrel(world: World) -> None:
     assert_open(game, "Kestrel", "Ness Tallis", "LOVES", "+")
     assert_not_open(game, "Kestrel", "player", "DISTRUSTS")
     assert_not_open(game, "Lise Brack", "player", "ALLY_OF")
-    assert game.scene.extra["positions"].get("Pell Garrow") is None, "the Eel Run took Pell"
+    assert game.scene.story.positions.get("Pell Garrow") is None, "the Eel Run took Pell"
     assert_open(game, "Ambry Garrow", "player", "BLAMES", "-")
 
 
@@ -288,4 +288,4 @@ async def test_handing_over_money_is_a_bribe(world: World) -> None:
     game = await play(world, ["n", "e"])
     assert "Now we're friends." in await game.play("give coins to maud")
     assert_open(game, "Maud Quaile", "player", "TRUSTS", "+")
-    assert game.scene.extra["held"]["coins"] == "Maud Quaile"
+    assert game.scene.story.held["coins"] == "Maud Quaile"

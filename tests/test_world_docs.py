@@ -75,7 +75,7 @@ async def test_davy_answers_a_threat_with_money_and_rows_off_unseen_from_the_cot
     for command in ("n", "z", "z", "z", "z"):
         await game.play(command)
     assert "rows for the mainland" not in " ".join(t.narration for t in game.turns)
-    assert "Davy Quick" not in game.scene.extra["positions"]
+    assert "Davy Quick" not in game.scene.story.positions
     assert "Davy Quick" not in (await game.play("s"))
 
 

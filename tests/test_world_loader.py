@@ -58,7 +58,7 @@ def test_initial_scene_places_everyone() -> None:
     assert scene.cast == ["Edda Marsh"]
     assert scene.inventory == ["coin"]
     assert scene.visited == ["stair"]
-    assert scene.extra["positions"] == {"Edda Marsh": "stair", "Tobin Hale": "lamp"}
+    assert scene.story.positions == {"Edda Marsh": "stair", "Tobin Hale": "lamp"}
 
 
 async def test_initial_graph_calls_seed_characters_player_and_relations() -> None:

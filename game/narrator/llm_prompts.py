@@ -78,7 +78,7 @@ def _player_line(world: World) -> str:
 
 def narrate_system_v1(world: World, scene: SceneState, npc_context: str, turn: int) -> str:
     cast = ", ".join(scene.cast) if scene.cast else "nobody but the player character"
-    goal = scene.extra.get("goal") if isinstance(scene.extra.get("goal"), str) else world.section.goal
+    goal = scene.story.goal if scene.story is not None and scene.story.goal is not None else world.section.goal
     parts = [
         f'You are the narrator of "{world.title}", an interactive story played in a terminal. The player '
         "types what their character does; you tell what happens next.",

@@ -1,9 +1,10 @@
-"""The offline narrator: a small parser-based story engine over a world in ``content/``.
+"""The offline narrator: the narrator interface over the story engine in ``game/story/``.
 
 No model, no network: the turn is worked out from the world's places, characters, topics, reactions
 and beats, deterministically for a given seed and input. The whole turn is computed once per request
 (``narrate`` and ``finish`` are handed the same ``NarrationRequest``), so the prose streamed by sentence
-and the World IR and scene ``finish`` returns always agree; the extractor then runs the World IR through the same upsert path an LLM's would take.
+and the World IR and scene ``finish`` returns always agree; the extractor then runs the World IR through
+the same upsert path an LLM's would take.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from collections.abc import AsyncIterator
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir
-from game.narrator.offline_state import Play
-from game.narrator.offline_text import choose, stream_chunks, tidy
-from game.narrator.offline_turn import TurnOutcome, TurnRunner, describe_place
+from game.story.actions.places import describe_place
+from game.story.prose import pick, stream_chunks
+from game.story.state import Play
+from game.story.turn import TurnOutcome, tell
 from game.world import World
 from game.world.scene import SceneState
 
@@ -36,7 +38,7 @@ class OfflineNarrator:
     def opening(self, scene: SceneState) -> str:
         """The world's opening, then where you stand: second person, present tense."""
         rng = random.Random(f"{self.seed}:opening")
-        paragraphs = [tidy(self.world.text(choose(self.world.section.opening, rng)))]
+        paragraphs = [pick(self.world, self.world.section.opening, rng)]
         play = Play.from_scene(scene, self.world)
         if play.location in self.world.places:
             paragraphs.extend(describe_place(self.world, play, full=True))
@@ -69,6 +71,7 @@ class OfflineNarrator:
         """
         if self._last is not None and self._last[0] is request:
             return self._last[1]
-        outcome = await TurnRunner(self.world, request, self.seed).run()
+        outcome = await tell(self.world, request.scene, request.graph, request.turn, request.player_input,
+                             seed=f"{self.seed}:{request.seed}")
         self._last = (request, outcome)
         return outcome

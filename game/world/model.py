@@ -13,7 +13,7 @@ from typing import Any
 from game.graph.calls import chunk_calls
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
-from game.world.scene import SceneState
+from game.world.scene import SceneState, StoryState
 from game.world.schema import (
     Beat,
     CharacterDef,
@@ -152,14 +152,9 @@ class World:
             met=[],
             visited=[self.start],
             rng_state=0,
-            extra={
-                "positions": positions,
-                "item_places": item_places,
-                "held": held,
-                "fired": {},
-                "used": [],
-                "goal": self.section.goal,
-            },
+            story=StoryState(
+                positions=positions, item_places=item_places, held=held, goal=self.section.goal,
+            ),
         )
 
     def initial_graph_calls(self) -> list[dict[str, Any]]:

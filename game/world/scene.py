@@ -2,15 +2,33 @@
 
 It lives in ``world`` because both sides of a turn need it without importing each other: the world
 builds the scene at turn 0, the engine saves and restores it, and every narrator reads and returns it.
+It is saved as JSON with every turn (snake_case keys, ``model_dump(mode="json")``), so older saves must
+keep loading: their untyped ``extra`` dict is read into the typed ``StoryState`` here, once.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from game.graph.models import CamelModel
+
+
+class StoryState(CamelModel):
+    """The story engine's own state: where everyone and everything is, and what has already happened."""
+
+    positions: dict[str, str | None] = Field(default_factory=dict, description="Character -> place (None: gone).")
+    item_places: dict[str, str] = Field(default_factory=dict, description="Item -> the place it lies in.")
+    held: dict[str, str] = Field(default_factory=dict, description="Item -> the character holding it.")
+    fired: dict[str, int] = Field(default_factory=dict, description="Beat id -> the turn it fired.")
+    used: list[str] = Field(default_factory=list, description="Once-only topics, reactions and commands spent.")
+    goal: str | None = None
+    partner: str | None = Field(default=None, description="Who the player last spoke to or acted on.")
+    previous: str | None = Field(default=None, description="The place the player came from ('go back').")
+    departures: dict[str, str] = Field(
+        default_factory=dict, description="Who left the player's place this turn, and where to (to follow).")
+    last_input: str | None = Field(default=None, description="What 'again' repeats.")
 
 
 class SceneState(CamelModel):
@@ -25,4 +43,21 @@ class SceneState(CamelModel):
     ending: str | None = Field(default=None, description="The ending reached, if the story is over.")
     verbose: bool = False
     rng_state: int = Field(default=0, description="Seed for the next turn's choices, so replays agree.")
-    extra: dict[str, Any] = Field(default_factory=dict, description="Narrator-specific state.")
+    story: StoryState | None = Field(
+        default=None, description="None until the story engine sets it up (from the world's turn 0).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_legacy_extra(cls, data: Any) -> Any:
+        """Saves written before ``story`` was typed kept it as ``extra``, a dict with the same keys.
+
+        A dict without ``positions`` never held the story's state (a scene built by hand), so it reads
+        as no story state at all; keys this version does not know are dropped rather than refused.
+        """
+        if not isinstance(data, dict) or "extra" not in data:
+            return data
+        data = dict(data)
+        extra = data.pop("extra")
+        if isinstance(extra, dict) and "positions" in extra and data.get("story") is None:
+            data["story"] = {k: v for k, v in extra.items() if k in StoryState.model_fields}
+        return data

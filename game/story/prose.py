@@ -1,10 +1,12 @@
-"""Prose helpers for the offline narrator: tidy content text, split it, stream it, find evidence in it."""
+"""Prose helpers for the story: tidy content text, fill it, split it, stream it, find evidence in it."""
 
 from __future__ import annotations
 
 import random
 import re
 from collections.abc import Iterable, Sequence
+
+from game.world import World
 
 _BLANK_LINE = re.compile(r"\n\s*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])([\"”’)\]*_]*)(\s+)")
@@ -22,6 +24,11 @@ def choose(variants: Sequence[str], rng: random.Random) -> str:
     if len(variants) == 1:
         return variants[0]
     return variants[rng.randrange(len(variants))]
+
+
+def pick(world: World, variants: Sequence[str], rng: random.Random) -> str:
+    """One of a content text's variants, as prose: ``{player}`` filled in, tidied."""
+    return tidy(world.text(choose(variants, rng)))
 
 
 def join_words(words: Sequence[str], last: str = "and") -> str:
@@ -88,3 +95,20 @@ def evidence_sentence(text: str, first: Iterable[str], second: Iterable[str]) ->
         found,
     ]
     return next(group for group in ranked if group)[0][:600]
+
+
+def fill(text: str, values: dict[str, str]) -> str:
+    """``{name}`` and the like in a reply filled in; unknown placeholders stay as written."""
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", value)
+    return text
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def mid_sentence(name: str) -> str:
+    """``The Salt Quay`` -> ``the Salt Quay``: a place name inside a sentence."""
+    first, _, rest = name.partition(" ")
+    return f"{first.lower()} {rest}" if first in {"The", "A", "An"} and rest else name

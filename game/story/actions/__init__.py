@@ -1,0 +1,25 @@
+"""The player's actions, one module per family (places, things, people, general), each shaped
+check / carry out / report (``base``). ``ACTIONS`` maps every verb but ``again`` to its action;
+``again`` repeats the last line and is the turn runner's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.story.actions.base import Action
+from game.story.actions.general import Empty, Think, Unknown, Wait
+from game.story.actions.people import ActOn, Bribe, Converse, Follow, Give, Say, Talk
+from game.story.actions.places import Exits, Go, Look
+from game.story.actions.things import Drop, Examine, Inventory, Take
+from game.story.parser import Verb
+
+ACTIONS: dict[Verb, Action[Any]] = {
+    "look": Look(), "exits": Exits(), "go": Go(),
+    "examine": Examine(), "inventory": Inventory(), "take": Take(), "drop": Drop(),
+    "talk": Talk(), "ask": Converse("ask"), "tell": Converse("tell"), "say": Say(),
+    "give": Give("give"), "show": Give("show"), "bribe": Bribe(), "follow": Follow(),
+    "help": ActOn("help"), "threaten": ActOn("threaten"), "accuse": ActOn("accuse"), "lie": ActOn("lie"),
+    "warn": ActOn("warn"),
+    "wait": Wait(), "think": Think(), "empty": Empty(), "unknown": Unknown(),
+}

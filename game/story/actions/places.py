@@ -1,0 +1,115 @@
+"""Actions about places: looking around, listing the ways on, going somewhere.
+
+Also the place description every family uses (arriving, following someone, the opening).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.story.actions.base import Action
+from game.story.context import Refusal, Turn
+from game.story.parser import DIRECTION_WORDS, Intent
+from game.story.prose import join_words, mid_sentence, tidy
+from game.story.resolve import exit_named, names_place
+from game.story.state import Play
+from game.world import World
+from game.world.schema import DIRECTIONS
+from game.world.words import strip_articles
+
+
+def describe_place(world: World, play: Play, full: bool) -> list[str]:
+    """The player's place as paragraphs: its name, its description with who and what is here, the ways on.
+
+    ``full`` gives the whole description (first visits, ``look``, verbose mode), otherwise the brief one.
+    """
+    place = world.places[play.location]
+    body = place.description if full or not place.brief else place.brief
+    extras: list[str] = []
+    for name in play.present(world):
+        character = world.character(name)
+        assert character is not None
+        line = character.here if play.location == character.location else character.away
+        extras.append(world.text(line) if line else f"{character.short_name} is here.")
+    for item_id in play.items_here():
+        item = world.items[item_id]
+        extras.append(item.here if item.here else f"You notice {item.name} here.")
+    paragraphs = tidy(world.text(body)).split("\n\n")
+    if extras:
+        paragraphs[-1] = f"{paragraphs[-1]} {' '.join(tidy(e) for e in extras)}"
+    return [f"**{place.name}**", *paragraphs, exits_line(world, play.location)]
+
+
+def exits_line(world: World, place_id: str) -> str:
+    place = world.places[place_id]
+    ways = []
+    for direction in sorted(place.exits, key=DIRECTIONS.index):
+        target = world.places[place.exits[direction]]
+        ways.append(f"{direction} to {mid_sentence(target.name)}")
+    if not ways:
+        return "There is no way on from here."
+    return f"From here you can go {join_words(ways, 'or')}."
+
+
+def describe(turn: Turn, full: bool) -> None:
+    for paragraph in describe_place(turn.world, turn.play, full):
+        turn.log.say(paragraph)
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """Where a move ends, and whether the player has been there before (a first visit is told in full)."""
+
+    destination: str
+    first_visit: bool
+
+
+def arrive(turn: Turn, arrival: Arrival) -> None:
+    """Report an arrival: the full description on a first visit (or in verbose mode), the brief one after."""
+    describe(turn, full=arrival.first_visit or turn.play.verbose)
+
+
+class Look(Action[None]):
+    async def check(self, turn: Turn, intent: Intent) -> None:
+        return None
+
+    async def report(self, turn: Turn, plan: None) -> None:
+        describe(turn, full=True)
+
+
+class Exits(Action[None]):
+    async def check(self, turn: Turn, intent: Intent) -> None:
+        return None
+
+    async def report(self, turn: Turn, plan: None) -> None:
+        turn.log.say(exits_line(turn.world, turn.play.location))
+
+
+class Go(Action[Arrival]):
+    """``go north``, ``go back``, ``go to the quay``: through an exit, if no barrier stops you."""
+
+    async def check(self, turn: Turn, intent: Intent) -> Arrival | Refusal:
+        play, world = turn.play, turn.world
+        place = world.places[play.location]
+        wanted = intent.obj
+        direction: str | None = DIRECTION_WORDS.get(wanted)
+        previous = play.story.previous
+        if direction is None and strip_articles(wanted) in {"back", "back the way i came"} and previous:
+            direction = next((d for d, p in place.exits.items() if p == previous), None)
+        if direction is None:
+            direction = exit_named(world, play.location, wanted)
+        if direction is None and names_place(world, play.location, wanted):
+            return Refusal(f"You are already at {mid_sentence(place.name)}.")
+        if direction is None or direction not in place.exits:
+            return Refusal(f"{turn.reply('no_exit')} {exits_line(world, play.location)}")
+        for barrier in place.barriers:
+            if barrier.exit == direction and not await turn.rules.holds(barrier.requires):
+                return Refusal(turn.pick(barrier.text))
+        destination = place.exits[direction]
+        return Arrival(destination, destination not in play.visited)
+
+    async def carry_out(self, turn: Turn, plan: Arrival) -> None:
+        turn.play.move_player(plan.destination)
+
+    async def report(self, turn: Turn, plan: Arrival) -> None:
+        arrive(turn, plan)

@@ -1,0 +1,123 @@
+"""Actions about things: examining (a feature, an item, a person, yourself), the inventory, taking, dropping."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.story.actions.base import Action
+from game.story.actions.places import describe
+from game.story.context import SELF_WORDS, Refusal, Turn
+from game.story.parser import Intent
+from game.story.prose import capital, join_words, tidy
+from game.story.resolve import character_named, feature_named, item_named, names_place
+from game.world.schema import Effects, Item
+from game.world.words import key_words, strip_articles
+
+HERE_WORDS = frozenset({"here", "around", "room", "place", "surroundings"})
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What examining shows: a text to say, or the whole place; and what the look touches."""
+
+    text: str = ""
+    whole_place: bool = False
+    effects: Effects | None = None
+    item: str | None = None
+    person: str | None = None
+
+
+class Examine(Action[Sight]):
+    async def check(self, turn: Turn, intent: Intent) -> Sight | Refusal:
+        world, play = turn.world, turn.play
+        phrase = intent.obj
+        wanted = key_words(phrase)
+        if wanted in SELF_WORDS:
+            return Sight(f"You are {world.player.name}. {world.text(world.player.summary)}")
+        if wanted in HERE_WORDS or names_place(world, play.location, phrase):
+            return Sight(whole_place=True)
+        feature = feature_named(world, play.location, phrase)
+        if feature is not None:
+            return Sight(turn.pick(feature.text), effects=feature.effects)
+        item = item_named(world, phrase, turn.visible_items())
+        if item is not None:
+            return Sight(world.text(item.description), item=item.id)
+        character = character_named(world, phrase)
+        if character is not None and character.name in play.present(world):
+            return Sight(world.text(character.description or character.summary), person=character.name)
+        if character is not None:
+            return Refusal(turn.reply("not_here", name=character.short_name))
+        return Refusal(turn.reply("no_such", thing=wanted or phrase))
+
+    async def carry_out(self, turn: Turn, plan: Sight) -> None:
+        if plan.effects is not None:
+            turn.rules.apply(plan.effects, plan.text)
+        if plan.item is not None:
+            turn.log.item(plan.item)
+        if plan.person is not None:
+            turn.touch(plan.person)
+
+    async def report(self, turn: Turn, plan: Sight) -> None:
+        if plan.whole_place:
+            describe(turn, full=True)
+        else:
+            turn.log.say(plan.text)
+
+
+class Inventory(Action[list[str]]):
+    async def check(self, turn: Turn, intent: Intent) -> list[str]:
+        return [turn.world.items[i].name for i in turn.play.inventory if i in turn.world.items]
+
+    async def report(self, turn: Turn, plan: list[str]) -> None:
+        if not plan:
+            turn.log.say("You are carrying nothing but the clothes you stand in.")
+        else:
+            turn.log.say(f"You are carrying {join_words(plan)}.")
+
+
+class Take(Action[list[Item]]):
+    """``take the key``, ``take all``: what lies here (or is carried by no one) and can be carried."""
+
+    async def check(self, turn: Turn, intent: Intent) -> list[Item] | Refusal:
+        play, world = turn.play, turn.world
+        if strip_articles(intent.obj) in {"all", "everything"}:
+            portable = [world.items[i] for i in play.items_here() if world.items[i].portable]
+            return portable or Refusal("There is nothing here you can carry off.")
+        item = item_named(world, intent.obj, turn.visible_items())
+        if item is None:
+            return Refusal(turn.reply("no_such", thing=strip_articles(intent.obj)))
+        if play.carries(item.id):
+            return Refusal(f"You already have {item.name}.")
+        if item.id in play.story.held:
+            return Refusal(f"{turn.short(play.story.held[item.id])} has {item.name}, and isn't letting go of it.")
+        if not item.portable:
+            return Refusal(world.text(item.fixed_text) if item.fixed_text else f"{capital(item.name)} stays where it is.")
+        return [item]
+
+    async def carry_out(self, turn: Turn, plan: list[Item]) -> None:
+        for item in plan:
+            turn.play.give_player(item.id)
+            turn.log.item(item.id)
+            turn.rules.apply(item.on_take, _took(turn, item))
+
+    async def report(self, turn: Turn, plan: list[Item]) -> None:
+        for item in plan:
+            turn.log.say(_took(turn, item))
+
+
+def _took(turn: Turn, item: Item) -> str:
+    return tidy(turn.world.text(item.take_text)) if item.take_text else f"You take {item.name}."
+
+
+class Drop(Action[Item]):
+    async def check(self, turn: Turn, intent: Intent) -> Item | Refusal:
+        item = item_named(turn.world, intent.obj, turn.play.inventory)
+        return item or Refusal(f"You aren't carrying any {strip_articles(intent.obj)}.")
+
+    async def carry_out(self, turn: Turn, plan: Item) -> None:
+        turn.play.inventory.remove(plan.id)
+        turn.play.story.item_places[plan.id] = turn.play.location
+        turn.log.item(plan.id)
+
+    async def report(self, turn: Turn, plan: Item) -> None:
+        turn.log.say(f"You put down {plan.name}.")

@@ -1,0 +1,156 @@
+"""The turn in progress, as every action sees it: the world, the working state, the log, the rules.
+
+Actions reach everything through one ``Turn``, so a new action needs no new plumbing. Helpers here are
+the ones several families share: the world's replies, saying a text, refusing, and finding the person
+a phrase means among those present (the check nearly every people action starts with).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from game.graph.ports import GraphReader
+from game.story.log import TurnLog
+from game.story.prose import choose, fill, join_words, pick
+from game.story.relations import RelationView
+from game.story.resolve import character_named
+from game.story.rules import Rules
+from game.story.state import Play
+from game.world import CharacterDef, World
+from game.world.scene import SceneState
+from game.world.words import strip_articles
+
+DEFAULT_REPLIES: dict[str, str] = {
+    "unknown": "Nothing comes of that.",
+    "no_such": "You see no {thing} here.",
+    "nobody": "There is no one here to talk to.",
+    "not_here": "{name} isn't here.",
+    "no_exit": "You can't go that way.",
+    "wait": "Time passes.",
+    "no_topic": "{name} has nothing to tell you about that.",
+    "think": "You stop and think.",
+}
+SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
+PRONOUNS = frozenset({"him", "her", "them", "they", "he", "she"})
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A check's answer when an action cannot happen: said to the player, and no time passes."""
+
+    message: str
+
+
+@dataclass
+class Turn:
+    """One turn being told. ``rng`` is seeded by the request, so the same input tells the same turn."""
+
+    world: World
+    number: int
+    player_input: str
+    before: SceneState
+    play: Play
+    rng: random.Random
+    log: TurnLog
+    rules: Rules
+    acted_on: list[str] = field(default_factory=list)
+    followable: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
+              seed: str) -> Turn:
+        """A turn over a working copy of ``scene``; ``seed`` says which variants of a text it picks."""
+        play = Play.from_scene(scene, world)
+        rng = random.Random(f"{seed}:{scene.rng_state}:{number}:{player_input}")
+        log = TurnLog()
+        rules = Rules(world, play, RelationView(world, graph), log, number, rng)
+        return cls(world, number, player_input, scene, play, rng, log, rules)
+
+    # ------------------------------------------------------------------------------------ saying
+
+    def reply(self, key: str, **values: str) -> str:
+        """One of the world's replies for ``key`` (or the default), with ``{name}`` and the like filled."""
+        variants = getattr(self.world.replies, key, None)
+        text = choose(variants, self.rng) if variants else DEFAULT_REPLIES[key]
+        return fill(text, values)
+
+    def pick(self, variants: list[str]) -> str:
+        """One of a content text's variants as prose, to say and to quote as evidence."""
+        return pick(self.world, variants, self.rng)
+
+    def say_text(self, variants: list[str]) -> str:
+        """Say one of ``variants`` and return it as said, so evidence is quoted from the prose itself."""
+        text = self.pick(variants)
+        self.log.say(text)
+        return text
+
+    def fail(self, text: str) -> None:
+        """A reply to something that could not be done: no time passes, so no beat fires."""
+        self.log.say(text)
+        self.log.time_passes = False
+
+    def short(self, name: str) -> str:
+        character = self.world.character(name)
+        return character.short_name if character else name
+
+    def hint(self) -> str:
+        """A nudge built from the scene: someone to talk to, somewhere to go."""
+        options = ["look around"]
+        people = self.play.present(self.world)
+        if people:
+            options.append(f"talk to {self.short(people[0])}")
+        place = self.world.places[self.play.location]
+        if place.exits:
+            options.append(f"go {next(iter(place.exits))}")
+        return f"You could {join_words(options, 'or')}."
+
+    # ------------------------------------------------------------------------------------ people
+
+    def touch(self, name: str) -> None:
+        """Note someone the player acted on: they are on stage in this turn's World IR."""
+        if name not in self.acted_on:
+            self.acted_on.append(name)
+
+    def present_character(self, phrase: str) -> CharacterDef | Refusal:
+        """The individual ``phrase`` names if they are here; otherwise why not.
+
+        An empty phrase means the only person here, or the one the player was talking to.
+        """
+        present = self.play.present(self.world)
+        partner = self.play.story.partner
+        if not phrase:
+            if len(present) == 1:
+                return self._character(present[0])
+            if partner in present and partner is not None:
+                return self._character(partner)
+            if not present:
+                return Refusal(self.reply("nobody"))
+            names = join_words([self.short(n) for n in present], "or")
+            return Refusal(f"Who do you mean? {names} could answer.")
+        if phrase.strip() in PRONOUNS and partner in present:
+            phrase = partner or phrase
+        if strip_articles(phrase) in SELF_WORDS:
+            return Refusal("You know your own mind well enough. Find someone else to put it to.")
+        character = character_named(self.world, phrase)
+        if character is None:
+            here = join_words([self.short(n) for n in present])
+            tail = f" {here} {'is' if len(present) == 1 else 'are'} here." if present else ""
+            return Refusal(f"No one here answers to \"{phrase}\".{tail}")
+        if character.type != "individual":
+            return Refusal(f"{character.name} is more than one person; find someone who speaks for them.")
+        if character.name not in present:
+            return Refusal(self.reply("not_here", name=character.short_name))
+        self.touch(character.name)
+        return character
+
+    def _character(self, name: str) -> CharacterDef:
+        character = self.world.character(name)
+        assert character is not None, f"{name} is placed in the story but not in the world"
+        return character
+
+    def visible_items(self) -> list[str]:
+        """Items in reach of the eye: carried, lying here, or held by someone here."""
+        present = set(self.play.present(self.world))
+        held_here = [i for i, who in self.play.story.held.items() if who in present]
+        return [*self.play.inventory, *self.play.items_here(), *held_here]

@@ -1,0 +1,107 @@
+"""The story's parser: a line of player input to an ``Intent``, with the verbs players expect.
+
+It only splits words; what the words name (which character, which item) is resolved against the scene
+by the actions. Each action has exactly one verb: "give the coin to Edda" and "give Edda the coin" are
+both ``give``, the second with the person still inside ``obj`` for the action to find. Anything the
+parser cannot read becomes ``Intent("unknown")``, which is answered in the world's voice with a hint.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from game.text import straighten_quotes
+from game.world.words import clean
+
+Verb = Literal[
+    "look", "examine", "inventory", "wait", "again", "exits", "think", "go", "take", "drop", "give", "show",
+    "talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow", "warn",
+    "empty", "unknown",
+]
+
+DIRECTION_WORDS: dict[str, str] = {
+    "n": "north", "s": "south", "e": "east", "w": "west",
+    "ne": "northeast", "nw": "northwest", "se": "southeast", "sw": "southwest",
+    "u": "up", "d": "down", "north": "north", "south": "south", "east": "east", "west": "west",
+    "northeast": "northeast", "northwest": "northwest", "southeast": "southeast", "southwest": "southwest",
+    "north-east": "northeast", "north-west": "northwest", "south-east": "southeast",
+    "south-west": "southwest", "up": "up", "down": "down", "in": "in", "out": "out",
+    "upstairs": "up", "downstairs": "down", "inside": "in", "outside": "out",
+}
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What the player asked for. ``target`` names a character, ``obj`` a thing, ``topic`` a subject."""
+
+    verb: Verb
+    obj: str = ""
+    target: str = ""
+    topic: str = ""
+
+
+_GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
+    (r"^(?:l|look|look around)$", "look", ()),
+    (r"^(?:x|examine|inspect|study|read|search|check|look at|look in|look under|look behind|l at|l) (.+)$",
+     "examine", ("obj",)),
+    (r"^(?:i|inv|inventory)$", "inventory", ()),
+    (r"^(?:z|wait|rest|listen|sit|sit down)$", "wait", ()),
+    (r"^(?:g|again)$", "again", ()),
+    (r"^(?:exits|where|where can i go)$", "exits", ()),
+    (r"^(?:think|hint|hints|remember|goal|what now)$", "think", ()),
+    (r"^(?:go|walk|run|head|climb|move|travel|return)(?: back)?(?: to| towards| toward| into| through)? (.+)$",
+     "go", ("obj",)),
+    (r"^(?:enter) (.+)$", "go", ("obj",)),
+    (r"^(?:take|get|grab|pick up|collect) (.+?)(?: from .+)?$", "take", ("obj",)),
+    (r"^pick (.+) up$", "take", ("obj",)),
+    (r"^(?:drop|put down|discard) (.+)$", "drop", ("obj",)),
+    (r"^(?:give|offer|hand) (.+?) to (.+)$", "give", ("obj", "target")),
+    (r"^(?:give|offer|hand) (.+)$", "give", ("obj",)),  # the person is in "obj": the action splits it
+    (r"^show (.+?) to (.+)$", "show", ("obj", "target")),
+    (r"^show (.+)$", "show", ("obj",)),
+    (r"^(?:talk|speak|chat)(?: to| with)? (.+)$", "talk", ("target",)),
+    (r"^(?:greet|hail|approach) (.+)$", "talk", ("target",)),
+    (r"^(?:talk|speak|chat|hello|hi|greet)$", "talk", ()),
+    (r"^(?:ask|question) (.+?) (?:about|for|of|regarding) (.+)$", "ask", ("target", "topic")),
+    (r"^(?:ask|question) (?:about|regarding) (.+)$", "ask", ("topic",)),
+    (r"^(?:ask|question) (.+)$", "talk", ("target",)),
+    (r"^tell (.+?) (?:about|of|regarding|that) (.+)$", "tell", ("target", "topic")),
+    (r"^tell about (.+)$", "tell", ("topic",)),
+    (r"^(?:say|shout|call out|whisper|answer|reply) (.+)$", "say", ("topic",)),
+    (r"^(?:help|assist|aid) (.+)$", "help", ("target",)),
+    (r"^(?:threaten|intimidate|menace) (.+?)(?: with .+)?$", "threaten", ("target",)),
+    (r"^(?:bribe|pay|buy off) (.+?) with (.+)$", "bribe", ("target", "obj")),
+    (r"^(?:bribe|pay|buy off) (.+)$", "bribe", ("target",)),
+    (r"^accuse (.+?) (?:of|about|over) (.+)$", "accuse", ("target", "topic")),
+    (r"^accuse (.+)$", "accuse", ("target",)),
+    (r"^lie (?:to )?(.+?) (?:about|that) (.+)$", "lie", ("target", "topic")),
+    (r"^lie to (.+)$", "lie", ("target",)),
+    (r"^(?:follow|trail|shadow|go after|chase) (.+)$", "follow", ("target",)),
+    (r"^warn (.+?) (?:about|of|that) (.+)$", "warn", ("target", "topic")),
+    (r"^warn (.+)$", "warn", ("target",)),
+]
+_PATTERNS = [(re.compile(pattern), verb, groups) for pattern, verb, groups in _GRAMMAR]
+
+
+def parse(text: str) -> Intent:
+    """Read one line of input. Directions, abbreviations and two-object verbs are recognised here."""
+    line = clean(text)
+    if straighten_quotes(text).lstrip().startswith('"') and line:
+        return Intent("say", topic=line)
+    if not line:
+        return Intent("empty")
+    if line in DIRECTION_WORDS:
+        return Intent("go", obj=DIRECTION_WORDS[line])
+    for pattern, verb, groups in _PATTERNS:
+        match = pattern.match(line)
+        if match is None:
+            continue
+        values = dict(zip(groups, match.groups(), strict=True))
+        obj = values.get("obj", "")
+        if verb == "go" and obj in DIRECTION_WORDS:
+            obj = DIRECTION_WORDS[obj]
+        return Intent(verb, obj=obj.strip(), target=values.get("target", "").strip(),
+                      topic=values.get("topic", "").strip())
+    return Intent("unknown", obj=line)

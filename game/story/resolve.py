@@ -1,0 +1,112 @@
+"""Name resolution: which character, item, feature, place or topic a player's phrase means.
+
+Only lookups live here; whether the thing is in reach (here, carried, held by someone present) is the
+action's check. Every comparison goes through ``key_words`` so "the Old Key!" and "old key" agree.
+"""
+
+from __future__ import annotations
+
+from game.world import CharacterDef, World
+from game.world.schema import Feature, Item
+from game.world.words import ARTICLES, clean, key_words, strip_articles
+
+
+def character_named(world: World, phrase: str) -> CharacterDef | None:
+    """The character a phrase names: a name or alias, with or without articles, or one unique word of one."""
+    phrase = phrase.strip()
+    for form in (phrase, strip_articles(phrase), f"the {strip_articles(phrase)}"):
+        found = world.character(form)
+        if found is not None:
+            return found
+    words = strip_articles(phrase).split()
+    if len(words) == 1 and len(words[0]) >= 3:
+        matches = [c for c in world.characters
+                   if words[0] in {w.casefold() for n in c.names for w in n.split()}]
+        if len(matches) == 1:
+            return matches[0]
+    return None
+
+
+def item_named(world: World, phrase: str, among: list[str]) -> Item | None:
+    """The item of ``among`` a phrase names: its id or a name, else the first whose name holds every word."""
+    wanted = key_words(phrase)
+    if not wanted:
+        return None
+    items = [world.items[i] for i in among if i in world.items]
+    for item in items:
+        if wanted == item.id or wanted in {key_words(n) for n in item.names}:
+            return item
+    words = set(wanted.split())
+    partial = [i for i in items if any(words <= set(key_words(n).split()) for n in i.names)]
+    return partial[0] if partial else None
+
+
+def feature_named(world: World, place_id: str, phrase: str) -> Feature | None:
+    """A feature of the place (the well, the nets) a phrase names: exactly first, then by its words."""
+    wanted = key_words(phrase)
+    features = world.places[place_id].features
+    for feature in features:
+        if wanted in {key_words(n) for n in feature.names}:
+            return feature
+    words = set(wanted.split())
+    for feature in features:
+        if any(words <= set(key_words(n).split()) for n in feature.names):
+            return feature
+    return None
+
+
+def names_place(world: World, place_id: str, phrase: str) -> bool:
+    """Whether a phrase names the place itself (its id or its name)."""
+    place = world.places[place_id]
+    wanted = key_words(phrase)
+    return bool(wanted) and wanted in {place.id, key_words(place.name)}
+
+
+def exit_named(world: World, place_id: str, phrase: str) -> str | None:
+    """The direction of the exit whose destination a phrase names ("go to the quay")."""
+    target = key_words(phrase)
+    for direction, destination in world.places[place_id].exits.items():
+        name = key_words(world.places[destination].name)
+        if target in {destination, name} or (target and set(target.split()) <= set(name.split())):
+            return direction
+    return None
+
+
+def topic_matches(world: World, phrase: str, keys: list[str], exact: bool = False) -> bool:
+    """Whether a phrase is about one of ``keys``: the same words, or (unless ``exact``) a run of them."""
+    wanted = _topic_words(phrase)
+    if not wanted:
+        return False
+    for key in _expand_keys(world, keys):
+        words = _topic_words(key)
+        if not words:
+            continue
+        if words == wanted:
+            return True
+        if not exact and (_contains(wanted, words) or _contains(words, wanted)):
+            return True
+    return False
+
+
+def _expand_keys(world: World, keys: list[str]) -> list[str]:
+    """A topic about a character or an item also answers to their other names."""
+    expanded = list(keys)
+    for key in keys:
+        character = world.character(key)
+        if character is not None:
+            expanded.extend(character.names)
+        item = world.items.get(key)
+        if item is not None:
+            expanded.extend(item.names)
+    return expanded
+
+
+def _topic_words(text: str) -> tuple[str, ...]:
+    words = [w.strip("'") for w in clean(text).replace("'s ", " ").split()]
+    return tuple(w for w in words if w and w not in ARTICLES)
+
+
+def _contains(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
+    """Whether ``inner`` appears in ``outer`` as a run of whole words."""
+    n = len(inner)
+    return any(outer[i:i + n] == inner for i in range(len(outer) - n + 1))

@@ -1,0 +1,107 @@
+"""How characters answer: the first reaction of theirs that fits an act, or the topic a phrase is about.
+
+A response is a small action of its own, run inside the player's: chosen against the scene (check),
+its once-only use spent, any item taken and its effects applied (carry out), then said (report). It is
+chosen only after the player's action has carried out, so a reaction can depend on having just met.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from game.story.context import Turn
+from game.story.prose import choose, fill, join_words
+from game.story.resolve import topic_matches
+from game.world import CharacterDef
+from game.world.schema import ITEM_ACTS, TOPIC_ACTS, Act, Item, Reaction, Topic
+
+DEFAULT_REFUSALS: dict[Act, str] = {
+    "talk": "{name} gives you a nod, and nothing more.",
+    "help": "{name} doesn't seem to need your help just now.",
+    "give": "{name} doesn't want {thing}.",
+    "show": "{name} glances at {thing}, unmoved.",
+    "threaten": "{name} hears the threat out, and remembers it.",
+    "bribe": "{name} won't be bought, not with that.",
+    "accuse": "{name} stares at you. \"Say that again when you can prove it.\"",
+    "lie": "{name} hears you out and doesn't believe a word.",
+    "follow": "{name} isn't going anywhere you can follow.",
+    "warn": "{name} listens, but doesn't seem worried.",
+}
+TopicVerb = Literal["ask", "tell"]
+"""Which topics (``verb = "ask"``, ``"tell"`` or ``"both"``) can answer."""
+
+
+async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None = None, about: str = "",
+                quiet: bool = False) -> bool:
+    """Run the first reaction of ``character`` to ``act`` that fits; say their refusal when none does.
+
+    ``quiet`` says nothing when none fits (the caller has another answer). True when one ran.
+    """
+    play = turn.play
+    for index, reaction in enumerate(character.reactions):
+        if not _reaction_fits(turn, reaction, act, item, about, index, character):
+            continue
+        if not await turn.rules.holds(reaction.when):
+            continue
+        text = turn.pick(reaction.reply)
+        if reaction.once:
+            play.spend(f"reaction:{character.name}:{index}")
+        takes = reaction.takes if reaction.takes is not None else act in {"give", "bribe"}
+        if takes and item is not None and play.carries(item.id):
+            play.inventory.remove(item.id)
+            play.story.held[item.id] = character.name
+        turn.log.say(text)
+        turn.rules.apply(reaction.effects, text)
+        return True
+    if quiet:
+        return False
+    refusal = character.refusals.get(act)
+    text = choose(refusal, turn.rng) if refusal else DEFAULT_REFUSALS[act]
+    turn.log.say(turn.world.text(fill(text, {"name": character.short_name, "thing": item.name if item else "it"})))
+    return False
+
+
+def _reaction_fits(turn: Turn, reaction: Reaction, act: Act, item: Item | None, about: str, index: int,
+                   character: CharacterDef) -> bool:
+    if act not in reaction.act:
+        return False
+    if act in ITEM_ACTS and reaction.item is not None and (item is None or reaction.item != item.id):
+        return False
+    if act in TOPIC_ACTS and reaction.about and about and not topic_matches(turn.world, about, reaction.about):
+        return False
+    return not (reaction.once and turn.play.spent(f"reaction:{character.name}:{index}"))
+
+
+async def pick_topic(turn: Turn, character: CharacterDef, verb: TopicVerb, phrase: str) -> tuple[int, Topic] | None:
+    """The topic of ``character`` that ``phrase`` is about and whose conditions hold: exact words first."""
+    candidates = [
+        (i, t) for i, t in enumerate(character.topics)
+        if t.verb in (verb, "both") and not turn.play.spent(f"topic:{character.name}:{i}")
+    ]
+    for exact in (True, False):
+        for index, topic in candidates:
+            if topic_matches(turn.world, phrase, topic.about, exact) and await turn.rules.holds(topic.when):
+                return index, topic
+    return None
+
+
+def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) -> None:
+    """Give a chosen topic's answer: spend it if it is once-only, apply its effects, say it."""
+    text = turn.pick(topic.reply)
+    if topic.once:
+        turn.play.spend(f"topic:{character.name}:{index}")
+    turn.log.say(text)
+    turn.rules.apply(topic.effects, text)
+
+
+def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None:
+    """Nothing to say about that: their own words for it, then what they might talk about instead."""
+    if character.unknown:
+        turn.say_text(character.unknown)
+    else:
+        turn.log.say(turn.reply("no_topic", name=character.short_name))
+    open_topics = [t.about[0] for i, t in enumerate(character.topics)
+                   if t.when.is_empty() and t.verb in (verb, "both")
+                   and not turn.play.spent(f"topic:{character.name}:{i}")]
+    if open_topics:
+        turn.log.paragraphs[-1] += f" {character.short_name} might talk about {join_words(open_topics[:3], 'or')}."

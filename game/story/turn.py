@@ -1,0 +1,130 @@
+"""One turn of the story: read the input, perform the action, let the world's beats run, tell the ending.
+
+``tell`` is the story engine's one entry point. It works on a copy of the scene and returns the prose,
+the World IR (who was on stage, what was named, which relations changed) and the next ``SceneState``.
+Randomness comes only from a generator seeded by ``seed``, the scene and the input, so the same seed and
+input always tell the same turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.graph.ports import GraphReader
+from game.story.actions import ACTIONS
+from game.story.actions.base import perform
+from game.story.context import Turn
+from game.story.parser import Intent, parse
+from game.world import World
+from game.world.ir import EntityKind, IREntity, WorldIR
+from game.world.scene import SceneState
+from game.world.words import key_words
+
+IR_KINDS: dict[str, EntityKind] = {"individual": "character", "group": "group", "faction": "faction"}
+"""A graph node type to the World IR kind that names it: ``GRAPH_KINDS`` the other way round."""
+
+
+@dataclass
+class TurnOutcome:
+    """A told turn: its prose, its World IR and the scene after it."""
+
+    text: str
+    world_ir: WorldIR
+    scene: SceneState
+
+
+async def tell(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
+               seed: str) -> TurnOutcome:
+    """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched."""
+    turn = Turn.start(world, scene, graph, number, player_input, seed)
+    play = turn.play
+    # Who left last turn can be followed this turn, and only this turn.
+    turn.followable, play.story.departures = play.story.departures, {}
+    if not await custom_command(turn, player_input):
+        intent = parse(player_input)
+        await dispatch(turn, intent)
+        if intent.verb not in {"again", "empty"}:
+            play.story.last_input = player_input
+    else:
+        play.story.last_input = player_input
+    if turn.log.time_passes and play.ending is None:
+        await turn.rules.run_beats()
+    if play.ending is not None and scene.ending is None:
+        ending = world.endings[play.ending]
+        turn.log.say(f"**{ending.title}**")
+        if ending.text:
+            turn.log.say(world.text(ending.text))
+    if not turn.log.paragraphs:
+        turn.log.say(turn.reply("wait"))
+    return TurnOutcome(turn.log.text, world_ir(turn), play.to_scene(world, turn.rng.randrange(2**31)))
+
+
+async def dispatch(turn: Turn, intent: Intent) -> None:
+    if intent.verb == "again":
+        await again(turn)
+    else:
+        await perform(ACTIONS[intent.verb], turn, intent)
+
+
+async def again(turn: Turn) -> None:
+    """``again`` / ``g``: the last line once more, the world's own verbs included."""
+    last = turn.play.story.last_input
+    if not last or parse(last).verb == "again":
+        turn.fail("There is nothing to do again yet.")
+        return
+    if not await custom_command(turn, last):
+        await dispatch(turn, parse(last))
+
+
+async def custom_command(turn: Turn, line: str) -> bool:
+    """The world's own verbs ("ring the bell"); True when one matched (whether or not it could run)."""
+    world, play = turn.world, turn.play
+    wanted = key_words(line)
+    matching = [c for c in world.commands if wanted in {key_words(s) for s in c.say}]
+    if not matching:
+        return False
+    for command in matching:
+        key = f"command:{command.id}"
+        if command.once and play.spent(key):
+            continue
+        if await turn.rules.holds(command.when):
+            if command.once:
+                play.spend(key)
+            text = turn.say_text(command.reply)
+            turn.rules.apply(command.effects, text)
+            return True
+    refusal = next((c.otherwise for c in matching if c.otherwise), None)
+    turn.fail(turn.pick(refusal) if refusal else f"{turn.reply('unknown')} {turn.hint()}")
+    return True
+
+
+def world_ir(turn: Turn) -> WorldIR:
+    """The turn's facts: who was on stage or acted on, what was named, the relations stated and ended."""
+    world, play, log = turn.world, turn.play, turn.log
+    present = play.present(world)
+    on_stage = [*present, *(n for n in turn.acted_on if n not in present)]
+    named = [*on_stage, *(n for n in log.named if n not in on_stage)]
+    entities = [_entity(world, name) for name in named]
+    entities.append(IREntity(name=world.places[play.location].name, kind="place"))
+    for item_id in log.items:
+        entities.append(IREntity(name=world.items[item_id].name, kind="item"))
+    return WorldIR(
+        characters_present=[n for n in on_stage if not world.is_player(n)][:40],
+        entities=entities[:60],
+        relations=log.relations[:40],
+        ended_relations=log.ended[:20],
+        next_cast=present[:40],
+        location=play.location,
+    )
+
+
+def _entity(world: World, name: str) -> IREntity:
+    if world.is_player(name):
+        player = world.player
+        return IREntity(name=player.name, kind="character", summary=world.text(player.summary),
+                        aliases=list(player.aliases), labels=list(player.labels))
+    character = world.character(name)
+    assert character is not None
+    return IREntity(name=character.name, kind=IR_KINDS[character.type],
+                    summary=world.text(character.summary), aliases=list(character.aliases),
+                    labels=list(character.labels))
