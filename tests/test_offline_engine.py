@@ -11,6 +11,7 @@ from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
 from game.narrator.offline_play import Playthrough
+from game.story.parser import Intent, parse
 from game.world import World, load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -343,3 +344,15 @@ async def test_a_new_request_reads_the_graph_as_it_is_now(world: World) -> None:
     assert game.open_relation("Edda Marsh", "player", "TRUSTS") is not None
     truth = await narrator.finish(NarrationRequest(1, "ask edda about tobin", "", scene, game.graph), "")
     assert [r.relation for r in truth.world_ir.relations] == ["KNOWS_SECRET_OF"]
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("give the coin to edda", Intent("give", obj="the coin", target="edda")),
+    ("give edda the coin", Intent("give", obj="edda the coin")),
+    ("show matches to edda", Intent("show", obj="matches", target="edda")),
+    ("show edda the matches", Intent("show", obj="edda the matches")),
+    ("\u201cTell me about the lamp", Intent("say", topic="tell me about the lamp")),
+    ("\u00abHello", Intent("say", topic="hello")),
+])
+def test_the_parser_gives_one_verb_per_action_and_the_words_carry_the_difference(line: str, intent: Intent) -> None:
+    assert parse(line) == intent
