@@ -94,3 +94,9 @@ def test_the_world_package_imports_no_narrator_story_or_engine() -> None:
             "print(sorted(m for m in sys.modules if m.startswith(('game.narrator', 'game.story', 'game.engine'))))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_world_ir_kinds_and_graph_node_types_map_both_ways() -> None:
+    from game.world.ir import GRAPH_KINDS, NODE_KINDS
+
+    assert {kind: node_type for node_type, kind in NODE_KINDS.items()} == GRAPH_KINDS

@@ -16,12 +16,9 @@ from game.story.actions.base import perform
 from game.story.context import Turn
 from game.story.parser import Intent, parse
 from game.world import World
-from game.world.ir import EntityKind, IREntity, WorldIR
+from game.world.ir import NODE_KINDS, IREntity, WorldIR
 from game.world.scene import SceneState
 from game.world.words import key_words
-
-IR_KINDS: dict[str, EntityKind] = {"individual": "character", "group": "group", "faction": "faction"}
-"""A graph node type to the World IR kind that names it: ``GRAPH_KINDS`` the other way round."""
 
 
 @dataclass
@@ -125,6 +122,6 @@ def _entity(world: World, name: str) -> IREntity:
                         aliases=list(player.aliases), labels=list(player.labels))
     character = world.character(name)
     assert character is not None
-    return IREntity(name=character.name, kind=IR_KINDS[character.type],
+    return IREntity(name=character.name, kind=NODE_KINDS[character.type],
                     summary=world.text(character.summary), aliases=list(character.aliases),
                     labels=list(character.labels))

@@ -15,6 +15,9 @@ from game.graph.models import MAX_RELATION_CHARS, RELATION_PATTERN, CamelModel
 
 EntityKind = Literal["character", "group", "faction", "place", "item", "skill", "concept"]
 GRAPH_KINDS: dict[str, str] = {"character": "individual", "group": "group", "faction": "faction"}
+"""A World IR kind to the graph node type it becomes; the other kinds never become nodes."""
+NODE_KINDS: dict[str, EntityKind] = {"individual": "character", "group": "group", "faction": "faction"}
+"""A graph node type to the World IR kind that names it: ``GRAPH_KINDS`` the other way round."""
 
 
 class IREntity(CamelModel):
