@@ -1,8 +1,14 @@
 """The offline interactive-fiction engine: a parser-based story over a world in ``content/``.
 
-``turn.tell`` tells one turn; ``narrator/offline.py`` adapts it to the narrator interface. The parts,
-kept apart as Inform's standard rules keep them: ``parser`` (a line to one verb and its words),
-``resolve`` (which person, thing or place a phrase means), ``actions`` (one module per family, each
-action check / carry out / report), ``responses`` (how characters answer), ``rules`` (conditions,
-effects, beats), ``state`` (the typed working state), ``relations``, ``log`` and ``prose``.
+``turn.tell`` tells one turn; ``narrator/offline.py`` adapts it to the narrator interface. The parts are
+kept apart as Inform's standard rules keep them:
+
+- ``parser``: a line of input to one verb and its words (``Intent``);
+- ``resolve``: which person, thing, feature, exit or topic a phrase means;
+- ``actions/``: one module per family (places, things, people, general), each action check / carry out
+  / report (``actions/base``);
+- ``responses``: how characters answer an act or a topic;
+- ``rules``: conditions, effects and beats; ``relations``: the graph as conditions read it this turn;
+- ``state``: the typed working state of a turn; ``context``: the turn as every action sees it;
+- ``log``: what the turn said and stated; ``prose``: tidying, filling, streaming and quoting text.
 """
