@@ -68,10 +68,6 @@ def stream_chunks(text: str) -> list[str]:
     return chunks
 
 
-def words_of(text: str) -> set[str]:
-    return {w.casefold() for w in _WORD.findall(text)}
-
-
 def evidence_sentence(text: str, first: Iterable[str], second: Iterable[str]) -> str:
     """The sentence of ``text`` that best shows a relation between two parties.
 
