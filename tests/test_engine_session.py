@@ -55,7 +55,8 @@ def text_of(events: list[Event]) -> str:
 
 
 async def disk_state(session: GameSession) -> tuple[Any, ...]:
-    db = session.db
+    """What the save file holds, read through the session's own connection (so uncommitted work shows)."""
+    db = session._db
     turn = await db.current_turn()
     return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
             [(t.number, t.input, t.narration) for t in await db.turns()], turn, await db.scene_at(turn))
@@ -88,12 +89,11 @@ async def test_a_turn_streams_then_commits_turn_graph_and_scene_together(session
     assert {"retrieve_ms", "narrate_ms", "extract_ms", "commit_ms"} <= set(committed.timings)
     changed = next(e for e in events if isinstance(e, GraphChanged))
     assert any("Edda Marsh → Sam Reed TRUSTS" in c.text for c in changed.changes)
-    turns = await session.db.turns()
+    turns = await session.turns()
     assert [(t.number, t.input) for t in turns] == [(1, "help Edda")]
     assert turns[0].narration == next(e for e in events if isinstance(e, NarrationDone)).text
     assert turns[0].world_ir is not None and "Edda Marsh" in turns[0].world_ir["charactersPresent"]
     assert trust(session) == [0.6]
-    assert await disk_state(session) == await disk_state(session)  # stable read
 
 
 async def test_a_changed_relation_supersedes_and_retrieval_sees_only_the_new_version(session: GameSession) -> None:
@@ -101,10 +101,10 @@ async def test_a_changed_relation_supersedes_and_retrieval_sees_only_the_new_ver
     events = await collect(session, "threaten Edda")
     changed = next(e for e in events if isinstance(e, GraphChanged))
     assert any(c.kind == "edge-superseded" and "+0.60 → -0.50" in c.text for c in changed.changes)
-    versions = [e for e in await session.db.all_edges() if e.relation == "TRUSTS"]
+    versions = [e for e in await session.all_edges() if e.relation == "TRUSTS"]
     assert [(e.strength, e.valid_at, e.invalid_at) for e in versions] == [(0.6, 1, 2), (-0.5, 2, None)]
     events = await collect(session, "ask Edda about the lamp")
-    turn = (await session.db.turns())[-1]
+    turn = (await session.turns())[-1]
     assert "stopped trusting Sam Reed" in turn.npc_context
     assert "since Sam steadied her wick" not in turn.npc_context
 
@@ -193,12 +193,12 @@ async def test_extraction_that_fails_commits_the_story_marked_and_can_be_recover
         committed = next(e for e in events if isinstance(e, TurnCommitted))
         assert not committed.extracted
         assert any(isinstance(e, Notice) and "memory was not updated" in e.text for e in events)
-        assert trust(session) == [] and [t.extracted for t in await session.db.turns()] == [False]
+        assert trust(session) == [] and [t.extracted for t in await session.turns()] == [False]
         narrator.broken = False
         lines = await session.reextract_pending()
         assert lines == ["turn 1: extracted (3 calls)"] or lines[0].startswith("turn 1: extracted")
         assert trust(session) == [0.6]
-        assert await session.db.pending_extraction() == []
+        assert await session.pending_extraction() == []
     finally:
         await session.close()
 
@@ -228,7 +228,7 @@ async def test_resuming_a_save_continues_where_it_stopped(tmp_path: Path) -> Non
         assert "resumed at turn 2" in resumed.opening_text()
         events = await collect(resumed, "again")
         assert any(isinstance(e, TurnCommitted) and e.turn == 3 for e in events)
-        assert (await resumed.db.turns())[-1].input == "up"
+        assert (await resumed.turns())[-1].input == "up"
     finally:
         await resumed.close()
 
@@ -319,7 +319,7 @@ async def test_a_turn_without_world_ir_is_recovered_by_asking_again(tmp_path: Pa
                                      narrator=narrator)
     try:
         await collect(session, "help Edda")
-        stored = await session.db.turns()
+        stored = await session.turns()
         assert stored[0].world_ir is None and not stored[0].extracted and trust(session) == []
         assert (await session.reextract_pending())[0].startswith("turn 1: still no World IR")
         narrator.broken = False
@@ -408,7 +408,7 @@ async def test_undo_after_a_rebuild_makes_the_recovered_turn_pending_again(tmp_p
         assert trust(session) == [0.6]
         await collect(session, "undo")  # undoes "look", and the recovery made at that turn
         assert trust(session) == []
-        assert [t.number for t in await session.db.pending_extraction()] == [1]
+        assert [t.number for t in await session.pending_extraction()] == [1]
         await session.reextract_pending()
         assert trust(session) == [0.6]
     finally:
@@ -418,7 +418,7 @@ async def test_undo_after_a_rebuild_makes_the_recovered_turn_pending_again(tmp_p
 async def test_a_locked_save_fails_the_turn_with_a_message(session: GameSession) -> None:
     other = sqlite3.connect(session.save_path, timeout=0)
     other.execute("BEGIN IMMEDIATE")
-    await session.db.conn.execute("PRAGMA busy_timeout = 50")
+    await session._db.conn.execute("PRAGMA busy_timeout = 50")  # fail fast
     try:
         events = await collect(session, "help Edda")
     finally:
@@ -443,12 +443,18 @@ async def test_a_saves_folder_that_cannot_exist_is_a_clear_refusal(tmp_path: Pat
 async def test_the_saves_vocabulary_follows_its_world_so_the_cli_agrees(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
     session = await GameSession.open(settings, save="game", new=True, world="tiny")
-    await session.db.set_meta({"vocabulary": "[]"})  # as a save made before a world added relations
+    path = session.save_path
     await session.close()
+    db = await SaveDatabase.open(path)
+    await db.set_meta({"vocabulary": "[]"})  # as a save made before a world added relations
+    await db.close()
     reopened = await GameSession.open(settings, save="game")
+    relations = set(reopened.world.vocabulary.relations)
+    await reopened.close()
+    db = await SaveDatabase.open(path)
     try:
-        stored = await reopened.db.vocabulary()
-        assert set(stored.relations) == set(reopened.world.vocabulary.relations)
-        assert (await reopened.db.meta())["vocabulary"] != "[]"
+        stored = await db.vocabulary()
+        assert set(stored.relations) == relations
+        assert (await db.meta())["vocabulary"] != "[]"
     finally:
-        await reopened.close()
+        await db.close()

@@ -204,7 +204,7 @@ class KithApp(App[int]):
         self._pending = OpenRequest()
         await self._close_session()
         self.session = session
-        self._positions = await session.db.load_layout()
+        self._positions = await session.map_layout()
         await self.log_view.clear()
         await self.log_view.add_story(session.opening_text())
         self.map_pane.map.at_turn = None
@@ -252,15 +252,15 @@ class KithApp(App[int]):
 
         self._history_drawn = self._needs_history()
         if self._history_drawn:
-            nodes = await session.db.all_nodes()
-            edges = await session.db.all_edges()
+            nodes = await session.all_nodes()
+            edges = await session.all_edges()
         else:
             nodes = sorted(session.graph.nodes.values(), key=lambda n: (n.first_seen_turn, n.id))
             edges = list(session.graph.open_edges.values())
         new = [node.id for node in nodes if node.id not in self._positions]
         if new:
             laid_out = await asyncio.to_thread(compute_layout, nodes, edges, self._positions)
-            await session.db.save_layout({node_id: laid_out[node_id] for node_id in new})
+            await session.save_map_layout({node_id: laid_out[node_id] for node_id in new})
             self._positions.update(laid_out)
         self.map_pane.set_graph(nodes, edges, {n.id: self._positions[n.id] for n in nodes})
 
@@ -520,7 +520,7 @@ class KithApp(App[int]):
         session = self.session
         if session is None:
             return
-        turns = [(record.number, record.input) for record in await session.db.turns()]
+        turns = [(record.number, record.input) for record in await session.turns()]
 
         def chosen(choice: TurnChoice | None) -> None:
             if choice is not None:
@@ -573,14 +573,12 @@ class KithApp(App[int]):
         except ConfigError as error:
             self.report(error)
             return
-        previous, session.narrator = session.narrator, narrator
-        session.settings = settings
-        self._show_status()
-        self.notify(f"Narrator: {narrator.label}.", title="Settings")
         try:
-            await previous.aclose()
+            await session.swap_narrator(narrator, settings)  # closing the previous one may fail; it is told
         except Exception as error:
             self.report(error)
+        self._show_status()
+        self.notify(f"Narrator: {narrator.label}.", title="Settings")
 
     @on(RelationshipMap.Leave)
     def _leave_map(self) -> None:
