@@ -64,7 +64,6 @@ if TYPE_CHECKING:
     from game.ui.screens.time_travel import TurnChoice
 
 RECOVER_HINT = "Ctrl+N starts a new game, Ctrl+O loads another, F5 opens the settings."
-SEVERITY = {"information": "information", "info": "information", "warning": "warning", "error": "error"}
 
 
 @dataclass(frozen=True)
@@ -385,8 +384,7 @@ class KithApp(App[int]):
             self.notify(event.message, title=event.title, severity="error", timeout=10)
             self._outcome.failed = True
         elif isinstance(event, Notice):
-            self.notify(event.text, severity=SEVERITY.get(event.level, "information"),  # type: ignore[arg-type]
-                        timeout=8)
+            self.notify(event.text, severity=event.level, timeout=8)
         elif isinstance(event, GameEnded):
             await log.add_ending(event.title)
             self.notify(f"The story has reached an ending: {event.title}.", title="The end")
