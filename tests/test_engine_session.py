@@ -286,6 +286,39 @@ async def test_transcript_writes_a_plain_text_log(session: GameSession) -> None:
     assert "> look" not in log
 
 
+async def test_a_transcript_that_cannot_be_written_is_told_and_play_goes_on(session: GameSession) -> None:
+    saves = session.settings.saves_dir
+    (saves / "game.transcript.txt").mkdir()  # a folder where the transcript file would go
+    reply = text_of(await collect(session, "transcript on"))
+    assert "could not" in reply.lower() and "game.transcript.txt" in reply
+    assert session.transcript_path is None
+    events = await collect(session, "help Edda")
+    assert any(isinstance(e, TurnCommitted) for e in events) and session.turn == 1
+
+
+async def test_a_full_disk_stops_the_transcript_with_a_message_and_play_goes_on(session: GameSession) -> None:
+    full = Path("/dev/full")
+    if not full.exists():
+        pytest.skip("needs /dev/full to simulate a full disk")
+    (session.settings.saves_dir / "game.transcript.txt").symlink_to(full)
+    events = await collect(session, "transcript on")  # opening works; the first write finds the disk full
+    events += await collect(session, "help Edda")
+    assert any(isinstance(e, TurnCommitted) for e in events) and session.turn == 1
+    warning = [e for e in events if isinstance(e, Notice) and "transcript" in e.text.lower()]
+    assert len(warning) == 1 and warning[0].level == "warning" and "stopped" in warning[0].text
+    assert session.transcript_path is None
+    events = await collect(session, "up")
+    assert any(isinstance(e, TurnCommitted) for e in events) and session.turn == 2
+
+
+async def test_the_transcript_holds_no_terminal_escape_sequences(session: GameSession) -> None:
+    await collect(session, "transcript on")
+    await collect(session, "help \x1b]52;c;ZXZpbA==\x07Edda\x1b[2J")
+    log = (session.settings.saves_dir / "game.transcript.txt").read_text(encoding="utf-8")
+    assert "\x1b" not in log and "\x07" not in log
+    assert "> help" in log and "Edda" in log
+
+
 async def test_quit_and_meta_words_that_belong_to_the_story() -> None:
     assert parse_meta("help") is not None and parse_meta("help Edda") is None
     assert parse_meta("why") is None and parse_meta("/why Edda") is not None

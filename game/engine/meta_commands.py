@@ -121,8 +121,7 @@ async def _transcript(session: GameSession, argument: str) -> AsyncIterator[Even
         yield MetaOutput("Transcript stopped.", "transcript")
         return
     path = session.settings.saves_dir / f"{session.save_name}.transcript.txt"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    session.start_transcript(path)
+    session.start_transcript(path)  # a path that cannot be written is refused with a message
     yield MetaOutput(f"Writing a transcript to {path}.", "transcript")
 
 

@@ -249,13 +249,15 @@ class GameSession:
         """Handle one line of player input, yielding events; a story turn commits at most once."""
         text = text.strip()
         command = parse_meta(text) if text else None
-        if text:
-            self._write_transcript(f"> {text}\n")
+        logged = bool(text)  # an empty line is not a command, and is not logged
+        problem = self._transcript.write(f"> {text}\n") if logged else None
         events = meta_commands.run(self, command) if command is not None else self._pipeline.play(text)
         async for event in events:
-            if text:
-                self._log_transcript(event)
             yield event
+            if logged and problem is None:
+                problem = self._log_transcript(event)
+        if problem is not None:
+            yield Notice(problem, "warning")
 
     async def reextract_pending(self) -> list[str]:
         """Run the memory update again for turns committed without one; returns a line per turn.
@@ -398,14 +400,13 @@ class GameSession:
     def stop_transcript(self) -> None:
         self._transcript.stop()
 
-    def _log_transcript(self, event: Event) -> None:
+    def _log_transcript(self, event: Event) -> str | None:
+        """Log what the player saw of ``event``; a sentence when the transcript had to stop."""
         if isinstance(event, NarrationDone | MetaOutput | Notice):
-            self._write_transcript(f"{event.text}\n\n")
-        elif isinstance(event, TurnFailed):
-            self._write_transcript(f"{event.message}\n\n")
-
-    def _write_transcript(self, text: str) -> None:
-        self._transcript.write(text)
+            return self._transcript.write(f"{event.text}\n\n")
+        if isinstance(event, TurnFailed):
+            return self._transcript.write(f"{event.message}\n\n")
+        return None
 
 
 class _SaveStore:
