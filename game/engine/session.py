@@ -19,15 +19,16 @@ from game.config import Settings
 from game.engine import meta_commands
 from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
 from game.engine.meta import parse_meta
+from game.engine.rebuild import reextract_pending
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
-from game.graph.retrieve import Retrieval, RetrievalSettings
+from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.narrator.base import NarrationRequest, Narrator, PastTurn, SceneState
+from game.narrator.base import Narrator, PastTurn, SceneState
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.saves import list_saves, resolve_save, validate_save_name
 
@@ -115,11 +116,6 @@ class GameSession:
     @property
     def retrieval_settings(self) -> RetrievalSettings:
         return self._pipeline.retrieval_settings
-
-    @property
-    def last_retrieval(self) -> Retrieval | None:
-        """What the last story turn retrieved (the narrator's ``npcContext``), for inspection."""
-        return self._pipeline.last_retrieval
 
     @property
     def transcript_path(self) -> Path | None:
@@ -260,45 +256,8 @@ class GameSession:
             yield Notice(problem, "warning")
 
     async def reextract_pending(self) -> list[str]:
-        """Run the memory update again for turns committed without one; returns a line per turn.
-
-        Each is extracted from its stored World IR at the current turn (relations it opens are new versions
-        now), and all that succeed commit together with their turns marked extracted.
-        """
-        from game.narrator.base import NarrationResult
-        from game.narrator.world_ir import WorldIR
-
-        pending = await self._db.pending_extraction()
-        if not pending:
-            return []
-        execution = UpsertExecution(self.graph, self.vocabulary, self.turn,
-                                    rng=random.Random(f"{self.settings.seed}:rebuild:{self.turn}"))
-        lines: list[str] = []
-        done: list[int] = []
-        for record in pending:
-            request = NarrationRequest(turn=self.turn, player_input=record.input, npc_context=record.npc_context,
-                                       scene=self.scene, graph=self.graph, history=tuple(self.history),
-                                       seed=self.settings.seed + record.number)
-            if record.world_ir is None:
-                # The World IR step failed that turn: ask for it again from the stored narration.
-                result = await self.narrator.finish(request, record.narration)
-                if result.ir_error:
-                    lines.append(f"turn {record.number}: still no World IR: {result.ir_error}")
-                    continue
-            else:
-                result = NarrationResult(WorldIR.model_validate(record.world_ir), self.scene)
-            saved = execution.writes.copy()
-            report = await self.narrator.extract(request, result, execution)
-            if report.extracted:
-                done.append(record.number)
-                lines.append(f"turn {record.number}: extracted ({report.calls} calls)")
-            else:
-                execution.writes = saved
-                lines.append(f"turn {record.number}: still not extracted: {report.message}")
-        if done:
-            await self._db.commit_reextraction(execution.writes, self.turn, done)
-            self.graph.apply(execution.writes)
-        return lines
+        """Run the memory update again for turns committed without one; returns a line per turn."""
+        return await reextract_pending(self._db, self._pipeline)
 
     # ------------------------------------------------------------------------------------- what is saved
 

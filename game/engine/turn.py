@@ -35,7 +35,7 @@ from game.engine.events import (
 from game.errors import KithError, NarratorError
 from game.graph.memory import GraphIndex
 from game.graph.ports import GraphWrites
-from game.graph.retrieve import Retrieval, RetrievalSettings, retrieve
+from game.graph.retrieve import RetrievalSettings, retrieve
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.narrator.base import (
@@ -114,7 +114,6 @@ class TurnPipeline:
         self.seed = seed
         self.retrieval_settings = retrieval_settings or RetrievalSettings()
         self.ending_titles: Mapping[str, str] = ending_titles or {}
-        self.last_retrieval: Retrieval | None = None
 
     def story_input(self, text: str) -> str | MetaOutput:
         """What the story is asked to do for ``text``, or the reply when no story turn is told.
@@ -158,7 +157,6 @@ class TurnPipeline:
 
         try:
             retrieval = await retrieve(state.graph, text, state.scene.cast, self.retrieval_settings)
-            self.last_retrieval = retrieval
             lap("retrieve_ms")
             scene = state.scene.model_copy(update={"verbose": state.verbose})
             request = NarrationRequest(
