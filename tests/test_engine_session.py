@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playthrough import Playthrough
 
 from game.config import Settings, load_settings
 from game.engine.events import (
@@ -213,6 +214,23 @@ async def test_undo_returns_narration_scene_and_graph_exactly_as_often_as_there_
         assert any(isinstance(e, SessionReset) for e in events)
         assert (await disk_state(session), memory_state(session)) == expected
     assert "nothing to undo" in text_of(await collect(session, "undo"))
+
+
+async def test_a_game_on_disk_and_a_game_in_memory_tell_the_same_story(session: GameSession) -> None:
+    """One turn pipeline: the session and the tests' in-memory playthrough differ only in where turns go."""
+    commands = ["", "again", "help Edda", "g", "ask Edda about the lamp", "threaten Edda", "up", "again"]
+    memory = await Playthrough.start(load_world(FIXTURES, "tiny"), seed=session.settings.seed)
+    for command in commands:
+        told = await memory.play(command)
+        assert told == text_of([e for e in await collect(session, command)
+                                if isinstance(e, NarrationDone | MetaOutput)]), command
+    assert [t.player_input for t in memory.turns] == [t.input for t in await session.turns()]
+    assert memory.scene == session.scene and memory.turn == session.turn == 6
+
+    def relations(graph: Any) -> set[tuple[str, str, str, float]]:
+        return {(e.source, e.target, e.relation, e.strength) for e in graph.open_edges.values()}
+
+    assert relations(memory.graph) == relations(session.graph)
 
 
 async def test_resuming_a_save_continues_where_it_stopped(tmp_path: Path) -> None:
