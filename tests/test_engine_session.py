@@ -233,6 +233,40 @@ async def test_a_game_on_disk_and_a_game_in_memory_tell_the_same_story(session: 
     assert relations(memory.graph) == relations(session.graph)
 
 
+async def test_a_swapped_narrator_tells_the_next_turn_and_the_previous_one_is_closed(session: GameSession) -> None:
+    class Marked(OfflineNarrator):
+        closed = False
+
+        async def narrate(self, request: NarrationRequest) -> AsyncIterator[str]:
+            yield f"[{self.label}:{request.seed}] "
+            async for delta in super().narrate(request):
+                yield delta
+
+        async def aclose(self) -> None:
+            self.closed = True
+
+    world = load_world(FIXTURES, "tiny")
+    first, second = Marked(world), Marked(world)
+    await session.swap_narrator(first)
+    assert text_of(await collect(session, "look")).startswith(f"[{first.label}:{session.settings.seed + 1}]")
+    await session.swap_narrator(second, session.settings.model_copy(update={"seed": 100}))
+    assert first.closed and not second.closed and session.narrator is second and session.settings.seed == 100
+    assert text_of(await collect(session, "look")).startswith(f"[{second.label}:102]")
+
+
+async def test_the_map_layout_is_kept_in_the_save(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    session = await GameSession.open(settings, save="game", new=True, world="tiny")
+    assert await session.map_layout() == {}
+    await session.save_map_layout({"npc-edda-marsh": (0.25, -0.5)})
+    await session.close()
+    reopened = await GameSession.open(settings, save="game")
+    try:
+        assert await reopened.map_layout() == {"npc-edda-marsh": (0.25, -0.5)}
+    finally:
+        await reopened.close()
+
+
 async def test_resuming_a_save_continues_where_it_stopped(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
     session = await GameSession.open(settings, save="game", new=True, world="tiny")
