@@ -6,6 +6,10 @@ waits for the model, the database or the map layout, Esc cancels the worker (and
 nothing of the turn), and an error becomes a message instead of the end of the game. Widgets are only
 touched from the event loop: slow synchronous work (map layout, listing saves) runs in a thread through
 ``asyncio.to_thread`` and its result is applied back on the loop.
+
+It is one piece (over 600 lines) on purpose: it is the only owner of the open session and of the
+workers that use it, so the rule "one turn at a time, widgets only from the loop" is kept in one class;
+widgets, screens and the map renderer live in their own modules.
 """
 
 from __future__ import annotations
