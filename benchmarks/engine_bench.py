@@ -62,8 +62,14 @@ async def _turns_per_second(settings_dir: Path, extra_versions: int, turns: int)
     name = f"bench{extra_versions}"
     session = await GameSession.open(settings, save=name, new=True)
     if extra_versions:
-        await _bulk_versions(session.db, extra_versions)
+        # The synthetic history goes into the closed save through the store, as `kith graph import` would.
+        path = session.save_path
         await session.close()
+        db = await SaveDatabase.open(path)
+        try:
+            await _bulk_versions(db, extra_versions)
+        finally:
+            await db.close()
         session = await GameSession.open(settings, save=name)
     durations: list[float] = []
     try:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playthrough import Playthrough
 
 from game.config import Settings, load_settings
 from game.engine.events import (
@@ -55,7 +56,8 @@ def text_of(events: list[Event]) -> str:
 
 
 async def disk_state(session: GameSession) -> tuple[Any, ...]:
-    db = session.db
+    """What the save file holds, read through the session's own connection (so uncommitted work shows)."""
+    db = session._db
     turn = await db.current_turn()
     return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
             [(t.number, t.input, t.narration) for t in await db.turns()], turn, await db.scene_at(turn))
@@ -88,12 +90,11 @@ async def test_a_turn_streams_then_commits_turn_graph_and_scene_together(session
     assert {"retrieve_ms", "narrate_ms", "extract_ms", "commit_ms"} <= set(committed.timings)
     changed = next(e for e in events if isinstance(e, GraphChanged))
     assert any("Edda Marsh → Sam Reed TRUSTS" in c.text for c in changed.changes)
-    turns = await session.db.turns()
+    turns = await session.turns()
     assert [(t.number, t.input) for t in turns] == [(1, "help Edda")]
     assert turns[0].narration == next(e for e in events if isinstance(e, NarrationDone)).text
     assert turns[0].world_ir is not None and "Edda Marsh" in turns[0].world_ir["charactersPresent"]
     assert trust(session) == [0.6]
-    assert await disk_state(session) == await disk_state(session)  # stable read
 
 
 async def test_a_changed_relation_supersedes_and_retrieval_sees_only_the_new_version(session: GameSession) -> None:
@@ -101,10 +102,10 @@ async def test_a_changed_relation_supersedes_and_retrieval_sees_only_the_new_ver
     events = await collect(session, "threaten Edda")
     changed = next(e for e in events if isinstance(e, GraphChanged))
     assert any(c.kind == "edge-superseded" and "+0.60 → -0.50" in c.text for c in changed.changes)
-    versions = [e for e in await session.db.all_edges() if e.relation == "TRUSTS"]
+    versions = [e for e in await session.all_edges() if e.relation == "TRUSTS"]
     assert [(e.strength, e.valid_at, e.invalid_at) for e in versions] == [(0.6, 1, 2), (-0.5, 2, None)]
     events = await collect(session, "ask Edda about the lamp")
-    turn = (await session.db.turns())[-1]
+    turn = (await session.turns())[-1]
     assert "stopped trusting Sam Reed" in turn.npc_context
     assert "since Sam steadied her wick" not in turn.npc_context
 
@@ -193,12 +194,12 @@ async def test_extraction_that_fails_commits_the_story_marked_and_can_be_recover
         committed = next(e for e in events if isinstance(e, TurnCommitted))
         assert not committed.extracted
         assert any(isinstance(e, Notice) and "memory was not updated" in e.text for e in events)
-        assert trust(session) == [] and [t.extracted for t in await session.db.turns()] == [False]
+        assert trust(session) == [] and [t.extracted for t in await session.turns()] == [False]
         narrator.broken = False
         lines = await session.reextract_pending()
         assert lines == ["turn 1: extracted (3 calls)"] or lines[0].startswith("turn 1: extracted")
         assert trust(session) == [0.6]
-        assert await session.db.pending_extraction() == []
+        assert await session.pending_extraction() == []
     finally:
         await session.close()
 
@@ -215,6 +216,57 @@ async def test_undo_returns_narration_scene_and_graph_exactly_as_often_as_there_
     assert "nothing to undo" in text_of(await collect(session, "undo"))
 
 
+async def test_a_game_on_disk_and_a_game_in_memory_tell_the_same_story(session: GameSession) -> None:
+    """One turn pipeline: the session and the tests' in-memory playthrough differ only in where turns go."""
+    commands = ["", "again", "help Edda", "g", "ask Edda about the lamp", "threaten Edda", "up", "again"]
+    memory = await Playthrough.start(load_world(FIXTURES, "tiny"), seed=session.settings.seed)
+    for command in commands:
+        told = await memory.play(command)
+        assert told == text_of([e for e in await collect(session, command)
+                                if isinstance(e, NarrationDone | MetaOutput)]), command
+    assert [t.player_input for t in memory.turns] == [t.input for t in await session.turns()]
+    assert memory.scene == session.scene and memory.turn == session.turn == 6
+
+    def relations(graph: Any) -> set[tuple[str, str, str, float]]:
+        return {(e.source, e.target, e.relation, e.strength) for e in graph.open_edges.values()}
+
+    assert relations(memory.graph) == relations(session.graph)
+
+
+async def test_a_swapped_narrator_tells_the_next_turn_and_the_previous_one_is_closed(session: GameSession) -> None:
+    class Marked(OfflineNarrator):
+        closed = False
+
+        async def narrate(self, request: NarrationRequest) -> AsyncIterator[str]:
+            yield f"[{self.label}:{request.seed}] "
+            async for delta in super().narrate(request):
+                yield delta
+
+        async def aclose(self) -> None:
+            self.closed = True
+
+    world = load_world(FIXTURES, "tiny")
+    first, second = Marked(world), Marked(world)
+    await session.swap_narrator(first)
+    assert text_of(await collect(session, "look")).startswith(f"[{first.label}:{session.settings.seed + 1}]")
+    await session.swap_narrator(second, session.settings.model_copy(update={"seed": 100}))
+    assert first.closed and not second.closed and session.narrator is second and session.settings.seed == 100
+    assert text_of(await collect(session, "look")).startswith(f"[{second.label}:102]")
+
+
+async def test_the_map_layout_is_kept_in_the_save(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    session = await GameSession.open(settings, save="game", new=True, world="tiny")
+    assert await session.map_layout() == {}
+    await session.save_map_layout({"npc-edda-marsh": (0.25, -0.5)})
+    await session.close()
+    reopened = await GameSession.open(settings, save="game")
+    try:
+        assert await reopened.map_layout() == {"npc-edda-marsh": (0.25, -0.5)}
+    finally:
+        await reopened.close()
+
+
 async def test_resuming_a_save_continues_where_it_stopped(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
     session = await GameSession.open(settings, save="game", new=True, world="tiny")
@@ -228,7 +280,7 @@ async def test_resuming_a_save_continues_where_it_stopped(tmp_path: Path) -> Non
         assert "resumed at turn 2" in resumed.opening_text()
         events = await collect(resumed, "again")
         assert any(isinstance(e, TurnCommitted) and e.turn == 3 for e in events)
-        assert (await resumed.db.turns())[-1].input == "up"
+        assert (await resumed.turns())[-1].input == "up"
     finally:
         await resumed.close()
 
@@ -286,6 +338,39 @@ async def test_transcript_writes_a_plain_text_log(session: GameSession) -> None:
     assert "> look" not in log
 
 
+async def test_a_transcript_that_cannot_be_written_is_told_and_play_goes_on(session: GameSession) -> None:
+    saves = session.settings.saves_dir
+    (saves / "game.transcript.txt").mkdir()  # a folder where the transcript file would go
+    reply = text_of(await collect(session, "transcript on"))
+    assert "could not" in reply.lower() and "game.transcript.txt" in reply
+    assert session.transcript_path is None
+    events = await collect(session, "help Edda")
+    assert any(isinstance(e, TurnCommitted) for e in events) and session.turn == 1
+
+
+async def test_a_full_disk_stops_the_transcript_with_a_message_and_play_goes_on(session: GameSession) -> None:
+    full = Path("/dev/full")
+    if not full.exists():
+        pytest.skip("needs /dev/full to simulate a full disk")
+    (session.settings.saves_dir / "game.transcript.txt").symlink_to(full)
+    events = await collect(session, "transcript on")  # opening works; the first write finds the disk full
+    events += await collect(session, "help Edda")
+    assert any(isinstance(e, TurnCommitted) for e in events) and session.turn == 1
+    warning = [e for e in events if isinstance(e, Notice) and "transcript" in e.text.lower()]
+    assert len(warning) == 1 and warning[0].level == "warning" and "stopped" in warning[0].text
+    assert session.transcript_path is None
+    events = await collect(session, "up")
+    assert any(isinstance(e, TurnCommitted) for e in events) and session.turn == 2
+
+
+async def test_the_transcript_holds_no_terminal_escape_sequences(session: GameSession) -> None:
+    await collect(session, "transcript on")
+    await collect(session, "help \x1b]52;c;ZXZpbA==\x07Edda\x1b[2J")
+    log = (session.settings.saves_dir / "game.transcript.txt").read_text(encoding="utf-8")
+    assert "\x1b" not in log and "\x07" not in log
+    assert "> help" in log and "Edda" in log
+
+
 async def test_quit_and_meta_words_that_belong_to_the_story() -> None:
     assert parse_meta("help") is not None and parse_meta("help Edda") is None
     assert parse_meta("why") is None and parse_meta("/why Edda") is not None
@@ -306,20 +391,15 @@ async def test_a_turn_without_world_ir_is_recovered_by_asking_again(tmp_path: Pa
             result = await super().finish(request, narration)
             if self.broken:
                 result.ir_error = "the model's World IR never validated"
-            return result
-
-        async def extract(self, request: NarrationRequest, result: NarrationResult,
-                          execution: UpsertExecution) -> ExtractionReport:
-            if result.ir_error:
-                return ExtractionReport(extracted=False, message=result.ir_error)
-            return await super().extract(request, result, execution)
+            return result  # its (empty-looking) IR is still there: the session must not extract it
 
     narrator = ForgetfulIR(load_world(FIXTURES, "tiny"))
     session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny",
                                      narrator=narrator)
     try:
-        await collect(session, "help Edda")
-        stored = await session.db.turns()
+        events = await collect(session, "help Edda")
+        assert any(isinstance(e, Notice) and "World IR never validated" in e.text for e in events)
+        stored = await session.turns()
         assert stored[0].world_ir is None and not stored[0].extracted and trust(session) == []
         assert (await session.reextract_pending())[0].startswith("turn 1: still no World IR")
         narrator.broken = False
@@ -408,7 +488,7 @@ async def test_undo_after_a_rebuild_makes_the_recovered_turn_pending_again(tmp_p
         assert trust(session) == [0.6]
         await collect(session, "undo")  # undoes "look", and the recovery made at that turn
         assert trust(session) == []
-        assert [t.number for t in await session.db.pending_extraction()] == [1]
+        assert [t.number for t in await session.pending_extraction()] == [1]
         await session.reextract_pending()
         assert trust(session) == [0.6]
     finally:
@@ -418,7 +498,7 @@ async def test_undo_after_a_rebuild_makes_the_recovered_turn_pending_again(tmp_p
 async def test_a_locked_save_fails_the_turn_with_a_message(session: GameSession) -> None:
     other = sqlite3.connect(session.save_path, timeout=0)
     other.execute("BEGIN IMMEDIATE")
-    await session.db.conn.execute("PRAGMA busy_timeout = 50")
+    await session._db.conn.execute("PRAGMA busy_timeout = 50")  # fail fast
     try:
         events = await collect(session, "help Edda")
     finally:
@@ -443,12 +523,18 @@ async def test_a_saves_folder_that_cannot_exist_is_a_clear_refusal(tmp_path: Pat
 async def test_the_saves_vocabulary_follows_its_world_so_the_cli_agrees(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
     session = await GameSession.open(settings, save="game", new=True, world="tiny")
-    await session.db.set_meta({"vocabulary": "[]"})  # as a save made before a world added relations
+    path = session.save_path
     await session.close()
+    db = await SaveDatabase.open(path)
+    await db.set_meta({"vocabulary": "[]"})  # as a save made before a world added relations
+    await db.close()
     reopened = await GameSession.open(settings, save="game")
+    relations = set(reopened.world.vocabulary.relations)
+    await reopened.close()
+    db = await SaveDatabase.open(path)
     try:
-        stored = await reopened.db.vocabulary()
-        assert set(stored.relations) == set(reopened.world.vocabulary.relations)
-        assert (await reopened.db.meta())["vocabulary"] != "[]"
+        stored = await db.vocabulary()
+        assert set(stored.relations) == relations
+        assert (await db.meta())["vocabulary"] != "[]"
     finally:
-        await reopened.close()
+        await db.close()

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playthrough import Playthrough
 
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
-from game.narrator.offline_play import Playthrough
 from game.story.parser import Intent, parse
 from game.world import World, load_world
 

@@ -139,7 +139,7 @@ async def test_the_map_after_a_turn_is_drawn_from_memory_and_history_is_read_onl
         await play(pilot, "up")
         assert app.session is not None
         statements: list[str] = []
-        await app.session.db.conn.set_trace_callback(statements.append)
+        await app.session._db.conn.set_trace_callback(statements.append)
         await play(pilot, "accuse tobin of wanting the job")  # ends Edda's and Tobin's relation
         graph = app.map_pane.map
         assert not [s for s in statements if any(read in s for read in FULL_READS)]

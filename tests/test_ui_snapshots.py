@@ -31,7 +31,7 @@ def seeded_save(settings: Settings, name: str, last_played: str = "2026-01-02T03
 
     async def create() -> None:
         session = await GameSession.open(settings, name, new=True, world="tiny")
-        await session.db.save_layout(dict(POSITIONS))
+        await session.save_map_layout(POSITIONS)
         await session.close()
         async with await SaveDatabase.open(settings.saves_dir / f"{name}.sqlite") as db:
             await db.set_meta({"last_played": last_played})

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playthrough import Playthrough
 
 from game.config import Settings
 from game.engine.events import GameEnded, NarrationDone
 from game.graph.retrieve import retrieve
-from game.narrator.offline_play import Playthrough
 from game.story.prose import sentences, tidy
 from game.world import World, load_world
 

@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from playthrough import Playthrough
 from pydantic import BaseModel
 
-from game.narrator.offline_play import Playthrough
 from game.world import load_world
 from game.world import schema as format_models
 

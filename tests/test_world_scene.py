@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from playthrough import Playthrough
+
 from game.config import load_settings
 from game.engine.events import NarrationDone
 from game.engine.session import GameSession
-from game.narrator.offline_play import Playthrough
 from game.world import load_world
 from game.world.scene import SceneState
 

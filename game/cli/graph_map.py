@@ -46,9 +46,9 @@ async def rebuild_command(args: argparse.Namespace, settings: Settings) -> int:
         raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
     session = await GameSession.open(settings, save=path)
     try:
-        pending = [t.number for t in await session.db.pending_extraction()]
+        pending = [t.number for t in await session.pending_extraction()]
         lines = await session.reextract_pending()
-        remaining = [t.number for t in await session.db.pending_extraction()]
+        remaining = [t.number for t in await session.pending_extraction()]
     finally:
         await session.close()
     if args.json:

@@ -1,15 +1,14 @@
 """``kith play`` (and ``kith`` alone): play in the terminal.
 
-On a terminal the Textual app opens when it is installed; ``--plain``, a pipe or a missing UI gives the
-line-mode loop: the story printed as plain text, one command per line read from stdin. Both drive the
-same ``GameSession``, and every committed turn is already on disk, so leaving never loses anything.
+On a terminal the Textual app opens; ``--plain`` or a pipe gives the line-mode loop: the story printed
+as plain text, one command per line read from stdin. Both drive the same ``GameSession``, and every
+committed turn is already on disk, so leaving never loses anything.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import os
 import sys
 from collections.abc import AsyncGenerator, Callable
@@ -28,26 +27,17 @@ if TYPE_CHECKING:
 PROMPT = "> "
 
 
-def _optional(module: str) -> Any:
-    """A module another part of Kith provides, or None while it is not installed (UI, doctor)."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as error:
-        if error.name is not None and module.startswith(error.name):
-            return None
-        raise
-
-
 def add_llm_flags(parser: argparse.ArgumentParser) -> None:
-    """The endpoint flags ``kith doctor`` defines, when that command is installed."""
-    add = getattr(_optional("game.cli.doctor"), "llm_flag_arguments", None)
-    if add is not None:
-        add(parser)
+    """The endpoint flags, added as ``kith doctor`` defines them."""
+    from game.cli.doctor import llm_flag_arguments
+
+    llm_flag_arguments(parser)
 
 
 def llm_flags(args: argparse.Namespace) -> dict[str, Any]:
-    read = getattr(_optional("game.cli.doctor"), "llm_settings_flags", None)
-    return dict(read(args)) if read is not None else {}
+    from game.cli.doctor import llm_settings_flags
+
+    return dict(llm_settings_flags(args))
 
 
 def survive_closed_pipe(action: Callable[[], int]) -> int:
@@ -106,10 +96,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run_play(args: argparse.Namespace, settings: Settings) -> int:
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
-        app = _optional("game.ui.app")
-        if app is not None:
-            code = app.run_app(settings, args.save, args.new, args.world, None)
-            return code if isinstance(code, int) else 0
+        from game.ui.app import run_app  # textual loads only when the full-screen game opens
+
+        return run_app(settings, args.save, args.new, args.world, None)
     line_mode = LineMode(settings, save=args.save, new=args.new, world=args.world,
                          record=getattr(args, "record", None))
     return survive_closed_pipe(line_mode.run)

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
+
+ChangeKind = Literal["node-created", "node-updated", "edge-opened", "edge-superseded", "edge-closed"]
+"""What one line of a turn's graph changes is about."""
+
+NoticeLevel = Literal["information", "warning", "error"]
+"""How loudly a notice is shown (the same words as Textual's notification severities)."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,7 @@ class MemoryUpdating:
 class GraphChange:
     """One line of what a turn did to the graph."""
 
-    kind: str  # "node-created" | "node-updated" | "edge-opened" | "edge-superseded" | "edge-closed"
+    kind: ChangeKind
     text: str
 
 
@@ -72,7 +79,7 @@ class Notice:
     """Something the player should know that is not story (a context window shrinking, a fallback)."""
 
     text: str
-    level: str = "information"
+    level: NoticeLevel = "information"
 
 
 @dataclass(frozen=True)

@@ -42,14 +42,13 @@ async def _save(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if refusal:
         yield MetaOutput(refusal, "save")
         return
-    await session.db.snapshot_to(path)
-    await session.db.set_meta({"last_snapshot": name})
+    await session.snapshot(name)
     yield MetaOutput(f"Saved a snapshot of turn {session.turn} as **{name}**. "
                      f"Type `restore {name}` to come back to this moment.", "save")
 
 
 async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
-    name = argument or (await session.db.meta()).get("last_snapshot")
+    name = argument or await session.last_snapshot()
     if not name:
         yield MetaOutput("There is no snapshot to restore yet. Type `save NAME` to make one.", "restore")
         return
@@ -60,9 +59,7 @@ async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if path.resolve() == session.save_path.resolve():
         yield MetaOutput(f"{name} is the game you are playing.", "restore")
         return
-    await session.db.restore_from(path)
-    await session.db.set_meta({"last_snapshot": name})
-    await session.reload()
+    await session.restore(name)
     yield MetaOutput(f"Restored **{name}**: you are back at turn {session.turn}.", "restore")
     yield SessionReset("restore", session.turn)
 
@@ -71,9 +68,7 @@ async def _undo(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if session.turn == 0:
         yield MetaOutput("There is nothing to undo: this is where the story begins.", "undo")
         return
-    taken_back = session.history[-1].player_input if session.history else ""
-    await session.db.undo_last_turn()
-    await session.reload()
+    taken_back = await session.undo()
     shown = f" “{taken_back}”" if taken_back else ""
     yield MetaOutput(f"Undone{shown}. You are back at turn {session.turn}.", "undo")
     yield SessionReset("undo", session.turn)
@@ -88,10 +83,7 @@ async def _restart(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if refusal:
         yield MetaOutput(f"{refusal} Nothing was restarted.", "restart")
         return
-    await session.db.snapshot_to(session.snapshot_path(keep))
-    while await session.db.current_turn() > 0:
-        await session.db.undo_last_turn()
-    await session.reload()
+    await session.restart(keep)
     yield MetaOutput(f"The story begins again. Your game so far is kept as **{keep}** (`restore {keep}`).\n\n"
                      + session.narrator.opening(session.scene), "restart")
     yield SessionReset("restart", session.turn)
@@ -125,24 +117,21 @@ async def _transcript(session: GameSession, argument: str) -> AsyncIterator[Even
         yield MetaOutput("Type `transcript on` or `transcript off`.", "transcript")
         return
     if choice == "off" or (choice == "" and session.transcript_path is not None):
-        session.transcript_path = None
+        session.stop_transcript()
         yield MetaOutput("Transcript stopped.", "transcript")
         return
     path = session.settings.saves_dir / f"{session.save_name}.transcript.txt"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    session.transcript_path = path
+    session.start_transcript(path)  # a path that cannot be written is refused with a message
     yield MetaOutput(f"Writing a transcript to {path}.", "transcript")
 
 
 async def _verbose(session: GameSession, argument: str) -> AsyncIterator[Event]:
-    session.verbose = True
-    await session.db.set_meta({"verbose": "1"})
+    await session.set_verbose(True)
     yield MetaOutput("Verbose: places are described in full every time you enter them.", "verbose")
 
 
 async def _brief(session: GameSession, argument: str) -> AsyncIterator[Event]:
-    session.verbose = False
-    await session.db.set_meta({"verbose": "0"})
+    await session.set_verbose(False)
     yield MetaOutput("Brief: places you have seen are named, not described, when you return.", "brief")
 
 
@@ -181,7 +170,7 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if not result.edges:
         yield MetaOutput(f"Nothing is remembered about {found} yet.", "why")
         return
-    inputs = await session.db.turn_inputs(sorted({e.valid_at for e in result.edges if e.valid_at > 0}))
+    inputs = await session.turn_inputs(sorted({e.valid_at for e in result.edges if e.valid_at > 0}))
     lines = [f"**What the narrator is told about {found}, and where it came from:**", ""]
     for edge in result.edges:
         source = result.nodes[edge.source].name

@@ -1,53 +1,40 @@
 """``GameSession``: one open game. It runs turns and meta commands and emits events; it draws nothing.
 
-A turn is retrieve -> narrate -> World IR -> extract -> commit. The commit writes the turn row, the
-graph writes and the scene in ONE transaction; until then nothing of the turn exists anywhere but in
-local variables, so a failure or a cancellation at any step leaves the save exactly as it was.
+Story turns go through the one turn pipeline (``game.engine.turn``) with this session's storage step:
+the turn row, the graph writes and the scene committed in ONE transaction. Everything else a front end
+needs (undo, snapshots, restart, the narrator, the map layout, past turns, graph history) is a method
+here: the save database is private, so nothing reaches around the session into the file.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-import time
-from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from game.config import Settings
 from game.engine import meta_commands
-from game.engine.changes import summarize_writes
-from game.engine.events import (
-    Event,
-    GameEnded,
-    GraphChanged,
-    MemoryUpdating,
-    MetaOutput,
-    NarrationDelta,
-    NarrationDone,
-    Notice,
-    TurnCommitted,
-    TurnFailed,
-)
+from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
 from game.engine.meta import parse_meta
-from game.errors import KithError, NarratorError, SaveError
+from game.engine.rebuild import reextract_pending
+from game.engine.transcript import Transcript
+from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
+from game.errors import KithError, SaveError
 from game.graph.memory import GraphIndex
-from game.graph.ports import GraphWrites
-from game.graph.retrieve import Retrieval, RetrievalSettings, retrieve
+from game.graph.models import Edge, Node
+from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.narrator.base import NarrationRequest, Narrator, PastTurn
+from game.narrator.base import Narrator, PastTurn
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.saves import list_saves, resolve_save, validate_save_name
 from game.world.scene import SceneState
 
 if TYPE_CHECKING:
     from game.world import World
-
-HISTORY_TURNS = 24
 
 
 def retrieval_settings(settings: Settings) -> RetrievalSettings:
@@ -77,34 +64,63 @@ def _vocabulary_json(world: World) -> str:
     return json.dumps([spec.model_dump(mode="json") for spec in world.vocabulary.relations.values()])
 
 
-def _not_saved(message: str) -> str:
-    sentence = message.strip()
-    if sentence and sentence[-1] not in ".!?":
-        sentence += "."
-    return f"{sentence[:1].upper()}{sentence[1:]} Nothing of this turn was saved; you can try again."
-
-
 class GameSession:
     """An open save with its world, narrator, in-memory graph and scene."""
 
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator,
                  graph: GraphIndex, vocabulary: Vocabulary, scene: SceneState, turn: int,
                  history: list[PastTurn], new_game: bool) -> None:
-        self.settings = settings
-        self.db = db
+        self._settings = settings
+        self._db = db
         self.world = world
-        self.narrator = narrator
-        self.graph = graph
         self.vocabulary = vocabulary
-        self.scene = scene
-        self.turn = turn
-        self.history: deque[PastTurn] = deque(history, maxlen=HISTORY_TURNS)
         self.new_game = new_game
-        self.transcript_path: Path | None = None
-        self.verbose = scene.verbose
-        self.last_retrieval: Retrieval | None = None
-        self._last_input: str | None = history[-1].player_input if history else None
-        self.retrieval_settings = retrieval_settings(settings)
+        self._transcript = Transcript()
+        self._pipeline = TurnPipeline(
+            PlayState.at(graph, scene, turn, history, scene.verbose), narrator, vocabulary, _SaveStore(db),
+            seed=settings.seed, retrieval_settings=retrieval_settings(settings), ending_titles=world.ending_titles,
+        )
+
+    # ------------------------------------------------------------------------------------- the game now
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    @property
+    def narrator(self) -> Narrator:
+        return self._pipeline.narrator
+
+    @property
+    def graph(self) -> GraphIndex:
+        """The current graph (open versions), in memory; read it, never write it."""
+        return self._pipeline.state.graph
+
+    @property
+    def scene(self) -> SceneState:
+        return self._pipeline.state.scene
+
+    @property
+    def turn(self) -> int:
+        """Committed player turns; 0 is the world's initial state."""
+        return self._pipeline.state.turn
+
+    @property
+    def history(self) -> Sequence[PastTurn]:
+        """The most recent committed turns (at most ``HISTORY_TURNS``), oldest first."""
+        return self._pipeline.state.history
+
+    @property
+    def verbose(self) -> bool:
+        return self._pipeline.state.verbose
+
+    @property
+    def retrieval_settings(self) -> RetrievalSettings:
+        return self._pipeline.retrieval_settings
+
+    @property
+    def transcript_path(self) -> Path | None:
+        return self._transcript.path
 
     # ------------------------------------------------------------------------------------- opening
 
@@ -197,7 +213,7 @@ class GameSession:
         try:
             await self.narrator.aclose()
         finally:
-            await self.db.close()
+            await self._db.close()
 
     async def __aenter__(self) -> GameSession:
         return self
@@ -207,11 +223,11 @@ class GameSession:
 
     @property
     def save_name(self) -> str:
-        return self.db.name
+        return self._db.name
 
     @property
     def save_path(self) -> Path:
-        return self.db.path
+        return self._db.path
 
     @property
     def narrator_label(self) -> str:
@@ -229,189 +245,135 @@ class GameSession:
     async def play_turn(self, text: str) -> AsyncIterator[Event]:
         """Handle one line of player input, yielding events; a story turn commits at most once."""
         text = text.strip()
-        if not text:
-            yield MetaOutput("You wait for yourself to decide. (Type `help` for what you can do.)", "empty")
-            return
-        command = parse_meta(text)
-        self._write_transcript(f"> {text}\n")
-        if command is not None:
-            async for event in meta_commands.run(self, command):
-                self._log_transcript(event)
-                yield event
-            return
-        if text.lower() in {"again", "g"}:
-            if self._last_input is None:
-                yield MetaOutput("There is nothing to do again yet.", "again")  # before any turn
-                return
-            text = self._last_input
-        if self.scene.ending:
-            yield MetaOutput(
-                "The story has reached its end. Type `undo` to step back, `restart` to begin again, "
-                "or `restore` to return to a snapshot.", "ended")
-            return
-        async for event in self._story_turn(text):
-            self._log_transcript(event)
+        command = parse_meta(text) if text else None
+        logged = bool(text)  # an empty line is not a command, and is not logged
+        problem = self._transcript.write(f"> {text}\n") if logged else None
+        events = meta_commands.run(self, command) if command is not None else self._pipeline.play(text)
+        async for event in events:
             yield event
-
-    async def _story_turn(self, text: str) -> AsyncIterator[Event]:
-        turn = self.turn + 1
-        timings: dict[str, float] = {}
-        clock = time.perf_counter()
-        started = clock
-
-        def lap(name: str) -> None:
-            nonlocal clock
-            now = time.perf_counter()
-            timings[name] = round((now - clock) * 1000, 3)
-            clock = now
-
-        try:
-            retrieval = await retrieve(self.graph, text, self.scene.cast, self.retrieval_settings)
-            self.last_retrieval = retrieval
-            lap("retrieve_ms")
-            scene = self.scene.model_copy(update={"verbose": self.verbose})
-            request = NarrationRequest(
-                turn=turn, player_input=text, npc_context=retrieval.npc_context, scene=scene,
-                graph=self.graph, history=tuple(self.history), seed=self.settings.seed + turn,
-            )
-            parts: list[str] = []
-            async for delta in self.narrator.narrate(request):
-                if delta:
-                    parts.append(delta)
-                    yield NarrationDelta(delta)
-            narration = "".join(parts)
-            lap("narrate_ms")
-            yield NarrationDone(narration)
-            result = await self.narrator.finish(request, narration)
-            lap("world_ir_ms")
-            yield MemoryUpdating(turn)
-            execution = UpsertExecution(self.graph, self.vocabulary, turn,
-                                        rng=random.Random(f"{self.settings.seed}:{turn}"))
-            report = await self.narrator.extract(request, result, execution)
-            writes = execution.writes if report.extracted else GraphWrites()
-            lap("extract_ms")
-            timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
-            record = TurnRecord(
-                number=turn, input=text, narration=narration, npc_context=retrieval.npc_context,
-                world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
-                extracted=report.extracted,
-            )
-            await self._commit(record, writes, result.scene)
-            lap("commit_ms")
-        except KithError as error:
-            yield TurnFailed(_not_saved(error.message), error.title)
-            return
-        except (OSError, ValueError) as error:
-            failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error})")
-            yield TurnFailed(_not_saved(failure.message), failure.title)
-            return
-        changes = summarize_writes(writes, self.graph.nodes, turn)
-        if changes:
-            yield GraphChanged(turn, changes)
-        yield TurnCommitted(turn, report.extracted, timings)
-        for notice in result.notices:
-            yield Notice(notice)
-        if not report.extracted:
-            yield Notice(f"The story went on, but memory was not updated this turn: {report.message}", "warning")
-        if result.scene.ending:
-            yield GameEnded(result.scene.ending, self._ending_title(result.scene.ending))
-
-    async def _commit(self, record: TurnRecord, writes: GraphWrites, scene: SceneState) -> None:
-        """Commit, shielded: once the transaction starts it finishes, and memory follows the disk."""
-        task = asyncio.ensure_future(self.db.commit_turn(record, writes, scene.model_dump(mode="json")))
-        cancelled = False
-        while not task.done():
-            try:
-                await asyncio.shield(task)
-            except asyncio.CancelledError:
-                cancelled = True  # however often Esc is pressed, the commit finishes first
-        task.result()  # a failed commit raises here, and nothing was written
-        self._after_commit(record, writes, scene)
-        if cancelled:
-            raise asyncio.CancelledError
-
-    def _after_commit(self, record: TurnRecord, writes: GraphWrites, scene: SceneState) -> None:
-        self.graph.apply(writes)
-        self.scene = scene
-        self.turn = record.number
-        self.history.append(PastTurn(record.number, record.input, record.narration))
-        self._last_input = record.input
-
-    def _ending_title(self, ending: str) -> str:
-        titles: Any = getattr(self.world, "ending_titles", None)
-        if isinstance(titles, dict) and ending in titles:
-            return str(titles[ending])
-        return ending.replace("-", " ").replace("_", " ").title()
+            if logged and problem is None:
+                problem = self._log_transcript(event)
+        if problem is not None:
+            yield Notice(problem, "warning")
 
     async def reextract_pending(self) -> list[str]:
-        """Run the memory update again for turns committed without one; returns a line per turn.
+        """Run the memory update again for turns committed without one; returns a line per turn."""
+        return await reextract_pending(self._db, self._pipeline)
 
-        Each is extracted from its stored World IR at the current turn (relations it opens are new versions
-        now), and all that succeed commit together with their turns marked extracted.
-        """
-        from game.narrator.base import NarrationResult
-        from game.world.ir import WorldIR
+    # ------------------------------------------------------------------------------------- what is saved
 
-        pending = await self.db.pending_extraction()
-        if not pending:
-            return []
-        execution = UpsertExecution(self.graph, self.vocabulary, self.turn,
-                                    rng=random.Random(f"{self.settings.seed}:rebuild:{self.turn}"))
-        lines: list[str] = []
-        done: list[int] = []
-        for record in pending:
-            request = NarrationRequest(turn=self.turn, player_input=record.input, npc_context=record.npc_context,
-                                       scene=self.scene, graph=self.graph, history=tuple(self.history),
-                                       seed=self.settings.seed + record.number)
-            if record.world_ir is None:
-                # The World IR step failed that turn: ask for it again from the stored narration.
-                result = await self.narrator.finish(request, record.narration)
-                if result.ir_error:
-                    lines.append(f"turn {record.number}: still no World IR: {result.ir_error}")
-                    continue
-            else:
-                result = NarrationResult(WorldIR.model_validate(record.world_ir), self.scene)
-            saved = execution.writes.copy()
-            report = await self.narrator.extract(request, result, execution)
-            if report.extracted:
-                done.append(record.number)
-                lines.append(f"turn {record.number}: extracted ({report.calls} calls)")
-            else:
-                execution.writes = saved
-                lines.append(f"turn {record.number}: still not extracted: {report.message}")
-        if done:
-            await self.db.commit_reextraction(execution.writes, self.turn, done)
-            self.graph.apply(execution.writes)
-        return lines
+    async def turns(self, last: int | None = None) -> list[TurnRecord]:
+        """Every committed turn (or the ``last`` few), oldest first."""
+        return await self._db.turns(last=last)
+
+    async def turn_inputs(self, numbers: list[int]) -> dict[int, str]:
+        """What the player typed at each of these turns (those that exist)."""
+        return await self._db.turn_inputs(numbers)
+
+    async def pending_extraction(self) -> list[TurnRecord]:
+        """Turns committed without their memory update (see ``reextract_pending``)."""
+        return await self._db.pending_extraction()
+
+    async def all_nodes(self) -> list[Node]:
+        """Every node of the save: the graph's history views (the in-memory ``graph`` holds the present)."""
+        return await self._db.all_nodes()
+
+    async def all_edges(self) -> list[Edge]:
+        """Every version of every relation, closed ones included."""
+        return await self._db.all_edges()
+
+    async def map_layout(self) -> dict[str, tuple[float, float]]:
+        """Where each node sits on the map, kept between updates so old nodes stay put."""
+        return await self._db.load_layout()
+
+    async def save_map_layout(self, positions: Mapping[str, tuple[float, float]]) -> None:
+        await self._db.save_layout(dict(positions))
+
+    async def last_snapshot(self) -> str | None:
+        """The snapshot last saved or restored in this game, which a bare `restore` returns to."""
+        return (await self._db.meta()).get("last_snapshot")
 
     # ------------------------------------------------------------------------------------- state changes
 
+    async def snapshot(self, name: str, *, remember: bool = True) -> Path:
+        """Copy the game as it is now to the save ``name``; ``remember`` makes it the one `restore` picks."""
+        path = self.snapshot_path(name)
+        await self._db.snapshot_to(path)
+        if remember:
+            await self._db.set_meta({"last_snapshot": name})
+        return path
+
+    async def restore(self, name: str) -> None:
+        """Replace the game with the snapshot ``name`` (whose path the caller checked)."""
+        await self._db.restore_from(self.snapshot_path(name))
+        await self._db.set_meta({"last_snapshot": name})
+        await self.reload()
+
+    async def undo(self) -> str:
+        """Take back the last turn exactly (graph and scene included); returns what the player had typed."""
+        taken_back = self.history[-1].player_input if self.history else ""
+        await self._db.undo_last_turn()
+        await self.reload()
+        return taken_back
+
+    async def restart(self, keep: str) -> None:
+        """Back to turn 0; the game so far is kept first as the snapshot ``keep``."""
+        await self._db.snapshot_to(self.snapshot_path(keep))
+        while await self._db.current_turn() > 0:
+            await self._db.undo_last_turn()
+        await self.reload()
+
+    async def set_verbose(self, verbose: bool) -> None:
+        """Describe revisited places in full (or not); kept in the save."""
+        self._pipeline.state.verbose = verbose
+        await self._db.set_meta({"verbose": "1" if verbose else "0"})
+
+    async def swap_narrator(self, narrator: Narrator, settings: Settings | None = None) -> None:
+        """Tell the next turns with ``narrator`` (and ``settings``); the previous narrator is closed."""
+        previous = self._pipeline.narrator
+        self._pipeline.narrator = narrator
+        if settings is not None:
+            self._settings = settings
+            self._pipeline.seed = settings.seed
+            self._pipeline.retrieval_settings = retrieval_settings(settings)
+        await previous.aclose()
+
     async def reload(self) -> None:
         """Re-read graph, scene and history from disk (after undo, restore or restart)."""
-        self.graph = await self.db.load_graph_index()
-        self.turn = await self.db.current_turn()
-        raw = await self.db.scene_at(self.turn)
-        self.scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
-        self.scene = self.scene.model_copy(update={"verbose": self.verbose})
-        self.history = deque(
-            (PastTurn(t.number, t.input, t.narration) for t in await self.db.turns(last=HISTORY_TURNS)),
-            maxlen=HISTORY_TURNS,
-        )
-        self._last_input = self.history[-1].player_input if self.history else None
+        db = self._db
+        graph = await db.load_graph_index()
+        turn = await db.current_turn()
+        raw = await db.scene_at(turn)
+        scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
+        history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
+        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose)
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)
 
     # ------------------------------------------------------------------------------------- transcript
 
-    def _log_transcript(self, event: Event) -> None:
-        if isinstance(event, NarrationDone | MetaOutput | Notice):
-            self._write_transcript(f"{event.text}\n\n")
-        elif isinstance(event, TurnFailed):
-            self._write_transcript(f"{event.message}\n\n")
+    def start_transcript(self, path: Path) -> None:
+        """Log every command and its output as plain text to ``path`` (appending)."""
+        self._transcript.start(path)
 
-    def _write_transcript(self, text: str) -> None:
-        if self.transcript_path is None:
-            return
-        with self.transcript_path.open("a", encoding="utf-8") as handle:
-            handle.write(text)
+    def stop_transcript(self) -> None:
+        self._transcript.stop()
+
+    def _log_transcript(self, event: Event) -> str | None:
+        """Log what the player saw of ``event``; a sentence when the transcript had to stop."""
+        if isinstance(event, NarrationDone | MetaOutput | Notice):
+            return self._transcript.write(f"{event.text}\n\n")
+        if isinstance(event, TurnFailed):
+            return self._transcript.write(f"{event.message}\n\n")
+        return None
+
+
+class _SaveStore:
+    """The session's storage step: the turn row, the graph writes and the scene in ONE transaction."""
+
+    def __init__(self, db: SaveDatabase) -> None:
+        self._db = db
+
+    async def commit(self, turn: FinishedTurn) -> None:
+        await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"))

@@ -115,9 +115,7 @@ async def attach_recorder(session: GameSession, record: Path) -> None:
     """
     from game.narrator.factory import make_narrator
 
-    recording = make_narrator(session.settings, session.world, record=record)
-    previous, session.narrator = session.narrator, recording
-    await previous.aclose()
+    await session.swap_narrator(make_narrator(session.settings, session.world, record=record))
 
 
 async def open_test_session(settings: Settings, script: Script, test: TestCase, saves_dir: Path,

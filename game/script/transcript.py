@@ -64,7 +64,6 @@ async def play_transcript(settings: Settings, path: Path, save: str | None, out:
                           record: Path | None = None) -> int:
     """Play the file's commands in ``save`` (or a temporary game); returns the exit code."""
     from game.engine.session import GameSession
-    from game.store.saves import resolve_save
 
     commands = read_commands(path)
     if record is not None:
@@ -72,8 +71,8 @@ async def play_transcript(settings: Settings, path: Path, save: str | None, out:
 
         check_recordable(settings)
     if save is not None:
-        exists = resolve_save(save, settings.saves_dir).exists()
-        session = await GameSession.open(settings, save=save, new=not exists, world=settings.world)
+        # A named save is resumed when it exists and created when it does not.
+        session = await GameSession.open(settings, save=save, world=settings.world)
         await _play(session, commands, out, record)
         return 0
     with tempfile.TemporaryDirectory(prefix="kith-transcript-") as folder:

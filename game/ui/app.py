@@ -6,6 +6,10 @@ waits for the model, the database or the map layout, Esc cancels the worker (and
 nothing of the turn), and an error becomes a message instead of the end of the game. Widgets are only
 touched from the event loop: slow synchronous work (map layout, listing saves) runs in a thread through
 ``asyncio.to_thread`` and its result is applied back on the loop.
+
+It is one piece (over 600 lines) on purpose: it is the only owner of the open session and of the
+workers that use it, so the rule "one turn at a time, widgets only from the loop" is kept in one class;
+widgets, screens and the map renderer live in their own modules.
 """
 
 from __future__ import annotations
@@ -64,7 +68,6 @@ if TYPE_CHECKING:
     from game.ui.screens.time_travel import TurnChoice
 
 RECOVER_HINT = "Ctrl+N starts a new game, Ctrl+O loads another, F5 opens the settings."
-SEVERITY = {"information": "information", "info": "information", "warning": "warning", "error": "error"}
 
 
 @dataclass(frozen=True)
@@ -204,7 +207,7 @@ class KithApp(App[int]):
         self._pending = OpenRequest()
         await self._close_session()
         self.session = session
-        self._positions = await session.db.load_layout()
+        self._positions = await session.map_layout()
         await self.log_view.clear()
         await self.log_view.add_story(session.opening_text())
         self.map_pane.map.at_turn = None
@@ -252,15 +255,15 @@ class KithApp(App[int]):
 
         self._history_drawn = self._needs_history()
         if self._history_drawn:
-            nodes = await session.db.all_nodes()
-            edges = await session.db.all_edges()
+            nodes = await session.all_nodes()
+            edges = await session.all_edges()
         else:
             nodes = sorted(session.graph.nodes.values(), key=lambda n: (n.first_seen_turn, n.id))
             edges = list(session.graph.open_edges.values())
         new = [node.id for node in nodes if node.id not in self._positions]
         if new:
             laid_out = await asyncio.to_thread(compute_layout, nodes, edges, self._positions)
-            await session.db.save_layout({node_id: laid_out[node_id] for node_id in new})
+            await session.save_map_layout({node_id: laid_out[node_id] for node_id in new})
             self._positions.update(laid_out)
         self.map_pane.set_graph(nodes, edges, {n.id: self._positions[n.id] for n in nodes})
 
@@ -385,8 +388,7 @@ class KithApp(App[int]):
             self.notify(event.message, title=event.title, severity="error", timeout=10)
             self._outcome.failed = True
         elif isinstance(event, Notice):
-            self.notify(event.text, severity=SEVERITY.get(event.level, "information"),  # type: ignore[arg-type]
-                        timeout=8)
+            self.notify(event.text, severity=event.level, timeout=8)
         elif isinstance(event, GameEnded):
             await log.add_ending(event.title)
             self.notify(f"The story has reached an ending: {event.title}.", title="The end")
@@ -520,7 +522,7 @@ class KithApp(App[int]):
         session = self.session
         if session is None:
             return
-        turns = [(record.number, record.input) for record in await session.db.turns()]
+        turns = [(record.number, record.input) for record in await session.turns()]
 
         def chosen(choice: TurnChoice | None) -> None:
             if choice is not None:
@@ -573,14 +575,12 @@ class KithApp(App[int]):
         except ConfigError as error:
             self.report(error)
             return
-        previous, session.narrator = session.narrator, narrator
-        session.settings = settings
-        self._show_status()
-        self.notify(f"Narrator: {narrator.label}.", title="Settings")
         try:
-            await previous.aclose()
+            await session.swap_narrator(narrator, settings)  # closing the previous one may fail; it is told
         except Exception as error:
             self.report(error)
+        self._show_status()
+        self.notify(f"Narrator: {narrator.label}.", title="Settings")
 
     @on(RelationshipMap.Leave)
     def _leave_map(self) -> None:

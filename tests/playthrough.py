@@ -1,22 +1,23 @@
-"""An in-memory game loop over the offline narrator, for content authors' checks and tests.
+"""A game in memory over the offline narrator, for tests that play a world through.
 
-It runs the same steps as ``GameSession`` (seed the graph at turn 0, then per turn: retrieve, narrate,
-finish, extract into an ``UpsertExecution``, apply the writes) but keeps everything in a ``GraphIndex``
-and writes no save file, so a whole playthrough of a world runs in well under a second.
+It is a thin user of the engine's own turn pipeline (``game.engine.turn``): the same input handling,
+retrieval, narration, World IR, extraction and apply as ``GameSession``, with a storage step that keeps
+the turns in a list instead of a save file, so a whole playthrough of a world runs in well under a second.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from game.engine.events import MetaOutput, NarrationDone, TurnFailed
+from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
 from game.errors import ContentError
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge
 from game.graph.names import normalize_name
-from game.graph.retrieve import retrieve
 from game.graph.upsert import UpsertExecution
-from game.narrator.base import NarrationRequest, NarrationResult
+from game.narrator.base import NarrationResult
 from game.narrator.offline import OfflineNarrator
 from game.world import World
 from game.world.scene import SceneState
@@ -32,18 +33,27 @@ class PlayedTurn:
     rejected: int
 
 
-@dataclass
+class MemoryStore:
+    """The pipeline's storage step for a game in memory: every turn and every edge version kept."""
+
+    def __init__(self) -> None:
+        self.turns: list[PlayedTurn] = []
+        self.all_edges: dict[str, Edge] = {}
+
+    async def commit(self, turn: FinishedTurn) -> None:
+        record, report = turn.record, turn.report
+        self.all_edges.update(turn.writes.edges)
+        self.turns.append(PlayedTurn(record.number, record.input, record.narration, turn.result,
+                                     report.calls, report.rejected))
+
+
 class Playthrough:
     """A game in memory: ``await Playthrough.start(world)``, then ``await play("look")``."""
 
-    world: World
-    narrator: OfflineNarrator
-    graph: GraphIndex
-    scene: SceneState
-    seed: int = 0
-    turn: int = 0
-    turns: list[PlayedTurn] = field(default_factory=list)
-    all_edges: dict[str, Edge] = field(default_factory=dict)
+    def __init__(self, world: World, pipeline: TurnPipeline, store: MemoryStore) -> None:
+        self.world = world
+        self.pipeline = pipeline
+        self.store = store
 
     @classmethod
     async def start(cls, world: World, seed: int = 0) -> Playthrough:
@@ -54,33 +64,60 @@ class Playthrough:
             if outcome.error:
                 raise ContentError(f"world {world.id}: its initial graph was refused: {outcome.error}")
         graph.apply(execution.writes)
-        game = cls(world, OfflineNarrator(world, seed), graph, world.initial_scene(), seed)
-        game.all_edges.update(execution.writes.edges)
-        return game
+        store = MemoryStore()
+        store.all_edges.update(execution.writes.edges)
+        state = PlayState(graph, world.initial_scene())
+        pipeline = TurnPipeline(state, OfflineNarrator(world, seed), world.vocabulary, store, seed=seed,
+                                ending_titles=world.ending_titles)
+        return cls(world, pipeline, store)
+
+    @property
+    def narrator(self) -> OfflineNarrator:
+        narrator = self.pipeline.narrator
+        assert isinstance(narrator, OfflineNarrator)
+        return narrator
+
+    @property
+    def graph(self) -> GraphIndex:
+        return self.pipeline.state.graph
+
+    @property
+    def scene(self) -> SceneState:
+        return self.pipeline.state.scene
+
+    @scene.setter
+    def scene(self, scene: SceneState) -> None:
+        """Put the game somewhere (a test's shortcut); ``verbose`` follows the scene given."""
+        self.pipeline.state.scene = scene
+        self.pipeline.state.verbose = scene.verbose
+
+    @property
+    def turn(self) -> int:
+        return self.pipeline.state.turn
+
+    @property
+    def turns(self) -> list[PlayedTurn]:
+        return self.store.turns
+
+    @property
+    def all_edges(self) -> dict[str, Edge]:
+        return self.store.all_edges
 
     @property
     def opening(self) -> str:
         return self.narrator.opening(self.scene)
 
     async def play(self, text: str) -> str:
-        """One player turn, committed to the in-memory graph; returns the narration."""
+        """One line of input through the turn pipeline; returns the narration (or the game's reply)."""
         if self.scene.ending:
             raise ContentError(f"the story already ended ({self.scene.ending}); no more turns")
-        number = self.turn + 1
-        retrieval = await retrieve(self.graph, text, self.scene.cast)
-        request = NarrationRequest(turn=number, player_input=text, npc_context=retrieval.npc_context,
-                                   scene=self.scene, graph=self.graph, seed=self.seed + number)
-        narration = "".join([chunk async for chunk in self.narrator.narrate(request)])
-        result = await self.narrator.finish(request, narration)
-        execution = UpsertExecution(self.graph, self.world.vocabulary, number,
-                                    rng=random.Random(f"{self.seed}:{number}"))
-        report = await self.narrator.extract(request, result, execution)
-        self.graph.apply(execution.writes)
-        self.all_edges.update(execution.writes.edges)
-        self.scene = result.scene
-        self.turn = number
-        self.turns.append(PlayedTurn(number, text, narration, result, report.calls, report.rejected))
-        return narration
+        told: list[str] = []
+        async for event in self.pipeline.play(text):
+            if isinstance(event, TurnFailed):
+                raise ContentError(event.message)
+            if isinstance(event, NarrationDone | MetaOutput):
+                told.append(event.text)
+        return "\n\n".join(told)
 
     # ------------------------------------------------------------------------------------ graph queries
 

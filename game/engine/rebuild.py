@@ -1,0 +1,53 @@
+"""The memory update run again for turns the story committed without one (``kith graph rebuild``).
+
+A turn whose extraction failed (a model that never called its tool) or whose World IR could not be had
+is stored marked not extracted; the story went on. Here each is extracted at the current turn (relations
+it opens are new versions now), asking for the World IR again from the stored narration when it is
+missing, and all that succeed commit together with their turns marked extracted.
+"""
+
+from __future__ import annotations
+
+import random
+
+from game.engine.turn import TurnPipeline
+from game.graph.upsert import UpsertExecution
+from game.narrator.base import NarrationRequest, NarrationResult
+from game.store.database import SaveDatabase
+from game.world.ir import WorldIR
+
+
+async def reextract_pending(db: SaveDatabase, pipeline: TurnPipeline) -> list[str]:
+    """Extract every pending turn of ``db`` into ``pipeline``'s game; returns a line per turn."""
+    pending = await db.pending_extraction()
+    if not pending:
+        return []
+    state, narrator = pipeline.state, pipeline.narrator
+    execution = UpsertExecution(state.graph, pipeline.vocabulary, state.turn,
+                                rng=random.Random(f"{pipeline.seed}:rebuild:{state.turn}"))
+    lines: list[str] = []
+    done: list[int] = []
+    for record in pending:
+        request = NarrationRequest(turn=state.turn, player_input=record.input, npc_context=record.npc_context,
+                                   scene=state.scene, graph=state.graph, history=tuple(state.history),
+                                   seed=pipeline.seed + record.number)
+        if record.world_ir is None:
+            # The World IR step failed that turn: ask for it again from the stored narration.
+            result = await narrator.finish(request, record.narration)
+            if result.ir_error:
+                lines.append(f"turn {record.number}: still no World IR: {result.ir_error}")
+                continue
+        else:
+            result = NarrationResult(WorldIR.model_validate(record.world_ir), state.scene)
+        saved = execution.writes.copy()
+        report = await narrator.extract(request, result, execution)
+        if report.extracted:
+            done.append(record.number)
+            lines.append(f"turn {record.number}: extracted ({report.calls} calls)")
+        else:
+            execution.writes = saved
+            lines.append(f"turn {record.number}: still not extracted: {report.message}")
+    if done:
+        await db.commit_reextraction(execution.writes, state.turn, done)
+        state.graph.apply(execution.writes)
+    return lines

@@ -1,0 +1,239 @@
+"""One story turn, written once: read the input, retrieve, narrate, World IR, extract, store, apply.
+
+The same pipeline runs a game on disk and a game in memory. Only the storage step differs, so it is
+pluggable (``TurnStore``): ``GameSession`` commits the turn row, the graph writes and the scene in ONE
+SQLite transaction; the tests' in-memory playthrough keeps them in lists. Either way nothing of a turn
+exists outside local variables until the store has it, so a failure or a cancellation at any step
+leaves the game exactly as it was, and memory (``PlayState``) changes only after the store succeeded.
+
+Meta commands (undo, save, ...) are not story turns; the session handles them before this pipeline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from game.engine.changes import summarize_writes
+from game.engine.events import (
+    Event,
+    GameEnded,
+    GraphChanged,
+    MemoryUpdating,
+    MetaOutput,
+    NarrationDelta,
+    NarrationDone,
+    Notice,
+    TurnCommitted,
+    TurnFailed,
+)
+from game.errors import KithError, NarratorError
+from game.graph.memory import GraphIndex
+from game.graph.ports import GraphWrites
+from game.graph.retrieve import RetrievalSettings, retrieve
+from game.graph.upsert import UpsertExecution
+from game.graph.vocabulary import Vocabulary
+from game.narrator.base import (
+    ExtractionReport,
+    NarrationRequest,
+    NarrationResult,
+    Narrator,
+    PastTurn,
+)
+from game.store.database import TurnRecord
+from game.world.scene import SceneState
+
+HISTORY_TURNS = 24
+"""How many recent turns a narrator sees (and the session keeps in memory)."""
+
+AGAIN_WORDS = frozenset({"again", "g"})
+EMPTY_REPLY = "You wait for yourself to decide. (Type `help` for what you can do.)"
+NOTHING_AGAIN = "There is nothing to do again yet."
+ENDED_REPLY = ("The story has reached its end. Type `undo` to step back, `restart` to begin again, "
+               "or `restore` to return to a snapshot.")
+
+
+@dataclass
+class PlayState:
+    """A game as it stands in memory after its last stored turn: what the next turn starts from."""
+
+    graph: GraphIndex
+    scene: SceneState
+    turn: int = 0
+    history: deque[PastTurn] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
+    verbose: bool = False
+    last_input: str | None = None
+
+    @classmethod
+    def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
+           verbose: bool) -> PlayState:
+        """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
+        past = deque(history, maxlen=HISTORY_TURNS)
+        return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose,
+                   past[-1].player_input if past else None)
+
+
+@dataclass(frozen=True)
+class FinishedTurn:
+    """Everything one told turn produced, before it is stored."""
+
+    record: TurnRecord
+    writes: GraphWrites
+    result: NarrationResult
+    report: ExtractionReport
+
+
+class TurnStore(Protocol):
+    """Where a finished turn is kept. Raising means nothing of it was kept (the pipeline reports it)."""
+
+    async def commit(self, turn: FinishedTurn) -> None: ...
+
+
+def _not_saved(message: str) -> str:
+    sentence = message.strip()
+    if sentence and sentence[-1] not in ".!?":
+        sentence += "."
+    return f"{sentence[:1].upper()}{sentence[1:]} Nothing of this turn was saved; you can try again."
+
+
+class TurnPipeline:
+    """Tells story turns over a ``PlayState`` with one narrator, and hands each finished turn to a store."""
+
+    def __init__(self, state: PlayState, narrator: Narrator, vocabulary: Vocabulary, store: TurnStore, *,
+                 seed: int = 0, retrieval_settings: RetrievalSettings | None = None,
+                 ending_titles: Mapping[str, str] | None = None) -> None:
+        self.state = state
+        self.narrator = narrator
+        self.vocabulary = vocabulary
+        self.store = store
+        self.seed = seed
+        self.retrieval_settings = retrieval_settings or RetrievalSettings()
+        self.ending_titles: Mapping[str, str] = ending_titles or {}
+
+    def story_input(self, text: str) -> str | MetaOutput:
+        """What the story is asked to do for ``text``, or the reply when no story turn is told.
+
+        The one place for empty input, ``again``/``g`` (the last committed input, told afresh) and a
+        story that has ended; narrators never see any of these.
+        """
+        text = text.strip()
+        if not text:
+            return MetaOutput(EMPTY_REPLY, "empty")
+        if text.lower() in AGAIN_WORDS:
+            if self.state.last_input is None:
+                return MetaOutput(NOTHING_AGAIN, "again")  # before any turn
+            text = self.state.last_input
+        if self.state.scene.ending:
+            return MetaOutput(ENDED_REPLY, "ended")
+        return text
+
+    async def play(self, text: str) -> AsyncIterator[Event]:
+        """One line of story input: a told turn, committed at most once, or a reply saying why not."""
+        wanted = self.story_input(text)
+        if isinstance(wanted, MetaOutput):
+            yield wanted
+            return
+        async for event in self.tell(wanted):
+            yield event
+
+    async def tell(self, text: str) -> AsyncIterator[Event]:
+        """Tell and store the turn ``text`` as it is (no input handling; see ``play``)."""
+        state = self.state
+        turn = state.turn + 1
+        timings: dict[str, float] = {}
+        clock = time.perf_counter()
+        started = clock
+
+        def lap(name: str) -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            timings[name] = round((now - clock) * 1000, 3)
+            clock = now
+
+        try:
+            retrieval = await retrieve(state.graph, text, state.scene.cast, self.retrieval_settings)
+            lap("retrieve_ms")
+            scene = state.scene.model_copy(update={"verbose": state.verbose})
+            request = NarrationRequest(
+                turn=turn, player_input=text, npc_context=retrieval.npc_context, scene=scene,
+                graph=state.graph, history=tuple(state.history), seed=self.seed + turn,
+            )
+            parts: list[str] = []
+            async for delta in self.narrator.narrate(request):
+                if delta:
+                    parts.append(delta)
+                    yield NarrationDelta(delta)
+            narration = "".join(parts)
+            lap("narrate_ms")
+            yield NarrationDone(narration)
+            result = await self.narrator.finish(request, narration)
+            lap("world_ir_ms")
+            yield MemoryUpdating(turn)
+            execution = UpsertExecution(state.graph, self.vocabulary, turn,
+                                        rng=random.Random(f"{self.seed}:{turn}"))
+            if result.ir_error:
+                # Without a World IR there is nothing true to extract; the turn is stored marked so that
+                # `kith graph rebuild` can ask for the IR again later.
+                report = ExtractionReport(False, message=result.ir_error)
+            else:
+                report = await self.narrator.extract(request, result, execution)
+            writes = execution.writes if report.extracted else GraphWrites()
+            lap("extract_ms")
+            timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
+            record = TurnRecord(
+                number=turn, input=text, narration=narration, npc_context=retrieval.npc_context,
+                world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
+                extracted=report.extracted,
+            )
+            await self._store(FinishedTurn(record, writes, result, report))
+            lap("commit_ms")
+        except KithError as error:
+            yield TurnFailed(_not_saved(error.message), error.title)
+            return
+        except (OSError, ValueError) as error:
+            failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error})")
+            yield TurnFailed(_not_saved(failure.message), failure.title)
+            return
+        changes = summarize_writes(writes, state.graph.nodes, turn)
+        if changes:
+            yield GraphChanged(turn, changes)
+        yield TurnCommitted(turn, report.extracted, timings)
+        for notice in result.notices:
+            yield Notice(notice)
+        if not report.extracted:
+            yield Notice(f"The story went on, but memory was not updated this turn: {report.message}", "warning")
+        if result.scene.ending:
+            yield GameEnded(result.scene.ending, self.ending_title(result.scene.ending))
+
+    async def _store(self, finished: FinishedTurn) -> None:
+        """Store, shielded: once the store starts it finishes, and memory follows only what it kept."""
+        task = asyncio.ensure_future(self.store.commit(finished))
+        cancelled = False
+        while not task.done():
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                cancelled = True  # however often Esc is pressed, the commit finishes first
+        task.result()  # a failed commit raises here, and nothing was kept
+        self.apply(finished)
+        if cancelled:
+            raise asyncio.CancelledError
+
+    def apply(self, finished: FinishedTurn) -> None:
+        """Memory follows the store: the graph, the scene, the turn number, the history."""
+        state, record = self.state, finished.record
+        state.graph.apply(finished.writes)
+        state.scene = finished.result.scene
+        state.turn = record.number
+        state.history.append(PastTurn(record.number, record.input, record.narration))
+        state.last_input = record.input
+
+    def ending_title(self, ending: str) -> str:
+        if ending in self.ending_titles:
+            return self.ending_titles[ending]
+        return ending.replace("-", " ").replace("_", " ").title()
