@@ -3,7 +3,7 @@
 Each sentence is normalized the way names are (``game.graph.names``), its mentions found through the
 gazetteer, and each mention or resolvable pronoun replaced by a slot, so patterns read
 "⟨0⟩ is afraid of ⟨1⟩" whatever the names' script or length. What a clause may say is decided by its
-mood (``sentences``); who a slot is, by the gazetteer and the pronoun rule below.
+guards (``sentences``); who a slot is, by the gazetteer and the pronoun rule below.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS, SLOT, Pattern, Sha
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
     ENDED_MARK,
-    Mood,
     Sentence,
+    conditional,
     mark_ended,
-    mood,
     split_clauses,
     split_sentences,
+    stated,
 )
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
@@ -135,15 +135,16 @@ class FastExtractor:
 
     def _read_clause(self, clause: str, slots: list[Slot], sentence: Sentence, result: Extraction,
                      seen: set[tuple[str, str, str, bool]]) -> None:
-        reading = mood(clause)
-        if reading is Mood.SKIP or "⟨" not in clause:
+        if "⟨" not in clause or conditional(clause):
             return
-        text = mark_ended(clause) if reading is Mood.ENDS else clause
+        text = mark_ended(clause)
         starts = [m.start() for m in _SLOT_START.finditer(text)]
         for pattern in self.patterns:
             for start in starts:
                 match = pattern.regex.match(text, start)
                 if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
+                    continue
+                if not stated(text[:match.end()]):
                     continue
                 ends = ENDED_MARK in match.group(0)
                 for source, target, pronoun in _pairs(match, pattern, slots, text):

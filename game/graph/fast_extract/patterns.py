@@ -41,11 +41,12 @@ SLOT = r"⟨\d+⟩"
 _THE = r"(?:the\s+)?"
 _LIST_SEP = r"(?:,\s*and\s+|,\s*|\s+and\s+)"
 ADV = (r"(?:(?:still|also|clearly|truly|deeply|always|secretly|openly|now|really|quietly|plainly|obviously|"
-       r"certainly|already|long|fiercely|utterly|completely|greatly|both|all|has|have|had|been|very|so|"
+       r"certainly|already|long|deep|fiercely|utterly|completely|greatly|both|all|has|have|had|been|very|so|"
        r"privately|bitterly|dearly|madly|desperately|loyally|faithfully|§)\s+){0,3}")
 BE = r"(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes|became|become|remains|remained)\s+"
 ADJ = (r"(?:(?:sworn|old|bitter|close|great|firm|fast|good|loyal|staunch|distant|trusted|younger|older|"
-       r"elder|little|big|twin|only|new|former|dear|best|chief|oldest|youngest|true|favourite|favorite)\s+){0,2}")
+       r"elder|little|big|twin|only|new|former|dear|best|chief|oldest|youngest|true|favourite|favorite|closest|"
+       r"dearest|truest)\s+){0,2}")
 KIN = (r"sisters?|brothers?|mother|father|sons?|daughters?|cousins?|aunt|uncle|niece|nephew|twins?|siblings?|"
        r"grandmother|grandfather|grandson|granddaughter|half-sister|half-brother|stepsister|stepbrother|"
        r"stepmother|stepfather|wife|husband|spouse|mum|mom|dad|ma|pa|kin|kinsman|kinswoman")
@@ -54,7 +55,7 @@ SERVANT = r"servants?|stewards?|bodyguards?|squires?|retainers?|employees?|maids
 ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enemy|enemies|foes?|nemesis",
                        r"creditors?|debtors?|employer|members?"])
 # "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role.
-_OBJ_ROLE = rf"(?:{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS})\s+)?"
+_OBJ_ROLE = rf"(?:(?:{SLOT}'s?|his|her|their)\s+{ADJ}(?:{ROLE_NOUNS})\s+)?"
 OBJ = rf"{_OBJ_ROLE}{_THE}(?P<y>{SLOT}(?:{_LIST_SEP}{_THE}{SLOT})*)(?!')"
 # "Bram, captain of the Watch, trusts Oren": an appositive role between a subject and its verb.
 _APPOSITIVE = (rf"(?:,\s+(?:the\s+|a\s+|an\s+)?{ADJ}(?:{ROLE_NOUNS})\s+(?:of|to)\s+{_THE}{SLOT},"
@@ -177,8 +178,7 @@ ENGLISH: tuple[Pattern, ...] = (
     *role("SERVES", SERVANT),
     *role("EMPLOYS", r"employer"),
     Pattern("role", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+{POSSESSOR}\s+(?:service|pay|employ)\b"), 0.65),
-    verb("OWES", r"owes|owe|owed", tail=r"(?=\s*$|\s*[,.;!]|\s+(?:money|a\s+debt|a\s+favou?r|coin|silver|gold|"
-                                        r"a\s+great\s+deal|everything|his|her|their|a\s+life)\b)"),
+    verb("OWES", r"owes|owe|owed"),
     verb("OWES", r"(?:owes|owe|owed)\s+(?:\w+\s+){1,3}to"),
     being("OWES", r"in\s+debt\s+to|indebted\s+to|beholden\s+to"),
     Pattern("role", "OWES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+{POSSESSOR}\s+debt\b"), 0.65),

@@ -1,15 +1,15 @@
 """Sentences and clauses, and the guards that keep the fast path from stating what a text does not.
 
-A clause is skipped when it is negated ("Mira does not fear Tomas"), hypothetical ("if Mira feared
-Tomas", "Mira might trust Tomas") or inside a question ("Does Mira trust Tomas?"). "No longer" is not a
-plain negation: it says a relation has ended, so such a clause is read for closes instead.
+Nothing is read from a question ("Does Mira trust Tomas?") or a conditional clause ("if Mira feared
+Tomas"), nor from a match with a negation or a hedge before its end ("Mira does not fear Tomas", "Mira
+might trust Tomas"). "No longer" is not a plain negation: it says a relation has ended, so a match
+holding it is a close.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
 
 from game.text import straighten_quotes
 
@@ -25,28 +25,25 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 
-_NEGATION = re.compile(
+# Words that make what *follows* them unsure or untrue: "Nobody thinks Mira trusts Tomas", "Mira does not
+# fear Oren", "Veyra seems to trust Dov". Only the text up to the end of a match is checked, so "Mira
+# despises Bram and makes no secret of it" still states that Mira despises Bram.
+_NOT_STATED = re.compile(
     r"\b(?:not|never|no|nor|neither|nobody|none|nothing|hardly|barely|scarcely|without|cannot|refuses?|"
-    r"refused|ceased|stopped|denies|denied|pretends?|pretended|unlike)\b|n't\b|[不没沒未勿]",
+    r"refused|ceased|stopped|denies|denied|pretends?|pretended|unlike|would|could|might|may|should|must|"
+    r"perhaps|maybe|possibly|probably|seems?|seemed|appears?|appeared|rumou?rs?|rumou?red|wonders?|wondered|"
+    r"hopes?|hoped|once|supposedly|allegedly)\b|n't\b|[不没沒未勿]|也许|或许|可能|好像|似乎|据说",
     re.IGNORECASE,
 )
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|unless|whether|would|could|might|may|should|must|perhaps|maybe|possibly|probably|suppose|"
-    r"supposing|imagine|imagined|wonders?|wondered|rumou?rs?|rumou?red|seems?|seemed|appears?|appeared|"
-    r"wish|wished|hopes?|hoped|as if|as though|lest|once)\b|如果|假如|要是|倘若|也许|或许|可能|好像|似乎",
+# Words that make a whole clause a condition or a fancy, wherever they stand: "Mira will trust Tomas if
+# he pays" states no trust.
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|whether|suppose|supposing|imagine|imagined|imagines|as if|as though|lest|wish|wished|"
+    r"dreams?|dreamed|dreamt)\b|如果|假如|要是|倘若|假设",
     re.IGNORECASE,
 )
-_ENDED = re.compile(r"\bno longer\b|不再", re.IGNORECASE)
 _NO_LONGER = re.compile(r"\bno longer\b", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]|吗|嗎")
-
-
-class Mood(Enum):
-    """How a clause may be read: as a statement, as the end of a relation, or not at all."""
-
-    STATES = "states"
-    ENDS = "ends"
-    SKIP = "skip"
 
 
 @dataclass(frozen=True)
@@ -85,17 +82,15 @@ def split_clauses(normalized: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if e > s]
 
 
-def mood(clause: str) -> Mood:
-    """Whether a clause (names already replaced by slots) may be read, and how."""
-    plain = straighten_quotes(clause)
-    if _HYPOTHETICAL.search(plain):
-        return Mood.SKIP
-    if _ENDED.search(plain):
-        rest = _ENDED.sub(" ", plain)
-        return Mood.SKIP if _NEGATION.search(rest) else Mood.ENDS
-    if _NEGATION.search(plain):
-        return Mood.SKIP
-    return Mood.STATES
+def conditional(clause: str) -> bool:
+    """Whether a clause is a condition or a fancy, so nothing in it is stated."""
+    return bool(_CONDITIONAL.search(straighten_quotes(clause)))
+
+
+def stated(prefix: str) -> bool:
+    """Whether a match ending where ``prefix`` ends is stated: no negation or hedge before its end
+    ("no longer", already marked ``§``, is not a negation: it ends a relation)."""
+    return not _NOT_STATED.search(straighten_quotes(prefix))
 
 
 ENDED_MARK = "§"
