@@ -97,7 +97,8 @@ class FastExtractor:
                 pairs[(a.name, b.name)] += 1
             if any(e.type == "individual" for e in named):
                 context.individuals = [e for e in named if e.type == "individual"]
-            for name in unknown_names(sentence.text, index):
+            known = [norm[m.start:m.end] for m in mentions]
+            for name in unknown_names(sentence.text, index, known):
                 unknown.setdefault(name.casefold(), name)
             if sentence.question:
                 continue
@@ -241,12 +242,13 @@ _TITLES = frozenset({"captain", "lord", "lady", "sir", "master", "mistress", "mr
                      "young", "little", "brother", "sister", "father", "mother", "aunt", "uncle", "king", "queen"})
 
 
-def unknown_names(sentence: str, index: NameIndex) -> list[str]:
+def unknown_names(sentence: str, index: NameIndex, known: Sequence[str] = ()) -> list[str]:
     """Capitalised name-like phrases of a sentence that no known node answers to (conservative).
 
     A run of capitalised words is a candidate; stop words and pronouns at its start are dropped, a
     title alone is not a name, and a single word opening the sentence is left out (it is capitalised
-    by position, not by being a name: "Suddenly", "Nobody"). A phrase holding a known name is known.
+    by position, not by being a name: "Suddenly", "Nobody"). A phrase holding a known name is known, and
+    so is one inside a name the sentence mentions (``known``: "Watch" in "the Watch").
     """
     words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(sentence)]
     runs: list[list[tuple[int, int, str]]] = []
@@ -272,7 +274,7 @@ def unknown_names(sentence: str, index: NameIndex) -> list[str]:
             continue
         if len(run) == 1 and run[0][0] <= opening:
             continue
-        if index.mentions(phrase):
+        if index.mentions(phrase) or any(f" {normalize_name(phrase)} " in f" {text} " for text in known):
             continue
         found.append(phrase)
     return found

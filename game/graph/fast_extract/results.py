@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.graph.models import MAX_CLOSES_PER_CALL, MAX_EDGES_PER_CALL
+
 MAX_FACT_CHARS = 400
 MIN_FACT_CHARS = 8
 
@@ -77,3 +79,15 @@ class Extraction:
             "unknownNames": list(self.unknown_names),
             "closes": [c.to_json_dict() for c in self.closes],
         }
+
+    def upsert_calls(self) -> list[dict[str, Any]]:
+        """The triples and closes as upsert calls (camelCase, within the per-call limits), for the same
+        path a model's extractor and ``kith graph upsert`` take: one execution, committed once."""
+        edges = [{"sourceName": t.source, "targetName": t.target, "relation": t.relation,
+                  "strength": t.strength, "fact": t.fact} for t in self.triples]
+        closes = [{"sourceName": c.source, "targetName": c.target, "relation": c.relation} for c in self.closes]
+        calls: list[dict[str, Any]] = [{"edges": edges[i:i + MAX_EDGES_PER_CALL]}
+                                       for i in range(0, len(edges), MAX_EDGES_PER_CALL)]
+        calls.extend({"closeEdges": closes[i:i + MAX_CLOSES_PER_CALL]}
+                     for i in range(0, len(closes), MAX_CLOSES_PER_CALL))
+        return calls
