@@ -236,6 +236,11 @@ def test_a_pronoun_after_a_name_in_the_same_sentence() -> None:
     assert triples("Dov left before dawn; he works for Oren now.") == {("Dov", "SERVES", "Oren")}
 
 
+def test_a_repeated_pronoun_keeps_its_referent_and_commas_alone_make_no_list() -> None:
+    text = "Oren counted his debts. He owes Dov, he owes the Lantern Guild, and most of all he owes Tomas."
+    assert triples(text) == {("Oren", "OWES", "Dov"), ("Oren", "OWES", "Lantern Guild"), ("Oren", "OWES", "Tomas")}
+
+
 def test_lists_of_subjects_and_objects() -> None:
     assert triples("Elin fears Oren and Bram Kettle.") == {("Elin", "FEARS", "Oren"), ("Elin", "FEARS", "Bram Kettle")}
     assert triples("Mira and Dov work for the Lantern Guild.") == {

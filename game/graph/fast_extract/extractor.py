@@ -114,12 +114,19 @@ class FastExtractor:
     def _template(self, norm: str, mentions: list[Mention], context: _Context) -> tuple[list[Slot], str]:
         """The sentence with names and resolvable pronouns as slots, and who each slot is."""
         spans: list[tuple[int, int, Slot]] = [(m.start, m.end, Slot(m.entity, False)) for m in mentions]
+        # Within a sentence a pronoun repeated keeps its referent ("he owes Veyra, he owes Tomas"), and
+        # one already resolved counts among the people named before the next.
+        resolved: dict[str, Entity | None] = {}
         for match in _PRONOUN.finditer(norm):
             if any(s < match.end() and match.start() < e for s, e, _ in spans):
                 continue
-            before = [m.entity for m in mentions if m.end <= match.start() and m.entity is not None
-                      and m.entity.type == "individual"]
-            spans.append((match.start(), match.end(), Slot(_resolve(match.group(), before, context), True)))
+            pronoun = match.group()
+            if pronoun not in resolved:
+                before = [m.entity for m in mentions if m.end <= match.start() and m.entity is not None
+                          and m.entity.type == "individual"]
+                before.extend(e for e in resolved.values() if e is not None)
+                resolved[pronoun] = _resolve(pronoun, before, context)
+            spans.append((match.start(), match.end(), Slot(resolved[pronoun], True)))
         spans.sort(key=lambda span: span[0])
         pieces: list[str] = []
         slots: list[Slot] = []

@@ -39,7 +39,9 @@ class Pattern:
 
 SLOT = r"⟨\d+⟩"
 _THE = r"(?:the\s+)?"
-_LIST_SEP = r"(?:,\s*and\s+|,\s*|\s+and\s+)"
+# A list of names: "A and B", "A, B and C", "A, B, and C". Commas alone do not make a list: in "he owes
+# Veyra, he owes the Guild" the comma ends one statement and starts another.
+_LIST_TAIL = rf"(?:(?:,\s*(?:the\s+)?{SLOT})*,?\s+and\s+(?:the\s+)?{SLOT})"
 ADV = (r"(?:(?:still|also|clearly|truly|deeply|always|secretly|openly|now|really|quietly|plainly|obviously|"
        r"certainly|already|long|deep|fiercely|utterly|completely|greatly|both|all|has|have|had|been|very|so|"
        r"privately|bitterly|dearly|madly|desperately|loyally|faithfully|§)\s+){0,3}")
@@ -56,11 +58,11 @@ ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enem
                        r"creditors?|debtors?|employer|members?"])
 # "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role.
 _OBJ_ROLE = rf"(?:(?:{SLOT}'s?|his|her|their)\s+{ADJ}(?:{ROLE_NOUNS})\s+)?"
-OBJ = rf"{_OBJ_ROLE}{_THE}(?P<y>{SLOT}(?:{_LIST_SEP}{_THE}{SLOT})*)(?!')"
+OBJ = rf"{_OBJ_ROLE}{_THE}(?P<y>{SLOT}{_LIST_TAIL}?)(?!')"
 # "Bram, captain of the Watch, trusts Oren": an appositive role between a subject and its verb.
 _APPOSITIVE = (rf"(?:,\s+(?:the\s+|a\s+|an\s+)?{ADJ}(?:{ROLE_NOUNS})\s+(?:of|to)\s+{_THE}{SLOT},"
                rf"|,\s+{_THE}{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),)?")
-SUBJ = rf"{_THE}(?P<x>{SLOT}(?:{_LIST_SEP}{_THE}{SLOT})*){_APPOSITIVE}(?:,?\s+who)?"
+SUBJ = rf"{_THE}(?P<x>{SLOT}{_LIST_TAIL}?){_APPOSITIVE}(?:,?\s+who)?"
 POSSESSOR = rf"{_THE}(?P<y>{SLOT})'s?"
 
 
@@ -82,21 +84,21 @@ def being(relation: str, phrase: str, *, group_target: bool = False) -> Pattern:
 
 def passive(relation: str, participle: str) -> Pattern:
     """``Y is PARTICIPLE by X``: "Tomas is feared by Oren" (the relation's source is the agent)."""
-    regex = _compile(rf"{_THE}(?P<y>{SLOT}(?:{_LIST_SEP}{_THE}{SLOT})*)\s+{ADV}{BE}{ADV}(?:{participle})\s+by\s+"
+    regex = _compile(rf"{_THE}(?P<y>{SLOT}{_LIST_TAIL}?)\s+{ADV}{BE}{ADV}(?:{participle})\s+by\s+"
                      rf"{_THE}(?P<x>{SLOT})(?!')")
     return Pattern("passive", relation, regex, 0.6)
 
 
 def mutual(relation: str, plural: str) -> Pattern:
     """``X and Y are PLURAL``: "Mira and Tomas are old allies" (symmetric relations)."""
-    regex = _compile(rf"{_THE}(?P<x>{SLOT}(?:{_LIST_SEP}{_THE}{SLOT})+)\s+{ADV}(?:are|were|have\s+been|had\s+been|"
+    regex = _compile(rf"{_THE}(?P<x>{SLOT}{_LIST_TAIL})\s+{ADV}(?:are|were|have\s+been|had\s+been|"
                      rf"became|remain|remained)\s+{ADV}{ADJ}(?:{plural})\b")
     return Pattern("mutual", relation, regex, 0.65, Shape.MUTUAL)
 
 
-def mutual_verb(relation: str, forms: str) -> Pattern:
+def mutual_verb(relation: str, forms: str, *, tail: str = r"\s+(?:each\s+other|one\s+another)") -> Pattern:
     """``X and Y VERB each other``: "Mira and Tomas know each other"."""
-    regex = _compile(rf"{_THE}(?P<x>{SLOT}(?:{_LIST_SEP}{_THE}{SLOT})+)\s+{ADV}(?:{forms})\s+(?:each\s+other|one\s+another)")
+    regex = _compile(rf"{_THE}(?P<x>{SLOT}{_LIST_TAIL})\s+{ADV}(?:{forms}){tail}")
     return Pattern("mutual", relation, regex, 0.6, Shape.MUTUAL)
 
 
@@ -193,6 +195,7 @@ ENGLISH: tuple[Pattern, ...] = (
          tail=r"(?=\s*$|\s*[,.;!]|\s+(?:well|by\s+sight|from|of\s+old|since|for\s+years|at|in|on|years|long|during|last|yesterday)\b)"),
     being("KNOWS", r"acquainted\s+with|an\s+acquaintance\s+of|an\s+old\s+acquaintance\s+of"),
     mutual_verb("KNOWS", r"know|knew|have\s+met|had\s+met|met"),
+    mutual_verb("KNOWS", r"met|have\s+met|had\s+met", tail=r"(?=\s*$|\s*[,.;!]|\s+(?:at|in|on|by|during|years|long|once)\b)"),
 )
 
 CHINESE: tuple[Pattern, ...] = (
