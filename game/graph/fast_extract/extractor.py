@@ -143,8 +143,8 @@ class FastExtractor:
 
     def _read_clause(self, clause: str, slots: list[Slot], sentence: Sentence, result: Extraction,
                      seen: set[tuple[str, str, str, bool]]) -> None:
-        if "⟨" not in clause or conditional(clause):
-            return
+        if clause.count("⟨") < 2 or conditional(clause):
+            return  # every pattern relates two slots
         text = mark_ended(clause)
         starts = [m.start() for m in _SLOT_START.finditer(text)]
         for pattern in self.patterns:
