@@ -294,6 +294,15 @@ def test_unknown_names_are_capitalised_phrases_the_save_does_not_know() -> None:
     assert found.unknown_names == ["Sera Vell", "Captain Ash", "Rook"]
 
 
+def test_contractions_and_opening_verbs_are_not_names() -> None:
+    found = read("I'm sure Mira saw it. Ask Sister Ambry about Tomas. His boat sank. Slowly Sera Vell turned.")
+    assert found.unknown_names == ["Sister Ambry", "Sera Vell"]
+
+
+def test_until_makes_a_relation_a_thing_of_the_past() -> None:
+    assert triples("Oren owed Mira forty crowns until the night of the tide.") == set()
+
+
 def test_confidence_stays_below_the_model_extractors() -> None:
     found = read("Mira trusts Tomas. Dov is afraid of Oren. Tomas's sister Elin joined the Lantern Guild.")
     assert found.triples and all(0 < t.confidence <= MAX_CONFIDENCE for t in found.triples)

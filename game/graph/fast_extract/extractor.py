@@ -245,6 +245,9 @@ _STOP = frozenset({
     "captain", "master", "mistress", "mr", "mrs", "ms", "dr", "old", "young", "little", "monday", "tuesday",
     "wednesday", "thursday", "friday", "saturday", "sunday", "chapter", "part", "book", "turn",
 })
+_CONTRACTION = re.compile(r"I['’]")
+_OPENING_WORD = re.compile(r"\w{4,}(?:ly|ed)|ask|find|tell|take|give|bring|let|meet|see|go|show|keep|help|warn|"
+                           r"follow|call|talk|speak|visit|watch|avoid|wants|knows|shown|pulled|says|said")
 _TITLES = frozenset({"captain", "lord", "lady", "sir", "master", "mistress", "mr", "mrs", "ms", "dr", "old",
                      "young", "little", "brother", "sister", "father", "mother", "aunt", "uncle", "king", "queen"})
 
@@ -254,13 +257,13 @@ def unknown_names(sentence: str, index: NameIndex, known: Sequence[str] = ()) ->
 
     A run of capitalised words is a candidate; stop words and pronouns at its start are dropped, a
     title alone is not a name, and a single word opening the sentence is left out (it is capitalised
-    by position, not by being a name: "Suddenly", "Nobody"). A phrase holding a known name is known, and
+    by position, not by being a name: "Suddenly", "Nobody"), as is an opening verb or adverb. A phrase holding a known name is known, and
     so is one inside a name the sentence mentions (``known``: "Watch" in "the Watch").
     """
     words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(sentence)]
     runs: list[list[tuple[int, int, str]]] = []
     for word in words:
-        capital = word[2][0].isupper() and not word[2].isupper()
+        capital = word[2][0].isupper() and not word[2].isupper() and not _CONTRACTION.match(word[2])
         if capital and runs and runs[-1] and sentence[runs[-1][-1][1]:word[0]] == " ":
             runs[-1].append(word)
         elif capital:
@@ -270,21 +273,27 @@ def unknown_names(sentence: str, index: NameIndex, known: Sequence[str] = ()) ->
     found: list[str] = []
     opening = _opening(sentence)
     for run in runs:
-        while run and run[0][2].casefold().rstrip("'’s") in _STOP - _TITLES:
+        if run and run[0][0] <= opening:
+            # Capitalised by position: a lone opening word ("Suddenly") says nothing, and an opening verb
+            # or adverb ("Ask Sister Ambry", "Slowly Sera turned") is not part of the name after it.
+            if len(run) == 1:
+                continue
+            if _OPENING_WORD.fullmatch(_bare(run[0][2])):
+                run = run[1:]
+        while run and _bare(run[0][2]) in _STOP - _TITLES:
             run = run[1:]
-        if not run:
+        if not run or all(_bare(w[2]) in _STOP | _TITLES for w in run):
             continue
-        phrase = " ".join(w[2] for w in run)
-        phrase = re.sub(r"['’]s?$", "", phrase)
-        keys = [w[2].casefold() for w in run]
-        if all(k in _TITLES or k in _STOP for k in keys):
-            continue
-        if len(run) == 1 and run[0][0] <= opening:
-            continue
+        phrase = re.sub(r"['’]s$", "", " ".join(w[2] for w in run))
         if index.mentions(phrase) or any(f" {normalize_name(phrase)} " in f" {text} " for text in known):
             continue
         found.append(phrase)
     return found
+
+
+def _bare(word: str) -> str:
+    """A word case-folded without its possessive ending, to compare with the stop lists."""
+    return re.sub(r"['’]s$", "", word).casefold()
 
 
 def _opening(sentence: str) -> int:

@@ -35,11 +35,11 @@ _NOT_STATED = re.compile(
     r"hopes?|hoped|once|supposedly|allegedly)\b|n't\b|[不没沒未勿]|也许|或许|可能|好像|似乎|据说",
     re.IGNORECASE,
 )
-# Words that make a whole clause a condition or a fancy, wherever they stand: "Mira will trust Tomas if
-# he pays" states no trust.
+# Words that make a whole clause a condition, a fancy or a thing of the past, wherever they stand: "Mira
+# will trust Tomas if he pays" states no trust, "Pell owed Crane forty crowns until the tide" no debt.
 _CONDITIONAL = re.compile(
     r"\b(?:if|unless|whether|suppose|supposing|imagine|imagined|imagines|as if|as though|lest|wish|wished|"
-    r"dreams?|dreamed|dreamt)\b|如果|假如|要是|倘若|假设",
+    r"dreams?|dreamed|dreamt|until|till)\b|如果|假如|要是|倘若|假设|直到",
     re.IGNORECASE,
 )
 _NO_LONGER = re.compile(r"\bno longer\b", re.IGNORECASE)
