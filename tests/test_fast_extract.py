@@ -138,6 +138,11 @@ def test_roles_and_possessives(text: str, expected: tuple[str, str, str]) -> Non
     assert triples(text) == {expected}
 
 
+def test_a_possessive_noun_phrase_counts_wherever_it_stands() -> None:
+    assert triples("Mira trusts Tomas's sister Elin.") == {("Elin", "KIN_OF", "Tomas"), ("Mira", "TRUSTS", "Elin")}
+    assert triples("Dov rowed out with Elin, Tomas's sister.") == {("Elin", "KIN_OF", "Tomas")}
+
+
 def test_an_appositive_between_subject_and_verb_is_skipped_over() -> None:
     assert triples("Bram Kettle, captain of the Watch, trusts Mira.") == {
         ("Bram Kettle", "LEADS", "Harbour Watch"), ("Bram Kettle", "TRUSTS", "Mira")}

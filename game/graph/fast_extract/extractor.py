@@ -46,7 +46,7 @@ _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
 _LEFT_WORDS = frozenset({
-    "and", "that", "because", "since", "so", "now", "then", "when", "as", "for", "yet", "today", "tonight",
+    "and", "that", "because", "since", "so", "now", "then", "when", "as", "yet", "today", "tonight",
     "clearly", "plainly", "obviously", "also", "everyone", "all", "knew", "knows", "said", "says", "after",
 })
 _AFTER_ROLE = re.compile(rf"{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),?$")

@@ -34,7 +34,7 @@ class Pattern:
     confidence: float
     shape: Shape = Shape.PAIRS
     group_target: bool = False  # the target must be a group or faction ("Mira leads the Watch")
-    anywhere: bool = False  # no check of what stands before the subject (Chinese has no word gaps)
+    anywhere: bool = False  # no check of what stands before it (Chinese has no word gaps; noun phrases)
 
 
 SLOT = r"⟨\d+⟩"
@@ -118,7 +118,10 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
         rf"{person}\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b",  # Elin is Tomas's sister
         rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}\s+(?:of|to)\s+{owner}(?!')",  # Bram, captain of the Watch
     ]
-    return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target) for body in bodies]
+    # The first two are noun phrases, true wherever they stand ("Mira trusts Tomas's sister Elin"); the
+    # others are clauses, whose subject must start where a subject can.
+    return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target, anywhere=number < 2)
+            for number, body in enumerate(bodies)]
 
 
 def cjk(relation: str, body: str, *, shape: Shape = Shape.PAIRS) -> Pattern:
