@@ -187,6 +187,12 @@ def test_cjk_names_and_chinese_patterns(text: str, expected: tuple[str, str, str
     "The man who hired Tomas fears Oren.",
     "Mira trusts Tomas's dog.",
     "林瑶不信任王五。",
+    "Mira owes Tomas nothing.",
+    "Everyone but Mira trusts Tomas.",
+    "Mira fears the Watch will come.",
+    "Mira knows Tomas is lying.",
+    "Mira led the Watch to the warehouse.",
+    "Mira asked Tomas whether Oren trusts Elin.",
     "林瑶信任王五吗？",
     "如果林瑶害怕王五，她会逃走。",
 ])
@@ -250,6 +256,8 @@ def test_lists_of_subjects_and_objects() -> None:
     assert triples("Elin fears Oren and Bram Kettle.") == {("Elin", "FEARS", "Oren"), ("Elin", "FEARS", "Bram Kettle")}
     assert triples("Mira and Dov work for the Lantern Guild.") == {
         ("Mira", "SERVES", "Lantern Guild"), ("Dov", "SERVES", "Lantern Guild")}
+    # A list after a preposition is no subject: only the name next to the verb is.
+    assert triples("Dov waited for Mira and Tomas fears Oren.") == {("Tomas", "FEARS", "Oren")}
     # A list that runs on into a verb is not a list of objects.
     assert triples("Tomas trusts Mira and Oren fears Dov.") == {("Tomas", "TRUSTS", "Mira"), ("Oren", "FEARS", "Dov")}
 

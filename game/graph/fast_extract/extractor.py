@@ -152,7 +152,7 @@ class FastExtractor:
                 match = pattern.regex.match(text, start)
                 if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
                     continue
-                if not stated(text[:match.end()]):
+                if not stated(text[:match.end()], text[match.end():]):
                     continue
                 ends = ENDED_MARK in match.group(0)
                 for source, target, pronoun in _pairs(match, pattern, slots, text):

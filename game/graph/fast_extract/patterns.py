@@ -58,7 +58,10 @@ ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enem
                        r"creditors?|debtors?|employer|members?"])
 # "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role.
 _OBJ_ROLE = rf"(?:(?:{SLOT}'s?|his|her|their)\s+{ADJ}(?:{ROLE_NOUNS})\s+)?"
-OBJ = rf"{_OBJ_ROLE}{_THE}(?P<y>{SLOT}{_LIST_TAIL}?)(?!')"
+# An object followed by a verb of its own begins a clause: "Mira fears the Watch will come" is not fear of
+# the Watch, and "Mira knows Tomas is lying" is not acquaintance.
+_CLAUSE_VERB = r"will|would|could|might|may|can|is|was|are|were|has|had|have|did|does|do|should|must|shall"
+OBJ = rf"{_OBJ_ROLE}{_THE}(?P<y>{SLOT}{_LIST_TAIL}?)(?!')(?!\s+(?:{_CLAUSE_VERB})\b)"
 # "Bram, captain of the Watch, trusts Oren": an appositive role between a subject and its verb.
 _APPOSITIVE = (rf"(?:,\s+(?:the\s+|a\s+|an\s+)?{ADJ}(?:{ROLE_NOUNS})\s+(?:of|to)\s+{_THE}{SLOT},"
                rf"|,\s+{_THE}{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),)?")
@@ -171,7 +174,9 @@ ENGLISH: tuple[Pattern, ...] = (
     verb("MEMBER_OF", r"joined|joins|belongs\s+to|belong\s+to|belonged\s+to|serves\s+in|served\s+in|"
                       r"rides\s+with|sails\s+with", group_target=True),
     *role("MEMBER_OF", r"members?|soldiers?|officers?|sailors?|agents?", group_target=True),
+    # "Mira led the Watch to the warehouse" is guiding, not leading.
     verb("LEADS", r"leads|led|commands|commanded|heads|headed|rules|ruled|captains|captained|runs|ran",
+         tail=r"(?!\s+(?:to|into|through|away|out|back|down|up|across|toward|towards|past|around|along|off)\b)",
          group_target=True),
     passive("LEADS", r"led|commanded|headed|ruled|run|captained"),
     *role("LEADS", LEADER),

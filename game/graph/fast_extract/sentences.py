@@ -18,9 +18,10 @@ from game.text import straighten_quotes
 _TITLES = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bCapt)(?<!\bLt)(?<!\bSgt)"
 _SENTENCE_END = re.compile(_TITLES + r"[.!?…]+[\"')\]]*(?=\s|$)|[。！？]+[」』”\"')）]*|\n\s*")
 # Clauses split where English (and Chinese) joins two statements: a clause's guard words then stay in
-# their own clause, so "Mira trusts Tomas, but she does not fear Oren" keeps its first half.
+# their own clause, so "Mira trusts Tomas, but she does not fear Oren" keeps its first half. A bare "but"
+# is not a break: in "everyone but Mira trusts Tomas" it is a preposition.
 _CLAUSE_BREAK = re.compile(
-    r"\s*(?:;|:|—|–|--|,\s*(?:but|and|while|whereas|although|though|yet|so)\b|\s(?:but|whereas|although)\b"
+    r"\s*(?:;|:|—|–|--|,\s*(?:but|and|while|whereas|although|though|yet|so)\b|\s(?:whereas|although)\b"
     r"|，\s*(?:但是?|可是|而且?|不过)|；)\s*",
     re.IGNORECASE,
 )
@@ -42,6 +43,8 @@ _CONDITIONAL = re.compile(
     r"dreams?|dreamed|dreamt|until|till)\b|如果|假如|要是|倘若|假设|直到",
     re.IGNORECASE,
 )
+_NEGATED_AFTER = re.compile(r"\s*(?:nothing|no|not|none|never|at\s+all|any\s+less|less\s+than\s+ever)\b",
+                            re.IGNORECASE)
 _NO_LONGER = re.compile(r"\bno longer\b", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]|吗|嗎")
 
@@ -87,10 +90,11 @@ def conditional(clause: str) -> bool:
     return bool(_CONDITIONAL.search(straighten_quotes(clause)))
 
 
-def stated(prefix: str) -> bool:
-    """Whether a match ending where ``prefix`` ends is stated: no negation or hedge before its end
-    ("no longer", already marked ``§``, is not a negation: it ends a relation)."""
-    return not _NOT_STATED.search(straighten_quotes(prefix))
+def stated(prefix: str, rest: str = "") -> bool:
+    """Whether a match ending where ``prefix`` ends is stated: no negation or hedge before its end ("no
+    longer", already marked ``§``, is not a negation: it ends a relation), and none right after it
+    ("Mira owes Tomas nothing", "Mira trusts Tomas no more than Oren")."""
+    return not (_NOT_STATED.search(straighten_quotes(prefix)) or _NEGATED_AFTER.match(rest))
 
 
 ENDED_MARK = "§"
