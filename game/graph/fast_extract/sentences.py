@@ -4,6 +4,9 @@ Nothing is read from a question ("Does Mira trust Tomas?") or a conditional clau
 Tomas"), nor from a match with a negation or a hedge before its end ("Mira does not fear Tomas", "Mira
 might trust Tomas"). "No longer" is not a plain negation: it says a relation has ended, so a match
 holding it is a close.
+
+The guards read templates built from ``game.graph.names.normalize_name`` (case-folded, curly quotes
+straightened), so their patterns are written in lower case with plain apostrophes.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from game.text import straighten_quotes
 
 # A sentence ends at . ! ? (or their CJK forms) and any closing quotes or brackets after them, or at a
 # line break. A title's full stop ("Capt. Voss") does not end one.
@@ -87,14 +89,14 @@ def split_clauses(normalized: str) -> list[tuple[int, int]]:
 
 def conditional(clause: str) -> bool:
     """Whether a clause is a condition or a fancy, so nothing in it is stated."""
-    return bool(_CONDITIONAL.search(straighten_quotes(clause)))
+    return bool(_CONDITIONAL.search(clause))
 
 
 def stated(prefix: str, rest: str = "") -> bool:
     """Whether a match ending where ``prefix`` ends is stated: no negation or hedge before its end ("no
     longer", already marked ``§``, is not a negation: it ends a relation), and none right after it
     ("Mira owes Tomas nothing", "Mira trusts Tomas no more than Oren")."""
-    return not (_NOT_STATED.search(straighten_quotes(prefix)) or _NEGATED_AFTER.match(rest))
+    return not (_NOT_STATED.search(prefix) or _NEGATED_AFTER.match(rest))
 
 
 ENDED_MARK = "§"
