@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-
 # A sentence ends at . ! ? (or their CJK forms) and any closing quotes or brackets after them, or at a
 # line break. A title's full stop ("Capt. Voss") does not end one.
 _TITLES = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bCapt)(?<!\bLt)(?<!\bSgt)"
