@@ -101,6 +101,6 @@ class Gazetteer:
         candidates = {span for _, _, span in candidate_spans(text, longest)}
         for key, nodes in (await self.reader.nodes_named(candidates)).items():
             for node in nodes:
-                # A node added here since it was read is newer than the reader's copy: keep its names.
+                # A node both read and added answers to the names of either copy, as one entity.
                 index.put(key, Entity.of(node))
         return index
