@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-MODULES = ["graph_bench", "engine_bench", "llm_bench", "map_bench"]
+MODULES = ["graph_bench", "engine_bench", "llm_bench", "map_bench", "extract_bench"]
 
 
 def main() -> int:

@@ -17,6 +17,7 @@ from game.cli.graph_common import (
     non_negative,
     positive,
 )
+from game.cli.graph_extract import add_extract_parser
 from game.cli.graph_map import add_map_parsers
 
 
@@ -119,3 +120,4 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     alias.set_defaults(handler=handler(graph_write.alias))
 
     add_map_parsers(actions)
+    add_extract_parser(actions)

@@ -1,0 +1,307 @@
+"""The fast path itself: sentences, names and pronouns as slots, patterns over clauses, triples out.
+
+Each sentence is normalized the way names are (``game.graph.names``), its mentions found through the
+gazetteer, and each mention or resolvable pronoun replaced by a slot, so patterns read
+"⟨0⟩ is afraid of ⟨1⟩" whatever the names' script or length. What a clause may say is decided by its
+guards (``sentences``); who a slot is, by the gazetteer and the pronoun rule below.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
+from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS, SLOT, Pattern, Shape, all_patterns
+from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
+from game.graph.fast_extract.sentences import (
+    ENDED_MARK,
+    Sentence,
+    conditional,
+    mark_ended,
+    split_clauses,
+    split_sentences,
+    stated,
+)
+from game.graph.names import normalize_name
+from game.graph.vocabulary import Vocabulary
+
+MAX_CONFIDENCE = 0.7
+"""Below the model extractor's: a fast-path fact is a lead, to be confirmed or replaced by enrichment."""
+PRONOUN_PENALTY = 0.1
+STRENGTH = 0.5
+STRENGTHS: dict[str, float] = {
+    "ALLY_OF": STRENGTH, "TRUSTS": STRENGTH, "LOVES": STRENGTH, "KIN_OF": STRENGTH, "MEMBER_OF": STRENGTH,
+    "LEADS": STRENGTH, "SERVES": STRENGTH, "OWES": STRENGTH, "KNOWS_SECRET_OF": STRENGTH,
+    "RIVAL_OF": -STRENGTH, "ENEMY_OF": -STRENGTH, "DISTRUSTS": -STRENGTH, "FEARS": -STRENGTH, "HATES": -STRENGTH,
+    "KNOWS": 0.2,
+}
+"""The sign each default relation means (``OWES`` and ``KNOWS_SECRET_OF`` are bonds of weight, positive
+as the shipped worlds write them); a world's own relation, whose sign the text cannot tell, is neutral."""
+
+_PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
+_SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
+_SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
+_LEFT_WORDS = frozenset({
+    "and", "that", "because", "since", "so", "now", "then", "when", "as", "yet", "today", "tonight",
+    "clearly", "plainly", "obviously", "also", "everyone", "all", "knew", "knows", "said", "says", "after",
+})
+_AFTER_ROLE = re.compile(rf"{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),?$")
+_LEFT_PUNCTUATION = set(",;:\"'(“‘「『—-")
+_PRONOUN_WORDS: dict[str, frozenset[str]] = {
+    "he": frozenset({"he", "him", "his", "male", "man", "m"}), "他": frozenset({"he", "him", "his", "male", "man", "m"}),
+    "she": frozenset({"she", "her", "hers", "female", "woman", "f"}),
+    "她": frozenset({"she", "her", "hers", "female", "woman", "f"}),
+    "they": frozenset({"they", "them", "their", "nonbinary", "non-binary"}),
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Who a slot in a template stands for; ``entity`` None when the name or pronoun is ambiguous."""
+
+    entity: Entity | None
+    pronoun: bool
+
+
+@dataclass
+class _Context:
+    """The individuals the last naming sentence named: what a later "she" may mean."""
+
+    individuals: list[Entity] = field(default_factory=list)
+
+
+class FastExtractor:
+    """Reads triples out of text with one vocabulary's patterns (built once, reused for every text)."""
+
+    def __init__(self, vocabulary: Vocabulary | None = None, patterns: Sequence[Pattern] | None = None) -> None:
+        self.vocabulary = vocabulary or Vocabulary.default()
+        self.patterns = list(patterns) if patterns is not None else all_patterns(self.vocabulary)
+
+    def extract(self, text: str, index: NameIndex) -> Extraction:
+        """Every triple, close, co-occurrence and unknown name in ``text``, against ``index``'s names."""
+        result = Extraction()
+        seen: set[tuple[str, str, str, bool]] = set()
+        pairs: Counter[tuple[str, str]] = Counter()
+        unknown: dict[str, str] = {}
+        context = _Context()
+        for sentence in split_sentences(text):
+            norm = normalize_name(sentence.text).replace("⟨", "(").replace("⟩", ")")
+            mentions = index.mentions(sentence.text)
+            slots, template = self._template(norm, mentions, context)
+            named = _unique(m.entity for m in mentions if m.entity is not None)
+            for a, b in combinations(sorted(named, key=lambda e: (e.name, e.id)), 2):
+                pairs[(a.name, b.name)] += 1
+            if any(e.type == "individual" for e in named):
+                context.individuals = [e for e in named if e.type == "individual"]
+            known = [norm[m.start:m.end] for m in mentions]
+            for name in unknown_names(sentence.text, index, known):
+                unknown.setdefault(name.casefold(), name)
+            if sentence.question:
+                continue
+            for start, end in split_clauses(template):
+                self._read_clause(template[start:end], slots, sentence, result, seen)
+        result.cooccurrences = [Cooccurrence(a, b, n) for (a, b), n in
+                                sorted(pairs.items(), key=lambda item: (-item[1], item[0]))]
+        result.unknown_names = list(unknown.values())
+        return result
+
+    # ------------------------------------------------------------------------------------ templates
+
+    def _template(self, norm: str, mentions: list[Mention], context: _Context) -> tuple[list[Slot], str]:
+        """The sentence with names and resolvable pronouns as slots, and who each slot is."""
+        spans: list[tuple[int, int, Slot]] = [(m.start, m.end, Slot(m.entity, False)) for m in mentions]
+        # Within a sentence a pronoun repeated keeps its referent ("he owes Veyra, he owes Tomas"), and
+        # one already resolved counts among the people named before the next.
+        resolved: dict[str, Entity | None] = {}
+        for match in _PRONOUN.finditer(norm):
+            if any(s < match.end() and match.start() < e for s, e, _ in spans):
+                continue
+            pronoun = match.group()
+            if pronoun not in resolved:
+                before = [m.entity for m in mentions if m.end <= match.start() and m.entity is not None
+                          and m.entity.type == "individual"]
+                before.extend(e for e in resolved.values() if e is not None)
+                resolved[pronoun] = _resolve(pronoun, before, context)
+            spans.append((match.start(), match.end(), Slot(resolved[pronoun], True)))
+        spans.sort(key=lambda span: span[0])
+        pieces: list[str] = []
+        slots: list[Slot] = []
+        position = 0
+        for start, end, slot in spans:
+            pieces.append(norm[position:start])
+            pieces.append(f"⟨{len(slots)}⟩")
+            slots.append(slot)
+            position = end
+        pieces.append(norm[position:])
+        return slots, "".join(pieces)
+
+    # ------------------------------------------------------------------------------------- patterns
+
+    def _read_clause(self, clause: str, slots: list[Slot], sentence: Sentence, result: Extraction,
+                     seen: set[tuple[str, str, str, bool]]) -> None:
+        if clause.count("⟨") < 2 or conditional(clause):
+            return  # every pattern relates two slots
+        text = mark_ended(clause)
+        starts = [m.start() for m in _SLOT_START.finditer(text)]
+        for pattern in self.patterns:
+            for start in starts:
+                match = pattern.regex.match(text, start)
+                if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
+                    continue
+                if not stated(text[:match.end()], text[match.end():]):
+                    continue
+                ends = ENDED_MARK in match.group(0)
+                for source, target, pronoun in _pairs(match, pattern, slots, text):
+                    self._emit(pattern, source, target, pronoun, ends, sentence, result, seen)
+
+    def _emit(self, pattern: Pattern, source: Entity, target: Entity, pronoun: bool, ends: bool,
+              sentence: Sentence, result: Extraction, seen: set[tuple[str, str, str, bool]]) -> None:
+        normalized = self.vocabulary.normalize(pattern.relation)
+        if normalized.flipped:
+            source, target = target, source
+        if source.id == target.id:
+            return
+        if pattern.group_target and target.type == "individual":
+            return
+        if normalized.name == "MEMBER_OF" and source.type != "individual" and target.type != "faction":
+            return
+        first, second = sorted((source.id, target.id)) if normalized.symmetric else (source.id, target.id)
+        key = (first, second, normalized.name, ends)
+        if key in seen:
+            return
+        seen.add(key)
+        confidence = round(min(MAX_CONFIDENCE, pattern.confidence - (PRONOUN_PENALTY if pronoun else 0.0)), 2)
+        if ends:
+            result.closes.append(Close(source.name, target.name, normalized.name, confidence, sentence.text))
+        else:
+            strength = STRENGTHS.get(normalized.name, 0.0)
+            result.triples.append(Triple(source.name, target.name, normalized.name, strength, confidence,
+                                         sentence.text))
+
+
+def _pairs(match: re.Match[str], pattern: Pattern, slots: list[Slot], text: str) -> list[tuple[Entity, Entity, bool]]:
+    """The ``(source, target, via a pronoun)`` pairs a match states; unresolved slots state nothing."""
+    xs = [slots[int(n)] for n in _SLOT_NUMBER.findall(match.group("x"))]
+    if pattern.shape is Shape.MUTUAL:
+        return [(a.entity, b.entity, a.pronoun or b.pronoun) for a, b in combinations(xs, 2)
+                if a.entity is not None and b.entity is not None]
+    ys = [slots[int(n)] for n in _SLOT_NUMBER.findall(match.group("y"))]
+    if len(ys) > 1 and not re.match(r"\s*(?:$|[,.;!?\"')])", text[match.end():]):
+        # "Mira trusts Tomas and Oren fears him": a list that runs on into a verb is not a list of objects.
+        ys = ys[:1]
+    return [(x.entity, y.entity, x.pronoun or y.pronoun) for x in xs for y in ys
+            if x.entity is not None and y.entity is not None]
+
+
+def _subject_may_start(text: str, start: int) -> bool:
+    """Whether a subject may begin at ``start``: at the clause's start, after punctuation, or after a
+    conjunction. "The man who hired ⟨0⟩ fears ⟨1⟩" has ``hired`` before the slot: not a subject."""
+    before = text[:start].rstrip()
+    if _AFTER_ROLE.search(before):
+        return True  # "Tomas's sister Elin joined the Watch": Elin, named by her role, is the subject
+    if not before or before[-1] in _LEFT_PUNCTUATION:
+        return True
+    word = re.search(r"(\w+)$", before)
+    return word is not None and word.group(1) in _LEFT_WORDS
+
+
+def _resolve(pronoun: str, before: list[Entity], context: _Context) -> Entity | None:
+    """He, she or they: the one individual named earlier in the sentence, or else the one the last
+    naming sentence named, among those the pronoun can refer to; anything less clear means nobody."""
+    candidates = _unique(before) or list(context.individuals)
+    fitting = [e for e in candidates if _fits(pronoun, e)]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def _fits(pronoun: str, entity: Entity) -> bool:
+    """Whether a pronoun may refer to an individual: any, unless the node's attributes say otherwise."""
+    if not entity.pronouns:
+        return True
+    words = set(re.findall(r"[a-z-]+", entity.pronouns))
+    return bool(words & _PRONOUN_WORDS[pronoun])
+
+
+def _unique(entities: Iterable[Entity]) -> list[Entity]:
+    seen: dict[str, Entity] = {}
+    for entity in entities:
+        seen.setdefault(entity.id, entity)
+    return list(seen.values())
+
+
+# ----------------------------------------------------------------------------------- unknown names
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_STOP = frozenset({
+    "the", "a", "an", "and", "but", "or", "then", "so", "if", "when", "while", "as", "at", "in", "on", "of",
+    "i", "he", "she", "they", "we", "you", "it", "his", "her", "their", "my", "our", "your", "its", "this",
+    "that", "these", "those", "there", "here", "yes", "no", "oh", "ah", "now", "later", "after", "before",
+    "what", "who", "why", "how", "where", "which", "not", "never", "all", "every", "some", "one", "none",
+    "by", "for", "from", "with", "to", "even", "still", "once", "perhaps", "maybe", "meanwhile", "inside",
+    "outside", "tonight", "today", "tomorrow", "yesterday", "god", "gods", "sir", "madam", "lord", "lady",
+    "captain", "master", "mistress", "mr", "mrs", "ms", "dr", "old", "young", "little", "monday", "tuesday",
+    "wednesday", "thursday", "friday", "saturday", "sunday", "chapter", "part", "book", "turn",
+})
+_CONTRACTION = re.compile(r"I['’]")
+_OPENING_WORD = re.compile(r"\w{4,}(?:ly|ed)|ask|find|tell|take|give|bring|let|meet|see|go|show|keep|help|warn|"
+                           r"follow|call|talk|speak|visit|watch|avoid|wants|knows|shown|pulled|says|said")
+_TITLES = frozenset({"captain", "lord", "lady", "sir", "master", "mistress", "mr", "mrs", "ms", "dr", "old",
+                     "young", "little", "brother", "sister", "father", "mother", "aunt", "uncle", "king", "queen"})
+
+
+def unknown_names(sentence: str, index: NameIndex, known: Sequence[str] = ()) -> list[str]:
+    """Capitalised name-like phrases of a sentence that no known node answers to (conservative).
+
+    A run of capitalised words is a candidate; stop words and pronouns at its start are dropped, a
+    title alone is not a name, and a single word opening the sentence is left out (it is capitalised
+    by position, not by being a name: "Suddenly", "Nobody"), as is an opening verb or adverb. A phrase holding a known name is known, and
+    so is one inside a name the sentence mentions (``known``: "Watch" in "the Watch").
+    """
+    words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(sentence)]
+    runs: list[list[tuple[int, int, str]]] = []
+    for word in words:
+        capital = word[2][0].isupper() and not word[2].isupper() and not _CONTRACTION.match(word[2])
+        if capital and runs and runs[-1] and sentence[runs[-1][-1][1]:word[0]] == " ":
+            runs[-1].append(word)
+        elif capital:
+            runs.append([word])
+        else:
+            runs.append([])
+    found: list[str] = []
+    opening = _opening(sentence)
+    for run in runs:
+        if run and run[0][0] <= opening:
+            # Capitalised by position: a lone opening word ("Suddenly") says nothing, and an opening verb
+            # or adverb ("Ask Sister Ambry", "Slowly Sera turned") is not part of the name after it.
+            if len(run) == 1:
+                continue
+            if _OPENING_WORD.fullmatch(_bare(run[0][2])):
+                run = run[1:]
+        while run and _bare(run[0][2]) in _STOP - _TITLES:
+            run = run[1:]
+        if not run or all(_bare(w[2]) in _STOP | _TITLES for w in run):
+            continue
+        phrase = re.sub(r"['’]s$", "", " ".join(w[2] for w in run))
+        if index.mentions(phrase) or any(f" {normalize_name(phrase)} " in f" {text} " for text in known):
+            continue
+        found.append(phrase)
+    return found
+
+
+def _bare(word: str) -> str:
+    """A word case-folded without its possessive ending, to compare with the stop lists."""
+    return re.sub(r"['’]s$", "", word).casefold()
+
+
+def _opening(sentence: str) -> int:
+    """Where the sentence's first word starts, past opening quotes and brackets."""
+    match = re.match(r"[\s\"'“‘(\[«—-]*", sentence)
+    return match.end() if match else 0
+
+
+def extract_text(text: str, index: NameIndex, vocabulary: Vocabulary | None = None) -> Extraction:
+    """One-off extraction (build a ``FastExtractor`` once to read many texts with one vocabulary)."""
+    return FastExtractor(vocabulary).extract(text, index)

@@ -1,0 +1,106 @@
+"""Names to nodes: the save's names and aliases, plus nodes added since (an import's new people).
+
+Matching is ``game.graph.names``' (the same as retrieval's): a name in a spaced script stands as a word,
+a CJK name may stand anywhere, and a shorter name inside a longer one at the same place gives way. A
+name several nodes answer to is a mention of *someone*, never of either: it blocks shorter matches
+inside it but yields no relation (identity is conservative, seed 002).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from game.graph.models import Node
+from game.graph.names import candidate_spans, normalize_name
+from game.graph.ports import GraphReader
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A node as the extractor sees it: enough to name it and to check a pronoun against it."""
+
+    id: str
+    name: str
+    type: str
+    pronouns: str = ""
+
+    @classmethod
+    def of(cls, node: Node) -> Entity:
+        raw = node.attributes.get("pronouns") or node.attributes.get("gender") or ""
+        return cls(node.id, node.name, node.type, str(raw).casefold())
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A span of a sentence's normalized text naming a known node (``entity`` None when ambiguous)."""
+
+    start: int
+    end: int
+    entity: Entity | None
+
+
+class NameIndex:
+    """A synchronous snapshot of the names one text can mention: normalized name -> entities."""
+
+    def __init__(self, names: dict[str, list[Entity]] | None = None) -> None:
+        self.names: dict[str, list[Entity]] = {}
+        self.longest = 0
+        for key, entities in (names or {}).items():
+            for entity in entities:
+                self.put(key, entity)
+
+    def put(self, key: str, entity: Entity) -> None:
+        held = self.names.setdefault(key, [])
+        if all(e.id != entity.id for e in held):
+            held.append(entity)
+        self.longest = max(self.longest, len(key))
+
+    def mentions(self, sentence: str) -> list[Mention]:
+        """Non-overlapping mentions in ``normalize_name(sentence)``, left to right, longest first."""
+        if self.longest <= 0:
+            return []
+        found = [(start, end, self.names[text]) for start, end, text in candidate_spans(sentence, self.longest)
+                 if text in self.names]
+        # Longest first, then leftmost: "Old Tom" hides "Tom", and two names never share a character.
+        found.sort(key=lambda m: (-(m[1] - m[0]), m[0]))
+        taken: list[tuple[int, int]] = []
+        kept: list[Mention] = []
+        for start, end, entities in found:
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            kept.append(Mention(start, end, entities[0] if len(entities) == 1 else None))
+        kept.sort(key=lambda m: m.start)
+        return kept
+
+
+class Gazetteer:
+    """The save's names (read through a ``GraphReader``) and the nodes added to it since."""
+
+    def __init__(self, reader: GraphReader | None = None, nodes: Iterable[Node] = ()) -> None:
+        self.reader = reader
+        self.added = NameIndex()
+        for node in nodes:
+            self.add(node)
+
+    def add(self, node: Node) -> None:
+        """A node the reader does not hold yet (or holds under fewer names): it is matched from now on."""
+        entity = Entity.of(node)
+        for name in node.names:
+            self.added.put(normalize_name(name), entity)
+
+    async def index_for(self, text: str) -> NameIndex:
+        """The names ``text`` can mention: one lookup of its candidate spans, however large the save."""
+        index = NameIndex(self.added.names)
+        if self.reader is None:
+            return index
+        longest = await self.reader.longest_name()
+        if longest <= 0 or not text.strip():
+            return index
+        candidates = {span for _, _, span in candidate_spans(text, longest)}
+        for key, nodes in (await self.reader.nodes_named(candidates)).items():
+            for node in nodes:
+                # A node both read and added answers to the names of either copy, as one entity.
+                index.put(key, Entity.of(node))
+        return index
