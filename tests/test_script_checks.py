@@ -132,6 +132,24 @@ async def test_a_closed_relation_no_longer_passes() -> None:
     assert verdict("{graph} !Veyra -> Bram: DISTRUSTS", context)
 
 
+async def test_graph_checks_resolve_names_by_the_one_rule_and_fail_on_ambiguity() -> None:
+    vocabulary = Vocabulary.default()
+    graph = await built_graph(vocabulary)
+    execution = UpsertExecution(graph, vocabulary, 2, rng=random.Random(2))
+    # "Elin" becomes Veyra's alias too: as an exact name it still means Elin; "the pilot" means both.
+    outcome = await execution.run({"nodes": [
+        {"name": "Veyra", "aliases": ["Elin", "the pilot"]}, {"name": "Elin", "aliases": ["the pilot"]}]})
+    assert outcome.error is None
+    graph.apply(execution.writes)
+    context = CheckContext(output="", graph=graph, vocabulary=vocabulary)
+    assert verdict("{graph} Bram -> elin: KIN_OF", context)
+    for line in ("{graph} the pilot", "{graph} !the pilot", "{graph} Bram -> the pilot: KIN_OF",
+                 "{graph} !Bram -> the pilot: KIN_OF"):
+        result = parse_check(line).evaluate(context)
+        assert not result.passed, line
+        assert result.detail == "'the pilot' could mean Elin (npc-elin), Veyra (npc-veyra); use the full name"
+
+
 SCENE = SceneState(
     location="docks", inventory=["lamp", "Rope"], flags={"bribed": True, "coins": 3},
     met=["Bram"], ending=None,

@@ -18,8 +18,10 @@ from typing import Any
 from game.config import Settings
 from game.errors import InputError, SaveError
 from game.graph.models import Node
+from game.graph.names import resolve_name
 from game.store.database import SaveDatabase, node_by_name
 from game.store.saves import resolve_save
+from game.text import strip_control
 
 Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 
@@ -57,17 +59,15 @@ async def open_save(args: argparse.Namespace, settings: Settings, *, create: boo
 
 
 async def find_node(db: SaveDatabase, value: str) -> Node:
-    """The one node a name, alias or node ID means; ambiguity and absence are refused with a hint."""
-    by_id = await db.graph.get_nodes([value])
-    if value in by_id:
-        return by_id[value]
-    matches = await node_by_name(db, value)
-    if not matches:
+    """The one node a name, alias or node ID means (``resolve_name``); ambiguity and absence are refused."""
+    candidates = [*(await db.graph.get_nodes([value])).values(), *await node_by_name(db, value)]
+    match = resolve_name(value, candidates, by_id=True)
+    if match.ambiguous:
+        options = ", ".join(f"{n.id} ({n.name})" for n in match.tied)
+        raise InputError(strip_control(f"{value!r} names several nodes: {options}; use an ID instead"))
+    if match.node is None:
         raise InputError(f"there is no node named {value!r} in {db.name} (names, aliases and IDs are accepted)")
-    if len(matches) > 1:
-        options = ", ".join(f"{n.id} ({n.name})" for n in matches)
-        raise InputError(f"{value!r} names several nodes: {options}; use an ID instead")
-    return matches[0]
+    return match.node
 
 
 def print_json(data: Any) -> None:

@@ -14,7 +14,7 @@ import random
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -31,8 +31,9 @@ from game.graph.models import (
     NodeResult,
     UpsertCall,
     UpsertResult,
+    attributes_problem,
 )
-from game.graph.names import normalize_name, slugify
+from game.graph.names import NameMatch, normalize_name, resolve_name, slugify
 from game.graph.ports import GraphReader, GraphWrites
 from game.graph.vocabulary import NormalizedRelation, Vocabulary
 
@@ -78,6 +79,11 @@ class UpsertExecution:
         self.turn = turn
         self.writes = GraphWrites()
         self.outcomes: list[CallOutcome] = []
+        # Lookups into the buffer, so a call costs the same however many calls came before it (a copy
+        # or a scan of the whole buffer per call made a 16k-call upsert quadratic).
+        self._buffered_names: dict[str, set[str]] = {}
+        self._buffered_edges: dict[tuple[str, str, str], set[str]] = {}
+        self._undo: list[_Undo] = []
         self._rng = rng or random.SystemRandom()
         self._close_guard = close_guard
 
@@ -87,13 +93,62 @@ class UpsertExecution:
             parsed = parse_call(call)
         except CallRejected as rejected:
             return self._record(CallOutcome(error=str(rejected)))
-        saved = self.writes.copy()
+        self._undo = []
         try:
             result = await self._apply(parsed)
         except CallRejected as rejected:
-            self.writes = saved
+            self._roll_back()
             return self._record(CallOutcome(error=str(rejected)))
         return self._record(CallOutcome(result=result))
+
+    # ---------------------------------------------------------------------------------------- buffer
+
+    def _put_node(self, node: Node, *, created: bool = False) -> None:
+        self._undo.append(_Undo("node", node.id, self.writes.nodes.get(node.id), node.id in self.writes.created_nodes))
+        self._index_node(self.writes.nodes.get(node.id), add=False)
+        self.writes.nodes[node.id] = node
+        self._index_node(node, add=True)
+        if created:
+            self.writes.created_nodes.add(node.id)
+
+    def _put_edge(self, edge: Edge, *, created: bool = False) -> None:
+        self._undo.append(_Undo("edge", edge.id, self.writes.edges.get(edge.id), edge.id in self.writes.created_edges))
+        self.writes.edges[edge.id] = edge
+        self._buffered_edges.setdefault((edge.source, edge.target, edge.relation), set()).add(edge.id)
+        if created:
+            self.writes.created_edges.add(edge.id)
+
+    def _index_node(self, node: Node | None, *, add: bool) -> None:
+        if node is None:
+            return
+        for name in node.names:
+            ids = self._buffered_names.setdefault(normalize_name(name), set())
+            if add:
+                ids.add(node.id)
+            else:
+                ids.discard(node.id)
+
+    def _roll_back(self) -> None:
+        """Undo the rejected call's buffered writes, newest first, leaving the buffer as it was before."""
+        for undo in reversed(self._undo):
+            if undo.kind == "node":
+                self._index_node(self.writes.nodes.get(undo.key), add=False)
+                if isinstance(undo.previous, Node):
+                    self.writes.nodes[undo.key] = undo.previous
+                    self._index_node(undo.previous, add=True)
+                else:
+                    del self.writes.nodes[undo.key]
+                if not undo.was_created:
+                    self.writes.created_nodes.discard(undo.key)
+            else:
+                # The edge index may keep a stale ID: lookups read through ``writes.edges`` and skip it.
+                if isinstance(undo.previous, Edge):
+                    self.writes.edges[undo.key] = undo.previous
+                else:
+                    del self.writes.edges[undo.key]
+                if not undo.was_created:
+                    self.writes.created_edges.discard(undo.key)
+        self._undo = []
 
     def _record(self, outcome: CallOutcome) -> CallOutcome:
         self.outcomes.append(outcome)
@@ -117,25 +172,27 @@ class UpsertExecution:
 
     # ----------------------------------------------------------------------------------------- nodes
 
-    async def find_node(self, name: str) -> Node | None:
-        """The node a name means: an exact name beats an alias, then the earliest seen, then the ID."""
+    async def match_name(self, name: str) -> NameMatch:
+        """What a name means here, stored and buffered nodes alike, by the one rule (``resolve_name``)."""
         key = normalize_name(name)
         found: dict[str, Node] = {}
-        stored = (await self.reader.nodes_named([key])).get(key, [])
-        for node in stored:
+        for node in (await self.reader.nodes_named([key])).get(key, []):
             found[node.id] = self.writes.nodes.get(node.id, node)
-        for node in self.writes.nodes.values():
-            if key in {normalize_name(n) for n in node.names}:
-                found[node.id] = node
-        # A buffered change may have removed the match (a merge renaming), so re-check every candidate.
-        candidates = [n for n in found.values() if key in {normalize_name(x) for x in n.names}]
-        if not candidates:
-            return None
-        candidates.sort(key=lambda n: (normalize_name(n.name) != key, n.first_seen_turn, n.id))
-        return candidates[0]
+        for node_id in self._buffered_names.get(key, ()):
+            found[node_id] = self.writes.nodes[node_id]
+        # ``resolve_name`` re-checks every candidate's names: a buffered change may have removed the match.
+        return resolve_name(name, found.values())
+
+    async def find_node(self, name: str) -> Node | None:
+        """The node a name means, or None when it names no node or several (see ``resolve_name``)."""
+        return (await self.match_name(name)).node
 
     async def _upsert_node(self, given: NodeInput, where: str) -> tuple[Node, str]:
-        existing = await self.find_node(given.name)
+        match = await self.match_name(given.name)
+        if match.ambiguous:
+            raise CallRejected(f"{where}.name: {given.name!r} could mean any of {match.choices()}; "
+                               "use the full name of the one you mean")
+        existing = match.node
         if existing is None:
             return await self._create_node(given, where), "created"
         updated = existing.model_copy(update={
@@ -146,8 +203,16 @@ class UpsertExecution:
             "last_seen_turn": max(existing.last_seen_turn, self.turn),
         })
         if updated != existing:
-            self.writes.nodes[updated.id] = updated
+            self._check_attributes(updated, where)
+            self._put_node(updated)
         return updated, "updated"
+
+    @staticmethod
+    def _check_attributes(node: Node, where: str) -> None:
+        """Attributes merge over many calls; the cap holds for the union, not just for one call."""
+        problem = attributes_problem(node.attributes)
+        if problem:
+            raise CallRejected(f"{where}.{problem} (merged with what {node.name} already has)")
 
     async def _create_node(self, given: NodeInput, where: str) -> Node:
         if given.summary is None:
@@ -156,15 +221,14 @@ class UpsertExecution:
             id=await self._new_node_id(given.name),
             name=given.name,
             aliases=[a for a in given.aliases if normalize_name(a) != normalize_name(given.name)],
-            type=given.type or "individual",  # type: ignore[arg-type]
+            type=given.type or "individual",
             labels=given.labels,
             summary=given.summary,
             first_seen_turn=self.turn,
             last_seen_turn=self.turn,
             attributes=given.attributes,
         )
-        self.writes.nodes[node.id] = node
-        self.writes.created_nodes.add(node.id)
+        self._put_node(node, created=True)
         return node
 
     async def _new_node_id(self, name: str) -> str:
@@ -177,21 +241,35 @@ class UpsertExecution:
 
     # ----------------------------------------------------------------------------------------- edges
 
-    async def _endpoints(self, given: EdgeInput | CloseEdgeInput) -> tuple[NormalizedRelation, Node | None, Node | None]:
-        """The stored relation name and its two ends, swapped when the vocabulary names an inverse."""
+    async def _endpoints(
+        self, given: EdgeInput | CloseEdgeInput,
+    ) -> tuple[NormalizedRelation, Node | None, Node | None, str | None]:
+        """The stored relation name and its two ends, swapped when the vocabulary names an inverse.
+
+        The last item says why an end is missing (``skipped``): no such node, or a name that could mean
+        several (``resolve_name`` reports ambiguity; an edge is never attached to a guess).
+        """
         relation = self.vocabulary.normalize(given.relation)
-        source = await self.find_node(given.source_name)
-        target = await self.find_node(given.target_name)
+        matches = [await self.match_name(given.source_name), await self.match_name(given.target_name)]
+        skipped = None
+        for match in matches:
+            if match.ambiguous:
+                skipped = f"ambiguous endpoint name {match.wanted!r}: could be {match.choices()}"
+                break
+        else:
+            if any(match.node is None for match in matches):
+                skipped = "missing endpoint node"
+        source, target = matches[0].node, matches[1].node
         if relation.flipped:
             source, target = target, source
-        return relation, source, target
+        return relation, source, target, skipped
 
     async def _upsert_edge(self, given: EdgeInput, closed: list[ClosedEdge]) -> EdgeResult:
-        relation, source, target = await self._endpoints(given)
+        relation, source, target, skipped = await self._endpoints(given)
         if source is None or target is None:
             return EdgeResult(
                 id=None, source=source.id if source else None, target=target.id if target else None,
-                relation=relation.name, fact=given.fact, skipped="missing endpoint node",
+                relation=relation.name, fact=given.fact, skipped=skipped,
             )
         versions = await self._open_versions(source.id, target.id, relation)
         current = self._self_heal(versions, closed)
@@ -216,25 +294,22 @@ class UpsertExecution:
             valid_at=self.turn,
             evidence_turn_ids=[f"turn-{self.turn}"],
         )
-        self.writes.edges[edge.id] = edge
-        self.writes.created_edges.add(edge.id)
+        self._put_edge(edge, created=True)
         return EdgeResult(
             id=edge.id, source=edge.source, target=edge.target, relation=edge.relation, fact=edge.fact,
             supersedes=current.id if current else None,
         )
 
     async def _open_versions(self, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
-        """Open versions of a relation, stored or buffered; both directions for a symmetric relation."""
-        pairs = [(source, target)]
-        if relation.symmetric and source != target:
-            pairs.append((target, source))
+        """Open versions of a relation between ends in stored order, stored or buffered (both
+        directions for a symmetric relation)."""
         found: dict[str, Edge] = {}
-        for s, t in pairs:
+        for s, t in relation.directions(source, target):
             for edge in await self.reader.open_edges_between(s, t, relation.name):
                 found[edge.id] = self.writes.edges.get(edge.id, edge)
-        for edge in self.writes.edges.values():
-            if edge.relation == relation.name and (edge.source, edge.target) in pairs:
-                found[edge.id] = edge
+            for edge_id in self._buffered_edges.get((s, t, relation.name), ()):
+                if edge_id in self.writes.edges:  # not rolled back
+                    found[edge_id] = self.writes.edges[edge_id]
         return [e for e in found.values() if e.is_open]
 
     def _self_heal(self, versions: list[Edge], closed: list[ClosedEdge]) -> Edge | None:
@@ -261,7 +336,7 @@ class UpsertExecution:
                 f"{edge.relation} from {edge.source} to {edge.target} was last set at turn {edge.valid_at}; "
                 f"a change dated turn {self.turn} would end it before it began (use turn {edge.valid_at} or later)"
             )
-        self.writes.edges[edge.id] = edge.model_copy(update={"invalid_at": self.turn})
+        self._put_edge(edge.model_copy(update={"invalid_at": self.turn}))
 
     async def _new_edge_id(self, relation: str) -> str:
         slug = slugify(relation, max_length=20) or "rel"
@@ -272,11 +347,11 @@ class UpsertExecution:
                 return candidate
 
     async def _close(self, given: CloseEdgeInput) -> list[ClosedEdge]:
-        relation, source, target = await self._endpoints(given)
+        relation, source, target, skipped = await self._endpoints(given)
         if source is None or target is None:
             return [ClosedEdge(id=None, source=source.id if source else None,
                                target=target.id if target else None, relation=relation.name,
-                               skipped="missing endpoint node")]
+                               skipped=skipped)]
         if self._close_guard is not None:
             refusal = self._close_guard(source, target)
             if refusal:
@@ -289,6 +364,16 @@ class UpsertExecution:
             self._close_version(edge)
         return [ClosedEdge(id=e.id, source=e.source, target=e.target, relation=e.relation, reason="closed")
                 for e in versions]
+
+
+@dataclass(frozen=True)
+class _Undo:
+    """How to take back one buffered write of the current call."""
+
+    kind: Literal["node", "edge"]
+    key: str
+    previous: Node | Edge | None
+    was_created: bool
 
 
 def _base36(number: int) -> str:

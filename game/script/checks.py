@@ -18,7 +18,7 @@ from typing import Any
 
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
-from game.graph.names import normalize_name
+from game.graph.names import normalize_name, resolve_name
 from game.graph.render import sign_word
 from game.graph.vocabulary import Vocabulary
 from game.narrator.base import SceneState
@@ -26,6 +26,10 @@ from game.narrator.base import SceneState
 
 class CheckSyntaxError(ValueError):
     """A check line that cannot be understood; the parser adds the file and line."""
+
+
+class Unanswerable(Exception):
+    """The check cannot be judged either way (an ambiguous name); it fails, negated or not."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,11 @@ class Check(ABC):
         self.vital = vital
 
     def evaluate(self, context: CheckContext) -> Verdict:
-        holds, detail = self.observe(context)
+        try:
+            holds, detail = self.observe(context)
+        except Unanswerable as problem:
+            # A name that could mean two people answers neither "yes" nor "no": negation cannot pass it.
+            return Verdict(passed=False, detail=str(problem))
         return Verdict(passed=holds != self.inverse, detail=detail)
 
     @abstractmethod
@@ -189,13 +197,12 @@ def parse_conditions(text: str) -> tuple[str, list[EdgeCondition]]:
     return head.strip(), conditions
 
 
-def nodes_called(graph: GraphIndex, name: str) -> list[Node]:
-    """Nodes whose name or an alias is ``name``, compared the way the graph compares names."""
-    wanted = normalize_name(name)
-    return sorted(
-        (node for node in graph.nodes.values() if any(normalize_name(n) == wanted for n in node.names)),
-        key=lambda node: node.id,
-    )
+def node_called(graph: GraphIndex, name: str) -> Node | None:
+    """The node ``name`` means, by the graph's one rule (``resolve_name``); ambiguity is unanswerable."""
+    match = resolve_name(name, graph.nodes.values())
+    if match.ambiguous:
+        raise Unanswerable(f"{name!r} could mean {match.choices()}; use the full name")
+    return match.node
 
 
 def describe_edge(edge: Edge, nodes: Mapping[str, Node]) -> str:
@@ -222,10 +229,10 @@ class NodeCheck(Check):
     def observe(self, context: CheckContext) -> tuple[bool, str]:
         if context.graph is None:
             return False, "no graph to check"
-        found = nodes_called(context.graph, self.name)
-        if not found:
+        found = node_called(context.graph, self.name)
+        if found is None:
             return False, f"no node named {self.name!r}"
-        return True, "found " + ", ".join(f"{n.name} ({n.id}, {n.type})" for n in found)
+        return True, f"found {found.name} ({found.id}, {found.type})"
 
 
 class EdgeCheck(Check):
@@ -247,36 +254,28 @@ class EdgeCheck(Check):
         graph = context.graph
         if graph is None:
             return False, "no graph to check"
-        sources = nodes_called(graph, self.source)
-        targets = nodes_called(graph, self.target)
-        missing = [repr(n) for n, found in ((self.source, sources), (self.target, targets)) if not found]
-        if missing:
+        source, target = node_called(graph, self.source), node_called(graph, self.target)
+        missing = [repr(n) for n, found in ((self.source, source), (self.target, target)) if found is None]
+        if missing or source is None or target is None:
             return False, f"no node named {' or '.join(missing)}"
-        source_ids = {n.id for n in sources}
-        target_ids = {n.id for n in targets}
-        relation: str | None = None
-        symmetric = False
-        if self.relation is not None:
-            normalized = context.vocabulary.normalize(self.relation)
-            relation, symmetric = normalized.name, normalized.symmetric
-            if normalized.flipped:
-                source_ids, target_ids = target_ids, source_ids
+        ends = ({source.id}, {target.id})
+        relation = None if self.relation is None else context.vocabulary.normalize(self.relation)
 
         def joins(edge: Edge, either_way: bool) -> bool:
-            forward = edge.source in source_ids and edge.target in target_ids
-            backward = edge.source in target_ids and edge.target in source_ids
+            forward = edge.source in ends[0] and edge.target in ends[1]
+            backward = edge.source in ends[1] and edge.target in ends[0]
             return forward or (either_way and backward)
 
         between = [e for e in graph.open_edges.values() if joins(e, True)]
-        candidates = [
-            e for e in between
-            if (relation is None or e.relation == relation)
-            and joins(e, symmetric or context.vocabulary.is_symmetric(e.relation))
-        ]
+        if relation is None:
+            # Any relation: each one as the vocabulary stores it, a symmetric one either way round.
+            candidates = [e for e in between if joins(e, context.vocabulary.is_symmetric(e.relation))]
+        else:
+            candidates = [e for e in between if relation.joins(e, *ends)]
         meeting = [e for e in candidates if all(c.holds(e) for c in self.conditions)]
         if meeting:
             return True, "open: " + _list(describe_edge(e, graph.nodes) for e in meeting)
-        wanted = relation or "relation"
+        wanted = relation.name if relation else "relation"
         if candidates:
             unmet = " ".join(str(c) for c in self.conditions)
             return False, (f"open {wanted} does not meet {unmet}: "
