@@ -117,9 +117,10 @@ def _plain_text(value: str, what: str) -> str:
 
 
 def _strict_number(value: Any) -> Any:
-    """``true`` is not 1.0: JSON booleans are refused where a number is wanted (pydantic would coerce)."""
-    if isinstance(value, bool):
-        raise ValueError("must be a number between -1 and 1, not true or false")
+    """``true`` is not 1.0 and ``"0.5"`` is not 0.5: pydantic would coerce both; a model that writes them
+    has misread the schema and is better told so than silently believed."""
+    if isinstance(value, bool | str):
+        raise ValueError(f"must be a number between -1 and 1, not {json.dumps(value)}")
     return value
 
 

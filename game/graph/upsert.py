@@ -404,7 +404,16 @@ def parse_call(call: UpsertCall | dict[str, Any] | str) -> UpsertCall:
         raise CallRejected(describe_validation_error(error)) from error
 
 
+def load_json(text: str) -> Any:
+    """JSON text as data; ``ValueError`` for unreadable JSON, including JSON nested past Python's stack
+    (``json`` raises ``RecursionError`` there, which would otherwise escape as a traceback)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def load_calls(text: str) -> list[Any]:
     """Calls from JSON text: one object, or a list of them. Raises ``ValueError`` on unreadable JSON."""
-    data = json.loads(text)
+    data = load_json(text)
     return data if isinstance(data, list) else [data]
