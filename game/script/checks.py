@@ -8,11 +8,9 @@ with what it saw, so a failure message can say what was there instead, whichever
 
 from __future__ import annotations
 
-import math
-import operator
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +20,8 @@ from game.graph.names import normalize_name, resolve_name
 from game.graph.render import sign_word
 from game.graph.vocabulary import Vocabulary
 from game.narrator.base import SceneState
+from game.text import straighten_quotes
+from game.world.refs import COMPARISONS, RefSyntaxError, RelationRef, parse_relation_ref
 
 
 class CheckSyntaxError(ValueError):
@@ -79,7 +79,6 @@ class Check(ABC):
 # ------------------------------------------------------------------------------------------- text
 
 _SPACES = re.compile(r"\s+")
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
 def loose_text(text: str) -> str:
@@ -88,7 +87,7 @@ def loose_text(text: str) -> str:
     Narration is reflowed by whoever prints it and narrators use typographic quotes; an author typing a
     check should not have to know where a line broke or which apostrophe was used.
     """
-    return _SPACES.sub(" ", text.translate(_QUOTES)).strip()
+    return _SPACES.sub(" ", straighten_quotes(text)).strip()
 
 
 class TextCheck(Check):
@@ -140,63 +139,6 @@ class RegexCheck(Check):
 
 # ------------------------------------------------------------------------------------------- graph
 
-_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    "=": operator.eq, "==": operator.eq, "!=": operator.ne,
-    ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
-}
-_CONDITION = re.compile(r"\b(sign|strength)\s*(==|!=|>=|<=|=|>|<)\s*(\S+)", re.IGNORECASE)
-_SIGN_WORDS = {"+": "+", "positive": "+", "-": "-", "negative": "-", "0": "0", "neutral": "0", "·": "0"}
-
-
-@dataclass(frozen=True)
-class EdgeCondition:
-    """``sign=+`` or ``strength>=0.5``: a test one open version must pass."""
-
-    what: str
-    op: str
-    value: str | float
-
-    def holds(self, edge: Edge) -> bool:
-        if self.what == "sign":
-            return _COMPARISONS[self.op](sign_word(edge.strength), self.value)
-        assert isinstance(self.value, float)
-        if self.op in ("=", "==", "!="):
-            # Strengths are written as decimals and stored as floats: compare them as a person reads them.
-            return math.isclose(edge.strength, self.value, abs_tol=1e-9) == (self.op != "!=")
-        return bool(_COMPARISONS[self.op](edge.strength, self.value))
-
-    def __str__(self) -> str:
-        return f"{self.what}{self.op}{self.value}"
-
-
-def parse_conditions(text: str) -> tuple[str, list[EdgeCondition]]:
-    """Split ``KIN_OF sign=+ strength>0.5`` into the relation and its conditions."""
-    matches = list(_CONDITION.finditer(text))
-    head = text[: matches[0].start()] if matches else text
-    between = _CONDITION.sub(" ", text[len(head):]).strip()
-    if between:
-        raise CheckSyntaxError(f"cannot read {between!r}: conditions are sign=+|-|0 or strength>=NUMBER")
-    conditions = []
-    for match in matches:
-        what, op, raw = match.group(1).lower(), match.group(2), match.group(3)
-        if what == "sign":
-            if op not in ("=", "==", "!="):
-                raise CheckSyntaxError(f"sign takes = or != (got {op})")
-            sign = _SIGN_WORDS.get(raw.lower())
-            if sign is None:
-                raise CheckSyntaxError(f"sign={raw}: the sign is +, - or 0")
-            conditions.append(EdgeCondition("sign", op, sign))
-        else:
-            try:
-                number = float(raw)
-            except ValueError as error:
-                raise CheckSyntaxError(f"strength{op}{raw}: {raw!r} is not a number") from error
-            if not math.isfinite(number):
-                raise CheckSyntaxError(f"strength{op}{raw}: the strength is a number between -1 and 1")
-            conditions.append(EdgeCondition("strength", op, number))
-    return head.strip(), conditions
-
-
 def node_called(graph: GraphIndex, name: str) -> Node | None:
     """The node ``name`` means, by the graph's one rule (``resolve_name``); ambiguity is unanswerable."""
     match = resolve_name(name, graph.nodes.values())
@@ -242,13 +184,11 @@ class EdgeCheck(Check):
     symmetric relation matches in either direction. Without ``: REL`` any open relation will do.
     """
 
-    def __init__(self, text: str, line: int, inverse: bool, vital: bool, source: str, target: str,
-                 relation: str | None, conditions: list[EdgeCondition]) -> None:
-        super().__init__(text, line, inverse, vital)
-        self.source = source
-        self.target = target
-        self.relation = relation
-        self.conditions = conditions
+    def __init__(self, text: str, line: int, inverse: bool, vital: bool, ref: RelationRef) -> None:
+        super().__init__(text, line, inverse != ref.negated, vital)
+        self.ref = ref
+        self.source = ref.source
+        self.target = ref.target
 
     def observe(self, context: CheckContext) -> tuple[bool, str]:
         graph = context.graph
@@ -259,7 +199,7 @@ class EdgeCheck(Check):
         if missing or source is None or target is None:
             return False, f"no node named {' or '.join(missing)}"
         ends = ({source.id}, {target.id})
-        relation = None if self.relation is None else context.vocabulary.normalize(self.relation)
+        relation = None if self.ref.any_relation else context.vocabulary.normalize(self.ref.relation)
 
         def joins(edge: Edge, either_way: bool) -> bool:
             forward = edge.source in ends[0] and edge.target in ends[1]
@@ -272,12 +212,12 @@ class EdgeCheck(Check):
             candidates = [e for e in between if joins(e, context.vocabulary.is_symmetric(e.relation))]
         else:
             candidates = [e for e in between if relation.joins(e, *ends)]
-        meeting = [e for e in candidates if all(c.holds(e) for c in self.conditions)]
+        meeting = [e for e in candidates if self.ref.holds(e.strength)]
         if meeting:
             return True, "open: " + _list(describe_edge(e, graph.nodes) for e in meeting)
         wanted = relation.name if relation else "relation"
         if candidates:
-            unmet = " ".join(str(c) for c in self.conditions)
+            unmet = " ".join(str(c) for c in self.ref.conditions)
             return False, (f"open {wanted} does not meet {unmet}: "
                            + _list(describe_edge(e, graph.nodes) for e in candidates))
         return False, (f"no open {wanted} from {self.source} to {self.target}; open between them: "
@@ -285,31 +225,16 @@ class EdgeCheck(Check):
 
 
 def parse_graph_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> Check:
-    # "→" is how /graph prints an arrow, so a line copied from the game works; "B <- A" reads right to left.
-    body = body.replace("→", "->").replace("←", "<-")
-    if "<-" in body and "->" not in body:
-        target, _, rest = body.partition("<-")
-        source, colon, tail = rest.partition(":")
-        body = f"{source.strip()} -> {target.strip()}{colon}{tail}"
-    if "->" not in body:
+    """``Name`` (a node exists) or a relation reference, in the notation content uses (``world.refs``)."""
+    if not any(arrow in body for arrow in ("->", "<-", "→", "←")):
         if ":" in body or not body.strip():
             raise CheckSyntaxError("a graph check reads 'A -> B: RELATION [sign=+|-|0]' or 'Name'")
         return NodeCheck(text, line, inverse, vital, body.strip())
-    source, _, rest = body.partition("->")
-    target, colon, tail = rest.partition(":")
-    relation: str | None = None
-    conditions: list[EdgeCondition] = []
-    if colon:
-        relation_text, conditions = parse_conditions(tail)
-        if not relation_text:
-            raise CheckSyntaxError("no relation after ':' (write 'A -> B' for any relation)")
-        relation = None if relation_text == "*" else relation_text
-    elif _CONDITION.search(target):
-        raise CheckSyntaxError("conditions follow a relation: 'A -> B: RELATION sign=+'")
-    source, target = source.strip(), target.strip()
-    if not source or not target:
-        raise CheckSyntaxError("a graph check names both ends: 'A -> B: RELATION'")
-    return EdgeCheck(text, line, inverse, vital, source, target, relation, conditions)
+    try:
+        ref = parse_relation_ref(body, any_relation=True, kind="a graph check")
+    except RefSyntaxError as error:
+        raise CheckSyntaxError(str(error)) from error
+    return EdgeCheck(text, line, inverse, vital, ref)
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -382,7 +307,7 @@ class StateCheck(Check):
         left, right = _number(actual), _number(self.value)
         if left is None or right is None:
             return False, f"{shown}, which cannot be compared with {self.op} {self.value}"
-        return _COMPARISONS[self.op](left, right), shown
+        return COMPARISONS[self.op](left, right), shown
 
     @staticmethod
     def _has(actual: Any, value: str) -> bool:
