@@ -170,3 +170,9 @@ def test_the_real_upsert_command_refuses_cleanly_and_keeps_the_save(
     results = json.loads(out) if out else []
     if code == 2 or all("error" in result for result in results):
         assert _digest(save) == before
+    # Whatever was accepted can be read back by every reader: dump and node print it all.
+    assert main(["--saves-dir", str(saves), "graph", "dump", "--save", "demo"]) == 0
+    dumped = json.loads(capsys.readouterr().out)
+    for node in dumped["nodes"]:
+        assert main(["--saves-dir", str(saves), "graph", "node", "--save", "demo", node["id"]]) == 0
+    capsys.readouterr()

@@ -123,6 +123,20 @@ def test_attributes_are_capped_in_keys_and_size(kith: Kith) -> None:
     assert len(kith.json("node", "--save", "demo", "--json", "Oren")["node"]["attributes"]) == 3
 
 
+def test_deeply_nested_attributes_are_refused_so_every_reader_can_print_them(kith: Kith) -> None:
+    harbour(kith)
+    before = digest(kith.save_file())
+    deep: Any = "bottom"
+    for _ in range(900):  # small enough for JSON and the 4 KiB cap, too deep for the serializer
+        deep = [deep]
+    assert "nested more than 16 levels" in rejected(
+        kith.upsert("demo", [{"nodes": [node_call("Oren", attributes={"x": deep})]}], expect=1))
+    assert digest(kith.save_file()) == before
+    nested: Any = {"a": {"b": {"c": [1, 2, {"d": True}]}}}
+    kith.upsert("demo", [{"nodes": [node_call("Oren", attributes={"x": nested})]}])
+    assert kith.json("node", "--save", "demo", "--json", "Oren")["node"]["attributes"] == {"x": nested}
+
+
 # ---------------------------------------------------------------------------------------------- map
 
 

@@ -29,6 +29,8 @@ MAX_ATTRIBUTE_KEYS = 32
 MAX_ATTRIBUTES_BYTES = 4096
 """Attributes are a node's small notes (``player: true``, a title), not a store for documents: every
 retrieval and map redraw carries them, so one runaway call must not bloat every later turn."""
+MAX_ATTRIBUTE_DEPTH = 16
+"""Nesting deeper than this is refused: serializers (pydantic's, a reader's) give up long before JSON does."""
 MAX_TURN = 2**53 - 1
 """The largest turn accepted: the largest whole number every JSON reader keeps exact (SQLite would
 overflow at 2**63, and the exports are read by tools in other languages)."""
@@ -97,7 +99,21 @@ def attributes_problem(attributes: dict[str, Any]) -> str | None:
         return "attributes: must be plain JSON (objects, lists, text, numbers, true/false, null), not nested too deeply"
     if size > MAX_ATTRIBUTES_BYTES:
         return f"attributes: at most {MAX_ATTRIBUTES_BYTES} bytes of JSON per node (got {size}); keep short notes only"
+    if _depth(attributes) > MAX_ATTRIBUTE_DEPTH:
+        return f"attributes: nested more than {MAX_ATTRIBUTE_DEPTH} levels; keep short, flat notes"
     return None
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value``, counted without recursion (it may be very deep)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        current, level = stack.pop()
+        if isinstance(current, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((item, level + 1) for item in (current.values() if isinstance(current, dict) else current))
+    return deepest
 
 
 def _collapse_spaces(value: Any) -> Any:
