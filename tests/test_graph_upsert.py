@@ -370,3 +370,17 @@ async def test_an_ambiguous_name_is_reported_never_guessed() -> None:
     # The full name still resolves.
     full = await graph.upsert({"nodes": [node_call("Tom Reed", summary=None, labels=["sailor"])]}, turn=3)
     assert full["nodes"]["results"][0]["id"] == "npc-tom-reed"
+
+
+async def test_an_execution_whose_writes_are_put_back_by_its_owner_reads_them_as_they_now_are() -> None:
+    # The session's rebuild keeps a copy of ``writes`` and puts it back when a turn's extraction fails.
+    execution = UpsertExecution(index_of(rows([])), Vocabulary.default(), 1)
+    assert (await execution.run({"nodes": [node_call("Mira")]})).error is None
+    saved = execution.writes.copy()
+    assert (await execution.run({"nodes": [node_call("Tomas")], "edges": [edge_call("Mira", "Tomas", "TRUSTS")]})).error is None
+    execution.writes = saved
+    assert await execution.find_node("Tomas") is None
+    outcome = await execution.run({"edges": [edge_call("Mira", "Tomas", "TRUSTS")]})
+    assert outcome.to_json_dict()["edges"]["results"][0]["skipped"] == "missing endpoint node"
+    again = await execution.run({"nodes": [node_call("Tomas")], "edges": [edge_call("Mira", "Tomas", "TRUSTS")]})
+    assert again.to_json_dict()["edges"]["results"][0].get("skipped") is None

@@ -83,6 +83,7 @@ class UpsertExecution:
         # or a scan of the whole buffer per call made a 16k-call upsert quadratic).
         self._buffered_names: dict[str, set[str]] = {}
         self._buffered_edges: dict[tuple[str, str, str], set[str]] = {}
+        self._indexed: GraphWrites | None = self.writes
         self._undo: list[_Undo] = []
         self._rng = rng or random.SystemRandom()
         self._close_guard = close_guard
@@ -103,7 +104,20 @@ class UpsertExecution:
 
     # ---------------------------------------------------------------------------------------- buffer
 
+    def _sync_index(self) -> None:
+        """Rebuild the buffer's lookups when the owner replaced ``writes`` (the session's rebuild puts a
+        saved copy back when a turn's extraction fails); otherwise they are kept up to date write by write."""
+        if self._indexed is self.writes:
+            return
+        self._buffered_names, self._buffered_edges = {}, {}
+        for node in self.writes.nodes.values():
+            self._index_node(node, add=True)
+        for edge in self.writes.edges.values():
+            self._buffered_edges.setdefault((edge.source, edge.target, edge.relation), set()).add(edge.id)
+        self._indexed = self.writes
+
     def _put_node(self, node: Node, *, created: bool = False) -> None:
+        self._sync_index()
         self._undo.append(_Undo("node", node.id, self.writes.nodes.get(node.id), node.id in self.writes.created_nodes))
         self._index_node(self.writes.nodes.get(node.id), add=False)
         self.writes.nodes[node.id] = node
@@ -112,6 +126,7 @@ class UpsertExecution:
             self.writes.created_nodes.add(node.id)
 
     def _put_edge(self, edge: Edge, *, created: bool = False) -> None:
+        self._sync_index()
         self._undo.append(_Undo("edge", edge.id, self.writes.edges.get(edge.id), edge.id in self.writes.created_edges))
         self.writes.edges[edge.id] = edge
         self._buffered_edges.setdefault((edge.source, edge.target, edge.relation), set()).add(edge.id)
@@ -174,6 +189,7 @@ class UpsertExecution:
 
     async def match_name(self, name: str) -> NameMatch:
         """What a name means here, stored and buffered nodes alike, by the one rule (``resolve_name``)."""
+        self._sync_index()
         key = normalize_name(name)
         found: dict[str, Node] = {}
         for node in (await self.reader.nodes_named([key])).get(key, []):
@@ -303,6 +319,7 @@ class UpsertExecution:
     async def _open_versions(self, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
         """Open versions of a relation between ends in stored order, stored or buffered (both
         directions for a symmetric relation)."""
+        self._sync_index()
         found: dict[str, Edge] = {}
         for s, t in relation.directions(source, target):
             for edge in await self.reader.open_edges_between(s, t, relation.name):
