@@ -12,6 +12,7 @@ import pytest
 from test_cli_graph import HARBOUR, Kith, digest, harbour
 from test_graph_support import edge_call, node_call
 
+from game.cli.graph_write import INDEX_FROM_CALLS
 from game.graph.models import MAX_TURN
 
 ESCAPES = "\x1b[2J\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x9b31m"
@@ -192,3 +193,20 @@ def test_no_graph_output_carries_a_terminal_escape(kith: Kith, command: list[str
             assert bad not in stream, (command, stream)
     if command[0] == "node" and code == 0:
         assert "Evil" in out and "Sum" in out and "A fact" in out
+
+
+def test_a_long_upsert_reads_the_save_and_its_own_calls_like_a_short_one(kith: Kith) -> None:
+    # Past INDEX_FROM_CALLS calls the command reads the save from memory: same rules, same results.
+    harbour(kith)
+    calls = [{"nodes": [node_call(f"Sailor {i}")],
+              "edges": [edge_call(f"Sailor {i}", "the fox" if i % 2 else f"Sailor {i - 1}", "SERVES")]}
+             for i in range(INDEX_FROM_CALLS + 50)]
+    calls.append({"nodes": [node_call("Tomas", summary=None, labels=["priest"])],
+                  "edges": [edge_call("Mira", "Tomas", "TRUSTS", 0.7, "Mira trusts Tomas since the harbour fire.")]})
+    results = kith.upsert("demo", calls)
+    assert sum(r["nodes"]["created"] for r in results) == INDEX_FROM_CALLS + 50
+    assert results[1]["edges"]["results"][0]["target"] == "npc-mira"  # an alias in the save
+    assert results[2]["edges"]["results"][0]["target"] == "npc-sailor-1"  # a node an earlier call made
+    assert results[-1]["nodes"]["results"][0]["status"] == "updated"
+    assert results[-1]["edges"]["results"][0]["skipped"] == "unchanged relation"
+    assert len(kith.dump()["nodes"]) == 4 + INDEX_FROM_CALLS + 50

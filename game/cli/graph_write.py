@@ -24,12 +24,13 @@ from game.errors import InputError
 from game.graph.memory import GraphIndex
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
-from game.graph.ports import GraphWrites
+from game.graph.ports import GraphReader, GraphWrites
 from game.graph.upsert import CallOutcome, UpsertExecution, load_calls, load_json
 from game.store.database import SaveDatabase, node_by_name
 from game.text import strip_control
 
 BULK_CACHE_KIB = 64 * 1024
+INDEX_FROM_CALLS = 200
 BOM = "\ufeff"
 
 
@@ -63,7 +64,10 @@ async def upsert(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(f"{label} is not valid JSON ({error}); nothing was written") from error
     async with open_save(args, settings, create=True) as db:
         turn = args.turn if args.turn is not None else await db.latest_turn()
-        execution = UpsertExecution(db.graph, await db.vocabulary(), turn)
+        # Many calls read the save thousands of times: load it into memory once (as import does) instead
+        # of a query per name. A few calls read through the indexes, which is cheaper on a long game.
+        reader: GraphReader = await db.load_graph_index() if len(calls) > INDEX_FROM_CALLS else db.graph
+        execution = UpsertExecution(reader, await db.vocabulary(), turn)
         outcomes = [await execution.run(call) for call in calls]
         await db.commit_graph(execution.writes)
     print_json([outcome.to_json_dict() for outcome in outcomes])
