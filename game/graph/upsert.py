@@ -14,11 +14,12 @@ import random
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ValidationError
 
 from game.errors import describe_validation_error
+from game.graph.buffer import WriteBuffer
 from game.graph.identity import united_aliases, united_labels
 from game.graph.models import (
     ClosedEdge,
@@ -77,16 +78,20 @@ class UpsertExecution:
         self.reader = reader
         self.vocabulary = vocabulary
         self.turn = turn
-        self.writes = GraphWrites()
+        self.buffer = WriteBuffer()
         self.outcomes: list[CallOutcome] = []
-        # Lookups into the buffer, so a call costs the same however many calls came before it (a copy
-        # or a scan of the whole buffer per call made a 16k-call upsert quadratic).
-        self._buffered_names: dict[str, set[str]] = {}
-        self._buffered_edges: dict[tuple[str, str, str], set[str]] = {}
-        self._indexed: GraphWrites | None = self.writes
-        self._undo: list[_Undo] = []
         self._rng = rng or random.SystemRandom()
         self._close_guard = close_guard
+
+    @property
+    def writes(self) -> GraphWrites:
+        """Everything accepted so far, to be committed once by the caller."""
+        return self.buffer.writes
+
+    @writes.setter
+    def writes(self, writes: GraphWrites) -> None:
+        # The session's rebuild puts back a copy it kept when a turn's extraction fails.
+        self.buffer.replace(writes)
 
     async def run(self, call: UpsertCall | dict[str, Any] | str) -> CallOutcome:
         """Validate and apply one call; on rejection nothing of it stays in the buffer."""
@@ -94,76 +99,13 @@ class UpsertExecution:
             parsed = parse_call(call)
         except CallRejected as rejected:
             return self._record(CallOutcome(error=str(rejected)))
-        self._undo = []
+        self.buffer.begin_call()
         try:
             result = await self._apply(parsed)
         except CallRejected as rejected:
-            self._roll_back()
+            self.buffer.roll_back()
             return self._record(CallOutcome(error=str(rejected)))
         return self._record(CallOutcome(result=result))
-
-    # ---------------------------------------------------------------------------------------- buffer
-
-    def _sync_index(self) -> None:
-        """Rebuild the buffer's lookups when the owner replaced ``writes`` (the session's rebuild puts a
-        saved copy back when a turn's extraction fails); otherwise they are kept up to date write by write."""
-        if self._indexed is self.writes:
-            return
-        self._buffered_names, self._buffered_edges = {}, {}
-        for node in self.writes.nodes.values():
-            self._index_node(node, add=True)
-        for edge in self.writes.edges.values():
-            self._buffered_edges.setdefault((edge.source, edge.target, edge.relation), set()).add(edge.id)
-        self._indexed = self.writes
-
-    def _put_node(self, node: Node, *, created: bool = False) -> None:
-        self._sync_index()
-        self._undo.append(_Undo("node", node.id, self.writes.nodes.get(node.id), node.id in self.writes.created_nodes))
-        self._index_node(self.writes.nodes.get(node.id), add=False)
-        self.writes.nodes[node.id] = node
-        self._index_node(node, add=True)
-        if created:
-            self.writes.created_nodes.add(node.id)
-
-    def _put_edge(self, edge: Edge, *, created: bool = False) -> None:
-        self._sync_index()
-        self._undo.append(_Undo("edge", edge.id, self.writes.edges.get(edge.id), edge.id in self.writes.created_edges))
-        self.writes.edges[edge.id] = edge
-        self._buffered_edges.setdefault((edge.source, edge.target, edge.relation), set()).add(edge.id)
-        if created:
-            self.writes.created_edges.add(edge.id)
-
-    def _index_node(self, node: Node | None, *, add: bool) -> None:
-        if node is None:
-            return
-        for name in node.names:
-            ids = self._buffered_names.setdefault(normalize_name(name), set())
-            if add:
-                ids.add(node.id)
-            else:
-                ids.discard(node.id)
-
-    def _roll_back(self) -> None:
-        """Undo the rejected call's buffered writes, newest first, leaving the buffer as it was before."""
-        for undo in reversed(self._undo):
-            if undo.kind == "node":
-                self._index_node(self.writes.nodes.get(undo.key), add=False)
-                if isinstance(undo.previous, Node):
-                    self.writes.nodes[undo.key] = undo.previous
-                    self._index_node(undo.previous, add=True)
-                else:
-                    del self.writes.nodes[undo.key]
-                if not undo.was_created:
-                    self.writes.created_nodes.discard(undo.key)
-            else:
-                # The edge index may keep a stale ID: lookups read through ``writes.edges`` and skip it.
-                if isinstance(undo.previous, Edge):
-                    self.writes.edges[undo.key] = undo.previous
-                else:
-                    del self.writes.edges[undo.key]
-                if not undo.was_created:
-                    self.writes.created_edges.discard(undo.key)
-        self._undo = []
 
     def _record(self, outcome: CallOutcome) -> CallOutcome:
         self.outcomes.append(outcome)
@@ -189,13 +131,12 @@ class UpsertExecution:
 
     async def match_name(self, name: str) -> NameMatch:
         """What a name means here, stored and buffered nodes alike, by the one rule (``resolve_name``)."""
-        self._sync_index()
         key = normalize_name(name)
         found: dict[str, Node] = {}
         for node in (await self.reader.nodes_named([key])).get(key, []):
             found[node.id] = self.writes.nodes.get(node.id, node)
-        for node_id in self._buffered_names.get(key, ()):
-            found[node_id] = self.writes.nodes[node_id]
+        for node in self.buffer.nodes_named(key):
+            found[node.id] = node
         # ``resolve_name`` re-checks every candidate's names: a buffered change may have removed the match.
         return resolve_name(name, found.values())
 
@@ -220,7 +161,7 @@ class UpsertExecution:
         })
         if updated != existing:
             self._check_attributes(updated, where)
-            self._put_node(updated)
+            self.buffer.put_node(updated)
         return updated, "updated"
 
     @staticmethod
@@ -244,7 +185,7 @@ class UpsertExecution:
             last_seen_turn=self.turn,
             attributes=given.attributes,
         )
-        self._put_node(node, created=True)
+        self.buffer.put_node(node, created=True)
         return node
 
     async def _new_node_id(self, name: str) -> str:
@@ -310,7 +251,7 @@ class UpsertExecution:
             valid_at=self.turn,
             evidence_turn_ids=[f"turn-{self.turn}"],
         )
-        self._put_edge(edge, created=True)
+        self.buffer.put_edge(edge, created=True)
         return EdgeResult(
             id=edge.id, source=edge.source, target=edge.target, relation=edge.relation, fact=edge.fact,
             supersedes=current.id if current else None,
@@ -319,14 +260,12 @@ class UpsertExecution:
     async def _open_versions(self, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
         """Open versions of a relation between ends in stored order, stored or buffered (both
         directions for a symmetric relation)."""
-        self._sync_index()
         found: dict[str, Edge] = {}
         for s, t in relation.directions(source, target):
             for edge in await self.reader.open_edges_between(s, t, relation.name):
                 found[edge.id] = self.writes.edges.get(edge.id, edge)
-            for edge_id in self._buffered_edges.get((s, t, relation.name), ()):
-                if edge_id in self.writes.edges:  # not rolled back
-                    found[edge_id] = self.writes.edges[edge_id]
+            for edge in self.buffer.edges_between(s, t, relation.name):
+                found[edge.id] = edge
         return [e for e in found.values() if e.is_open]
 
     def _self_heal(self, versions: list[Edge], closed: list[ClosedEdge]) -> Edge | None:
@@ -353,7 +292,7 @@ class UpsertExecution:
                 f"{edge.relation} from {edge.source} to {edge.target} was last set at turn {edge.valid_at}; "
                 f"a change dated turn {self.turn} would end it before it began (use turn {edge.valid_at} or later)"
             )
-        self._put_edge(edge.model_copy(update={"invalid_at": self.turn}))
+        self.buffer.put_edge(edge.model_copy(update={"invalid_at": self.turn}))
 
     async def _new_edge_id(self, relation: str) -> str:
         slug = slugify(relation, max_length=20) or "rel"
@@ -381,16 +320,6 @@ class UpsertExecution:
             self._close_version(edge)
         return [ClosedEdge(id=e.id, source=e.source, target=e.target, relation=e.relation, reason="closed")
                 for e in versions]
-
-
-@dataclass(frozen=True)
-class _Undo:
-    """How to take back one buffered write of the current call."""
-
-    kind: Literal["node", "edge"]
-    key: str
-    previous: Node | Edge | None
-    was_created: bool
 
 
 def _base36(number: int) -> str:
