@@ -183,7 +183,9 @@ def escaped_save(kith: Kith) -> None:
 @pytest.mark.parametrize("command", [
     ["node", "npc-evil"], ["node", "--json", "npc-evil"], ["neighbours", "npc-evil"], ["path", "npc-evil", "Mira"],
     ["history", "npc-evil", "Mira"], ["stats"], ["dump"], ["map", "--color", "never", "--width", "60"],
-    ["map", "--color", "always", "--width", "60"], ["retrieve", "Mira"], ["node", "al"],
+    ["map", "--color", "always", "--width", "60"], ["retrieve", "Mira"],
+    # A name both nodes answer to: the refusal names them, without their escapes.
+    ["node", f"al{ESCAPES}"], ["map", "--focus", f"al{ESCAPES}", "--width", "60"], ["alias", "Mira", f"Evil{ESCAPES}"],
 ])
 def test_no_graph_output_carries_a_terminal_escape(kith: Kith, command: list[str]) -> None:
     escaped_save(kith)
@@ -193,6 +195,8 @@ def test_no_graph_output_carries_a_terminal_escape(kith: Kith, command: list[str
             assert bad not in stream, (command, stream)
     if command[0] == "node" and code == 0:
         assert "Evil" in out and "Sum" in out and "A fact" in out
+    if code == 2:
+        assert "Evil" in err
 
 
 def test_a_long_upsert_reads_the_save_and_its_own_calls_like_a_short_one(kith: Kith) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from game.graph.models import Node
-from game.text import straighten_quotes
+from game.text import straighten_quotes, strip_control
 
 _SPACES = re.compile(r"\s+")
 
@@ -44,8 +44,9 @@ class NameMatch:
         return len(self.tied) > 1
 
     def choices(self) -> str:
-        """``Tom Reed (npc-tom-reed), Tom Hale (npc-tom-hale)``: the tied nodes, for a message."""
-        return ", ".join(f"{node.name} ({node.id})" for node in self.tied)
+        """``Tom Reed (npc-tom-reed), Tom Hale (npc-tom-hale)``: the tied nodes, for a message (names made
+        safe to print: a save written before names were checked may hold escape sequences)."""
+        return ", ".join(f"{strip_control(node.name)} ({node.id})" for node in self.tied)
 
 
 def resolve_name(wanted: str, nodes: Iterable[Node], *, by_id: bool = False) -> NameMatch:
