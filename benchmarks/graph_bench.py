@@ -285,7 +285,7 @@ async def measure_upserts(path: Path, data: Synthetic, figures: SizeFigures) -> 
                 ]})
                 assert outcome.result is not None, outcome.error
                 created += outcome.result.edges.created
-            await db.commit_graph(execution.writes, turn)
+            await db.commit_graph(execution.writes)  # dated by the versions themselves (valid_at = turn)
             index.apply(execution.writes)
             open_edges = list(index.open_edges.values())
         figures.upsert_rate = created / (time.perf_counter() - started)
@@ -301,6 +301,35 @@ def time_cli(path: Path, data: Synthetic) -> float:
         subprocess.run(command, check=True, capture_output=True)
         samples.append((time.perf_counter() - started) * 1000)
     return statistics.median(samples)
+
+
+def time_upsert_calls(workdir: Path, calls: int) -> float:
+    """Seconds for one ``kith graph upsert`` of ``calls`` calls (a node and an edge each) on a new save.
+
+    Each call reads what the earlier ones buffered; that must cost the same however many came before
+    (a copy of the whole buffer per call once made 16k calls take 77 s).
+    """
+    source = workdir / f"upsert-{calls}.json"
+    source.write_text(json.dumps([
+        {"nodes": [{"name": f"Person {i}", "summary": "Someone in town."}],
+         "edges": [{"sourceName": f"Person {i}", "targetName": f"Person {max(0, i - 1)}", "relation": "KNOWS",
+                    "strength": 0.5, "fact": "They met at the market once."}]}
+        for i in range(calls)
+    ]), encoding="utf-8")
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = kith_main(["graph", "upsert", "--save", str(workdir / f"upsert-{calls}.sqlite"), str(source)])
+    if code != 0:
+        raise RuntimeError(f"upsert of {calls} calls failed with exit code {code}")
+    return time.perf_counter() - started
+
+
+def upsert_scaling_line(workdir: Path, calls: int) -> str:
+    """One upsert of N calls and one of 4N: linear work takes about 4x as long, quadratic 16x."""
+    small = time_upsert_calls(workdir, calls)
+    large = time_upsert_calls(workdir, calls * 4)
+    return (f"kith graph upsert, one execution: {calls:,} calls {small:.2f} s, {calls * 4:,} calls {large:.2f} s "
+            f"({_ratio(large, small)} for 4x the calls; linear ~4x, target < 8x)")
 
 
 def _ratio(a: float, b: float) -> str:
@@ -340,6 +369,7 @@ def run(sizes: Sequence[int] = SIZES) -> list[str]:
                 f"   upsert (turns of 4x12 changed relations, committed per turn): {figures.upsert_rate:,.0f} "
                 f"versions/s; kith graph retrieve (fresh process): {figures.cli_ms:.0f} ms"
             )
+        lines.append(upsert_scaling_line(workdir, max(25, min(500, min(sizes) // 2))))
     if len(results) > 1:
         small, large = results[0], results[-1]
         lines.append(

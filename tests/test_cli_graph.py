@@ -427,6 +427,14 @@ def test_an_unknown_or_ambiguous_name_is_refused_with_a_hint(kith: Kith) -> None
     assert code == 2 and "npc-tom-reed (Tom Reed)" in err and "npc-tom-hale (Tom Hale)" in err
 
 
+def test_a_name_beats_an_alias_and_ids_come_first_by_the_one_rule(kith: Kith) -> None:
+    harbour(kith)
+    # "Mira" is Mira's name and, after this, Oren's alias: the CLI picks the node it is the name of.
+    kith.upsert("demo", {"nodes": [node_call("Oren", aliases=["Mira"], summary=None)]})
+    assert kith.json("node", "--save", "demo", "--json", "mira")["node"]["id"] == "npc-mira"
+    assert kith.json("node", "--save", "demo", "--json", "npc-oren")["node"]["id"] == "npc-oren"
+
+
 def test_neighbours_render_paths_with_their_real_directions(kith: Kith) -> None:
     harbour(kith)
     code, out, _ = kith("neighbours", "--save", "demo", "Oren")

@@ -6,7 +6,8 @@ import pytest
 from test_graph_support import index_of, make_node, rows
 
 from game.graph.memory import GraphIndex
-from game.graph.names import candidate_spans, is_cjk, normalize_name, slugify
+from game.graph.models import Node
+from game.graph.names import candidate_spans, is_cjk, normalize_name, resolve_name, slugify
 from game.graph.retrieve import find_mentions
 
 
@@ -122,3 +123,41 @@ async def test_a_cjk_name_may_stand_anywhere_in_cjk_text(message: str, found: li
 async def test_an_empty_graph_or_message_mentions_nobody() -> None:
     assert await mentioned(GraphIndex(), "Tom is here") == []
     assert await mentioned(graph_of("Tom"), "   ") == []
+
+
+# ------------------------------------------------------------------------------------- resolve_name
+
+
+def _node(node_id: str, name: str, *aliases: str, first_seen: int = 1) -> Node:
+    return Node(id=node_id, name=name, aliases=list(aliases), type="individual", summary="Someone here.",
+                first_seen_turn=first_seen, last_seen_turn=first_seen)
+
+
+def test_resolve_name_prefers_an_exact_name_to_an_alias() -> None:
+    fox = _node("npc-fox", "The Fox")
+    mira = _node("npc-mira", "Mira", "the fox", first_seen=0)
+    match = resolve_name("THE  FOX", [mira, fox])
+    assert match.node == fox and not match.ambiguous
+
+
+def test_resolve_name_reports_a_tie_instead_of_guessing() -> None:
+    reed = _node("npc-tom-reed", "Tom Reed", "Tom", first_seen=0)
+    hale = _node("npc-tom-hale", "Tom Hale", "Tom", first_seen=5)
+    match = resolve_name("tom", [hale, reed])
+    assert match.node is None and match.ambiguous
+    assert match.choices() == "Tom Hale (npc-tom-hale), Tom Reed (npc-tom-reed)"
+
+
+def test_resolve_name_takes_ids_only_when_asked_and_before_names() -> None:
+    odd = _node("npc-odd", "npc-mira")
+    mira = _node("npc-mira", "Mira")
+    assert resolve_name("npc-mira", [odd, mira]).node == odd
+    assert resolve_name("npc-mira", [odd, mira], by_id=True).node == mira
+    nobody = resolve_name("Nobody", [odd, mira], by_id=True)
+    assert nobody.node is None and not nobody.ambiguous
+
+
+def test_resolve_name_compares_straightened_quotes() -> None:
+    oreilly = _node("npc-o-reilly", "O\u2019Reilly")
+    assert resolve_name("o'reilly", [oreilly]).node == oreilly
+    assert resolve_name("O\u02bcReilly", [oreilly]).node == oreilly

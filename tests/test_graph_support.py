@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from game.graph.memory import GraphIndex
-from game.graph.models import Edge, Node
+from game.graph.models import Edge, Node, NodeType
 from game.graph.names import slugify
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
@@ -70,10 +70,10 @@ class Harness:
         return [e for e in self.versions_of(source, target, relation) if e.is_open]
 
 
-def make_node(name: str, *, node_type: str = "individual", aliases: Iterable[str] = (),
+def make_node(name: str, *, node_type: NodeType = "individual", aliases: Iterable[str] = (),
               turn: int = 0, node_id: str | None = None) -> Node:
     return Node(
-        id=node_id or f"npc-{slugify(name)}", name=name, aliases=list(aliases), type=node_type,  # type: ignore[arg-type]
+        id=node_id or f"npc-{slugify(name)}", name=name, aliases=list(aliases), type=node_type,
         summary=f"{name}, a person of the story.", first_seen_turn=turn, last_seen_turn=turn,
     )
 

@@ -340,3 +340,47 @@ async def test_edge_ids_are_unique_per_version_even_with_a_fixed_random_source()
         graph.versions.update(execution.writes.edges)
     ids = [v.id for v in graph.versions_of("Mira", "Tomas", "TRUSTS")]
     assert len(ids) == len(set(ids)) == 39
+
+
+# ------------------------------------------------------------------------------ one resolution rule
+
+
+async def test_upsert_resolves_names_by_the_one_rule_exact_name_before_alias() -> None:
+    graph = Harness()
+    # Two nodes where "The Fox" is one's name and the other's alias (shapes upsert itself never makes).
+    graph.index.apply(rows([make_node("Mira", aliases=["The Fox"], turn=0), make_node("The Fox", turn=3)]))
+    outcome = await graph.upsert({"nodes": [node_call("the fox", summary=None, labels=["masked"])],
+                                  "edges": [edge_call("Mira", "THE FOX", "FEARS")]}, turn=4)
+    assert outcome["nodes"]["results"][0]["id"] == "npc-the-fox"
+    assert outcome["edges"]["results"][0]["target"] == "npc-the-fox"
+
+
+async def test_an_ambiguous_name_is_reported_never_guessed() -> None:
+    graph = Harness()
+    await graph.upsert({"nodes": [node_call("Tom Reed", aliases=["Tom"]), node_call("Tom Hale")]}, turn=1)
+    await graph.upsert({"nodes": [node_call("Tom Hale", aliases=["Tom"], summary=None)]}, turn=2)
+    # As an edge end the shared alias is skipped with both candidates named.
+    edge = await graph.upsert({"edges": [edge_call("Tom", "Tom Reed", "KIN_OF")]}, turn=3)
+    skipped = edge["edges"]["results"][0]["skipped"]
+    assert "ambiguous endpoint name 'Tom'" in skipped and "npc-tom-reed" in skipped and "npc-tom-hale" in skipped
+    # As a node the call is rejected whole, with a message naming both.
+    node = await graph.upsert({"nodes": [node_call("tom", summary=None, labels=["sailor"])]}, turn=3)
+    assert "could mean any of Tom Hale (npc-tom-hale), Tom Reed (npc-tom-reed)" in node["error"]
+    assert all("sailor" not in n.labels for n in graph.index.nodes.values())
+    # The full name still resolves.
+    full = await graph.upsert({"nodes": [node_call("Tom Reed", summary=None, labels=["sailor"])]}, turn=3)
+    assert full["nodes"]["results"][0]["id"] == "npc-tom-reed"
+
+
+async def test_an_execution_whose_writes_are_put_back_by_its_owner_reads_them_as_they_now_are() -> None:
+    # The session's rebuild keeps a copy of ``writes`` and puts it back when a turn's extraction fails.
+    execution = UpsertExecution(index_of(rows([])), Vocabulary.default(), 1)
+    assert (await execution.run({"nodes": [node_call("Mira")]})).error is None
+    saved = execution.writes.copy()
+    assert (await execution.run({"nodes": [node_call("Tomas")], "edges": [edge_call("Mira", "Tomas", "TRUSTS")]})).error is None
+    execution.writes = saved
+    assert await execution.find_node("Tomas") is None
+    outcome = await execution.run({"edges": [edge_call("Mira", "Tomas", "TRUSTS")]})
+    assert outcome.to_json_dict()["edges"]["results"][0]["skipped"] == "missing endpoint node"
+    again = await execution.run({"nodes": [node_call("Tomas")], "edges": [edge_call("Mira", "Tomas", "TRUSTS")]})
+    assert again.to_json_dict()["edges"]["results"][0].get("skipped") is None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_graph_support import Harness, edge_call, node_call
+from test_graph_support import Harness, edge_call, make_edge, node_call
 
 from game.graph.vocabulary import DEFAULT_RELATIONS, RelationSpec, Vocabulary, to_upper_snake
 
@@ -127,3 +127,23 @@ async def test_a_world_vocabulary_applies_to_upsert() -> None:
     await graph.upsert({"nodes": [node_call("Bram"), node_call("Harbour Watch", type="faction")],
                         "edges": [edge_call("Harbour Watch", "Bram", "holds oath of", 0.7)]})
     assert len(graph.open_of("Bram", "Harbour Watch", "SWORN_TO")) == 1
+
+
+# ------------------------------------------------------------------------------- relation matching
+
+
+def test_relation_matching_is_written_once_on_the_normalized_relation() -> None:
+    vocabulary = Vocabulary.default()
+    led_by = vocabulary.normalize("led by")  # an inverse: stored as LEADS with the ends swapped
+    assert led_by.orient("Guild", "Mira") == ("Mira", "Guild")
+    assert led_by.stored_pairs("Guild", "Mira") == [("Mira", "Guild")]
+    assert led_by.key("Guild", "Mira") == ("Mira", "Guild", "LEADS")
+    kin = vocabulary.normalize("family of")  # symmetric: either direction is the same relation
+    assert kin.stored_pairs("b", "a") == [("b", "a"), ("a", "b")]
+    assert kin.key("b", "a") == kin.key("a", "b") == ("a", "b", "KIN_OF")
+    leads = make_edge("npc-mira", "npc-guild", "LEADS")
+    assert led_by.joins(leads, {"npc-guild"}, {"npc-mira"})
+    assert not vocabulary.normalize("LEADS").joins(leads, {"npc-guild"}, {"npc-mira"})
+    kin_edge = make_edge("npc-a", "npc-b", "KIN_OF")
+    assert kin.joins(kin_edge, {"npc-b"}, {"npc-a"}) and kin.joins(kin_edge, {"npc-a"}, {"npc-b"})
+    assert not vocabulary.normalize("TRUSTS").joins(kin_edge, {"npc-a"}, {"npc-b"})

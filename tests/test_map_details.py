@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_map_support import harbour, relation
+from test_map_support import harbour, person, relation
 
 from game.graph.map import describe_node
 
@@ -49,3 +49,12 @@ def test_details_at_an_earlier_turn_show_what_held_then() -> None:
 def test_a_node_without_relations_says_so() -> None:
     nodes, _ = harbour()
     assert "None yet." in describe_node(nodes[0], nodes, [])
+
+
+def test_details_drop_terminal_escapes_from_every_untrusted_field() -> None:
+    evil = person("npc-evil", "Ev\x1b[2Jil").model_copy(update={
+        "aliases": ["al\x1b]0;t\x07ias"], "labels": ["la\x9b31mbel"], "summary": "Sum\x1b]52;c;eA==\x07mary."})
+    mira = person("npc-mira", "Mira")
+    text = describe_node(evil, [evil, mira], [relation("e1", "npc-evil", "npc-mira", "TRUSTS", 0.5)])
+    assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text
+    assert "### Evil" in text and "alias" in text and "label" in text and "Summary." in text

@@ -207,6 +207,17 @@ def test_focus_accepts_names_aliases_and_ids_case_insensitively() -> None:
         assert render_map(nodes, edges, 44, 14, positions=HARBOUR_POSITIONS, focus=wanted).focus == "npc-tomas"
 
 
+def test_focus_resolves_by_the_one_rule_and_reports_a_shared_alias() -> None:
+    nodes, edges = harbour()
+    # "Tomas" becomes another node's alias: the node it is the name of still wins.
+    nodes[0] = nodes[0].model_copy(update={"aliases": ["Tomas", "the Clerk"]})
+    assert render_map(nodes, edges, 44, 14, positions=HARBOUR_POSITIONS, focus="tomas").focus == "npc-tomas"
+    # An alias two nodes share is reported with both, not resolved to either.
+    nodes[1] = nodes[1].model_copy(update={"aliases": ["the clerk"]})
+    with pytest.raises(InputError, match=r"'The Clerk' names more than one character: .*npc-.*npc-tomas"):
+        render_map(nodes, edges, 44, 14, positions=HARBOUR_POSITIONS, focus="The Clerk")
+
+
 def test_zoom_follows_the_focus_and_leaves_others_off_screen() -> None:
     nodes, edges = random_graph(20, seed=6)
     whole = render_map(nodes, edges, 60, 24)

@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 
 from game.graph.map.draw import MapDrawing
-from game.graph.models import Edge, Node
+from game.graph.models import Edge, Node, NodeType
 
 FIRST = ["Mira", "Tomas", "Oren", "Ash", "Bram", "Elin", "Veyra", "Kest", "Lin", "Yao", "Dov", "Sera",
          "Ilse", "Rook", "Petra", "Hale"]
 RELATIONS = ["TRUSTS", "FEARS", "KIN_OF", "MEMBER_OF", "OWES", "RIVAL_OF", "SERVES"]
 
 
-def person(node_id: str, name: str, kind: str = "individual", turn: int = 0, **attributes: object) -> Node:
-    return Node(id=node_id, name=name, type=kind, summary=f"{name}, who lives by the harbour.",  # type: ignore[arg-type]
+def person(node_id: str, name: str, kind: NodeType = "individual", turn: int = 0, **attributes: object) -> Node:
+    return Node(id=node_id, name=name, type=kind, summary=f"{name}, who lives by the harbour.",
                 first_seen_turn=turn, last_seen_turn=turn, attributes=dict(attributes))
 
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.script.checks import CheckContext, parse_check
+from game.script.checks import CheckContext, CheckSyntaxError, parse_check
+from game.world.refs import RefSyntaxError, parse_relation_ref
 from game.world.scene import SceneState
 
 OUTPUT = """The harbour smells of tar. A gull cries; another gull answers.
@@ -132,6 +134,24 @@ async def test_a_closed_relation_no_longer_passes() -> None:
     assert verdict("{graph} !Veyra -> Bram: DISTRUSTS", context)
 
 
+async def test_graph_checks_resolve_names_by_the_one_rule_and_fail_on_ambiguity() -> None:
+    vocabulary = Vocabulary.default()
+    graph = await built_graph(vocabulary)
+    execution = UpsertExecution(graph, vocabulary, 2, rng=random.Random(2))
+    # "Elin" becomes Veyra's alias too: as an exact name it still means Elin; "the pilot" means both.
+    outcome = await execution.run({"nodes": [
+        {"name": "Veyra", "aliases": ["Elin", "the pilot"]}, {"name": "Elin", "aliases": ["the pilot"]}]})
+    assert outcome.error is None
+    graph.apply(execution.writes)
+    context = CheckContext(output="", graph=graph, vocabulary=vocabulary)
+    assert verdict("{graph} Bram -> elin: KIN_OF", context)
+    for line in ("{graph} the pilot", "{graph} !the pilot", "{graph} Bram -> the pilot: KIN_OF",
+                 "{graph} !Bram -> the pilot: KIN_OF"):
+        result = parse_check(line).evaluate(context)
+        assert not result.passed, line
+        assert result.detail == "'the pilot' could mean Elin (npc-elin), Veyra (npc-veyra); use the full name"
+
+
 SCENE = SceneState(
     location="docks", inventory=["lamp", "Rope"], flags={"bribed": True, "coins": 3},
     met=["Bram"], ending=None,
@@ -171,3 +191,38 @@ def test_state_checks(line: str, passes: bool) -> None:
 def test_a_failed_state_check_says_what_the_value_was() -> None:
     result = parse_check("{state} location = market").evaluate(CheckContext(output="", scene=SCENE))
     assert result.detail == "location is 'docks'"
+
+
+# ------------------------------------------------------------------------------------ one notation
+
+
+@pytest.mark.parametrize("text", [
+    "Bram -> Elin: KIN_OF min=0.5", "Elin <- Bram: KIN_OF strength>=0.5", "Bram → Elin: family of sign=+ max=0.9",
+])
+async def test_script_checks_and_content_read_one_relation_notation(text: str) -> None:
+    ref = parse_relation_ref(text)  # as content reads it
+    assert (ref.source, ref.target) == ("Bram", "Elin")
+    vocabulary = Vocabulary.default()
+    context = CheckContext(output="", graph=await built_graph(vocabulary), vocabulary=vocabulary)
+    assert verdict("{graph} " + text, context)  # and as a script check reads it, against a real graph
+    assert ref.holds(0.8) and not ref.holds(0.2)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Bram -> Elin: KIN_OF sign=sideways", "sign=sideways: the sign is +, - or 0"),
+    ("Bram -> Elin: KIN_OF min=2", "the strength is a number between -1 and 1"),
+    ("Bram -> Elin: KIN_OF strength>=x", "'x' is not a number"),
+    ("Bram -> Elin: KIN_OF sign+", "not a relation name"),
+])
+def test_one_parser_gives_content_and_scripts_the_same_refusals(text: str, message: str) -> None:
+    with pytest.raises(RefSyntaxError, match=re.escape(message)):
+        parse_relation_ref(text)
+    with pytest.raises(CheckSyntaxError, match=re.escape(message)):
+        parse_check("{graph} " + text)
+
+
+def test_only_scripts_may_leave_the_relation_open() -> None:
+    assert parse_relation_ref("Bram -> Elin", any_relation=True).any_relation
+    for text in ("Bram -> Elin", "Bram -> Elin: *"):
+        with pytest.raises(RefSyntaxError):
+            parse_relation_ref(text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -17,9 +18,11 @@ from typing import Any
 
 from game.config import Settings
 from game.errors import InputError, SaveError
-from game.graph.models import Node
+from game.graph.models import MAX_TURN, Node
+from game.graph.names import resolve_name
 from game.store.database import SaveDatabase, node_by_name
 from game.store.saves import resolve_save
+from game.text import strip_control
 
 Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 
@@ -57,22 +60,37 @@ async def open_save(args: argparse.Namespace, settings: Settings, *, create: boo
 
 
 async def find_node(db: SaveDatabase, value: str) -> Node:
-    """The one node a name, alias or node ID means; ambiguity and absence are refused with a hint."""
-    by_id = await db.graph.get_nodes([value])
-    if value in by_id:
-        return by_id[value]
-    matches = await node_by_name(db, value)
-    if not matches:
+    """The one node a name, alias or node ID means (``resolve_name``); ambiguity and absence are refused."""
+    candidates = [*(await db.graph.get_nodes([value])).values(), *await node_by_name(db, value)]
+    match = resolve_name(value, candidates, by_id=True)
+    if match.ambiguous:
+        options = ", ".join(f"{n.id} ({n.name})" for n in match.tied)
+        raise InputError(strip_control(f"{value!r} names several nodes: {options}; use an ID instead"))
+    if match.node is None:
         raise InputError(f"there is no node named {value!r} in {db.name} (names, aliases and IDs are accepted)")
-    if len(matches) > 1:
-        options = ", ".join(f"{n.id} ({n.name})" for n in matches)
-        raise InputError(f"{value!r} names several nodes: {options}; use an ID instead")
-    return matches[0]
+    return match.node
+
+
+# Characters ``json.dumps(ensure_ascii=False)`` leaves raw that a terminal may act on: DEL, the 8-bit C1
+# controls (0x9b is a whole CSI introducer), line separators and bidirectional overrides. Below 0x20
+# json already writes \u escapes.
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def print_json(data: Any) -> None:
-    """Stable machine output: two-space indent, non-ASCII kept as is (CJK names stay readable)."""
-    print(json.dumps(data, ensure_ascii=False, indent=2))
+    """Stable machine output: two-space indent, non-ASCII kept as is (CJK names stay readable).
+
+    Characters a terminal could act on are written as ``\\uXXXX`` escapes: the same JSON value for a
+    program reading it, nothing for a terminal showing it to interpret.
+    """
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    print(_UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+def print_text(text: str) -> None:
+    """Human-readable output: names, summaries and facts come from models and files, so every escape
+    sequence and control character is removed before it reaches the terminal (``strip_control``)."""
+    print(strip_control(text))
 
 
 def node_ref(node: Node) -> dict[str, str]:
@@ -97,12 +115,15 @@ def add_always_json_option(parser: argparse.ArgumentParser) -> None:
 
 
 def non_negative(value: str) -> int:
+    """A turn (or a count): a whole number from 0 to ``MAX_TURN``; larger would overflow SQLite's integers."""
     try:
         number = int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
     if number < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative; turns start at 0")
+    if number > MAX_TURN:
+        raise argparse.ArgumentTypeError(f"{value} is too large: at most {MAX_TURN}")
     return number
 
 

@@ -5,12 +5,28 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections.abc import Callable
 
-from game.cli.graph_common import open_save, print_json, save_path
+from game.cli.graph_common import open_save, positive, print_json, print_text, save_path
 from game.config import Settings
 from game.errors import SaveNotFound
 
 DEFAULT_SIZE = (100, 30)
+MAX_COLUMNS = 1000
+MAX_ROWS = 1000
+"""The map is a grid of cells held in memory; 1000x1000 is far past any terminal and still a few
+megabytes, where 100000x100000 would be ten billion cells (a MemoryError, not a map)."""
+
+
+def _bounded(limit: int, unit: str) -> Callable[[str], int]:
+    def parse(value: str) -> int:
+        number = positive(value)
+        if number > limit:
+            raise argparse.ArgumentTypeError(f"at most {limit} {unit} (got {number})")
+        return number
+
+    parse.__name__ = unit  # argparse names the type in its messages
+    return parse
 
 
 def _size(args: argparse.Namespace) -> tuple[int, int]:
@@ -20,7 +36,7 @@ def _size(args: argparse.Namespace) -> tuple[int, int]:
         default = (columns, max(10, lines - 2))
     else:
         default = DEFAULT_SIZE
-    return args.width or default[0], args.height or default[1]
+    return min(args.width or default[0], MAX_COLUMNS), min(args.height or default[1], MAX_ROWS)
 
 
 async def map_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -34,6 +50,7 @@ async def map_command(args: argparse.Namespace, settings: Settings) -> int:
     drawing = render_map(nodes, edges, width, height, positions, focus=args.focus,
                          show_closed=args.closed, at_turn=args.at)
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    # Names were made safe where the map lays them out; the colours here are the map's own escapes.
     print(drawing.ansi() if colour else drawing.plain())
     return 0
 
@@ -55,23 +72,25 @@ async def rebuild_command(args: argparse.Namespace, settings: Settings) -> int:
         print_json({"pending": pending, "extracted": sorted(set(pending) - set(remaining)),
                     "remaining": remaining, "report": lines})
     elif not pending:
-        print("Every turn's memory update is already recorded; nothing to rebuild.")
+        print_text("Every turn's memory update is already recorded; nothing to rebuild.")
     else:
-        print("\n".join(lines))
+        print_text("\n".join(lines))
     return 1 if remaining else 0
 
 
 def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from game.cli.doctor import llm_flag_arguments, llm_settings_flags
-    from game.cli.graph_common import add_json_option, add_save_option, handler, non_negative, positive
+    from game.cli.graph_common import add_json_option, add_save_option, handler, non_negative
 
     drawn = actions.add_parser(
         "map", help="the relationship map as text (ANSI colour on a terminal)",
         description="Draw the save's relationship map, as the game's map pane does.",
     )
     add_save_option(drawn)
-    drawn.add_argument("--width", type=positive, help="columns (default: the terminal's, else 100)")
-    drawn.add_argument("--height", type=positive, help="rows (default: the terminal's, else 30)")
+    drawn.add_argument("--width", type=_bounded(MAX_COLUMNS, "columns"),
+                       help=f"columns, at most {MAX_COLUMNS} (default: the terminal's, else 100)")
+    drawn.add_argument("--height", type=_bounded(MAX_ROWS, "rows"),
+                       help=f"rows, at most {MAX_ROWS} (default: the terminal's, else 30)")
     drawn.add_argument("--at", type=non_negative, metavar="TURN", help="the map as it stood after TURN")
     drawn.add_argument("--focus", metavar="NAME", help="centre on a node and its two-hop neighbourhood")
     drawn.add_argument("--closed", action="store_true", help="also draw ended relations (dashed, dim)")

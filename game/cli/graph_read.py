@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from game.cli.graph_common import find_node, node_ref, open_save, print_json
+from game.cli.graph_common import find_node, node_ref, open_save, print_json, print_text
 from game.cli.graph_text import Step, history_text, node_text, path_text, stats_text
 from game.config import Settings
 from game.graph.models import Edge, Node
@@ -91,7 +91,7 @@ async def stats(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print_json(result)
     else:
-        print(stats_text(result, name))
+        print_text(stats_text(result, name))
     return 0
 
 
@@ -113,7 +113,7 @@ async def node_command(args: argparse.Namespace, settings: Settings) -> int:
             "neighbours": [node_ref(n) for n in sorted(neighbours.values(), key=lambda n: n.id) if n.id != node.id],
         })
     else:
-        print(node_text(node, degree, edges, closed, neighbours))
+        print_text(node_text(node, degree, edges, closed, neighbours))
     return 0
 
 
@@ -175,13 +175,13 @@ async def neighbours(args: argparse.Namespace, settings: Settings) -> int:
                     "truncated": len(paths) - len(shown)})
         return 0
     if not paths:
-        print(f"{start.name} ({start.id}) has no open relations.")
+        print_text(f"{start.name} ({start.id}) has no open relations.")
         return 0
-    print(f"{start.name} ({start.id}) within {args.hops} hop(s): {len(paths)} path(s)")
+    print_text(f"{start.name} ({start.id}) within {args.hops} hop(s): {len(paths)} path(s)")
     for steps in shown:
-        print(f"  {path_text(start.id, steps, nodes)}")
+        print_text(f"  {path_text(start.id, steps, nodes)}")
     if len(paths) > len(shown):
-        print(f"  ... and {len(paths) - len(shown)} more (use --limit)")
+        print_text(f"  ... and {len(paths) - len(shown)} more (use --limit)")
     return 0
 
 
@@ -226,11 +226,11 @@ async def path_command(args: argparse.Namespace, settings: Settings) -> int:
                     "hops": len(steps) if steps is not None else None,
                     "path": path_json(a.id, steps, nodes) if steps is not None else None})
     elif a.id == b.id:
-        print(f"{args.a!r} and {args.b!r} are the same node, {a.name} ({a.id}).")
+        print_text(f"{args.a!r} and {args.b!r} are the same node, {a.name} ({a.id}).")
     elif steps is None:
-        print(f"No path between {a.name} and {b.name} over open relations.")
+        print_text(f"No path between {a.name} and {b.name} over open relations.")
     else:
-        print(f"{path_text(a.id, steps, nodes)}   ({len(steps)} hop{'s' if len(steps) != 1 else ''})")
+        print_text(f"{path_text(a.id, steps, nodes)}   ({len(steps)} hop{'s' if len(steps) != 1 else ''})")
     return 0 if steps is not None else 1
 
 
@@ -243,6 +243,6 @@ async def history(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print_json({"a": node_ref(a), "b": node_ref(b), "versions": [e.to_json_dict() for e in versions]})
     else:
-        print(history_text(a, b, versions, nodes))
+        print_text(history_text(a, b, versions, nodes))
     return 0
 

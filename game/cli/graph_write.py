@@ -18,29 +18,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.cli.graph_common import find_node, open_save, print_json, save_path
+from game.cli.graph_common import find_node, open_save, print_json, print_text, save_path
 from game.config import Settings
 from game.errors import InputError
 from game.graph.memory import GraphIndex
-from game.graph.models import MAX_NAME_CHARS, Node
+from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
-from game.graph.ports import GraphWrites
-from game.graph.upsert import CallOutcome, UpsertExecution, load_calls
+from game.graph.ports import GraphReader, GraphWrites
+from game.graph.upsert import CallOutcome, UpsertExecution, load_calls, load_json
 from game.store.database import SaveDatabase, node_by_name
+from game.text import strip_control
 
 BULK_CACHE_KIB = 64 * 1024
+INDEX_FROM_CALLS = 200
+BOM = "\ufeff"
 
 
 def read_text(source: str) -> tuple[str, str]:
     """The text of ``source`` (a file, or ``-`` for standard input) and a label for messages."""
     if source == "-":
         try:
-            return sys.stdin.read(), "standard input"
+            return sys.stdin.read().removeprefix(BOM), "standard input"
         except UnicodeDecodeError as error:
             raise InputError(f"standard input is not UTF-8 text ({error.reason}); nothing was written") from error
     path = Path(source)
     try:
-        return path.read_text(encoding="utf-8"), source
+        # utf-8-sig: a byte-order mark (editors on Windows add one) is read past, not taken for JSON.
+        return path.read_text(encoding="utf-8-sig"), source
     except FileNotFoundError:
         raise InputError(f"{source}: no such file") from None
     except IsADirectoryError:
@@ -60,7 +64,10 @@ async def upsert(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(f"{label} is not valid JSON ({error}); nothing was written") from error
     async with open_save(args, settings, create=True) as db:
         turn = args.turn if args.turn is not None else await db.latest_turn()
-        execution = UpsertExecution(db.graph, await db.vocabulary(), turn)
+        # Many calls read the save thousands of times: load it into memory once (as import does) instead
+        # of a query per name. A few calls read through the indexes, which is cheaper on a long game.
+        reader: GraphReader = await db.load_graph_index() if len(calls) > INDEX_FROM_CALLS else db.graph
+        execution = UpsertExecution(reader, await db.vocabulary(), turn)
         outcomes = [await execution.run(call) for call in calls]
         await db.commit_graph(execution.writes)
     print_json([outcome.to_json_dict() for outcome in outcomes])
@@ -119,21 +126,27 @@ class ImportSummary:
 def parse_import(text: str, label: str, summary: ImportSummary) -> list[ImportLine]:
     """Lines as calls with their turns. Unreadable JSON stops everything; a bad ``turn`` rejects its line."""
     parsed: list[ImportLine] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # "\n" only: ``splitlines`` also breaks at U+2028, U+2029 and other characters JSON strings may hold
+    # raw, which would cut one call in two. A "\r" before the "\n" is white space to JSON.
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
         summary.lines += 1
         try:
-            data = json.loads(raw)
+            data = load_json(raw)
         except ValueError as error:
             raise InputError(f"{label}, line {number}: not valid JSON ({error}); nothing was imported") from error
         if not isinstance(data, dict):
             summary.errors.append({"line": number, "error": "a line must be a JSON object: an upsert call with a \"turn\""})
             continue
         turn = data.pop("turn", None)
-        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
-            problem = ("missing (each line needs the turn its call happened at)" if turn is None
-                       else f"{json.dumps(turn)} is not a turn number (a whole number, 0 or more)")
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0 or turn > MAX_TURN:
+            if turn is None:
+                problem = "missing (each line needs the turn its call happened at)"
+            elif isinstance(turn, int) and not isinstance(turn, bool) and turn > MAX_TURN:
+                problem = f"{turn} is past the largest turn ({MAX_TURN})"
+            else:
+                problem = f"{json.dumps(turn)} is not a turn number (a whole number, 0 or more)"
             summary.errors.append({"line": number, "error": f"turn: {problem}"})
             continue
         parsed.append(ImportLine(number, turn, data))
@@ -205,7 +218,7 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print_json(summary.to_json_dict())
     else:
-        print(summary.text(label))
+        print_text(summary.text(label))
     return 1 if summary.errors else 0
 
 
@@ -229,7 +242,8 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
         keep = await find_node(db, args.keep)
         merged = await find_node(db, args.merged)
         if keep.id == merged.id:
-            raise InputError(f"{args.keep!r} and {args.merged!r} are already the same node, {keep.name} ({keep.id})")
+            raise InputError(strip_control(
+                f"{args.keep!r} and {args.merged!r} are already the same node, {keep.name} ({keep.id})"))
         turn = await merge_turn(db, keep, merged)
         report = await db.merge_nodes(keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn)
         record = (await db.merges())[-1]
@@ -238,10 +252,10 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
                     "repointed": report.repointed, "closed": report.closed, "merge": record.to_json_dict()})
     else:
         closed = f", {len(report.closed)} closed as duplicates or self-relations" if report.closed else ""
-        print(f"Merged {merged.name} ({merged.id}) into {keep.name} ({keep.id}): "
+        print_text(f"Merged {merged.name} ({merged.id}) into {keep.name} ({keep.id}): "
               f"{report.repointed} edge version(s) re-pointed{closed}.")
-        print(f"Aliases of {keep.name} now: {', '.join(report.kept.aliases) or '-'}")
-        print(f"Logged at turn {turn} as manual: {evidence}")
+        print_text(f"Aliases of {keep.name} now: {', '.join(report.kept.aliases) or '-'}")
+        print_text(f"Logged at turn {turn} as manual: {evidence}")
     return 0
 
 
@@ -258,16 +272,16 @@ async def alias(args: argparse.Namespace, settings: Settings) -> int:
         taken = [n for n in await node_by_name(db, name) if n.id != node.id]
         if taken:
             other = taken[0]
-            raise InputError(
+            raise InputError(strip_control(
                 f"{name!r} is already a name of {other.name} ({other.id}); if they are the same, "
                 f"merge them: kith graph merge --save {args.save} {node.id} {other.id}"
-            )
+            ))
         added = normalize_name(name) not in {normalize_name(n) for n in node.names}
         updated = await db.add_alias(node.id, name, await db.current_turn()) if added else node
     if args.json:
         print_json({"node": updated.to_json_dict(), "added": added})
     elif added:
-        print(f"{updated.name} ({updated.id}) is also known as {name}. Aliases: {', '.join(updated.aliases)}")
+        print_text(f"{updated.name} ({updated.id}) is also known as {name}. Aliases: {', '.join(updated.aliases)}")
     else:
-        print(f"{name} is already a name of {updated.name} ({updated.id}); nothing changed.")
+        print_text(f"{name} is already a name of {updated.name} ({updated.id}); nothing changed.")
     return 0

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
 from game.engine.meta import HELP_TEXT, MetaCommand
 from game.errors import KithError
-from game.graph.names import normalize_name
+from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import sign_mark
 from game.graph.retrieve import retrieve
 from game.store.connection import inspect_save
@@ -137,10 +137,11 @@ async def _brief(session: GameSession, argument: str) -> AsyncIterator[Event]:
 
 async def _graph(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if argument:
-        found = await _named(session, argument)
-        if found is None:
-            yield MetaOutput(f"Nobody called {argument!r} is remembered yet.", "graph")
+        match = await _named(session, argument)
+        if match.node is None:
+            yield MetaOutput(_not_named(argument, match), "graph")
             return
+        found = match.node.name
         result = await retrieve(session.graph, found, (), session.retrieval_settings)
         yield MetaOutput(result.npc_context or f"Nothing is remembered about {found} yet.", "graph")
         return
@@ -162,10 +163,11 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if not argument:
         yield MetaOutput("Type `/why NAME` to see what the narrator is told about someone, and why.", "why")
         return
-    found = await _named(session, argument)
-    if found is None:
-        yield MetaOutput(f"Nobody called {argument!r} is remembered yet.", "why")
+    match = await _named(session, argument)
+    if match.node is None:
+        yield MetaOutput(_not_named(argument, match), "why")
         return
+    found = match.node.name
     result = await retrieve(session.graph, found, (), session.retrieval_settings)
     if not result.edges:
         yield MetaOutput(f"Nothing is remembered about {found} yet.", "why")
@@ -182,12 +184,16 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput("\n".join(lines), "why")
 
 
-async def _named(session: GameSession, name: str) -> str | None:
-    """The node a name means; when a name is shared, the one it is the real name of, else the first seen."""
+async def _named(session: GameSession, name: str) -> NameMatch:
+    """What a typed name means, by the graph's one rule (``resolve_name``: a name before an alias)."""
     key = normalize_name(name)
-    found = (await session.graph.nodes_named([key])).get(key, [])
-    found.sort(key=lambda n: (normalize_name(n.name) != key, n.first_seen_turn, n.id))
-    return found[0].name if found else None
+    return resolve_name(name, (await session.graph.nodes_named([key])).get(key, []))
+
+
+def _not_named(argument: str, match: NameMatch) -> str:
+    if match.ambiguous:
+        return f"{argument!r} could mean {match.choices()}; use the full name."
+    return f"Nobody called {argument!r} is remembered yet."
 
 
 _HANDLERS = {

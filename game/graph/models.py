@@ -7,13 +7,16 @@ field silently ignored.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from game.text import has_control
+
 NodeType = Literal["individual", "group", "faction"]
-NODE_TYPES: tuple[str, ...] = ("individual", "group", "faction")
+NODE_TYPES: tuple[NodeType, ...] = ("individual", "group", "faction")
 
 MAX_LABELS = 5
 MAX_NODES_PER_CALL = 8
@@ -22,6 +25,15 @@ MAX_CLOSES_PER_CALL = 12
 MAX_RELATION_CHARS = 48
 MAX_NAME_CHARS = 100
 RELATION_PATTERN = r"^[A-Za-z][A-Za-z0-9_ \-]*$"
+MAX_ATTRIBUTE_KEYS = 32
+MAX_ATTRIBUTES_BYTES = 4096
+"""Attributes are a node's small notes (``player: true``, a title), not a store for documents: every
+retrieval and map redraw carries them, so one runaway call must not bloat every later turn."""
+MAX_ATTRIBUTE_DEPTH = 16
+"""Nesting deeper than this is refused: serializers (pydantic's, a reader's) give up long before JSON does."""
+MAX_TURN = 2**53 - 1
+"""The largest turn accepted: the largest whole number every JSON reader keeps exact (SQLite would
+overflow at 2**63, and the exports are read by tools in other languages)."""
 
 
 class CamelModel(BaseModel):
@@ -77,15 +89,54 @@ class Edge(CamelModel):
         return self.target if self.source == node_id else self.source
 
 
+def attributes_problem(attributes: dict[str, Any]) -> str | None:
+    """Why a node's attributes are too big to keep, or None: at most 32 keys, 4 KiB as JSON."""
+    if len(attributes) > MAX_ATTRIBUTE_KEYS:
+        return f"attributes: at most {MAX_ATTRIBUTE_KEYS} keys per node (got {len(attributes)})"
+    try:
+        size = len(json.dumps(attributes, ensure_ascii=False).encode("utf-8"))
+    except (TypeError, ValueError, RecursionError):
+        return "attributes: must be plain JSON (objects, lists, text, numbers, true/false, null), not nested too deeply"
+    if size > MAX_ATTRIBUTES_BYTES:
+        return f"attributes: at most {MAX_ATTRIBUTES_BYTES} bytes of JSON per node (got {size}); keep short notes only"
+    if _depth(attributes) > MAX_ATTRIBUTE_DEPTH:
+        return f"attributes: nested more than {MAX_ATTRIBUTE_DEPTH} levels; keep short, flat notes"
+    return None
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value``, counted without recursion (it may be very deep)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        current, level = stack.pop()
+        if isinstance(current, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((item, level + 1) for item in (current.values() if isinstance(current, dict) else current))
+    return deepest
+
+
 def _collapse_spaces(value: Any) -> Any:
     """Runs of white space become one space and the ends are trimmed; non-strings are left to validation."""
     return " ".join(value.split()) if isinstance(value, str) else value
 
 
 def _plain_text(value: str, what: str) -> str:
+    """Spaces collapsed; blank text and control characters refused (a name is printed on terminals,
+    and an escape sequence in it could clear a screen or write to a clipboard)."""
     value = " ".join(value.split())
     if not value:
         raise ValueError(f"{what} must not be blank")
+    if has_control(value):
+        raise ValueError(f"{what} must not contain control characters or escape sequences")
+    return value
+
+
+def _strict_number(value: Any) -> Any:
+    """``true`` is not 1.0 and ``"0.5"`` is not 0.5: pydantic would coerce both; a model that writes them
+    has misread the schema and is better told so than silently believed."""
+    if isinstance(value, bool | str):
+        raise ValueError(f"must be a number between -1 and 1, not {json.dumps(value)}")
     return value
 
 
@@ -93,7 +144,7 @@ class NodeInput(CamelModel):
     """A node named in an upsert call. Found by name or alias; created when not found."""
 
     name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    type: str | None = None
+    type: NodeType | None = None
     aliases: list[str] = Field(default_factory=list, max_length=12)
     labels: list[str] = Field(default_factory=list)
     summary: str | None = Field(default=None, min_length=4, max_length=400)
@@ -110,11 +161,12 @@ class NodeInput(CamelModel):
     def _summary(cls, value: Any) -> Any:
         return _collapse_spaces(value)
 
-    @field_validator("type")
+    # Before the Literal check, so "Faction" is accepted and anything else gets a message a model can use.
+    @field_validator("type", mode="before")
     @classmethod
-    def _type(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
+    def _type(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
         lowered = value.strip().lower()
         if lowered not in NODE_TYPES:
             raise ValueError(
@@ -122,6 +174,14 @@ class NodeInput(CamelModel):
                 "(places, items, skills and concepts are not nodes)"
             )
         return lowered
+
+    @field_validator("attributes")
+    @classmethod
+    def _attributes(cls, value: dict[str, Any]) -> dict[str, Any]:
+        problem = attributes_problem(value)
+        if problem:
+            raise ValueError(problem.removeprefix("attributes: "))
+        return value
 
     @field_validator("labels")
     @classmethod
@@ -149,6 +209,11 @@ class EdgeInput(CamelModel):
     relation: str = Field(min_length=1, max_length=MAX_RELATION_CHARS, pattern=RELATION_PATTERN)
     strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
     fact: str = Field(min_length=8, max_length=400)
+
+    @field_validator("strength", mode="before")
+    @classmethod
+    def _strength(cls, value: Any) -> Any:
+        return _strict_number(value)
 
     # Before the length check, so a fact padded to 8 characters with spaces is still too short.
     @field_validator("fact", mode="before")

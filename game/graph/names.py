@@ -9,19 +9,80 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 
+from game.graph.models import Node
+from game.text import straighten_quotes, strip_control
+
 _SPACES = re.compile(r"\s+")
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
 # Cached: upsert and mention matching normalize the same few thousand names over and over.
 @lru_cache(maxsize=1 << 16)
 def normalize_name(name: str) -> str:
-    """The form names are compared in: NFKC, case-folded, curly quotes straightened, spaces collapsed."""
-    folded = unicodedata.normalize("NFKC", name).translate(_QUOTES).casefold()
+    """The form names are compared in: NFKC, case-folded, every quote straightened, spaces collapsed."""
+    folded = straighten_quotes(unicodedata.normalize("NFKC", name)).casefold()
     return _SPACES.sub(" ", folded).strip()
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """What a typed name means: exactly one node, several tied (ambiguous), or none.
+
+    ``node`` is set only when the answer is unambiguous; ``tied`` lists the nodes an ambiguous name could
+    mean, so the caller can report them instead of picking one.
+    """
+
+    wanted: str
+    node: Node | None = None
+    tied: tuple[Node, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.tied) > 1
+
+    def choices(self) -> str:
+        """``Tom Reed (npc-tom-reed), Tom Hale (npc-tom-hale)``: the tied nodes, for a message (names made
+        safe to print: a save written before names were checked may hold escape sequences)."""
+        return ", ".join(f"{strip_control(node.name)} ({node.id})" for node in self.tied)
+
+
+def resolve_name(wanted: str, nodes: Iterable[Node], *, by_id: bool = False) -> NameMatch:
+    """The node ``wanted`` names among ``nodes``: the one rule every part of Kith resolves names by.
+
+    Tiers, first match wins:
+
+    1. with ``by_id`` (commands a person types: the CLI, map focus), the node whose ID is exactly ``wanted``;
+    2. the nodes whose *name* equals ``wanted`` once both are normalized (``normalize_name``);
+    3. the nodes with an *alias* equal to ``wanted``, normalized.
+
+    The first tier with any match decides. One node there is the answer. Several are an ambiguous name:
+    the match reports them all in ``tied`` and ``node`` stays None. Nothing breaks the tie (not age, not
+    ID), because seed 002 says identity is never guessed: a name that could mean two people is for the
+    author or the model to make precise, with a full name or an ID.
+    """
+    nodes = list(nodes)
+    if by_id:
+        for node in nodes:
+            if node.id == wanted:
+                return NameMatch(wanted, node, (node,))
+    key = normalize_name(wanted)
+    if not key:
+        return NameMatch(wanted)
+    named = _unique(n for n in nodes if normalize_name(n.name) == key)
+    if not named:
+        named = _unique(n for n in nodes if any(normalize_name(alias) == key for alias in n.aliases))
+    named.sort(key=lambda n: n.id)
+    if len(named) == 1:
+        return NameMatch(wanted, named[0], (named[0],))
+    return NameMatch(wanted, None, tuple(named))
+
+
+def _unique(nodes: Iterable[Node]) -> list[Node]:
+    """Nodes once each by ID (a caller may pass a stored and a buffered copy; the later one wins)."""
+    return list({node.id: node for node in nodes}.values())
 
 
 def is_cjk(char: str) -> bool:

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from game.errors import describe_validation_error
+from game.graph.buffer import WriteBuffer
 from game.graph.identity import united_aliases, united_labels
 from game.graph.models import (
     ClosedEdge,
@@ -31,8 +32,9 @@ from game.graph.models import (
     NodeResult,
     UpsertCall,
     UpsertResult,
+    attributes_problem,
 )
-from game.graph.names import normalize_name, slugify
+from game.graph.names import NameMatch, normalize_name, resolve_name, slugify
 from game.graph.ports import GraphReader, GraphWrites
 from game.graph.vocabulary import NormalizedRelation, Vocabulary
 
@@ -76,10 +78,20 @@ class UpsertExecution:
         self.reader = reader
         self.vocabulary = vocabulary
         self.turn = turn
-        self.writes = GraphWrites()
+        self.buffer = WriteBuffer()
         self.outcomes: list[CallOutcome] = []
         self._rng = rng or random.SystemRandom()
         self._close_guard = close_guard
+
+    @property
+    def writes(self) -> GraphWrites:
+        """Everything accepted so far, to be committed once by the caller."""
+        return self.buffer.writes
+
+    @writes.setter
+    def writes(self, writes: GraphWrites) -> None:
+        # The session's rebuild puts back a copy it kept when a turn's extraction fails.
+        self.buffer.replace(writes)
 
     async def run(self, call: UpsertCall | dict[str, Any] | str) -> CallOutcome:
         """Validate and apply one call; on rejection nothing of it stays in the buffer."""
@@ -87,11 +99,11 @@ class UpsertExecution:
             parsed = parse_call(call)
         except CallRejected as rejected:
             return self._record(CallOutcome(error=str(rejected)))
-        saved = self.writes.copy()
+        self.buffer.begin_call()
         try:
             result = await self._apply(parsed)
         except CallRejected as rejected:
-            self.writes = saved
+            self.buffer.roll_back()
             return self._record(CallOutcome(error=str(rejected)))
         return self._record(CallOutcome(result=result))
 
@@ -117,25 +129,27 @@ class UpsertExecution:
 
     # ----------------------------------------------------------------------------------------- nodes
 
-    async def find_node(self, name: str) -> Node | None:
-        """The node a name means: an exact name beats an alias, then the earliest seen, then the ID."""
+    async def match_name(self, name: str) -> NameMatch:
+        """What a name means here, stored and buffered nodes alike, by the one rule (``resolve_name``)."""
         key = normalize_name(name)
         found: dict[str, Node] = {}
-        stored = (await self.reader.nodes_named([key])).get(key, [])
-        for node in stored:
+        for node in (await self.reader.nodes_named([key])).get(key, []):
             found[node.id] = self.writes.nodes.get(node.id, node)
-        for node in self.writes.nodes.values():
-            if key in {normalize_name(n) for n in node.names}:
-                found[node.id] = node
-        # A buffered change may have removed the match (a merge renaming), so re-check every candidate.
-        candidates = [n for n in found.values() if key in {normalize_name(x) for x in n.names}]
-        if not candidates:
-            return None
-        candidates.sort(key=lambda n: (normalize_name(n.name) != key, n.first_seen_turn, n.id))
-        return candidates[0]
+        for node in self.buffer.nodes_named(key):
+            found[node.id] = node
+        # ``resolve_name`` re-checks every candidate's names: a buffered change may have removed the match.
+        return resolve_name(name, found.values())
+
+    async def find_node(self, name: str) -> Node | None:
+        """The node a name means, or None when it names no node or several (see ``resolve_name``)."""
+        return (await self.match_name(name)).node
 
     async def _upsert_node(self, given: NodeInput, where: str) -> tuple[Node, str]:
-        existing = await self.find_node(given.name)
+        match = await self.match_name(given.name)
+        if match.ambiguous:
+            raise CallRejected(f"{where}.name: {given.name!r} could mean any of {match.choices()}; "
+                               "use the full name of the one you mean")
+        existing = match.node
         if existing is None:
             return await self._create_node(given, where), "created"
         updated = existing.model_copy(update={
@@ -146,8 +160,16 @@ class UpsertExecution:
             "last_seen_turn": max(existing.last_seen_turn, self.turn),
         })
         if updated != existing:
-            self.writes.nodes[updated.id] = updated
+            self._check_attributes(updated, where)
+            self.buffer.put_node(updated)
         return updated, "updated"
+
+    @staticmethod
+    def _check_attributes(node: Node, where: str) -> None:
+        """Attributes merge over many calls; the cap holds for the union, not just for one call."""
+        problem = attributes_problem(node.attributes)
+        if problem:
+            raise CallRejected(f"{where}.{problem} (merged with what {node.name} already has)")
 
     async def _create_node(self, given: NodeInput, where: str) -> Node:
         if given.summary is None:
@@ -156,15 +178,14 @@ class UpsertExecution:
             id=await self._new_node_id(given.name),
             name=given.name,
             aliases=[a for a in given.aliases if normalize_name(a) != normalize_name(given.name)],
-            type=given.type or "individual",  # type: ignore[arg-type]
+            type=given.type or "individual",
             labels=given.labels,
             summary=given.summary,
             first_seen_turn=self.turn,
             last_seen_turn=self.turn,
             attributes=given.attributes,
         )
-        self.writes.nodes[node.id] = node
-        self.writes.created_nodes.add(node.id)
+        self.buffer.put_node(node, created=True)
         return node
 
     async def _new_node_id(self, name: str) -> str:
@@ -177,21 +198,35 @@ class UpsertExecution:
 
     # ----------------------------------------------------------------------------------------- edges
 
-    async def _endpoints(self, given: EdgeInput | CloseEdgeInput) -> tuple[NormalizedRelation, Node | None, Node | None]:
-        """The stored relation name and its two ends, swapped when the vocabulary names an inverse."""
+    async def _endpoints(
+        self, given: EdgeInput | CloseEdgeInput,
+    ) -> tuple[NormalizedRelation, Node | None, Node | None, str | None]:
+        """The stored relation name and its two ends, swapped when the vocabulary names an inverse.
+
+        The last item says why an end is missing (``skipped``): no such node, or a name that could mean
+        several (``resolve_name`` reports ambiguity; an edge is never attached to a guess).
+        """
         relation = self.vocabulary.normalize(given.relation)
-        source = await self.find_node(given.source_name)
-        target = await self.find_node(given.target_name)
+        matches = [await self.match_name(given.source_name), await self.match_name(given.target_name)]
+        skipped = None
+        for match in matches:
+            if match.ambiguous:
+                skipped = f"ambiguous endpoint name {match.wanted!r}: could be {match.choices()}"
+                break
+        else:
+            if any(match.node is None for match in matches):
+                skipped = "missing endpoint node"
+        source, target = matches[0].node, matches[1].node
         if relation.flipped:
             source, target = target, source
-        return relation, source, target
+        return relation, source, target, skipped
 
     async def _upsert_edge(self, given: EdgeInput, closed: list[ClosedEdge]) -> EdgeResult:
-        relation, source, target = await self._endpoints(given)
+        relation, source, target, skipped = await self._endpoints(given)
         if source is None or target is None:
             return EdgeResult(
                 id=None, source=source.id if source else None, target=target.id if target else None,
-                relation=relation.name, fact=given.fact, skipped="missing endpoint node",
+                relation=relation.name, fact=given.fact, skipped=skipped,
             )
         versions = await self._open_versions(source.id, target.id, relation)
         current = self._self_heal(versions, closed)
@@ -216,24 +251,20 @@ class UpsertExecution:
             valid_at=self.turn,
             evidence_turn_ids=[f"turn-{self.turn}"],
         )
-        self.writes.edges[edge.id] = edge
-        self.writes.created_edges.add(edge.id)
+        self.buffer.put_edge(edge, created=True)
         return EdgeResult(
             id=edge.id, source=edge.source, target=edge.target, relation=edge.relation, fact=edge.fact,
             supersedes=current.id if current else None,
         )
 
     async def _open_versions(self, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
-        """Open versions of a relation, stored or buffered; both directions for a symmetric relation."""
-        pairs = [(source, target)]
-        if relation.symmetric and source != target:
-            pairs.append((target, source))
+        """Open versions of a relation between ends in stored order, stored or buffered (both
+        directions for a symmetric relation)."""
         found: dict[str, Edge] = {}
-        for s, t in pairs:
+        for s, t in relation.directions(source, target):
             for edge in await self.reader.open_edges_between(s, t, relation.name):
                 found[edge.id] = self.writes.edges.get(edge.id, edge)
-        for edge in self.writes.edges.values():
-            if edge.relation == relation.name and (edge.source, edge.target) in pairs:
+            for edge in self.buffer.edges_between(s, t, relation.name):
                 found[edge.id] = edge
         return [e for e in found.values() if e.is_open]
 
@@ -261,7 +292,7 @@ class UpsertExecution:
                 f"{edge.relation} from {edge.source} to {edge.target} was last set at turn {edge.valid_at}; "
                 f"a change dated turn {self.turn} would end it before it began (use turn {edge.valid_at} or later)"
             )
-        self.writes.edges[edge.id] = edge.model_copy(update={"invalid_at": self.turn})
+        self.buffer.put_edge(edge.model_copy(update={"invalid_at": self.turn}))
 
     async def _new_edge_id(self, relation: str) -> str:
         slug = slugify(relation, max_length=20) or "rel"
@@ -272,11 +303,11 @@ class UpsertExecution:
                 return candidate
 
     async def _close(self, given: CloseEdgeInput) -> list[ClosedEdge]:
-        relation, source, target = await self._endpoints(given)
+        relation, source, target, skipped = await self._endpoints(given)
         if source is None or target is None:
             return [ClosedEdge(id=None, source=source.id if source else None,
                                target=target.id if target else None, relation=relation.name,
-                               skipped="missing endpoint node")]
+                               skipped=skipped)]
         if self._close_guard is not None:
             refusal = self._close_guard(source, target)
             if refusal:
@@ -319,7 +350,16 @@ def parse_call(call: UpsertCall | dict[str, Any] | str) -> UpsertCall:
         raise CallRejected(describe_validation_error(error)) from error
 
 
+def load_json(text: str) -> Any:
+    """JSON text as data; ``ValueError`` for unreadable JSON, including JSON nested past Python's stack
+    (``json`` raises ``RecursionError`` there, which would otherwise escape as a traceback)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def load_calls(text: str) -> list[Any]:
     """Calls from JSON text: one object, or a list of them. Raises ``ValueError`` on unreadable JSON."""
-    data = json.loads(text)
+    data = load_json(text)
     return data if isinstance(data, list) else [data]

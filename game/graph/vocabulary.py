@@ -9,11 +9,15 @@ direction. A relation outside the vocabulary is kept as written in UPPER_SNAKE_C
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pydantic import Field
 
-from game.graph.models import CamelModel
+from game.graph.models import CamelModel, Edge
+
+_End = TypeVar("_End")
 
 
 class RelationSpec(CamelModel):
@@ -73,12 +77,45 @@ def to_upper_snake(relation: str) -> str:
 
 @dataclass(frozen=True)
 class NormalizedRelation:
-    """A relation as it is stored: its name, whether the endpoints swap, whether the vocabulary knows it."""
+    """A relation as it is stored: its name, whether the endpoints swap, whether the vocabulary knows it.
+
+    It is also the one place relations are *matched*: ``orient``, ``stored_pairs``, ``key`` and
+    ``joins`` take ends as a person wrote them (``Veyra -> Bram: LED_BY``) and answer in the stored
+    form (canonical name, an inverse's ends swapped, a symmetric relation in either direction). Upsert,
+    script checks and the story rules all go through them, so none can match what another would miss.
+    """
 
     name: str
     flipped: bool
     known: bool
     symmetric: bool
+
+    def orient(self, source: _End, target: _End) -> tuple[_End, _End]:
+        """The written ends in stored order: swapped for an inverse (``B LED_BY A`` is ``A LEADS B``)."""
+        return (target, source) if self.flipped else (source, target)
+
+    def stored_pairs(self, source: _End, target: _End) -> list[tuple[_End, _End]]:
+        """Every ``(source, target)`` a stored version of the written relation may have: the oriented
+        pair, and its reverse as well for a symmetric relation."""
+        return self.directions(*self.orient(source, target))
+
+    def directions(self, first: _End, second: _End) -> list[tuple[_End, _End]]:
+        """For ends already in stored order: that order, plus the reverse for a symmetric relation."""
+        return [(first, second), (second, first)] if self.symmetric and first != second else [(first, second)]
+
+    def key(self, source: str, target: str) -> tuple[str, str, str]:
+        """One key per relation whichever way it was written: oriented, a symmetric one's ends sorted."""
+        first, second = self.orient(source, target)
+        if self.symmetric and second < first:
+            first, second = second, first
+        return first, second, self.name
+
+    def joins(self, edge: Edge, sources: Container[str], targets: Container[str]) -> bool:
+        """Whether a stored version is this relation from one of ``sources`` to one of ``targets``
+        (ends as written: the inverse and symmetry rules are applied here)."""
+        if edge.relation != self.name:
+            return False
+        return any(edge.source in s and edge.target in t for s, t in self.stored_pairs(sources, targets))
 
 
 @dataclass

@@ -8,24 +8,28 @@ with what it saw, so a failure message can say what was there instead, whichever
 
 from __future__ import annotations
 
-import math
-import operator
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
-from game.graph.names import normalize_name
+from game.graph.names import normalize_name, resolve_name
 from game.graph.render import sign_word
 from game.graph.vocabulary import Vocabulary
+from game.text import straighten_quotes
+from game.world.refs import COMPARISONS, RefSyntaxError, RelationRef, parse_relation_ref
 from game.world.scene import SceneState
 
 
 class CheckSyntaxError(ValueError):
     """A check line that cannot be understood; the parser adds the file and line."""
+
+
+class Unanswerable(Exception):
+    """The check cannot be judged either way (an ambiguous name); it fails, negated or not."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,11 @@ class Check(ABC):
         self.vital = vital
 
     def evaluate(self, context: CheckContext) -> Verdict:
-        holds, detail = self.observe(context)
+        try:
+            holds, detail = self.observe(context)
+        except Unanswerable as problem:
+            # A name that could mean two people answers neither "yes" nor "no": negation cannot pass it.
+            return Verdict(passed=False, detail=str(problem))
         return Verdict(passed=holds != self.inverse, detail=detail)
 
     @abstractmethod
@@ -71,7 +79,6 @@ class Check(ABC):
 # ------------------------------------------------------------------------------------------- text
 
 _SPACES = re.compile(r"\s+")
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
 def loose_text(text: str) -> str:
@@ -80,7 +87,7 @@ def loose_text(text: str) -> str:
     Narration is reflowed by whoever prints it and narrators use typographic quotes; an author typing a
     check should not have to know where a line broke or which apostrophe was used.
     """
-    return _SPACES.sub(" ", text.translate(_QUOTES)).strip()
+    return _SPACES.sub(" ", straighten_quotes(text)).strip()
 
 
 class TextCheck(Check):
@@ -132,70 +139,12 @@ class RegexCheck(Check):
 
 # ------------------------------------------------------------------------------------------- graph
 
-_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    "=": operator.eq, "==": operator.eq, "!=": operator.ne,
-    ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
-}
-_CONDITION = re.compile(r"\b(sign|strength)\s*(==|!=|>=|<=|=|>|<)\s*(\S+)", re.IGNORECASE)
-_SIGN_WORDS = {"+": "+", "positive": "+", "-": "-", "negative": "-", "0": "0", "neutral": "0", "·": "0"}
-
-
-@dataclass(frozen=True)
-class EdgeCondition:
-    """``sign=+`` or ``strength>=0.5``: a test one open version must pass."""
-
-    what: str
-    op: str
-    value: str | float
-
-    def holds(self, edge: Edge) -> bool:
-        if self.what == "sign":
-            return _COMPARISONS[self.op](sign_word(edge.strength), self.value)
-        assert isinstance(self.value, float)
-        if self.op in ("=", "==", "!="):
-            # Strengths are written as decimals and stored as floats: compare them as a person reads them.
-            return math.isclose(edge.strength, self.value, abs_tol=1e-9) == (self.op != "!=")
-        return bool(_COMPARISONS[self.op](edge.strength, self.value))
-
-    def __str__(self) -> str:
-        return f"{self.what}{self.op}{self.value}"
-
-
-def parse_conditions(text: str) -> tuple[str, list[EdgeCondition]]:
-    """Split ``KIN_OF sign=+ strength>0.5`` into the relation and its conditions."""
-    matches = list(_CONDITION.finditer(text))
-    head = text[: matches[0].start()] if matches else text
-    between = _CONDITION.sub(" ", text[len(head):]).strip()
-    if between:
-        raise CheckSyntaxError(f"cannot read {between!r}: conditions are sign=+|-|0 or strength>=NUMBER")
-    conditions = []
-    for match in matches:
-        what, op, raw = match.group(1).lower(), match.group(2), match.group(3)
-        if what == "sign":
-            if op not in ("=", "==", "!="):
-                raise CheckSyntaxError(f"sign takes = or != (got {op})")
-            sign = _SIGN_WORDS.get(raw.lower())
-            if sign is None:
-                raise CheckSyntaxError(f"sign={raw}: the sign is +, - or 0")
-            conditions.append(EdgeCondition("sign", op, sign))
-        else:
-            try:
-                number = float(raw)
-            except ValueError as error:
-                raise CheckSyntaxError(f"strength{op}{raw}: {raw!r} is not a number") from error
-            if not math.isfinite(number):
-                raise CheckSyntaxError(f"strength{op}{raw}: the strength is a number between -1 and 1")
-            conditions.append(EdgeCondition("strength", op, number))
-    return head.strip(), conditions
-
-
-def nodes_called(graph: GraphIndex, name: str) -> list[Node]:
-    """Nodes whose name or an alias is ``name``, compared the way the graph compares names."""
-    wanted = normalize_name(name)
-    return sorted(
-        (node for node in graph.nodes.values() if any(normalize_name(n) == wanted for n in node.names)),
-        key=lambda node: node.id,
-    )
+def node_called(graph: GraphIndex, name: str) -> Node | None:
+    """The node ``name`` means, by the graph's one rule (``resolve_name``); ambiguity is unanswerable."""
+    match = resolve_name(name, graph.nodes.values())
+    if match.ambiguous:
+        raise Unanswerable(f"{name!r} could mean {match.choices()}; use the full name")
+    return match.node
 
 
 def describe_edge(edge: Edge, nodes: Mapping[str, Node]) -> str:
@@ -222,10 +171,10 @@ class NodeCheck(Check):
     def observe(self, context: CheckContext) -> tuple[bool, str]:
         if context.graph is None:
             return False, "no graph to check"
-        found = nodes_called(context.graph, self.name)
-        if not found:
+        found = node_called(context.graph, self.name)
+        if found is None:
             return False, f"no node named {self.name!r}"
-        return True, "found " + ", ".join(f"{n.name} ({n.id}, {n.type})" for n in found)
+        return True, f"found {found.name} ({found.id}, {found.type})"
 
 
 class EdgeCheck(Check):
@@ -235,50 +184,40 @@ class EdgeCheck(Check):
     symmetric relation matches in either direction. Without ``: REL`` any open relation will do.
     """
 
-    def __init__(self, text: str, line: int, inverse: bool, vital: bool, source: str, target: str,
-                 relation: str | None, conditions: list[EdgeCondition]) -> None:
-        super().__init__(text, line, inverse, vital)
-        self.source = source
-        self.target = target
-        self.relation = relation
-        self.conditions = conditions
+    def __init__(self, text: str, line: int, inverse: bool, vital: bool, ref: RelationRef) -> None:
+        super().__init__(text, line, inverse != ref.negated, vital)
+        self.ref = ref
+        self.source = ref.source
+        self.target = ref.target
 
     def observe(self, context: CheckContext) -> tuple[bool, str]:
         graph = context.graph
         if graph is None:
             return False, "no graph to check"
-        sources = nodes_called(graph, self.source)
-        targets = nodes_called(graph, self.target)
-        missing = [repr(n) for n, found in ((self.source, sources), (self.target, targets)) if not found]
-        if missing:
+        source, target = node_called(graph, self.source), node_called(graph, self.target)
+        missing = [repr(n) for n, found in ((self.source, source), (self.target, target)) if found is None]
+        if missing or source is None or target is None:
             return False, f"no node named {' or '.join(missing)}"
-        source_ids = {n.id for n in sources}
-        target_ids = {n.id for n in targets}
-        relation: str | None = None
-        symmetric = False
-        if self.relation is not None:
-            normalized = context.vocabulary.normalize(self.relation)
-            relation, symmetric = normalized.name, normalized.symmetric
-            if normalized.flipped:
-                source_ids, target_ids = target_ids, source_ids
+        ends = ({source.id}, {target.id})
+        relation = None if self.ref.any_relation else context.vocabulary.normalize(self.ref.relation)
 
         def joins(edge: Edge, either_way: bool) -> bool:
-            forward = edge.source in source_ids and edge.target in target_ids
-            backward = edge.source in target_ids and edge.target in source_ids
+            forward = edge.source in ends[0] and edge.target in ends[1]
+            backward = edge.source in ends[1] and edge.target in ends[0]
             return forward or (either_way and backward)
 
         between = [e for e in graph.open_edges.values() if joins(e, True)]
-        candidates = [
-            e for e in between
-            if (relation is None or e.relation == relation)
-            and joins(e, symmetric or context.vocabulary.is_symmetric(e.relation))
-        ]
-        meeting = [e for e in candidates if all(c.holds(e) for c in self.conditions)]
+        if relation is None:
+            # Any relation: each one as the vocabulary stores it, a symmetric one either way round.
+            candidates = [e for e in between if joins(e, context.vocabulary.is_symmetric(e.relation))]
+        else:
+            candidates = [e for e in between if relation.joins(e, *ends)]
+        meeting = [e for e in candidates if self.ref.holds(e.strength)]
         if meeting:
             return True, "open: " + _list(describe_edge(e, graph.nodes) for e in meeting)
-        wanted = relation or "relation"
+        wanted = relation.name if relation else "relation"
         if candidates:
-            unmet = " ".join(str(c) for c in self.conditions)
+            unmet = " ".join(str(c) for c in self.ref.conditions)
             return False, (f"open {wanted} does not meet {unmet}: "
                            + _list(describe_edge(e, graph.nodes) for e in candidates))
         return False, (f"no open {wanted} from {self.source} to {self.target}; open between them: "
@@ -286,31 +225,16 @@ class EdgeCheck(Check):
 
 
 def parse_graph_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> Check:
-    # "→" is how /graph prints an arrow, so a line copied from the game works; "B <- A" reads right to left.
-    body = body.replace("→", "->").replace("←", "<-")
-    if "<-" in body and "->" not in body:
-        target, _, rest = body.partition("<-")
-        source, colon, tail = rest.partition(":")
-        body = f"{source.strip()} -> {target.strip()}{colon}{tail}"
-    if "->" not in body:
+    """``Name`` (a node exists) or a relation reference, in the notation content uses (``world.refs``)."""
+    if not any(arrow in body for arrow in ("->", "<-", "→", "←")):
         if ":" in body or not body.strip():
             raise CheckSyntaxError("a graph check reads 'A -> B: RELATION [sign=+|-|0]' or 'Name'")
         return NodeCheck(text, line, inverse, vital, body.strip())
-    source, _, rest = body.partition("->")
-    target, colon, tail = rest.partition(":")
-    relation: str | None = None
-    conditions: list[EdgeCondition] = []
-    if colon:
-        relation_text, conditions = parse_conditions(tail)
-        if not relation_text:
-            raise CheckSyntaxError("no relation after ':' (write 'A -> B' for any relation)")
-        relation = None if relation_text == "*" else relation_text
-    elif _CONDITION.search(target):
-        raise CheckSyntaxError("conditions follow a relation: 'A -> B: RELATION sign=+'")
-    source, target = source.strip(), target.strip()
-    if not source or not target:
-        raise CheckSyntaxError("a graph check names both ends: 'A -> B: RELATION'")
-    return EdgeCheck(text, line, inverse, vital, source, target, relation, conditions)
+    try:
+        ref = parse_relation_ref(body, any_relation=True, kind="a graph check")
+    except RefSyntaxError as error:
+        raise CheckSyntaxError(str(error)) from error
+    return EdgeCheck(text, line, inverse, vital, ref)
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -383,7 +307,7 @@ class StateCheck(Check):
         left, right = _number(actual), _number(self.value)
         if left is None or right is None:
             return False, f"{shown}, which cannot be compared with {self.op} {self.value}"
-        return _COMPARISONS[self.op](left, right), shown
+        return COMPARISONS[self.op](left, right), shown
 
     @staticmethod
     def _has(actual: Any, value: str) -> bool:

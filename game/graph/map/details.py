@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from game.graph.map.view import edge_open_at
 from game.graph.models import Edge, Node
 from game.graph.render import sign_mark
+from game.text import strip_control
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
 
 
 def _escape(text: str) -> str:
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    """Untrusted text as literal Markdown: control sequences removed, Markdown's special characters escaped."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", strip_control(text))
 
 
 def describe_node(node: Node, nodes: Sequence[Node], edges: Sequence[Edge], at_turn: int | None = None) -> str:

@@ -25,6 +25,7 @@ from game.graph.map.style import (
 )
 from game.graph.map.view import MapView, edge_open_at, select_view
 from game.graph.models import Edge, Node
+from game.text import strip_control
 
 NOTE_STYLE = CellStyle(dim=True)
 CELLS_PER_EDGE_LABEL = 80
@@ -103,7 +104,8 @@ def render_map(
     shown = _zoomed(view, laid_out, zoom)
     # Oldest first, so names already on the map keep their cells when a turn adds someone.
     placing = sorted((n for n in view.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
-    requests = [LabelRequest(n.id, n.name, type_brackets(n.type), shown[n.id]) for n in placing]
+    # Names come from models and files: an escape sequence in one must not reach the terminal or the pane.
+    requests = [LabelRequest(n.id, strip_control(n.name), type_brackets(n.type), shown[n.id]) for n in placing]
     missing_note: str | None = None
     for _attempt in range(2):
         footer = _footer_rows(width, [*notes, missing_note] if missing_note else notes) if legend else []

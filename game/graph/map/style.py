@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.graph.models import NodeType
 from game.graph.render import NEGATIVE_BELOW, POSITIVE_ABOVE
 
-TYPE_COLOURS: dict[str, str] = {"individual": "#60a5fa", "group": "#a78bfa", "faction": "#f59e0b"}
+TYPE_COLOURS: dict[NodeType, str] = {"individual": "#60a5fa", "group": "#a78bfa", "faction": "#f59e0b"}
 OTHER_COLOUR = "#9ca3af"
 POSITIVE_COLOUR = "#22c55e"
 NEGATIVE_COLOUR = "#ef4444"
@@ -18,7 +19,7 @@ NEUTRAL_COLOUR = "#94a3b8"
 FOCUS_TEXT_COLOUR = "#111827"
 """Text on a selected node's filled label: dark on every type colour."""
 
-BRACKETS: dict[str, tuple[str, str]] = {"individual": ("(", ")"), "group": ("{", "}"), "faction": ("[", "]")}
+BRACKETS: dict[NodeType, tuple[str, str]] = {"individual": ("(", ")"), "group": ("{", "}"), "faction": ("[", "]")}
 OTHER_BRACKETS = ("<", ">")
 
 LEGEND = "Green = positive, red = negative, gray = neutral"
@@ -62,11 +63,11 @@ def hex_rgb(colour: str) -> tuple[int, int, int]:
     return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
 
 
-def type_colour(node_type: str) -> str:
+def type_colour(node_type: NodeType) -> str:
     return TYPE_COLOURS.get(node_type, OTHER_COLOUR)
 
 
-def type_brackets(node_type: str) -> tuple[str, str]:
+def type_brackets(node_type: NodeType) -> tuple[str, str]:
     return BRACKETS.get(node_type, OTHER_BRACKETS)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from game.errors import InputError
 from game.graph.models import Edge, Node
-from game.graph.names import normalize_name
+from game.graph.names import resolve_name
 
 CELLS_PER_NODE = 60
 """About 25 nodes fit a 50x30 pane before names start to crowd each other out."""
@@ -37,22 +37,14 @@ def capacity(width: int, height: int) -> int:
     return max(MIN_CAPACITY, (width * height) // CELLS_PER_NODE)
 
 
-def resolve_node(nodes: Iterable[Node], wanted: str) -> Node:
-    """The node whose ID, name or alias is ``wanted`` (names compared as the graph compares them)."""
-    nodes = list(nodes)
-    for node in nodes:
-        if node.id == wanted:
-            return node
-    key = normalize_name(wanted)
-    by_name = [node for node in nodes if normalize_name(node.name) == key]
-    if not by_name:
-        by_name = [node for node in nodes if any(normalize_name(alias) == key for alias in node.aliases)]
-    if len(by_name) == 1:
-        return by_name[0]
-    if by_name:
-        choices = ", ".join(f"{node.name} ({node.id})" for node in by_name)
-        raise InputError(f"{wanted!r} names more than one character: {choices}. Use the ID.", "Map")
-    raise InputError(f"No character, group or faction called {wanted!r} in this save.", "Map")
+def focus_node(nodes: Iterable[Node], wanted: str) -> Node:
+    """The node map focus means by ``wanted`` (an ID, name or alias, by ``resolve_name``'s rule)."""
+    match = resolve_name(wanted, nodes, by_id=True)
+    if match.ambiguous:
+        raise InputError(f"{wanted!r} names more than one character: {match.choices()}. Use the ID.", "Map")
+    if match.node is None:
+        raise InputError(f"No character, group or faction called {wanted!r} in this save.", "Map")
+    return match.node
 
 
 @dataclass
@@ -96,7 +88,7 @@ def select_view(
 
     focus_id: str | None = None
     if focus is not None:
-        node = resolve_node(nodes, focus)
+        node = focus_node(nodes, focus)
         focus_id = node.id if node.id in present_ids else None
 
     hops = _distances(focus_id, adjacency) if focus_id else {}
