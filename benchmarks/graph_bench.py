@@ -285,7 +285,7 @@ async def measure_upserts(path: Path, data: Synthetic, figures: SizeFigures) -> 
                 ]})
                 assert outcome.result is not None, outcome.error
                 created += outcome.result.edges.created
-            await db.commit_graph(execution.writes, turn)
+            await db.commit_graph(execution.writes)
             index.apply(execution.writes)
             open_edges = list(index.open_edges.values())
         figures.upsert_rate = created / (time.perf_counter() - started)
