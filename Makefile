@@ -18,6 +18,7 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check game tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 test: lint
 	$(BIN)/python -m pytest
