@@ -22,6 +22,7 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+	$(BIN)/python -m benchmarks --quick
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
