@@ -228,7 +228,7 @@ def parse_script(text: str, path: Path | str = "<script>") -> Script:
             raise _error(path, number, str(error)) from None
         (test.items[-1].checks if test.items else test.opening_checks).append(check)
     script = Script(path, file_headers, tests)
-    sizes: dict[str, int] = {}
+    sizes: dict[str, tuple[int, int]] = {}
     for each in tests:
         script.check_includes(each, sizes)  # a bad include is an error before anything runs
     return script
