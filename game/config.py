@@ -218,8 +218,6 @@ def load_settings(
 
 
 def _read_file(path: Path) -> dict[str, Any]:
-    if not path.is_file() and path.exists():
-        raise ConfigError(f"{path}: cannot be read (not a regular file)")
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as error:
