@@ -42,6 +42,7 @@ BREAKS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("path", "statement", "contract"), BREAKS, ids=[b[2] for b in BREAKS])
 def test_a_forbidden_import_breaks_its_contract(tmp_path: Path, path: str, statement: str, contract: str) -> None:
     shutil.copytree(ROOT / "game", tmp_path / "game", ignore=shutil.ignore_patterns("__pycache__"))
