@@ -26,7 +26,8 @@ from game.graph.models import Edge, Node
 
 SIZES = (6, 25, 60, 200)
 PANE = (50, 30)
-"""The reference pane of the issue: about 25 names fit before only a neighbourhood is shown."""
+"""A narrow map pane, the one the map is designed for: about 25 names fit before only the selected
+node's neighbourhood is shown."""
 WIDE = (160, 50)
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Mira", "Tomas", "Oren", "Ash", "Bram", "Elin", "Veyra", "Kest", "Lin", "Yao", "Dov", "Sera"]
