@@ -323,13 +323,14 @@ def _ratio(a: float, b: float) -> str:
 
 def run(quick: bool = False, sizes: Sequence[int] = ()) -> list[str]:
     scale = QUICK if quick else FULL
+    sizes = sizes or scale.sizes
     lines: list[str] = []
     results: list[SizeFigures] = []
     with tempfile.TemporaryDirectory(prefix="kith-graph-bench-") as tmp:
         workdir = Path(tmp)
         # A first tiny import pays for loading the CLI's modules, so the figures below are the command's.
         build(workdir / "warm-up.sqlite", synthesize(30), workdir)
-        for size in sizes or scale.sizes:
+        for size in sizes:
             data = synthesize(size)
             path = workdir / f"bench-{size}.sqlite"
             figures = SizeFigures(versions=data.versions)
