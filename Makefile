@@ -18,9 +18,11 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check game tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 test: lint
 	$(BIN)/python -m pytest
+	$(BIN)/python -m benchmarks --quick
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -1,28 +1,48 @@
-"""Run every benchmark module that is present and print its figures."""
+"""``python -m benchmarks [--quick] [NAME ...]``: run the benchmarks and print their figures.
+
+``make bench`` runs every benchmark at full size. ``--quick`` runs every one at a tiny size: ``make test``
+does so, so a benchmark that no longer matches the code fails the build instead of rotting until the next
+time someone measures. Quick figures are printed but mean little and nothing asserts on timings.
+
+Each benchmark is a module with ``run(quick: bool) -> list[str]`` (its printed lines), registered below by
+a plain import: a misspelt or broken module fails loudly instead of being skipped.
+"""
 
 from __future__ import annotations
 
-import importlib
+import argparse
 import sys
 import time
+from collections.abc import Callable, Sequence
 
-MODULES = ["graph_bench", "engine_bench", "llm_bench", "map_bench", "extract_bench"]
+from benchmarks import engine_bench, extract_bench, graph_bench, llm_bench, map_bench
+
+BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
+    "graph_bench": graph_bench.run,
+    "engine_bench": engine_bench.run,
+    "llm_bench": llm_bench.run,
+    "map_bench": map_bench.run,
+    "extract_bench": extract_bench.run,
+}
 
 
-def main() -> int:
-    selected = sys.argv[1:] or MODULES
-    for name in selected:
-        try:
-            module = importlib.import_module(f"benchmarks.{name}")
-        except ModuleNotFoundError as error:
-            if error.name == f"benchmarks.{name}":
-                continue
-            raise
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="every benchmark at a tiny size (seconds, not minutes)")
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help=f"benchmarks to run (default: all): {', '.join(BENCHMARKS)}")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.names if name not in BENCHMARKS]
+    if unknown:
+        parser.error(f"no benchmark named {', '.join(unknown)} (there are: {', '.join(BENCHMARKS)})")
+    total = time.perf_counter()
+    for name in args.names or BENCHMARKS:
         started = time.perf_counter()
-        print(f"== {name}")
-        for line in module.run():
+        print(f"== {name}{' (quick)' if args.quick else ''}", flush=True)
+        for line in BENCHMARKS[name](args.quick):
             print(f"   {line}", flush=True)
-        print(f"   ({time.perf_counter() - started:.1f} s)")
+        print(f"   ({time.perf_counter() - started:.1f} s)", flush=True)
+    print(f"all benchmarks: {time.perf_counter() - total:.1f} s")
     return 0
 
 

@@ -41,12 +41,6 @@ from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.store.database import SaveDatabase
 
-SIZES = (1_000, 10_000, 100_000)
-QUERIES = 300
-PLAIN_QUERIES = {1_000: 100, 10_000: 30, 100_000: 10}
-CLI_RUNS = 5
-PASSES = 3
-UPSERT_TURNS = 40
 EDGES_PER_CALL = 12
 CALLS_PER_TURN = 4
 
@@ -55,6 +49,26 @@ _SYLLABLES = ("ka", "ri", "mo", "sel", "van", "tor", "li", "bra", "en", "dus", "
 _KNOWN = ("TRUSTS", "DISTRUSTS", "FEARS", "LOVES", "HATES", "KIN_OF", "ALLY_OF", "RIVAL_OF", "ENEMY_OF", "OWES",
           "KNOWS", "SERVES", "KNOWS_SECRET_OF")
 _UNKNOWN = ("ROWS_FOR", "SWORE_VENGEANCE_ON", "SINGS_WITH", "BORROWS_FROM")
+
+
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How much to measure: the full run of ``make bench``, or the tiny one of ``--quick``."""
+
+    sizes: tuple[int, ...]
+    queries: int
+    plain_queries: dict[int, int]
+    """Queries for the plain algorithm by graph size (it is slow on big graphs); 10 for other sizes."""
+    cli_runs: int
+    passes: int
+    upsert_turns: int
+
+
+FULL = Scale(sizes=(1_000, 10_000, 100_000), queries=300, plain_queries={1_000: 100, 10_000: 30, 100_000: 10},
+             cli_runs=5, passes=3, upsert_turns=40)
+QUICK = Scale(sizes=(300,), queries=20, plain_queries={}, cli_runs=1, passes=1, upsert_turns=2)
 
 
 # ------------------------------------------------------------------------------------------------ data
@@ -198,7 +212,7 @@ def percentiles(samples: Sequence[float]) -> tuple[float, float]:
     return statistics.median(ordered), p95
 
 
-async def time_retrievals(reader: GraphReader, queries: Sequence[str], passes: int = PASSES) -> tuple[list[float], int]:
+async def time_retrievals(reader: GraphReader, queries: Sequence[str], passes: int) -> tuple[list[float], int]:
     """Milliseconds per query: the best of ``passes`` passes over the whole list.
 
     Whole passes, not one query repeated, so a query never finds its neighbourhood hot in the CPU's
@@ -242,17 +256,17 @@ def build(path: Path, data: Synthetic, workdir: Path) -> float:
     return elapsed
 
 
-async def measure_reads(path: Path, data: Synthetic, figures: SizeFigures) -> None:
-    queries = messages(data, QUERIES)
+async def measure_reads(path: Path, data: Synthetic, figures: SizeFigures, scale: Scale) -> None:
+    queries = messages(data, scale.queries)
     async with await SaveDatabase.open(path) as db:
         index = await db.load_graph_index()
-        await time_retrievals(index, queries[:20])  # warm-up
-        memory, edges = await time_retrievals(index, queries)
+        await time_retrievals(index, queries[:20], 1)  # warm-up
+        memory, edges = await time_retrievals(index, queries, scale.passes)
         figures.memory_ms = percentiles(memory)
         figures.mean_edges = edges / len(queries)
-        sql, _ = await time_retrievals(db.graph, queries)
+        sql, _ = await time_retrievals(db.graph, queries, scale.passes)
         figures.sql_ms = percentiles(sql)
-        plain_queries = queries[: PLAIN_QUERIES.get(figures.versions, 10)]
+        plain_queries = queries[: scale.plain_queries.get(figures.versions, 10)]
         plain = [float("inf")] * len(plain_queries)
         for _pass in range(2):
             for position, message in enumerate(plain_queries):
@@ -262,7 +276,7 @@ async def measure_reads(path: Path, data: Synthetic, figures: SizeFigures) -> No
         figures.plain_ms = percentiles(plain)
 
 
-async def measure_upserts(path: Path, data: Synthetic, figures: SizeFigures) -> None:
+async def measure_upserts(path: Path, data: Synthetic, figures: SizeFigures, scale: Scale) -> None:
     """Turns of 4 calls x 12 changed relations each, through UpsertExecution and one commit per turn."""
     rng = random.Random(5)
     async with await SaveDatabase.open(path) as db:
@@ -273,7 +287,7 @@ async def measure_upserts(path: Path, data: Synthetic, figures: SizeFigures) -> 
         turn = 1000
         created = 0
         started = time.perf_counter()
-        for _ in range(UPSERT_TURNS):
+        for _ in range(scale.upsert_turns):
             turn += 1
             execution = UpsertExecution(index, vocabulary, turn, rng=rng)
             for _call in range(CALLS_PER_TURN):
@@ -291,12 +305,12 @@ async def measure_upserts(path: Path, data: Synthetic, figures: SizeFigures) -> 
         figures.upsert_rate = created / (time.perf_counter() - started)
 
 
-def time_cli(path: Path, data: Synthetic) -> float:
+def time_cli(path: Path, data: Synthetic, runs: int) -> float:
     """Median wall time of ``kith graph retrieve`` in a fresh process (startup included)."""
     message = messages(data, 1, seed=3)[0]
     command = [sys.executable, "-m", "game", "graph", "retrieve", "--save", str(path), message]
     samples = []
-    for _ in range(CLI_RUNS):
+    for _ in range(runs):
         started = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)
         samples.append((time.perf_counter() - started) * 1000)
@@ -336,7 +350,9 @@ def _ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}x" if b else "-"
 
 
-def run(sizes: Sequence[int] = SIZES) -> list[str]:
+def run(quick: bool = False, sizes: Sequence[int] = ()) -> list[str]:
+    scale = QUICK if quick else FULL
+    sizes = sizes or scale.sizes
     lines: list[str] = []
     results: list[SizeFigures] = []
     with tempfile.TemporaryDirectory(prefix="kith-graph-bench-") as tmp:
@@ -349,9 +365,9 @@ def run(sizes: Sequence[int] = SIZES) -> list[str]:
             figures = SizeFigures(versions=data.versions)
             figures.build_s = build(path, data, workdir)
             figures.import_rate = data.versions / figures.build_s
-            asyncio.run(measure_reads(path, data, figures))
-            figures.cli_ms = time_cli(path, data)
-            asyncio.run(measure_upserts(path, data, figures))
+            asyncio.run(measure_reads(path, data, figures, scale))
+            figures.cli_ms = time_cli(path, data, scale.cli_runs)
+            asyncio.run(measure_upserts(path, data, figures, scale))
             results.append(figures)
             lines.append(
                 f"{figures.versions:>7,} versions ({len(data.people) + len(data.hubs):,} nodes, "
@@ -383,5 +399,5 @@ def run(sizes: Sequence[int] = SIZES) -> list[str]:
 
 
 if __name__ == "__main__":
-    for printed in run([int(arg) for arg in sys.argv[1:]] or SIZES):
+    for printed in run(sizes=[int(arg) for arg in sys.argv[1:]]):
         print(printed, flush=True)

@@ -44,6 +44,7 @@ TESTS = ROOT / "tests"
 WORLDS = TESTS / "fixtures" / "worlds"
 STEPS = ("narrate", "world-ir", "extract")
 REPLAYS = 9
+"""Replays of the recorded session; the first only warms caches up and is not counted."""
 KNOWN = 60
 
 
@@ -222,7 +223,7 @@ def _section_lines(text: str, tag: str) -> int:
     return sum(1 for line in body.splitlines() if line.startswith("- "))
 
 
-async def _measure() -> list[str]:
+async def _measure(replays: int) -> list[str]:
     generator = _generator()
     commands = [command for command, _ in generator.TURNS]
     lines: list[str] = []
@@ -232,7 +233,7 @@ async def _measure() -> list[str]:
         live = await _live(folder, generator, recording)
         estimated = folder / "estimated.jsonl"
         _without_usage(recording, estimated)
-        runs = [await _replay(folder, estimated, commands, run) for run in range(REPLAYS)]
+        runs = [await _replay(folder, estimated, commands, run) for run in range(replays)]
         prompt_lines = await _extract_prompt(estimated)
     usages = runs[0][2]
     lines.append(f"session: {len(commands)} turns of the tiny world, scripted replies from the local test server; "
@@ -249,7 +250,7 @@ async def _measure() -> list[str]:
     phases: dict[str, float] = {}
     for key in ("retrieve_ms", "narrate_ms", "world_ir_ms", "extract_ms", "commit_ms"):
         phases[key] = statistics.median(t.get(key, 0.0) for run in runs[1:] for t in run[1])
-    lines.append(f"engine's own time per turn (replay, no model; median of {REPLAYS - 1} runs): "
+    lines.append(f"engine's own time per turn (replay, no model; median of {replays - 1} runs): "
                  + ", ".join(f"{ms:.1f}" for ms in engine) + f" ms; median {statistics.median(engine):.1f} ms")
     reading = statistics.median(u.model_seconds * 1000 for run in runs[1:] for u in run[2])
     lines.append(f"  of which the replay's own reading of the recording (digests): about {reading:.0f} ms a turn")
@@ -262,7 +263,8 @@ async def _measure() -> list[str]:
     return lines
 
 
-def run() -> list[str]:
+def run(quick: bool = False) -> list[str]:
+    """Quick: the same session and prompt, replayed twice instead of nine times."""
     if str(TESTS) not in sys.path:
         sys.path.insert(0, str(TESTS))
-    return asyncio.run(_measure())
+    return asyncio.run(_measure(2 if quick else REPLAYS))

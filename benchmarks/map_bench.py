@@ -26,7 +26,8 @@ from game.graph.models import Edge, Node
 
 SIZES = (6, 25, 60, 200)
 PANE = (50, 30)
-"""The reference pane of the issue: about 25 names fit before only a neighbourhood is shown."""
+"""A narrow map pane, the one the map is designed for: about 25 names fit before only the selected
+node's neighbourhood is shown."""
 WIDE = (160, 50)
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Mira", "Tomas", "Oren", "Ash", "Bram", "Elin", "Veyra", "Kest", "Lin", "Yao", "Dov", "Sera"]
@@ -57,23 +58,23 @@ def _median_ms(action: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def layout_and_draw() -> list[str]:
+def layout_and_draw(sizes: tuple[int, ...], layout_runs: int, draw_runs: int) -> list[str]:
     lines = []
     compute_layout(*story_graph(6))  # import networkx and NumPy once, outside the timings
     newcomer = Node(id="npc-new", name="Newcomer", type="individual", summary="Someone new.",
                     first_seen_turn=999, last_seen_turn=999)
-    for size in SIZES:
+    for size in sizes:
         nodes, edges = story_graph(size)
-        repeat = 3 if size >= 200 else 7
-        fresh = _median_ms(partial(compute_layout, nodes, edges), repeat)
+        runs = min(layout_runs, 3) if size >= 200 else layout_runs
+        fresh = _median_ms(partial(compute_layout, nodes, edges), runs)
         positions = compute_layout(nodes, edges)
         joined = Edge(id="edge-new", source="npc-new", target="npc-0", relation="OWES", strength=0.4,
                       fact="The newcomer owes the first one a favour.", valid_at=999)
-        grown = _median_ms(partial(compute_layout, [*nodes, newcomer], [*edges, joined], positions), repeat)
+        grown = _median_ms(partial(compute_layout, [*nodes, newcomer], [*edges, joined], positions), runs)
         pane = render_map(nodes, edges, *PANE, positions=positions)
-        pane_ms = _median_ms(partial(render_map, nodes, edges, *PANE, positions=positions), 9)
+        pane_ms = _median_ms(partial(render_map, nodes, edges, *PANE, positions=positions), draw_runs)
         wide = render_map(nodes, edges, *WIDE, positions=positions)
-        wide_ms = _median_ms(partial(render_map, nodes, edges, *WIDE, positions=positions), 9)
+        wide_ms = _median_ms(partial(render_map, nodes, edges, *WIDE, positions=positions), draw_runs)
         lines.append(
             f"map {size:>3} nodes: layout {fresh:6.1f} ms (one newcomer {grown:6.1f} ms); "
             f"draw {PANE[0]}x{PANE[1]} {pane_ms:5.1f} ms ({len(pane.boxes)} shown), "
@@ -128,21 +129,24 @@ print(f"{(time.perf_counter() - started) * 1000:.1f}")
 """
 
 
-def launch() -> list[str]:
+def launch(repeat: int) -> list[str]:
     content = ROOT / "content"
     if not any(content.glob("*/*.toml")):
         content = ROOT / "tests" / "fixtures" / "worlds"
-    empty = _launch_ms(EMPTY_APP)
+    empty = _launch_ms(EMPTY_APP, repeat=repeat)
     with tempfile.TemporaryDirectory() as folder:
-        kith = _launch_ms(KITH_APP, folder, str(content))
-    settings = _launch_ms(SETTINGS_IMPORT)
+        kith = _launch_ms(KITH_APP, folder, str(content), repeat=repeat)
+    settings = _launch_ms(SETTINGS_IMPORT, repeat=repeat)
     return [f"launch to first frame: Kith {kith:.0f} ms, empty Textual app {empty:.0f} ms "
             f"({kith / empty:.2f}x; target 1.5x); of Kith's, {settings:.0f} ms is importing game.config "
             f"(pydantic), which every kith command pays before the app starts"]
 
 
-def run() -> list[str]:
-    return [*layout_and_draw(), *launch()]
+def run(quick: bool = False) -> list[str]:
+    """Quick: the two small maps, each timing taken once, one launch of each app."""
+    if quick:
+        return [*layout_and_draw(SIZES[:2], layout_runs=1, draw_runs=1), *launch(repeat=1)]
+    return [*layout_and_draw(SIZES, layout_runs=7, draw_runs=9), *launch(repeat=5)]
 
 
 if __name__ == "__main__":

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from game.cli import doctor, graph, play, run, saves
 from game.config import Settings, load_settings
 from game.errors import KithError
 
@@ -23,22 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--saves-dir", type=Path, help="folder of save files (default: saves/)")
     parser.add_argument("--content-dir", type=Path, help="folder of worlds (default: content/)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in _command_modules():
+    # Plain imports above, not a loop that skips missing modules: a typo must fail, not drop a command.
+    for module in (play, run, saves, graph, doctor):
         module.add_parser(subparsers)
     return parser
-
-
-def _command_modules() -> list[Any]:
-    import importlib
-
-    modules = []
-    for name in ["play", "run", "saves", "graph", "doctor"]:
-        try:
-            modules.append(importlib.import_module(f"game.cli.{name}"))
-        except ModuleNotFoundError as error:
-            if error.name != f"game.cli.{name}":
-                raise
-    return modules
 
 
 GLOBAL_OPTIONS_WITH_VALUES = {"--config", "--saves-dir", "--content-dir"}
@@ -62,6 +52,19 @@ def _with_default_command(words: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at exit, where it is a traceback
+        return code
+    except BrokenPipeError:
+        # The reader went away (`kith saves list | head -1`): stop quietly. A turn whose output could not
+        # be written was never committed. stdout points at /dev/null so the final flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(words)
@@ -72,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.content_dir:
             flags["content_dir"] = args.content_dir
         flags.update(getattr(args, "settings_flags", lambda a: {})(args))
-        settings = load_settings(flags=flags, config_file=args.config)
+        settings = load_settings(flags=flags, env=os.environ, config_file=args.config, cwd=Path.cwd())
         handler: Handler = args.handler
         return handler(args, settings)
     except KithError as error:

@@ -4,16 +4,16 @@ defaults. Every field has a docstring because ``docs/configuration.md`` is writt
 
 from __future__ import annotations
 
-import os
+import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from game.errors import ConfigError, describe_validation_error
+from game.errors import ConfigError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,37 +130,49 @@ class Settings(BaseModel):
         return bool(self.llm.base_url or self.llm.model)
 
 
-def find_config_file(explicit: Path | None = None) -> Path | None:
-    """``--config`` if given, else ``KITH_CONFIG``, else ``./kith.toml``, else the checkout's ``kith.toml``."""
+def find_config_file(explicit: Path | None, env: Mapping[str, str], cwd: Path | None) -> Path | None:
+    """``--config`` if given, else ``KITH_CONFIG``, else ``kith.toml`` in ``cwd``, else the checkout's.
+
+    The default files are looked for only when a working folder is given (the CLI gives its own): a
+    caller that passes none, a test for one, gets settings that no file on the machine can change.
+    """
     if explicit is not None:
         return explicit
-    env = os.environ.get("KITH_CONFIG")
-    if env:
-        return Path(env)
-    for candidate in (Path.cwd() / "kith.toml", PROJECT_ROOT / "kith.toml"):
+    if env.get("KITH_CONFIG"):
+        return Path(env["KITH_CONFIG"])
+    if cwd is None:
+        return None
+    for candidate in (cwd / "kith.toml", PROJECT_ROOT / "kith.toml"):
         if candidate.is_file():
             return candidate
     return None
 
 
-def environment_overrides(env: Mapping[str, str]) -> dict[str, Any]:
-    """Settings the environment sets, as a nested dict."""
-    llm: dict[str, Any] = {}
-    base = env.get("OPENAI_BASE_URL") or env.get("OPENAI_API_BASE")
-    if base:
-        llm["base_url"] = base
-    if env.get("KITH_MODEL"):
-        llm["model"] = env["KITH_MODEL"]
-    out: dict[str, Any] = {"llm": llm} if llm else {}
-    if env.get("KITH_SAVES"):
-        out["saves_dir"] = env["KITH_SAVES"]
-    if env.get("KITH_CONTENT"):
-        out["content_dir"] = env["KITH_CONTENT"]
-    if env.get("KITH_WORLD"):
-        out["world"] = env["KITH_WORLD"]
-    if env.get("KITH_NARRATOR"):
-        out["narrator"] = env["KITH_NARRATOR"]
-    return out
+ENVIRONMENT: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("OPENAI_BASE_URL", "OPENAI_API_BASE"), ("llm", "base_url")),
+    (("KITH_MODEL",), ("llm", "model")),
+    (("KITH_SAVES",), ("saves_dir",)),
+    (("KITH_CONTENT",), ("content_dir",)),
+    (("KITH_WORLD",), ("world",)),
+    (("KITH_NARRATOR",), ("narrator",)),
+)
+"""The variables that set a setting, first one set wins, and the setting each sets."""
+
+
+def environment_overrides(env: Mapping[str, str]) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
+    """Settings the environment sets, as a nested dict, and which variable set each (for error messages)."""
+    out: dict[str, Any] = {}
+    sources: dict[tuple[str, ...], str] = {}
+    for names, path in ENVIRONMENT:
+        name = next((name for name in names if env.get(name)), None)
+        if name is None:
+            continue
+        table = out
+        for key in path[:-1]:
+            table = table.setdefault(key, {})
+        table[path[-1]] = env[name]
+        sources[path] = f"environment variable {name}"
+    return out, sources
 
 
 def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
@@ -179,23 +191,92 @@ def load_settings(
     flags: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
     config_file: Path | None = None,
+    cwd: Path | None = None,
 ) -> Settings:
-    """Build settings: flags > environment > file > defaults. ``flags`` is nested like the file."""
+    """Build settings: flags > environment > file > defaults. ``flags`` is nested like the file.
+
+    Only what is given is read: ``env`` (none means an empty environment) and ``cwd``, the folder whose
+    ``kith.toml`` applies (none means no default settings file). The CLI passes ``os.environ`` and its
+    working folder; everything else passes what it means.
+    """
+    env = {} if env is None else env
     data: dict[str, Any] = {}
-    path = find_config_file(config_file)
+    path = find_config_file(config_file, env, cwd)
     if path is not None:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError as error:
-            raise ConfigError(f"{path}: no such settings file") from error
-        except OSError as error:
-            raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from error
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-            raise ConfigError(f"{path}: not valid TOML ({error})") from error
-    data = _deep_merge(data, environment_overrides(os.environ if env is None else env))
+        data = _read_file(path)
+    from_file = data
+    from_environment, environment_sources = environment_overrides(env)
+    data = _deep_merge(data, from_environment)
     data = _deep_merge(data, flags or {})
     try:
         return Settings.model_validate(data)
     except ValidationError as error:
-        where = f"{path}: " if path else ""
-        raise ConfigError(f"{where}{describe_validation_error(error)}") from error
+        def source(loc: tuple[str | int, ...]) -> str:
+            return _source(loc, flags or {}, environment_sources, from_file, path)
+
+        raise ConfigError(_describe(error, source)) from error
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as error:
+        raise ConfigError(f"{path}: no such settings file") from error
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from error
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML ({error})") from error
+    except RecursionError as error:
+        raise ConfigError(f"{path}: not valid TOML (nested too deeply)") from error
+
+
+def _has(data: Mapping[str, Any], loc: tuple[str | int, ...]) -> bool:
+    """Whether ``data`` (nested like the file) sets the setting at ``loc``."""
+    value: Any = data
+    for key in loc:
+        if not isinstance(value, Mapping) or key not in value:
+            return False
+        value = value[key]
+    return True
+
+
+def _source(loc: tuple[str | int, ...], flags: Mapping[str, Any], environment: Mapping[tuple[str, ...], str],
+            from_file: Mapping[str, Any], path: Path | None) -> str:
+    """Where the value at ``loc`` came from, in the order that decides it: flag, variable, file."""
+    if _has(flags, loc):
+        return f"option --{str(loc[-1]).replace('_', '-')}"
+    variable = environment.get(tuple(str(key) for key in loc))
+    if variable is not None:
+        return variable
+    if path is not None and _has(from_file, loc[:1]):
+        return str(path)
+    return "settings"
+
+
+_USERINFO = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)?[^/?#\s]*@")
+
+
+def without_userinfo(text: str) -> str:
+    """``http://user:token@host/v1`` -> ``http://***@host/v1``: a URL shown in a message keeps its host
+    and path (what a typo is usually in) but never the credentials written into it."""
+    return _USERINFO.sub(lambda match: f"{match.group('scheme') or ''}***@", text)
+
+
+def _describe(error: ValidationError, source: Callable[[tuple[str | int, ...]], str], limit: int = 6) -> str:
+    """``SOURCE: field: problem (got VALUE)`` for each bad value, the value shown without credentials."""
+    parts: list[str] = []
+    for item in error.errors()[:limit]:
+        loc = item["loc"]
+        field = ".".join(str(key) for key in loc) or "settings"
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden":
+            message = "unknown field"
+        got = item.get("input")
+        shown = ""
+        if item["type"] not in {"missing", "extra_forbidden"} and not isinstance(got, dict | list):
+            shown = f" (got {without_userinfo(got)!r})" if isinstance(got, str) else f" (got {got!r})"
+        parts.append(f"{source(loc)}: {field}: {message}{shown}")
+    more = len(error.errors()) - limit
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts)

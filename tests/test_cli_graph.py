@@ -595,6 +595,7 @@ def test_a_merge_in_an_authored_save_never_ends_a_relation_before_it_began(kith:
     assert data["closed"] == [edge["id"]]
 
 
+@pytest.mark.slow
 def test_the_installed_kith_command_round_trips_through_real_processes(tmp_path: Path) -> None:
     import subprocess
     import sys

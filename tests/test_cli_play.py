@@ -78,6 +78,7 @@ def run_kith(args: list[str], stdin: str, env: dict[str, str] | None = None) -> 
                           check=False, env=env)
 
 
+@pytest.mark.slow
 def test_kith_play_plain_over_a_pipe(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     base = ["--content-dir", str(FIXTURES), "--saves-dir", str(saves)]
@@ -118,6 +119,7 @@ def llm_env(server: ChatServer) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_turn_cancels_it_and_at_the_prompt_quits(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     slow = "Edda looks up from the wick and begins a very long story about the winter the lamp went out. " * 3
@@ -151,6 +153,7 @@ def test_ctrl_c_during_a_turn_cancels_it_and_at_the_prompt_quits(tmp_path: Path)
     assert [(s.name, s.turns) for s in list_saves(saves)] == [("slow", 0)]
 
 
+@pytest.mark.slow
 def test_a_narrator_failure_is_one_line_and_the_game_goes_on(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     config = tmp_path / "kith.toml"
@@ -172,6 +175,7 @@ def test_a_narrator_failure_is_one_line_and_the_game_goes_on(tmp_path: Path) -> 
     assert listed == {"broken": 0, "snap": 0}
 
 
+@pytest.mark.slow
 def test_record_without_a_model_is_refused_before_any_save_exists(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "KITH_"))}
     done = run_kith(["--content-dir", str(FIXTURES), "--saves-dir", str(tmp_path / "saves"), "play", "--plain",
@@ -181,6 +185,7 @@ def test_record_without_a_model_is_refused_before_any_save_exists(tmp_path: Path
     assert not (tmp_path / "saves").exists()
 
 
+@pytest.mark.slow
 def test_plain_keeps_line_mode_on_a_terminal(tmp_path: Path) -> None:
     import pty
 
@@ -219,6 +224,7 @@ def test_plain_keeps_line_mode_on_a_terminal(tmp_path: Path) -> None:
     assert b"\x1b[?1049h" not in seen  # no full-screen app: line mode, as asked
 
 
+@pytest.mark.slow
 def test_bytes_that_are_not_utf8_are_replaced_not_fatal(tmp_path: Path) -> None:
     done = subprocess.run(
         [str(KITH), "--content-dir", str(FIXTURES), "--saves-dir", str(tmp_path / "saves"), "play", "--plain",

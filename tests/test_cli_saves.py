@@ -104,6 +104,7 @@ async def test_refusals_are_one_line_errors_and_touch_nothing(
     assert (tmp_path / "other.sqlite").exists()
 
 
+@pytest.mark.slow
 async def test_the_installed_command(tmp_path: Path) -> None:
     await make_save(tmp_path / "harbour.sqlite", "brinefall", 1)
     kith_bin = Path(sys.executable).parent / "kith"

@@ -1,4 +1,4 @@
-"""``kith llm check`` is ``kith doctor`` under the name the issue also gives it: the same probe, the same
+"""``kith llm check`` is ``kith doctor`` under a second name: the same probe, the same
 report and the same exit status, against the local test server."""
 
 from __future__ import annotations

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 from test_map_support import person, random_graph, relation
 
 from game.graph.map import compute_layout
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_layout_is_deterministic_and_inside_the_unit_square() -> None:
@@ -54,22 +48,3 @@ def test_positions_outside_the_square_are_pulled_back_in() -> None:
 
 def test_single_node_sits_in_the_middle() -> None:
     assert compute_layout([person("npc-a", "A")], []) == {"npc-a": (0.5, 0.5)}
-
-
-def test_layout_works_without_numpy() -> None:
-    """networkx's spring layout needs NumPy; without it the same algorithm runs in pure Python."""
-    code = """
-import sys, json
-sys.modules["numpy"] = None  # as if NumPy were not installed
-sys.path.insert(0, "tests")
-from test_map_support import random_graph, person, relation
-from game.graph.map import compute_layout
-nodes, edges = random_graph(10, seed=5)
-before = compute_layout(nodes, edges)
-after = compute_layout([*nodes, person("npc-x", "X", turn=9)], [*edges, relation("e-x", "npc-x", "npc-2", "OWES", 0.5)], before)
-print(json.dumps({"kept": all(after[i] == p for i, p in before.items()), "count": len(after),
-                  "inside": all(0 <= x <= 1 and 0 <= y <= 1 for x, y in after.values()),
-                  "spread": len({(round(x, 3), round(y, 3)) for x, y in before.values()})}))
-"""
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert json.loads(result.stdout) == {"kept": True, "count": 11, "inside": True, "spread": 10}

@@ -69,6 +69,7 @@ def sandbox_env(folder: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("document", ["scripts.md", "commands.md"])
 def test_worked_examples(document: str, tmp_path: Path) -> None:
     found = blocks((DOCS / document).read_text(encoding="utf-8"))

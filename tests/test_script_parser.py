@@ -8,7 +8,15 @@ import pytest
 
 from game.errors import InputError
 from game.script.checks import CountCheck, EdgeCheck, RegexCheck, StateCheck, TextCheck
-from game.script.parser import Headers, Step, load_script, parse_script, select_tests
+from game.script.parser import (
+    MAX_EXPANDED_STEPS,
+    MAX_INCLUDE_DEPTH,
+    Headers,
+    Step,
+    load_script,
+    parse_script,
+    select_tests,
+)
 
 SCRIPT = """\
 # A comment line, skipped.
@@ -122,3 +130,41 @@ def test_replay_narrator_header_keeps_the_file_name() -> None:
     script = parse_script("** narrator: replay: sessions/run1.jsonl\n* a\n> look\n")
     assert script.headers.replay == "sessions/run1.jsonl"
     assert Headers(narrator="offline").replay is None
+
+
+@pytest.mark.timeout(30)
+def test_an_include_chain_too_deep_is_refused_naming_the_line() -> None:
+    """5,000 tests each including the next once overflowed Python's stack."""
+    text = "".join(f"* t{i}\n>{{include}} t{i + 1}\n" for i in range(5000)) + "* t5000\n> look\n"
+    with pytest.raises(InputError) as raised:
+        parse_script(text, "deep.regtest")
+    message = raised.value.message
+    assert "deep.regtest:" in message and f"more than {MAX_INCLUDE_DEPTH} deep" in message
+    assert len(message) < 300, "the chain is abbreviated, not printed 5,000 names long"
+
+
+def test_includes_nested_as_deep_as_allowed_still_run() -> None:
+    depth = MAX_INCLUDE_DEPTH
+    text = "".join(f"* t{i}\n>{{include}} t{i + 1}\n" for i in range(depth)) + f"* t{depth}\n> look\n"
+    script = parse_script(text)
+    assert [step.command for step in script.plan(script.tests[0])] == ["look"]
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("commands", [1, 0])
+def test_includes_that_fan_out_are_refused_before_expanding(commands: int) -> None:
+    """Each test including the one below twice doubles the plan: 40 levels would be 2**40 steps."""
+    text = "".join(f"* t{i}\n>{{include}} t{i + 1}\n>{{include}} t{i + 1}\n" for i in range(40))
+    text += "* t40\n" + "> look\n" * commands
+    with pytest.raises(InputError) as raised:
+        parse_script(text, "wide.regtest")
+    assert f"more than {MAX_EXPANDED_STEPS:,} steps" in raised.value.message
+    assert "wide.regtest:" in raised.value.message
+
+
+def test_a_deep_chain_written_bottom_up_is_refused_too() -> None:
+    """Tests measured before the ones that include them bring their depth along."""
+    text = f"* t{MAX_INCLUDE_DEPTH + 1}\n> look\n"
+    text += "".join(f"* t{i}\n>{{include}} t{i + 1}\n" for i in reversed(range(MAX_INCLUDE_DEPTH + 1)))
+    with pytest.raises(InputError, match=f"more than {MAX_INCLUDE_DEPTH} deep"):
+        parse_script(text, "deep.regtest")

@@ -82,3 +82,32 @@ def test_a_notice_after_prose_stands_apart_and_an_ending_is_marked() -> None:
         printer.show(event)
     printer.end_command()
     assert out.getvalue() == "The lamp burns.\n\n(Memory was not updated.)\n\n*** The Lamp Burns ***\n\n"
+
+
+CLEAR, TITLE, CLIPBOARD = "\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x1b]52;c;ZWNobyBoaQ==\x07"
+
+
+def test_plain_output_never_prints_terminal_escapes_from_the_model() -> None:
+    """Model narration, node names in meta output, and failure texts all reach the terminal stripped."""
+    out = io.StringIO()
+    printer = PlainPrinter(out)
+    for event in [NarrationDelta(f"Bram{CLEAR} looks "), NarrationDelta(f"up.{TITLE} He "), NarrationDelta(
+            f"waits{CLIPBOARD}."), NarrationDone("x")]:
+        printer.show(event)
+    printer.end_command()
+    printer.show(NarrationDone(f"Elin {CLEAR}nods."))
+    printer.show(MetaOutput(f"- [+] **Bram{TITLE}** → **Elin** (KIN_OF): kin.", "graph"))
+    printer.show(Notice(f"Memory{CLIPBOARD} was not updated."))
+    printer.show(TurnFailed(f"the model said {CLEAR}no.", f"Narrator{TITLE}"))
+    printer.show(GameEnded("drowned", f"The Drowned Bell{CLEAR}"))
+    printer.end_command()
+    printed = out.getvalue()
+    assert "\x1b" not in printed and "\x07" not in printed, repr(printed)
+    assert "Bram looks up. He waits." in printed and "Elin nods." in printed
+    assert "- [+] Bram → Elin (KIN_OF): kin." in printed and "*** The Drowned Bell ***" in printed
+    assert "Narrator: the model said no." in printed
+
+
+def test_a_scripts_checks_read_the_same_stripped_text() -> None:
+    events = [NarrationDelta(f"The gull{CLEAR} screams."), TurnFailed(f"timed{TITLE} out.", "Narrator")]
+    assert collect_text(events) == "The gull screams.\n\nNarrator: timed out."

@@ -222,6 +222,7 @@ async def test_verbose_prints_commands_outputs_and_failures_as_they_happen(setti
     assert said[3] == "*** no such words  (line 4): not found in the output"
 
 
+@pytest.mark.slow
 def test_kith_run_exit_status_and_summary(tmp_path: Path) -> None:
     script = tmp_path / "mixed.regtest"
     script.write_text("** world: tiny\n* good\n> x rail\nFlakes of rust\n* bad\n> x rail\nGold leaf\n",

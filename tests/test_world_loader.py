@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from pathlib import Path
@@ -284,3 +285,36 @@ def test_initial_graph_calls_chunk_a_large_cast(content: Path) -> None:
     assert [(k, len(v)) for call in calls for k, v in call.items()] == [
         ("nodes", 8), ("nodes", 8), ("edges", 12), ("edges", 2),
     ]
+
+
+def test_a_deeply_nested_array_is_a_clean_error_naming_the_file(content: Path) -> None:
+    (content / "tiny" / "deep.toml").write_text("x = " + "[" * 3000 + "]" * 3000 + "\n", encoding="utf-8")
+    assert "content/tiny/deep.toml: " in error_of(content)
+    assert "nested too deeply" in error_of(content)
+    infos = {info.id: info for info in list_worlds(content)}
+    assert infos["tiny"].error is not None and "deep.toml" in infos["tiny"].error
+
+
+def test_a_deeply_nested_world_toml_still_lists_the_world(content: Path) -> None:
+    path = content / "tiny" / "world.toml"
+    path.write_text(path.read_text(encoding="utf-8") + "x = " + "[" * 3000 + "]" * 3000 + "\n", encoding="utf-8")
+    infos = {info.id: info for info in list_worlds(content)}
+    assert infos["tiny"].error is not None and "world.toml" in infos["tiny"].error
+
+
+@pytest.mark.timeout(20)
+def test_a_fifo_named_toml_is_refused_without_waiting_for_a_writer(content: Path) -> None:
+    os.mkfifo(content / "tiny" / "pipe.toml")
+    os.mkfifo(content / "skerry" / "world.toml.tmp")  # not a .toml: ignored, as before
+    assert "content/tiny/pipe.toml: not a regular file" in error_of(content)
+    infos = {info.id: info for info in list_worlds(content)}
+    assert infos["tiny"].error is not None and infos["skerry"].error is None
+
+
+def test_a_fifo_in_place_of_world_toml_is_refused(content: Path) -> None:
+    path = content / "tiny" / "world.toml"
+    path.unlink()
+    os.mkfifo(path)
+    assert "content/tiny/world.toml: not a regular file" in error_of(content)
+    infos = {info.id: info for info in list_worlds(content)}
+    assert infos["tiny"].error is not None and infos["tiny"].title == "tiny"

@@ -56,8 +56,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description=DOCTOR_DESCRIPTION,
     )
     _doctor_arguments(parser)
-    # ``kith llm check`` is the same command under the name the issue also gives it; one handler, one set
-    # of flags, so the two can never report differently.
+    # ``kith llm check`` is the same command under a second name, for players who look under ``llm``; one
+    # handler, one set of flags, so the two can never report differently.
     llm = subparsers.add_parser("llm", help="model endpoint commands: 'kith llm check' is 'kith doctor'",
                                 description="Commands about the model endpoint (see docs/llm.md).")
     actions = llm.add_subparsers(dest="llm_command", metavar="SUBCOMMAND", required=True)

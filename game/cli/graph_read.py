@@ -52,7 +52,8 @@ async def retrieve_command(args: argparse.Namespace, settings: Settings) -> int:
 
 def graph_stats(nodes: Sequence[Node], edges: Sequence[Edge], vocabulary: Vocabulary,
                 merges: list[dict[str, Any]]) -> dict[str, Any]:
-    """Counts a graph's health is read from (seed 002): fragmentation, hubs, vocabulary drift."""
+    """Counts a graph's health is read from, early warnings of a graph going wrong: fragmentation, hubs,
+    vocabulary drift."""
     open_edges = [e for e in edges if e.is_open]
     degree: Counter[str] = Counter({n.id: 0 for n in nodes})
     for edge in open_edges:

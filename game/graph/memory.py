@@ -44,13 +44,6 @@ class GraphIndex:
         for edge in writes.edges.values():
             self._put_edge(edge)
 
-    def remove_node(self, node_id: str) -> None:
-        node = self.nodes.pop(node_id, None)
-        if node is None:
-            return
-        for name in node.names:
-            self._names[normalize_name(name)].discard(node_id)
-
     def _put_node(self, node: Node) -> None:
         old = self.nodes.get(node.id)
         if old is not None:

@@ -1,6 +1,7 @@
 """How names are compared, slugged and found in free text.
 
-Identity is conservative (seed 002): two names are the same only when their normalized forms are equal.
+Identity is conservative, because a wrong merge mixes two people's histories and a missed one only
+leaves a duplicate to merge by hand: two names are the same only when their normalized forms are equal.
 Normalization folds case and Unicode width and collapses white space, nothing more, so "Anna Lee" and
 "Anna Leigh" stay two people.
 """

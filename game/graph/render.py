@@ -37,10 +37,3 @@ def render_npc_context(edges: Sequence[Edge], nodes: Mapping[str, Node]) -> str:
         return ""
     return "\n".join([NPC_CONTEXT_HEADING, "", *(fact_line(edge, nodes) for edge in edges)])
 
-
-def render_path(names: Sequence[str], relations: Sequence[str]) -> str:
-    """``A -[REL]-> B -[REL]-> C``: a path with every step shown, so a connection can be checked."""
-    parts = [names[0]]
-    for relation, name in zip(relations, names[1:], strict=True):
-        parts.append(f" -[{relation}]-> {name}")
-    return "".join(parts)

@@ -1,6 +1,6 @@
 """Pre-turn retrieval: from the names a message mentions to the ``npcContext`` a narrator reads.
 
-Deterministic and model-free (seed 000): find the starting points, walk open relations at most two hops,
+Deterministic and model-free, so a turn's context never depends on a model's mood: find the starting points, walk open relations at most two hops,
 rank by recency then strength, keep 20. Every read goes through ``GraphReader`` one node at a time, so
 the cost follows the neighbourhood walked, not the size of the graph.
 """

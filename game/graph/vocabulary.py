@@ -1,4 +1,4 @@
-"""The relation vocabulary: canonical relations, their synonyms, inverses and symmetry (seed 002).
+"""The relation vocabulary: canonical relations, their synonyms, inverses and symmetry.
 
 Relations are normalized on write: a declared synonym becomes its canonical relation, an inverse is stored
 in the canonical direction (``B LED_BY A`` is stored as ``A LEADS B``), and a symmetric relation ignores

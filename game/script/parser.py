@@ -26,6 +26,11 @@ from game.script.checks import Check, CheckSyntaxError, parse_check
 
 HEADER_KEYS = ("world", "seed", "narrator", "content")
 NARRATOR_KINDS = ("offline", "openai", "auto")
+MAX_INCLUDE_DEPTH = 50
+"""Includes within includes, at most: deeper chains are a mistake (or an attack on the stack)."""
+MAX_EXPANDED_STEPS = 10_000
+"""Steps and includes in one test once every include is replayed: a test that includes another twice,
+which includes another twice, ... doubles at each level, so the plan is bounded, not only the depth."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,49 @@ class Script:
 
     def plan(self, test: TestCase) -> list[Step]:
         """The test's steps with every include replaced by the included test's steps."""
+        self.check_includes(test, {})
         return self._expand(test, (test.name,))
+
+    def check_includes(self, test: TestCase, sizes: dict[str, tuple[int, int]]) -> int:
+        """Refuse unknown, circular, too deep or too large includes before expanding anything.
+
+        Returns the size of the test's plan (steps and includes, counted as expanded). ``sizes`` keeps
+        the size and include depth of every test already measured, so a script of many tests is measured in
+        one pass.
+        """
+        size, _depth = self._measure(test, (test.name,), sizes)
+        if size > MAX_EXPANDED_STEPS:
+            raise _error(self.path, test.line, f"test {test.name!r} expands to more than {MAX_EXPANDED_STEPS:,} "
+                         "steps once its includes are replayed (do includes fan out, one test included twice "
+                         "in each of several levels?)")
+        return size
+
+    def _measure(self, test: TestCase, nested: tuple[str, ...], sizes: dict[str, tuple[int, int]]
+                 ) -> tuple[int, int]:
+        """(steps and includes once expanded, capped; how deep its includes go) of ``test``."""
+        if test.name in sizes:
+            return sizes[test.name]
+        size = depth = 0
+        for item in test.items:
+            size += 1
+            if isinstance(item, Step):
+                continue
+            included = self.find(item.name)
+            if included is None:
+                raise _error(self.path, item.line, f"no test named {item.name!r} to include")
+            if item.name in nested:
+                chain = " -> ".join([*nested, item.name])
+                raise _error(self.path, item.line, f"a test includes itself ({chain})")
+            below = 0 if len(nested) > MAX_INCLUDE_DEPTH else self._measure(included, (*nested, item.name), sizes)[1]
+            if len(nested) + below > MAX_INCLUDE_DEPTH:  # a measured test brings its depth along
+                raise _error(self.path, item.line, f"includes nested more than {MAX_INCLUDE_DEPTH} deep "
+                             f"(from {nested[0]!r} through {item.name!r})")
+            included_size, _ = sizes[item.name]
+            # Capped, so that the sizes of a fanning-out script stay small numbers while it is refused.
+            size = min(size + included_size, MAX_EXPANDED_STEPS + 1)
+            depth = max(depth, below + 1)
+        sizes[test.name] = (size, depth)
+        return size, depth
 
     def _expand(self, test: TestCase, nested: tuple[str, ...]) -> list[Step]:
         steps: list[Step] = []
@@ -111,11 +158,7 @@ class Script:
                 steps.append(item)
                 continue
             included = self.find(item.name)
-            if included is None:
-                raise _error(self.path, item.line, f"no test named {item.name!r} to include")
-            if item.name in nested:
-                chain = " -> ".join([*nested, item.name])
-                raise _error(self.path, item.line, f"a test includes itself ({chain})")
+            assert included is not None, "check_includes ran first"
             steps.extend(self._expand(included, (*nested, item.name)))
             if item.checks:
                 steps.append(Step(None, item.line, item.checks))
@@ -185,8 +228,9 @@ def parse_script(text: str, path: Path | str = "<script>") -> Script:
             raise _error(path, number, str(error)) from None
         (test.items[-1].checks if test.items else test.opening_checks).append(check)
     script = Script(path, file_headers, tests)
+    sizes: dict[str, tuple[int, int]] = {}
     for each in tests:
-        script.plan(each)  # an unknown or circular include is an error before anything runs
+        script.check_includes(each, sizes)  # a bad include is an error before anything runs
     return script
 
 

@@ -3,6 +3,10 @@
 Narration and meta output are Markdown for the TUI. On a plain terminal, a pipe or a screen reader the
 emphasis marks are noise, so they are dropped here, and the same text is what a script's checks see:
 an author can copy a line from ``kith play --plain`` into a check and it will match.
+
+Narration, names and failure messages come from a model or a save: untrusted text. Everything printed
+here goes through ``strip_control`` first, so no escape sequence in it reaches the terminal (clearing the
+screen, retitling the window, writing to the clipboard).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from game.engine.events import (
     Notice,
     TurnFailed,
 )
+from game.text import strip_control
 
 _STRONG = re.compile(r"\*\*|__|`")
 # A single * that opens or closes emphasis: touching a word on one side and not on the other. A bullet
@@ -29,8 +34,8 @@ _HEADING = re.compile(r"^#{1,6}\s+", re.MULTILINE)
 
 
 def plain(text: str) -> str:
-    """Markdown emphasis, code marks and heading marks removed; everything else as written."""
-    return _HEADING.sub("", _EMPHASIS.sub("", _STRONG.sub("", text)))
+    """Markdown emphasis, code marks, heading marks and terminal control removed; the rest as written."""
+    return _HEADING.sub("", _EMPHASIS.sub("", _STRONG.sub("", strip_control(text))))
 
 
 def event_text(event: Event) -> str | None:
@@ -38,9 +43,9 @@ def event_text(event: Event) -> str | None:
     if isinstance(event, NarrationDone | MetaOutput | Notice):
         return plain(event.text)
     if isinstance(event, TurnFailed):
-        return f"{event.title}: {event.message}"
+        return strip_control(f"{event.title}: {event.message}")
     if isinstance(event, GameEnded):
-        return f"*** {event.title} ***"
+        return f"*** {strip_control(event.title)} ***"
     return None
 
 

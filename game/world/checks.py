@@ -20,10 +20,11 @@ from game.world.words import key_words
 NOWHERE = "nowhere"
 """``move = { "Mira" = "nowhere" }`` takes a character off stage."""
 
+# The World IR's and the graph's bounds on the text content hands them (see ``IRRelation``, ``IREntity``),
+# checked when the world loads rather than when a turn first passes the text on.
 FACT_CHARS = (8, 400)
 EVIDENCE_CHARS = (0, 600)
 SUMMARY_CHARS = (4, 400)
-"""The World IR's and graph's bounds on text content hands them (see ``IRRelation``, ``IREntity``)."""
 
 
 @dataclass

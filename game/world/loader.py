@@ -8,7 +8,9 @@ traceback. Errors are collected across files so an author fixes several at once.
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,21 +93,50 @@ def _read_sources(content_dir: Path, folder: Path, world_id: str) -> tuple[list[
     for path in files:
         label = f"{folder_label(content_dir, world_id)}/{path.name}"
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except UnicodeDecodeError as error:
-            errors.append(f"{label}: not UTF-8 text (byte {error.start})")
-            continue
-        except OSError as error:
-            errors.append(f"{label}: cannot be read ({error.strerror or error})")
-            continue
-        except tomllib.TOMLDecodeError as error:
-            errors.append(f"{label}: {_toml_message(error)}")
+            data = _parse(path)
+        except _Unreadable as problem:
+            errors.append(f"{label}: {problem}")
             continue
         try:
             sources.append(Source(label, WorldDocument.model_validate(data)))
         except ValidationError as error:
             errors.extend(f"{label}: {line}" for line in describe_errors(error, WorldDocument))
+        except RecursionError:
+            errors.append(f"{label}: {NESTED_TOO_DEEPLY}")
     return sources, errors
+
+
+NESTED_TOO_DEEPLY = "arrays or tables nested too deeply to be world content"
+
+
+class _Unreadable(Exception):
+    """Why a world file could not be parsed, in the words its error line uses."""
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    """One file's TOML. Only a regular file is read: a FIFO would wait for a writer forever."""
+    try:
+        text = _read_regular_file(path).decode("utf-8")
+        return tomllib.loads(text)
+    except UnicodeDecodeError as error:
+        raise _Unreadable(f"not UTF-8 text (byte {error.start})") from error
+    except OSError as error:
+        raise _Unreadable(f"cannot be read ({error.strerror or error})") from error
+    except tomllib.TOMLDecodeError as error:
+        raise _Unreadable(_toml_message(error)) from error
+    except RecursionError as error:
+        # tomllib parses nested arrays recursively: a few thousand ``[`` exhaust the stack.
+        raise _Unreadable(NESTED_TOO_DEEPLY) from error
+
+
+def _read_regular_file(path: Path) -> bytes:
+    # O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer; the
+    # fstat of what was opened (not a stat of the name before) then refuses anything but a file.
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise _Unreadable("not a regular file")
+        return handle.read()
 
 
 def _assemble(folder: str, world_id: str, sources: list[Source]) -> tuple[World | None, list[str]]:
@@ -212,8 +243,8 @@ def _toml_message(error: tomllib.TOMLDecodeError) -> str:
 def _peek_title(folder: Path) -> str | None:
     """A broken world's title if its world.toml at least parses, so the list can still name it."""
     try:
-        data = tomllib.loads((folder / "world.toml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = _parse(folder / "world.toml")
+    except _Unreadable:
         return None
     title = data.get("world", {}).get("title") if isinstance(data.get("world"), dict) else None
     return title if isinstance(title, str) else None

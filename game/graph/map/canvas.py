@@ -66,9 +66,6 @@ class Canvas:
                 self._style_index[style] = found
         return found
 
-    def style_at(self, index: int) -> CellStyle:
-        return self.style_table[self.style_ids[index]]
-
     def set_cell(self, index: int, char: str, style: CellStyle) -> None:
         self.chars[index] = char
         self.style_ids[index] = self.style_id(style)

@@ -8,7 +8,6 @@ right and y downwards, and are what a save keeps between sessions.
 from __future__ import annotations
 
 import math
-import random
 import zlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -99,42 +98,9 @@ def _spring(graph: nx.Graph, start: Mapping[str, Position] | None, fixed: list[s
             seed: int, iterations: int) -> dict[str, Position]:
     import networkx as nx
 
-    try:
-        raw = nx.spring_layout(graph, pos=start, fixed=fixed, seed=seed, iterations=iterations,
-                               weight="weight", method="force")
-    except ImportError:
-        # networkx's layout needs NumPy; without it the same algorithm runs here, slower.
-        return _fruchterman_reingold(graph, start, set(fixed or ()), seed, iterations)
+    raw = nx.spring_layout(graph, pos=start, fixed=fixed, seed=seed, iterations=iterations,
+                           weight="weight", method="force")
     return {str(node): (float(xy[0]), float(xy[1])) for node, xy in raw.items()}
-
-
-def _fruchterman_reingold(graph: nx.Graph, start: Mapping[str, Position] | None, fixed: set[str],
-                          seed: int, iterations: int) -> dict[str, Position]:
-    ids = list(graph.nodes)
-    rng = random.Random(seed)
-    pos = {i: (start[i] if start and i in start else (rng.random(), rng.random())) for i in ids}
-    k = 1 / math.sqrt(len(ids))
-    temperature = 0.1
-    cooling = temperature / (iterations + 1)
-    for _ in range(iterations):
-        moves: dict[str, list[float]] = {i: [0.0, 0.0] for i in ids if i not in fixed}
-        for i in moves:
-            xi, yi = pos[i]
-            for j in ids:
-                if j == i:
-                    continue
-                dx, dy = xi - pos[j][0], yi - pos[j][1]
-                distance = max(math.hypot(dx, dy), 0.01)
-                weight = graph[i][j]["weight"] if graph.has_edge(i, j) else 0.0
-                force = k * k / distance**2 - weight * distance / k
-                moves[i][0] += dx * force
-                moves[i][1] += dy * force
-        for i, (mx, my) in moves.items():
-            length = max(math.hypot(mx, my), 0.01)
-            step = min(length, temperature) / length
-            pos[i] = (pos[i][0] + mx * step, pos[i][1] + my * step)
-        temperature -= cooling
-    return pos
 
 
 def normalise(raw: Mapping[str, Position]) -> dict[str, Position]:

@@ -57,17 +57,6 @@ class Placer:
         self.height = height
         self.taken = bytearray(width * height)
 
-    def free(self, x: int, y: int, length: int) -> bool:
-        """The label's cells and a one-cell margin around them hold no other label.
-
-        ``taken`` marks every claimed label grown by its margin, and margins are symmetric, so checking
-        the new label's own cells against it is enough.
-        """
-        if x < 0 or x + length > self.width or not 0 <= y < self.height:
-            return False
-        start = y * self.width + x
-        return self.taken.find(1, start, start + length) == -1
-
     def claim(self, x: int, y: int, length: int) -> None:
         left, right = max(0, x - 1), min(self.width, x + length + 1)
         for row in (y - 1, y, y + 1):

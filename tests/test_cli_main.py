@@ -1,0 +1,55 @@
+"""``kith`` itself (game/__main__.py): every command registered, settings from the real environment and
+working folder, and a reader that goes away (``kith saves list | head -1``) ending the command quietly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.__main__ import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("command", ["play", "run", "saves", "graph", "doctor", "llm"])
+def test_every_command_is_registered(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A command module that fails to import is an error, never a command that silently disappears."""
+    with pytest.raises(SystemExit) as leaving:
+        build_parser().parse_args([command, "--help"])
+    assert leaving.value.code == 0
+    assert f"usage: kith {command}" in capsys.readouterr().out
+
+
+def test_the_command_line_reads_the_working_folders_kith_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "kith.toml").write_text("seed = 'not a number'\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("KITH_CONFIG", raising=False)
+    assert main(["--saves-dir", str(tmp_path), "saves", "list"]) == 2
+    assert "kith.toml: seed" in capsys.readouterr().err
+
+
+def test_the_command_line_reads_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("KITH_NARRATOR", "telepathy")
+    assert main(["--saves-dir", str(tmp_path), "saves", "list"]) == 2
+    assert "KITH_NARRATOR" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [["saves", "list"], ["graph", "dump", "--save", "none"], ["--help"]])
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, command: list[str]) -> None:
+    reading, writing = os.pipe()
+    os.close(reading)  # the reader is gone before kith writes a byte, as with `| head -1` on a long list
+    try:
+        result = subprocess.run([sys.executable, "-m", "game", "--saves-dir", str(tmp_path), *command],
+                                stdout=writing, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=60)
+    finally:
+        os.close(writing)
+    assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr, result.stderr
+    assert result.returncode in (0, 1, 2)
