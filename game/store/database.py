@@ -19,13 +19,14 @@ from typing import Any
 import aiosqlite
 
 from game.errors import SaveError
-from game.graph.identity import united_aliases, united_labels
 from game.graph.memory import GraphIndex
+from game.graph.merge_plan import plan_merge
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store import graph_repo
+from game.store import journal as journal_log
 from game.store.connection import inspect_save, now_iso, open_connection, readonly_uri
 from game.store.graph_repo import SqlGraph
 
@@ -220,34 +221,12 @@ class SaveDatabase:
 
     async def _write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
         if journal:
-            await self._journal_nodes(conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
-                                      created=[n for n in writes.nodes if n in writes.created_nodes])
-            await self._journal_edges(conn, turn, [e for e in writes.edges if e not in writes.created_edges],
-                                      created=[e for e in writes.edges if e in writes.created_edges])
+            await journal_log.record_nodes(conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
+                                           created=[n for n in writes.nodes if n in writes.created_nodes])
+            await journal_log.record_edges(conn, turn, [e for e in writes.edges if e not in writes.created_edges],
+                                           created=[e for e in writes.edges if e in writes.created_edges])
         await graph_repo.put_nodes(conn, writes.nodes.values())
         await graph_repo.put_edges(conn, writes.edges.values())
-
-    async def _journal_nodes(self, conn: aiosqlite.Connection, turn: int, changed: list[str], created: list[str]) -> None:
-        before = await self.graph.get_nodes(changed)
-        rows = [(turn, "node", node_id, json.dumps(before[node_id].to_json_dict()) if node_id in before else None)
-                for node_id in changed]
-        rows += [(turn, "node", node_id, None) for node_id in created]
-        await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", rows)
-
-    async def _journal_edges(self, conn: aiosqlite.Connection, turn: int, changed: list[str], created: list[str]) -> None:
-        before: dict[str, Edge] = {}
-        for chunk_start in range(0, len(changed), 400):
-            chunk = changed[chunk_start:chunk_start + 400]
-            marks = ",".join("?" * len(chunk))
-            for row in await conn.execute_fetchall(
-                f"SELECT {graph_repo.EDGE_COLUMNS} FROM edges WHERE id IN ({marks})", tuple(chunk)
-            ):
-                edge = graph_repo.edge_from_row(row)
-                before[edge.id] = edge
-        rows = [(turn, "edge", edge_id, json.dumps(before[edge_id].to_json_dict()) if edge_id in before else None)
-                for edge_id in changed]
-        rows += [(turn, "edge", edge_id, None) for edge_id in created]
-        await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", rows)
 
     # ---------------------------------------------------------------------------------------- turns
 
@@ -324,40 +303,20 @@ class SaveDatabase:
         if turn == 0:
             raise SaveError("there is nothing to undo: no turn has been played yet")
         async with self.transaction() as conn:
-            entries = await conn.execute_fetchall(
-                "SELECT kind, key, before FROM journal WHERE turn = ? ORDER BY id DESC", (turn,)
-            )
-            for kind, key, before in entries:
-                await self._restore(conn, kind, key, before)
-            await conn.execute("DELETE FROM journal WHERE turn = ?", (turn,))
-            await conn.execute("DELETE FROM merges WHERE turn = ?", (turn,))
-            # Memory recovered at this turn for earlier turns is gone again: they are pending once more.
-            await conn.execute("UPDATE turns SET extracted = 0, recovered_at = NULL WHERE recovered_at = ?", (turn,))
-            await conn.execute("DELETE FROM turns WHERE number = ?", (turn,))
-            await conn.execute("DELETE FROM scenes WHERE turn = ?", (turn,))
+            await journal_log.undo_turn(conn, turn)
         return turn - 1
 
-    @staticmethod
-    async def _restore(conn: aiosqlite.Connection, kind: str, key: str, before: str | None) -> None:
-        if kind == "edge":
-            if before is None:
-                await conn.execute("DELETE FROM edges WHERE id = ?", (key,))
-            else:
-                await graph_repo.put_edges(conn, [Edge.model_validate(json.loads(before))])
-        elif kind == "node":
-            if before is None:
-                await graph_repo.delete_node(conn, key)
-            else:
-                await graph_repo.put_nodes(conn, [Node.model_validate(json.loads(before))])
+    async def rewind_to_start(self) -> None:
+        """Undo every turn back to turn 0 in ONE transaction: killed midway, the save is unchanged."""
+        async with self.transaction() as conn:
+            rows = await conn.execute_fetchall("SELECT number FROM turns ORDER BY number DESC")
+            for row in rows:
+                await journal_log.undo_turn(conn, int(row[0]))
 
     # ---------------------------------------------------------------------------------------- identity
 
     async def merge_nodes(self, keep_id: str, merged_id: str, *, strategy: str, evidence: str, turn: int) -> MergeReport:
-        """Fold ``merged_id`` into ``keep_id``: names become aliases, edges are re-pointed, the merge is logged.
-
-        A relation that the merge makes a duplicate is healed (the newest version stays open); one between
-        the two merged nodes would become a self-relation and is closed instead. No edge is left dangling.
-        """
+        """Fold ``merged_id`` into ``keep_id`` as ``plan_merge`` decides; the merge is journaled and logged."""
         if keep_id == merged_id:
             raise SaveError("a node cannot be merged into itself")
         found = await self.graph.get_nodes([keep_id, merged_id])
@@ -365,61 +324,27 @@ class SaveDatabase:
             if node_id not in found:
                 raise SaveError(f"there is no node {node_id!r} in this save")
         kept, merged = found[keep_id], found[merged_id]
-        united = kept.model_copy(update={
-            "aliases": united_aliases(kept, merged.names), "labels": united_labels(kept.labels, merged.labels),
-            "attributes": {**merged.attributes, **kept.attributes},
-            "first_seen_turn": min(kept.first_seen_turn, merged.first_seen_turn),
-            "last_seen_turn": max(kept.last_seen_turn, merged.last_seen_turn),
-        })
         touching = await self.graph.edges_touching(merged_id)
-        repointed: list[Edge] = []
-        closed: list[str] = []
-        for edge in touching:
-            source = keep_id if edge.source == merged_id else edge.source
-            target = keep_id if edge.target == merged_id else edge.target
-            update: dict[str, Any] = {"source": source, "target": target}
-            if source == target == keep_id and edge.is_open:
-                update["invalid_at"] = turn
-                closed.append(edge.id)
-            repointed.append(edge.model_copy(update=update))
-        # Heal duplicates the merge created: several open versions of one relation on the kept node.
-        # A symmetric relation ignores direction, so A-B and B-A versions are one relation here too.
-        vocabulary = await self.vocabulary()
-        by_key: dict[tuple[str, str, str], list[Edge]] = {}
         others = await self.graph.open_edges_of(keep_id)
-        for edge in [*others, *(e for e in repointed if e.is_open)]:
-            ends = (edge.source, edge.target)
-            if vocabulary.is_symmetric(edge.relation):
-                ends = (min(ends), max(ends))
-            by_key.setdefault((*ends, edge.relation), []).append(edge)
-        healed: dict[str, Edge] = {}
-        for versions in by_key.values():
-            unique = {e.id: e for e in versions}
-            if len(unique) > 1:
-                for stale in sorted(unique.values(), key=lambda e: (e.valid_at, e.id))[:-1]:
-                    healed[stale.id] = stale.model_copy(update={"invalid_at": turn})
-                    closed.append(stale.id)
-        final_edges = {e.id: e for e in repointed}
-        for edge_id, edge in healed.items():
-            final_edges[edge_id] = final_edges.get(edge_id, edge).model_copy(update={"invalid_at": turn})
+        plan = plan_merge(kept, merged, touching, others, await self.vocabulary(), turn)
+        before_edges = {e.id: e for e in [*touching, *others]}
         async with self.transaction() as conn:
-            before_edges = {e.id: e for e in [*touching, *others]}
             # Undo replays backwards: the merged node comes back first, then edges point to it again,
             # then the kept node loses the merged names.
-            journal_rows = [(turn, "node", keep_id, json.dumps(kept.to_json_dict()))]
-            journal_rows += [(turn, "edge", edge_id, json.dumps(before_edges[edge_id].to_json_dict()))
-                             for edge_id in final_edges if edge_id in before_edges]
-            journal_rows.append((turn, "node", merged_id, json.dumps(merged.to_json_dict())))
-            await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", journal_rows)
-            await graph_repo.put_nodes(conn, [united])
-            await graph_repo.put_edges(conn, final_edges.values())
+            entries: list[journal_log.Entry] = [(turn, "node", keep_id, journal_log.before_image(kept))]
+            entries += [(turn, "edge", edge_id, journal_log.before_image(before_edges[edge_id]))
+                        for edge_id in plan.edges if edge_id in before_edges]
+            entries.append((turn, "node", merged_id, journal_log.before_image(merged)))
+            await journal_log.record(conn, entries)
+            await graph_repo.put_nodes(conn, [plan.united])
+            await graph_repo.put_edges(conn, plan.edges.values())
             await graph_repo.delete_node(conn, merged_id)
             await conn.execute(
                 "INSERT INTO merges (kept_id, merged_id, merged_name, strategy, evidence, turn, at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (keep_id, merged_id, merged.name, strategy, evidence, turn, now_iso()),
             )
-        return MergeReport(kept=united, merged=merged, repointed=len(repointed), closed=closed)
+        return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
 
     async def add_alias(self, node_id: str, alias: str, turn: int) -> Node:
         """Declare another name for a node (identity rung 3: an explicit alias table)."""
@@ -431,8 +356,7 @@ class SaveDatabase:
             return node
         updated = node.model_copy(update={"aliases": [*node.aliases, " ".join(alias.split())]})
         async with self.transaction() as conn:
-            await conn.execute("INSERT INTO journal (turn, kind, key, before) VALUES (?, 'node', ?, ?)",
-                               (turn, node_id, json.dumps(node.to_json_dict())))
+            await journal_log.record(conn, [(turn, "node", node_id, journal_log.before_image(node))])
             await graph_repo.put_nodes(conn, [updated])
         return updated
 

@@ -122,6 +122,17 @@ def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
         yield values[start:start + _CHUNK]
 
 
+async def edges_by_id(conn: aiosqlite.Connection, edge_ids: Sequence[str]) -> dict[str, Edge]:
+    """The stored versions among ``edge_ids`` (absent IDs are left out)."""
+    found: dict[str, Edge] = {}
+    for chunk in _chunks(edge_ids):
+        marks = ",".join("?" * len(chunk))
+        for row in await conn.execute_fetchall(f"SELECT {EDGE_COLUMNS} FROM edges WHERE id IN ({marks})", tuple(chunk)):
+            edge = edge_from_row(row)
+            found[edge.id] = edge
+    return found
+
+
 class SqlGraph:
     """``GraphReader`` over a save's tables, for one-shot commands that must not load the whole graph.
 
