@@ -14,6 +14,7 @@ from game.graph.names import normalize_name
 from game.graph.render import sign_mark
 from game.graph.retrieve import retrieve
 from game.store.connection import inspect_save
+from game.store.saves import snapshot_name
 
 if TYPE_CHECKING:
     from game.engine.session import GameSession
@@ -83,14 +84,13 @@ async def _restart(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if session.turn == 0:
         yield MetaOutput("You are already at the beginning.", "restart")
         return
-    keep = f"{session.save_name}-before-restart"[:64]
+    keep = snapshot_name(session.save_name, "before-restart")
     refusal = _not_ours_to_replace(session, session.snapshot_path(keep))
     if refusal:
         yield MetaOutput(f"{refusal} Nothing was restarted.", "restart")
         return
     await session.db.snapshot_to(session.snapshot_path(keep))
-    while await session.db.current_turn() > 0:
-        await session.db.undo_last_turn()
+    await session.db.rewind_to_start()
     await session.reload()
     yield MetaOutput(f"The story begins again. Your game so far is kept as **{keep}** (`restore {keep}`).\n\n"
                      + session.narrator.opening(session.scene), "restart")

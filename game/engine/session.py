@@ -118,10 +118,21 @@ class GameSession:
         creating = not path.exists()
         if new and not creating:
             raise SaveError(f"a save named {path.stem!r} already exists; load it, or choose another name")
-        world_id = choose_world_id(settings, world) if creating else None
-        db = await SaveDatabase.open(path, create=creating, world_id=world_id)
+        loaded: World | None = None
+        if creating:
+            from game.world import load_world
+
+            loaded = load_world(settings.content_dir, choose_world_id(settings, world))
+            seed_world = loaded  # the whole of turn 0 is written before the save gets its name
+
+            async def seed(db: SaveDatabase) -> None:
+                await cls._seed_world(db, seed_world)
+
+            db = await SaveDatabase.open(path, create=True, world_id=loaded.id, seed=seed, exclusive=True)
+        else:
+            db = await SaveDatabase.open(path, exclusive=True)
         try:
-            return await cls._start(settings, db, creating, narrator)
+            return await cls._start(settings, db, creating, narrator, loaded)
         except BaseException:
             await db.close()
             if creating:
@@ -146,16 +157,15 @@ class GameSession:
 
     @classmethod
     async def _start(cls, settings: Settings, db: SaveDatabase, creating: bool,
-                     narrator: Narrator | None) -> GameSession:
+                     narrator: Narrator | None, world: World | None = None) -> GameSession:
         from game.world import load_world
 
         world_id = await db.world_id()
         if not world_id:
             raise SaveError(f"{db.name} holds a graph but no game (it has no world); play it with a new save")
-        world = load_world(settings.content_dir, world_id)
-        if creating:
-            await cls._seed_world(db, world)
-        else:
+        if world is None:
+            world = load_world(settings.content_dir, world_id)
+        if not creating:
             await cls._store_vocabulary(db, world)
         graph = await db.load_graph_index()
         turn = await db.current_turn()

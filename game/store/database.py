@@ -1,15 +1,16 @@
 """``SaveDatabase``: one open save, one connection, every write in a transaction.
 
-Graph writes are journaled with before-images per turn, so ``undo_last_turn`` restores the exact state
-before the last turn (graph, scene and history) as many times as there are turns. Bulk loads
-(``commit_many``, the world's turn 0) skip the journal: they are not undoable turns.
+Graph writes are journaled with before-images per turn (``journal``), so ``undo_last_turn`` restores the
+exact state before the last turn (graph, scene and history) as many times as there are turns. Bulk loads
+(``commit_many``, the world's turn 0) skip the journal: they are not undoable turns. The first write
+takes the save's lock (``lock``) and keeps it until close, so two processes never write one save.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,17 +19,22 @@ from typing import Any
 
 import aiosqlite
 
-from game.errors import SaveError
+from game.errors import SaveError, SaveNotFound
 from game.graph.memory import GraphIndex
 from game.graph.merge_plan import plan_merge
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import graph_repo
+from game.store import connection, graph_repo, snapshots
 from game.store import journal as journal_log
-from game.store.connection import inspect_save, now_iso, open_connection, readonly_uri
+from game.store.connection import now_iso
+from game.store.damage import DECODE_ERRORS, damaged, reads
 from game.store.graph_repo import SqlGraph
+from game.store.lock import SaveLock
+
+# Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
+Seed = Callable[["SaveDatabase"], Awaitable[None]]
 
 
 @dataclass
@@ -73,19 +79,80 @@ class MergeReport:
 class SaveDatabase:
     """An open save file. Use ``async with await SaveDatabase.open(path)`` or call ``close()``."""
 
-    def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
+    def __init__(self, path: Path, conn: aiosqlite.Connection, lock: SaveLock | None = None,
+                 name: str | None = None) -> None:
         self.path = path
         self.conn = conn
-        self.graph = SqlGraph(conn)
+        self._name = name or path.stem  # a save being built under a temporary name keeps its own
+        self.graph = SqlGraph(conn, self._name)
+        self._lock = lock
 
     @classmethod
-    async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None) -> SaveDatabase:
-        meta = {"world": world_id} if world_id else {}
-        conn = await open_connection(path, create=create, meta=meta)
-        return cls(path, conn)
+    async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
+                   seed: Seed | None = None, exclusive: bool = False) -> SaveDatabase:
+        """Open a save; create it first when ``create`` and missing (filled by ``seed`` before it appears).
+
+        ``exclusive`` (a game) takes the save's lock now; other openers take it at their first write.
+        """
+        connection.sweep_leftovers(path.parent)
+        if not path.exists() and not path.is_symlink():
+            if not create:
+                raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
+            meta = {"world": world_id} if world_id else {}
+            return await cls._create(path, meta, seed, exclusive)
+        connection.require_regular(path, path.name)
+        lock = None
+        if exclusive:
+            if not connection.folder_writable(path):
+                raise SaveError(f"{path.stem} is in a read-only folder ({path.parent}): it can be listed and "
+                                "read (kith saves, kith graph) but not played")
+            lock = SaveLock.acquire(path)
+        try:
+            conn = await connection.open_connection(path)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        return cls(path, conn, lock)
+
+    @classmethod
+    async def _create(cls, path: Path, meta: dict[str, str], seed: Seed | None, exclusive: bool) -> SaveDatabase:
+        temporary = connection.temporary_name(path, "creating")
+        db: SaveDatabase | None = None
+        try:
+            if not connection.folder_writable(path) and path.parent.is_dir():
+                raise SaveError(f"{path.name} could not be created: the saves folder {path.parent} is read-only")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = cls(temporary, await connection.build_save(temporary, meta), None, name=path.stem)
+            db._lock = SaveLock.acquire(temporary, path.stem)
+            if seed is not None:
+                await seed(db)
+            await db.conn.close()  # checkpoints the WAL into the file: nothing is left beside it
+            connection.publish(temporary, path)
+            db.path = path
+            db.conn = await connection.open_connection(path)
+            db.graph = SqlGraph(db.conn, path.stem)
+        except BaseException as error:
+            if db is not None:
+                await db.close()
+            connection.remove_file(temporary)
+            if isinstance(error, OSError | sqlite3.Error):
+                raise SaveError(f"{path.name} could not be created in {path.parent}: {error}") from error
+            if isinstance(error, SaveError) and "could not be created" not in error.message:
+                raise SaveError(f"{path.name} could not be created: {error.message}") from error
+            raise
+        if not exclusive and db._lock is not None:
+            db._lock.release()
+            db._lock = None
+        return db
 
     async def close(self) -> None:
-        await self.conn.close()
+        try:
+            await self.conn.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
 
     async def __aenter__(self) -> SaveDatabase:
         return self
@@ -96,7 +163,12 @@ class SaveDatabase:
 
     @property
     def name(self) -> str:
-        return self.path.stem
+        return self._name
+
+    @property
+    def label(self) -> str:
+        """How messages name this save."""
+        return self._name
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -105,6 +177,8 @@ class SaveDatabase:
         SQLite's own errors (a locked file, a full disk, a broken constraint) become one ``SaveError``
         here, so every caller, in game or on the command line, can say plainly that nothing was written.
         """
+        if self._lock is None:
+            self._lock = SaveLock.acquire(self.path, self.name)
         try:
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -114,14 +188,24 @@ class SaveDatabase:
                 if self.conn.in_transaction:
                     await self.conn.execute("ROLLBACK")
                 raise
-        except sqlite3.Error as error:
-            raise SaveError(f"{self.name} could not be written ({error}); nothing was saved") from error
+        except SaveError:
+            raise
+        except sqlite3.DatabaseError as error:
+            if "readonly" in str(error) or "read-only" in str(error):
+                raise SaveError(f"{self.name} is read-only here ({error}); nothing was saved") from error
+            if isinstance(error, sqlite3.OperationalError) and "malformed" not in str(error):
+                raise SaveError(f"{self.name} could not be written ({error}); nothing was saved") from error
+            raise SaveError(f"{damaged(self.name, error).message}; nothing was saved") from error
+        except DECODE_ERRORS as error:
+            # A row read inside the transaction (an undo's before-image) did not decode.
+            raise SaveError(f"{damaged(self.name, error).message}; nothing was changed") from error
 
     # ---------------------------------------------------------------------------------------- meta
 
+    @reads
     async def meta(self) -> dict[str, str]:
         rows = await self.conn.execute_fetchall("SELECT key, value FROM meta")
-        return {row[0]: row[1] for row in rows}
+        return {str(row[0]): str(row[1]) for row in rows}
 
     async def set_meta(self, values: dict[str, str]) -> None:
         async with self.transaction() as conn:
@@ -137,6 +221,7 @@ class SaveDatabase:
     async def world_id(self) -> str | None:
         return (await self.meta()).get("world")
 
+    @reads
     async def vocabulary(self) -> Vocabulary:
         """The default vocabulary extended by what the save's world declared when it was created."""
         raw = (await self.meta()).get("vocabulary")
@@ -150,10 +235,12 @@ class SaveDatabase:
 
     # ---------------------------------------------------------------------------------------- reads
 
+    @reads
     async def current_turn(self) -> int:
         rows = await self.conn.execute_fetchall("SELECT coalesce(max(number), 0) FROM turns")
         return int(next(iter(rows))[0])
 
+    @reads
     async def latest_turn(self) -> int:
         """The latest turn the save knows: played turns, or a turn its graph was written at ahead of play
         (``graph upsert --turn``), whichever is later. Writing at this turn never ends a version early."""
@@ -163,6 +250,7 @@ class SaveDatabase:
         )
         return int(next(iter(rows))[0])
 
+    @reads
     async def load_graph_index(self) -> GraphIndex:
         """Every node and open version into memory, with every edge ID (for collision-free new IDs)."""
         nodes = await self.graph.all_nodes()
@@ -180,6 +268,7 @@ class SaveDatabase:
     async def edges_between(self, a: str, b: str) -> list[Edge]:
         return await self.graph.edges_between(a, b)
 
+    @reads
     async def merges(self) -> list[MergeRecord]:
         rows = await self.conn.execute_fetchall(
             "SELECT kept_id, merged_id, merged_name, strategy, evidence, turn, at FROM merges ORDER BY id"
@@ -262,10 +351,12 @@ class SaveDatabase:
             await conn.executemany("UPDATE turns SET extracted = 1, recovered_at = ? WHERE number = ?",
                                    [(turn, n) for n in extracted])
 
+    @reads
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns whose narration committed but whose memory update failed, oldest first."""
         return await self._turns_where("extracted = 0")
 
+    @reads
     async def turn_inputs(self, numbers: Sequence[int]) -> dict[int, str]:
         """What the player typed at each of ``numbers``."""
         marks = ",".join("?" * len(numbers))
@@ -273,13 +364,17 @@ class SaveDatabase:
                                                 tuple(numbers)) if numbers else []
         return {int(row[0]): str(row[1]) for row in rows}
 
+    @reads
     async def scene_at(self, turn: int) -> dict[str, Any] | None:
         rows = await self.conn.execute_fetchall("SELECT state FROM scenes WHERE turn = ?", (turn,))
         for row in rows:
-            loaded: dict[str, Any] = json.loads(row[0])
+            loaded = json.loads(row[0])
+            if not isinstance(loaded, dict):
+                raise ValueError(f"the scene of turn {turn} is not a JSON object")
             return loaded
         return None
 
+    @reads
     async def turns(self, last: int | None = None) -> list[TurnRecord]:
         """Committed turns, oldest first (the last ``last`` of them when given)."""
         limit = "" if last is None else f"LIMIT {int(last)}"
@@ -362,6 +457,7 @@ class SaveDatabase:
 
     # ---------------------------------------------------------------------------------------- layout
 
+    @reads
     async def load_layout(self) -> dict[str, tuple[float, float]]:
         rows = await self.conn.execute_fetchall("SELECT node_id, x, y FROM layout")
         return {row[0]: (float(row[1]), float(row[2])) for row in rows}
@@ -377,40 +473,15 @@ class SaveDatabase:
     # ---------------------------------------------------------------------------------------- snapshots
 
     async def snapshot_to(self, destination: Path) -> None:
-        """Copy this save to ``destination`` with SQLite's backup API (consistent even mid-game).
-
-        The copy records whose snapshot it is (``snapshot_of``), so a later ``save`` under the same name
-        may replace it while any other file of that name is refused.
-        """
-        try:
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            temporary = destination.with_name(f".{destination.name}.snapshot")
-            temporary.unlink(missing_ok=True)
-            target = await aiosqlite.connect(str(temporary))
-            try:
-                await self.conn.backup(target)
-                await target.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('snapshot_of', ?)",
-                                     (self.name,))
-                await target.commit()
-            finally:
-                await target.close()
-            temporary.replace(destination)
-        except (OSError, sqlite3.Error) as error:
-            raise SaveError(f"the snapshot {destination.stem} could not be written: {error}") from error
+        """Copy this save to ``destination`` (see ``snapshots.write_snapshot``)."""
+        await snapshots.write_snapshot(self.conn, self.name, destination)
 
     async def restore_from(self, source: Path) -> None:
-        """Replace this save's whole content with ``source``'s (backup API), after checking it is ours."""
-        _version, meta = inspect_save(source)
-        mine = await self.world_id()
-        if meta.get("world") and mine and meta["world"] != mine:
-            raise SaveError(f"{source.stem} is a save of another world ({meta['world']}); it cannot be restored here")
-        origin = await aiosqlite.connect(readonly_uri(source), uri=True)
-        try:
-            await origin.backup(self.conn)
-        except sqlite3.DatabaseError as error:
-            raise SaveError(f"{source.stem} could not be restored: {error}") from error
-        finally:
-            await origin.close()
+        """Replace this game with ``source``, a snapshot of a game of the same world (else refused)."""
+        await snapshots.check_restorable(source, self.name, await self.world_id())
+        if self._lock is None:
+            self._lock = SaveLock.acquire(self.path, self.name)
+        await snapshots.restore_into(self.conn, self.name, source)
 
 
 async def node_by_name(db: SaveDatabase, name: str) -> list[Node]:

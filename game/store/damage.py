@@ -1,0 +1,67 @@
+"""A damaged save gets one message naming the save and what is wrong, never a traceback.
+
+Rows are trusted on the way out for speed (``graph_repo``), so a flipped bit shows up as a JSON, type or
+text-decoding error wherever a row is decoded. ``reads`` wraps every reading method of the store so that
+any of those becomes a ``SaveError`` pointing at ``kith saves check``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+
+from pydantic import ValidationError
+
+from game.errors import SaveError
+
+# What decoding a damaged row raises: bad JSON or text, a value of the wrong type, a missing column.
+DECODE_ERRORS: tuple[type[Exception], ...] = (
+    ValueError, TypeError, KeyError, IndexError, AttributeError, UnicodeDecodeError, json.JSONDecodeError,
+    ValidationError,
+)
+
+
+_READ_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError, *DECODE_ERRORS)
+
+
+class Labelled(Protocol):
+    @property
+    def label(self) -> str: ...
+
+
+def damaged(label: str, error: BaseException) -> SaveError:
+    """The message for a save whose content cannot be read as Kith wrote it."""
+    if isinstance(error, sqlite3.OperationalError) and not _is_damage(error):
+        return SaveError(f"{label} could not be read ({error})")
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return SaveError(f"{label} is damaged ({reason[:200]}); `kith saves check {label}` lists what is wrong")
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    text = str(error).lower()
+    return any(word in text for word in ("malformed", "no such column", "no such table", "decode", "corrupt"))
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+S = TypeVar("S", bound=Labelled)
+
+
+def reads(
+    method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:
+    """Turn damage met while reading rows into one ``SaveError`` naming the save."""
+
+    @functools.wraps(method)
+    async def guarded(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(self, *args, **kwargs)
+        except SaveError:
+            raise
+        except _READ_ERRORS as error:
+            raise damaged(self.label, error) from error
+
+    return guarded

@@ -1,0 +1,54 @@
+"""One writer per save: an advisory ``flock`` on the save file itself, held while a game is open.
+
+Two processes writing one save interleave turns and undo each other's (issue 8). SQLite's own locks
+only cover one transaction at a time, so a game takes this lock when it opens and keeps it until it
+closes; a second game, or a ``kith graph`` write, is refused with a clear message. Readers take no lock,
+so ``kith saves list`` and the graph's read commands work beside an open game. ``flock`` is released by
+the kernel when a process dies, so a killed game never leaves a save locked. The lock is on the file's
+inode, so a save built under a temporary name and renamed into place stays locked across the rename.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from pathlib import Path
+
+from game.errors import SaveError
+
+
+class SaveLock:
+    """An exclusive lock on one save file; ``release`` (or process exit) ends it."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    @classmethod
+    def acquire(cls, path: Path, label: str | None = None) -> SaveLock:
+        """The lock, or ``SaveError`` when another process holds it (never waits)."""
+        name = label or path.stem
+        try:
+            # O_NONBLOCK: a FIFO or device under a save's name must never hang the open.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError as error:
+            raise SaveError(f"{name} cannot be opened: {error.strerror or error}") from error
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(fd)
+            raise SaveError(
+                f"{name} is open in another Kith process (a game or a graph command is using it); close it "
+                "there first. Nothing was changed."
+            ) from error
+        return cls(fd)
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)  # closing the descriptor ends the flock
+            self._fd = None
