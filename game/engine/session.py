@@ -40,6 +40,7 @@ from game.graph.retrieve import Retrieval, RetrievalSettings, retrieve
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.narrator.base import NarrationRequest, Narrator, PastTurn, SceneState
+from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.saves import list_saves, resolve_save, validate_save_name
 
@@ -132,7 +133,10 @@ class GameSession:
         else:
             db = await SaveDatabase.open(path, exclusive=True)
         try:
-            return await cls._start(settings, db, creating, narrator, loaded)
+            try:
+                return await cls._start(settings, db, creating, narrator, loaded)
+            except DECODE_ERRORS as error:  # a stored scene or row that no longer validates
+                raise damaged(db.name, error) from error
         except BaseException:
             await db.close()
             if creating:

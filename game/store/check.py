@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from game.errors import SaveError
 from game.graph.models import Edge, Node
 from game.store.connection import inspect_save, read_connection
-from game.store.damage import DECODE_ERRORS
+from game.store.damage import DECODE_ERRORS, brief
 
 SceneCheck = Callable[[dict[str, Any]], object]
 MAX_PROBLEMS = 50
@@ -39,14 +39,14 @@ def check_save(path: Path, scene_check: SceneCheck | None = None) -> list[str]:
     try:
         conn = read_connection(path)
     except sqlite3.Error as error:
-        raise SaveError(f"{path.stem} cannot be opened: {error}") from error
+        raise SaveError(f"{path.stem} cannot be opened: {brief(error)}") from error
     problems: list[str] = []
     try:
         for step in (_integrity, _json_columns, _rows_decode, _open_versions, _contiguous_turns):
             try:
                 problems += step(conn)
             except _CHECK_ERRORS as error:
-                problems.append(f"{step.__name__.strip('_').replace('_', ' ')}: cannot be checked ({error})")
+                problems.append(f"{step.__name__.strip('_').replace('_', ' ')}: cannot be checked ({brief(error)})")
         problems += _scenes(conn, scene_check)
     finally:
         conn.close()
@@ -125,7 +125,7 @@ def _scenes(conn: sqlite3.Connection, scene_check: SceneCheck | None) -> list[st
     try:
         rows = conn.execute("SELECT turn, state FROM scenes ORDER BY turn").fetchall()
     except sqlite3.Error as error:
-        return [f"scenes: cannot be checked ({error})"]
+        return [f"scenes: cannot be checked ({brief(error)})"]
     for turn, state in rows:
         try:
             loaded = json.loads(state)

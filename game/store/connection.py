@@ -22,6 +22,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
+from game.store.damage import brief
 from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 
 APPLICATION = "kith"
@@ -149,9 +150,9 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
     try:
         conn = read_connection(path)
     except sqlite3.OperationalError as error:
-        raise SaveError(f"{label} cannot be opened: {error}") from error
+        raise SaveError(f"{label} cannot be opened: {brief(error)}") from error
     except sqlite3.DatabaseError as error:
-        raise SaveError(f"{label} is not a Kith save ({error}); it was left untouched") from error
+        raise _not_ours_or_damaged(label, error) from error
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -159,7 +160,7 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
             raise SaveError(f"{label} is not a Kith save (an SQLite database of another program); it was left untouched")
         meta = {str(key): str(value) for key, value in conn.execute("SELECT key, value FROM meta").fetchall()}
     except sqlite3.DatabaseError as error:
-        raise SaveError(f"{label} is not a Kith save ({error}); it was left untouched") from error
+        raise _not_ours_or_damaged(label, error) from error
     finally:
         conn.close()
     if meta.get("application") != APPLICATION:
@@ -170,6 +171,12 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
             f"{CURRENT_VERSION}). Update Kith to open it; the file was left untouched."
         )
     return version, meta
+
+
+def _not_ours_or_damaged(label: str, error: sqlite3.DatabaseError) -> SaveError:
+    if "malformed" in str(error) or "corrupt" in str(error):
+        return SaveError(f"{label} is damaged ({brief(error)}); it was left untouched")
+    return SaveError(f"{label} is not a Kith save ({brief(error)}); it was left untouched")
 
 
 async def _configure(conn: aiosqlite.Connection) -> None:
@@ -263,7 +270,7 @@ async def open_connection(path: Path) -> aiosqlite.Connection:
                 await migrate(conn, version)
     except sqlite3.DatabaseError as error:
         await conn.close()
-        raise SaveError(f"{path.name} could not be opened: {error}") from error
+        raise SaveError(f"{path.name} could not be opened: {brief(error)}") from error
     except BaseException:
         await conn.close()
         raise

@@ -32,12 +32,17 @@ class Labelled(Protocol):
     def label(self) -> str: ...
 
 
+def brief(error: BaseException) -> str:
+    """An error as one short line: SQLite quotes whole damaged schema statements, newlines included."""
+    text = " ".join(str(error).split())
+    return (text[:157] + "...") if len(text) > 160 else (text or type(error).__name__)
+
+
 def damaged(label: str, error: BaseException) -> SaveError:
     """The message for a save whose content cannot be read as Kith wrote it."""
     if isinstance(error, sqlite3.OperationalError) and not _is_damage(error):
-        return SaveError(f"{label} could not be read ({error})")
-    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return SaveError(f"{label} is damaged ({reason[:200]}); `kith saves check {label}` lists what is wrong")
+        return SaveError(f"{label} could not be read ({brief(error)})")
+    return SaveError(f"{label} is damaged ({brief(error)}); `kith saves check {label}` lists what is wrong")
 
 
 def _is_damage(error: sqlite3.Error) -> bool:

@@ -29,7 +29,7 @@ from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store import connection, graph_repo, snapshots
 from game.store import journal as journal_log
 from game.store.connection import now_iso
-from game.store.damage import DECODE_ERRORS, damaged, reads
+from game.store.damage import DECODE_ERRORS, brief, damaged, reads
 from game.store.graph_repo import SqlGraph
 from game.store.lock import SaveLock
 
@@ -137,7 +137,7 @@ class SaveDatabase:
                 await db.close()
             connection.remove_file(temporary)
             if isinstance(error, OSError | sqlite3.Error):
-                raise SaveError(f"{path.name} could not be created in {path.parent}: {error}") from error
+                raise SaveError(f"{path.name} could not be created in {path.parent}: {brief(error)}") from error
             if isinstance(error, SaveError) and "could not be created" not in error.message:
                 raise SaveError(f"{path.name} could not be created: {error.message}") from error
             raise
@@ -192,9 +192,9 @@ class SaveDatabase:
             raise
         except sqlite3.DatabaseError as error:
             if "readonly" in str(error) or "read-only" in str(error):
-                raise SaveError(f"{self.name} is read-only here ({error}); nothing was saved") from error
+                raise SaveError(f"{self.name} is read-only here ({brief(error)}); nothing was saved") from error
             if isinstance(error, sqlite3.OperationalError) and "malformed" not in str(error):
-                raise SaveError(f"{self.name} could not be written ({error}); nothing was saved") from error
+                raise SaveError(f"{self.name} could not be written ({brief(error)}); nothing was saved") from error
             raise SaveError(f"{damaged(self.name, error).message}; nothing was saved") from error
         except DECODE_ERRORS as error:
             # A row read inside the transaction (an undo's before-image) did not decode.

@@ -15,6 +15,7 @@ from typing import Any
 
 from game.errors import SaveError, SaveNotFound
 from game.store.connection import inspect_save, read_connection, remove_file, sweep_leftovers, temporary_name
+from game.store.damage import brief
 from game.store.lock import SaveLock
 
 MAX_NAME = 64
@@ -144,5 +145,5 @@ def copy_save(source: str, destination: str, saves_dir: Path) -> Path:
         temporary.replace(target)
     except (OSError, sqlite3.Error) as error:
         remove_file(temporary)
-        raise SaveError(f"{origin.stem} could not be copied to {target.stem}: {error}") from error
+        raise SaveError(f"{origin.stem} could not be copied to {target.stem}: {brief(error)}") from error
     return target

@@ -19,6 +19,8 @@ import aiosqlite
 
 from game.errors import SaveError
 from game.store import connection
+from game.store.check import check_save
+from game.store.damage import brief
 from game.store.lock import SaveLock
 
 
@@ -38,7 +40,7 @@ async def write_snapshot(source: aiosqlite.Connection, source_name: str, destina
         _replace(temporary, destination)
     except (OSError, sqlite3.Error) as error:
         connection.remove_file(temporary)
-        raise SaveError(f"the snapshot {destination.stem} could not be written: {error}") from error
+        raise SaveError(f"the snapshot {destination.stem} could not be written: {brief(error)}") from error
     except BaseException:
         connection.remove_file(temporary)
         raise
@@ -65,6 +67,9 @@ async def check_restorable(source: Path, into: str, world: str | None) -> None:
         raise SaveError(f"{source.stem} is not a game (it holds only a graph, made by `kith graph`); {kept}")
     if world is None or meta["world"] != world:
         raise SaveError(f"{source.stem} is a game of another world ({meta['world']}); {kept}")
+    problems = check_save(source)
+    if problems:
+        raise SaveError(f"{source.stem} is damaged ({problems[0]}); {kept}")
 
 
 async def restore_into(target: aiosqlite.Connection, target_name: str, source: Path) -> None:
@@ -72,11 +77,11 @@ async def restore_into(target: aiosqlite.Connection, target_name: str, source: P
     try:
         origin = await aiosqlite.connect(connection.readonly_uri(source), uri=True)
     except sqlite3.Error as error:
-        raise SaveError(f"{source.stem} could not be read: {error}") from error
+        raise SaveError(f"{source.stem} could not be read: {brief(error)}") from error
     try:
         await origin.backup(target)
     except sqlite3.DatabaseError as error:
-        raise SaveError(f"{source.stem} could not be restored ({error}); {target_name} was left as it was") from error
+        raise SaveError(f"{source.stem} could not be restored ({brief(error)}); {target_name} was left as it was") from error
     finally:
         with contextlib.suppress(sqlite3.Error):
             await origin.close()
