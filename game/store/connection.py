@@ -15,6 +15,7 @@ import os
 import re
 import sqlite3
 import stat
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -23,6 +24,7 @@ import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
 from game.store.damage import brief
+from game.store.lock import SaveLock
 from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 
 APPLICATION = "kith"
@@ -251,6 +253,42 @@ def publish(temporary: Path, path: Path) -> None:
         os.replace(temporary, path)
         return
     temporary.unlink()
+
+
+Fill = Callable[[Path, aiosqlite.Connection, SaveLock], Awaitable[None]]
+
+
+async def create_save(path: Path, meta: dict[str, str], fill: Fill) -> tuple[aiosqlite.Connection, SaveLock]:
+    """Build a new save under a temporary name, ``fill`` it, and only then give it its name.
+
+    Returns a connection to the finished save and its lock, taken on the temporary file before anything
+    is written (a lock follows the file through the rename). On any failure nothing is left behind.
+    """
+    temporary = temporary_name(path, "creating")
+    conn: aiosqlite.Connection | None = None
+    lock: SaveLock | None = None
+    try:
+        if not folder_writable(path) and path.parent.is_dir():
+            raise SaveError(f"{path.name} could not be created: the saves folder {path.parent} is read-only")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await build_save(temporary, meta)
+        lock = SaveLock.acquire(temporary, path.stem)
+        await fill(temporary, conn, lock)
+        await conn.close()  # checkpoints the WAL into the file: nothing is left beside it
+        publish(temporary, path)
+        conn = await open_connection(path)
+    except BaseException as error:
+        if conn is not None:
+            await conn.close()
+        if lock is not None:
+            lock.release()
+        remove_file(temporary)
+        if isinstance(error, OSError | sqlite3.Error):
+            raise SaveError(f"{path.name} could not be created in {path.parent}: {brief(error)}") from error
+        if isinstance(error, SaveError) and "could not be created" not in error.message:
+            raise SaveError(f"{path.name} could not be created: {error.message}") from error
+        raise
+    return conn, lock
 
 
 async def open_connection(path: Path) -> aiosqlite.Connection:

@@ -24,7 +24,7 @@ DECODE_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
-_READ_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError, *DECODE_ERRORS)
+READ_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError, *DECODE_ERRORS)
 
 
 class Labelled(Protocol):
@@ -66,7 +66,21 @@ def reads(
             return await method(self, *args, **kwargs)
         except SaveError:
             raise
-        except _READ_ERRORS as error:
+        except READ_ERRORS as error:
             raise damaged(self.label, error) from error
 
     return guarded
+
+
+def write_failure(label: str, error: BaseException) -> SaveError:
+    """Why a write transaction was rolled back: a read-only file, SQLite's refusal, or damage met on the way."""
+    text = str(error)
+    if isinstance(error, sqlite3.DatabaseError) and ("readonly" in text or "read-only" in text):
+        return SaveError(f"{label} is read-only here ({brief(error)}); nothing was saved")
+    if isinstance(error, sqlite3.OperationalError) and not _is_damage(error):
+        return SaveError(f"{label} could not be written ({brief(error)}); nothing was saved")
+    if isinstance(error, sqlite3.DatabaseError) and not _is_damage(error):
+        # A broken constraint (a foreign key, a CHECK): the writer's fault, and nothing was written.
+        return SaveError(f"{label} could not be written ({brief(error)}); nothing was saved")
+    # A row read inside the transaction (an undo's before-image) did not decode, or the file is damaged.
+    return SaveError(f"{damaged(label, error).message}; nothing was changed")

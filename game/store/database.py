@@ -9,7 +9,6 @@ takes the save's lock (``lock``) and keeps it until close, so two processes neve
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -26,11 +25,12 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import connection, graph_repo, snapshots
+from game.store import connection, graph_repo, identity, snapshots
 from game.store import journal as journal_log
 from game.store.connection import now_iso
-from game.store.damage import DECODE_ERRORS, brief, damaged, reads
+from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph
+from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
@@ -49,31 +49,6 @@ class TurnRecord:
     timings: dict[str, float] = field(default_factory=dict)
     extracted: bool = True
     created_at: str = ""
-
-
-@dataclass(frozen=True)
-class MergeRecord:
-    kept_id: str
-    merged_id: str
-    merged_name: str
-    strategy: str
-    evidence: str
-    turn: int
-    at: str
-
-    def to_json_dict(self) -> dict[str, Any]:
-        return {
-            "keptId": self.kept_id, "mergedId": self.merged_id, "mergedName": self.merged_name,
-            "strategy": self.strategy, "evidence": self.evidence, "turn": self.turn, "at": self.at,
-        }
-
-
-@dataclass
-class MergeReport:
-    kept: Node
-    merged: Node
-    repointed: int
-    closed: list[str]
 
 
 class SaveDatabase:
@@ -117,34 +92,14 @@ class SaveDatabase:
 
     @classmethod
     async def _create(cls, path: Path, meta: dict[str, str], seed: Seed | None, exclusive: bool) -> SaveDatabase:
-        temporary = connection.temporary_name(path, "creating")
-        db: SaveDatabase | None = None
-        try:
-            if not connection.folder_writable(path) and path.parent.is_dir():
-                raise SaveError(f"{path.name} could not be created: the saves folder {path.parent} is read-only")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            db = cls(temporary, await connection.build_save(temporary, meta), None, name=path.stem)
-            db._lock = SaveLock.acquire(temporary, path.stem)
+        async def fill(temporary: Path, conn: aiosqlite.Connection, lock: SaveLock) -> None:
             if seed is not None:
-                await seed(db)
-            await db.conn.close()  # checkpoints the WAL into the file: nothing is left beside it
-            connection.publish(temporary, path)
-            db.path = path
-            db.conn = await connection.open_connection(path)
-            db.graph = SqlGraph(db.conn, path.stem)
-        except BaseException as error:
-            if db is not None:
-                await db.close()
-            connection.remove_file(temporary)
-            if isinstance(error, OSError | sqlite3.Error):
-                raise SaveError(f"{path.name} could not be created in {path.parent}: {brief(error)}") from error
-            if isinstance(error, SaveError) and "could not be created" not in error.message:
-                raise SaveError(f"{path.name} could not be created: {error.message}") from error
-            raise
-        if not exclusive and db._lock is not None:
-            db._lock.release()
-            db._lock = None
-        return db
+                await seed(cls(temporary, conn, lock, name=path.stem))
+
+        conn, lock = await connection.create_save(path, meta, fill)
+        if not exclusive:
+            lock.release()
+        return cls(path, conn, lock if exclusive else None)
 
     async def close(self) -> None:
         try:
@@ -190,15 +145,8 @@ class SaveDatabase:
                 raise
         except SaveError:
             raise
-        except sqlite3.DatabaseError as error:
-            if "readonly" in str(error) or "read-only" in str(error):
-                raise SaveError(f"{self.name} is read-only here ({brief(error)}); nothing was saved") from error
-            if isinstance(error, sqlite3.OperationalError) and "malformed" not in str(error):
-                raise SaveError(f"{self.name} could not be written ({brief(error)}); nothing was saved") from error
-            raise SaveError(f"{damaged(self.name, error).message}; nothing was saved") from error
-        except DECODE_ERRORS as error:
-            # A row read inside the transaction (an undo's before-image) did not decode.
-            raise SaveError(f"{damaged(self.name, error).message}; nothing was changed") from error
+        except READ_ERRORS as error:
+            raise write_failure(self.name, error) from error
 
     # ---------------------------------------------------------------------------------------- meta
 
@@ -270,10 +218,7 @@ class SaveDatabase:
 
     @reads
     async def merges(self) -> list[MergeRecord]:
-        rows = await self.conn.execute_fetchall(
-            "SELECT kept_id, merged_id, merged_name, strategy, evidence, turn, at FROM merges ORDER BY id"
-        )
-        return [MergeRecord(*row) for row in rows]
+        return await identity.read_merges(self.conn)
 
     # ---------------------------------------------------------------------------------------- graph writes
 
@@ -422,23 +367,9 @@ class SaveDatabase:
         touching = await self.graph.edges_touching(merged_id)
         others = await self.graph.open_edges_of(keep_id)
         plan = plan_merge(kept, merged, touching, others, await self.vocabulary(), turn)
-        before_edges = {e.id: e for e in [*touching, *others]}
         async with self.transaction() as conn:
-            # Undo replays backwards: the merged node comes back first, then edges point to it again,
-            # then the kept node loses the merged names.
-            entries: list[journal_log.Entry] = [(turn, "node", keep_id, journal_log.before_image(kept))]
-            entries += [(turn, "edge", edge_id, journal_log.before_image(before_edges[edge_id]))
-                        for edge_id in plan.edges if edge_id in before_edges]
-            entries.append((turn, "node", merged_id, journal_log.before_image(merged)))
-            await journal_log.record(conn, entries)
-            await graph_repo.put_nodes(conn, [plan.united])
-            await graph_repo.put_edges(conn, plan.edges.values())
-            await graph_repo.delete_node(conn, merged_id)
-            await conn.execute(
-                "INSERT INTO merges (kept_id, merged_id, merged_name, strategy, evidence, turn, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (keep_id, merged_id, merged.name, strategy, evidence, turn, now_iso()),
-            )
+            await identity.apply_merge(conn, kept, merged, plan, [*touching, *others],
+                                       strategy=strategy, evidence=evidence, turn=turn)
         return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
 
     async def add_alias(self, node_id: str, alias: str, turn: int) -> Node:
