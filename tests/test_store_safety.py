@@ -290,3 +290,15 @@ def test_a_full_disk_while_creating_a_game_leaves_nothing_and_no_noise(tmp_path:
         assert result.stderr.startswith("kith: ") and len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert "game" in result.stderr and "could not be created" in result.stderr
         assert list(saves.iterdir()) == []
+
+
+async def test_one_process_may_reopen_the_game_it_is_playing(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "saves")
+    first = await GameSession.open(settings, save="game", new=True, world="tiny")
+    try:
+        second = await GameSession.open(settings, save="game")  # as the TUI's load does before closing
+        await second.close()
+        await say(first, "help Edda")
+        assert first.turn == 1
+    finally:
+        await first.close()
