@@ -27,9 +27,8 @@ DECODE_ERRORS: tuple[type[Exception], ...] = (
 READ_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError, *DECODE_ERRORS)
 
 
-class Labelled(Protocol):
-    @property
-    def label(self) -> str: ...
+class Named(Protocol):
+    name: str  # the save's name, for the message
 
 
 def brief(error: BaseException) -> str:
@@ -52,7 +51,7 @@ def _is_damage(error: sqlite3.Error) -> bool:
 
 P = ParamSpec("P")
 R = TypeVar("R")
-S = TypeVar("S", bound=Labelled)
+S = TypeVar("S", bound=Named)
 
 
 def reads(
@@ -67,7 +66,7 @@ def reads(
         except SaveError:
             raise
         except READ_ERRORS as error:
-            raise damaged(self.label, error) from error
+            raise damaged(self.name, error) from error
 
     return guarded
 

@@ -58,8 +58,8 @@ class SaveDatabase:
                  name: str | None = None) -> None:
         self.path = path
         self.conn = conn
-        self._name = name or path.stem  # a save being built under a temporary name keeps its own
-        self.graph = SqlGraph(conn, self._name)
+        self.name = name or path.stem  # a save being built under a temporary name keeps its own
+        self.graph = SqlGraph(conn, self.name)
         self._lock = lock
 
     @classmethod
@@ -115,15 +115,6 @@ class SaveDatabase:
     async def __aexit__(self, kind: type[BaseException] | None, value: BaseException | None,
                         traceback: TracebackType | None) -> None:
         await self.close()
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def label(self) -> str:
-        """How messages name this save."""
-        return self._name
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:

@@ -141,9 +141,9 @@ class SqlGraph:
     costs no more than its current relations.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, label: str = "the save") -> None:
+    def __init__(self, conn: aiosqlite.Connection, name: str = "the save") -> None:
         self.conn = conn
-        self.label = label  # names the save in the message a damaged row gives
+        self.name = name  # names the save in the message a damaged row gives
 
     @reads
     async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[Node]]:
