@@ -35,7 +35,7 @@ WRITER = Path(__file__).with_name("kill_writer.py")
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 KILLS = 5
 TRUNCATIONS = (0, 50, 100, 1024, 4096, 8192, -4096, -1)
-FLIPS = 60
+FLIPS = 100
 READS = (("saves", "list"), ("saves", "check", "game"), ("graph", "dump", "--save", "game"),
          ("graph", "stats", "--save", "game"), ("graph", "node", "--save", "game", "Edda"))
 
