@@ -1,4 +1,11 @@
-"""A process that commits heavy turns in a loop until it is killed (driven by test_store_kill.py)."""
+"""A process that writes a save in a loop until it is killed (driven by test_store_kill.py and
+test_adversarial_saves.py).
+
+``kill_writer.py PATH`` commits heavy turns to the save at PATH. ``kill_writer.py FOLDER MODE`` works on a
+saves folder, one step after another, printing a line after each: ``new-game`` starts new games,
+``snapshot`` plays a turn and saves a snapshot, ``restart`` plays turns and restarts, ``import`` runs
+``kith graph import`` into new saves.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +14,16 @@ import random
 import sys
 from pathlib import Path
 
+from game.__main__ import main as kith
+from game.config import load_settings
+from game.engine.session import GameSession
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.store.database import SaveDatabase, TurnRecord
 
 PEOPLE = 24
+FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
+IMPORTED = 150  # nodes per import: a killed import leaves all of them or none
 
 
 async def main(path: Path) -> None:
@@ -39,5 +51,42 @@ async def main(path: Path) -> None:
         print(f"committed {turn}", flush=True)
 
 
+async def play_folder(folder: Path, mode: str) -> None:
+    settings = load_settings(flags={"saves_dir": folder, "content_dir": FIXTURES}, env={})
+    step = 0
+    while True:
+        step += 1
+        if mode == "new-game":
+            session = await GameSession.open(settings, save=f"new-{step}", new=True, world="tiny")
+            await session.close()
+        else:
+            session = await GameSession.open(settings, save="game", world="tiny")
+            try:
+                for _ in range(2 if mode == "restart" else 1):
+                    [event async for event in session.play_turn("help Edda" if step % 2 else "threaten Edda")]
+                command = "save snap" if mode == "snapshot" else "restart"
+                [event async for event in session.play_turn(command)]
+            finally:
+                await session.close()
+        print(f"{mode} {step}", flush=True)
+
+
+def import_loop(folder: Path) -> None:
+    calls = folder.parent / "import.jsonl"
+    calls.write_text("".join(
+        f'{{"turn": 0, "nodes": [{{"name": "Imported {i}", "summary": "Someone loaded in bulk."}}]}}\n'
+        for i in range(IMPORTED)), encoding="utf-8")
+    step = 0
+    while True:
+        step += 1
+        kith(["--saves-dir", str(folder), "graph", "import", "--save", f"imp-{step}", str(calls)])
+        print(f"import {step}", flush=True)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1])))
+    if len(sys.argv) == 2:
+        asyncio.run(main(Path(sys.argv[1])))
+    elif sys.argv[2] == "import":
+        import_loop(Path(sys.argv[1]))
+    else:
+        asyncio.run(play_folder(Path(sys.argv[1]), sys.argv[2]))

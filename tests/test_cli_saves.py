@@ -112,3 +112,30 @@ async def test_the_installed_command(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert [e["name"] for e in json.loads(done.stdout)] == ["harbour"]
+
+
+async def test_check_prints_ok_or_every_problem_with_exit_status(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    await make_save(tmp_path / "harbour.sqlite", "brinefall", 3)
+    assert kith(capsys, tmp_path, "check", "harbour")[:2] == (0, "ok\n")
+    conn = sqlite3.connect(tmp_path / "harbour.sqlite")
+    conn.execute("DELETE FROM turns WHERE number = 2")
+    conn.execute("UPDATE scenes SET state = '{\"location\": 7}' WHERE turn = 1")
+    conn.execute("INSERT INTO nodes (id, name, type, summary, first_seen_turn, last_seen_turn) "
+                 "VALUES ('npc-a', 'A', 'individual', 'Someone named A.', 0, 0)")
+    for edge_id in ("edge-1", "edge-2"):
+        conn.execute("INSERT INTO edges (id, source, target, relation, strength, fact, valid_at) "
+                     "VALUES (?, 'npc-a', 'npc-a', 'TRUSTS', 0.5, 'A trusts themself, oddly.', 0)", (edge_id,))
+    conn.commit()
+    conn.close()
+    before = (tmp_path / "harbour.sqlite").read_bytes()
+    code, out, _ = kith(capsys, tmp_path, "check", "harbour")
+    assert code == 1
+    assert "turns are not contiguous (missing: 2" in out
+    assert "relation npc-a -> npc-a (TRUSTS) has 2 open versions" in out
+    assert "scene of turn 1: location" in out
+    assert (tmp_path / "harbour.sqlite").read_bytes() == before, "checking never writes"
+    code, _, err = kith(capsys, tmp_path, "check", "ghost")
+    assert code == 2 and "no save 'ghost'" in err

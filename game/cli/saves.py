@@ -1,4 +1,4 @@
-"""``kith saves``: list, delete and copy the save files in the saves folder."""
+"""``kith saves``: list, delete, copy and check the save files in the saves folder."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ import json
 from datetime import datetime
 
 from game.config import Settings
-from game.store.saves import SaveInfo, copy_save, delete_save, list_saves, validate_save_name
+from game.store.check import check_save
+from game.store.saves import SaveInfo, copy_save, delete_save, list_saves, resolve_save, validate_save_name
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "saves", help="list, delete or copy saves",
+        "saves", help="list, delete, copy or check saves",
         description="Saves live in the saves folder (--saves-dir, KITH_SAVES or saves_dir in kith.toml).",
     )
     actions = parser.add_subparsers(dest="saves_action", metavar="ACTION")
@@ -26,6 +27,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     copy.add_argument("source", metavar="A")
     copy.add_argument("destination", metavar="B")
     copy.set_defaults(handler=run_copy)
+    check = actions.add_parser("check", help="check a save for damage: prints ok or the problems (exit 0 or 1)")
+    check.add_argument("name", metavar="NAME")
+    check.set_defaults(handler=run_check)
     # ``kith saves`` alone lists, as the most common thing to want.
     parser.set_defaults(handler=run_list, json=False)
 
@@ -92,3 +96,18 @@ def run_copy(args: argparse.Namespace, settings: Settings) -> int:
     path = copy_save(source, validate_save_name(args.destination), settings.saves_dir)
     print(f"Copied {args.source} to {path.stem} ({path}).")
     return 0
+
+
+def run_check(args: argparse.Namespace, settings: Settings) -> int:
+    """SQLite's integrity check and Kith's row checks; reads only, so a damaged save is never made worse."""
+    from game.world.scene import SceneState
+
+    path = resolve_save(validate_save_name(args.name), settings.saves_dir)
+    problems = check_save(path, SceneState.model_validate)
+    if not problems:
+        print("ok")
+        return 0
+    print(f"{args.name}: {len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+    for problem in problems:
+        print(f"- {problem}")
+    return 1

@@ -14,6 +14,7 @@ from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import sign_mark
 from game.graph.retrieve import retrieve
 from game.store.connection import inspect_save
+from game.store.saves import snapshot_name
 
 if TYPE_CHECKING:
     from game.engine.session import GameSession
@@ -78,7 +79,7 @@ async def _restart(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if session.turn == 0:
         yield MetaOutput("You are already at the beginning.", "restart")
         return
-    keep = f"{session.save_name}-before-restart"[:64]
+    keep = snapshot_name(session.save_name, "before-restart")
     refusal = _not_ours_to_replace(session, session.snapshot_path(keep))
     if refusal:
         yield MetaOutput(f"{refusal} Nothing was restarted.", "restart")

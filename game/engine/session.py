@@ -29,6 +29,7 @@ from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.narrator.base import Narrator, PastTurn
+from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.saves import list_saves, resolve_save, validate_save_name
 from game.world.scene import SceneState
@@ -135,10 +136,24 @@ class GameSession:
         creating = not path.exists()
         if new and not creating:
             raise SaveError(f"a save named {path.stem!r} already exists; load it, or choose another name")
-        world_id = choose_world_id(settings, world) if creating else None
-        db = await SaveDatabase.open(path, create=creating, world_id=world_id)
+        loaded: World | None = None
+        if creating:
+            from game.world import load_world
+
+            loaded = load_world(settings.content_dir, choose_world_id(settings, world))
+            seed_world = loaded  # the whole of turn 0 is written before the save gets its name
+
+            async def seed(db: SaveDatabase) -> None:
+                await cls._seed_world(db, seed_world)
+
+            db = await SaveDatabase.open(path, create=True, world_id=loaded.id, seed=seed, exclusive=True)
+        else:
+            db = await SaveDatabase.open(path, exclusive=True)
         try:
-            return await cls._start(settings, db, creating, narrator)
+            try:
+                return await cls._start(settings, db, creating, narrator, loaded)
+            except DECODE_ERRORS as error:  # a stored scene or row that no longer validates
+                raise damaged(db.name, error) from error
         except BaseException:
             await db.close()
             if creating:
@@ -163,16 +178,15 @@ class GameSession:
 
     @classmethod
     async def _start(cls, settings: Settings, db: SaveDatabase, creating: bool,
-                     narrator: Narrator | None) -> GameSession:
+                     narrator: Narrator | None, world: World | None = None) -> GameSession:
         from game.world import load_world
 
         world_id = await db.world_id()
         if not world_id:
             raise SaveError(f"{db.name} holds a graph but no game (it has no world); play it with a new save")
-        world = load_world(settings.content_dir, world_id)
-        if creating:
-            await cls._seed_world(db, world)
-        else:
+        if world is None:
+            world = load_world(settings.content_dir, world_id)
+        if not creating:
             await cls._store_vocabulary(db, world)
         graph = await db.load_graph_index()
         turn = await db.current_turn()
@@ -319,8 +333,7 @@ class GameSession:
     async def restart(self, keep: str) -> None:
         """Back to turn 0; the game so far is kept first as the snapshot ``keep``."""
         await self._db.snapshot_to(self.snapshot_path(keep))
-        while await self._db.current_turn() > 0:
-            await self._db.undo_last_turn()
+        await self._db.rewind_to_start()  # one transaction: a kill mid-way leaves the game as it was
         await self.reload()
 
     async def set_verbose(self, verbose: bool) -> None:

@@ -1,4 +1,15 @@
 """One SQLite file per save: opening and refusing files, migrations, the graph's tables, turns and undo.
 
 The store knows tables, not prompts: it imports the graph's models and nothing above them.
+
+- ``connection``: recognising, creating (under a temporary name) and opening save files.
+- ``lock``: one writing process per save (an advisory ``flock`` held while a game is open).
+- ``database``: ``SaveDatabase``, one open save and its transactions.
+- ``graph_repo``: the graph's tables, rows and the SQL ``GraphReader``.
+- ``journal``: before-images per turn and undo.
+- ``identity``: the merge log and applying a merge plan (decided in ``game.graph.merge_plan``).
+- ``snapshots``: ``save NAME`` / ``restart`` snapshots and restoring one.
+- ``saves``: save names, listing, copying and deleting in the saves folder.
+- ``check``: ``kith saves check``; ``damage``: one message for a damaged save.
+- ``migrations``: the append-only schema.
 """

@@ -1,15 +1,21 @@
 """Opening a save file: recognising it, refusing what is not ours, creating and migrating.
 
 A file is inspected through a read-only connection before anything writes to it, so a foreign or
-corrupt file is refused byte-for-byte untouched (switching to WAL alone would rewrite its header). A new
-save is built under a temporary name and moved into place, so a killed process never leaves half a save.
+corrupt file is refused byte-for-byte untouched (switching to WAL alone would rewrite its header). Only
+regular files are opened (a FIFO named like a save would hang SQLite's open). A new save is built under
+a temporary name (``.NAME.sqlite.creating-PID``) and moved into place only when finished, so a killed
+process never leaves half a save; leftovers of dead processes are swept away when a folder is next used.
+In a read-only folder a save is read through an immutable connection, so reading still works.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
+import stat
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -17,19 +23,109 @@ from urllib.parse import quote
 import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
+from game.store.damage import brief
+from game.store.lock import SaveLock
 from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 
 APPLICATION = "kith"
 BUSY_TIMEOUT_MS = 5000
+SIDECARS = ("-wal", "-shm", "-journal")
+# ``.NAME.sqlite.creating-PID`` / ``.snapshot-PID`` / ``.copy-PID`` and their sidecars; older Kith
+# wrote the same names without ``-PID``.
+_LEFTOVER = re.compile(r"\..+\.sqlite\.(?:creating|snapshot|copy)(?:-(?P<pid>\d+))?(?:-wal|-shm|-journal)?")
 
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def readonly_uri(path: Path) -> str:
+def readonly_uri(path: Path, *, immutable: bool = False) -> str:
     """A read-only SQLite URI; the path is quoted, so ``#`` or ``?`` in a folder name stay part of it."""
-    return f"file:{quote(str(path.resolve()))}?mode=ro"
+    return f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def folder_writable(path: Path) -> bool:
+    """Whether files can be created beside ``path`` (False on a read-only mount, even for root)."""
+    return os.access(path.parent, os.W_OK)
+
+
+def temporary_name(path: Path, purpose: str) -> Path:
+    """Where a file that will become ``path`` is built: hidden, and unique to this process."""
+    return path.with_name(f".{path.name}.{purpose}-{os.getpid()}")
+
+
+def remove_file(path: Path) -> None:
+    """Delete ``path`` and its SQLite sidecars if they exist; a read-only folder is left as it is."""
+    for part in (path, *(Path(f"{path}{side}") for side in SIDECARS)):
+        with contextlib.suppress(OSError):
+            part.unlink()
+
+
+def remove_sidecars(path: Path) -> None:
+    """Delete the -wal, -shm and -journal beside ``path`` (a file about to be replaced).
+
+    A stale WAL left by a killed process holds frames of the OLD file; SQLite would replay them onto a
+    new file renamed into its place and corrupt it. The caller holds the save's lock.
+    """
+    for side in SIDECARS:
+        Path(f"{path}{side}").unlink(missing_ok=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_leftovers(folder: Path) -> None:
+    """Remove temporary files of processes that died while building a save or a snapshot."""
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        return
+    with contextlib.suppress(OSError):
+        for entry in folder.iterdir():
+            match = _LEFTOVER.fullmatch(entry.name)
+            if match is None:
+                continue
+            pid = match.group("pid")
+            if pid is not None and (int(pid) == os.getpid() or _process_alive(int(pid))):
+                continue  # a living process (perhaps this one) is building it right now
+            with contextlib.suppress(OSError):
+                entry.unlink()
+
+
+def require_regular(path: Path, label: str) -> None:
+    """Refuse anything but a regular file before SQLite opens it (a FIFO would block the open)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError as error:
+        raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})") from error
+    except OSError as error:
+        raise SaveError(f"{label} cannot be read: {error.strerror or error}") from error
+    if stat.S_ISDIR(mode):
+        raise SaveError(f"{path} is a folder, not a save file")
+    if not stat.S_ISREG(mode):
+        raise SaveError(f"{label} is not a regular file (a pipe, socket or device); it was left untouched")
+
+
+def read_connection(path: Path) -> sqlite3.Connection:
+    """A synchronous read-only connection, probed; immutable when the folder cannot hold sidecars.
+
+    A WAL save needs a -shm beside it even to be read; in a read-only folder it cannot be made, and
+    nothing can be writing there either, so the file is read as immutable.
+    """
+    conn = sqlite3.connect(readonly_uri(path), uri=True)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+        if folder_writable(path):
+            raise
+    return sqlite3.connect(readonly_uri(path, immutable=True), uri=True)
 
 
 def inspect_save(path: Path) -> tuple[int, dict[str, str]]:
@@ -38,6 +134,7 @@ def inspect_save(path: Path) -> tuple[int, dict[str, str]]:
     Synchronous and read-only: used before opening, and by the saves list.
     """
     label = path.name
+    require_regular(path, label)
     sidecars = [Path(f"{path}-wal"), Path(f"{path}-shm")]
     existed = {side for side in sidecars if side.exists()}
     try:
@@ -46,33 +143,42 @@ def inspect_save(path: Path) -> tuple[int, dict[str, str]]:
         # Reading a WAL-mode file leaves -wal/-shm beside it; a refused file gets no new neighbours.
         for side in sidecars:
             if side not in existed:
-                side.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    side.unlink(missing_ok=True)
         raise
 
 
 def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
     try:
-        conn = sqlite3.connect(readonly_uri(path), uri=True)
-    except sqlite3.Error as error:
-        raise SaveError(f"{label} cannot be opened: {error}") from error
+        conn = read_connection(path)
+    except sqlite3.OperationalError as error:
+        raise SaveError(f"{label} cannot be opened: {brief(error)}") from error
+    except sqlite3.DatabaseError as error:
+        raise _not_ours_or_damaged(label, error) from error
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "meta" not in tables:
             raise SaveError(f"{label} is not a Kith save (an SQLite database of another program); it was left untouched")
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        meta = {str(key): str(value) for key, value in conn.execute("SELECT key, value FROM meta").fetchall()}
     except sqlite3.DatabaseError as error:
-        raise SaveError(f"{label} is not a Kith save ({error}); it was left untouched") from error
+        raise _not_ours_or_damaged(label, error) from error
     finally:
         conn.close()
     if meta.get("application") != APPLICATION:
         raise SaveError(f"{label} is not a Kith save (an SQLite database of another program); it was left untouched")
-    if version > CURRENT_VERSION:
+    if not isinstance(version, int) or version > CURRENT_VERSION:
         raise SaveError(
             f"{label} was written by a newer Kith (save format {version}; this version reads up to "
             f"{CURRENT_VERSION}). Update Kith to open it; the file was left untouched."
         )
     return version, meta
+
+
+def _not_ours_or_damaged(label: str, error: sqlite3.DatabaseError) -> SaveError:
+    if "malformed" in str(error) or "corrupt" in str(error):
+        return SaveError(f"{label} is damaged ({brief(error)}); it was left untouched")
+    return SaveError(f"{label} is not a Kith save ({brief(error)}); it was left untouched")
 
 
 async def _configure(conn: aiosqlite.Connection) -> None:
@@ -103,57 +209,106 @@ def _statements(script: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-async def _connect(path: Path) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(str(path), isolation_level=None)
+async def _connect(path: Path, *, immutable: bool = False) -> aiosqlite.Connection:
+    if immutable:
+        conn = await aiosqlite.connect(readonly_uri(path, immutable=True), uri=True, isolation_level=None)
+    else:
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
     conn.row_factory = sqlite3.Row
     return conn
 
 
-async def create_save(path: Path, meta: dict[str, str]) -> None:
-    """Build a new save at ``path`` atomically: all of it appears, or nothing does."""
-    try:
-        await _build(path, meta)
-    except (OSError, sqlite3.Error) as error:
-        raise SaveError(f"{path.name} could not be created in {path.parent}: {error}") from error
+async def build_save(temporary: Path, meta: dict[str, str]) -> aiosqlite.Connection:
+    """A new save's schema and meta at ``temporary``, and a configured connection to it.
 
-
-async def _build(path: Path, meta: dict[str, str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.creating-{os.getpid()}")
-    for leftover in (temporary, Path(f"{temporary}-wal"), Path(f"{temporary}-shm"), Path(f"{temporary}-journal")):
-        with contextlib.suppress(FileNotFoundError):
-            leftover.unlink()
-    conn = await aiosqlite.connect(str(temporary), isolation_level=None)
+    The caller fills it (turn 0) and moves it into place with ``publish``; on any failure it is
+    removed, so only finished saves ever carry a save's name.
+    """
+    remove_file(temporary)
+    conn = await _connect(temporary)
     try:
-        await conn.execute("PRAGMA foreign_keys = ON")
+        await _configure(conn)
         await migrate(conn, 0)
         rows = {"application": APPLICATION, "created_at": now_iso(), "last_played": now_iso(), **meta}
         await conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", list(rows.items()))
-    finally:
+    except BaseException:
         await conn.close()
-    if path.exists():
-        temporary.unlink()
-        raise SaveError(f"{path.name} appeared while it was being created; nothing was overwritten")
-    os.replace(temporary, path)
+        raise
+    return conn
 
 
-async def open_connection(path: Path, *, create: bool, meta: dict[str, str] | None = None) -> aiosqlite.Connection:
-    """A configured connection to a Kith save, created first when ``create`` and missing."""
-    if path.is_dir():
-        raise SaveError(f"{path} is a folder, not a save file")
-    if not path.exists():
-        if not create:
-            raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
-        await create_save(path, meta or {})
-    version, _ = inspect_save(path)
-    conn = await _connect(path)
+def publish(temporary: Path, path: Path) -> None:
+    """Give the finished ``temporary`` its real name, never replacing a file that appeared meanwhile.
+
+    ``os.link`` fails if ``path`` exists, so two processes creating one name cannot both win.
+    """
     try:
-        await _configure(conn)
-        if version < CURRENT_VERSION:
-            await migrate(conn, version)
+        os.link(temporary, path)
+    except FileExistsError as error:
+        raise SaveError(f"{path.name} appeared while it was being created; nothing was overwritten") from error
+    except OSError:
+        # A file system without hard links: check, then rename (a narrow race, as before).
+        if path.exists():
+            raise SaveError(f"{path.name} appeared while it was being created; nothing was overwritten") from None
+        os.replace(temporary, path)
+        return
+    temporary.unlink()
+
+
+Fill = Callable[[Path, aiosqlite.Connection, SaveLock], Awaitable[None]]
+
+
+async def create_save(path: Path, meta: dict[str, str], fill: Fill) -> tuple[aiosqlite.Connection, SaveLock]:
+    """Build a new save under a temporary name, ``fill`` it, and only then give it its name.
+
+    Returns a connection to the finished save and its lock, taken on the temporary file before anything
+    is written (a lock follows the file through the rename). On any failure nothing is left behind.
+    """
+    temporary = temporary_name(path, "creating")
+    conn: aiosqlite.Connection | None = None
+    lock: SaveLock | None = None
+    try:
+        if not folder_writable(path) and path.parent.is_dir():
+            raise SaveError(f"{path.name} could not be created: the saves folder {path.parent} is read-only")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await build_save(temporary, meta)
+        lock = SaveLock.acquire(temporary, path.stem)
+        await fill(temporary, conn, lock)
+        await conn.close()  # checkpoints the WAL into the file: nothing is left beside it
+        publish(temporary, path)
+        conn = await open_connection(path)
+    except BaseException as error:
+        if conn is not None:
+            await conn.close()
+        if lock is not None:
+            lock.release()
+        remove_file(temporary)
+        if isinstance(error, OSError | sqlite3.Error):
+            raise SaveError(f"{path.name} could not be created in {path.parent}: {brief(error)}") from error
+        if isinstance(error, SaveError) and "could not be created" not in error.message:
+            raise SaveError(f"{path.name} could not be created: {error.message}") from error
+        raise
+    return conn, lock
+
+
+async def open_connection(path: Path) -> aiosqlite.Connection:
+    """A configured connection to an existing Kith save (migrated when older than this code).
+
+    In a read-only folder the connection is read-only (immutable): reads work, writes are refused.
+    """
+    version, _ = inspect_save(path)
+    writable = folder_writable(path)
+    if not writable and version < CURRENT_VERSION:
+        raise SaveError(f"{path.name} needs upgrading to this Kith's save format, but its folder is read-only")
+    conn = await _connect(path, immutable=not writable)
+    try:
+        if writable:
+            await _configure(conn)
+            if version < CURRENT_VERSION:
+                await migrate(conn, version)
     except sqlite3.DatabaseError as error:
         await conn.close()
-        raise SaveError(f"{path.name} could not be opened: {error}") from error
+        raise SaveError(f"{path.name} could not be opened: {brief(error)}") from error
     except BaseException:
         await conn.close()
         raise

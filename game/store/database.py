@@ -1,15 +1,15 @@
 """``SaveDatabase``: one open save, one connection, every write in a transaction.
 
-Graph writes are journaled with before-images per turn, so ``undo_last_turn`` restores the exact state
-before the last turn (graph, scene and history) as many times as there are turns. Bulk loads
-(``commit_many``, the world's turn 0) skip the journal: they are not undoable turns.
+Graph writes are journaled with before-images per turn (``journal``), so ``undo_last_turn`` restores the
+exact state before the last turn (graph, scene and history) as many times as there are turns. Bulk loads
+(``commit_many``, the world's turn 0) skip the journal: they are not undoable turns. The first write
+takes the save's lock (``lock``) and keeps it until close, so two processes never write one save.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,16 +18,23 @@ from typing import Any
 
 import aiosqlite
 
-from game.errors import SaveError
-from game.graph.identity import united_aliases, united_labels
+from game.errors import SaveError, SaveNotFound
 from game.graph.memory import GraphIndex
+from game.graph.merge_plan import plan_merge
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import graph_repo
-from game.store.connection import inspect_save, now_iso, open_connection, readonly_uri
+from game.store import connection, graph_repo, identity, snapshots
+from game.store import journal as journal_log
+from game.store.connection import now_iso
+from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph
+from game.store.identity import MergeRecord, MergeReport
+from game.store.lock import SaveLock
+
+# Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
+Seed = Callable[["SaveDatabase"], Awaitable[None]]
 
 
 @dataclass
@@ -44,47 +51,63 @@ class TurnRecord:
     created_at: str = ""
 
 
-@dataclass(frozen=True)
-class MergeRecord:
-    kept_id: str
-    merged_id: str
-    merged_name: str
-    strategy: str
-    evidence: str
-    turn: int
-    at: str
-
-    def to_json_dict(self) -> dict[str, Any]:
-        return {
-            "keptId": self.kept_id, "mergedId": self.merged_id, "mergedName": self.merged_name,
-            "strategy": self.strategy, "evidence": self.evidence, "turn": self.turn, "at": self.at,
-        }
-
-
-@dataclass
-class MergeReport:
-    kept: Node
-    merged: Node
-    repointed: int
-    closed: list[str]
-
-
 class SaveDatabase:
     """An open save file. Use ``async with await SaveDatabase.open(path)`` or call ``close()``."""
 
-    def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
+    def __init__(self, path: Path, conn: aiosqlite.Connection, lock: SaveLock | None = None,
+                 name: str | None = None) -> None:
         self.path = path
         self.conn = conn
-        self.graph = SqlGraph(conn)
+        self.name = name or path.stem  # a save being built under a temporary name keeps its own
+        self.graph = SqlGraph(conn, self.name)
+        self._lock = lock
 
     @classmethod
-    async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None) -> SaveDatabase:
-        meta = {"world": world_id} if world_id else {}
-        conn = await open_connection(path, create=create, meta=meta)
-        return cls(path, conn)
+    async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
+                   seed: Seed | None = None, exclusive: bool = False) -> SaveDatabase:
+        """Open a save; create it first when ``create`` and missing (filled by ``seed`` before it appears).
+
+        ``exclusive`` (a game) takes the save's lock now; other openers take it at their first write.
+        """
+        connection.sweep_leftovers(path.parent)
+        if not path.exists() and not path.is_symlink():
+            if not create:
+                raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
+            meta = {"world": world_id} if world_id else {}
+            return await cls._create(path, meta, seed, exclusive)
+        connection.require_regular(path, path.name)
+        lock = None
+        if exclusive:
+            if not connection.folder_writable(path):
+                raise SaveError(f"{path.stem} is in a read-only folder ({path.parent}): it can be listed and "
+                                "read (kith saves, kith graph) but not played")
+            lock = SaveLock.acquire(path)
+        try:
+            conn = await connection.open_connection(path)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        return cls(path, conn, lock)
+
+    @classmethod
+    async def _create(cls, path: Path, meta: dict[str, str], seed: Seed | None, exclusive: bool) -> SaveDatabase:
+        async def fill(temporary: Path, conn: aiosqlite.Connection, lock: SaveLock) -> None:
+            if seed is not None:
+                await seed(cls(temporary, conn, lock, name=path.stem))
+
+        conn, lock = await connection.create_save(path, meta, fill)
+        if not exclusive:
+            lock.release()
+        return cls(path, conn, lock if exclusive else None)
 
     async def close(self) -> None:
-        await self.conn.close()
+        try:
+            await self.conn.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
 
     async def __aenter__(self) -> SaveDatabase:
         return self
@@ -93,10 +116,6 @@ class SaveDatabase:
                         traceback: TracebackType | None) -> None:
         await self.close()
 
-    @property
-    def name(self) -> str:
-        return self.path.stem
-
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE ... COMMIT; any exception (or cancellation) rolls everything back.
@@ -104,6 +123,8 @@ class SaveDatabase:
         SQLite's own errors (a locked file, a full disk, a broken constraint) become one ``SaveError``
         here, so every caller, in game or on the command line, can say plainly that nothing was written.
         """
+        if self._lock is None:
+            self._lock = SaveLock.acquire(self.path, self.name)
         try:
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -113,14 +134,17 @@ class SaveDatabase:
                 if self.conn.in_transaction:
                     await self.conn.execute("ROLLBACK")
                 raise
-        except sqlite3.Error as error:
-            raise SaveError(f"{self.name} could not be written ({error}); nothing was saved") from error
+        except SaveError:
+            raise
+        except READ_ERRORS as error:
+            raise write_failure(self.name, error) from error
 
     # ---------------------------------------------------------------------------------------- meta
 
+    @reads
     async def meta(self) -> dict[str, str]:
         rows = await self.conn.execute_fetchall("SELECT key, value FROM meta")
-        return {row[0]: row[1] for row in rows}
+        return {str(row[0]): str(row[1]) for row in rows}
 
     async def set_meta(self, values: dict[str, str]) -> None:
         async with self.transaction() as conn:
@@ -136,6 +160,7 @@ class SaveDatabase:
     async def world_id(self) -> str | None:
         return (await self.meta()).get("world")
 
+    @reads
     async def vocabulary(self) -> Vocabulary:
         """The default vocabulary extended by what the save's world declared when it was created."""
         raw = (await self.meta()).get("vocabulary")
@@ -149,10 +174,12 @@ class SaveDatabase:
 
     # ---------------------------------------------------------------------------------------- reads
 
+    @reads
     async def current_turn(self) -> int:
         rows = await self.conn.execute_fetchall("SELECT coalesce(max(number), 0) FROM turns")
         return int(next(iter(rows))[0])
 
+    @reads
     async def latest_turn(self) -> int:
         """The latest turn the save knows: played turns, or a turn its graph was written at ahead of play
         (``graph upsert --turn``), whichever is later. Writing at this turn never ends a version early."""
@@ -162,6 +189,7 @@ class SaveDatabase:
         )
         return int(next(iter(rows))[0])
 
+    @reads
     async def load_graph_index(self) -> GraphIndex:
         """Every node and open version into memory, with every edge ID (for collision-free new IDs)."""
         nodes = await self.graph.all_nodes()
@@ -179,11 +207,9 @@ class SaveDatabase:
     async def edges_between(self, a: str, b: str) -> list[Edge]:
         return await self.graph.edges_between(a, b)
 
+    @reads
     async def merges(self) -> list[MergeRecord]:
-        rows = await self.conn.execute_fetchall(
-            "SELECT kept_id, merged_id, merged_name, strategy, evidence, turn, at FROM merges ORDER BY id"
-        )
-        return [MergeRecord(*row) for row in rows]
+        return await identity.read_merges(self.conn)
 
     # ---------------------------------------------------------------------------------------- graph writes
 
@@ -220,34 +246,12 @@ class SaveDatabase:
 
     async def _write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
         if journal:
-            await self._journal_nodes(conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
-                                      created=[n for n in writes.nodes if n in writes.created_nodes])
-            await self._journal_edges(conn, turn, [e for e in writes.edges if e not in writes.created_edges],
-                                      created=[e for e in writes.edges if e in writes.created_edges])
+            await journal_log.record_nodes(conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
+                                           created=[n for n in writes.nodes if n in writes.created_nodes])
+            await journal_log.record_edges(conn, turn, [e for e in writes.edges if e not in writes.created_edges],
+                                           created=[e for e in writes.edges if e in writes.created_edges])
         await graph_repo.put_nodes(conn, writes.nodes.values())
         await graph_repo.put_edges(conn, writes.edges.values())
-
-    async def _journal_nodes(self, conn: aiosqlite.Connection, turn: int, changed: list[str], created: list[str]) -> None:
-        before = await self.graph.get_nodes(changed)
-        rows = [(turn, "node", node_id, json.dumps(before[node_id].to_json_dict()) if node_id in before else None)
-                for node_id in changed]
-        rows += [(turn, "node", node_id, None) for node_id in created]
-        await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", rows)
-
-    async def _journal_edges(self, conn: aiosqlite.Connection, turn: int, changed: list[str], created: list[str]) -> None:
-        before: dict[str, Edge] = {}
-        for chunk_start in range(0, len(changed), 400):
-            chunk = changed[chunk_start:chunk_start + 400]
-            marks = ",".join("?" * len(chunk))
-            for row in await conn.execute_fetchall(
-                f"SELECT {graph_repo.EDGE_COLUMNS} FROM edges WHERE id IN ({marks})", tuple(chunk)
-            ):
-                edge = graph_repo.edge_from_row(row)
-                before[edge.id] = edge
-        rows = [(turn, "edge", edge_id, json.dumps(before[edge_id].to_json_dict()) if edge_id in before else None)
-                for edge_id in changed]
-        rows += [(turn, "edge", edge_id, None) for edge_id in created]
-        await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", rows)
 
     # ---------------------------------------------------------------------------------------- turns
 
@@ -283,10 +287,12 @@ class SaveDatabase:
             await conn.executemany("UPDATE turns SET extracted = 1, recovered_at = ? WHERE number = ?",
                                    [(turn, n) for n in extracted])
 
+    @reads
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns whose narration committed but whose memory update failed, oldest first."""
         return await self._turns_where("extracted = 0")
 
+    @reads
     async def turn_inputs(self, numbers: Sequence[int]) -> dict[int, str]:
         """What the player typed at each of ``numbers``."""
         marks = ",".join("?" * len(numbers))
@@ -294,13 +300,17 @@ class SaveDatabase:
                                                 tuple(numbers)) if numbers else []
         return {int(row[0]): str(row[1]) for row in rows}
 
+    @reads
     async def scene_at(self, turn: int) -> dict[str, Any] | None:
         rows = await self.conn.execute_fetchall("SELECT state FROM scenes WHERE turn = ?", (turn,))
         for row in rows:
-            loaded: dict[str, Any] = json.loads(row[0])
+            loaded = json.loads(row[0])
+            if not isinstance(loaded, dict):
+                raise ValueError(f"the scene of turn {turn} is not a JSON object")
             return loaded
         return None
 
+    @reads
     async def turns(self, last: int | None = None) -> list[TurnRecord]:
         """Committed turns, oldest first (the last ``last`` of them when given)."""
         limit = "" if last is None else f"LIMIT {int(last)}"
@@ -324,40 +334,20 @@ class SaveDatabase:
         if turn == 0:
             raise SaveError("there is nothing to undo: no turn has been played yet")
         async with self.transaction() as conn:
-            entries = await conn.execute_fetchall(
-                "SELECT kind, key, before FROM journal WHERE turn = ? ORDER BY id DESC", (turn,)
-            )
-            for kind, key, before in entries:
-                await self._restore(conn, kind, key, before)
-            await conn.execute("DELETE FROM journal WHERE turn = ?", (turn,))
-            await conn.execute("DELETE FROM merges WHERE turn = ?", (turn,))
-            # Memory recovered at this turn for earlier turns is gone again: they are pending once more.
-            await conn.execute("UPDATE turns SET extracted = 0, recovered_at = NULL WHERE recovered_at = ?", (turn,))
-            await conn.execute("DELETE FROM turns WHERE number = ?", (turn,))
-            await conn.execute("DELETE FROM scenes WHERE turn = ?", (turn,))
+            await journal_log.undo_turn(conn, turn)
         return turn - 1
 
-    @staticmethod
-    async def _restore(conn: aiosqlite.Connection, kind: str, key: str, before: str | None) -> None:
-        if kind == "edge":
-            if before is None:
-                await conn.execute("DELETE FROM edges WHERE id = ?", (key,))
-            else:
-                await graph_repo.put_edges(conn, [Edge.model_validate(json.loads(before))])
-        elif kind == "node":
-            if before is None:
-                await graph_repo.delete_node(conn, key)
-            else:
-                await graph_repo.put_nodes(conn, [Node.model_validate(json.loads(before))])
+    async def rewind_to_start(self) -> None:
+        """Undo every turn back to turn 0 in ONE transaction: killed midway, the save is unchanged."""
+        async with self.transaction() as conn:
+            rows = await conn.execute_fetchall("SELECT number FROM turns ORDER BY number DESC")
+            for row in rows:
+                await journal_log.undo_turn(conn, int(row[0]))
 
     # ---------------------------------------------------------------------------------------- identity
 
     async def merge_nodes(self, keep_id: str, merged_id: str, *, strategy: str, evidence: str, turn: int) -> MergeReport:
-        """Fold ``merged_id`` into ``keep_id``: names become aliases, edges are re-pointed, the merge is logged.
-
-        A relation that the merge makes a duplicate is healed (the newest version stays open); one between
-        the two merged nodes would become a self-relation and is closed instead. No edge is left dangling.
-        """
+        """Fold ``merged_id`` into ``keep_id`` as ``plan_merge`` decides; the merge is journaled and logged."""
         if keep_id == merged_id:
             raise SaveError("a node cannot be merged into itself")
         found = await self.graph.get_nodes([keep_id, merged_id])
@@ -365,61 +355,13 @@ class SaveDatabase:
             if node_id not in found:
                 raise SaveError(f"there is no node {node_id!r} in this save")
         kept, merged = found[keep_id], found[merged_id]
-        united = kept.model_copy(update={
-            "aliases": united_aliases(kept, merged.names), "labels": united_labels(kept.labels, merged.labels),
-            "attributes": {**merged.attributes, **kept.attributes},
-            "first_seen_turn": min(kept.first_seen_turn, merged.first_seen_turn),
-            "last_seen_turn": max(kept.last_seen_turn, merged.last_seen_turn),
-        })
         touching = await self.graph.edges_touching(merged_id)
-        repointed: list[Edge] = []
-        closed: list[str] = []
-        for edge in touching:
-            source = keep_id if edge.source == merged_id else edge.source
-            target = keep_id if edge.target == merged_id else edge.target
-            update: dict[str, Any] = {"source": source, "target": target}
-            if source == target == keep_id and edge.is_open:
-                update["invalid_at"] = turn
-                closed.append(edge.id)
-            repointed.append(edge.model_copy(update=update))
-        # Heal duplicates the merge created: several open versions of one relation on the kept node.
-        # A symmetric relation ignores direction, so A-B and B-A versions are one relation here too.
-        vocabulary = await self.vocabulary()
-        by_key: dict[tuple[str, str, str], list[Edge]] = {}
         others = await self.graph.open_edges_of(keep_id)
-        for edge in [*others, *(e for e in repointed if e.is_open)]:
-            ends = (edge.source, edge.target)
-            if vocabulary.is_symmetric(edge.relation):
-                ends = (min(ends), max(ends))
-            by_key.setdefault((*ends, edge.relation), []).append(edge)
-        healed: dict[str, Edge] = {}
-        for versions in by_key.values():
-            unique = {e.id: e for e in versions}
-            if len(unique) > 1:
-                for stale in sorted(unique.values(), key=lambda e: (e.valid_at, e.id))[:-1]:
-                    healed[stale.id] = stale.model_copy(update={"invalid_at": turn})
-                    closed.append(stale.id)
-        final_edges = {e.id: e for e in repointed}
-        for edge_id, edge in healed.items():
-            final_edges[edge_id] = final_edges.get(edge_id, edge).model_copy(update={"invalid_at": turn})
+        plan = plan_merge(kept, merged, touching, others, await self.vocabulary(), turn)
         async with self.transaction() as conn:
-            before_edges = {e.id: e for e in [*touching, *others]}
-            # Undo replays backwards: the merged node comes back first, then edges point to it again,
-            # then the kept node loses the merged names.
-            journal_rows = [(turn, "node", keep_id, json.dumps(kept.to_json_dict()))]
-            journal_rows += [(turn, "edge", edge_id, json.dumps(before_edges[edge_id].to_json_dict()))
-                             for edge_id in final_edges if edge_id in before_edges]
-            journal_rows.append((turn, "node", merged_id, json.dumps(merged.to_json_dict())))
-            await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", journal_rows)
-            await graph_repo.put_nodes(conn, [united])
-            await graph_repo.put_edges(conn, final_edges.values())
-            await graph_repo.delete_node(conn, merged_id)
-            await conn.execute(
-                "INSERT INTO merges (kept_id, merged_id, merged_name, strategy, evidence, turn, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (keep_id, merged_id, merged.name, strategy, evidence, turn, now_iso()),
-            )
-        return MergeReport(kept=united, merged=merged, repointed=len(repointed), closed=closed)
+            await identity.apply_merge(conn, kept, merged, plan, [*touching, *others],
+                                       strategy=strategy, evidence=evidence, turn=turn)
+        return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
 
     async def add_alias(self, node_id: str, alias: str, turn: int) -> Node:
         """Declare another name for a node (identity rung 3: an explicit alias table)."""
@@ -431,13 +373,13 @@ class SaveDatabase:
             return node
         updated = node.model_copy(update={"aliases": [*node.aliases, " ".join(alias.split())]})
         async with self.transaction() as conn:
-            await conn.execute("INSERT INTO journal (turn, kind, key, before) VALUES (?, 'node', ?, ?)",
-                               (turn, node_id, json.dumps(node.to_json_dict())))
+            await journal_log.record(conn, [(turn, "node", node_id, journal_log.before_image(node))])
             await graph_repo.put_nodes(conn, [updated])
         return updated
 
     # ---------------------------------------------------------------------------------------- layout
 
+    @reads
     async def load_layout(self) -> dict[str, tuple[float, float]]:
         rows = await self.conn.execute_fetchall("SELECT node_id, x, y FROM layout")
         return {row[0]: (float(row[1]), float(row[2])) for row in rows}
@@ -453,40 +395,15 @@ class SaveDatabase:
     # ---------------------------------------------------------------------------------------- snapshots
 
     async def snapshot_to(self, destination: Path) -> None:
-        """Copy this save to ``destination`` with SQLite's backup API (consistent even mid-game).
-
-        The copy records whose snapshot it is (``snapshot_of``), so a later ``save`` under the same name
-        may replace it while any other file of that name is refused.
-        """
-        try:
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            temporary = destination.with_name(f".{destination.name}.snapshot")
-            temporary.unlink(missing_ok=True)
-            target = await aiosqlite.connect(str(temporary))
-            try:
-                await self.conn.backup(target)
-                await target.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('snapshot_of', ?)",
-                                     (self.name,))
-                await target.commit()
-            finally:
-                await target.close()
-            temporary.replace(destination)
-        except (OSError, sqlite3.Error) as error:
-            raise SaveError(f"the snapshot {destination.stem} could not be written: {error}") from error
+        """Copy this save to ``destination`` (see ``snapshots.write_snapshot``)."""
+        await snapshots.write_snapshot(self.conn, self.name, destination)
 
     async def restore_from(self, source: Path) -> None:
-        """Replace this save's whole content with ``source``'s (backup API), after checking it is ours."""
-        _version, meta = inspect_save(source)
-        mine = await self.world_id()
-        if meta.get("world") and mine and meta["world"] != mine:
-            raise SaveError(f"{source.stem} is a save of another world ({meta['world']}); it cannot be restored here")
-        origin = await aiosqlite.connect(readonly_uri(source), uri=True)
-        try:
-            await origin.backup(self.conn)
-        except sqlite3.DatabaseError as error:
-            raise SaveError(f"{source.stem} could not be restored: {error}") from error
-        finally:
-            await origin.close()
+        """Replace this game with ``source``, a snapshot of a game of the same world (else refused)."""
+        await snapshots.check_restorable(source, self.name, await self.world_id())
+        if self._lock is None:
+            self._lock = SaveLock.acquire(self.path, self.name)
+        await snapshots.restore_into(self.conn, self.name, source)
 
 
 async def node_by_name(db: SaveDatabase, name: str) -> list[Node]:

@@ -15,6 +15,7 @@ import aiosqlite
 
 from game.graph.models import MAX_NAME_CHARS, Edge, Node
 from game.graph.names import normalize_name
+from game.store.damage import reads
 
 NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
 EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
@@ -122,6 +123,17 @@ def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
         yield values[start:start + _CHUNK]
 
 
+async def edges_by_id(conn: aiosqlite.Connection, edge_ids: Sequence[str]) -> dict[str, Edge]:
+    """The stored versions among ``edge_ids`` (absent IDs are left out)."""
+    found: dict[str, Edge] = {}
+    for chunk in _chunks(edge_ids):
+        marks = ",".join("?" * len(chunk))
+        for row in await conn.execute_fetchall(f"SELECT {EDGE_COLUMNS} FROM edges WHERE id IN ({marks})", tuple(chunk)):
+            edge = edge_from_row(row)
+            found[edge.id] = edge
+    return found
+
+
 class SqlGraph:
     """``GraphReader`` over a save's tables, for one-shot commands that must not load the whole graph.
 
@@ -129,9 +141,11 @@ class SqlGraph:
     costs no more than its current relations.
     """
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, name: str = "the save") -> None:
         self.conn = conn
+        self.name = name  # names the save in the message a damaged row gives
 
+    @reads
     async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[Node]]:
         keys = sorted(set(normalized_names))
         found: dict[str, list[Node]] = {}
@@ -147,6 +161,7 @@ class SqlGraph:
                 found.setdefault(row[0], []).append(node_from_row(tuple(row)[1:]))
         return found
 
+    @reads
     async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, Node]:
         ids = sorted(set(node_ids))
         found: dict[str, Node] = {}
@@ -160,6 +175,7 @@ class SqlGraph:
                 found[node.id] = node
         return found
 
+    @reads
     async def node_id_taken(self, node_id: str) -> bool:
         # A merged node's ID stays taken: the merge log names it, so it must never mean someone else.
         rows = await self.conn.execute_fetchall(
@@ -168,10 +184,12 @@ class SqlGraph:
         )
         return bool(rows)
 
+    @reads
     async def edge_id_taken(self, edge_id: str) -> bool:
         rows = await self.conn.execute_fetchall("SELECT 1 FROM edges WHERE id = ?", (edge_id,))
         return bool(rows)
 
+    @reads
     async def open_edges_of(self, node_id: str) -> list[Edge]:
         rows = await self.conn.execute_fetchall(
             f"SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_out WHERE source = ? AND invalid_at IS NULL "
@@ -181,6 +199,7 @@ class SqlGraph:
         )
         return [edge_from_row(row) for row in rows]
 
+    @reads
     async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
         rows = await self.conn.execute_fetchall(
             f"SELECT {EDGE_COLUMNS} FROM edges WHERE source = ? AND relation = ? AND target = ? "
@@ -189,6 +208,7 @@ class SqlGraph:
         )
         return [edge_from_row(row) for row in rows]
 
+    @reads
     async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
         ids = sorted(set(node_ids))
         degrees = dict.fromkeys(ids, 0)
@@ -205,20 +225,24 @@ class SqlGraph:
                 degrees[node_id] += int(count)
         return degrees
 
+    @reads
     async def longest_name(self) -> int:
         rows = await self.conn.execute_fetchall("SELECT max(length(norm)) FROM node_names")
         value = next(iter(rows))[0]
         return min(int(value or 0), MAX_NAME_CHARS)
 
+    @reads
     async def all_nodes(self) -> list[Node]:
         rows = await self.conn.execute_fetchall(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY first_seen_turn, id")
         return [node_from_row(row) for row in rows]
 
+    @reads
     async def all_edges(self, *, open_only: bool = False) -> list[Edge]:
         where = "WHERE invalid_at IS NULL" if open_only else ""
         rows = await self.conn.execute_fetchall(f"SELECT {EDGE_COLUMNS} FROM edges {where} ORDER BY seq")
         return [edge_from_row(row) for row in rows]
 
+    @reads
     async def edges_between(self, a: str, b: str) -> list[Edge]:
         """Every version between two nodes, either direction, oldest first."""
         rows = await self.conn.execute_fetchall(
@@ -229,6 +253,7 @@ class SqlGraph:
         )
         return [edge_from_row(row) for row in rows]
 
+    @reads
     async def edges_touching(self, node_id: str) -> list[Edge]:
         """Every version with ``node_id`` at either end, oldest first."""
         rows = await self.conn.execute_fetchall(

@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from game.errors import SaveError, SaveNotFound
-from game.store.connection import inspect_save, readonly_uri
+from game.store.connection import inspect_save, read_connection, remove_file, sweep_leftovers, temporary_name
+from game.store.damage import brief
+from game.store.lock import SaveLock
 
-SAVE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_NAME = 64
+SAVE_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_NAME}}}")
 SUFFIX = ".sqlite"
 
 
@@ -30,6 +33,20 @@ def validate_save_name(name: str) -> str:
             f"{name!r} is not a save name: use 1 to 64 letters, digits, '-' or '_' (no spaces, dots or slashes)"
         )
     return name
+
+
+def snapshot_name(save: str, purpose: str) -> str:
+    """The name of the snapshot ``purpose`` keeps of ``save`` (``game-before-restart``).
+
+    Always a valid save name and never ``save`` itself: a name too long for the suffix is shortened,
+    and a name that already ends with the suffix gets a second marker, so a snapshot can never
+    overwrite the game it keeps (issue 8: a 64-character name used to restart into itself).
+    """
+    for suffix in (f"-{purpose}", f"-{purpose}-2"):
+        candidate = f"{save[:MAX_NAME - len(suffix)]}{suffix}"
+        if candidate != save:
+            return candidate
+    raise AssertionError("unreachable: a name cannot end with both suffixes")  # pragma: no cover
 
 
 def resolve_save(value: str, saves_dir: Path) -> Path:
@@ -59,23 +76,27 @@ class SaveInfo:
 
 
 def read_save_info(path: Path) -> SaveInfo:
-    size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+    size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
     try:
         _version, meta = inspect_save(path)
-        conn = sqlite3.connect(readonly_uri(path), uri=True)
+        conn = read_connection(path)
         try:
-            turns = conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0]
+            turns = int(conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0])
         finally:
             conn.close()
-    except (SaveError, sqlite3.Error) as error:
+    except (SaveError, sqlite3.Error, ValueError, TypeError) as error:
         return SaveInfo(path.stem, path, None, 0, None, size, error=str(error))
     return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size)
 
 
 def list_saves(saves_dir: Path) -> list[SaveInfo]:
-    """Every ``*.sqlite`` in the folder, most recently played first (unreadable files last)."""
+    """Every ``*.sqlite`` in the folder, most recently played first (unreadable files last).
+
+    Anything that is not a regular file (a FIFO, a folder) is listed with why it cannot be read.
+    """
     if not saves_dir.is_dir():
         return []
+    sweep_leftovers(saves_dir)
     infos = [read_save_info(p) for p in sorted(saves_dir.glob(f"*{SUFFIX}")) if not p.name.startswith(".")]
     return sorted(infos, key=lambda i: (i.error is None, i.last_played or ""), reverse=True)
 
@@ -91,8 +112,14 @@ def delete_save(name: str, saves_dir: Path) -> Path:
     """Remove a save and its WAL files. Only Kith saves are deleted."""
     path = _existing(name, saves_dir)
     inspect_save(path)
-    for part in (Path(f"{path}-wal"), Path(f"{path}-shm"), path):
-        part.unlink(missing_ok=True)
+    lock = SaveLock.acquire(path)  # never delete a save a game is playing
+    try:
+        for part in (Path(f"{path}-wal"), Path(f"{path}-shm"), path):
+            part.unlink(missing_ok=True)
+    except OSError as error:
+        raise SaveError(f"{path.stem} could not be deleted: {error.strerror or error}") from error
+    finally:
+        lock.release()
     return path
 
 
@@ -103,15 +130,20 @@ def copy_save(source: str, destination: str, saves_dir: Path) -> Path:
     target = resolve_save(destination, saves_dir)
     if target.exists():
         raise SaveError(f"a save named {target.stem!r} already exists; choose another name or delete it first")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.copy")
-    temporary.unlink(missing_ok=True)
-    src = sqlite3.connect(readonly_uri(origin), uri=True)
-    dst = sqlite3.connect(str(temporary))
+    temporary = temporary_name(target, "copy")
     try:
-        src.backup(dst)
-    finally:
-        dst.close()
-        src.close()
-    temporary.replace(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        src = read_connection(origin)
+        try:
+            dst = sqlite3.connect(str(temporary))
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        temporary.replace(target)
+    except (OSError, sqlite3.Error) as error:
+        remove_file(temporary)
+        raise SaveError(f"{origin.stem} could not be copied to {target.stem}: {brief(error)}") from error
     return target

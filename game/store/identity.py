@@ -1,0 +1,72 @@
+"""The merge log and applying a merge plan: the store's half of ``graph merge``.
+
+What a merge changes is decided by ``game.graph.merge_plan`` on plain models; here it is written, inside
+the caller's transaction, with the journal entries that let undo take it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from game.graph.merge_plan import MergePlan
+from game.graph.models import Edge, Node
+from game.store import graph_repo, journal
+from game.store.connection import now_iso
+
+
+@dataclass(frozen=True)
+class MergeRecord:
+    """One row of the merge log: both IDs, the strategy and the evidence, as ``graph merge`` wrote them."""
+
+    kept_id: str
+    merged_id: str
+    merged_name: str
+    strategy: str
+    evidence: str
+    turn: int
+    at: str
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "keptId": self.kept_id, "mergedId": self.merged_id, "mergedName": self.merged_name,
+            "strategy": self.strategy, "evidence": self.evidence, "turn": self.turn, "at": self.at,
+        }
+
+
+@dataclass
+class MergeReport:
+    kept: Node
+    merged: Node
+    repointed: int
+    closed: list[str]
+
+
+async def apply_merge(conn: aiosqlite.Connection, kept: Node, merged: Node, plan: MergePlan,
+                      before: Sequence[Edge], *, strategy: str, evidence: str, turn: int) -> None:
+    """Write ``plan`` journaled at ``turn`` and log the merge; ``before`` holds the edges as they were."""
+    before_edges = {e.id: e for e in before}
+    # Undo replays backwards: the merged node comes back first, then edges point to it again,
+    # then the kept node loses the merged names.
+    entries: list[journal.Entry] = [(turn, "node", kept.id, journal.before_image(kept))]
+    entries += [(turn, "edge", edge_id, journal.before_image(before_edges[edge_id]))
+                for edge_id in plan.edges if edge_id in before_edges]
+    entries.append((turn, "node", merged.id, journal.before_image(merged)))
+    await journal.record(conn, entries)
+    await graph_repo.put_nodes(conn, [plan.united])
+    await graph_repo.put_edges(conn, plan.edges.values())
+    await graph_repo.delete_node(conn, merged.id)
+    await conn.execute(
+        "INSERT INTO merges (kept_id, merged_id, merged_name, strategy, evidence, turn, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (kept.id, merged.id, merged.name, strategy, evidence, turn, now_iso()),
+    )
+
+
+async def read_merges(conn: aiosqlite.Connection) -> list[MergeRecord]:
+    rows = await conn.execute_fetchall(
+        "SELECT kept_id, merged_id, merged_name, strategy, evidence, turn, at FROM merges ORDER BY id"
+    )
+    return [MergeRecord(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), int(r[5]), str(r[6])) for r in rows]

@@ -1,0 +1,74 @@
+"""The undo journal: before-images of every row a turn changes, replayed backwards to undo it.
+
+Each entry is ``(turn, kind, key, before)``: the row as it was before the turn (JSON), or NULL when the
+turn created it. Undoing a turn replays its entries newest first, so a row changed twice in one turn
+ends as it was before the first change. Everything here runs inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import aiosqlite
+
+from game.graph.models import Edge, Node
+from game.store import graph_repo
+
+Kind = Literal["node", "edge", "merge"]
+Entry = tuple[int, Kind, str, str | None]
+
+
+def before_image(row: Node | Edge | None) -> str | None:
+    """How a row is kept in the journal (None: the turn created it, so undo deletes it)."""
+    return None if row is None else json.dumps(row.to_json_dict())
+
+
+async def record(conn: aiosqlite.Connection, entries: Iterable[Entry]) -> None:
+    """Append entries; the only place that writes the journal."""
+    await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", list(entries))
+
+
+async def record_nodes(conn: aiosqlite.Connection, turn: int, changed: Sequence[str], created: Sequence[str]) -> None:
+    """Before-images of nodes about to be written (``created`` ones did not exist)."""
+    before = await graph_repo.SqlGraph(conn).get_nodes(changed)
+    entries: list[Entry] = [(turn, "node", node_id, before_image(before.get(node_id))) for node_id in changed]
+    entries += [(turn, "node", node_id, None) for node_id in created]
+    await record(conn, entries)
+
+
+async def record_edges(conn: aiosqlite.Connection, turn: int, changed: Sequence[str], created: Sequence[str]) -> None:
+    """Before-images of edge versions about to be written (``created`` ones did not exist)."""
+    before = await graph_repo.edges_by_id(conn, changed)
+    entries: list[Entry] = [(turn, "edge", edge_id, before_image(before.get(edge_id))) for edge_id in changed]
+    entries += [(turn, "edge", edge_id, None) for edge_id in created]
+    await record(conn, entries)
+
+
+async def undo_turn(conn: aiosqlite.Connection, turn: int) -> None:
+    """Put back every row ``turn`` changed and forget the turn (its row, scene, merges and entries)."""
+    entries = await conn.execute_fetchall(
+        "SELECT kind, key, before FROM journal WHERE turn = ? ORDER BY id DESC", (turn,)
+    )
+    for kind, key, before in entries:
+        await _put_back(conn, kind, key, before)
+    await conn.execute("DELETE FROM journal WHERE turn = ?", (turn,))
+    await conn.execute("DELETE FROM merges WHERE turn = ?", (turn,))
+    # Memory recovered at this turn for earlier turns is gone again: they are pending once more.
+    await conn.execute("UPDATE turns SET extracted = 0, recovered_at = NULL WHERE recovered_at = ?", (turn,))
+    await conn.execute("DELETE FROM turns WHERE number = ?", (turn,))
+    await conn.execute("DELETE FROM scenes WHERE turn = ?", (turn,))
+
+
+async def _put_back(conn: aiosqlite.Connection, kind: str, key: str, before: str | None) -> None:
+    if kind == "edge":
+        if before is None:
+            await conn.execute("DELETE FROM edges WHERE id = ?", (key,))
+        else:
+            await graph_repo.put_edges(conn, [Edge.model_validate(json.loads(before))])
+    elif kind == "node":
+        if before is None:
+            await graph_repo.delete_node(conn, key)
+        else:
+            await graph_repo.put_nodes(conn, [Node.model_validate(json.loads(before))])
