@@ -62,9 +62,12 @@ class Turn:
               seed: str) -> Turn:
         """A turn over a working copy of ``scene``; ``seed`` says which variants of a text it picks."""
         play = Play.from_scene(scene, world)
+        if play.story.clock is None:
+            # A save from before the story clock: every turn it holds took time then.
+            play.story.clock = max(0, number - 1)
         rng = random.Random(f"{seed}:{scene.rng_state}:{number}:{player_input}")
         log = TurnLog()
-        rules = Rules(world, play, RelationView(world, graph), log, number, rng)
+        rules = Rules(world, play, RelationView(world, graph), log, play.story.clock + 1, rng)
         return cls(world, number, player_input, scene, play, rng, log, rules)
 
     # ------------------------------------------------------------------------------------ saying

@@ -44,8 +44,10 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
             play.story.last_input = player_input
     else:
         play.story.last_input = player_input
-    if turn.log.time_passes and play.ending is None:
-        await turn.rules.run_beats()
+    if turn.log.time_passes:
+        play.story.clock = turn.rules.now
+        if play.ending is None:
+            await turn.rules.run_beats()
     if play.ending is not None and scene.ending is None:
         ending = world.endings[play.ending]
         turn.log.say(f"**{ending.title}**")

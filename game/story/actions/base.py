@@ -31,6 +31,11 @@ class Action(ABC, Generic[Plan]):
     async def report(self, turn: Turn, plan: Plan) -> None:
         """Tell the player what happened."""
 
+    def takes_time(self, plan: Plan) -> bool:
+        """Whether the story's clock moves (and beats run). Looking, listing and thinking change
+        nothing, so they cost nothing: a player who reads the room is not punished for it."""
+        return True
+
 
 async def perform(action: Action[Any], turn: Turn, intent: Intent) -> None:
     """Run ``action`` for ``intent``: a refusal is said and stops it before anything changes."""
@@ -40,3 +45,5 @@ async def perform(action: Action[Any], turn: Turn, intent: Intent) -> None:
         return
     await action.carry_out(turn, plan)
     await action.report(turn, plan)
+    if not action.takes_time(plan):
+        turn.log.time_passes = False

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.story.actions.base import Action
+from game.story.clock import time_of_day
 from game.story.context import Refusal, Turn
 from game.story.parser import DIRECTION_WORDS, Intent
 from game.story.prose import join_words, mid_sentence, tidy
@@ -70,11 +71,17 @@ def arrive(turn: Turn, arrival: Arrival) -> None:
 
 
 class Look(Action[None]):
+    """The whole place, then the hour: the story's clock is something the player can see."""
+
     async def check(self, turn: Turn, intent: Intent) -> None:
         return None
 
     async def report(self, turn: Turn, plan: None) -> None:
         describe(turn, full=True)
+        turn.log.say(time_of_day(turn.world, turn.play.story.clock or 0, turn.rng))
+
+    def takes_time(self, plan: None) -> bool:
+        return False
 
 
 class Exits(Action[None]):
@@ -83,6 +90,9 @@ class Exits(Action[None]):
 
     async def report(self, turn: Turn, plan: None) -> None:
         turn.log.say(exits_line(turn.world, turn.play.location))
+
+    def takes_time(self, plan: None) -> bool:
+        return False
 
 
 class Go(Action[Arrival]):

@@ -63,6 +63,10 @@ class Examine(Action[Sight]):
         else:
             turn.log.say(plan.text)
 
+    def takes_time(self, plan: Sight) -> bool:
+        """A look costs time only when it finds something out (a feature with effects)."""
+        return plan.effects is not None and not plan.effects.is_empty()
+
 
 class Inventory(Action[list[str]]):
     async def check(self, turn: Turn, intent: Intent) -> list[str]:
@@ -73,6 +77,9 @@ class Inventory(Action[list[str]]):
             turn.log.say("You are carrying nothing but the clothes you stand in.")
         else:
             turn.log.say(f"You are carrying {join_words(plan)}.")
+
+    def takes_time(self, plan: list[str]) -> bool:
+        return False
 
 
 class Take(Action[list[Item]]):
