@@ -152,6 +152,9 @@ class Rules:
             play.story.fired[beat.id] = self.now
             seen = not beat.visible or play.location in beat.visible
             text = pick(self.world, beat.text, self.rng) if beat.text and seen else ""
+            if text:
+                details = [pick(self.world, d.text, self.rng) for d in beat.details if await self.holds(d.when)]
+                text = " ".join([text, *details])
             self.log.say(text)
             self.apply(beat.effects, text)
 

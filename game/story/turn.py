@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.graph.ports import GraphReader
+from game.story import pronouns
 from game.story.actions import ACTIONS
 from game.story.actions.base import perform
 from game.story.context import Turn
@@ -62,7 +63,8 @@ async def dispatch(turn: Turn, intent: Intent) -> None:
     if intent.verb == "again":
         await again(turn)
     else:
-        await perform(ACTIONS[intent.verb], turn, intent)
+        await perform(ACTIONS[intent.verb], turn, pronouns.resolve(turn, intent))
+        pronouns.remember(turn)
 
 
 async def again(turn: Turn) -> None:

@@ -176,8 +176,9 @@ class CharacterDef(Strict):
     refusals: dict[Act, Text] = Field(default_factory=dict)
     topics: list[Topic] = Field(default_factory=list)
     reactions: list[Reaction] = Field(default_factory=list)
-    pronoun: Literal["he", "she", "they"] = Field(
-        default="they", description="Which pronouns the parser follows to them: he/him, she/her, they/them.")
+    pronoun: Literal["he", "she", "they"] | None = Field(
+        default=None, description="Which pronouns the parser follows to them: he/him, she/her, they/them; "
+        "none declared: any of them.")
 
     @property
     def names(self) -> list[str]:

@@ -239,6 +239,6 @@ class Follow(Action[Pursuit | Address]):
         if isinstance(plan, Pursuit):
             place = turn.world.places[plan.arrival.destination]
             turn.log.say(f"You follow {plan.character.short_name} to {mid_sentence(place.name)}.")
-            arrive(turn, plan.arrival)
+            await arrive(turn, plan.arrival)
         else:
             await react(turn, plan.character, "follow", about=plan.topic)

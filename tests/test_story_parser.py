@@ -1,0 +1,69 @@
+"""The parser as a newcomer meets it in Brinefall: pronouns, ways of talking, typos, scenery, names with
+emoji, agreement. Each test states the general rule and plays it through the real story engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.narrator.offline_play import Playthrough
+from game.world import World, load_world
+
+CONTENT = Path(__file__).parent.parent / "content"
+
+
+@pytest.fixture(scope="module")
+def brinefall() -> World:
+    return load_world(CONTENT, "brinefall")
+
+
+async def play(world: World, *commands: str) -> tuple[Playthrough, list[str]]:
+    game = await Playthrough.start(world)
+    return game, [await game.play(c) for c in commands]
+
+
+async def test_it_follows_the_last_thing_named_or_examined(brinefall: World) -> None:
+    game, told = await play(brinefall, "w", "x stake", "take it", "x note", "take it")
+    assert told[2] == "You take a white surveyor's stake."
+    assert told[4].startswith("You work the paper out of the shutter.")
+    assert {"stake", "note"} <= set(game.scene.inventory)
+
+
+async def test_him_and_her_follow_the_last_person_of_that_pronoun(brinefall: World) -> None:
+    _, told = await play(brinefall, "x hob", "talk to him")
+    assert "Hob says" in told[1]
+    _, told = await play(brinefall, "n", "talk to lise", "ask him about ness", "ask her about ness")
+    assert "Lise" not in told[2] and "Merrow" in told[2], "'him' is never Lise: the one man here answers"
+    assert "Lise says" in told[3]
+    _, told = await play(brinefall, "talk to hob", "n", "talk to lise", "ask him about ness")
+    assert told[3] == "Hob isn't here.", "'him' is still Hob, who stayed at the landing"
+
+
+async def test_scenery_the_room_names_is_never_missing(brinefall: World) -> None:
+    _, told = await play(brinefall, "x steps", "n", "x bollard", "x whelks", "x the gulls", "take bollard",
+                         "take whelks", "take lise", "n", "x banner", "x zebra")
+    assert "steps go down" in told[0]
+    for reply in told[2:4]:
+        assert "There's no" not in reply and "nothing" in reply.casefold()
+    assert "flat yellow eyes" in told[4]
+    assert told[5] == "The bollard is part of the Salt Quay; you can't carry it off."
+    assert told[6] == "The whelks are part of the Salt Quay; you can't carry them off."
+    assert told[7] == "Lise is nobody's to carry off. You could talk to her instead."
+    assert "scales are taller" in told[9]
+    assert told[10].startswith("There's no zebra here")
+
+
+async def test_not_found_agrees_in_number(brinefall: World) -> None:
+    _, told = await play(brinefall, "x piles", "x zebra", "take gloves")
+    assert told[0].startswith("There are no piles here")
+    assert told[1].startswith("There's no zebra here")
+    assert told[2].startswith("There are no gloves here")
+
+
+async def test_indoor_exits_are_worded_for_indoors(brinefall: World) -> None:
+    _, told = await play(brinefall, "n", "e", "s", "w")
+    assert "The way out is west, to the Salt Quay." in told[1]
+    assert "water and mud" not in told[2] and "The way out is west" in told[2]
+    _, told = await play(brinefall, "e", "n")
+    assert "only water and mud" in told[1], "outdoors keeps the world's outdoor words"
