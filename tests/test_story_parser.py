@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from game.narrator.offline_play import Playthrough
+from game.story.parser import Intent, parse
 from game.world import World, load_world
 
 CONTENT = Path(__file__).parent.parent / "content"
@@ -67,3 +68,44 @@ async def test_indoor_exits_are_worded_for_indoors(brinefall: World) -> None:
     assert "water and mud" not in told[2] and "The way out is west" in told[2]
     _, told = await play(brinefall, "e", "n")
     assert "only water and mud" in told[1], "outdoors keeps the world's outdoor words"
+
+
+async def test_the_ways_people_talk_to_someone(brinefall: World) -> None:
+    """Every way of putting a question reaches the same answer as ``ask hob about ness``."""
+    _, [expected] = await play(brinefall, "ask hob about ness")
+    assert "Eel Run" in expected
+    for line in ("talk to hob about ness", "hob, tell me about ness", "tell me about ness",
+                 "what happened to ness?", "talk to hob 🙂 about ness!!", "Hob: ask about ness"):
+        _, told = await play(brinefall, "talk to hob", line)
+        assert told[1] == expected, line
+    for line in ("say hello to hob", "hello hob", "greet hob", "hob, hello", "talk to hob 🙂", "wave to hob"):
+        _, told = await play(brinefall, line)
+        assert "Hob says" in told[0], line
+
+
+async def test_a_question_to_someone_is_asked_of_them(brinefall: World) -> None:
+    assert parse("ask tibby who the sweetheart was") == Intent("ask", target="tibby", topic="who the sweetheart was")
+    _, told = await play(brinefall, "w", "ask tibby who her grandad is")
+    assert "Grandad's cross" in told[1]
+
+
+async def test_typos_one_edit_from_a_verb_or_a_name_are_read_and_said_so(brinefall: World) -> None:
+    _, told = await play(brinefall, "tlak to hob", "talk to hbo", "exmaine steps", "go nrth", "rign the bell")
+    assert told[0].startswith("(taking that as 'talk to hob')") and "Hob says" in told[0]
+    assert told[1].startswith("(taking that as 'talk to hob')")
+    assert told[2].startswith("(taking that as 'examine steps')")
+    assert told[3].startswith("(taking that as 'go north')") and "The Salt Quay" in told[3]
+    assert told[4].startswith("(taking that as 'ring the bell')")
+
+
+async def test_a_typo_never_names_someone_the_player_has_not_met(brinefall: World) -> None:
+    """Pell is not at the landing and not met: "pel" stays "pel", and no reply names him."""
+    _, told = await play(brinefall, "ask hob about pel", "talk to pel", "talk to tibb")
+    assert all("taking that as" not in t for t in told)
+    assert "Pell" not in told[1] and "Tibby" not in told[2]
+
+
+async def test_enter_is_board_for_the_worlds_own_verbs(brinefall: World) -> None:
+    _, told = await play(brinefall, "enter ferry", "get in the ferry")
+    assert "Ferry goes when I say" in told[0]
+    assert "casts off" in told[1]

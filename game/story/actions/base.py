@@ -19,7 +19,7 @@ Plan = TypeVar("Plan")
 
 
 class Action(ABC, Generic[Plan]):
-    """One action family member (going, taking, asking ...); the runner calls ``perform``."""
+    """One action family member (going, taking, asking ...); the runner checks it, then ``finish``es it."""
 
     @abstractmethod
     async def check(self, turn: Turn, intent: Intent) -> Plan | Refusal:
@@ -37,9 +37,9 @@ class Action(ABC, Generic[Plan]):
         return True
 
 
-async def perform(action: Action[Any], turn: Turn, intent: Intent) -> None:
-    """Run ``action`` for ``intent``: a refusal is said and stops it before anything changes."""
-    plan = await action.check(turn, intent)
+async def finish(action: Action[Any], turn: Turn, plan: Any) -> None:
+    """Run ``action`` once its check has answered ``plan``: a refusal is said and stops it before anything
+    changes. The runner checks first itself, so a refused line can be tried again with its typos read."""
     if isinstance(plan, Refusal):
         turn.fail(plan.message)
         return

@@ -77,6 +77,8 @@ class Say(Action[Address]):
     """Speaking aloud: whoever you were talking to (or the only one here) answers if it touches a topic."""
 
     async def check(self, turn: Turn, intent: Intent) -> Address | Refusal:
+        if intent.target:  # "hob, the sluice was opened on purpose"
+            return await addressee(turn, intent)
         present = turn.play.present(turn.world)
         partner = turn.play.story.partner
         listener = partner if partner in present else (present[0] if len(present) == 1 else None)
