@@ -64,3 +64,24 @@ async def test_a_scene_without_a_clock_counts_its_turns_as_taken(brinefall: Worl
     game.turn = 99
     text = await game.play("wait")
     assert "gone yellow" in text and clock(game) == 100
+
+
+async def test_meta_commands_and_free_actions_leave_a_saved_games_clock_alone(tmp_path: Path) -> None:
+    """Through the real session and save: help, hint, look and nonsense are recorded turns for undo, but
+    the story's clock only counts the turn that took time."""
+    from game.config import load_settings
+    from game.engine.session import GameSession
+
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT}, env={})
+    session = await GameSession.open(settings, save="clock", new=True, world="brinefall")
+    try:
+        for command in ("help", "hint", "look", "inventory", "exits", "xyzzy", "wait", "look"):
+            [event async for event in session.play_turn(command)]
+        assert session.scene.story is not None and session.scene.story.clock == 1
+    finally:
+        await session.close()
+    resumed = await GameSession.open(settings, save="clock")
+    try:
+        assert resumed.scene.story is not None and resumed.scene.story.clock == 1
+    finally:
+        await resumed.close()

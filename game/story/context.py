@@ -61,6 +61,7 @@ class Turn:
     rules: Rules
     acted_on: list[str] = field(default_factory=list)
     mentioned_thing: str | None = None
+    mentioned_people: list[str] = field(default_factory=list)
     followable: dict[str, str] = field(default_factory=dict)
 
     @classmethod

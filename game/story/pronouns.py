@@ -32,7 +32,7 @@ def resolve(turn: Turn, intent: Intent) -> Intent:
 def remember(turn: Turn) -> None:
     """The turn's people and things become what "him", "her", "them" and "it" mean next."""
     story = turn.play.story
-    for name in reversed(turn.acted_on):
+    for name in reversed([*turn.acted_on, *turn.mentioned_people]):
         if turn.world.is_player(name):
             continue
         story.people = [name, *(n for n in story.people if n != name)][:KEPT_PEOPLE]
@@ -47,7 +47,10 @@ def _person(turn: Turn, phrase: str) -> str | None:
     if wanted is None:
         return None
     story, world = turn.play.story, turn.world
-    candidates = [*story.people, *([story.partner] if story.partner else [])]
+    recent = [*story.people, *([story.partner] if story.partner else [])]
+    # Someone here is meant before someone elsewhere: after "ask hob about pell", "him" is Hob.
+    present = set(turn.play.present(world))
+    candidates = [n for n in recent if n in present] + [n for n in recent if n not in present]
     for name in candidates:
         character = world.character(name)
         if character is not None and character.pronoun in (wanted, None):

@@ -53,8 +53,8 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
     if play.ending is not None and scene.ending is None:
         ending = world.endings[play.ending]
         turn.log.say(f"**{ending.title}**")
-        if ending.text:
-            turn.log.say(world.text(ending.text))
+        told = " ".join([world.text(ending.text), *await turn.details(ending.details)])
+        turn.log.say(told)
     if not turn.log.paragraphs:
         turn.log.say(turn.reply("wait"))
     return TurnOutcome(turn.log.text, world_ir(turn), play.to_scene(world, turn.rng.randrange(2**31)))
@@ -106,7 +106,7 @@ async def again(turn: Turn) -> None:
         turn.fail("There is nothing to do again yet.")
         return
     if not await custom_command(turn, last):
-        await dispatch(turn, parse(last))
+        await dispatch(turn, parse(last), typed=last)
 
 
 async def custom_command(turn: Turn, line: str) -> bool:

@@ -239,6 +239,9 @@ def iter_rules(document: WorldDocument) -> Iterator[tuple[str, Conditions | None
             yield f"{base}.effects", None, reaction.effects
     for i, item in enumerate(document.items):
         yield f"items[{i}].on_take", None, item.on_take
+    for i, ending in enumerate(document.endings):
+        for k, detail in enumerate(ending.details):
+            yield f"endings[{i}].details[{k}].when", detail.when, None
     for i, beat in enumerate(document.beats):
         yield f"beats[{i}].when", beat.when, None
         for k, detail in enumerate(beat.details):

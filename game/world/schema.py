@@ -276,6 +276,7 @@ class Ending(Strict):
     id: Id
     title: str = Field(min_length=1, max_length=100)
     text: str = ""
+    details: list[Detail] = Field(default_factory=list)
 
 
 class TimeOfDay(Strict):

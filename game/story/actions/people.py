@@ -32,7 +32,12 @@ class Address:
 async def addressee(turn: Turn, intent: Intent) -> Address | Refusal:
     """The check most people actions start with: the person meant, here, and one person."""
     character = turn.present_character(intent.target)
-    return character if isinstance(character, Refusal) else Address(character, intent.topic)
+    if isinstance(character, Refusal):
+        return character
+    mentioned = character_named(turn.world, intent.topic) if intent.topic else None
+    if mentioned is not None and mentioned.name in {*turn.play.met, *turn.play.present(turn.world)}:
+        turn.mentioned_people.append(mentioned.name)  # "ask lise about hob": now "him" may be Hob
+    return Address(character, intent.topic)
 
 
 class Talk(Action[CharacterDef]):

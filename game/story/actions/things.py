@@ -50,7 +50,7 @@ class Examine(Action[Sight]):
         if character is not None:
             return Refusal(turn.reply("not_here", name=character.short_name))
         if scenery_named(await room_text(turn), phrase):
-            return Sight(turn.reply("scenery", thing=wanted))
+            return Sight(turn.reply("scenery", thing=wanted), feature=wanted)
         return Refusal(turn.reply("no_such", thing=wanted or phrase))
 
     async def carry_out(self, turn: Turn, plan: Sight) -> None:
