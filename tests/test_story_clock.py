@@ -85,3 +85,16 @@ async def test_meta_commands_and_free_actions_leave_a_saved_games_clock_alone(tm
         assert resumed.scene.story is not None and resumed.scene.story.clock == 1
     finally:
         await resumed.close()
+
+
+async def test_near_dusk_the_chapel_says_ambry_has_the_rope(brinefall: World) -> None:
+    """The dusk warning takes the rope off its hook; the chapel and the rope say so, and ringing asks her."""
+    game = await Playthrough.start(brinefall)
+    await game.play("n")
+    await game.play("w")
+    while (clock(game) or 0) < 130:
+        await game.play("wait")
+    look = await game.play("look")
+    assert "over Sister Ambry's arm" in look and "coiled on a hook" not in look
+    assert "holds it ready" in await game.play("x rope")
+    assert "puts the rope into your hands" in await game.play("ring the bell")
