@@ -123,3 +123,11 @@ async def test_a_person_named_in_a_question_becomes_him_or_her(brinefall: World)
 async def test_them_follows_scenery_too(brinefall: World) -> None:
     _, told = await play(brinefall, "n", "x whelks", "take them")
     assert told[2] == "The whelks are part of the Salt Quay; you can't carry them off."
+
+
+async def test_a_place_in_view_and_a_pronoun_before_the_thing(brinefall: World) -> None:
+    _, told = await play(brinefall, "x lowtown", "x the quay", "x hob", "give him coins", "hob, help me")
+    assert told[0] == "That is Lowtown Stilts, west from here. You'd see more of it if you went west."
+    assert told[1].startswith("That is the Salt Quay, north from here.")
+    assert "I ferried your mother for nothing" in told[3], "'give him coins' gives them to Hob"
+    assert "Hob says" in told[4] and "your own mind" not in told[4], "'hob, help me' is put to Hob"

@@ -128,6 +128,8 @@ def _addressed(text: str) -> Intent | None:
     if not name or not clean(rest) or len(name.split()) > 3 or _parse_line(head).verb != "unknown":
         return None
     intent = _parse_line(rest)
+    if intent.target in {"me", "us", "myself"}:  # "hob, help me": a request put to Hob
+        return Intent("ask", target=name, topic=clean(rest))
     if intent.verb in PEOPLE_VERBS and not intent.target:
         return Intent("talk" if intent.verb == "talk" else intent.verb, obj=intent.obj, target=name,
                       topic=intent.topic)

@@ -22,6 +22,11 @@ KEPT_PEOPLE = 6
 def resolve(turn: Turn, intent: Intent) -> Intent:
     """``intent`` with pronouns in its object and target replaced by what they stand for (when known)."""
     obj, target = intent.obj, intent.target
+    head, _, rest = obj.partition(" ")
+    if intent.verb in {"give", "show"} and not target and rest and head in PERSON_WORDS:
+        person = _person(turn, head)  # "give him the coins"
+        if person is not None:
+            obj, target = rest, person
     if obj:
         obj = _person(turn, obj) or _thing(turn, obj) or obj
     if target:

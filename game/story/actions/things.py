@@ -9,7 +9,14 @@ from game.story.actions.places import describe, describe_place
 from game.story.context import OBJECT_PRONOUNS, SELF_WORDS, Refusal, Turn
 from game.story.parser import Intent
 from game.story.prose import agreement, capital, is_plural, join_words, mid_sentence, tidy
-from game.story.resolve import character_named, feature_named, item_named, names_place, scenery_named
+from game.story.resolve import (
+    character_named,
+    exit_named,
+    feature_named,
+    item_named,
+    names_place,
+    scenery_named,
+)
 from game.world.schema import Effects, Item
 from game.world.words import key_words, strip_articles
 
@@ -49,6 +56,11 @@ class Examine(Action[Sight]):
             return Sight(world.text(character.description or character.summary), person=character.name)
         if character is not None:
             return Refusal(turn.reply("not_here", name=character.short_name))
+        direction = exit_named(world, play.location, phrase)
+        if direction is not None:
+            place = world.places[play.location].exits[direction]
+            return Sight(f"That is {mid_sentence(world.places[place].name)}, {direction} from here. "
+                         f"You'd see more of it if you went {direction}.")
         if scenery_named(await room_text(turn), phrase):
             return Sight(turn.reply("scenery", thing=wanted), feature=wanted)
         return Refusal(turn.reply("no_such", thing=wanted or phrase))
