@@ -68,10 +68,15 @@ async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None
         return
     intent = pronouns.resolve(turn, intent)
     action = ACTIONS[intent.verb]
+    touched = list(turn.acted_on), list(turn.mentioned_people)
     plan = await action.check(turn, intent)
-    if (isinstance(plan, Refusal) and typed is not None and intent.verb != "empty"
-            and await _typo_reading(turn, typed)):
-        return
+    if isinstance(plan, Refusal) and typed is not None and intent.verb != "empty":
+        refused = list(turn.acted_on), list(turn.mentioned_people)
+        # Whoever the refused reading touched is not on stage for the corrected one.
+        turn.acted_on, turn.mentioned_people = touched
+        if await _typo_reading(turn, typed):
+            return
+        turn.acted_on, turn.mentioned_people = refused
     await finish(action, turn, plan)
     pronouns.remember(turn)
 
