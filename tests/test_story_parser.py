@@ -131,3 +131,35 @@ async def test_a_place_in_view_and_a_pronoun_before_the_thing(brinefall: World) 
     assert told[1].startswith("That is the Salt Quay, north from here.")
     assert "I ferried your mother for nothing" in told[3], "'give him coins' gives them to Hob"
     assert "Hob says" in told[4] and "your own mind" not in told[4], "'hob, help me' is put to Hob"
+
+
+@pytest.mark.parametrize(("line", "intent"), [
+    ("talk to hob about ness", Intent("ask", target="hob", topic="ness")),
+    ("speak with the sergeant regarding the flood", Intent("ask", target="the sergeant", topic="the flood")),
+    ("Hob, tell me about Ness", Intent("ask", target="hob", topic="ness")),
+    ("hob: the sluice was opened", Intent("say", target="hob", topic="the sluice was opened")),
+    ("tell me about the bell", Intent("ask", topic="the bell")),
+    ("what happened to ness?", Intent("ask", topic="what happened to ness")),
+    ("do you know pell?", Intent("ask", topic="do you know pell")),
+    ("say hello to hob", Intent("talk", target="hob")),
+    ("hello hob", Intent("talk", target="hob")),
+    ("hi there", Intent("talk")),
+    ("greet hob", Intent("talk", target="hob")),
+    ("talk to hob 🙂", Intent("talk", target="hob")),
+    ("talk to hob 👍🏽!!", Intent("talk", target="hob")),
+    ("x ferry…", Intent("examine", obj="ferry")),
+    ("do nothing", Intent("unknown", obj="do nothing")),
+    ("take coin, bread", Intent("take", obj="coin bread")),
+    ("what now", Intent("think")),
+])
+def test_the_shapes_of_a_line(line: str, intent: Intent) -> None:
+    assert parse(line) == intent
+
+
+def test_one_edit_is_one_letter_added_dropped_changed_or_two_swapped() -> None:
+    from game.story.typos import one_edit_apart
+
+    for typed, meant in [("tlak", "talk"), ("hbo", "hob"), ("lok", "look"), ("talkk", "talk"), ("tslk", "talk")]:
+        assert one_edit_apart(typed, meant), typed
+    for typed, meant in [("nroht", "north"), ("talk", "talk"), ("tk", "talk"), ("klat", "talk")]:
+        assert not one_edit_apart(typed, meant), typed

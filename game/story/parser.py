@@ -89,8 +89,8 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^warn (.+?) (?:about|of|that) (.+)$", "warn", ("target", "topic")),
     (r"^warn (.+)$", "warn", ("target",)),
     # A question put to whoever the player is talking to: "what happened to ness?"
-    (r"^((?:who|whom|whose|what|where|why|how|when|which|did|does|do|was|were|is|are|can|could) .+)$",
-     "ask", ("topic",)),
+    (r"^((?:who|whom|whose|what|where|why|how|when|which|did|does|was|were|is|are|do you|can you|could you|"
+     r"will you|would you) .+)$", "ask", ("topic",)),
 ]
 NOBODY_IN_PARTICULAR = frozenset({"there", "all", "everyone", "everybody", "folks", "again"})
 PEOPLE_VERBS = frozenset({"talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow",
