@@ -113,9 +113,9 @@ async def test_enter_is_board_for_the_worlds_own_verbs(brinefall: World) -> None
 
 async def test_a_person_named_in_a_question_becomes_him_or_her(brinefall: World) -> None:
     """After "ask hob about tibby", "her" is Tibby (met before); "him" is the Hob who is here."""
-    game, told = await play(brinefall, "w", "talk to tibby", "e", "ask hob about tibby", "ask him about ness")
-    assert game.scene.story is not None and set(game.scene.story.people[:2]) == {"Tibby Tarrant", "Hob Tarrant"}
-    assert "Eel Run" in told[4], "'him' is Hob, here, even though Tibby was named after him"
+    game, _ = await play(brinefall, "w", "talk to tibby", "e", "ask hob about tibby")
+    assert game.scene.story is not None and game.scene.story.people[:2] == ["Tibby Tarrant", "Hob Tarrant"]
+    assert "Eel Run" in await game.play("ask him about ness")
     told = [await game.play(c) for c in ("ask her about ness", "w", "ask her about ness")]
     assert told[0] == "Tibby isn't here." and "sweetheart" in told[2]
 

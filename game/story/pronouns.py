@@ -37,7 +37,8 @@ def resolve(turn: Turn, intent: Intent) -> Intent:
 def remember(turn: Turn) -> None:
     """The turn's people and things become what "him", "her", "them" and "it" mean next."""
     story = turn.play.story
-    for name in reversed([*turn.acted_on, *turn.mentioned_people]):
+    # Each goes to the front in turn, so someone named in a question is newer than the one asked.
+    for name in [*turn.acted_on, *turn.mentioned_people]:
         if turn.world.is_player(name):
             continue
         story.people = [name, *(n for n in story.people if n != name)][:KEPT_PEOPLE]
