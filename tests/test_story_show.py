@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
+
+from game.errors import ContentError
 from game.narrator.offline_play import Playthrough
 from game.world import load_world
 
@@ -33,3 +37,18 @@ async def test_who_is_shown_changes_the_answer() -> None:
     assert "returned" in guild and "returned" not in other and "unmoved" not in other
     assert "That is not yours" in await shown("ledger", "Fenn Orrick")
     assert "I'll carry irons" in await shown("ledger", "Lise Brack"), "a character's own reaction still wins"
+
+
+def test_a_show_line_for_nobody_or_no_item_is_refused_at_load(tmp_path: Path) -> None:
+    shutil.copytree(Path(__file__).parent / "fixtures" / "worlds", tmp_path / "content")
+    world_file = tmp_path / "content" / "tiny" / "world.toml"
+    world_file.write_text(world_file.read_text(encoding="utf-8").replace(
+        'goal = "Someone has to light the lamp before the ships come in."',
+        'goal = "Someone has to light the lamp before the ships come in."\n\n[[world.shows]]\n'
+        'items = ["matchs"]\nto = ["kepper"]\ntext = "{name} looks at {thing}."', 1), encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        load_world(tmp_path / "content", "tiny")
+    message = caught.value.message
+    assert "content/tiny/world.toml: world.shows[0].items[0]: unknown item 'matchs'" in message
+    assert ("content/tiny/world.toml: world.shows[0].to[0]: no character is named or labelled 'kepper' "
+            "(did you mean 'keeper'?)") in message

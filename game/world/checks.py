@@ -197,9 +197,15 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
                 checker.fail(label, f"items[{i}].location",
                              f"unknown place or character {item.location!r} (use a place id, a character, or 'player')")
         if document.world is not None:
+            # A show line's ``to`` may name a person or a label; one that matches nobody is a typo.
+            labels = {x.casefold() for c in world.characters for x in [*c.names, *c.labels]}
             for i, show in enumerate(document.world.shows):
                 for j, item_id in enumerate(show.items):
                     checker.item_ok(label, f"world.shows[{i}].items[{j}]", item_id)
+                for j, who in enumerate(show.to):
+                    if who.casefold() not in labels:
+                        checker.fail(label, f"world.shows[{i}].to[{j}]",
+                                     f"no character is named or labelled {who!r}{_hint(who, sorted(labels))}")
         for i, beat in enumerate(document.beats):
             for j, seen_at in enumerate(beat.visible):
                 checker.place_ok(label, f"beats[{i}].visible[{j}]", seen_at)
