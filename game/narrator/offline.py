@@ -41,7 +41,10 @@ class OfflineNarrator:
         paragraphs = [pick(self.world, self.world.section.opening, rng)]
         play = Play.from_scene(scene, self.world)
         if play.location in self.world.places:
-            paragraphs.extend(describe_place(self.world, play, full=True))
+            # Before any turn only unconditional details can hold (no rules have run, no flag is set).
+            place = self.world.places[play.location]
+            details = [pick(self.world, d.text, rng) for d in place.details if d.when.is_empty()]
+            paragraphs.extend(describe_place(self.world, play, full=True, details=details))
         return "\n\n".join(p for p in paragraphs if p)
 
     async def narrate(self, request: NarrationRequest) -> AsyncIterator[str]:

@@ -8,17 +8,19 @@ a phrase means among those present (the check nearly every people action starts 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from game.graph.ports import GraphReader
 from game.story.log import TurnLog
-from game.story.prose import choose, fill, join_words, pick
+from game.story.prose import agreement, capital, choose, fill, join_words, pick
 from game.story.relations import RelationView
 from game.story.resolve import character_named
 from game.story.rules import Rules
 from game.story.state import Play
 from game.world import CharacterDef, World
 from game.world.scene import SceneState
+from game.world.schema import Detail
 from game.world.words import strip_articles
 
 DEFAULT_REPLIES: dict[str, str] = {
@@ -30,9 +32,12 @@ DEFAULT_REPLIES: dict[str, str] = {
     "wait": "Time passes.",
     "no_topic": "{name} has nothing to tell you about that.",
     "think": "You stop and think.",
+    "no_exit_indoors": "There's no way out in that direction.",
+    "scenery": "You look at the {thing}. There's nothing more to see than you have already seen.",
 }
 SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
 PRONOUNS = frozenset({"him", "her", "them", "they", "he", "she"})
+OBJECT_PRONOUNS: dict[str | None, str] = {"he": "him", "she": "her", "they": "them", None: "them"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,8 @@ class Turn:
     log: TurnLog
     rules: Rules
     acted_on: list[str] = field(default_factory=list)
+    mentioned_thing: str | None = None
+    mentioned_people: list[str] = field(default_factory=list)
     followable: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -62,9 +69,12 @@ class Turn:
               seed: str) -> Turn:
         """A turn over a working copy of ``scene``; ``seed`` says which variants of a text it picks."""
         play = Play.from_scene(scene, world)
+        if play.story.clock is None:
+            # A save from before the story clock: every turn it holds took time then.
+            play.story.clock = max(0, number - 1)
         rng = random.Random(f"{seed}:{scene.rng_state}:{number}:{player_input}")
         log = TurnLog()
-        rules = Rules(world, play, RelationView(world, graph), log, number, rng)
+        rules = Rules(world, play, RelationView(world, graph), log, play.story.clock + 1, rng)
         return cls(world, number, player_input, scene, play, rng, log, rules)
 
     # ------------------------------------------------------------------------------------ saying
@@ -73,7 +83,9 @@ class Turn:
         """One of the world's replies for ``key`` (or the default), with ``{name}`` and the like filled."""
         variants = getattr(self.world.replies, key, None)
         text = choose(variants, self.rng) if variants else DEFAULT_REPLIES[key]
-        return fill(text, values)
+        if "thing" in values:
+            values = {**agreement(values["thing"]), **values}
+        return capital(fill(text, values))
 
     def pick(self, variants: list[str]) -> str:
         """One of a content text's variants as prose, to say and to quote as evidence."""
@@ -84,6 +96,10 @@ class Turn:
         text = self.pick(variants)
         self.log.say(text)
         return text
+
+    async def details(self, details: Sequence[Detail]) -> list[str]:
+        """The detail sentences whose conditions hold now, in order, each as one of its variants."""
+        return [self.pick(d.text) for d in details if await self.rules.holds(d.when)]
 
     def fail(self, text: str) -> None:
         """A reply to something that could not be done: no time passes, so no beat fires."""
@@ -128,8 +144,10 @@ class Turn:
                 return Refusal(self.reply("nobody"))
             names = join_words([self.short(n) for n in present], "or")
             return Refusal(f"Who do you mean? {names} could answer.")
-        if phrase.strip() in PRONOUNS and partner in present:
-            phrase = partner or phrase
+        if phrase.strip() in PRONOUNS:
+            # Left unresolved (pronouns.resolve found no one it could mean): ask rather than guess.
+            names = join_words([self.short(n) for n in present], "or")
+            return Refusal(f"Who do you mean by \"{phrase.strip()}\"?" + (f" {names} could answer." if present else ""))
         if strip_articles(phrase) in SELF_WORDS:
             return Refusal("You know your own mind well enough. Find someone else to put it to.")
         character = character_named(self.world, phrase)

@@ -50,7 +50,7 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^(?:z|wait|rest|listen|sit|sit down)$", "wait", ()),
     (r"^(?:g|again)$", "again", ()),
     (r"^(?:exits|where|where can i go)$", "exits", ()),
-    (r"^(?:think|hint|hints|remember|goal|what now)$", "think", ()),
+    (r"^(?:think|hint|hints|remember|goal|what now|what)$", "think", ()),
     (r"^(?:go|walk|run|head|climb|move|travel|return)(?: back)?(?: to| towards| toward| into| through)? (.+)$",
      "go", ("obj",)),
     (r"^(?:enter) (.+)$", "go", ("obj",)),
@@ -61,11 +61,18 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^(?:give|offer|hand) (.+)$", "give", ("obj",)),  # the person is in "obj": the action splits it
     (r"^show (.+?) to (.+)$", "show", ("obj", "target")),
     (r"^show (.+)$", "show", ("obj",)),
+    (r"^(?:talk|speak|chat)(?: to| with)? (.+?) (?:about|of|regarding) (.+)$", "ask", ("target", "topic")),
     (r"^(?:talk|speak|chat)(?: to| with)? (.+)$", "talk", ("target",)),
     (r"^(?:greet|hail|approach) (.+)$", "talk", ("target",)),
-    (r"^(?:talk|speak|chat|hello|hi|greet)$", "talk", ()),
+    (r"^(?:say )?(?:hello|hi|hey|hullo|greetings|good (?:morning|afternoon|evening|day))(?: to)? (.+)$",
+     "talk", ("target",)),
+    (r"^(?:wave|nod|bow)(?: to| at)? (.+)$", "talk", ("target",)),
+    (r"^(?:talk|speak|chat|hello|hi|hey|greet|say hello|say hi|wave)$", "talk", ()),
+    (r"^tell me (?:about|of|regarding) (.+)$", "ask", ("topic",)),
     (r"^(?:ask|question) (.+?) (?:about|for|of|regarding) (.+)$", "ask", ("target", "topic")),
     (r"^(?:ask|question) (?:about|regarding) (.+)$", "ask", ("topic",)),
+    (r"^(?:ask|question) (.+?) ((?:who|whom|whose|what|where|why|how|when|which|whether|if) .+)$",
+     "ask", ("target", "topic")),
     (r"^(?:ask|question) (.+)$", "talk", ("target",)),
     (r"^tell (.+?) (?:about|of|regarding|that) (.+)$", "tell", ("target", "topic")),
     (r"^tell about (.+)$", "tell", ("topic",)),
@@ -81,12 +88,57 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^(?:follow|trail|shadow|go after|chase) (.+)$", "follow", ("target",)),
     (r"^warn (.+?) (?:about|of|that) (.+)$", "warn", ("target", "topic")),
     (r"^warn (.+)$", "warn", ("target",)),
+    # A question put to whoever the player is talking to: "what happened to ness?"
+    (r"^((?:who|whom|whose|what|where|why|how|when|which|did|does|was|were|is|are|do you|can you|could you|"
+     r"will you|would you) .+)$", "ask", ("topic",)),
 ]
+NOBODY_IN_PARTICULAR = frozenset({"there", "all", "everyone", "everybody", "folks", "again"})
+PEOPLE_VERBS = frozenset({"talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow",
+                          "warn", "give", "show"})
 _PATTERNS = [(re.compile(pattern), verb, groups) for pattern, verb, groups in _GRAMMAR]
+# Every single word a verb pattern starts with: what a typo in the verb is corrected towards.
+VERB_WORDS: frozenset[str] = frozenset(
+    word for pattern, _verb, _groups in _GRAMMAR
+    for alternatives in re.findall(r"^\^\(\?:([a-z |-]+)\)", pattern)
+    for word in alternatives.split("|") if " " not in word
+) | frozenset(re.findall(r"^\^([a-z]+) ", "\n".join(p for p, _v, _g in _GRAMMAR), re.MULTILINE))
 
 
 def parse(text: str) -> Intent:
-    """Read one line of input. Directions, abbreviations and two-object verbs are recognised here."""
+    """Read one line of input. Directions, abbreviations and two-object verbs are recognised here.
+
+    "Hob, tell me about Ness" is addressed: the words before the comma name who is spoken to.
+    """
+    addressed = _addressed(text)
+    if addressed is not None:
+        return addressed
+    intent = _parse_line(text)
+    if intent.verb == "talk" and intent.target in NOBODY_IN_PARTICULAR:
+        return Intent("talk")
+    return intent
+
+
+def _addressed(text: str) -> Intent | None:
+    """``NAME, WORDS``: WORDS said or asked to NAME; None when the line is not of that shape."""
+    parts = re.split(r"[,:]", straighten_quotes(text), maxsplit=1)
+    if len(parts) != 2:
+        return None
+    head, rest = parts
+    name = clean(head)
+    if not name or not clean(rest) or len(name.split()) > 3 or _parse_line(head).verb != "unknown":
+        return None
+    intent = _parse_line(rest)
+    if intent.target in {"me", "us", "myself"}:  # "hob, help me": a request put to Hob
+        return Intent("ask", target=name, topic=clean(rest))
+    if intent.verb in PEOPLE_VERBS and not intent.target:
+        return Intent("talk" if intent.verb == "talk" else intent.verb, obj=intent.obj, target=name,
+                      topic=intent.topic)
+    if intent.verb in PEOPLE_VERBS:
+        return intent
+    return Intent("say", target=name, topic=clean(rest))
+
+
+def _parse_line(text: str) -> Intent:
     line = clean(text)
     if straighten_quotes(text).lstrip().startswith('"') and line:
         return Intent("say", topic=line)

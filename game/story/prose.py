@@ -108,3 +108,21 @@ def mid_sentence(name: str) -> str:
     """``The Salt Quay`` -> ``the Salt Quay``: a place name inside a sentence."""
     first, _, rest = name.partition(" ")
     return f"{first.lower()} {rest}" if first in {"The", "A", "An"} and rest else name
+
+
+_PLURAL_WORDS = frozenset({"people", "men", "women", "children", "feet", "teeth", "geese", "mice", "folk", "clothes"})
+
+
+def is_plural(noun: str) -> bool:
+    """A guess good enough for agreement: "piles", "whelks", "people" are plural; "moss", "bus" are not."""
+    words = noun.split()
+    last = words[-1].casefold() if words else ""
+    if last in _PLURAL_WORDS:
+        return True
+    return len(last) > 2 and last.endswith("s") and not last.endswith(("ss", "us", "is", "'s"))
+
+
+def agreement(noun: str) -> dict[str, str]:
+    """The placeholders that agree with ``noun``: ``{is}`` and ``{there_is}``."""
+    plural = is_plural(noun)
+    return {"is": "are" if plural else "is", "there_is": "There are" if plural else "There's"}

@@ -6,6 +6,8 @@ action's check. Every comparison goes through ``key_words`` so "the Old Key!" an
 
 from __future__ import annotations
 
+import re
+
 from game.world import CharacterDef, World
 from game.world.schema import Feature, Item
 from game.world.words import ARTICLES, clean, key_words, strip_articles
@@ -110,3 +112,17 @@ def _contains(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
     """Whether ``inner`` appears in ``outer`` as a run of whole words."""
     n = len(inner)
     return any(outer[i:i + n] == inner for i in range(len(outer) - n + 1))
+
+
+def scenery_named(room_text: str, phrase: str) -> bool:
+    """Whether every word of ``phrase`` stands in the room's own text ("bollard", "the whelks").
+
+    A place's description names more than its features cover; a noun the player read there deserves an
+    answer in the world's voice, never "there's no bollard here". Singular and plural both count.
+    """
+    wanted = [w.removesuffix("'s") for w in key_words(phrase).split() if len(w) >= 3]
+    if not wanted:
+        return False
+    seen = set(re.findall(r"[a-z][a-z'-]*", clean(room_text)))
+    seen |= {w.removesuffix("s") for w in seen} | {w.removesuffix("es") for w in seen}
+    return all(w in seen or w.removesuffix("s") in seen for w in wanted)

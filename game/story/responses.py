@@ -13,7 +13,7 @@ from game.story.context import Turn
 from game.story.prose import choose, fill, join_words
 from game.story.resolve import topic_matches
 from game.world import CharacterDef
-from game.world.schema import ITEM_ACTS, TOPIC_ACTS, Act, Item, Reaction, Topic
+from game.world.schema import ITEM_ACTS, TOPIC_ACTS, Act, Item, Reaction, ShowLine, Topic
 
 DEFAULT_REFUSALS: dict[Act, str] = {
     "talk": "{name} gives you a nod, and nothing more.",
@@ -55,10 +55,27 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
         return True
     if quiet:
         return False
+    shown = _world_show(turn, character, item) if act == "show" and item is not None else None
+    if shown is not None:
+        turn.log.say(turn.world.text(fill(turn.pick(shown.text), {"name": character.short_name, "thing": item.name
+                                                                  if item else "it"})))
+        return False
     refusal = character.refusals.get(act)
     text = choose(refusal, turn.rng) if refusal else DEFAULT_REFUSALS[act]
     turn.log.say(turn.world.text(fill(text, {"name": character.short_name, "thing": item.name if item else "it"})))
     return False
+
+
+def _world_show(turn: Turn, character: CharacterDef, item: Item) -> ShowLine | None:
+    """The world's first answer to showing ``item`` that fits this person (by name or label) and item."""
+    labels = {x.casefold() for x in [*character.names, *character.labels]}
+    for line in turn.world.section.shows:
+        if line.items and item.id not in line.items:
+            continue
+        if line.to and not labels & {x.casefold() for x in line.to}:
+            continue
+        return line
+    return None
 
 
 def _reaction_fits(turn: Turn, reaction: Reaction, act: Act, item: Item | None, about: str, index: int,

@@ -23,13 +23,15 @@ from game.world.schema import Conditions, Effects
 class Rules:
     """Evaluates conditions, applies effects and runs the beats for one turn."""
 
-    def __init__(self, world: World, play: Play, view: RelationView, log: TurnLog, turn: int,
+    def __init__(self, world: World, play: Play, view: RelationView, log: TurnLog, now: int,
                  rng: random.Random) -> None:
         self.world = world
         self.play = play
         self.view = view
         self.log = log
-        self.turn = turn
+        # The story clock if this turn takes time: ``turn_min``, ``since`` and a beat's firing read it,
+        # so looking around and asking for hints never bring the story's end nearer.
+        self.now = now
         self.rng = rng
 
     # ------------------------------------------------------------------------------------ conditions
@@ -55,15 +57,15 @@ class Rules:
                 if test(entry.removeprefix("!")) == negated:
                     return False
         for beat, turns in cond.since.items():
-            if beat not in play.story.fired or self.turn - play.story.fired[beat] < turns:
+            if beat not in play.story.fired or self.now - play.story.fired[beat] < turns:
                 return False
         for name, place in cond.at.items():
             where = play.story.positions.get(self._canonical(name)) or NOWHERE
             if (where == place.removeprefix("!")) == place.startswith("!"):
                 return False
-        if cond.turn_min is not None and self.turn < cond.turn_min:
+        if cond.turn_min is not None and self.now < cond.turn_min:
             return False
-        if cond.turn_max is not None and self.turn > cond.turn_max:
+        if cond.turn_max is not None and self.now > cond.turn_max:
             return False
         for ref in cond.relations:
             if not await self.relation_holds(ref):
@@ -147,9 +149,12 @@ class Rules:
                 continue
             if not await self.holds(beat.when):
                 continue
-            play.story.fired[beat.id] = self.turn
+            play.story.fired[beat.id] = self.now
             seen = not beat.visible or play.location in beat.visible
             text = pick(self.world, beat.text, self.rng) if beat.text and seen else ""
+            if text:
+                details = [pick(self.world, d.text, self.rng) for d in beat.details if await self.holds(d.when)]
+                text = " ".join([text, *details])
             self.log.say(text)
             self.apply(beat.effects, text)
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.graph.ports import GraphReader
+from game.story import pronouns, typos
 from game.story.actions import ACTIONS
-from game.story.actions.base import perform
-from game.story.context import Turn
+from game.story.actions.base import finish
+from game.story.context import Refusal, Turn
 from game.story.parser import Intent, parse
 from game.world import World
 from game.world.ir import NODE_KINDS, IREntity, WorldIR
 from game.world.scene import SceneState
+from game.world.schema import Command
 from game.world.words import key_words
 
 
@@ -39,28 +41,67 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
     turn.followable, play.story.departures = play.story.departures, {}
     if not await custom_command(turn, player_input):
         intent = parse(player_input)
-        await dispatch(turn, intent)
+        await dispatch(turn, intent, typed=player_input)
         if intent.verb not in {"again", "empty"}:
             play.story.last_input = player_input
     else:
         play.story.last_input = player_input
-    if turn.log.time_passes and play.ending is None:
-        await turn.rules.run_beats()
+    if turn.log.time_passes:
+        play.story.clock = turn.rules.now
+        if play.ending is None:
+            await turn.rules.run_beats()
     if play.ending is not None and scene.ending is None:
         ending = world.endings[play.ending]
         turn.log.say(f"**{ending.title}**")
-        if ending.text:
-            turn.log.say(world.text(ending.text))
+        told = " ".join([world.text(ending.text), *await turn.details(ending.details)])
+        turn.log.say(told)
     if not turn.log.paragraphs:
         turn.log.say(turn.reply("wait"))
     return TurnOutcome(turn.log.text, world_ir(turn), play.to_scene(world, turn.rng.randrange(2**31)))
 
 
-async def dispatch(turn: Turn, intent: Intent) -> None:
+async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None:
+    """Perform ``intent``. With ``typed`` (the line as the player wrote it), a line that fails is read
+    once more with its typos corrected, and the correction is used only if that reading can happen."""
     if intent.verb == "again":
         await again(turn)
-    else:
-        await perform(ACTIONS[intent.verb], turn, intent)
+        return
+    intent = pronouns.resolve(turn, intent)
+    action = ACTIONS[intent.verb]
+    touched = list(turn.acted_on), list(turn.mentioned_people)
+    plan = await action.check(turn, intent)
+    if isinstance(plan, Refusal) and typed is not None and intent.verb != "empty":
+        refused = list(turn.acted_on), list(turn.mentioned_people)
+        # Whoever the refused reading touched is not on stage for the corrected one.
+        turn.acted_on, turn.mentioned_people = touched
+        if await _typo_reading(turn, typed):
+            return
+        turn.acted_on, turn.mentioned_people = refused
+    await finish(action, turn, plan)
+    pronouns.remember(turn)
+
+
+async def _typo_reading(turn: Turn, typed: str) -> bool:
+    """Tell the corrected reading of ``typed`` if there is one that can happen; True when it was told."""
+    line = typos.corrected(turn, typed)
+    if line is None:
+        return False
+    note = f"(taking that as '{line}')"
+    if _custom_matches(turn, line):
+        turn.log.say(note)
+        await custom_command(turn, line)
+        return True
+    intent = pronouns.resolve(turn, parse(line))
+    if intent.verb in {"again", "unknown", "empty"}:
+        return False
+    action = ACTIONS[intent.verb]
+    plan = await action.check(turn, intent)
+    if isinstance(plan, Refusal):
+        return False
+    turn.log.say(note)
+    await finish(action, turn, plan)
+    pronouns.remember(turn)
+    return True
 
 
 async def again(turn: Turn) -> None:
@@ -70,14 +111,13 @@ async def again(turn: Turn) -> None:
         turn.fail("There is nothing to do again yet.")
         return
     if not await custom_command(turn, last):
-        await dispatch(turn, parse(last))
+        await dispatch(turn, parse(last), typed=last)
 
 
 async def custom_command(turn: Turn, line: str) -> bool:
     """The world's own verbs ("ring the bell"); True when one matched (whether or not it could run)."""
-    world, play = turn.world, turn.play
-    wanted = key_words(line)
-    matching = [c for c in world.commands if wanted in {key_words(s) for s in c.say}]
+    play = turn.play
+    matching = _custom_matches(turn, line)
     if not matching:
         return False
     for command in matching:
@@ -93,6 +133,28 @@ async def custom_command(turn: Turn, line: str) -> bool:
     refusal = next((c.otherwise for c in matching if c.otherwise), None)
     turn.fail(turn.pick(refusal) if refusal else f"{turn.reply('unknown')} {turn.hint()}")
     return True
+
+
+# Verbs a world's own phrases may be typed with: "enter the ferry" is "board the ferry".
+COMMAND_SYNONYMS: dict[str, str] = {
+    "enter": "board", "get in": "board", "get into": "board", "get on": "board", "get aboard": "board",
+    "climb into": "board", "climb aboard": "board", "step into": "board", "step onto": "board",
+    "tug": "pull", "yank": "pull", "haul": "pull", "toll": "ring", "sound": "ring",
+}
+
+
+def command_key(phrase: str) -> str:
+    """A phrase as the world's verbs are matched: its words, with a synonym verb read as the usual one."""
+    words = key_words(phrase)
+    for synonym in sorted(COMMAND_SYNONYMS, key=len, reverse=True):
+        if words == synonym or words.startswith(synonym + " "):
+            return COMMAND_SYNONYMS[synonym] + words[len(synonym):]
+    return words
+
+
+def _custom_matches(turn: Turn, line: str) -> list[Command]:
+    wanted = command_key(line)
+    return [c for c in turn.world.commands if wanted in {command_key(s) for s in c.say}]
 
 
 def world_ir(turn: Turn) -> WorldIR:

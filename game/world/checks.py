@@ -197,6 +197,16 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
             ):
                 checker.fail(label, f"items[{i}].location",
                              f"unknown place or character {item.location!r} (use a place id, a character, or 'player')")
+        if document.world is not None:
+            # A show line's ``to`` may name a person or a label; one that matches nobody is a typo.
+            labels = {x.casefold() for c in world.characters for x in [*c.names, *c.labels]}
+            for i, show in enumerate(document.world.shows):
+                for j, item_id in enumerate(show.items):
+                    checker.item_ok(label, f"world.shows[{i}].items[{j}]", item_id)
+                for j, who in enumerate(show.to):
+                    if who.casefold() not in labels:
+                        checker.fail(label, f"world.shows[{i}].to[{j}]",
+                                     f"no character is named or labelled {who!r}{_hint(who, sorted(labels))}")
         for i, beat in enumerate(document.beats):
             for j, seen_at in enumerate(beat.visible):
                 checker.place_ok(label, f"beats[{i}].visible[{j}]", seen_at)
@@ -217,8 +227,12 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
 def iter_rules(document: WorldDocument) -> Iterator[tuple[str, Conditions | None, Effects | None]]:
     """Every (path, conditions, effects) a document holds, wherever it sits."""
     for i, place in enumerate(document.places):
+        for k, detail in enumerate(place.details):
+            yield f"places[{i}].details[{k}].when", detail.when, None
         for j, feature in enumerate(place.features):
             yield f"places[{i}].features[{j}].effects", None, feature.effects
+            for k, detail in enumerate(feature.details):
+                yield f"places[{i}].features[{j}].details[{k}].when", detail.when, None
         for j, barrier in enumerate(place.barriers):
             yield f"places[{i}].barriers[{j}].requires", barrier.requires, None
     for i, character in enumerate(document.characters):
@@ -232,8 +246,13 @@ def iter_rules(document: WorldDocument) -> Iterator[tuple[str, Conditions | None
             yield f"{base}.effects", None, reaction.effects
     for i, item in enumerate(document.items):
         yield f"items[{i}].on_take", None, item.on_take
+    for i, ending in enumerate(document.endings):
+        for k, detail in enumerate(ending.details):
+            yield f"endings[{i}].details[{k}].when", detail.when, None
     for i, beat in enumerate(document.beats):
         yield f"beats[{i}].when", beat.when, None
+        for k, detail in enumerate(beat.details):
+            yield f"beats[{i}].details[{k}].when", detail.when, None
         yield f"beats[{i}].effects", None, beat.effects
     for i, command in enumerate(document.commands):
         yield f"commands[{i}].when", command.when, None

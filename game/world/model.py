@@ -153,7 +153,7 @@ class World:
             visited=[self.start],
             rng_state=0,
             story=StoryState(
-                positions=positions, item_places=item_places, held=held, goal=self.section.goal,
+                positions=positions, item_places=item_places, held=held, goal=self.section.goal, clock=0,
             ),
         )
 

@@ -29,6 +29,12 @@ class StoryState(CamelModel):
     departures: dict[str, str] = Field(
         default_factory=dict, description="Who left the player's place this turn, and where to (to follow).")
     last_input: str | None = Field(default=None, description="What 'again' repeats.")
+    clock: int | None = Field(
+        default=None, description="Turns that took time: the story's clock, which looking and asking around "
+        "do not advance. None in saves older than it; the story engine then starts it from the turn number.")
+    it: str | None = Field(default=None, description="The thing 'it' and 'them' mean: the last one named.")
+    people: list[str] = Field(
+        default_factory=list, description="The people last named or acted on, newest first (for 'him', 'her').")
 
 
 class SceneState(CamelModel):

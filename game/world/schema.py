@@ -87,6 +87,17 @@ class Conditions(Strict):
         return self == Conditions()
 
 
+class Detail(Strict):
+    """A sentence added to a text only while ``when`` holds, so the text says what the world is now.
+
+    A place's description, a feature and a beat take them: "the rope coiled on its hook" is a detail
+    that stops holding once the rope is taken down, and an ending's beat lists only what was done.
+    """
+
+    when: Conditions = Field(default_factory=Conditions)
+    text: Text
+
+
 class RelationChange(Strict):
     """A relation written to the graph: opened, or a new version when its strength or fact changed."""
 
@@ -165,6 +176,9 @@ class CharacterDef(Strict):
     refusals: dict[Act, Text] = Field(default_factory=dict)
     topics: list[Topic] = Field(default_factory=list)
     reactions: list[Reaction] = Field(default_factory=list)
+    pronoun: Literal["he", "she", "they"] | None = Field(
+        default=None, description="Which pronouns the parser follows to them: he/him, she/her, they/them; "
+        "none declared: any of them.")
 
     @property
     def names(self) -> list[str]:
@@ -184,6 +198,7 @@ class Feature(Strict):
 
     names: list[NonEmpty] = Field(min_length=1)
     text: Text
+    details: list[Detail] = Field(default_factory=list)
     effects: Effects = Field(default_factory=Effects)
 
 
@@ -200,6 +215,8 @@ class Place(Strict):
     name: str = Field(min_length=1, max_length=100)
     description: str = Field(min_length=1)
     brief: str | None = None
+    details: list[Detail] = Field(default_factory=list)
+    indoors: bool = False
     exits: dict[str, str] = Field(default_factory=dict)
     features: list[Feature] = Field(default_factory=list)
     barriers: list[Barrier] = Field(default_factory=list)
@@ -237,6 +254,7 @@ class Beat(Strict):
     id: Id
     when: Conditions = Field(default_factory=Conditions)
     text: Text | None = None
+    details: list[Detail] = Field(default_factory=list)
     visible: list[NonEmpty] = Field(default_factory=list)
     effects: Effects = Field(default_factory=Effects)
     once: bool = True
@@ -258,6 +276,26 @@ class Ending(Strict):
     id: Id
     title: str = Field(min_length=1, max_length=100)
     text: str = ""
+    details: list[Detail] = Field(default_factory=list)
+
+
+class TimeOfDay(Strict):
+    """What ``look`` says of the hour from the story clock's turn ``at`` on (turns that took time)."""
+
+    at: int = Field(ge=0)
+    text: Text
+
+
+class ShowLine(Strict):
+    """A world-level answer to ``show ITEM to PERSON`` when the person has no reaction of their own.
+
+    ``items`` are item ids (none: any item); ``to`` are character names or labels (none: anyone).
+    The first line, in file order, that fits both answers, so write the particular before the general.
+    """
+
+    items: list[NonEmpty] = Field(default_factory=list)
+    to: list[NonEmpty] = Field(default_factory=list)
+    text: Text
 
 
 class WorldSection(Strict):
@@ -269,6 +307,8 @@ class WorldSection(Strict):
     opening: Text
     flags: list[NonEmpty] = Field(default_factory=list)
     goal: str | None = None
+    times: list[TimeOfDay] = Field(default_factory=list)
+    shows: list[ShowLine] = Field(default_factory=list)
 
 
 class PlayerDef(Strict):
@@ -289,6 +329,8 @@ class Replies(Strict):
     wait: Text | None = None
     no_topic: Text | None = None
     think: Text | None = None
+    no_exit_indoors: Text | None = None
+    scenery: Text | None = None
 
 
 class WorldDocument(Strict):

@@ -19,7 +19,7 @@ Plan = TypeVar("Plan")
 
 
 class Action(ABC, Generic[Plan]):
-    """One action family member (going, taking, asking ...); the runner calls ``perform``."""
+    """One action family member (going, taking, asking ...); the runner checks it, then ``finish``es it."""
 
     @abstractmethod
     async def check(self, turn: Turn, intent: Intent) -> Plan | Refusal:
@@ -31,12 +31,19 @@ class Action(ABC, Generic[Plan]):
     async def report(self, turn: Turn, plan: Plan) -> None:
         """Tell the player what happened."""
 
+    def takes_time(self, plan: Plan) -> bool:
+        """Whether the story's clock moves (and beats run). Looking, listing and thinking change
+        nothing, so they cost nothing: a player who reads the room is not punished for it."""
+        return True
 
-async def perform(action: Action[Any], turn: Turn, intent: Intent) -> None:
-    """Run ``action`` for ``intent``: a refusal is said and stops it before anything changes."""
-    plan = await action.check(turn, intent)
+
+async def finish(action: Action[Any], turn: Turn, plan: Any) -> None:
+    """Run ``action`` once its check has answered ``plan``: a refusal is said and stops it before anything
+    changes. The runner checks first itself, so a refused line can be tried again with its typos read."""
     if isinstance(plan, Refusal):
         turn.fail(plan.message)
         return
     await action.carry_out(turn, plan)
     await action.report(turn, plan)
+    if not action.takes_time(plan):
+        turn.log.time_passes = False

@@ -6,6 +6,7 @@ An empty line and an unknown verb always refuse (no time passes), with a hint bu
 from __future__ import annotations
 
 from game.story.actions.base import Action
+from game.story.clock import time_of_day
 from game.story.context import Refusal, Turn
 from game.story.parser import Intent
 from game.story.resolve import character_named
@@ -33,6 +34,10 @@ class Think(Action[None]):
             turn.log.say(f"{turn.reply('think')} {turn.world.text(goal)}")
         else:
             turn.log.say(f"{turn.reply('think')} {turn.hint()}")
+        turn.log.say(time_of_day(turn.world, turn.play.story.clock or 0, turn.rng))
+
+    def takes_time(self, plan: None) -> bool:
+        return False
 
 
 class Empty(Action[None]):

@@ -32,7 +32,12 @@ class Address:
 async def addressee(turn: Turn, intent: Intent) -> Address | Refusal:
     """The check most people actions start with: the person meant, here, and one person."""
     character = turn.present_character(intent.target)
-    return character if isinstance(character, Refusal) else Address(character, intent.topic)
+    if isinstance(character, Refusal):
+        return character
+    mentioned = character_named(turn.world, intent.topic) if intent.topic else None
+    if mentioned is not None and mentioned.name in {*turn.play.met, *turn.play.present(turn.world)}:
+        turn.mentioned_people.append(mentioned.name)  # "ask lise about hob": now "him" may be Hob
+    return Address(character, intent.topic)
 
 
 class Talk(Action[CharacterDef]):
@@ -77,6 +82,8 @@ class Say(Action[Address]):
     """Speaking aloud: whoever you were talking to (or the only one here) answers if it touches a topic."""
 
     async def check(self, turn: Turn, intent: Intent) -> Address | Refusal:
+        if intent.target:  # "hob, the sluice was opened on purpose"
+            return await addressee(turn, intent)
         present = turn.play.present(turn.world)
         partner = turn.play.story.partner
         listener = partner if partner in present else (present[0] if len(present) == 1 else None)
@@ -239,6 +246,6 @@ class Follow(Action[Pursuit | Address]):
         if isinstance(plan, Pursuit):
             place = turn.world.places[plan.arrival.destination]
             turn.log.say(f"You follow {plan.character.short_name} to {mid_sentence(place.name)}.")
-            arrive(turn, plan.arrival)
+            await arrive(turn, plan.arrival)
         else:
             await react(turn, plan.character, "follow", about=plan.topic)

@@ -5,9 +5,11 @@ Also the place description every family uses (arriving, following someone, the o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.story.actions.base import Action
+from game.story.clock import time_of_day
 from game.story.context import Refusal, Turn
 from game.story.parser import DIRECTION_WORDS, Intent
 from game.story.prose import join_words, mid_sentence, tidy
@@ -18,14 +20,15 @@ from game.world.schema import DIRECTIONS
 from game.world.words import strip_articles
 
 
-def describe_place(world: World, play: Play, full: bool) -> list[str]:
+def describe_place(world: World, play: Play, full: bool, details: Sequence[str] = ()) -> list[str]:
     """The player's place as paragraphs: its name, its description with who and what is here, the ways on.
 
     ``full`` gives the whole description (first visits, ``look``, verbose mode), otherwise the brief one.
+    ``details`` are the place's detail sentences that hold now (the caller evaluates their conditions).
     """
     place = world.places[play.location]
     body = place.description if full or not place.brief else place.brief
-    extras: list[str] = []
+    extras: list[str] = list(details) if full or not place.brief else []
     for name in play.present(world):
         character = world.character(name)
         assert character is not None
@@ -47,12 +50,17 @@ def exits_line(world: World, place_id: str) -> str:
         target = world.places[place.exits[direction]]
         ways.append(f"{direction} to {mid_sentence(target.name)}")
     if not ways:
-        return "There is no way on from here."
+        return "There is no way out of here." if place.indoors else "There is no way on from here."
+    if place.indoors and len(ways) == 1:
+        direction = next(iter(place.exits))
+        return f"The way out is {direction}, to {mid_sentence(world.places[place.exits[direction]].name)}."
     return f"From here you can go {join_words(ways, 'or')}."
 
 
-def describe(turn: Turn, full: bool) -> None:
-    for paragraph in describe_place(turn.world, turn.play, full):
+async def describe(turn: Turn, full: bool) -> None:
+    place = turn.world.places[turn.play.location]
+    details = await turn.details(place.details)
+    for paragraph in describe_place(turn.world, turn.play, full, details):
         turn.log.say(paragraph)
 
 
@@ -64,17 +72,23 @@ class Arrival:
     first_visit: bool
 
 
-def arrive(turn: Turn, arrival: Arrival) -> None:
+async def arrive(turn: Turn, arrival: Arrival) -> None:
     """Report an arrival: the full description on a first visit (or in verbose mode), the brief one after."""
-    describe(turn, full=arrival.first_visit or turn.play.verbose)
+    await describe(turn, full=arrival.first_visit or turn.play.verbose)
 
 
 class Look(Action[None]):
+    """The whole place, then the hour: the story's clock is something the player can see."""
+
     async def check(self, turn: Turn, intent: Intent) -> None:
         return None
 
     async def report(self, turn: Turn, plan: None) -> None:
-        describe(turn, full=True)
+        await describe(turn, full=True)
+        turn.log.say(time_of_day(turn.world, turn.play.story.clock or 0, turn.rng))
+
+    def takes_time(self, plan: None) -> bool:
+        return False
 
 
 class Exits(Action[None]):
@@ -83,6 +97,9 @@ class Exits(Action[None]):
 
     async def report(self, turn: Turn, plan: None) -> None:
         turn.log.say(exits_line(turn.world, turn.play.location))
+
+    def takes_time(self, plan: None) -> bool:
+        return False
 
 
 class Go(Action[Arrival]):
@@ -101,7 +118,8 @@ class Go(Action[Arrival]):
         if direction is None and names_place(world, play.location, wanted):
             return Refusal(f"You are already at {mid_sentence(place.name)}.")
         if direction is None or direction not in place.exits:
-            return Refusal(f"{turn.reply('no_exit')} {exits_line(world, play.location)}")
+            wall = "no_exit_indoors" if place.indoors else "no_exit"
+            return Refusal(f"{turn.reply(wall)} {exits_line(world, play.location)}")
         for barrier in place.barriers:
             if barrier.exit == direction and not await turn.rules.holds(barrier.requires):
                 return Refusal(turn.pick(barrier.text))
@@ -112,4 +130,4 @@ class Go(Action[Arrival]):
         turn.play.move_player(plan.destination)
 
     async def report(self, turn: Turn, plan: Arrival) -> None:
-        arrive(turn, plan)
+        await arrive(turn, plan)

@@ -5,11 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.story.actions.base import Action
-from game.story.actions.places import describe
-from game.story.context import SELF_WORDS, Refusal, Turn
+from game.story.actions.places import describe, describe_place
+from game.story.context import OBJECT_PRONOUNS, SELF_WORDS, Refusal, Turn
 from game.story.parser import Intent
-from game.story.prose import capital, join_words, tidy
-from game.story.resolve import character_named, feature_named, item_named, names_place
+from game.story.prose import agreement, capital, is_plural, join_words, mid_sentence, tidy
+from game.story.resolve import (
+    character_named,
+    exit_named,
+    feature_named,
+    item_named,
+    names_place,
+    scenery_named,
+)
 from game.world.schema import Effects, Item
 from game.world.words import key_words, strip_articles
 
@@ -25,6 +32,7 @@ class Sight:
     effects: Effects | None = None
     item: str | None = None
     person: str | None = None
+    feature: str | None = None
 
 
 class Examine(Action[Sight]):
@@ -38,7 +46,8 @@ class Examine(Action[Sight]):
             return Sight(whole_place=True)
         feature = feature_named(world, play.location, phrase)
         if feature is not None:
-            return Sight(turn.pick(feature.text), effects=feature.effects)
+            text = " ".join([turn.pick(feature.text), *await turn.details(feature.details)])
+            return Sight(text, effects=feature.effects, feature=feature.names[0])
         item = item_named(world, phrase, turn.visible_items())
         if item is not None:
             return Sight(world.text(item.description), item=item.id)
@@ -47,6 +56,13 @@ class Examine(Action[Sight]):
             return Sight(world.text(character.description or character.summary), person=character.name)
         if character is not None:
             return Refusal(turn.reply("not_here", name=character.short_name))
+        direction = exit_named(world, play.location, phrase)
+        if direction is not None:
+            place = world.places[play.location].exits[direction]
+            return Sight(f"That is {mid_sentence(world.places[place].name)}, {direction} from here. "
+                         f"You'd see more of it if you went {direction}.")
+        if scenery_named(await room_text(turn), phrase):
+            return Sight(turn.reply("scenery", thing=wanted), feature=wanted)
         return Refusal(turn.reply("no_such", thing=wanted or phrase))
 
     async def carry_out(self, turn: Turn, plan: Sight) -> None:
@@ -56,12 +72,18 @@ class Examine(Action[Sight]):
             turn.log.item(plan.item)
         if plan.person is not None:
             turn.touch(plan.person)
+        if plan.feature is not None:
+            turn.mentioned_thing = plan.feature
 
     async def report(self, turn: Turn, plan: Sight) -> None:
         if plan.whole_place:
-            describe(turn, full=True)
+            await describe(turn, full=True)
         else:
             turn.log.say(plan.text)
+
+    def takes_time(self, plan: Sight) -> bool:
+        """A look costs time only when it finds something out (a feature with effects)."""
+        return plan.effects is not None and not plan.effects.is_empty()
 
 
 class Inventory(Action[list[str]]):
@@ -74,6 +96,9 @@ class Inventory(Action[list[str]]):
         else:
             turn.log.say(f"You are carrying {join_words(plan)}.")
 
+    def takes_time(self, plan: list[str]) -> bool:
+        return False
+
 
 class Take(Action[list[Item]]):
     """``take the key``, ``take all``: what lies here (or is carried by no one) and can be carried."""
@@ -85,7 +110,7 @@ class Take(Action[list[Item]]):
             return portable or Refusal("There is nothing here you can carry off.")
         item = item_named(world, intent.obj, turn.visible_items())
         if item is None:
-            return Refusal(turn.reply("no_such", thing=strip_articles(intent.obj)))
+            return await _not_to_take(turn, intent.obj)
         if play.carries(item.id):
             return Refusal(f"You already have {item.name}.")
         if item.id in play.story.held:
@@ -103,6 +128,28 @@ class Take(Action[list[Item]]):
     async def report(self, turn: Turn, plan: list[Item]) -> None:
         for item in plan:
             turn.log.say(_took(turn, item))
+
+
+async def room_text(turn: Turn) -> str:
+    """Everything the room says of itself as ``look`` tells it: what scenery the player may name."""
+    place = turn.world.places[turn.play.location]
+    return " ".join(describe_place(turn.world, turn.play, True, await turn.details(place.details)))
+
+
+async def _not_to_take(turn: Turn, phrase: str) -> Refusal:
+    """Why ``take`` cannot have it: a person, a fixture of the place, or nothing here by that name."""
+    world, play = turn.world, turn.play
+    wanted = key_words(phrase)
+    character = character_named(world, phrase)
+    if character is not None and character.name in play.present(world):
+        them = OBJECT_PRONOUNS[character.pronoun]
+        return Refusal(f"{character.short_name} is nobody's to carry off. You could talk to {them} instead.")
+    feature = feature_named(world, play.location, phrase)
+    if feature is not None or scenery_named(await room_text(turn), phrase):
+        them = "them" if is_plural(wanted) else "it"
+        place = mid_sentence(world.places[play.location].name)
+        return Refusal(f"The {wanted} {agreement(wanted)['is']} part of {place}; you can't carry {them} off.")
+    return Refusal(turn.reply("no_such", thing=strip_articles(phrase)))
 
 
 def _took(turn: Turn, item: Item) -> str:
