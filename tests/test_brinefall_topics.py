@@ -87,8 +87,13 @@ async def test_no_common_question_gives_a_secret_away_in_a_fresh_game(world: Wor
         assert not opened & SECRET_RELATIONS, (character.name, topic, opened)
 
 
-# A guarded answer first, then the same question once the player has earned more: (the way there, the
-# question, what the guarded answer says, the steps that earn it, what the earned answer says).
+# Fenn's help, the ledger taken while Crane counts the captain's purse, and Lise shown it: within a few
+# turns the Watch splits behind her, and the Guild casts Crane out.
+LEDGER_TO_LISE = ["n", "n", "help fenn", "ask fenn about the ledger", "z", "u", "take ledger", "d", "s",
+                  "show ledger to lise"]
+
+# An answer first, then the same question once the player has earned more or the town has moved on:
+# (the way there, the question, what the first answer says, the steps between, what the later one says).
 EARNED = [
     pytest.param(["w"], "ask tibby about the bell", "Ask Sister Ambry",
                  ["e", "n", "e", "take bread", "w", "s", "w", "give bread to tibby"], "Ask me about the flood",
@@ -107,6 +112,14 @@ EARNED = [
     pytest.param(["e", "x wheel", "take tally", "w", "n", "e", "show tally to pell", "w", "w"],
                  "ask ambry about the bellkeepers", "it is all we are for",
                  ["ask ambry about the bell"], "a frightened woman", id="ambry-confessed"),
+    pytest.param(["n", "n"], "ask fenn about the watch", "not my place to say what for",
+                 ["help fenn"], "Ask me about the captain", id="fenn-trusts-you"),
+    pytest.param(LEDGER_TO_LISE[:-1], "ask lise about the moot", "bring something written down",
+                 LEDGER_TO_LISE[-1:], "I read that page aloud", id="lise-shown-the-ledger"),
+    pytest.param(LEDGER_TO_LISE, "ask merrow about the watch", "seven lanterns on the post",
+                 ["z", "z"], "You'd think that bought a man something", id="merrow-after-the-watch-splits"),
+    pytest.param(LEDGER_TO_LISE, "ask crane about the guild", "Twenty years as steward",
+                 ["z", "z"], "she struck me out of them", id="crane-after-the-guild-casts-him-out"),
     pytest.param(["n", "e", "bribe maud", "ask maud about pell", "w", "n"], "ask orla about the moot",
                  "I expect a sensible result", ["talk to orla", "accept the offer"], "you have already sold it",
                  id="orla-bought-your-silence"),
@@ -114,7 +127,7 @@ EARNED = [
 
 
 @pytest.mark.parametrize(("way", "question", "guarded", "earning", "earned"), EARNED)
-async def test_a_guarded_answer_opens_only_once_it_is_earned(
+async def test_an_answer_changes_only_once_it_is_earned(
         world: World, way: list[str], question: str, guarded: str, earning: list[str], earned: str) -> None:
     game = await Playthrough.start(world)
     for command in way:
