@@ -95,6 +95,11 @@ class Playthrough:
     def turn(self) -> int:
         return self.pipeline.state.turn
 
+    @turn.setter
+    def turn(self, turn: int) -> None:
+        """Jump the game's turn count (a test's shortcut, e.g. to play a save from before the clock)."""
+        self.pipeline.state.turn = turn
+
     @property
     def turns(self) -> list[PlayedTurn]:
         return self.store.turns

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playthrough import Playthrough
 
-from game.narrator.offline_play import Playthrough
-from game.narrator.offline_text import tidy
+from game.story.prose import tidy
 from game.world import CharacterDef, World, load_world
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"

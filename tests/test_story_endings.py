@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from game.narrator.offline_play import Playthrough
+from playthrough import Playthrough
+
 from game.world import load_world
 
 CONTENT = Path(__file__).parent.parent / "content"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playthrough import Playthrough
 
-from game.narrator.offline_play import Playthrough
 from game.story.parser import Intent, parse
 from game.world import World, load_world
 

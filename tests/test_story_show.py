@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playthrough import Playthrough
 
 from game.errors import ContentError
-from game.narrator.offline_play import Playthrough
 from game.world import load_world
 
 CONTENT = Path(__file__).parent.parent / "content"
