@@ -12,7 +12,7 @@ from game.config import LLMSettings
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest, PastTurn, SceneState
-from game.narrator.openai_narrator import OpenAINarrator
+from game.narrator.llm.narrator import OpenAINarrator
 from game.world import World, load_world
 
 WORLDS = Path(__file__).parent / "fixtures" / "worlds"

@@ -30,8 +30,8 @@ from game.engine.session import GameSession
 from game.errors import ConfigError, InputError
 from game.narrator.base import NarrationRequest
 from game.narrator.factory import make_narrator, narrator_from_spec
-from game.narrator.llm_record import ReplayTransport
-from game.narrator.openai_narrator import OpenAINarrator
+from game.narrator.llm.narrator import OpenAINarrator
+from game.narrator.llm.record import ReplayTransport
 
 TRUST = edge("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed since Sam steadied her wick.")
 FEAR = edge("Tobin Hale", "Sam Reed", "DISTRUSTS", -0.5, "Tobin Hale distrusts Sam Reed, who asked about the post.")

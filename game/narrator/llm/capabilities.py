@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.config import LLMSettings
-from game.narrator.llm_json import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
-from game.narrator.llm_stream import message_tool_calls
-from game.narrator.llm_transport import ChatCall, LLMError, Transport, first_message
+from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
+from game.narrator.llm.stream import message_tool_calls
+from game.narrator.llm.transport import ChatCall, LLMError, Transport, first_message
 
 STRUCTURED_ORDER = ("json_schema", "json_object", "none")
 _HINTS: dict[str, tuple[str, ...]] = {

@@ -5,7 +5,7 @@ A turn makes three kinds of request (seed 000): **narrate**, streamed, with ``li
 the turn's typed facts as JSON validated by ``WorldIR`` (``json_schema`` where the server supports it,
 else JSON mode, else a plain reply repaired and validated; bounded retries); and **extract**, where a
 model records the World IR through ``upsert_npc_graph`` / ``runtime_done`` with ``tool_choice:
-"required"`` (``llm_extract``). Nothing is written here: the engine commits the turn, and discards the
+"required"`` (``extract``). Nothing is written here: the engine commits the turn, and discards the
 extractor's writes when it reports ``extracted=False``.
 
 A failure while narrating raises ``NarratorError`` (the engine then writes nothing of the turn). A
@@ -35,16 +35,16 @@ from game.graph.retrieve import find_mentions
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult, PastTurn, SceneState
 from game.narrator.ir_extract import apply_world_ir
-from game.narrator.llm_capabilities import Capabilities, response_format
-from game.narrator.llm_extract import ToolExtractor, existing_near
-from game.narrator.llm_json import (
+from game.narrator.llm.capabilities import Capabilities, response_format
+from game.narrator.llm.extract import ToolExtractor, existing_near
+from game.narrator.llm.json_reply import (
     JSONReplyError,
     echoes_schema,
     looks_like_text_tool_call_start,
     parse_json_reply,
     text_tool_calls,
 )
-from game.narrator.llm_prompts import (
+from game.narrator.llm.prompts import (
     Prompt,
     extract_v1,
     history_pair,
@@ -52,10 +52,10 @@ from game.narrator.llm_prompts import (
     narrate_v1,
     world_ir_v1,
 )
-from game.narrator.llm_record import RecordingTransport, ReplayTransport
-from game.narrator.llm_stream import HOLD_CHARS, ThinkFilter, ToolCall, ToolCallAssembler, strip_reasoning
-from game.narrator.llm_tokens import estimate_tokens, fit_newest, message_tokens, tools_tokens
-from game.narrator.llm_tools import (
+from game.narrator.llm.record import RecordingTransport, ReplayTransport
+from game.narrator.llm.stream import HOLD_CHARS, ThinkFilter, ToolCall, ToolCallAssembler, strip_reasoning
+from game.narrator.llm.tokens import estimate_tokens, fit_newest, message_tokens, tools_tokens
+from game.narrator.llm.tools import (
     GET_CHARACTER,
     LIST_CHARACTERS,
     NARRATION_TOOLS,
@@ -65,7 +65,7 @@ from game.narrator.llm_tools import (
     narration_tools,
     tool_result,
 )
-from game.narrator.llm_transport import (
+from game.narrator.llm.transport import (
     ChatCall,
     LLMError,
     OpenAITransport,

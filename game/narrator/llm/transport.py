@@ -1,7 +1,7 @@
 """The wire to an OpenAI-compatible endpoint: one place for the client, the key, retries and errors.
 
 Everything above this module speaks plain dicts (a completion, or the chunks of a stream), so a session
-can be recorded and replayed without a server (``llm_record``). The client is ``openai.AsyncOpenAI`` with
+can be recorded and replayed without a server (``record``). The client is ``openai.AsyncOpenAI`` with
 its own retries off: Kith retries here, with a bounded backoff it controls, and only before any part of a
 reply reached the player. Every error leaves as an ``LLMError`` (a ``NarratorError``) whose message is
 plain words and never holds the key: servers' own messages pass through ``Redactor`` first, and for a

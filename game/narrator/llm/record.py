@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from game.errors import InputError
-from game.narrator.llm_transport import ChatCall, LLMError, OpenAITransport, Redactor, Transport
+from game.narrator.llm.transport import ChatCall, LLMError, OpenAITransport, Redactor, Transport
 
 FORMAT = "kith-llm-recording"
 VERSION = 1

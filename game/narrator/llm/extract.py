@@ -21,12 +21,12 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import CallRejected, UpsertExecution, parse_call
 from game.narrator.base import ExtractionReport
-from game.narrator.llm_capabilities import Capabilities
-from game.narrator.llm_json import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
-from game.narrator.llm_prompts import Prompt
-from game.narrator.llm_stream import ToolCall, message_tool_calls, strip_reasoning
-from game.narrator.llm_tools import DONE, EXTRACTION_TOOLS, UPSERT, extraction_tools, tool_result
-from game.narrator.llm_transport import first_message
+from game.narrator.llm.capabilities import Capabilities
+from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
+from game.narrator.llm.prompts import Prompt
+from game.narrator.llm.stream import ToolCall, message_tool_calls, strip_reasoning
+from game.narrator.llm.tools import DONE, EXTRACTION_TOOLS, UPSERT, extraction_tools, tool_result
+from game.narrator.llm.transport import first_message
 from game.narrator.world_ir import WorldIR
 
 MAX_EXISTING = 60
