@@ -32,10 +32,11 @@ from game.engine.session import GameSession
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.narrator.llm.extract import existing_near
-from game.narrator.llm.narrator import OpenAINarrator, TurnUsage
+from game.narrator.llm.narrator import OpenAINarrator
 from game.narrator.llm.prompts import extract_v1
 from game.narrator.llm.tokens import message_tokens, tools_tokens
 from game.narrator.llm.tools import extraction_tools
+from game.narrator.llm.usage import TurnUsage
 from game.narrator.world_ir import WorldIR
 from game.world import World, load_world
 

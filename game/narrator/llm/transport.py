@@ -1,20 +1,25 @@
 """The wire to an OpenAI-compatible endpoint: one place for the client, the key, retries and errors.
 
 Everything above this module speaks plain dicts (a completion, or the chunks of a stream), so a session
-can be recorded and replayed without a server (``record``). The client is ``openai.AsyncOpenAI`` with
-its own retries off: Kith retries here, with a bounded backoff it controls, and only before any part of a
-reply reached the player. Every error leaves as an ``LLMError`` (a ``NarratorError``) whose message is
-plain words and never holds the key: servers' own messages pass through ``Redactor`` first, and for a
-refused key the server's words are not repeated at all (OpenAI's 401 quotes part of the key).
+can be recorded and replayed without a server (``record``). The client is ``openai.AsyncOpenAI`` and
+it does the retrying, as it does by default (429, 408, 409, 5xx, timeouts and dropped connections, with
+its own backoff and a server's Retry-After), ``retries`` times; a retry can only happen before any part
+of a reply reached the player, because the client retries only until a response starts. Each HTTP
+attempt is logged in ``attempts`` through the HTTP client's event hooks. Every error leaves as an
+``LLMError`` (a ``NarratorError``) whose message is plain words and never holds the key: servers' own
+messages pass through ``Redactor`` first, and for a refused key the server's words are not repeated at
+all (OpenAI's 401 quotes part of the key). A reply of the wrong shape (not JSON, not an object, a stream
+where a whole reply was asked for) is an ``LLMError`` of kind ``protocol``, never an exception of the
+client's own.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextvars
 import ipaddress
 import json
 import re
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncGenerator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -27,7 +32,6 @@ from game.errors import ConfigError, NarratorError
 OPENAI_URL = "https://api.openai.com/v1"
 LOCAL_KEY = "sk-local"
 """Sent to local servers when no key is set: they ignore it, but the client insists on one."""
-MAX_BACKOFF = 8.0
 MAX_ERROR_CHARS = 240
 _LOCAL_NAMES = {"localhost", "host.docker.internal", "host.containers.internal"}
 
@@ -37,18 +41,12 @@ class LLMError(NarratorError):
     not-found, bad-request, stream (broke after part of the reply arrived) or protocol (unreadable reply).
     """
 
-    def __init__(self, message: str, kind: str, *, status: int | None = None, retry_after: float | None = None,
-                 detail: str = "") -> None:
+    def __init__(self, message: str, kind: str, *, status: int | None = None, detail: str = "") -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
-        self.retry_after = retry_after
         self.detail = detail
         """The server's own (redacted) words, used to decide which feature a 400 refused."""
-
-    @property
-    def retryable(self) -> bool:
-        return self.kind in {"timeout", "refused", "connection", "rate-limit", "server"}
 
     def to_json_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "message": self.message, "status": self.status, "detail": self.detail}
@@ -89,16 +87,23 @@ class Transport(Protocol):
         """The model names the server offers (empty when it cannot say)."""
         ...
 
+    @property
+    def redactor(self) -> Redactor:
+        """Masks the secrets this transport knows (none for a replay) in what the server sent."""
+        ...
+
     async def aclose(self) -> None: ...
 
 
 # ------------------------------------------------------------------------------------------ addresses
 
 
-def first_message(completion: dict[str, Any]) -> dict[str, Any]:
-    """The first choice's message of a non-streamed completion, or ``{}`` when the server sent none."""
-    choices = completion.get("choices") or []
-    if choices and isinstance(choices[0], dict) and isinstance(choices[0].get("message"), dict):
+def first_message(completion: Any) -> dict[str, Any]:
+    """The first choice's message of a non-streamed completion, or ``{}`` when the server sent none (or
+    sent something of another shape: ``"choices": {"a": 1}`` is as good as no choice)."""
+    choices = completion.get("choices") if isinstance(completion, dict) else None
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict) \
+            and isinstance(choices[0].get("message"), dict):
         message: dict[str, Any] = choices[0]["message"]
         return message
     return {}
@@ -167,6 +172,10 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._secrets = sorted({s for s in secrets if s and s != LOCAL_KEY and len(s) >= 4}, key=len, reverse=True)
 
+    @property
+    def secrets(self) -> list[str]:
+        return list(self._secrets)
+
     def _exact(self, text: str) -> str:
         for secret in self._secrets:
             text = text.replace(secret, "***")
@@ -193,16 +202,16 @@ class Redactor:
 
 # ------------------------------------------------------------------------------------------ live endpoint
 
-Sleep = Callable[[float], Awaitable[None]]
+_STEP: contextvars.ContextVar[str] = contextvars.ContextVar("kith_llm_step", default="request")
+"""The step whose request is in flight, read by the HTTP hooks that log each attempt."""
 
 
 @dataclass
 class OpenAITransport:
-    """Requests to a live endpoint through ``openai.AsyncOpenAI``, retried with bounded backoff."""
+    """Requests to a live endpoint through ``openai.AsyncOpenAI``, which retries ``retries`` times."""
 
     settings: LLMSettings
     env: Mapping[str, str]
-    sleep: Sleep = asyncio.sleep
     attempts: list[str] = field(default_factory=list)
     """One entry per HTTP attempt (``step:outcome``), for figures and tests of the retry bound."""
 
@@ -210,11 +219,15 @@ class OpenAITransport:
         key = resolve_api_key(self.settings, self.env)
         self._redactor = Redactor([key])
         self.endpoint = display_url(self.settings.base_url)
+        self._open: list[int] = []
+        """Positions in ``attempts`` of requests sent whose outcome is not known yet."""
         self._client = openai.AsyncOpenAI(
             api_key=key,
             base_url=self.settings.base_url or OPENAI_URL,
             timeout=self.settings.timeout,
-            max_retries=0,
+            max_retries=self.settings.retries,
+            http_client=openai.DefaultAsyncHttpxClient(
+                event_hooks={"request": [self._sent], "response": [self._answered]}),
         )
 
     @property
@@ -225,49 +238,75 @@ class OpenAITransport:
     def redactor(self) -> Redactor:
         return self._redactor
 
+    # -------------------------------------------------------------------------------------- attempts
+
+    async def _sent(self, request: Any) -> None:
+        self._open.append(len(self.attempts))
+        self.attempts.append(f"{_STEP.get()}:sent")
+
+    async def _answered(self, response: Any) -> None:
+        if self._open:
+            self.attempts[self._open.pop()] = f"{_STEP.get()}:{_status_kind(int(response.status_code))}"
+
+    def _settle(self, step: str, kind: str) -> None:
+        """Attempts that got no response (a timeout, a refused or dropped connection) end as ``kind``;
+        a failure after the response began (a stream that broke) is the last attempt's outcome."""
+        if self._open:
+            for position in self._open:
+                self.attempts[position] = f"{step}:{kind}"
+            self._open.clear()
+        elif kind != "ok" and self.attempts:
+            self.attempts[-1] = f"{step}:{kind}"
+
+    # -------------------------------------------------------------------------------------- requests
+
     async def complete(self, call: ChatCall) -> dict[str, Any]:
-        attempt = 0
-        while True:
-            try:
-                response = await self._client.chat.completions.create(**{**call.params, "stream": False})
-                self.attempts.append(f"{call.step}:ok")
-                data = response.to_dict()
-                if not isinstance(data, dict):
-                    raise LLMError("The model server sent a reply that is not a chat completion.", "protocol")
+        token = _STEP.set(call.step)
+        try:
+            response = await self._client.chat.completions.create(**{**call.params, "stream": False})
+            data = response.to_dict() if isinstance(response, openai.BaseModel) else response
+        except openai.OpenAIError as error:
+            failure = self.translate(error, call, mid_stream=False)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            failure = LLMError(f"The model server at {self.endpoint} sent a reply that is not JSON.", "protocol")
+        else:
+            if isinstance(data, dict):
+                self._settle(call.step, "ok")
                 return data
-            except openai.OpenAIError as error:
-                failure = self.translate(error, call, mid_stream=False)
-            except json.JSONDecodeError:
-                failure = LLMError(f"The model server at {self.endpoint} sent a reply that is not JSON.", "protocol")
-            self.attempts.append(f"{call.step}:{failure.kind}")
-            if not failure.retryable or attempt >= self.settings.retries:
-                raise failure
-            await self.sleep(self.delay(attempt, failure))
-            attempt += 1
+            failure = LLMError(f"The model server at {self.endpoint} sent a reply that is not a chat completion"
+                               + (" (it streamed when asked for a whole reply)." if _looks_streamed(data) else "."),
+                               "protocol")
+        finally:
+            _STEP.reset(token)
+        self._settle(call.step, failure.kind)
+        raise failure
 
     async def stream(self, call: ChatCall) -> AsyncGenerator[dict[str, Any], None]:
-        attempt = 0
-        while True:
-            delivered = False
-            try:
-                reply = await self._client.chat.completions.create(**{**call.params, "stream": True})
-                async with reply:
-                    async for chunk in reply:
-                        delivered = True
-                        yield chunk.to_dict()
-                self.attempts.append(f"{call.step}:ok")
-                return
-            except openai.OpenAIError as error:
-                failure = self.translate(error, call, mid_stream=delivered)
-            except json.JSONDecodeError:
-                failure = LLMError(f"The model server at {self.endpoint} sent a stream event that is not JSON.",
-                                   "protocol")
-            self.attempts.append(f"{call.step}:{failure.kind}")
-            # Once part of the reply reached the player it cannot be taken back, so no silent retry.
-            if delivered or not failure.retryable or attempt >= self.settings.retries:
-                raise failure
-            await self.sleep(self.delay(attempt, failure))
-            attempt += 1
+        token = _STEP.set(call.step)
+        delivered = False
+        try:
+            reply = await self._client.chat.completions.create(**{**call.params, "stream": True})
+            if not isinstance(reply, openai.AsyncStream):
+                raise LLMError(f"The model server at {self.endpoint} sent a whole reply when asked to stream it.",
+                               "protocol")
+            async with reply:
+                async for chunk in reply:
+                    delivered = True
+                    yield chunk.to_dict() if isinstance(chunk, openai.BaseModel) else chunk
+        except openai.OpenAIError as error:
+            failure = self.translate(error, call, mid_stream=delivered)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            failure = LLMError(f"The model server at {self.endpoint} sent a stream event that is not JSON.",
+                               "protocol")
+        except LLMError as error:
+            failure = error
+        else:
+            self._settle(call.step, "ok")
+            return
+        finally:
+            _STEP.reset(token)
+        self._settle(call.step, failure.kind)
+        raise failure
 
     async def models(self) -> list[str]:
         try:
@@ -278,11 +317,6 @@ class OpenAITransport:
 
     async def aclose(self) -> None:
         await self._client.close()
-
-    def delay(self, attempt: int, failure: LLMError) -> float:
-        if failure.retry_after is not None and failure.retry_after >= 0:
-            return float(min(failure.retry_after, MAX_BACKOFF))
-        return float(min(self.settings.backoff * (2 ** attempt), MAX_BACKOFF))
 
     # -------------------------------------------------------------------------------------- errors
 
@@ -307,7 +341,6 @@ class OpenAITransport:
         if isinstance(error, openai.APIStatusError):
             status = error.status_code
             detail = self._redactor.clean(_server_message(error))[:MAX_ERROR_CHARS]
-            retry_after = _retry_after(error)
             if status in (401, 403):
                 return LLMError(
                     f"The model server at {where} refused the API key (HTTP {status}). Check the key in the "
@@ -317,10 +350,10 @@ class OpenAITransport:
                                 f"endpoint (HTTP 404): {detail}", "not-found", status=status, detail=detail)
             if status == 429:
                 return LLMError(f"The model server at {where} is rate-limiting requests (HTTP 429); try again "
-                                "in a moment.", "rate-limit", status=status, retry_after=retry_after, detail=detail)
+                                "in a moment.", "rate-limit", status=status, detail=detail)
             if status in (408, 409) or status >= 500:
                 return LLMError(f"The model server at {where} failed (HTTP {status}): {detail}", "server",
-                                status=status, retry_after=retry_after, detail=detail)
+                                status=status, detail=detail)
             return LLMError(f"The model server at {where} rejected the request (HTTP {status}): {detail}",
                             "bad-request", status=status, detail=detail)
         if isinstance(error, openai.APIError):
@@ -330,6 +363,24 @@ class OpenAITransport:
                                 f"{detail}", "stream", detail=detail)
             return LLMError(f"The model server at {where} reported an error: {detail}", "server", detail=detail)
         return LLMError(f"The request to {where} failed ({type(error).__name__}).", "connection")
+
+
+def _status_kind(status: int) -> str:
+    if status < 400:
+        return "ok"
+    if status in (401, 403):
+        return "auth"
+    if status == 404:
+        return "not-found"
+    if status == 429:
+        return "rate-limit"
+    if status in (408, 409) or status >= 500:
+        return "server"
+    return "bad-request"
+
+
+def _looks_streamed(data: Any) -> bool:
+    return isinstance(data, str) and data.lstrip().startswith(("data:", "event:", ":"))
 
 
 def _refused(error: BaseException) -> bool:
@@ -364,16 +415,3 @@ def _server_message(error: openai.APIStatusError) -> str:
     if isinstance(body, str):
         return body
     return str(error.message)
-
-
-def _retry_after(error: openai.APIStatusError) -> float | None:
-    headers = error.response.headers
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return float(value) / scale
-        except ValueError:
-            continue
-    return None
