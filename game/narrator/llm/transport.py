@@ -264,7 +264,7 @@ class OpenAITransport:
         token = _STEP.set(call.step)
         try:
             response = await self._client.chat.completions.create(**{**call.params, "stream": False})
-            data = response.to_dict() if isinstance(response, openai.BaseModel) else response
+            data = response.to_dict(warnings=False) if isinstance(response, openai.BaseModel) else response
         except openai.OpenAIError as error:
             failure = self.translate(error, call, mid_stream=False)
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -292,7 +292,7 @@ class OpenAITransport:
             async with reply:
                 async for chunk in reply:
                     delivered = True
-                    yield chunk.to_dict() if isinstance(chunk, openai.BaseModel) else chunk
+                    yield chunk.to_dict(warnings=False) if isinstance(chunk, openai.BaseModel) else chunk
         except openai.OpenAIError as error:
             failure = self.translate(error, call, mid_stream=delivered)
         except (json.JSONDecodeError, UnicodeDecodeError):
