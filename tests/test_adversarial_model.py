@@ -423,3 +423,12 @@ def test_any_reply_through_the_wire_fails_only_as_a_kith_error(events: list[Any]
             await teller.aclose()
 
     asyncio.run(play())
+
+
+async def test_the_doctor_reports_a_stream_it_cannot_read(server: ChatServer) -> None:
+    server.push(Text("ready"), RawEvents(['{"choices": "nope"}']),
+                *[Text("no tools here") for _ in range(2)], Text('{"colour": "red", "count": 2}'))
+    out = io.StringIO()
+    code = await doctor(Settings(llm=llm_settings(server.base_url)), out, env={})
+    assert code == 1
+    assert "✗ streaming: the stream cannot be read (a stream event's choices is text, not a list)" in out.getvalue()

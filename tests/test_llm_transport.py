@@ -13,7 +13,8 @@ from chat_server import ChatServer, Delayed, Failure, StreamError, Text
 from llm_helpers import KEY, collect, llm_settings, narrator, request, seeded_graph, tiny_world
 
 from game.errors import ConfigError, NarratorError
-from game.narrator.llm.transport import ChatCall, LLMError, OpenAITransport, Redactor, is_local_url
+from game.narrator.llm.endpoint import Redactor, is_local_url
+from game.narrator.llm.transport import ChatCall, LLMError, OpenAITransport
 
 
 @pytest.fixture

@@ -78,7 +78,8 @@ async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = N
     # Imported here: openai takes most of a second to import, and every other kith command loads this
     # module for its flags.
     from game.narrator.llm.capabilities import probe
-    from game.narrator.llm.transport import LLMError, OpenAITransport, display_url, is_local_url
+    from game.narrator.llm.endpoint import display_url, is_local_url
+    from game.narrator.llm.transport import LLMError, OpenAITransport
 
     llm = settings.llm
     say = out.write

@@ -14,8 +14,9 @@ import time
 from typing import Any
 
 from game.narrator.llm.capabilities import Capabilities, response_format
+from game.narrator.llm.endpoint import Redactor
 from game.narrator.llm.tools import model_schema
-from game.narrator.llm.transport import ChatCall, LLMError, Redactor, Transport, first_message
+from game.narrator.llm.transport import ChatCall, LLMError, Transport, first_message
 from game.narrator.llm.usage import UsageLedger
 from game.narrator.world_ir import WorldIR
 

@@ -37,6 +37,7 @@ from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResu
 from game.narrator.ir_extract import apply_world_ir, limit_closes
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import Capabilities
+from game.narrator.llm.endpoint import display_url, short_host
 from game.narrator.llm.extract import ToolExtractor, existing_near
 from game.narrator.llm.guard import SafeStream
 from game.narrator.llm.ir import IRAnswer, ask_world_ir, records_anything, supported_only
@@ -46,7 +47,7 @@ from game.narrator.llm.record import RecordingTransport, ReplayTransport
 from game.narrator.llm.stream import strip_reasoning
 from game.narrator.llm.tokens import message_tokens, tools_tokens
 from game.narrator.llm.tools import extraction_tools
-from game.narrator.llm.transport import LLMError, OpenAITransport, Transport, display_url, short_host
+from game.narrator.llm.transport import LLMError, OpenAITransport, Transport
 from game.narrator.llm.usage import UsageLedger
 from game.narrator.world_ir import WorldIR
 from game.world import World

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from game.errors import InputError
+from game.narrator.llm.endpoint import Redactor
 from game.narrator.llm.guard import mask_secrets
-from game.narrator.llm.transport import ChatCall, LLMError, Redactor, Transport
+from game.narrator.llm.transport import ChatCall, LLMError, Transport
 
 FORMAT = "kith-llm-recording"
 VERSION = 1
