@@ -24,9 +24,8 @@ def tiny_world() -> World:
 
 
 def llm_settings(base_url: str, **overrides: Any) -> LLMSettings:
-    """Fast settings for tests: short timeout, tiny backoff, no retries unless a test asks."""
-    values: dict[str, Any] = {"base_url": base_url, "model": "test-model", "timeout": 2.0, "retries": 0,
-                              "backoff": 0.01}
+    """Fast settings for tests: short timeout, no retries unless a test asks."""
+    values: dict[str, Any] = {"base_url": base_url, "model": "test-model", "timeout": 2.0, "retries": 0}
     values.update(overrides)
     return LLMSettings(**values)
 
