@@ -432,3 +432,16 @@ async def test_the_doctor_reports_a_stream_it_cannot_read(server: ChatServer) ->
     code = await doctor(Settings(llm=llm_settings(server.base_url)), out, env={})
     assert code == 1
     assert "✗ streaming: the stream cannot be read (a stream event's choices is text, not a list)" in out.getvalue()
+
+
+async def test_escapes_in_world_ir_facts_never_reach_the_graph(tmp_path: Path, server: ChatServer) -> None:
+    settings = _settings(tmp_path, server, extraction="world-ir")
+    told = "Edda trusts you now, and says so."
+    trust = {"source": "Edda Marsh", "target": "Sam Reed", "relation": "TRUSTS", "strength": 0.5,
+             "fact": "Edda Marsh \x1b]0;owned\x07trusts Sam Reed \x1b[2Jnow.", "evidence": told}
+    server.push(Text(told), Text(json.dumps(ir(charactersPresent=["Edda Marsh"], relations=[trust]))))
+    session = await _session(settings)
+    await _play(session, "wait")
+    facts = [e.fact for e in session.graph.open_edges.values() if e.relation == "TRUSTS"]
+    await session.close()
+    assert facts == ["Edda Marsh trusts Sam Reed now."]

@@ -25,6 +25,7 @@ from game.graph.upsert import CallRejected, UpsertExecution, parse_call
 from game.narrator.base import ExtractionReport
 from game.narrator.ir_extract import MAX_CLOSES_PER_TURN
 from game.narrator.llm.capabilities import Capabilities
+from game.narrator.llm.guard import clean_json
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
 from game.narrator.llm.prompts import Prompt
 from game.narrator.llm.stream import ToolCall, message_tool_calls, strip_reasoning
@@ -200,6 +201,7 @@ class ToolExtractor:
         arguments, problem = parse_arguments(call.arguments)
         if problem is not None:
             return {"error": problem}
+        arguments = clean_json(arguments)
         if echoes_schema(arguments, ("nodes", "edges", "closeEdges")):
             return {"error": "you sent the JSON schema itself; send this turn's nodes, edges and closeEdges"}
         try:

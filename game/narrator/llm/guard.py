@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from game.text import strip_control
 
@@ -40,6 +41,18 @@ def mask_secrets(text: str, secrets: Iterable[str]) -> str:
 def clean_text(text: str, secrets: Iterable[str] = ()) -> str:
     """Whole text made safe: control sequences stripped first (they could split a key), then keys masked."""
     return mask_secrets(strip_control(text), secrets)
+
+
+def clean_json(value: Any, secrets: Iterable[str] = ()) -> Any:
+    """JSON data from a model with every string cleaned (``clean_text``), keys included: the World IR and
+    the extractor's arguments become node names, summaries and facts that are printed later."""
+    if isinstance(value, str):
+        return clean_text(value, secrets)
+    if isinstance(value, dict):
+        return {clean_json(key, secrets): clean_json(item, secrets) for key, item in value.items()}
+    if isinstance(value, list):
+        return [clean_json(item, secrets) for item in value]
+    return value
 
 
 def _unfinished_escape(text: str) -> int:

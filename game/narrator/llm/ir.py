@@ -19,6 +19,7 @@ from game.graph.retrieve import find_mentions
 from game.narrator.base import NarrationRequest
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import response_format
+from game.narrator.llm.guard import clean_json
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply
 from game.narrator.llm.prompts import world_ir_v1
 from game.narrator.llm.stream import strip_reasoning
@@ -62,7 +63,7 @@ async def ask_world_ir(requests: Requests, llm: LLMSettings, world: World, reque
         completion = await requests.complete(request.turn, "world-ir", params, ("json_schema", "json_object"))
         text = reply_text(completion)
         try:
-            value = parse_json_reply(text)
+            value = clean_json(parse_json_reply(text))
         except JSONReplyError as error:
             problem = f"the reply is {error}"
         else:

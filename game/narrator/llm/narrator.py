@@ -178,6 +178,9 @@ class OpenAINarrator:
                                "the sentence given as evidence is not in the narration.")
             ir, refused = limit_closes(ir)
             notices.extend(refused)
+        if error is not None:
+            # No extraction follows a failed World IR, so nothing else will end this memory step.
+            self._memory_started.pop(request.turn, None)
         scene = request.scene.model_copy(deep=True)
         if ir is not None:
             scene.cast = list(ir.next_cast)
