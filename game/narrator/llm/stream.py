@@ -4,7 +4,8 @@ Streamed tool calls arrive in pieces: the first fragment of a call carries its `
 name, later ones only the index and a slice of the arguments. Some local servers omit the index or send
 a whole call in one chunk; the assembler copes with each. Reasoning models served by Ollama or
 llama.cpp write ``<think>...</think>`` into the content; ``ThinkFilter`` drops those spans from a stream
-even when a tag is split across chunks.
+even when a tag is split across chunks. ``read_chunk`` checks each stream event's shape first, so the
+rest of the narrator reads only events shaped like chat completion chunks.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ _OPEN = tuple(f"<{tag}>" for tag in THINK_TAGS)
 _CLOSE = tuple(f"</{tag}>" for tag in THINK_TAGS)
 _THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?(</\1>|$)", re.DOTALL | re.IGNORECASE)
 _STRAY_CLOSE = re.compile(r"^.*?</(think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
+MAX_TOOL_CALLS = 16
+"""Tool calls of one reply that are read; a reply with thousands is cut to these (each needs an answer)."""
 
 
 @dataclass
@@ -201,9 +204,6 @@ def strip_reasoning(text: str) -> str:
     text = _THINK_BLOCK.sub("", text)
     return _STRAY_CLOSE.sub("", text) if re.search(r"</(think|thinking|reasoning)>", text, re.I) else text
 
-
-MAX_TOOL_CALLS = 16
-"""Tool calls of one reply that are read; a reply with thousands is cut to these (each needs an answer)."""
 
 
 @dataclass
