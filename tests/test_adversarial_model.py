@@ -269,7 +269,7 @@ async def test_a_key_echoed_in_pieces_reaches_no_screen_save_transcript_or_recor
     assert recorded == told.replace(KEY, "***")
 
 
-async def test_terminal_escapes_in_narration_never_enter_kith(tmp_path: Path, server: ChatServer) -> None:
+async def test_terminal_control_sequences_in_narration_never_enter_kith(tmp_path: Path, server: ChatServer) -> None:
     settings = _settings(tmp_path, server)
     told = "Edda \x1b]52;c;cm0gLXJmIH4=\x07nods.\x1b[2J The lamp \x1b]0;pwned\x1b\\flickers.\x9b31m"
     server.push(Text(told, chunk_size=3), Text(json.dumps(ir())))
@@ -437,7 +437,7 @@ async def test_the_doctor_reports_a_stream_it_cannot_read(server: ChatServer) ->
     assert "✗ streaming: the stream cannot be read (a stream event's choices is text, not a list)" in out.getvalue()
 
 
-async def test_escapes_in_world_ir_facts_never_reach_the_graph(tmp_path: Path, server: ChatServer) -> None:
+async def test_control_sequences_in_world_ir_facts_never_reach_the_graph(tmp_path: Path, server: ChatServer) -> None:
     settings = _settings(tmp_path, server, extraction="world-ir")
     told = "Edda trusts you now, and says so."
     trust = {"source": "Edda Marsh", "target": "Sam Reed", "relation": "TRUSTS", "strength": 0.5,
