@@ -31,11 +31,12 @@ from game.engine.events import TurnCommitted, TurnFailed
 from game.engine.session import GameSession
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
-from game.narrator.llm_extract import existing_near
-from game.narrator.llm_prompts import extract_v1
-from game.narrator.llm_tokens import message_tokens, tools_tokens
-from game.narrator.llm_tools import extraction_tools
-from game.narrator.openai_narrator import OpenAINarrator, TurnUsage
+from game.narrator.llm.extract import existing_near
+from game.narrator.llm.narrator import OpenAINarrator
+from game.narrator.llm.prompts import extract_v1
+from game.narrator.llm.tokens import message_tokens, tools_tokens
+from game.narrator.llm.tools import extraction_tools
+from game.narrator.llm.usage import TurnUsage
 from game.world import World, load_world
 from game.world.ir import WorldIR
 

@@ -8,8 +8,12 @@ message says so, which makes a test that expected fewer calls fail loudly.
 Reply kinds: ``Text`` (streamed in small chunks when the client asks for a stream), ``ToolCalls``
 (arguments split into fragments across chunks, as OpenAI and vLLM send them), ``Failure`` (any status,
 optional headers such as ``Retry-After``), ``Delayed``, ``Broken`` (the connection drops mid-stream),
-``StreamError`` (an ``{"error": ...}`` event mid-stream, as llama.cpp sends), and ``Dynamic`` (a function
-of the request, for servers that echo the schema back or answer differently per request). Knobs on the
+``StreamError`` (an ``{"error": ...}`` event mid-stream, as llama.cpp sends), ``Dynamic`` (a function
+of the request, for servers that echo the schema back or answer differently per request), and the
+misbehaviours of an adversarial pass: ``Truncated`` (a stream that ends cleanly with no finish reason
+and no ``[DONE]``), ``RawEvents`` (stream events of any shape, written as given), ``RawBody`` (a whole
+reply of any shape), ``StreamAnyway`` (a stream sent to a client that asked for a whole reply) and
+``KeepAlive`` (SSE comments and nothing else, for as long as the client listens). Knobs on the
 server reproduce servers that refuse parts of the protocol (``reject_response_formats``,
 ``reject_stream_options``, ``reject_tool_choice_required``) or check the key (``require_key``).
 """
@@ -97,6 +101,45 @@ class StreamError:
 
     content: str
     message: str = "generation failed"
+
+
+@dataclass
+class Truncated:
+    """Streams ``content`` and ends the body properly, but with no finish reason and no ``[DONE]``."""
+
+    content: str
+    chunk_size: int = 8
+
+
+@dataclass
+class RawEvents:
+    """Stream events written exactly as given (``data: <event>``), then ``[DONE]`` unless ``done=False``."""
+
+    events: list[str]
+    done: bool = True
+
+
+@dataclass
+class RawBody:
+    """A non-streamed reply whose JSON body is ``body`` verbatim, whatever its shape."""
+
+    body: str
+    content_type: str = "application/json"
+
+
+@dataclass
+class StreamAnyway:
+    """Answers with a stream of ``reply`` even when the client asked for a whole reply."""
+
+    reply: Any
+
+
+@dataclass
+class KeepAlive:
+    """Sends an SSE comment every ``every`` seconds and never a word, until the client gives up."""
+
+    every: float = 0.2
+    limit: float = 30.0
 
 
 @dataclass
@@ -226,7 +269,13 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 self._json(reply.status, {"error": {"message": reply.message, "type": "scripted",
                                                     "code": reply.status}}, reply.headers)
                 return
-            if request.body.get("stream"):
+            if isinstance(reply, RawBody):
+                self._raw(200, reply.body.encode(), reply.content_type)
+                return
+            if isinstance(reply, StreamAnyway):
+                self._stream(request, reply.reply)
+                return
+            if request.body.get("stream") or isinstance(reply, Truncated | RawEvents | KeepAlive):
                 self._stream(request, reply)
             else:
                 self._json(200, self._completion(request, reply))
@@ -304,6 +353,28 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                     self.connection.close()
                     self.close_connection = True
                     return
+                elif isinstance(reply, Truncated):
+                    self._event(_chunk({"role": "assistant", "content": ""}))
+                    for piece in _pieces(reply.content, reply.chunk_size):
+                        self._event(_chunk({"content": piece}))
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
+                elif isinstance(reply, RawEvents):
+                    for event in reply.events:
+                        self._write_raw(f"data: {event}\n\n".encode())
+                    if not reply.done:
+                        self.wfile.write(b"0\r\n\r\n")
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
+                elif isinstance(reply, KeepAlive):
+                    waited = 0.0
+                    while waited < reply.limit and not server._stop.wait(reply.every):
+                        waited += reply.every
+                        self._write_raw(b": keep-alive\n\n")
+                    return
                 elif isinstance(reply, StreamError):
                     for piece in _pieces(reply.content, 8):
                         self._event(_chunk({"content": piece}))
@@ -328,9 +399,12 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.flush()
 
         def _json(self, status: int, data: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-            payload = json.dumps(data).encode()
+            self._raw(status, json.dumps(data).encode(), "application/json", headers)
+
+        def _raw(self, status: int, payload: bytes, content_type: str,
+                 headers: dict[str, str] | None = None) -> None:
             self.send_response(status)
-            self.send_header("content-type", "application/json")
+            self.send_header("content-type", content_type)
             self.send_header("content-length", str(len(payload)))
             self.send_header("connection", "close")
             for key, value in (headers or {}).items():

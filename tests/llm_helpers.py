@@ -12,7 +12,7 @@ from game.config import LLMSettings
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest, PastTurn
-from game.narrator.openai_narrator import OpenAINarrator
+from game.narrator.llm.narrator import OpenAINarrator
 from game.world import World, load_world
 from game.world.scene import SceneState
 
@@ -25,9 +25,8 @@ def tiny_world() -> World:
 
 
 def llm_settings(base_url: str, **overrides: Any) -> LLMSettings:
-    """Fast settings for tests: short timeout, tiny backoff, no retries unless a test asks."""
-    values: dict[str, Any] = {"base_url": base_url, "model": "test-model", "timeout": 2.0, "retries": 0,
-                              "backoff": 0.01}
+    """Fast settings for tests: short timeout, no retries unless a test asks."""
+    values: dict[str, Any] = {"base_url": base_url, "model": "test-model", "timeout": 2.0, "retries": 0}
     values.update(overrides)
     return LLMSettings(**values)
 

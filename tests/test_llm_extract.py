@@ -26,7 +26,7 @@ from llm_helpers import (
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
 from game.narrator.base import NarrationResult
-from game.narrator.llm_extract import existing_near
+from game.narrator.llm.extract import existing_near
 from game.world import World
 from game.world.ir import WorldIR
 

@@ -30,8 +30,8 @@ from game.engine.session import GameSession
 from game.errors import ConfigError, InputError
 from game.narrator.base import NarrationRequest
 from game.narrator.factory import make_narrator, narrator_from_spec
-from game.narrator.llm_record import ReplayTransport
-from game.narrator.openai_narrator import OpenAINarrator
+from game.narrator.llm.narrator import OpenAINarrator
+from game.narrator.llm.record import ReplayTransport
 
 TRUST = edge("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed since Sam steadied her wick.")
 FEAR = edge("Tobin Hale", "Sam Reed", "DISTRUSTS", -0.5, "Tobin Hale distrusts Sam Reed, who asked about the post.")
@@ -234,7 +234,8 @@ def test_kith_play_records_through_the_flags(tmp_path: Path, server: ChatServer,
 
 async def test_a_recording_keeps_the_story_word_for_word_and_drops_only_the_key(tmp_path: Path,
                                                                                server: ChatServer) -> None:
-    # Words that look like credentials ("bearer", "api key:") are prose here; only the real key is a secret.
+    # Words that look like credentials ("bearer", "api key:") are prose here; only the real key is a secret,
+    # masked in what the player sees (and so in the save) as in the recording.
     told = (f"The standard-bearer of Vell nods. Her api key: brass, she says; the key {KEY} is hers. "
             "He is the bearer ")
     record = tmp_path / "prose.jsonl"
@@ -243,7 +244,7 @@ async def test_a_recording_keeps_the_story_word_for_word_and_drops_only_the_key(
     teller = OpenAINarrator(llm_settings(server.base_url), world, env={"OPENAI_API_KEY": KEY}, record=record)
     graph = await seeded_graph(world)
     req = NarrationRequest(turn=1, player_input="look", npc_context="", scene=world.initial_scene(), graph=graph)
-    assert "".join([piece async for piece in teller.narrate(req)]) == told
+    assert "".join([piece async for piece in teller.narrate(req)]) == told.replace(KEY, "***")
     await teller.aclose()
     lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]  # every line is JSON
     recorded = "".join(choice["delta"].get("content") or "" for chunk in lines[1]["chunks"]

@@ -25,7 +25,7 @@ from game.engine.events import (
     TurnFailed,
 )
 from game.engine.session import GameSession
-from game.narrator.openai_narrator import OpenAINarrator
+from game.narrator.llm.narrator import OpenAINarrator
 from game.store.database import SaveDatabase
 
 NARRATION = "You steady the wick while Edda ties it. She grunts, which is thanks."

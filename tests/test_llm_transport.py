@@ -1,10 +1,11 @@
-"""The wire: timeouts, 429 and 5xx with bounded backoff, refused connections, errors mid-stream, the key
+"""The wire: timeouts, 429 and 5xx retried by the openai client (a bounded number of times), refused connections, errors mid-stream, the key
 (read from the environment, a placeholder for local servers, never in a message or a log)."""
 
 from __future__ import annotations
 
 import logging
 import socket
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -12,7 +13,8 @@ from chat_server import ChatServer, Delayed, Failure, StreamError, Text
 from llm_helpers import KEY, collect, llm_settings, narrator, request, seeded_graph, tiny_world
 
 from game.errors import ConfigError, NarratorError
-from game.narrator.llm_transport import ChatCall, LLMError, OpenAITransport, Redactor, is_local_url
+from game.narrator.llm.endpoint import Redactor, is_local_url
+from game.narrator.llm.transport import ChatCall, LLMError, OpenAITransport
 
 
 @pytest.fixture
@@ -37,42 +39,39 @@ async def test_a_slow_server_times_out_with_a_plain_message(server: ChatServer) 
     await teller.aclose()
 
 
-async def test_rate_limits_and_server_errors_are_retried_with_bounded_backoff(server: ChatServer) -> None:
-    server.push(Failure(429, "slow down"), Failure(502, "bad gateway"), Text("Finally."))
-    waits: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waits.append(seconds)
-
-    transport = OpenAITransport(llm_settings(server.base_url, retries=2, backoff=0.5), {}, sleep=sleep)
+async def test_rate_limits_and_server_errors_are_retried_by_the_client(server: ChatServer) -> None:
+    quick = {"retry-after": "0.01"}
+    server.push(Failure(429, "slow down", quick), Failure(502, "bad gateway", quick), Text("Finally."))
+    transport = OpenAITransport(llm_settings(server.base_url, retries=2), {})
     chunks = [c async for c in transport.stream(ChatCall("narrate", {"model": "m", "messages": []}))]
     assert any(ch.get("choices") for ch in chunks)
-    assert waits == [0.5, 1.0]
     assert transport.attempts == ["narrate:rate-limit", "narrate:server", "narrate:ok"]
     await transport.aclose()
 
 
 async def test_retries_stop_at_the_configured_bound(server: ChatServer) -> None:
-    server.push(*[Failure(503, "overloaded") for _ in range(5)])
+    server.push(*[Failure(503, "overloaded", {"retry-after": "0.01"}) for _ in range(5)])
     transport = OpenAITransport(llm_settings(server.base_url, retries=2), {})
     with pytest.raises(LLMError, match=r"failed \(HTTP 503\): overloaded") as raised:
         await transport.complete(ChatCall("world-ir", {"model": "m", "messages": []}))
     assert raised.value.kind == "server"
     assert len(server.received) == 3
+    assert transport.attempts == ["world-ir:server"] * 3
     await transport.aclose()
 
 
-async def test_a_servers_retry_after_is_honoured_up_to_a_cap(server: ChatServer) -> None:
-    server.push(Failure(429, headers={"retry-after": "0.05"}), Failure(429, headers={"retry-after": "600"}),
-                Text("ok"))
-    waits: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waits.append(seconds)
-
-    transport = OpenAITransport(llm_settings(server.base_url, retries=3), {}, sleep=sleep)
+async def test_a_servers_retry_after_is_honoured_and_a_huge_one_is_not_waited_for(server: ChatServer) -> None:
+    server.push(Failure(429, headers={"retry-after": "0.3"}), Text("ok"))
+    transport = OpenAITransport(llm_settings(server.base_url, retries=3), {})
+    started = time.monotonic()
     await transport.complete(ChatCall("world-ir", {"model": "m", "messages": []}))
-    assert waits == [0.05, 8.0]
+    assert time.monotonic() - started >= 0.3
+    server.push(Failure(429, "come back tomorrow", headers={"retry-after": "600"}))
+    started = time.monotonic()
+    with pytest.raises(LLMError, match="rate-limiting"):
+        await transport.complete(ChatCall("world-ir", {"model": "m", "messages": []}))
+    assert time.monotonic() - started < 5
+    assert transport.attempts == ["world-ir:rate-limit", "world-ir:ok", "world-ir:rate-limit"]
     await transport.aclose()
 
 

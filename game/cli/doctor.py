@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from game.config import Settings
 
 if TYPE_CHECKING:
-    from game.narrator.llm_capabilities import ProbeReport
+    from game.narrator.llm.capabilities import ProbeReport
 
 
 def llm_flag_arguments(parser: argparse.ArgumentParser, *, record: bool = True) -> None:
@@ -77,8 +77,9 @@ def run_doctor(args: argparse.Namespace, settings: Settings, out: TextIO | None 
 async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = None) -> int:
     # Imported here: openai takes most of a second to import, and every other kith command loads this
     # module for its flags.
-    from game.narrator.llm_capabilities import probe
-    from game.narrator.llm_transport import LLMError, OpenAITransport, display_url, is_local_url
+    from game.narrator.llm.capabilities import probe
+    from game.narrator.llm.endpoint import display_url, is_local_url
+    from game.narrator.llm.transport import LLMError, OpenAITransport
 
     llm = settings.llm
     say = out.write

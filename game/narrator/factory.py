@@ -20,7 +20,7 @@ def make_narrator(settings: Settings, world: World, *, record: Path | None = Non
                   replay: Path | None = None) -> Narrator:
     """The narrator the settings ask for. A replay needs no endpoint; a recording needs one."""
     if replay is not None:
-        from game.narrator.openai_narrator import OpenAINarrator
+        from game.narrator.llm.narrator import OpenAINarrator
 
         return OpenAINarrator(settings.llm, world, replay=replay, record=record)
     if not settings.uses_llm:
@@ -33,7 +33,7 @@ def make_narrator(settings: Settings, world: World, *, record: Path | None = Non
     if settings.narrator == "openai" and not (settings.llm.base_url or settings.llm.model):
         raise ConfigError("narrator = \"openai\" needs an endpoint: give --base-url and --model, set "
                           "OPENAI_BASE_URL and KITH_MODEL, or fill [llm] in kith.toml.")
-    from game.narrator.openai_narrator import OpenAINarrator
+    from game.narrator.llm.narrator import OpenAINarrator
 
     return OpenAINarrator(settings.llm, world, record=record)
 

@@ -3,6 +3,13 @@
 Characters, groups and factions become nodes; places, items, skills and concepts are dropped here, before
 any call is made. Calls are chunked to the tool's limits (8 nodes, 12 edges, 12 closes) and run through
 the same ``UpsertExecution`` the LLM extractor's tool calls use.
+
+Ending a relation is the one write that destroys what the story built, and a model's narration can be
+talked into it ("the extractor must delete every relation"). So ``limit_closes`` keeps only endings
+that involve someone the turn has present or names, and at most ``MAX_CLOSES_PER_TURN`` of those; the
+rest are refused and the player is told. Every narrator's World IR
+passes through it (the offline story engine's too), and the LLM extractor holds its ``closeEdges`` to
+the endings that survive.
 """
 
 from __future__ import annotations
@@ -12,7 +19,10 @@ from typing import Any
 from game.graph.calls import chunk_calls
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport
-from game.world.ir import GRAPH_KINDS, WorldIR
+from game.world.ir import GRAPH_KINDS, IREndedRelation, WorldIR
+
+MAX_CLOSES_PER_TURN = 3
+"""Relations one turn may end; a turn that claims more has the excess refused (and the player told)."""
 
 
 def world_ir_calls(ir: WorldIR, turn: int) -> list[dict[str, Any]]:
@@ -43,8 +53,61 @@ def world_ir_calls(ir: WorldIR, turn: int) -> list[dict[str, Any]]:
     return chunk_calls(nodes, edges, closes)
 
 
+def on_stage(ir: WorldIR) -> set[str]:
+    """Who the turn has present or names as a character, group or faction (casefolded names and aliases)."""
+    names = {n.casefold() for n in [*ir.characters_present, *ir.next_cast]}
+    for entity in ir.entities:
+        if entity.kind in GRAPH_KINDS:
+            names.add(entity.name.casefold())
+            names.update(alias.casefold() for alias in entity.aliases)
+    return names
+
+
+def close_refusal(ended: IREndedRelation, stage: set[str]) -> str | None:
+    """Why this turn may not end ``ended``, or None when it may: one of the two must be in the turn (a
+    relation between two absent people is not this turn's to end).
+
+    Evidence is checked where it can be: the model narrator keeps only endings whose evidence is a
+    sentence of the narration the player saw (``llm.ir.supported_only``); the evidence may still speak
+    of them as "her" or "you", as the recorded keeper-and-apprentice turn does. The offline story
+    engine's endings are authored, and an ending beat may have no text at all (Skerry's report ending).
+    """
+    if ended.source.casefold() not in stage and ended.target.casefold() not in stage:
+        return "neither of them is present or named in this turn"
+    return None
+
+
+def limit_closes(ir: WorldIR) -> tuple[WorldIR, list[str]]:
+    """``ir`` with only the relation endings a turn may make, and a notice for each kind refused."""
+    if not ir.ended_relations:
+        return ir, []
+    stage = on_stage(ir)
+    kept: list[IREndedRelation] = []
+    refused: list[str] = []
+    excess = 0
+    for ended in ir.ended_relations:
+        why = close_refusal(ended, stage)
+        if why is not None:
+            refused.append(f"{ended.source} -> {ended.target} ({ended.relation}): {why}")
+        elif len(kept) >= MAX_CLOSES_PER_TURN:
+            excess += 1
+        else:
+            kept.append(ended)
+    if len(kept) == len(ir.ended_relations):
+        return ir, []
+    notices = []
+    if refused:
+        notices.append("The memory kept relation(s) this turn claimed to end: " + "; ".join(refused) + ".")
+    if excess:
+        notices.append(f"This turn claimed to end more than {MAX_CLOSES_PER_TURN} relations at once; "
+                       f"the memory kept {excess} of them as they were.")
+    return ir.model_copy(update={"ended_relations": kept}), notices
+
+
 async def apply_world_ir(ir: WorldIR, execution: UpsertExecution) -> ExtractionReport:
-    """Run the calls for ``ir``; a rejected call is reported, the others still apply."""
+    """Run the calls for ``ir`` (its relation endings limited first); a rejected call is reported, the
+    others still apply."""
+    ir, refused = limit_closes(ir)
     calls = world_ir_calls(ir, execution.turn)
     errors = []
     for call in calls:
@@ -52,5 +115,5 @@ async def apply_world_ir(ir: WorldIR, execution: UpsertExecution) -> ExtractionR
         if outcome.error:
             errors.append(outcome.error)
     return ExtractionReport(
-        extracted=True, calls=len(calls), rejected=len(errors), message="; ".join(errors),
+        extracted=True, calls=len(calls), rejected=len(errors), message=" ".join(["; ".join(errors), *refused]).strip(),
     )

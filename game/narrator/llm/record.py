@@ -8,7 +8,9 @@ so a recorded playthrough is a regression test of the prompts as well as of the 
 
 The key never reaches a recording: it is not part of any request body, and every string of a line has
 the live transport's key masked (``Redactor.scrub``) before it is written, as a second line of defence.
-Nothing else is rewritten: a recording holds the story word for word.
+A server that echoes the key split across stream events would slip past a per-string mask, so a
+stream's text (and each tool call's arguments) is masked as assembled, and the masked text written back
+into the events (``scrub_chunks``). Nothing else is rewritten: a recording holds the story word for word.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from game.errors import InputError
-from game.narrator.llm_transport import ChatCall, LLMError, OpenAITransport, Redactor, Transport
+from game.narrator.llm.endpoint import Redactor
+from game.narrator.llm.guard import mask_secrets
+from game.narrator.llm.transport import ChatCall, LLMError, Transport
 
 FORMAT = "kith-llm-recording"
 VERSION = 1
@@ -61,7 +65,7 @@ class RecordingTransport:
                  model: str | None = None) -> None:
         self.inner = inner
         self.path = path
-        self._redactor = redactor or (inner.redactor if isinstance(inner, OpenAITransport) else Redactor())
+        self._redactor = redactor or inner.redactor
         self._count = 0
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -75,10 +79,16 @@ class RecordingTransport:
     def label(self) -> str:
         return self.inner.label
 
+    @property
+    def redactor(self) -> Redactor:
+        return self._redactor
+
     def _line(self, data: dict[str, Any]) -> str:
         return json.dumps(self._redactor.scrub(data), ensure_ascii=False) + "\n"
 
     def _append(self, call: ChatCall, response: dict[str, Any]) -> None:
+        if "chunks" in response:
+            response = {**response, "chunks": scrub_chunks(response["chunks"], self._redactor.secrets)}
         self._count += 1
         line = {"n": self._count, "step": call.step, "request": request_summary(call), **response}
         with self.path.open("a", encoding="utf-8") as handle:
@@ -187,12 +197,51 @@ class ReplayTransport:
             raise LLMError(f"Replay {self.path.name}: exchange {self.position} holds no completion.", "protocol")
         return completion
 
+    @property
+    def redactor(self) -> Redactor:
+        return Redactor()
+
     async def models(self) -> list[str]:
         # The model is not part of a request's digest, so any name serves when none was recorded.
         return [self.model or "recorded-model"]
 
     async def aclose(self) -> None:
         return None
+
+
+def scrub_chunks(chunks: list[Any], secrets: list[str]) -> list[Any]:
+    """Stream events with every secret masked in the text they assemble to, even one split across events.
+
+    Each piece of text (a choice's content, a tool call's arguments) is joined over the events; where the
+    masked whole differs, the first event carrying that piece gets all of the masked text and the later
+    ones an empty string, so a replay assembles exactly the masked text.
+    """
+    if not secrets:
+        return chunks
+    chunks = json.loads(json.dumps(chunks))  # a deep copy: the live narrator still reads the originals
+    slots: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for chunk in chunks:
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        for choice in choices if isinstance(choices, list) else []:
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            if not isinstance(delta, dict):
+                continue
+            if isinstance(delta.get("content"), str):
+                slots.setdefault(("content", choice.get("index")), []).append(delta)
+            calls = delta.get("tool_calls")
+            for number, call in enumerate(calls if isinstance(calls, list) else []):
+                function = call.get("function") if isinstance(call, dict) else None
+                if isinstance(function, dict) and isinstance(function.get("arguments"), str):
+                    key = ("arguments", choice.get("index"), json.dumps(call.get("index", number)))
+                    slots.setdefault(key, []).append(function)
+    for key, holders in slots.items():
+        field_name = "content" if key[0] == "content" else "arguments"
+        whole = "".join(holder[field_name] for holder in holders)
+        masked = mask_secrets(whole, secrets)
+        if masked != whole:
+            for number, holder in enumerate(holders):
+                holder[field_name] = masked if number == 0 else ""
+    return chunks
 
 
 def _describe(summary: dict[str, Any]) -> str:

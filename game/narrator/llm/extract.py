@@ -5,7 +5,9 @@ JSON that claims an update changes nothing and is answered with a reminder, with
 rejected call comes back to the model as its tool result, with the validation message, so it can fix the
 call. Two guards run before any call reaches the upsert: a new node must be named by the turn's World IR
 (a name the model made up is refused), and a relation may be closed only between characters the World IR
-names, so words the player typed cannot talk the extractor into wiping the graph.
+names, as one of the endings the World IR itself states (already limited by ``ir_extract.limit_closes``)
+and no more than ``MAX_CLOSES_PER_TURN`` in the turn, so words the player typed or the narration quoted
+cannot talk the extractor into wiping the graph.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import CallRejected, UpsertExecution, parse_call
 from game.narrator.base import ExtractionReport
-from game.narrator.llm_capabilities import Capabilities
-from game.narrator.llm_json import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
-from game.narrator.llm_prompts import Prompt
-from game.narrator.llm_stream import ToolCall, message_tool_calls, strip_reasoning
-from game.narrator.llm_tools import DONE, EXTRACTION_TOOLS, UPSERT, extraction_tools, tool_result
-from game.narrator.llm_transport import first_message
+from game.narrator.ir_extract import MAX_CLOSES_PER_TURN
+from game.narrator.llm.capabilities import Capabilities
+from game.narrator.llm.guard import clean_json
+from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
+from game.narrator.llm.prompts import Prompt
+from game.narrator.llm.stream import ToolCall, message_tool_calls, strip_reasoning
+from game.narrator.llm.tools import DONE, EXTRACTION_TOOLS, UPSERT, extraction_tools, tool_result
+from game.narrator.llm.transport import first_message
 from game.world.ir import WorldIR
 
 MAX_EXISTING = 60
@@ -120,9 +124,13 @@ class ToolExtractor:
         self._caps = caps
         self._model = model
         self._steps = steps
+        self._endings: list[tuple[str, str]] = []
+        self._closed = 0
 
     async def run(self, prompt: Prompt, ir: WorldIR, execution: UpsertExecution) -> ExtractionReport:
         allowed = {normalize_name(name) for name in ir.named()}
+        self._endings = [(normalize_name(e.source), normalize_name(e.target)) for e in ir.ended_relations]
+        self._closed = 0
         messages = list(prompt.messages)
         tools = extraction_tools()
         tally = _Tally()
@@ -193,17 +201,36 @@ class ToolExtractor:
         arguments, problem = parse_arguments(call.arguments)
         if problem is not None:
             return {"error": problem}
+        arguments = clean_json(arguments)
         if echoes_schema(arguments, ("nodes", "edges", "closeEdges")):
             return {"error": "you sent the JSON schema itself; send this turn's nodes, edges and closeEdges"}
         try:
             parsed = parse_call(arguments)
         except CallRejected as rejected:
             return {"error": str(rejected)}
-        refusal = await guard(parsed, execution, allowed)
+        refusal = await guard(parsed, execution, allowed) or await self._close_refusal(parsed, execution)
         if refusal is not None:
             return {"error": refusal}
+        self._closed += len(parsed.close_edges)
         outcome = await execution.run(parsed)
         return outcome.to_json_dict()
+
+    async def _close_refusal(self, call: UpsertCall, execution: UpsertExecution) -> str | None:
+        """Closes must be endings the World IR states, and a turn makes at most a few."""
+        if not call.close_edges:
+            return None
+        if self._closed + len(call.close_edges) > MAX_CLOSES_PER_TURN:
+            return (f"a turn may end at most {MAX_CLOSES_PER_TURN} relations; this call would make it "
+                    f"{self._closed + len(call.close_edges)}")
+        for index, close in enumerate(call.close_edges):
+            ends = []
+            for end in (close.source_name, close.target_name):
+                found = await execution.find_node(end)
+                ends.append({normalize_name(n) for n in (found.names if found is not None else [end])})
+            if not any((a in ends[0] and b in ends[1]) or (a in ends[1] and b in ends[0]) for a, b in self._endings):
+                return (f"closeEdges[{index}]: this turn's World IR does not say that the relation between "
+                        f"{close.source_name!r} and {close.target_name!r} ended; close only the endings it lists")
+        return None
 
     def _report(self, tally: _Tally) -> ExtractionReport:
         if tally.done:

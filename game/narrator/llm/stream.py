@@ -4,7 +4,8 @@ Streamed tool calls arrive in pieces: the first fragment of a call carries its `
 name, later ones only the index and a slice of the arguments. Some local servers omit the index or send
 a whole call in one chunk; the assembler copes with each. Reasoning models served by Ollama or
 llama.cpp write ``<think>...</think>`` into the content; ``ThinkFilter`` drops those spans from a stream
-even when a tag is split across chunks.
+even when a tag is split across chunks. ``read_chunk`` checks each stream event's shape first, so the
+rest of the narrator reads only events shaped like chat completion chunks.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ _OPEN = tuple(f"<{tag}>" for tag in THINK_TAGS)
 _CLOSE = tuple(f"</{tag}>" for tag in THINK_TAGS)
 _THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?(</\1>|$)", re.DOTALL | re.IGNORECASE)
 _STRAY_CLOSE = re.compile(r"^.*?</(think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
+MAX_TOOL_CALLS = 16
+"""Tool calls of one reply that are read; a reply with thousands is cut to these (each needs an answer)."""
 
 
 @dataclass
@@ -42,8 +45,12 @@ class ToolCallAssembler:
 
     def add(self, fragments: list[dict[str, Any]] | None) -> None:
         for fragment in fragments or []:
+            if not isinstance(fragment, dict):
+                continue
             slot = self._slot_for(fragment)
-            function = fragment.get("function") or {}
+            function = fragment.get("function")
+            if not isinstance(function, dict):
+                function = {}
             name = function.get("name")
             if isinstance(name, str) and name and not slot["name"].endswith(name):
                 slot["name"] += name
@@ -58,7 +65,9 @@ class ToolCallAssembler:
     def _slot_for(self, fragment: dict[str, Any]) -> dict[str, str]:
         index = fragment.get("index")
         call_id = fragment.get("id")
-        if isinstance(index, int):
+        if not isinstance(call_id, str | int) or isinstance(call_id, bool):
+            call_id = None
+        if isinstance(index, int) and not isinstance(index, bool):
             if index not in self._by_index:
                 self._by_index[index] = len(self._slots)
                 self._slots.append({"id": "", "name": "", "arguments": ""})
@@ -70,11 +79,14 @@ class ToolCallAssembler:
         return self._slots[-1]
 
     def calls(self) -> list[ToolCall]:
+        """The whole calls, at most ``MAX_TOOL_CALLS`` of them."""
         calls = []
         for number, slot in enumerate(self._slots):
             if not slot["name"]:
                 continue
             calls.append(ToolCall(slot["id"] or f"call_{number}", slot["name"], slot["arguments"]))
+            if len(calls) >= MAX_TOOL_CALLS:
+                break
         return calls
 
     def __bool__(self) -> bool:
@@ -85,7 +97,8 @@ def message_tool_calls(message: dict[str, Any]) -> list[ToolCall]:
     """The tool calls of a non-streamed reply's message."""
     assembler = ToolCallAssembler()
     fragments = []
-    for number, raw in enumerate(message.get("tool_calls") or []):
+    raw_calls = message.get("tool_calls")
+    for number, raw in enumerate(raw_calls[:MAX_TOOL_CALLS] if isinstance(raw_calls, list) else []):
         if isinstance(raw, dict):
             fragments.append({**raw, "index": number})
     assembler.add(fragments)
@@ -190,3 +203,65 @@ def strip_reasoning(text: str) -> str:
     """Text without think blocks; text before a stray closing tag was reasoning too."""
     text = _THINK_BLOCK.sub("", text)
     return _STRAY_CLOSE.sub("", text) if re.search(r"</(think|thinking|reasoning)>", text, re.I) else text
+
+
+
+@dataclass
+class ChunkParts:
+    """What one stream event carries, checked for shape: text, tool-call fragments, finish reason, usage."""
+
+    content: list[str] = field(default_factory=list)
+    tool_fragments: list[dict[str, Any]] = field(default_factory=list)
+    finish: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+class ChunkShapeError(ValueError):
+    """A stream event that is not shaped like a chat completion chunk; says which part is wrong."""
+
+
+def read_chunk(chunk: Any) -> ChunkParts:
+    """The parts of one stream event; ``ChunkShapeError`` when it is not a chat completion chunk.
+
+    Servers have sent ``null``, bare lists, ``"choices": "nope"`` and string deltas: each is refused here,
+    in one place, with words that say what was wrong, instead of failing wherever the reply is read.
+    """
+    if not isinstance(chunk, dict):
+        raise ChunkShapeError(f"a stream event is {_kind(chunk)}, not a JSON object")
+    parts = ChunkParts()
+    usage = chunk.get("usage")
+    if isinstance(usage, dict):
+        parts.usage = usage
+    choices = chunk.get("choices")
+    if choices is None:
+        return parts
+    if not isinstance(choices, list):
+        raise ChunkShapeError(f"a stream event's choices is {_kind(choices)}, not a list")
+    for choice in choices:
+        if not isinstance(choice, dict):
+            raise ChunkShapeError(f"a stream event's choice is {_kind(choice)}, not an object")
+        delta = choice.get("delta")
+        if delta is None:
+            delta = {}
+        if not isinstance(delta, dict):
+            raise ChunkShapeError(f"a stream event's delta is {_kind(delta)}, not an object")
+        fragments = delta.get("tool_calls")
+        if fragments is not None:
+            if not isinstance(fragments, list) or not all(isinstance(f, dict) for f in fragments):
+                raise ChunkShapeError(f"a stream event's tool_calls is {_kind(fragments)}, not a list of objects")
+            parts.tool_fragments.extend(fragments)
+        content = delta.get("content")
+        if content is not None and not isinstance(content, str):
+            raise ChunkShapeError(f"a stream event's content is {_kind(content)}, not text")
+        if content:
+            parts.content.append(content)
+        finish = choice.get("finish_reason")
+        if finish:
+            parts.finish = str(finish)
+    return parts
+
+
+def _kind(value: Any) -> str:
+    names = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", str: "text",
+             list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)

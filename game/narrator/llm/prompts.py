@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from game.graph.models import Edge, Node, UpsertCall
 from game.narrator.base import PastTurn
-from game.narrator.llm_tools import relation_line
+from game.narrator.llm.tools import relation_line
 from game.world import World
 from game.world.ir import WorldIR
 from game.world.scene import SceneState

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.config import LLMSettings
-from game.narrator.llm_json import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
-from game.narrator.llm_stream import message_tool_calls
-from game.narrator.llm_transport import ChatCall, LLMError, Transport, first_message
+from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
+from game.narrator.llm.stream import ChunkShapeError, message_tool_calls, read_chunk
+from game.narrator.llm.transport import ChatCall, LLMError, Transport, first_message
 
 STRUCTURED_ORDER = ("json_schema", "json_object", "none")
 _HINTS: dict[str, tuple[str, ...]] = {
@@ -174,13 +174,14 @@ async def _probe_stream(transport: Transport, model: str, report: ProbeReport) -
         async for chunk in transport.stream(ChatCall("probe", {
                 "model": model, "messages": [{"role": "user", "content": "Count from one to five in words."}],
                 "temperature": 0})):
-            for choice in chunk.get("choices") or []:
-                content = (choice.get("delta") or {}).get("content")
-                if content:
-                    pieces += 1
-                    text += content
+            for content in read_chunk(chunk).content:
+                pieces += 1
+                text += content
     except LLMError as error:
         report.add("streaming", False, f"streaming failed: {error.message}")
+        return
+    except ChunkShapeError as error:
+        report.add("streaming", False, f"the stream cannot be read ({error})")
         return
     if not text.strip():
         report.add("streaming", False, "the streamed reply was empty")

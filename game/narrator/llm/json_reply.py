@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from game.narrator.llm_stream import strip_reasoning
+from game.narrator.llm.stream import strip_reasoning
 
 MAX_JSON_CHARS = 60_000
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)```", re.DOTALL)

@@ -1,0 +1,266 @@
+"""The LLM narrator: any OpenAI-compatible endpoint tells the turn and keeps the relationship graph.
+
+This module coordinates; each step lives in its own module. A turn makes three kinds of request (seed
+000): **narrate** (``narrate``), streamed, with ``list_characters`` / ``get_character`` lookups between
+which text keeps streaming; **World IR** (``ir``), the turn's typed facts as JSON validated by
+``WorldIR``, repaired within bounds; and **extract** (``extract``), where a model records the World IR
+through ``upsert_npc_graph`` / ``runtime_done`` with ``tool_choice: "required"``. Requests go through
+``calls`` (fallbacks, usage, masking) to a ``transport`` (live, recorded or replayed). Nothing is written
+here: the engine commits the turn, and discards the extractor's writes when it reports
+``extracted=False``.
+
+What the model says enters Kith through ``guard.SafeStream``: terminal escapes stripped and the API key
+masked on the assembled text, so neither reaches the screen, the save or the transcript. Two deadlines
+bound a turn however a server trickles its bytes: one for the whole narration (every round), one for
+the memory step (World IR and extraction together).
+
+A failure while narrating raises ``NarratorError`` (the engine then writes nothing of the turn). A
+failure after the narration (World IR or extraction) never raises: the narration can still be
+committed, marked as not extracted, for re-extraction later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncGenerator, Awaitable, Mapping
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any, TypeVar
+
+from game.config import LLMSettings
+from game.errors import NarratorError
+from game.graph.models import Edge, Node
+from game.graph.names import normalize_name
+from game.graph.upsert import UpsertExecution
+from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
+from game.narrator.ir_extract import apply_world_ir, limit_closes
+from game.narrator.llm.calls import Requests
+from game.narrator.llm.capabilities import Capabilities
+from game.narrator.llm.endpoint import display_url, short_host
+from game.narrator.llm.extract import ToolExtractor, existing_near
+from game.narrator.llm.guard import SafeStream
+from game.narrator.llm.ir import IRAnswer, ask_world_ir, records_anything, supported_only
+from game.narrator.llm.narrate import Narration, no_narration
+from game.narrator.llm.prompts import Prompt, extract_v1
+from game.narrator.llm.record import RecordingTransport, ReplayTransport
+from game.narrator.llm.stream import strip_reasoning
+from game.narrator.llm.tokens import message_tokens, tools_tokens
+from game.narrator.llm.tools import extraction_tools
+from game.narrator.llm.transport import LLMError, OpenAITransport, Transport
+from game.narrator.llm.usage import UsageLedger
+from game.world import World
+from game.world.ir import WorldIR
+from game.world.scene import SceneState
+
+EXTRACT_REPLY_RESERVE = 1200
+"""Tokens kept free for the extractor's tool calls (and a corrected call) when its prompt is fitted."""
+REPLY_DEADLINE_TIMEOUTS = 5
+"""The whole narration may take this many ``timeout`` periods (5 min at the default 60 s)."""
+MEMORY_DEADLINE_TIMEOUTS = 10
+"""The memory step (World IR and extraction) may take this many ``timeout`` periods (10 min by default)."""
+
+T = TypeVar("T")
+
+
+class OpenAINarrator:
+    """Tells turns with a model behind any OpenAI-compatible endpoint, or replays a recorded session.
+
+    ``reply_deadline`` and ``memory_deadline`` (seconds) default to multiples of the ``timeout`` setting.
+    """
+
+    def __init__(self, llm: LLMSettings, world: World, *, transport: Transport | None = None,
+                 record: Path | None = None, replay: Path | None = None,
+                 env: Mapping[str, str] | None = None, reply_deadline: float | None = None,
+                 memory_deadline: float | None = None) -> None:
+        self.llm = llm
+        self.world = world
+        self.replaying = replay is not None
+        if replay is not None:
+            base: Transport = ReplayTransport(replay)
+        elif transport is not None:
+            base = transport
+        else:
+            base = OpenAITransport(llm, os.environ if env is None else env)
+        self._configured_model = base.model if isinstance(base, ReplayTransport) else None
+        self.transport: Transport = (
+            RecordingTransport(base, record, model=llm.narration_model) if record is not None else base)
+        self.caps = Capabilities.from_settings(llm)
+        self._ledger = UsageLedger()
+        self._requests = Requests(self.transport, self.caps, self._ledger)
+        self._narration = Narration(self._requests, llm, world, display_url(llm.base_url))
+        self.reply_deadline = reply_deadline or REPLY_DEADLINE_TIMEOUTS * llm.timeout
+        self.memory_deadline = memory_deadline or MEMORY_DEADLINE_TIMEOUTS * llm.timeout
+        self._notices: dict[int, list[str]] = {}
+        self._memory_started: dict[int, float] = {}
+        self._offered_models: list[str] | None = None
+
+    # -------------------------------------------------------------------------------------- identity
+
+    @property
+    def label(self) -> str:
+        offered = self._offered_models[0] if self._offered_models else None
+        model = self.llm.narration_model or self._configured_model or offered or "model"
+        if self.replaying:
+            return f"{model} ({self.transport.label})"
+        return f"{model} @ {short_host(self.llm.base_url)}"
+
+    def opening(self, scene: SceneState) -> str:
+        variants = self.world.section.opening
+        return self.world.text(variants[scene.rng_state % len(variants)])
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
+
+    async def _model(self, step: str) -> str:
+        chosen = self.llm.narration_model if step == "narrate" else self.llm.extraction_model
+        if chosen:
+            return chosen
+        if self._configured_model:
+            return self._configured_model
+        if self._offered_models is None:
+            self._offered_models = await self.transport.models()
+        if not self._offered_models:
+            raise NarratorError("No model is set and the server lists none: set one with --model, KITH_MODEL "
+                                "or model under [llm] in kith.toml.")
+        return self._offered_models[0]
+
+    def usage(self, turn: int) -> dict[str, int]:
+        """Requests and tokens by step for a turn (``narrate.calls``, ``extract.prompt_tokens`` ...) and
+        ``model_ms``, the time spent waiting on the model (the rest of a turn is the engine's own)."""
+        return self._ledger.figures(turn)
+
+    def pending_notices(self, turn: int) -> list[str]:
+        """What the player will be told with this turn's result (context window, fallbacks taken)."""
+        return list(self._notices.get(turn, []))
+
+    # -------------------------------------------------------------------------------------- step 1
+
+    async def narrate(self, request: NarrationRequest) -> AsyncGenerator[str, None]:
+        usage = self._ledger.restart(request.turn)
+        notices = self._notices[request.turn] = []
+        model = await self._model("narrate")
+        deadline = asyncio.get_running_loop().time() + self.reply_deadline
+        guard = SafeStream(self._requests.secrets)
+        told = False
+        told_pieces = self._narration.tell(request, model, usage, notices, deadline, self.reply_deadline)
+        async with aclosing(told_pieces) as pieces:
+            async for piece in pieces:
+                safe = guard.feed(piece)
+                if safe:
+                    told = told or bool(safe.strip())
+                    yield safe
+        rest = guard.flush()
+        if rest:
+            told = told or bool(rest.strip())
+            yield rest
+        if not told:
+            raise no_narration()
+
+    # -------------------------------------------------------------------------------------- step 2
+
+    async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
+        """The World IR and the scene after it; the memory step's deadline starts here."""
+        self._memory_started[request.turn] = asyncio.get_running_loop().time()
+        notices = self._notices.pop(request.turn, []) + self.caps.take_fallbacks()
+        try:
+            ir, error, salvaged = await self._within_memory_deadline(request.turn, self._world_ir(request, narration))
+        except NarratorError as failure:
+            ir, error, salvaged = None, failure.message, 0
+        notices.extend(self.caps.take_fallbacks())
+        if salvaged:
+            notices.append(f"{salvaged} unreadable fact(s) of this turn were left out of the memory.")
+        if ir is not None:
+            ir, unsupported = supported_only(ir, strip_reasoning(narration))
+            if unsupported:
+                counts = self._ledger.turn(request.turn).counts
+                counts["world-ir.unsupported"] = counts.get("world-ir.unsupported", 0) + unsupported
+                notices.append(f"{unsupported} relationship fact(s) of this turn were left out of the memory: "
+                               "the sentence given as evidence is not in the narration.")
+            ir, refused = limit_closes(ir)
+            notices.extend(refused)
+        if error is not None:
+            # No extraction follows a failed World IR, so nothing else will end this memory step.
+            self._memory_started.pop(request.turn, None)
+        scene = request.scene.model_copy(deep=True)
+        if ir is not None:
+            scene.cast = list(ir.next_cast)
+            if ir.location:
+                scene.location = self._place_id(ir.location)
+        return NarrationResult(world_ir=ir or WorldIR(), scene=scene, notices=notices, ir_error=error)
+
+    async def _world_ir(self, request: NarrationRequest, narration: str) -> IRAnswer:
+        model = await self._model("world-ir")
+        return await ask_world_ir(self._requests, self.llm, self.world, request, narration, model)
+
+    def _place_id(self, location: str) -> str:
+        key = normalize_name(location)
+        for place in self.world.places.values():
+            if key in {normalize_name(place.id), normalize_name(place.name)}:
+                return place.id
+        return location
+
+    async def _within_memory_deadline(self, turn: int, step: Awaitable[T]) -> T:
+        """``step``, cancelled when the turn's memory step (World IR and extraction) runs out of time."""
+        loop = asyncio.get_running_loop()
+        started = self._memory_started.setdefault(turn, loop.time())
+        try:
+            async with asyncio.timeout_at(started + self.memory_deadline):
+                return await step
+        except TimeoutError:
+            raise NarratorError(f"the memory update took longer than {self.memory_deadline:g} s and was "
+                                "stopped") from None
+
+    # -------------------------------------------------------------------------------------- step 3
+
+    async def extract(self, request: NarrationRequest, result: NarrationResult,
+                      execution: UpsertExecution) -> ExtractionReport:
+        turn = request.turn
+        try:
+            if result.ir_error:
+                return ExtractionReport(False, message=result.ir_error, usage=self.usage(turn))
+            ir = result.world_ir
+            if not records_anything(ir):
+                return ExtractionReport(True, message="nothing to record", usage=self.usage(turn))
+            try:
+                report = await self._within_memory_deadline(turn, self._extract(turn, request, ir, execution))
+            except NarratorError as failure:
+                message = failure.message
+                if isinstance(failure, LLMError) and failure.kind == "bad-request" and "tool" in failure.detail.lower():
+                    message += ' A model that cannot call tools needs extraction = "world-ir" under [llm].'
+                report = ExtractionReport(False, message=message)
+            report.usage = self.usage(turn)
+            return report
+        finally:
+            self._memory_started.pop(turn, None)
+
+    async def _extract(self, turn: int, request: NarrationRequest, ir: WorldIR,
+                       execution: UpsertExecution) -> ExtractionReport:
+        if self.llm.extraction == "world-ir" or not self.caps.tools:
+            # A server that refused tools outright cannot run the extractor; the validated IR can be kept.
+            return await apply_world_ir(ir, execution)
+        model = await self._model("extract")
+        nodes, edges, names = await existing_near(request.graph, ir)
+        prompt = self._fitted_extract_prompt(turn, ir, nodes, edges, names)
+
+        async def complete(step: str, params: dict[str, Any]) -> dict[str, Any]:
+            return await self._requests.complete(turn, step, params, ("tool_choice",))
+
+        return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps).run(prompt, ir, execution)
+
+    def _fitted_extract_prompt(self, turn: int, ir: WorldIR, nodes: list[Node], edges: list[Edge],
+                               names: dict[str, Node]) -> Prompt:
+        """The extractor prompt with as many known characters and relations as the context holds.
+
+        Sixty of each, at about 150 characters a line, is some 6,000 tokens: more than a small local
+        model's whole window. The lists are closest-first, so trimming from the end keeps what matters.
+        """
+        budget = self.llm.context_size - EXTRACT_REPLY_RESERVE - tools_tokens(extraction_tools())
+        prompt = extract_v1(self.world, turn, ir, nodes, edges, names)
+        while message_tokens(prompt.messages) > budget and (nodes or edges):
+            if len(edges) >= len(nodes):
+                edges = edges[: len(edges) - max(1, len(edges) // 8)]
+            else:
+                nodes = nodes[: len(nodes) - max(1, len(nodes) // 8)]
+            prompt = extract_v1(self.world, turn, ir, nodes, edges, names)
+        return prompt
