@@ -141,6 +141,28 @@ async def test_again_repeats_the_last_command(world: World) -> None:
     assert await game.play("again") == first
 
 
+@pytest.mark.parametrize("line", ["again.", "Again please", "g!", "  G  ", "again\u2026", "now again"])
+async def test_again_written_any_way_the_parser_reads_repeats_the_last_command(world: World, line: str) -> None:
+    game = await Playthrough.start(world)
+    first = await game.play("x rail")
+    assert await game.play(line) == first
+    assert [t.player_input for t in game.turns] == ["x rail", "x rail"], "the repeated line is what is kept"
+
+
+@pytest.mark.parametrize("line", ["again.", "g?"])
+async def test_again_before_any_turn_says_there_is_nothing_and_takes_no_turn(world: World, line: str) -> None:
+    game = await Playthrough.start(world)
+    assert await game.play(line) == "There is nothing to do again yet."
+    assert game.turns == [] and game.turn == 0
+
+
+@pytest.mark.parametrize("line", ["", "   ", ".", "...", "?!", "\u201c\u201d"])
+async def test_input_that_cleans_to_nothing_takes_no_turn(world: World, line: str) -> None:
+    game = await Playthrough.start(world)
+    assert (await game.play(line)).startswith("You wait for yourself to decide.")
+    assert game.turns == [] and game.turn == 0
+
+
 async def test_talking_to_someone_absent_or_unknown(world: World) -> None:
     game = await Playthrough.start(world)
     assert await game.play("talk to tobin") == "Tobin isn't here."
