@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from test_map_support import HARBOUR_POSITIONS, harbour
+from helpers.maps import HARBOUR_POSITIONS, harbour
 
 from game.graph.map import EMPTY_TEXT, LEGEND, render_map
 from game.ui.app import KithApp

@@ -1,4 +1,4 @@
-"""Shared builders for the TUI tests (this module holds no tests of its own).
+"""Shared builders for the TUI tests.
 
 Every test runs the real ``KithApp`` through Textual's Pilot, against real save files in ``tmp_path``,
 the tiny fixture world, and either the offline narrator or the real openai client talking to the local
@@ -19,7 +19,7 @@ from game.config import LLMSettings, Settings
 from game.ui.app import KithApp
 from game.ui.keys import KeyStore
 
-WORLDS = Path(__file__).parent / "fixtures" / "worlds"
+WORLDS = Path(__file__).parent.parent / "fixtures" / "worlds"
 SIZE = (120, 36)
 
 
