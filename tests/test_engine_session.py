@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.play import collect, text_of
 from playthrough import Playthrough
 
 from game.config import Settings, load_settings
 from game.engine.events import (
-    Event,
     GraphChanged,
     MemoryUpdating,
     MetaOutput,
@@ -39,20 +39,6 @@ FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
 
 def make_settings(tmp_path: Path) -> Settings:
     return load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": FIXTURES}, env={})
-
-
-async def collect(session: GameSession, text: str) -> list[Event]:
-    return [event async for event in session.play_turn(text)]
-
-
-def text_of(events: list[Event]) -> str:
-    parts = []
-    for event in events:
-        if isinstance(event, NarrationDone | MetaOutput | Notice):
-            parts.append(event.text)
-        elif isinstance(event, TurnFailed):
-            parts.append(event.message)
-    return "\n".join(parts)
 
 
 async def disk_state(session: GameSession) -> tuple[Any, ...]:
