@@ -42,11 +42,13 @@ def make_settings(tmp_path: Path) -> Settings:
 
 
 async def disk_state(session: GameSession) -> tuple[Any, ...]:
-    """What the save file holds, read through the session's own connection (so uncommitted work shows)."""
-    db = session._db
-    turn = await db.current_turn()
-    return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
-            [(t.number, t.input, t.narration) for t in await db.turns()], turn, await db.scene_at(turn))
+    """What the save file holds, read through the session's own connection (so uncommitted work shows).
+    The stored scene has no public reader: it alone is read from the private handle."""
+    turns = await session.turns()
+    turn = turns[-1].number if turns else 0
+    return ([n.to_json_dict() for n in await session.all_nodes()],
+            [e.to_json_dict() for e in await session.all_edges()],
+            [(t.number, t.input, t.narration) for t in turns], turn, await session._db.scene_at(turn))
 
 
 def memory_state(session: GameSession) -> tuple[Any, ...]:
