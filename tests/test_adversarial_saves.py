@@ -189,7 +189,7 @@ def test_random_bit_flips_give_a_clean_message_or_work(played: bytes, tmp_path: 
             outcomes["works" if check_save(saves / "game.sqlite") == [] else "refused"] += 1
         except KithError:
             outcomes["refused"] += 1
-    assert sum(outcomes.values()) == FLIPS
+    # use() above holds the assertions (one clean line or a working game); this only reports the mix.
     print(f"{FLIPS} single-bit flips: {outcomes}")
 
 
