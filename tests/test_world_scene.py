@@ -83,7 +83,8 @@ async def test_a_save_written_with_the_untyped_scene_resumes_where_it_stopped(tm
     resumed = await GameSession.open(settings, save="game")
     try:
         story = resumed.scene.story
-        assert story is not None and story.previous == "stair" and story.clock == 3 and "matches" not in story.item_places
+        assert story is not None and story.previous == "stair" and story.clock == 3
+        assert "matches" not in story.item_places
         told = [e.text async for e in resumed.play_turn("down") if isinstance(e, NarrationDone)]
         assert told and "matches" not in told[0], "the matches stay taken"
         told = [e.text async for e in resumed.play_turn("inventory") if isinstance(e, NarrationDone)]
