@@ -1,5 +1,10 @@
 """Suite-wide pytest configuration: no settings from the machine, and the ``slow`` marker for whole modules.
 
+Shared helpers live in ``tests/helpers/`` (imported as ``helpers.*``): ``play`` (a game in memory, or
+lines played in a session), ``narrators`` (the one failing-narrator double), ``graph``, ``maps`` and
+``ui`` (builders for those tests). ``playthrough``, ``llm_helpers``, ``store_helpers`` and ``chat_server``
+sit beside the tests.
+
 Single slow tests carry ``@pytest.mark.slow`` where they are defined; the modules below are slow
 throughout and are marked here, in one place. ``pytest -m "not slow"`` is the quick local loop; CI and
 ``make test`` run everything.

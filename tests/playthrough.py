@@ -54,6 +54,8 @@ class Playthrough:
         self.world = world
         self.pipeline = pipeline
         self.store = store
+        self.told: list[str] = []
+        """What each line played told (narration or the game's reply), in order."""
 
     @classmethod
     async def start(cls, world: World, seed: int = 0) -> Playthrough:
@@ -122,7 +124,8 @@ class Playthrough:
                 raise ContentError(event.message)
             if isinstance(event, NarrationDone | MetaOutput):
                 told.append(event.text)
-        return "\n\n".join(told)
+        self.told.append("\n\n".join(told))
+        return self.told[-1]
 
     # ------------------------------------------------------------------------------------ graph queries
 

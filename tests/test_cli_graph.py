@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_graph_support import edge_call, node_call
+from helpers.graph import edge_call, node_call
 
 from game.__main__ import main
 from game.graph.ports import GraphWrites

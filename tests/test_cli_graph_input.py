@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.graph import edge_call, node_call
 from test_cli_graph import HARBOUR, Kith, digest, harbour
-from test_graph_support import edge_call, node_call
 
 from game.cli.graph_write import INDEX_FROM_CALLS
 from game.graph.models import MAX_TURN

@@ -6,14 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.narrators import BrokenNarrator
 
 from game.__main__ import main
 from game.config import load_settings
 from game.engine.session import GameSession
 from game.graph.map import EMPTY_TEXT, LEGEND
-from game.graph.upsert import UpsertExecution
-from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
-from game.narrator.offline import OfflineNarrator
 from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -61,14 +59,9 @@ def test_the_map_refuses_a_missing_save_and_an_unknown_focus(tmp_path: Path, cap
 
 
 async def test_rebuild_extracts_turns_whose_memory_update_failed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    class NoMemory(OfflineNarrator):
-        async def extract(self, request: NarrationRequest, result: NarrationResult,
-                          execution: UpsertExecution) -> ExtractionReport:
-            return ExtractionReport(extracted=False, message="the model never called a tool")
-
     settings = load_settings(flags={"saves_dir": tmp_path, "content_dir": FIXTURES}, env={})
     session = await GameSession.open(settings, save="game", new=True, world="tiny",
-                                     narrator=NoMemory(load_world(FIXTURES, "tiny")))
+                                     narrator=BrokenNarrator(load_world(FIXTURES, "tiny"), "memory"))
     async for _event in session.play_turn("help Edda"):
         pass
     await session.close()

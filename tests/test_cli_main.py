@@ -42,13 +42,17 @@ def test_the_command_line_reads_the_environment(tmp_path: Path, monkeypatch: pyt
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", [["saves", "list"], ["graph", "dump", "--save", "none"], ["--help"]])
+@pytest.mark.parametrize("command", [
+    ["saves", "list"], ["graph", "dump", "--save", "none"], ["--help"],
+    ["play", "--plain", "--new", "--save", "piped"], ["run", "tests/scripts/engine-meta.regtest"],
+])
 def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, command: list[str]) -> None:
     reading, writing = os.pipe()
     os.close(reading)  # the reader is gone before kith writes a byte, as with `| head -1` on a long list
     try:
         result = subprocess.run([sys.executable, "-m", "game", "--saves-dir", str(tmp_path), *command],
-                                stdout=writing, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=60)
+                                stdin=subprocess.DEVNULL, stdout=writing, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                timeout=60)
     finally:
         os.close(writing)
     assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr, result.stderr

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.narrators import FAILING_STEPS, BrokenNarrator, Step
+from helpers.play import collect, text_of
 from playthrough import Playthrough
 
 from game.config import Settings, load_settings
 from game.engine.events import (
-    Event,
     GraphChanged,
     MemoryUpdating,
     MetaOutput,
@@ -27,9 +28,8 @@ from game.engine.events import (
 )
 from game.engine.meta import parse_meta
 from game.engine.session import GameSession
-from game.errors import NarratorError, SaveError
-from game.graph.upsert import UpsertExecution
-from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
+from game.errors import SaveError
+from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
 from game.store.database import SaveDatabase
 from game.world import load_world
@@ -41,26 +41,14 @@ def make_settings(tmp_path: Path) -> Settings:
     return load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": FIXTURES}, env={})
 
 
-async def collect(session: GameSession, text: str) -> list[Event]:
-    return [event async for event in session.play_turn(text)]
-
-
-def text_of(events: list[Event]) -> str:
-    parts = []
-    for event in events:
-        if isinstance(event, NarrationDone | MetaOutput | Notice):
-            parts.append(event.text)
-        elif isinstance(event, TurnFailed):
-            parts.append(event.message)
-    return "\n".join(parts)
-
-
 async def disk_state(session: GameSession) -> tuple[Any, ...]:
-    """What the save file holds, read through the session's own connection (so uncommitted work shows)."""
-    db = session._db
-    turn = await db.current_turn()
-    return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
-            [(t.number, t.input, t.narration) for t in await db.turns()], turn, await db.scene_at(turn))
+    """What the save file holds, read through the session's own connection (so uncommitted work shows).
+    The stored scene has no public reader: it alone is read from the private handle."""
+    turns = await session.turns()
+    turn = turns[-1].number if turns else 0
+    return ([n.to_json_dict() for n in await session.all_nodes()],
+            [e.to_json_dict() for e in await session.all_edges()],
+            [(t.number, t.input, t.narration) for t in turns], turn, await session._db.scene_at(turn))
 
 
 def memory_state(session: GameSession) -> tuple[Any, ...]:
@@ -110,36 +98,10 @@ async def test_a_changed_relation_supersedes_and_retrieval_sees_only_the_new_ver
     assert "since Sam steadied her wick" not in turn.npc_context
 
 
-class FailingNarrator(OfflineNarrator):
-    """The real offline narrator, made to fail at one step (as a broken model or a bug would)."""
-
-    def __init__(self, step: str, *args: Any) -> None:
-        super().__init__(*args)
-        self.step = step
-
-    async def narrate(self, request: NarrationRequest) -> AsyncIterator[str]:
-        async for chunk in super().narrate(request):
-            yield chunk
-            if self.step == "narrate":
-                raise NarratorError("the model stopped answering mid-sentence.")
-
-    async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
-        if self.step == "finish":
-            raise NarratorError("the World IR could not be read.")
-        return await super().finish(request, narration)
-
-    async def extract(self, request: NarrationRequest, result: NarrationResult,
-                      execution: UpsertExecution) -> ExtractionReport:
-        report = await super().extract(request, result, execution)
-        if self.step == "extract":
-            raise ValueError("extractor crashed after buffering writes")
-        return report
-
-
-@pytest.mark.parametrize("step", ["narrate", "finish", "extract"])
-async def test_a_failure_at_any_step_writes_nothing(tmp_path: Path, step: str) -> None:
+@pytest.mark.parametrize("step", FAILING_STEPS)
+async def test_a_failure_at_any_step_writes_nothing(tmp_path: Path, step: Step) -> None:
     settings = make_settings(tmp_path)
-    narrator = FailingNarrator(step, load_world(FIXTURES, "tiny"))
+    narrator = BrokenNarrator(load_world(FIXTURES, "tiny"), step)
     session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=narrator)
     try:
         before_disk, before_memory = await disk_state(session), memory_state(session)
@@ -149,7 +111,7 @@ async def test_a_failure_at_any_step_writes_nothing(tmp_path: Path, step: str) -
         assert not any(isinstance(e, TurnCommitted) for e in events)
         assert await disk_state(session) == before_disk
         assert memory_state(session) == before_memory
-        narrator.step = "none"
+        narrator.step = None
         events = await collect(session, "help Edda")
         assert any(isinstance(e, TurnCommitted) for e in events), "the player can simply try again"
     finally:
@@ -176,17 +138,7 @@ async def test_cancelling_a_turn_writes_nothing(session: GameSession) -> None:
 
 
 async def test_extraction_that_fails_commits_the_story_marked_and_can_be_recovered(tmp_path: Path) -> None:
-    class NoMemory(OfflineNarrator):
-        broken = True
-
-        async def extract(self, request: NarrationRequest, result: NarrationResult,
-                          execution: UpsertExecution) -> ExtractionReport:
-            if self.broken:
-                await super().extract(request, result, execution)  # buffered, then abandoned
-                return ExtractionReport(extracted=False, message="the model never called a tool")
-            return await super().extract(request, result, execution)
-
-    narrator = NoMemory(load_world(FIXTURES, "tiny"))
+    narrator = BrokenNarrator(load_world(FIXTURES, "tiny"), "memory")
     session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny",
                                      narrator=narrator)
     try:
@@ -195,9 +147,9 @@ async def test_extraction_that_fails_commits_the_story_marked_and_can_be_recover
         assert not committed.extracted
         assert any(isinstance(e, Notice) and "memory was not updated" in e.text for e in events)
         assert trust(session) == [] and [t.extracted for t in await session.turns()] == [False]
-        narrator.broken = False
+        narrator.step = None
         lines = await session.reextract_pending()
-        assert lines == ["turn 1: extracted (3 calls)"] or lines[0].startswith("turn 1: extracted")
+        assert lines == ["turn 1: extracted (2 calls)"], "as many calls as the turn played whole"
         assert trust(session) == [0.6]
         assert await session.pending_extraction() == []
     finally:
@@ -384,16 +336,7 @@ async def test_quit_reports_the_save(session: GameSession) -> None:
 
 
 async def test_a_turn_without_world_ir_is_recovered_by_asking_again(tmp_path: Path) -> None:
-    class ForgetfulIR(OfflineNarrator):
-        broken = True
-
-        async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
-            result = await super().finish(request, narration)
-            if self.broken:
-                result.ir_error = "the model's World IR never validated"
-            return result  # its (empty-looking) IR is still there: the session must not extract it
-
-    narrator = ForgetfulIR(load_world(FIXTURES, "tiny"))
+    narrator = BrokenNarrator(load_world(FIXTURES, "tiny"), "world-ir")
     session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny",
                                      narrator=narrator)
     try:
@@ -402,7 +345,7 @@ async def test_a_turn_without_world_ir_is_recovered_by_asking_again(tmp_path: Pa
         stored = await session.turns()
         assert stored[0].world_ir is None and not stored[0].extracted and trust(session) == []
         assert (await session.reextract_pending())[0].startswith("turn 1: still no World IR")
-        narrator.broken = False
+        narrator.step = None
         assert (await session.reextract_pending())[0].startswith("turn 1: extracted")
         assert trust(session) == [0.6]
     finally:
@@ -468,21 +411,12 @@ async def test_resuming_skips_saves_that_hold_only_a_graph(tmp_path: Path) -> No
 
 
 async def test_undo_after_a_rebuild_makes_the_recovered_turn_pending_again(tmp_path: Path) -> None:
-    class Flaky(OfflineNarrator):
-        broken = True
-
-        async def extract(self, request: NarrationRequest, result: NarrationResult,
-                          execution: UpsertExecution) -> ExtractionReport:
-            if self.broken:
-                return ExtractionReport(extracted=False, message="no tool call")
-            return await super().extract(request, result, execution)
-
-    narrator = Flaky(load_world(FIXTURES, "tiny"))
+    narrator = BrokenNarrator(load_world(FIXTURES, "tiny"), "memory")
     session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny",
                                      narrator=narrator)
     try:
         await collect(session, "help Edda")
-        narrator.broken = False
+        narrator.step = None
         await collect(session, "look")
         await session.reextract_pending()
         assert trust(session) == [0.6]

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from test_graph_support import Harness, edge_call, node_call
+from helpers.graph import Harness, edge_call, node_call
 
 from game.graph.models import Edge, Node, UpsertCall
 from game.graph.upsert import parse_call

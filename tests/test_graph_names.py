@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_graph_support import index_of, make_node, rows
+from helpers.graph import index_of, make_node, rows
 
 from game.graph.memory import GraphIndex
 from game.graph.models import Node

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
-from test_graph_support import edge_call, make_edge, make_node, node_call, rows
+from helpers.graph import edge_call, make_edge, make_node, node_call, rows
 
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node

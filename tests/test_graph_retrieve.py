@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 
 import pytest
-from test_graph_support import index_of, make_edge, make_node, rows
+from helpers.graph import index_of, make_edge, make_node, rows
 
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphReader, GraphWrites

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from test_graph_support import Harness, edge_call, index_of, make_edge, make_node, node_call, rows
+from helpers.graph import Harness, edge_call, index_of, make_edge, make_node, node_call, rows
 
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary

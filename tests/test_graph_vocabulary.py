@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_graph_support import Harness, edge_call, make_edge, node_call
+from helpers.graph import Harness, edge_call, make_edge, node_call
 
 from game.graph.vocabulary import DEFAULT_RELATIONS, RelationSpec, Vocabulary, to_upper_snake
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 from chat_server import ChatServer, Failure, Text, ToolCalls
+from helpers.play import collect
 from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relations, relation, tiny_world
 
 from game.config import Settings
 from game.engine.events import (
-    Event,
     MemoryUpdating,
     NarrationDelta,
     NarrationDone,
@@ -50,10 +50,6 @@ async def _open(settings: Settings, new: bool = True) -> GameSession:
     return await GameSession.open(settings, save="game", new=new, world="tiny", narrator=teller)
 
 
-async def _play(session: GameSession, text: str) -> list[Event]:
-    return [event async for event in session.play_turn(text)]
-
-
 async def _saved_turn(settings: Settings) -> int:
     async with await SaveDatabase.open(settings.saves_dir / "game.sqlite") as db:
         return await db.current_turn()
@@ -63,7 +59,7 @@ async def test_a_turn_commits_with_its_memory_update(tmp_path: Path, server: Cha
     settings = _settings(tmp_path, server)
     server.push(Text(NARRATION), Text(json.dumps(FACTS)), ToolCalls([("upsert_npc_graph", {"edges": [TRUST]})]))
     session = await _open(settings)
-    events = await _play(session, "help Edda with the wick")
+    events = await collect(session, "help Edda with the wick")
     kinds = [type(e) for e in events if not isinstance(e, NarrationDelta)]
     assert kinds.index(NarrationDone) < kinds.index(MemoryUpdating) < kinds.index(TurnCommitted)
     committed = next(e for e in events if isinstance(e, TurnCommitted))
@@ -82,7 +78,7 @@ async def test_a_failed_extraction_commits_the_story_and_can_be_redone(tmp_path:
     claim = "I updated the graph: Edda trusts Sam now."
     server.push(Text(NARRATION), Text(json.dumps(FACTS)), Text(claim), Text(claim))
     session = await _open(settings)
-    events = await _play(session, "help Edda with the wick")
+    events = await collect(session, "help Edda with the wick")
     committed = next(e for e in events if isinstance(e, TurnCommitted))
     assert not committed.extracted
     warning = [e.text for e in events if isinstance(e, Notice) and e.level == "warning"]
@@ -101,7 +97,7 @@ async def test_a_failed_narration_writes_nothing(tmp_path: Path, server: ChatSer
     settings = _settings(tmp_path, server, retries=1)
     server.push(Failure(500, "boom"), Failure(500, "boom"))
     session = await _open(settings)
-    events = await _play(session, "help Edda")
+    events = await collect(session, "help Edda")
     failed = [e for e in events if isinstance(e, TurnFailed)]
     assert failed and "HTTP 500" in failed[0].message and "Nothing of this turn was saved" in failed[0].message
     assert session.turn == 0

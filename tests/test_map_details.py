@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_map_support import harbour, person, relation
+from helpers.maps import harbour, person, relation
 
 from game.graph.map import describe_node
 

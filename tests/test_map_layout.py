@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from test_map_support import person, random_graph, relation
+from helpers.maps import person, random_graph, relation
 
 from game.graph.map import compute_layout
 

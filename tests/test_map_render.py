@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from test_map_support import HARBOUR_POSITIONS, cell, harbour, person, random_graph, relation, style_at
+from helpers.maps import HARBOUR_POSITIONS, cell, harbour, person, random_graph, relation, style_at
 
 from game.errors import InputError
 from game.graph.map import EMPTY_TEXT, LEGEND, compute_layout, render_map

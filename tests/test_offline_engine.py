@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.play import play
 from playthrough import Playthrough
 
 from game.graph.memory import GraphIndex
@@ -20,13 +21,6 @@ FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
 @pytest.fixture(scope="module")
 def world() -> World:
     return load_world(FIXTURES, "tiny")
-
-
-async def play_all(world: World, commands: list[str], seed: int = 0) -> Playthrough:
-    game = await Playthrough.start(world, seed)
-    for command in commands:
-        await game.play(command)
-    return game
 
 
 async def test_opening_is_second_person_and_describes_the_start(world: World) -> None:
@@ -141,6 +135,28 @@ async def test_again_repeats_the_last_command(world: World) -> None:
     assert await game.play("again") == first
 
 
+@pytest.mark.parametrize("line", ["again.", "Again please", "g!", "  G  ", "again\u2026", "now again"])
+async def test_again_written_any_way_the_parser_reads_repeats_the_last_command(world: World, line: str) -> None:
+    game = await Playthrough.start(world)
+    first = await game.play("x rail")
+    assert await game.play(line) == first
+    assert [t.player_input for t in game.turns] == ["x rail", "x rail"], "the repeated line is what is kept"
+
+
+@pytest.mark.parametrize("line", ["again.", "g?"])
+async def test_again_before_any_turn_says_there_is_nothing_and_takes_no_turn(world: World, line: str) -> None:
+    game = await Playthrough.start(world)
+    assert await game.play(line) == "There is nothing to do again yet."
+    assert game.turns == [] and game.turn == 0
+
+
+@pytest.mark.parametrize("line", ["", "   ", ".", "...", "?!", "\u201c\u201d"])
+async def test_input_that_cleans_to_nothing_takes_no_turn(world: World, line: str) -> None:
+    game = await Playthrough.start(world)
+    assert (await game.play(line)).startswith("You wait for yourself to decide.")
+    assert game.turns == [] and game.turn == 0
+
+
 async def test_talking_to_someone_absent_or_unknown(world: World) -> None:
     game = await Playthrough.start(world)
     assert await game.play("talk to tobin") == "Tobin isn't here."
@@ -154,7 +170,7 @@ async def test_talking_to_someone_absent_or_unknown(world: World) -> None:
     "ask edda about", "show matches to", "tell", "follow", "a" * 500,
 ])
 async def test_unusable_input_gets_an_in_world_reply_and_time_stands_still(world: World, line: str) -> None:
-    game = await play_all(world, ["talk to edda", "u"])
+    game = await play(world, ["talk to edda", "u"])
     reply = await game.play(line)
     assert reply.strip(), "never silence"
     assert "Traceback" not in reply
@@ -170,7 +186,7 @@ async def test_unknown_verb_reply_is_the_worlds_and_hints(world: World) -> None:
 
 
 async def test_beats_fire_on_turns_and_on_graph_relationships(world: World) -> None:
-    game = await play_all(world, ["talk to edda", "u"])
+    game = await play(world, ["talk to edda", "u"])
     climbing = await game.play("z")
     assert "the keeper is climbing" in climbing
     assert game.scene.cast == ["Edda Marsh", "Tobin Hale"]
@@ -181,7 +197,7 @@ async def test_beats_fire_on_turns_and_on_graph_relationships(world: World) -> N
 
 
 async def test_a_beat_fires_when_a_relation_is_closed_and_the_departure_can_be_followed(world: World) -> None:
-    game = await play_all(world, ["talk to edda", "u"])
+    game = await play(world, ["talk to edda", "u"])
     accused = await game.play("accuse tobin about his post")
     assert "Tobin reddens." in accused and "goes down the stair without a word" in accused
     ir = game.turns[-1].result.world_ir
@@ -194,7 +210,7 @@ async def test_a_beat_fires_when_a_relation_is_closed_and_the_departure_can_be_f
 
 
 async def test_world_ir_lists_present_entities_relations_and_next_cast(world: World) -> None:
-    game = await play_all(world, ["take matches"])
+    game = await play(world, ["take matches"])
     await game.play("help edda")
     ir = game.turns[-1].result.world_ir
     assert ir.characters_present == ["Edda Marsh"]
@@ -215,13 +231,13 @@ async def test_world_ir_lists_present_entities_relations_and_next_cast(world: Wo
 
 async def test_the_same_seed_and_input_tell_the_same_story(world: World) -> None:
     commands = ["z", "z", "talk to edda", "help edda", "z", "u", "z", "z", "ask tobin about the lamp", "z"]
-    first = await play_all(world, commands, seed=7)
-    second = await play_all(world, commands, seed=7)
+    first = await play(world, commands, seed=7)
+    second = await play(world, commands, seed=7)
     assert [t.narration for t in first.turns] == [t.narration for t in second.turns]
     assert [t.result.world_ir.to_json_dict() for t in first.turns] == [
         t.result.world_ir.to_json_dict() for t in second.turns]
     assert first.scene == second.scene
-    others = [await play_all(world, commands, seed=s) for s in (1, 2, 3)]
+    others = [await play(world, commands, seed=s) for s in (1, 2, 3)]
     assert any([t.narration for t in o.turns] != [t.narration for t in first.turns] for o in others), (
         "the seed chooses among a text's variants")
 
@@ -284,7 +300,7 @@ async def test_think_recalls_the_goal(world: World) -> None:
 
 
 async def test_speaking_aloud_reaches_the_person_you_are_talking_to(world: World) -> None:
-    game = await play_all(world, ["talk to edda"])
+    game = await play(world, ["talk to edda"])
     assert await game.play('"Tell me about the lamp') == (
         "\"It wants lighting before dark. The matches are on the stair.\"")
     assert await game.play("say nice weather") == "Edda hears you out, and waits for something Edda can use."
@@ -295,7 +311,7 @@ async def test_speaking_aloud_reaches_the_person_you_are_talking_to(world: World
 
 
 async def test_exits_go_back_and_take_all(world: World) -> None:
-    game = await play_all(world, ["talk to edda"])
+    game = await play(world, ["talk to edda"])
     assert await game.play("exits") == "From here you can go up to the Lamp Room."
     assert await game.play("take all") == "You take a tin of matches."
     assert await game.play("take everything") == "There is nothing here you can carry off."

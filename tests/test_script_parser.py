@@ -17,6 +17,7 @@ from game.script.parser import (
     parse_script,
     select_tests,
 )
+from game.script.transcript import read_commands
 
 SCRIPT = """\
 # A comment line, skipped.
@@ -168,3 +169,41 @@ def test_a_deep_chain_written_bottom_up_is_refused_too() -> None:
     text += "".join(f"* t{i}\n>{{include}} t{i + 1}\n" for i in reversed(range(MAX_INCLUDE_DEPTH + 1)))
     with pytest.raises(InputError, match=f"more than {MAX_INCLUDE_DEPTH} deep"):
         parse_script(text, "deep.regtest")
+
+
+# Characters Python's ``str.splitlines`` also breaks at: a script or command file breaks at "\n" only.
+NOT_LINE_BREAKS = ["\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85"]
+
+
+@pytest.mark.parametrize("char", NOT_LINE_BREAKS)
+def test_a_script_line_ends_only_at_a_newline(tmp_path: Path, char: str) -> None:
+    path = tmp_path / "odd.regtest"
+    path.write_bytes(f"* odd\n> say one{char}two\nsaid{char}so\n> bogus {{x\n".encode())
+    script = load_script(path)
+    test = script.find("odd")
+    assert test is not None
+    step = test.items[0]
+    assert isinstance(step, Step) and step.command == f"say one{char}two"
+    assert [type(c) for c in step.checks] == [TextCheck] and step.checks[0].line == 3
+    assert len(test.items) == 2, "the lines after it keep their numbers and meaning"
+
+
+def test_a_script_with_windows_line_ends_and_a_byte_order_mark_reads_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "windows.regtest"
+    path.write_bytes(("\ufeff" + SCRIPT.replace("\n", "\r\n")).encode())
+    assert repr(load_script(path).tests) == repr(parse_script(SCRIPT, path).tests)  # checks compare by repr
+    assert load_script(path).headers == Headers(world="brinefall", seed=7), "the first line is a header"
+
+
+def test_an_error_names_the_line_counted_in_newlines(tmp_path: Path) -> None:
+    path = tmp_path / "bad.regtest"
+    path.write_bytes("\ufeff* t\r\n> look\u2028around\r\n{count=x} gull\r\n".encode())
+    with pytest.raises(InputError, match=r"bad\.regtest:3"):
+        load_script(path)
+
+
+@pytest.mark.parametrize("char", NOT_LINE_BREAKS)
+def test_a_command_file_line_ends_only_at_a_newline(tmp_path: Path, char: str) -> None:
+    path = tmp_path / "commands.txt"
+    path.write_bytes(f"\ufeff# a comment\r\n> say one{char}two\r\nlook\n\n".encode())
+    assert read_commands(path) == [f"say one{char}two", "look"]

@@ -75,7 +75,7 @@ async def test_a_snapshot_beside_a_stale_wal_comes_out_whole(tmp_path: Path, com
         if command.startswith("save"):
             await say(session, "save snapA")
         else:
-            await session._db.snapshot_to(session.snapshot_path(target))
+            await session.snapshot(target, remember=False)  # as restart keeps the game before it
         leave_a_stale_wal(settings.saves_dir / f"{target}.sqlite")
         await say(session, "help Edda")
         played = session.turn
@@ -133,12 +133,16 @@ async def test_restart_is_one_transaction(tmp_path: Path) -> None:
         for _ in range(3):
             await say(session, "help Edda")
         # A damaged journal entry of turn 1: undoing turns 3 and 2 works, turn 1 cannot be undone.
-        await session._db.conn.execute("UPDATE journal SET before = '[' WHERE turn = 1 AND before IS NOT NULL")
-        await session._db.conn.execute(
-            "INSERT INTO journal (turn, kind, key, before) VALUES (1, 'node', 'npc-edda-marsh', '[')")
+        # Damaged from outside, as another program (or a bad disk) would, not through the session.
+        other = sqlite3.connect(session.save_path)
+        with other:
+            other.execute("UPDATE journal SET before = '[' WHERE turn = 1 AND before IS NOT NULL")
+            other.execute("INSERT INTO journal (turn, kind, key, before) VALUES (1, 'node', 'npc-edda-marsh', '[')")
+        other.close()
         reply = await say(session, "restart")
         assert "damaged" in reply
-        assert await session._db.current_turn() == 3, "nothing was undone: restart is all or nothing"
+        assert session.turn == 3 and [t.number for t in await session.turns()] == [1, 2, 3], (
+            "nothing was undone: restart is all or nothing")
     finally:
         await session.close()
 

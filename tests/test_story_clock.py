@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.play import play_session
 from playthrough import Playthrough
 
 from game.world import World, load_world
@@ -75,8 +76,7 @@ async def test_meta_commands_and_free_actions_leave_a_saved_games_clock_alone(tm
     settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT}, env={})
     session = await GameSession.open(settings, save="clock", new=True, world="brinefall")
     try:
-        for command in ("help", "hint", "look", "inventory", "exits", "xyzzy", "wait", "look"):
-            [event async for event in session.play_turn(command)]
+        await play_session(session, ["help", "hint", "look", "inventory", "exits", "xyzzy", "wait", "look"])
         assert session.scene.story is not None and session.scene.story.clock == 1
     finally:
         await session.close()

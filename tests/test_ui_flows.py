@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 from chat_server import ChatServer, Delayed, Failure, Text, ToolCalls
-from llm_helpers import character, ir, relation
-from test_ui_support import (
+from helpers.ui import (
     SIZE,
     make_app,
     model_settings,
@@ -18,6 +17,7 @@ from test_ui_support import (
     settle,
     toasts,
 )
+from llm_helpers import character, ir, relation
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Static
 

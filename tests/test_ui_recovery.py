@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from chat_server import Broken, ChatServer, Text
+from helpers.ui import SIZE, make_app, model_settings, play, settle, toasts
 from llm_helpers import ir
-from test_ui_support import SIZE, make_app, model_settings, play, settle, toasts
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 

@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from test_ui_support import make_app, no_cursor_blink, offline_settings, play, settle, strangers_world
+from helpers.ui import make_app, no_cursor_blink, offline_settings, play, settle, strangers_world
 from textual.pilot import Pilot
 
 from game.config import Settings

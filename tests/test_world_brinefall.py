@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.play import play
 from playthrough import Playthrough
 
 from game.config import Settings
@@ -47,14 +48,6 @@ FERRY_AT_MOOT = ["n", "w", "talk to ambry", "ring bell", "ring bell"]
 @pytest.fixture(scope="module")
 def world() -> World:
     return load_world(CONTENT, "brinefall")
-
-
-async def play(world: World, commands: list[str], seed: int = 0) -> Playthrough:
-    game = await Playthrough.start(world, seed)
-    for command in commands:
-        assert game.scene.ending is None, f"the story ended before {command!r}"
-        await game.play(command)
-    return game
 
 
 def assert_open(game: Playthrough, source: str, target: str, relation: str, sign: str | None = None) -> None:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from helpers.play import play_session
 from playthrough import Playthrough
 
 from game.config import load_settings
@@ -71,8 +72,7 @@ async def test_play_continues_from_a_legacy_scene_as_the_old_code_told_it() -> N
 async def test_a_save_written_with_the_untyped_scene_resumes_where_it_stopped(tmp_path: Path) -> None:
     settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": FIXTURES}, env={})
     session = await GameSession.open(settings, save="game", new=True, world="tiny")
-    for command in ("take matches", "talk to edda", "up"):
-        [event async for event in session.play_turn(command)]
+    await play_session(session, ["take matches", "talk to edda", "up"])
     await session.close()
     with sqlite3.connect(tmp_path / "saves" / "game.sqlite") as conn:
         for turn, state in conn.execute("SELECT turn, state FROM scenes").fetchall():
@@ -83,7 +83,8 @@ async def test_a_save_written_with_the_untyped_scene_resumes_where_it_stopped(tm
     resumed = await GameSession.open(settings, save="game")
     try:
         story = resumed.scene.story
-        assert story is not None and story.last_input == "up" and "matches" not in story.item_places
+        assert story is not None and story.previous == "stair" and story.clock == 3
+        assert "matches" not in story.item_places
         told = [e.text async for e in resumed.play_turn("down") if isinstance(e, NarrationDone)]
         assert told and "matches" not in told[0], "the matches stay taken"
         told = [e.text async for e in resumed.play_turn("inventory") if isinstance(e, NarrationDone)]

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
@@ -38,20 +37,6 @@ def llm_flags(args: argparse.Namespace) -> dict[str, Any]:
     from game.cli.doctor import llm_settings_flags
 
     return dict(llm_settings_flags(args))
-
-
-def survive_closed_pipe(action: Callable[[], int]) -> int:
-    """Run ``action``; when the reader of stdout goes away (``kith ... | head``) stop quietly.
-
-    Nothing is lost: a turn whose output could not be written was never committed, and every earlier
-    turn already is. stdout is pointed at /dev/null so the interpreter's final flush cannot fail again.
-    """
-    try:
-        return action()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
 
 
 def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +86,7 @@ def run_play(args: argparse.Namespace, settings: Settings) -> int:
         return run_app(settings, args.save, args.new, args.world, None)
     line_mode = LineMode(settings, save=args.save, new=args.new, world=args.world,
                          record=getattr(args, "record", None))
-    return survive_closed_pipe(line_mode.run)
+    return line_mode.run()
 
 
 def _valid_text(line: str) -> str:

@@ -47,6 +47,7 @@ from game.narrator.base import (
 )
 from game.store.database import TurnRecord
 from game.world.scene import SceneState
+from game.world.words import clean
 
 HISTORY_TURNS = 24
 """How many recent turns a narrator sees (and the session keeps in memory)."""
@@ -122,9 +123,12 @@ class TurnPipeline:
         story that has ended; narrators never see any of these.
         """
         text = text.strip()
-        if not text:
+        # Read as the story's parser reads a line (case, quotes, punctuation, "please"), so "again." and
+        # "again please" repeat and "..." is empty here, not as a second rule inside one narrator.
+        cleaned = clean(text)
+        if not cleaned:
             return MetaOutput(EMPTY_REPLY, "empty")
-        if text.lower() in AGAIN_WORDS:
+        if cleaned in AGAIN_WORDS:
             if self.state.last_input is None:
                 return MetaOutput(NOTHING_AGAIN, "again")  # before any turn
             text = self.state.last_input

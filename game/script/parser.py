@@ -192,13 +192,29 @@ def _header(path: Path, line: int, text: str, current: Headers) -> Headers:
     return replace(current, narrator=value)
 
 
+def file_lines(text: str) -> list[str]:
+    """The lines of a script or command file: split at ``\n`` only (a ``\r\n`` end is one break), a
+    byte-order mark before the first line dropped.
+
+    Not ``str.splitlines``: it also breaks at U+2028, U+2029, form feeds and other separators a pasted
+    line may hold, which would split one command in two and shift every later line number.
+    """
+    return [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
+
+
+def read_file_text(path: Path) -> str:
+    """A script or command file as text, its line ends untouched (``read_text`` would also turn a lone
+    ``\r`` into a line break). ``OSError`` and ``UnicodeDecodeError`` are the caller's to word."""
+    return path.read_bytes().decode("utf-8")
+
+
 def parse_script(text: str, path: Path | str = "<script>") -> Script:
     """Parse a whole script; ``InputError`` names the file and line of the first problem."""
     path = Path(path)
     file_headers = Headers()
     tests: list[TestCase] = []
     test: TestCase | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(file_lines(text), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -248,7 +264,7 @@ def _command(path: Path, number: int, text: str) -> Step | Include:
 
 def load_script(path: Path) -> Script:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_file_text(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such script", title="Script") from None
     except IsADirectoryError:

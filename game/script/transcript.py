@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 from game.config import Settings
 from game.engine.events import Event, QuitRequested
 from game.errors import InputError
+from game.script.parser import file_lines, read_file_text
 from game.script.plain import PlainPrinter, plain
 
 if TYPE_CHECKING:
@@ -25,13 +26,13 @@ if TYPE_CHECKING:
 
 def read_commands(path: Path) -> list[str]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_file_text(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such command file") from None
     except (IsADirectoryError, UnicodeDecodeError):
         raise InputError(f"{path}: not a UTF-8 text file of commands") from None
     commands = []
-    for raw in text.splitlines():
+    for raw in file_lines(text):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

@@ -16,7 +16,7 @@ from game.text import straighten_quotes
 from game.world.words import clean
 
 Verb = Literal[
-    "look", "examine", "inventory", "wait", "again", "exits", "think", "go", "take", "drop", "give", "show",
+    "look", "examine", "inventory", "wait", "exits", "think", "go", "take", "drop", "give", "show",
     "talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow", "warn",
     "empty", "unknown",
 ]
@@ -48,7 +48,6 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
      "examine", ("obj",)),
     (r"^(?:i|inv|inventory)$", "inventory", ()),
     (r"^(?:z|wait|rest|listen|sit|sit down)$", "wait", ()),
-    (r"^(?:g|again)$", "again", ()),
     (r"^(?:exits|where|where can i go)$", "exits", ()),
     (r"^(?:think|hint|hints|remember|goal|what now|what)$", "think", ()),
     (r"^(?:go|walk|run|head|climb|move|travel|return)(?: back)?(?: to| towards| toward| into| through)? (.+)$",

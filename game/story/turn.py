@@ -39,13 +39,9 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
     play = turn.play
     # Who left last turn can be followed this turn, and only this turn.
     turn.followable, play.story.departures = play.story.departures, {}
+    # ``again``/``g`` never reach the story: the turn pipeline (game/engine/turn.py) repeats the last line.
     if not await custom_command(turn, player_input):
-        intent = parse(player_input)
-        await dispatch(turn, intent, typed=player_input)
-        if intent.verb not in {"again", "empty"}:
-            play.story.last_input = player_input
-    else:
-        play.story.last_input = player_input
+        await dispatch(turn, parse(player_input), typed=player_input)
     if turn.log.time_passes:
         play.story.clock = turn.rules.now
         if play.ending is None:
@@ -63,9 +59,6 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
 async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None:
     """Perform ``intent``. With ``typed`` (the line as the player wrote it), a line that fails is read
     once more with its typos corrected, and the correction is used only if that reading can happen."""
-    if intent.verb == "again":
-        await again(turn)
-        return
     intent = pronouns.resolve(turn, intent)
     action = ACTIONS[intent.verb]
     touched = list(turn.acted_on), list(turn.mentioned_people)
@@ -92,7 +85,7 @@ async def _typo_reading(turn: Turn, typed: str) -> bool:
         await custom_command(turn, line)
         return True
     intent = pronouns.resolve(turn, parse(line))
-    if intent.verb in {"again", "unknown", "empty"}:
+    if intent.verb in {"unknown", "empty"}:
         return False
     action = ACTIONS[intent.verb]
     plan = await action.check(turn, intent)
@@ -102,16 +95,6 @@ async def _typo_reading(turn: Turn, typed: str) -> bool:
     await finish(action, turn, plan)
     pronouns.remember(turn)
     return True
-
-
-async def again(turn: Turn) -> None:
-    """``again`` / ``g``: the last line once more, the world's own verbs included."""
-    last = turn.play.story.last_input
-    if not last or parse(last).verb == "again":
-        turn.fail("There is nothing to do again yet.")
-        return
-    if not await custom_command(turn, last):
-        await dispatch(turn, parse(last), typed=last)
 
 
 async def custom_command(turn: Turn, line: str) -> bool:

@@ -1,6 +1,6 @@
 """The player's actions, one module per family (places, things, people, general), each shaped
-check / carry out / report (``base``). ``ACTIONS`` maps every verb but ``again`` to its action;
-``again`` repeats the last line and is the turn runner's.
+check / carry out / report (``base``). ``ACTIONS`` maps every verb to its action (``again`` is not a
+verb: the engine's turn pipeline repeats the last line before the story sees it).
 """
 
 from __future__ import annotations

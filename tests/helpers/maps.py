@@ -1,4 +1,4 @@
-"""Shared builders for the map tests (this module holds no tests of its own)."""
+"""Shared builders for the map tests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared builders for the TUI tests (this module holds no tests of its own).
+"""Shared builders for the TUI tests.
 
 Every test runs the real ``KithApp`` through Textual's Pilot, against real save files in ``tmp_path``,
 the tiny fixture world, and either the offline narrator or the real openai client talking to the local
@@ -7,19 +7,21 @@ the tiny fixture world, and either the offline narrator or the real openai clien
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import Input
-from textual.widgets._toast import Toast
 
 from game.config import LLMSettings, Settings
 from game.ui.app import KithApp
 from game.ui.keys import KeyStore
 
-WORLDS = Path(__file__).parent / "fixtures" / "worlds"
+WORLDS = Path(__file__).parent.parent / "fixtures" / "worlds"
 SIZE = (120, 36)
 
 
@@ -76,9 +78,26 @@ def no_cursor_blink(pilot: Pilot[Any]) -> None:
 
 def toasts(app: KithApp) -> list[str]:
     """The notifications on screen, as text."""
-    return [str(toast.render()) for toast in app.screen.query(Toast)]
+    return [str(toast.render()) for toast in app.screen.query("Toast")]  # by type name: Toast is not public
+
+
+_SVG_TEXT = re.compile(r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)" '
+                       r'clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>')
 
 
 def screen_text(app: KithApp) -> str:
-    """What the terminal shows, as text (the compositor's current frame)."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    """What the terminal shows, as text, read from the public screenshot (an SVG with one ``<text>`` per
+    run of one style; blank runs are left out, so each run is put back at its column)."""
+    width, height = app.size
+    rows = [[" "] * width for _ in range(height)]
+    runs = [(float(x), float(length), int(line), html.unescape(text).replace("\xa0", " ").rstrip("\n"))
+            for x, length, line, text in _SVG_TEXT.findall(app.export_screenshot())]
+    assert runs, "no text in the screenshot (has Rich's SVG changed?)"
+    cell = min(length / cell_len(text) for _x, length, _line, text in runs if text)
+    for x, _length, line, text in runs:
+        column = round(x / cell)
+        for char in text:
+            if column < width:
+                rows[line][column] = char
+            column += cell_len(char)
+    return "\n".join("".join(row) for row in rows)

@@ -1,4 +1,4 @@
-"""Shared builders for the graph tests (this module holds no tests of its own).
+"""Shared builders for the graph tests.
 
 Graphs are built two ways: through real upsert executions (``Harness``), which is how the game writes,
 and directly from rows (``rows``), for shapes upsert refuses to produce on purpose (dangling edges,
