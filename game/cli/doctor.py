@@ -71,7 +71,12 @@ def _doctor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_doctor(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
-    return asyncio.run(doctor(settings, out or sys.stdout))
+    from game.cli.worlds import folder_lines
+
+    out = out or sys.stdout
+    # Where things are first: most "my save is gone" questions are answered by this, endpoint or not.
+    out.write("Folders\n" + "".join(f"  {line}\n" for line in folder_lines(settings)) + "\n")
+    return asyncio.run(doctor(settings, out))
 
 
 async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = None) -> int:
