@@ -6,7 +6,7 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +45,18 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+class KithParser(argparse.ArgumentParser):
+    """The top-level parser, whose help ends with where Kith's folders are. Worked out when help is asked
+    for, not when the parser is built: finding the folders loads the settings module (and pydantic)."""
+
+    def format_help(self) -> str:
+        from game.cli.worlds import folder_lines
+
+        folders = "\n".join(f"  {line}" for line in folder_lines())
+        self.epilog = f"folders (change them with the options above, or see docs/configuration.md):\n{folders}"
+        return super().format_help()
+
+
 def kith_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -54,15 +66,11 @@ def kith_version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line, or with ``command`` only that command's subparser (what a run needs)."""
-    from game.cli.worlds import folder_lines
-
-    folders = "\n".join(f"  {line}" for line in folder_lines())
-    parser = argparse.ArgumentParser(
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``commands`` only their subparsers (what one run needs)."""
+    parser = KithParser(
         prog="kith",
         description="Kith: a terminal text adventure whose characters remember who they are to each other.",
-        epilog=f"folders (change them with the options above, or see docs/configuration.md):\n{folders}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=VersionAction, help="print Kith's version and exit")
@@ -70,7 +78,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--saves-dir", type=Path, help="folder of save files (default: see folders below)")
     parser.add_argument("--content-dir", type=Path, help="folder of shipped worlds (default: see folders below)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules = [COMMAND_MODULES[command]] if command in COMMAND_MODULES else COMMAND_MODULES.values()
+    modules = COMMAND_MODULES.values() if commands is None else [COMMAND_MODULES[name] for name in commands]
     for name in dict.fromkeys(modules):
         importlib.import_module(name).add_parser(subparsers)
     return parser
@@ -101,10 +109,14 @@ def _with_default_command(words: list[str]) -> list[str]:
     return words
 
 
-def _command(words: Sequence[str]) -> str | None:
-    """The command word after the global options; none (so the whole parser) for ``-h`` or a mistake."""
+def _commands_needed(words: Sequence[str]) -> list[str] | None:
+    """The commands whose parsers this run needs: its own, none for ``--version``, and every one (None)
+    for ``--help`` or a mistake, whose message lists them all."""
     at = _after_global_options(words)
-    return words[at] if at < len(words) and words[at] in COMMANDS else None
+    word = words[at] if at < len(words) else None
+    if word in COMMANDS:
+        return [str(word)]
+    return [] if word == "--version" else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -122,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser(_command(words))
+    parser = build_parser(_commands_needed(words))
     args = parser.parse_args(words)
     try:
         from game.config import load_settings, with_world_folder
