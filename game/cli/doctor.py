@@ -74,9 +74,10 @@ def run_doctor(args: argparse.Namespace, settings: Settings, out: TextIO | None 
     from game.cli.worlds import folder_lines
 
     out = out or sys.stdout
-    # Where things are first: most "my save is gone" questions are answered by this, endpoint or not.
-    out.write("Folders\n" + "".join(f"  {line}\n" for line in folder_lines(settings)) + "\n")
-    return asyncio.run(doctor(settings, out))
+    code = asyncio.run(doctor(settings, out))
+    # Where things are, endpoint or not: most "where did my save go" questions are answered by this.
+    out.write("\nFolders\n" + "".join(f"  {line}\n" for line in folder_lines(settings)))
+    return code
 
 
 async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = None) -> int:
