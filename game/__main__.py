@@ -3,40 +3,92 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from game.cli import doctor, graph, play, run, saves
-from game.config import Settings, load_settings
 from game.errors import KithError
 
-Handler = Callable[[argparse.Namespace, Settings], int]
+if TYPE_CHECKING:
+    from game.config import Settings
+
+Handler = Callable[[argparse.Namespace, "Settings"], int]
+
+COMMAND_MODULES = {
+    "play": "game.cli.play",
+    "run": "game.cli.run",
+    "saves": "game.cli.saves",
+    "graph": "game.cli.graph",
+    "worlds": "game.cli.worlds",
+    "doctor": "game.cli.doctor",
+    "llm": "game.cli.doctor",
+}
+"""Each command and the module that adds its subparser. A command's module is imported only when that
+command runs (or for the full ``--help``): ``kith graph dump`` need not load the fast extractor's patterns
+or the script parser. A misspelt module name fails on its command, and tests run every command's help."""
+COMMANDS = set(COMMAND_MODULES)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class VersionAction(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        print(f"kith {kith_version()}")
+        parser.exit()
+
+
+class KithParser(argparse.ArgumentParser):
+    """The top-level parser, whose help ends with where Kith's folders are. Worked out when help is asked
+    for, not when the parser is built: finding the folders loads the settings module (and pydantic)."""
+
+    def format_help(self) -> str:
+        from game.cli.worlds import folder_lines
+
+        folders = "\n".join(f"  {line}" for line in folder_lines())
+        self.epilog = f"folders (change them with the options above, or see docs/configuration.md):\n{folders}"
+        return super().format_help()
+
+
+def kith_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kith")
+    except PackageNotFoundError:  # run from a checkout that was never installed (python -m game)
+        return "unknown (not installed)"
+
+
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``commands`` only their subparsers (what one run needs)."""
+    parser = KithParser(
         prog="kith",
         description="Kith: a terminal text adventure whose characters remember who they are to each other.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--config", type=Path, help="settings file (default: ./kith.toml)")
-    parser.add_argument("--saves-dir", type=Path, help="folder of save files (default: saves/)")
-    parser.add_argument("--content-dir", type=Path, help="folder of worlds (default: content/)")
+    parser.add_argument("--version", action=VersionAction, help="print Kith's version and exit")
+    parser.add_argument("--config", type=Path, help="settings file (default: ./kith.toml, then ~/.config/kith/kith.toml)")
+    parser.add_argument("--saves-dir", type=Path, help="folder of save files (default: see folders below)")
+    parser.add_argument("--content-dir", type=Path, help="folder of shipped worlds (default: see folders below)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    # Plain imports above, not a loop that skips missing modules: a typo must fail, not drop a command.
-    for module in (play, run, saves, graph, doctor):
-        module.add_parser(subparsers)
+    modules = COMMAND_MODULES.values() if commands is None else [COMMAND_MODULES[name] for name in commands]
+    for name in dict.fromkeys(modules):
+        importlib.import_module(name).add_parser(subparsers)
     return parser
 
 
 GLOBAL_OPTIONS_WITH_VALUES = {"--config", "--saves-dir", "--content-dir"}
-COMMANDS = {"play", "run", "saves", "graph", "doctor", "llm"}
 
 
-def _with_default_command(words: list[str]) -> list[str]:
-    """``kith`` and ``kith --plain`` mean ``kith play ...``: insert the command after the global options."""
+def _after_global_options(words: Sequence[str]) -> int:
+    """The index of the first word that is not a global option or its value (the command, usually)."""
     at = 0
     while at < len(words):
         word = words[at]
@@ -46,9 +98,25 @@ def _with_default_command(words: list[str]) -> list[str]:
             at += 1
         else:
             break
-    if at >= len(words) or words[at] not in COMMANDS | {"-h", "--help"}:
+    return at
+
+
+def _with_default_command(words: list[str]) -> list[str]:
+    """``kith`` and ``kith --plain`` mean ``kith play ...``: insert the command after the global options."""
+    at = _after_global_options(words)
+    if at >= len(words) or words[at] not in COMMANDS | {"-h", "--help", "--version"}:
         return [*words[:at], "play", *words[at:]]
     return words
+
+
+def _commands_needed(words: Sequence[str]) -> list[str] | None:
+    """The commands whose parsers this run needs: its own, none for ``--version``, and every one (None)
+    for ``--help`` or a mistake, whose message lists them all."""
+    at = _after_global_options(words)
+    word = words[at] if at < len(words) else None
+    if word in COMMANDS:
+        return [str(word)]
+    return [] if word == "--version" else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,10 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
     words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser(_commands_needed(words))
     args = parser.parse_args(words)
     try:
+        from game.config import load_settings, with_world_folder
+
         flags: dict[str, Any] = {}
         if args.saves_dir:
             flags["saves_dir"] = args.saves_dir
@@ -76,6 +146,7 @@ def _main(argv: Sequence[str] | None) -> int:
             flags["content_dir"] = args.content_dir
         flags.update(getattr(args, "settings_flags", lambda a: {})(args))
         settings = load_settings(flags=flags, env=os.environ, config_file=args.config, cwd=Path.cwd())
+        settings = with_world_folder(settings, getattr(args, "world", None) or settings.world)
         handler: Handler = args.handler
         return handler(args, settings)
     except KithError as error:

@@ -4,6 +4,7 @@ defaults. Every field has a docstring because ``docs/configuration.md`` is writt
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -15,18 +16,58 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from game.errors import ConfigError
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+PROJECT_ROOT = PACKAGE_DIR.parent
+SHIPPED_CONTENT = PACKAGE_DIR / "_content"
+"""Where an installed copy keeps its worlds: the build copies the checkout's ``content/`` here (setup.py),
+so ``content/`` stays the one source at the top of the repository."""
+
+
+def from_checkout() -> bool:
+    """Whether Kith runs from a source checkout (``make play``, an editable install) rather than a wheel.
+
+    An installed ``game`` package sits in site-packages, beside no ``pyproject.toml`` and no ``content/``.
+    """
+    return (PROJECT_ROOT / "pyproject.toml").is_file() and (PROJECT_ROOT / "content").is_dir()
+
+
+def _xdg_dir(variable: str, fallback: str, env: Mapping[str, str] | None) -> Path:
+    """``$VARIABLE/kith``, or ``~/FALLBACK/kith``: the XDG base directory rules, which also say that a
+    relative value is invalid and must be ignored (so a stray ``XDG_DATA_HOME=.`` cannot scatter saves)."""
+    env = os.environ if env is None else env
+    value = env.get(variable, "")
+    if value and os.path.isabs(value):
+        return Path(value) / "kith"
+    home = env.get("HOME")
+    return (Path(home) if home else Path.home()) / fallback / "kith"
+
+
+def user_data_dir(env: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_DATA_HOME/kith`` (default ``~/.local/share/kith``): saves and the player's own worlds."""
+    return _xdg_dir("XDG_DATA_HOME", ".local/share", env)
+
+
+def user_config_dir(env: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_CONFIG_HOME/kith`` (default ``~/.config/kith``): ``kith.toml`` and ``keys.json``."""
+    return _xdg_dir("XDG_CONFIG_HOME", ".config", env)
 
 
 def default_content_dir() -> Path:
-    return PROJECT_ROOT / "content"
+    """The shipped worlds: the checkout's ``content/`` when run from one, else the installed copy."""
+    return PROJECT_ROOT / "content" if from_checkout() else SHIPPED_CONTENT
+
+
+def default_worlds_dir() -> Path:
+    """The player's own worlds, beside the shipped ones: ``~/.local/share/kith/worlds``."""
+    return user_data_dir() / "worlds"
 
 
 def default_saves_dir() -> Path:
-    # A source checkout keeps saves beside the code (``make play``); an installed copy uses the cwd.
-    if (PROJECT_ROOT / "pyproject.toml").exists():
+    # A source checkout keeps saves beside the code (``make play``); an installed copy keeps them in the
+    # user's data folder, never in whatever folder the player happens to stand in.
+    if from_checkout():
         return PROJECT_ROOT / "saves"
-    return Path.cwd() / "saves"
+    return user_data_dir() / "saves"
 
 
 class LLMSettings(BaseModel):
@@ -118,6 +159,9 @@ class Settings(BaseModel):
     """Seed for the offline narrator's choices, so a game replays the same."""
     saves_dir: Path = Field(default_factory=default_saves_dir)
     content_dir: Path = Field(default_factory=default_content_dir)
+    """Folder of the shipped worlds (the checkout's ``content/``, or the installed copy)."""
+    worlds_dir: Path = Field(default_factory=default_worlds_dir)
+    """Folder of your own worlds (``~/.local/share/kith/worlds``); a world found only here is played from it."""
     llm: LLMSettings = Field(default_factory=LLMSettings)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
 
@@ -131,10 +175,12 @@ class Settings(BaseModel):
 
 
 def find_config_file(explicit: Path | None, env: Mapping[str, str], cwd: Path | None) -> Path | None:
-    """``--config`` if given, else ``KITH_CONFIG``, else ``kith.toml`` in ``cwd``, else the checkout's.
+    """``--config`` if given, else ``KITH_CONFIG``, else ``kith.toml`` in ``cwd``, else the checkout's, else
+    the user's (``$XDG_CONFIG_HOME/kith/kith.toml``).
 
     The default files are looked for only when a working folder is given (the CLI gives its own): a
-    caller that passes none, a test for one, gets settings that no file on the machine can change.
+    caller that passes none, a test for one, gets settings that no file on the machine can change. The
+    user's file is found through ``env`` alone (``XDG_CONFIG_HOME`` or ``HOME``), for the same reason.
     """
     if explicit is not None:
         return explicit
@@ -142,7 +188,10 @@ def find_config_file(explicit: Path | None, env: Mapping[str, str], cwd: Path | 
         return Path(env["KITH_CONFIG"])
     if cwd is None:
         return None
-    for candidate in (cwd / "kith.toml", PROJECT_ROOT / "kith.toml"):
+    candidates = [cwd / "kith.toml", PROJECT_ROOT / "kith.toml"]
+    if env.get("XDG_CONFIG_HOME") or env.get("HOME"):
+        candidates.append(user_config_dir(env) / "kith.toml")
+    for candidate in candidates:
         if candidate.is_file():
             return candidate
     return None
@@ -153,6 +202,7 @@ ENVIRONMENT: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("KITH_MODEL",), ("llm", "model")),
     (("KITH_SAVES",), ("saves_dir",)),
     (("KITH_CONTENT",), ("content_dir",)),
+    (("KITH_WORLDS",), ("worlds_dir",)),
     (("KITH_WORLD",), ("world",)),
     (("KITH_NARRATOR",), ("narrator",)),
 )
@@ -280,3 +330,18 @@ def _describe(error: ValidationError, source: Callable[[tuple[str | int, ...]], 
     if more > 0:
         parts.append(f"and {more} more")
     return "; ".join(parts)
+
+
+def world_folders(settings: Settings) -> list[tuple[str, Path]]:
+    """The folders worlds are found in, first wins: the shipped ones, then the player's own."""
+    return [("shipped", settings.content_dir), ("yours", settings.worlds_dir)]
+
+
+def with_world_folder(settings: Settings, world_id: str | None) -> Settings:
+    """Settings whose ``content_dir`` holds ``world_id``: a world found only among the player's own worlds
+    is played from there. Everything below the CLI reads one folder; this is where the two meet."""
+    if not world_id or (settings.content_dir / world_id).is_dir():
+        return settings
+    if (settings.worlds_dir / world_id).is_dir():
+        return settings.model_copy(update={"content_dir": settings.worlds_dir})
+    return settings

@@ -71,7 +71,13 @@ def _doctor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_doctor(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
-    return asyncio.run(doctor(settings, out or sys.stdout))
+    from game.cli.worlds import folder_lines
+
+    out = out or sys.stdout
+    code = asyncio.run(doctor(settings, out))
+    # Where things are, endpoint or not: most "where did my save go" questions are answered by this.
+    out.write("\nFolders\n" + "".join(f"  {line}\n" for line in folder_lines(settings)))
+    return code
 
 
 async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = None) -> int:

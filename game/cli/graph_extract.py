@@ -13,14 +13,17 @@ from typing import Any
 from game.cli.graph_common import add_save_option, handler, non_negative, open_save, print_json, save_path
 from game.cli.graph_write import read_text
 from game.config import Settings
-from game.graph.fast_extract.extractor import FastExtractor
-from game.graph.fast_extract.gazetteer import Gazetteer
 from game.graph.fast_extract.results import Extraction
 from game.graph.upsert import CallOutcome, UpsertExecution
 from game.text import strip_control
 
 
 async def extract_command(args: argparse.Namespace, settings: Settings) -> int:
+    # Imported here: the extractor compiles its patterns on import (a quarter of a second), and every
+    # ``kith graph`` command loads this module for its parser.
+    from game.graph.fast_extract.extractor import FastExtractor
+    from game.graph.fast_extract.gazetteer import Gazetteer
+
     save_path(args, settings)  # a malformed save name is refused before the input is even read
     text, _label = read_text(args.file)
     applied: dict[str, Any] | None = None

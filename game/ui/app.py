@@ -32,22 +32,6 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
-from game.config import Settings
-from game.engine.events import (
-    Event,
-    GameEnded,
-    GraphChanged,
-    MemoryUpdating,
-    MetaOutput,
-    NarrationDelta,
-    NarrationDone,
-    Notice,
-    QuitRequested,
-    SessionReset,
-    TurnCommitted,
-    TurnFailed,
-)
-from game.engine.meta import parse_meta
 from game.errors import ConfigError, KithError
 from game.ui.command_input import CommandInput
 from game.ui.errors import describe, notify_problem
@@ -60,6 +44,8 @@ from game.ui.story_log import StoryLog
 if TYPE_CHECKING:
     from textual.widgets.markdown import MarkdownStream
 
+    from game.config import Settings
+    from game.engine.events import Event
     from game.engine.session import GameSession
     from game.graph.map import Position
     from game.narrator.base import Narrator
@@ -311,10 +297,12 @@ class KithApp(App[int]):
         self._told = []
         self._outcome = _Outcome()
         await log.add_command(text)
+        from game.engine.meta import parse_meta  # loaded with the first turn, not before the first frame
+
         if parse_meta(text) is None:
             self.status.activity = "telling the turn"
         try:
-            events = cast(AsyncGenerator[Event, None], session.play_turn(text))
+            events = cast("AsyncGenerator[Event, None]", session.play_turn(text))
             async with aclosing(events):
                 async for event in events:
                     await self._show(event)
@@ -362,6 +350,21 @@ class KithApp(App[int]):
             await stream.stop()
 
     async def _show(self, event: Event) -> None:
+        # The engine's events load with the first turn: the first frame does not need them.
+        from game.engine.events import (
+            GameEnded,
+            GraphChanged,
+            MemoryUpdating,
+            MetaOutput,
+            NarrationDelta,
+            NarrationDone,
+            Notice,
+            QuitRequested,
+            SessionReset,
+            TurnCommitted,
+            TurnFailed,
+        )
+
         log = self.log_view
         if isinstance(event, NarrationDelta):
             if self._stream is None:
