@@ -217,11 +217,19 @@ class EdgeInput(CamelModel):
         default=None, max_length=MAX_KNOWN_BY,
         description="Who knows this relation, replacing the default knowers (its ends and the witnesses).")
     public: SkipJsonSchema[bool] = Field(default=False, description="Everyone knows it (the whole town's knowledge).")
+    told_by: SkipJsonSchema[str | None] = Field(
+        default=None, max_length=MAX_NAME_CHARS,
+        description="Who told it to the witnesses: they learn it as told by them, not as seen.")
 
     @field_validator("strength", mode="before")
     @classmethod
     def _strength(cls, value: Any) -> Any:
         return _strict_number(value)
+
+    @field_validator("told_by")
+    @classmethod
+    def _told_by(cls, value: str | None) -> str | None:
+        return None if value is None else _plain_text(value, "toldBy")
 
     @field_validator("known_by")
     @classmethod

@@ -232,6 +232,7 @@ class UpsertExecution:
         if problem:
             raise CallRejected(problem)
         knowers = await self._named_knowers(given)
+        teller = await self._teller(given)
         if source is None or target is None:
             return EdgeResult(
                 id=None, source=source.id if source else None, target=target.id if target else None,
@@ -240,10 +241,10 @@ class UpsertExecution:
         versions = await self._open_versions(source.id, target.id, relation)
         current = self._self_heal(versions, closed)
         if current is not None and _same(current, given):
-            if knowers is not None or given.public:
-                # Nothing new about the relation, but news about who knows it.
+            if knowers is not None or given.public or teller is not None:
+                # Nothing new about the relation, but news about who knows it (a secret told, made public).
                 stored = (await self.reader.knowings_of([current.id])).get(current.id, {})
-                for knowing in self._knowings(current, source, target, knowers, public=given.public):
+                for knowing in self._knowings(current, source, target, knowers, public=given.public, teller=teller):
                     self._learn(knowing, stored.get(knowing.knower))
             return EdgeResult(
                 id=current.id, source=current.source, target=current.target, relation=current.relation,
@@ -266,7 +267,7 @@ class UpsertExecution:
             evidence_turn_ids=[f"turn-{self.turn}"],
         )
         self.buffer.put_edge(edge, created=True)
-        for knowing in self._knowings(edge, source, target, knowers, public=given.public):
+        for knowing in self._knowings(edge, source, target, knowers, public=given.public, teller=teller):
             self._learn(knowing)
         await self._close_excluded(edge, closed)
         return EdgeResult(
@@ -292,12 +293,26 @@ class UpsertExecution:
             found.append(match.node)
         return found
 
+    async def _teller(self, given: EdgeInput) -> Node | None:
+        """The individual ``toldBy`` names, or None. A teller who is not one person (a faction speaking
+        through a crowd) tells nobody in particular: the witnesses then simply saw it."""
+        if given.told_by is None:
+            return None
+        match = await self.match_name(given.told_by)
+        return match.node if match.node is not None and match.node.type == "individual" else None
+
     def _knowings(self, edge: Edge, source: Node, target: Node, named: list[Node] | None, *,
-                  public: bool) -> list[Knowing]:
+                  public: bool, teller: Node | None = None) -> list[Knowing]:
         """Who learns a version: those ``knownBy`` names (as its authors said), else the defaults; plus
-        everyone when it is public."""
+        everyone when it is public. With a teller, the witnesses who are not its ends heard it from them."""
         if named is None:
             rows = default_knowings(edge, (source, target), self.witnesses, self.turn)
+            if teller is not None:
+                rows = [row.model_copy(update={"how": "told", "source": teller.id})
+                        if row.how == "witnessed" and row.knower != teller.id else row for row in rows]
+                if teller.id not in {row.knower for row in rows}:
+                    rows.append(Knowing(edge_id=edge.id, knower=teller.id, how="authored", confidence=1.0,
+                                        since_turn=self.turn))
         else:
             rows = [Knowing(edge_id=edge.id, knower=node.id, how="authored", confidence=1.0, since_turn=self.turn)
                     for node in named]
