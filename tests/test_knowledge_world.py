@@ -113,3 +113,13 @@ fact = "Tobin Hale is afraid of Edda Marsh's temper."
 """)
     with pytest.raises(ContentError, match=r"relationships\[2\]\.strength: FEARS is a negative relation"):
         load_world(content, "tiny")
+
+
+async def test_those_on_stage_learn_what_happens_in_front_of_them_and_no_one_else_does() -> None:
+    game = await Playthrough.start(load_world(CONTENT, "brinefall"))
+    await game.play("n")
+    assert game.scene.cast == ["Lise Brack", "Dace Merrow"]
+    await game.play("threaten lise")
+    rows = knowers(game, "Lise Brack", "player", "DISTRUSTS")
+    assert rows == {"Lise Brack": ("authored", None), "Wren Tallis": ("authored", None),
+                    "Dace Merrow": ("told", "Lise Brack")}
