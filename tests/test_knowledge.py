@@ -280,3 +280,24 @@ def test_a_world_may_declare_valence_and_exclusions_once_for_both_sides() -> Non
     assert vocabulary.excluded_by("SCORNS") == ["ADMIRES"]
     assert vocabulary.sign_problem("SCORNS", 0.4) is not None
     assert vocabulary.valence("BRIBED") == "neutral"
+
+
+async def test_a_merged_node_s_knowledge_passes_to_the_kept_one_and_undo_takes_it_back(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"nodes": [person("Lin Yao", "A courier.")],
+                           "edges": [{**relation("Tomas", "Lin Yao", "OWES", 0.3, "Tomas owes Lin Yao for a crossing."),
+                                      "knownBy": ["Oren"]}]})
+        before = await state(db)
+        await db.merge_nodes("npc-mira", "npc-oren", strategy="manual", evidence="the same boatman", turn=1)
+        index = await db.load_graph_index()
+        owes = next(e for e in index.open_edges.values() if e.relation == "OWES")
+        assert set(index.knowers_of(owes.id)) == {"npc-mira"}
+        assert index.knows("npc-mira", owes.id) and "npc-oren" not in {k.knower for k in index.all_knowings()}
+        await db.undo_last_turn()
+        await play(db, 1, {"nodes": [person("Lin Yao", "A courier.")],
+                           "edges": [{**relation("Tomas", "Lin Yao", "OWES", 0.3, "Tomas owes Lin Yao for a crossing."),
+                                      "knownBy": ["Oren"]}]})
+        assert await state(db) == before
+    finally:
+        await db.close()

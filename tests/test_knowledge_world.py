@@ -123,3 +123,51 @@ async def test_those_on_stage_learn_what_happens_in_front_of_them_and_no_one_els
     rows = knowers(game, "Lise Brack", "player", "DISTRUSTS")
     assert rows == {"Lise Brack": ("authored", None), "Wren Tallis": ("authored", None),
                     "Dace Merrow": ("told", "Lise Brack")}
+
+
+async def test_within_a_turn_a_contradiction_already_reads_as_closing_what_it_excludes() -> None:
+    from game.story.relations import RelationView
+
+    world = load_world(FIXTURES, "tiny")
+    game = await Playthrough.start(world)
+    await game.play("help edda")
+    view = RelationView(world, game.graph)
+    assert await view.strength("Edda Marsh", "Sam Reed", "TRUSTS") == 0.6
+    view.record("Edda Marsh", "Sam Reed", "DISTRUSTS", -0.5)
+    assert await view.strength("Edda Marsh", "Sam Reed", "TRUSTS") is None
+    assert await view.strength("Edda Marsh", "Sam Reed", "DISTRUSTS") == -0.5
+    view.record("Sam Reed", "Edda Marsh", "DISTRUSTS", -0.2)  # the other way round closes nothing of hers
+    assert await view.strength("Edda Marsh", "Sam Reed", "DISTRUSTS") == -0.5
+
+
+async def dump(path: Path) -> tuple[object, ...]:
+    """The whole save as undo must restore it: nodes, every edge version, every knower, the turn."""
+    from game.store.database import SaveDatabase
+
+    async with await SaveDatabase.open(path) as db:
+        return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
+                [k.to_json_dict() for k in await db.graph.all_knowings()], await db.current_turn())
+
+
+async def test_undo_of_turns_that_taught_people_restores_the_whole_save(tmp_path: Path) -> None:
+    from game.config import load_settings
+    from game.engine.session import GameSession
+
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT}, env={})
+    session = await GameSession.open(settings, save="game", new=True, world="brinefall")
+    path = tmp_path / "saves" / "game.sqlite"
+    try:
+        dumps = [await dump(path)]
+        for command in ("ask hob about ness", "n", "threaten lise"):
+            [_ async for _ in session.play_turn(command)]
+            dumps.append(await dump(path))
+        assert len(dumps[3][2]) > len(dumps[2][2]) > len(dumps[0][2])  # each teaching turn added knowers
+        for expected in reversed(dumps[:-1]):
+            [_ async for _ in session.play_turn("undo")]
+            assert await dump(path) == expected
+        # The session's memory follows the save: it knows exactly the knowers the save holds.
+        in_memory = sorted((k.to_json_dict() for k in session.graph.all_knowings()),
+                           key=lambda k: (k["edgeId"], k["knower"]))
+        assert in_memory == dumps[0][2]
+    finally:
+        await session.close()
