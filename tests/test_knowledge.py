@@ -318,7 +318,8 @@ async def test_scoped_retrieval_walks_only_what_the_knower_knows_in_memory_and_o
             assert {e.relation for e in plain.edges} == {"TRUSTS", "FEARS", "MEMBER_OF", "KNOWS"}
             # Oren knows his fear and, through it, the public acquaintance; not Mira's trust nor Tomas's coat.
             assert {e.relation for e in scoped.edges} == {"FEARS", "KNOWS"}
-            assert {e.relation for e in (await retrieve(reader, "Tomas", as_knower="npc-oren")).edges} == {"KNOWS"}
+            from_tomas = await retrieve(reader, "Tomas", as_knower="npc-oren")
+            assert {e.relation for e in from_tomas.edges} == {"KNOWS", "FEARS"}  # not Tomas's trust nor coat
             assert (await retrieve(reader, "Mira", as_knower="npc-oren", floor=1.01)).edges == []
     finally:
         await db.close()
