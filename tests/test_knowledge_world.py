@@ -203,3 +203,21 @@ async def test_a_turn_whose_memory_is_rebuilt_later_is_still_known_to_the_player
         assert (row.how, row.source) == ("told", "npc-hob-tarrant")
     finally:
         await session.close()
+
+
+def test_the_world_ir_carries_who_knows_a_relation_to_the_upsert_and_keeps_it_out_of_the_model_schema() -> None:
+    from game.narrator.ir_extract import world_ir_calls
+    from game.world.ir import IRRelation, WorldIR
+
+    ir = WorldIR(relations=[
+        IRRelation(source="Hob", target="Wren", relation="TRUSTS", strength=0.5, fact="Hob trusts Wren again.",
+                   told_by="Tibby", known_by=["Hob", "Wren"], public=True),
+        IRRelation(source="Hob", target="Tibby", relation="KIN_OF", strength=0.9, fact="Hob is Tibby's grandfather."),
+    ])
+    edges = [edge for call in world_ir_calls(ir, 3) for edge in call.get("edges", [])]
+    assert edges[0] == {"sourceName": "Hob", "targetName": "Wren", "relation": "TRUSTS", "strength": 0.5,
+                          "fact": "Hob trusts Wren again.", "knownBy": ["Hob", "Wren"], "public": True,
+                          "toldBy": "Tibby"}
+    assert set(edges[1]) == {"sourceName", "targetName", "relation", "strength", "fact"}
+    schema = IRRelation.model_json_schema(by_alias=True)
+    assert not {"knownBy", "public", "toldBy"} & set(schema["properties"])
