@@ -46,6 +46,7 @@ from game.narrator.base import (
     PastTurn,
 )
 from game.store.database import TurnRecord
+from game.world import awareness
 from game.world.scene import SceneState
 
 HISTORY_TURNS = 24
@@ -183,6 +184,7 @@ class TurnPipeline:
             else:
                 report = await self.narrator.extract(request, result, execution)
             writes = execution.writes if report.extracted else GraphWrites()
+            result.scene = await self._aware(result.scene, writes, turn, narration)
             lap("extract_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
@@ -209,6 +211,13 @@ class TurnPipeline:
             yield Notice(f"The story went on, but memory was not updated this turn: {report.message}", "warning")
         if result.scene.ending:
             yield GameEnded(result.scene.ending, self.ending_title(result.scene.ending))
+
+    async def _aware(self, scene: SceneState, writes: GraphWrites, turn: int, narration: str) -> SceneState:
+        """The player's awareness after this turn, whichever narrator told it: the people on stage are
+        met, the people the narration names are heard of (those new this turn included)."""
+        readers = [self.state.graph, GraphIndex(writes.nodes.values())]
+        known = await awareness.after_turn(scene.known, readers, turn, scene.cast, narration)
+        return scene if known is None else scene.model_copy(update={"known": known})
 
     async def _store(self, finished: FinishedTurn) -> None:
         """Store, shielded: once the store starts it finishes, and memory follows only what it kept."""

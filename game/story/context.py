@@ -155,12 +155,21 @@ class Turn:
             here = join_words([self.short(n) for n in present])
             tail = f" {here} {'is' if len(present) == 1 else 'are'} here." if present else ""
             return Refusal(f"No one here answers to \"{phrase}\".{tail}")
+        if not self.play.knows(character.name):
+            return self.stranger()
         if character.type != "individual":
             return Refusal(f"{character.name} is more than one person; find someone who speaks for them.")
         if character.name not in present:
             return Refusal(self.reply("not_here", name=character.short_name))
         self.touch(character.name)
         return character
+
+    def stranger(self) -> Refusal:
+        """The answer for a name the player has not heard yet: it must not say who that is, or where.
+
+        Nor does it repeat the name: the narration the player reads is where they hear of people.
+        """
+        return Refusal("You don't know anyone by that name.")
 
     def _character(self, name: str) -> CharacterDef:
         character = self.world.character(name)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.story import pronouns, typos
 from game.story.actions import ACTIONS
 from game.story.actions.base import finish
 from game.story.context import Refusal, Turn
 from game.story.parser import Intent, parse
-from game.world import World
+from game.world import World, awareness
 from game.world.ir import NODE_KINDS, IREntity, WorldIR
 from game.world.scene import SceneState
 from game.world.schema import Command
@@ -57,7 +58,20 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
         turn.log.say(told)
     if not turn.log.paragraphs:
         turn.log.say(turn.reply("wait"))
+    await learn_revelations(turn, graph)
     return TurnOutcome(turn.log.text, world_ir(turn), play.to_scene(world, turn.rng.randrange(2**31)))
+
+
+async def learn_revelations(turn: Turn, graph: GraphReader) -> None:
+    """The revelations this turn's effects told, added to what the player knows of each character."""
+    play = turn.play
+    if play.known is None or not play.reveals:
+        return
+    for name, key in play.reveals:
+        nodes = (await graph.nodes_named([normalize_name(name)])).get(normalize_name(name), [])
+        for node in nodes[:1]:
+            awareness.reveal(play.known, node, key, turn.number)
+    play.reveals = []
 
 
 async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None:

@@ -52,6 +52,8 @@ class Examine(Action[Sight]):
         if item is not None:
             return Sight(world.text(item.description), item=item.id)
         character = character_named(world, phrase)
+        if character is not None and not play.knows(character.name):
+            return turn.stranger()
         if character is not None and character.name in play.present(world):
             return Sight(world.text(character.description or character.summary), person=character.name)
         if character is not None:

@@ -1,0 +1,102 @@
+"""What the player knows of people: who they have met, who they have heard of, what they have learned.
+
+Kept in the scene (``SceneState.known``), so every turn's snapshot holds it and undo, saves and restore
+rewind it exactly. Narrators never write it: the turn pipeline updates it after each turn from what
+the player could see (the people on stage) and read (the names in the narration), whichever narrator
+told the turn, and the story engine adds the revelations its effects carry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from game.graph.memory import GraphIndex
+from game.graph.models import Node
+from game.graph.names import normalize_name
+from game.graph.ports import GraphReader
+from game.graph.retrieve import find_mentions
+from game.world.model import World
+from game.world.scene import Awareness
+
+Known = dict[str, Awareness]
+
+
+async def nodes_called(readers: Sequence[GraphReader], names: Iterable[str]) -> list[Node]:
+    """The nodes each name means (an exact name or alias), looked up in each reader in turn."""
+    keys = [normalize_name(n) for n in names if n.strip()]
+    found: dict[str, Node] = {}
+    for reader in readers:
+        for nodes in (await reader.nodes_named(keys)).values():
+            for node in nodes:
+                found.setdefault(node.id, node)
+    return list(found.values())
+
+
+async def nodes_mentioned(readers: Sequence[GraphReader], text: str) -> list[Node]:
+    """The people, groups and factions ``text`` names, by the graph's own mention rule."""
+    found: dict[str, Node] = {}
+    for reader in readers:
+        for node in await find_mentions(reader, text):
+            found.setdefault(node.id, node)
+    return list(found.values())
+
+
+def meet(known: Known, nodes: Iterable[Node], turn: int) -> None:
+    """Stood on stage with the player: ``met`` (a person only heard of until now is met from now)."""
+    for node in nodes:
+        if node.type != "individual":
+            continue
+        had = known.get(node.id)
+        if had is None:
+            known[node.id] = Awareness(name=node.name, how="met", since_turn=turn)
+        elif had.how != "met":
+            known[node.id] = had.model_copy(update={"how": "met"})
+
+
+def hear_of(known: Known, nodes: Iterable[Node], turn: int) -> None:
+    """Named where the player could read it: ``heard`` unless already known."""
+    for node in nodes:
+        if node.id not in known:
+            known[node.id] = Awareness(name=node.name, how="heard", since_turn=turn)
+
+
+def reveal(known: Known, node: Node, key: str, turn: int) -> None:
+    """The player learns the revelation ``key`` about ``node`` (and so has heard of them)."""
+    hear_of(known, [node], turn)
+    had = known[node.id]
+    if key not in had.revealed:
+        known[node.id] = had.model_copy(update={"revealed": [*had.revealed, key]})
+
+
+async def after_turn(known: Known | None, readers: Sequence[GraphReader], turn: int, cast: Iterable[str],
+                     narration: str) -> Known | None:
+    """The player's awareness after a told turn: the cast met, everyone the narration names heard of.
+
+    ``None`` (a save from before awareness was kept, where the player knows everyone) stays ``None``.
+    """
+    if known is None:
+        return None
+    updated = dict(known)
+    meet(updated, await nodes_called(readers, cast), turn)
+    hear_of(updated, await nodes_mentioned(readers, narration), turn)
+    return updated
+
+
+def opening_text(world: World) -> str:
+    """Everything a new game's opening can say: every variant of the opening, and the first place."""
+    place = world.places.get(world.start)
+    parts = [world.text(v) for v in world.section.opening]
+    if place is not None:
+        parts.append(world.text(place.description))
+        parts.extend(world.text(v) for d in place.details if d.when.is_empty() for v in d.text)
+    return "\n\n".join(parts)
+
+
+async def at_start(world: World, graph: GraphIndex, cast: Iterable[str]) -> Known:
+    """Turn 0: the player themself, whoever stands with them, and everyone the opening names."""
+    known: Known = {}
+    player = [n for n in graph.nodes.values() if n.attributes.get("player") is True]
+    meet(known, player, 0)
+    meet(known, await nodes_called([graph], cast), 0)
+    hear_of(known, await nodes_mentioned([graph], opening_text(world)), 0)
+    return known
