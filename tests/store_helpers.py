@@ -21,9 +21,10 @@ def relation(source: str, target: str, rel: str, strength: float, fact: str) -> 
     return {"sourceName": source, "targetName": target, "relation": rel, "strength": strength, "fact": fact}
 
 
-async def play(db: SaveDatabase, turn: int, *calls: dict[str, Any], scene: dict[str, Any] | None = None) -> None:
+async def play(db: SaveDatabase, turn: int, *calls: dict[str, Any], scene: dict[str, Any] | None = None,
+               witnesses: tuple[str, ...] = ()) -> None:
     """Commit one turn made of upsert calls, as the engine does: one transaction."""
-    execution = UpsertExecution(db.graph, VOCABULARY, turn, rng=random.Random(turn))
+    execution = UpsertExecution(db.graph, VOCABULARY, turn, rng=random.Random(turn), witnesses=witnesses)
     for call in calls:
         outcome = await execution.run(call)
         assert outcome.error is None, outcome.error
@@ -46,8 +47,9 @@ async def seeded(path: Path) -> SaveDatabase:
 
 
 async def state(db: SaveDatabase) -> tuple[Any, ...]:
-    """Everything undo must restore exactly."""
+    """Everything undo must restore exactly: nodes, edges, who knows what, the turn, scene and merges."""
     nodes = [n.to_json_dict() for n in await db.all_nodes()]
     edges = [e.to_json_dict() for e in await db.all_edges()]
+    knowings = [k.to_json_dict() for k in await db.graph.all_knowings()]
     turn = await db.current_turn()
-    return nodes, edges, turn, await db.scene_at(turn), [m.to_json_dict() for m in await db.merges()]
+    return nodes, edges, knowings, turn, await db.scene_at(turn), [m.to_json_dict() for m in await db.merges()]

@@ -35,7 +35,7 @@ from game.engine.events import (
 from game.errors import KithError, NarratorError
 from game.graph.memory import GraphIndex
 from game.graph.ports import GraphWrites
-from game.graph.retrieve import RetrievalSettings, retrieve
+from game.graph.retrieve import RetrievalSettings, cast_seeds, retrieve
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.narrator.base import (
@@ -93,6 +93,12 @@ class TurnStore(Protocol):
     """Where a finished turn is kept. Raising means nothing of it was kept (the pipeline reports it)."""
 
     async def commit(self, turn: FinishedTurn) -> None: ...
+
+
+async def witnesses(graph: GraphIndex, cast: Iterable[str]) -> list[str]:
+    """Who sees a turn's relations made: the player, and the cast on stage when the player acted."""
+    on_stage = [node.id for node in await cast_seeds(graph, list(cast))]
+    return sorted(graph.player_ids) + [node_id for node_id in on_stage if node_id not in graph.player_ids]
 
 
 def _not_saved(message: str) -> str:
@@ -176,7 +182,8 @@ class TurnPipeline:
             lap("world_ir_ms")
             yield MemoryUpdating(turn)
             execution = UpsertExecution(state.graph, self.vocabulary, turn,
-                                        rng=random.Random(f"{self.seed}:{turn}"))
+                                        rng=random.Random(f"{self.seed}:{turn}"),
+                                        witnesses=await witnesses(state.graph, state.scene.cast))
             if result.ir_error:
                 # Without a World IR there is nothing true to extract; the turn is stored marked so that
                 # `kith graph rebuild` can ask for the IR again later.

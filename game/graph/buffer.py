@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
@@ -20,9 +21,9 @@ from game.graph.ports import GraphWrites
 class _Undo:
     """How to take back one buffered write of the current call."""
 
-    kind: Literal["node", "edge"]
-    key: str
-    previous: Node | Edge | None
+    kind: Literal["node", "edge", "knowing"]
+    key: str  # a knowing's is ``"<edge_id>|<knower>"`` (IDs are slugs: ``|`` never occurs in them)
+    previous: Node | Edge | Knowing | None
     was_created: bool
 
 
@@ -83,11 +84,27 @@ class WriteBuffer:
         if created:
             writes.created_edges.add(edge.id)
 
+    def put_knowing(self, knowing: Knowing) -> None:
+        """Buffer a knower row, replacing any buffered row of the same ``(edge_id, knower)``."""
+        knowings = self._writes.knowings
+        self._undo.append(_Undo("knowing", "|".join(knowing.key), knowings.get(knowing.key), False))
+        knowings[knowing.key] = knowing
+
+    def knowing(self, edge_id: str, knower: str) -> Knowing | None:
+        """The buffered row of a knower of a version, if any."""
+        return self._writes.knowings.get((edge_id, knower))
+
     def roll_back(self) -> None:
         """Take back the current call's writes, newest first: the buffer is as it was before the call."""
         writes = self._writes
         for undo in reversed(self._undo):
-            if undo.kind == "node":
+            if undo.kind == "knowing":
+                edge_id, _, knower = undo.key.partition("|")
+                if isinstance(undo.previous, Knowing):
+                    writes.knowings[(edge_id, knower)] = undo.previous
+                else:
+                    del writes.knowings[(edge_id, knower)]
+            elif undo.kind == "node":
                 self._index_node(writes.nodes.get(undo.key), add=False)
                 if isinstance(undo.previous, Node):
                     writes.nodes[undo.key] = undo.previous

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from game.graph.knowledge import DEFAULT_FLOOR, PUBLIC, Knowing
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
@@ -18,8 +19,10 @@ class GraphIndex:
     """Implements ``GraphReader`` over dictionaries."""
 
     def __init__(self, nodes: Iterable[Node] = (), open_edges: Iterable[Edge] = (),
-                 edge_ids: Iterable[str] = (), retired_node_ids: Iterable[str] = ()) -> None:
-        """``retired_node_ids``: IDs of nodes merged away, which the merge log still names."""
+                 edge_ids: Iterable[str] = (), retired_node_ids: Iterable[str] = (),
+                 knowings: Iterable[Knowing] = ()) -> None:
+        """``retired_node_ids``: IDs of nodes merged away, which the merge log still names. ``knowings``:
+        the knower rows of every version (closed ones too: time travel asks who knew what then)."""
         self.nodes: dict[str, Node] = {}
         self._retired: set[str] = set(retired_node_ids)
         self.open_edges: dict[str, Edge] = {}
@@ -30,10 +33,17 @@ class GraphIndex:
         self._by_key: dict[tuple[str, str, str], set[str]] = defaultdict(set)
         self._edge_ids: set[str] = set(edge_ids)
         self._longest = 0
+        # Knowers both ways: who knows a version (scoped retrieval filters by it) and what a knower knows
+        # (``kith graph knows``, gossip's candidates) without scanning every row.
+        self._knowers: dict[str, dict[str, Knowing]] = defaultdict(dict)
+        self._known: dict[str, set[str]] = defaultdict(set)
+        self.player_ids: set[str] = set()  # nodes marked ``player: true``: the player witnesses every turn
         for node in nodes:
             self._put_node(node)
         for edge in open_edges:
             self._put_edge(edge)
+        for knowing in knowings:
+            self._put_knowing(knowing)
 
     # ------------------------------------------------------------------------------------ updates
 
@@ -43,6 +53,12 @@ class GraphIndex:
             self._put_node(node)
         for edge in writes.edges.values():
             self._put_edge(edge)
+        for knowing in writes.knowings.values():
+            self._put_knowing(knowing)
+
+    def _put_knowing(self, knowing: Knowing) -> None:
+        self._knowers[knowing.edge_id][knowing.knower] = knowing
+        self._known[knowing.knower].add(knowing.edge_id)
 
     def _put_node(self, node: Node) -> None:
         old = self.nodes.get(node.id)
@@ -50,6 +66,10 @@ class GraphIndex:
             for name in old.names:
                 self._names[normalize_name(name)].discard(node.id)
         self.nodes[node.id] = node
+        if node.attributes.get("player") is True:
+            self.player_ids.add(node.id)
+        else:
+            self.player_ids.discard(node.id)
         for name in node.names:
             key = normalize_name(name)
             self._names[key].add(node.id)
@@ -98,3 +118,31 @@ class GraphIndex:
 
     async def longest_name(self) -> int:
         return self._longest
+
+    async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
+        return {i: dict(self._knowers[i]) for i in edge_ids if self._knowers.get(i)}
+
+    # ------------------------------------------------------------------------------------ knowledge
+
+    def knowers_of(self, edge_id: str) -> dict[str, Knowing]:
+        """Who knows a version, by knower (``PUBLIC`` among them when everyone does)."""
+        return dict(self._knowers.get(edge_id, {}))
+
+    def known_by(self, knower: str) -> set[str]:
+        """Every version ``knower`` knows, at any confidence; public versions count for everyone."""
+        return set(self._known.get(knower, ())) | set(self._known.get(PUBLIC, ()))
+
+    def knows(self, knower: str, edge_id: str, floor: float = DEFAULT_FLOOR) -> bool:
+        """Whether ``knower`` knows a version at ``floor`` or above (a public version: everyone does)."""
+        rows = self._knowers.get(edge_id)
+        if not rows:
+            return False
+        for who in (knower, PUBLIC):
+            row = rows.get(who)
+            if row is not None and row.confidence >= floor:
+                return True
+        return False
+
+    def all_knowings(self) -> list[Knowing]:
+        """Every knower row, for dumps and checks."""
+        return [row for rows in self._knowers.values() for row in rows.values()]

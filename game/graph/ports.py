@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 
 
@@ -45,22 +46,29 @@ class GraphReader(Protocol):
         """The length of the longest normalized name or alias, which bounds mention candidates."""
         ...
 
+    async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
+        """The knowers of each given version, by knower (versions nobody knows are left out)."""
+        ...
+
 
 @dataclass
 class GraphWrites:
     """An execution's buffered writes: whole rows to store, committed together, once.
 
     ``nodes`` holds new and changed nodes; ``edges`` new versions and versions whose ``invalid_at`` was
-    set. ``created_*`` tells inserts from updates.
+    set. ``created_*`` tells inserts from updates. ``knowings`` holds the knower rows to store, keyed by
+    ``(edge_id, knower)``: they commit in the same transaction as the versions they are about.
     """
 
     nodes: dict[str, Node] = field(default_factory=dict)
     edges: dict[str, Edge] = field(default_factory=dict)
     created_nodes: set[str] = field(default_factory=set)
     created_edges: set[str] = field(default_factory=set)
+    knowings: dict[tuple[str, str], Knowing] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.nodes or self.edges)
+        return bool(self.nodes or self.edges or self.knowings)
 
     def copy(self) -> GraphWrites:
-        return GraphWrites(dict(self.nodes), dict(self.edges), set(self.created_nodes), set(self.created_edges))
+        return GraphWrites(dict(self.nodes), dict(self.edges), set(self.created_nodes), set(self.created_edges),
+                           dict(self.knowings))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from game.errors import describe_validation_error
 from game.graph.buffer import WriteBuffer
 from game.graph.identity import united_aliases, united_labels
+from game.graph.knowledge import Knowing, default_knowings, keep_better
 from game.graph.models import (
     ClosedEdge,
     CloseEdgeInput,
@@ -74,7 +75,10 @@ class UpsertExecution:
         *,
         rng: random.Random | None = None,
         close_guard: CloseGuard | None = None,
+        witnesses: Iterable[str] = (),
     ) -> None:
+        """``witnesses``: IDs of the individuals who see this execution's relations made (those on stage,
+        the player included); they know every version it writes, beside its ends."""
         self.reader = reader
         self.vocabulary = vocabulary
         self.turn = turn
@@ -82,6 +86,7 @@ class UpsertExecution:
         self.outcomes: list[CallOutcome] = []
         self._rng = rng or random.SystemRandom()
         self._close_guard = close_guard
+        self.witnesses: tuple[str, ...] = tuple(dict.fromkeys(witnesses))
 
     @property
     def writes(self) -> GraphWrites:
@@ -252,10 +257,19 @@ class UpsertExecution:
             evidence_turn_ids=[f"turn-{self.turn}"],
         )
         self.buffer.put_edge(edge, created=True)
+        for knowing in default_knowings(edge, (source, target), self.witnesses, self.turn):
+            self._learn(knowing)
         return EdgeResult(
             id=edge.id, source=edge.source, target=edge.target, relation=edge.relation, fact=edge.fact,
             supersedes=current.id if current else None,
         )
+
+    def _learn(self, knowing: Knowing) -> None:
+        """Buffer a knower row, keeping the better of it and one already buffered (``keep_better``)."""
+        current = self.buffer.knowing(knowing.edge_id, knowing.knower)
+        kept = keep_better(current, knowing)
+        if kept is not current:
+            self.buffer.put_knowing(kept)
 
     async def _open_versions(self, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
         """Open versions of a relation between ends in stored order, stored or buffered (both

@@ -196,7 +196,8 @@ class SaveDatabase:
         open_edges = await self.graph.all_edges(open_only=True)
         ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
         retired = [merge.merged_id for merge in await self.merges()]
-        return GraphIndex(nodes, open_edges, ids, retired)
+        knowings = await self.graph.all_knowings()
+        return GraphIndex(nodes, open_edges, ids, retired, knowings)
 
     async def all_nodes(self) -> list[Node]:
         return await self.graph.all_nodes()
@@ -238,6 +239,7 @@ class SaveDatabase:
             final.edges.update(writes.edges)
             final.created_nodes |= writes.created_nodes
             final.created_edges |= writes.created_edges
+            final.knowings.update(writes.knowings)
         if not final:
             return
         journal_turn = await self.current_turn()
@@ -250,8 +252,10 @@ class SaveDatabase:
                                            created=[n for n in writes.nodes if n in writes.created_nodes])
             await journal_log.record_edges(conn, turn, [e for e in writes.edges if e not in writes.created_edges],
                                            created=[e for e in writes.edges if e in writes.created_edges])
+            await journal_log.record_knowings(conn, turn, list(writes.knowings))
         await graph_repo.put_nodes(conn, writes.nodes.values())
         await graph_repo.put_edges(conn, writes.edges.values())
+        await graph_repo.put_knowings(conn, writes.knowings.values())
 
     # ---------------------------------------------------------------------------------------- turns
 

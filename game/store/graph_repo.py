@@ -13,12 +13,14 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from game.graph.knowledge import Knowing
 from game.graph.models import MAX_NAME_CHARS, Edge, Node
 from game.graph.names import normalize_name
 from game.store.damage import reads
 
 NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
 EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
+KNOWING_COLUMNS = "edge_id, knower, how, source, confidence, since_turn"
 _CHUNK = 400  # well under SQLite's bound-parameter limit
 
 
@@ -26,7 +28,7 @@ _CHUNK = 400  # well under SQLite's bound-parameter limit
 # reading them back skips pydantic's validation: opening a save of 100k versions is dominated by it.
 
 
-_Model = TypeVar("_Model", Node, Edge)
+_Model = TypeVar("_Model", Node, Edge, Knowing)
 
 
 def _trusted(model: type[_Model], values: dict[str, Any]) -> _Model:
@@ -61,6 +63,13 @@ def _evidence(raw: str) -> list[str]:
         return [raw[2:-2]]
     loaded: list[str] = json.loads(raw)
     return loaded
+
+
+def knowing_from_row(row: sqlite3.Row | Sequence[Any]) -> Knowing:
+    return _trusted(Knowing, {
+        "edge_id": row[0], "knower": row[1], "how": row[2], "source": row[3], "confidence": float(row[4]),
+        "since_turn": row[5],
+    })
 
 
 def node_params(node: Node) -> tuple[Any, ...]:
@@ -111,6 +120,56 @@ async def put_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> None:
 
 async def put_edges(conn: aiosqlite.Connection, edges: Iterable[Edge]) -> None:
     await conn.executemany(UPSERT_EDGE, [edge_params(e) for e in edges])
+
+
+UPSERT_KNOWING = f"""
+    INSERT INTO knowings ({KNOWING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT(edge_id, knower) DO UPDATE SET how = excluded.how, source = excluded.source,
+        confidence = excluded.confidence, since_turn = excluded.since_turn
+"""
+
+
+async def put_knowings(conn: aiosqlite.Connection, knowings: Iterable[Knowing]) -> None:
+    await conn.executemany(UPSERT_KNOWING, [
+        (k.edge_id, k.knower, k.how, k.source, k.confidence, k.since_turn) for k in knowings
+    ])
+
+
+async def delete_knowing(conn: aiosqlite.Connection, key: str) -> None:
+    """Forget one knower row by its journal key ``"<edge_id>|<knower>"``."""
+    edge_id, _, knower = key.partition("|")
+    await conn.execute("DELETE FROM knowings WHERE edge_id = ? AND knower = ?", (edge_id, knower))
+
+
+def knowing_key(edge_id: str, knower: str) -> str:
+    """How a knower row is named in the journal (edge IDs are slugs, so ``|`` never occurs in them)."""
+    return f"{edge_id}|{knower}"
+
+
+async def knowings_by_key(conn: aiosqlite.Connection, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], Knowing]:
+    """The stored rows among ``(edge_id, knower)`` keys (absent ones are left out)."""
+    found: dict[tuple[str, str], Knowing] = {}
+    by_edge: dict[str, set[str]] = {}
+    for edge_id, knower in keys:
+        by_edge.setdefault(edge_id, set()).add(knower)
+    for edge_id, rows in (await _knowings_of(conn, list(by_edge))).items():
+        for knower, row in rows.items():
+            if knower in by_edge[edge_id]:
+                found[(edge_id, knower)] = row
+    return found
+
+
+async def _knowings_of(conn: aiosqlite.Connection, edge_ids: Sequence[str]) -> dict[str, dict[str, Knowing]]:
+    found: dict[str, dict[str, Knowing]] = {}
+    for chunk in _chunks(sorted(set(edge_ids))):
+        marks = ",".join("?" * len(chunk))
+        rows = await conn.execute_fetchall(
+            f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE edge_id IN ({marks})", tuple(chunk)
+        )
+        for row in rows:
+            knowing = knowing_from_row(row)
+            found.setdefault(knowing.edge_id, {})[knowing.knower] = knowing
+    return found
 
 
 async def delete_node(conn: aiosqlite.Connection, node_id: str) -> None:
@@ -230,6 +289,23 @@ class SqlGraph:
         rows = await self.conn.execute_fetchall("SELECT max(length(norm)) FROM node_names")
         value = next(iter(rows))[0]
         return min(int(value or 0), MAX_NAME_CHARS)
+
+    @reads
+    async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
+        return await _knowings_of(self.conn, list(edge_ids))
+
+    @reads
+    async def knowings_by(self, knower: str) -> list[Knowing]:
+        """Every row of one knower (through the ``knower`` index), oldest learning first."""
+        rows = await self.conn.execute_fetchall(
+            f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE knower = ? ORDER BY since_turn, edge_id", (knower,)
+        )
+        return [knowing_from_row(row) for row in rows]
+
+    @reads
+    async def all_knowings(self) -> list[Knowing]:
+        rows = await self.conn.execute_fetchall(f"SELECT {KNOWING_COLUMNS} FROM knowings ORDER BY edge_id, knower")
+        return [knowing_from_row(row) for row in rows]
 
     @reads
     async def all_nodes(self) -> list[Node]:

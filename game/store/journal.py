@@ -13,14 +13,15 @@ from typing import Literal
 
 import aiosqlite
 
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.store import graph_repo
 
-Kind = Literal["node", "edge", "merge"]
+Kind = Literal["node", "edge", "merge", "knowing"]
 Entry = tuple[int, Kind, str, str | None]
 
 
-def before_image(row: Node | Edge | None) -> str | None:
+def before_image(row: Node | Edge | Knowing | None) -> str | None:
     """How a row is kept in the journal (None: the turn created it, so undo deletes it)."""
     return None if row is None else json.dumps(row.to_json_dict())
 
@@ -46,6 +47,12 @@ async def record_edges(conn: aiosqlite.Connection, turn: int, changed: Sequence[
     await record(conn, entries)
 
 
+async def record_knowings(conn: aiosqlite.Connection, turn: int, keys: Sequence[tuple[str, str]]) -> None:
+    """Before-images of knower rows about to be written (NULL for a knower who did not know before)."""
+    before = await graph_repo.knowings_by_key(conn, keys)
+    await record(conn, [(turn, "knowing", graph_repo.knowing_key(*key), before_image(before.get(key))) for key in keys])
+
+
 async def undo_turn(conn: aiosqlite.Connection, turn: int) -> None:
     """Put back every row ``turn`` changed and forget the turn (its row, scene, merges and entries)."""
     entries = await conn.execute_fetchall(
@@ -67,6 +74,11 @@ async def _put_back(conn: aiosqlite.Connection, kind: str, key: str, before: str
             await conn.execute("DELETE FROM edges WHERE id = ?", (key,))
         else:
             await graph_repo.put_edges(conn, [Edge.model_validate(json.loads(before))])
+    elif kind == "knowing":
+        if before is None:
+            await graph_repo.delete_knowing(conn, key)
+        else:
+            await graph_repo.put_knowings(conn, [Knowing.model_validate(json.loads(before))])
     elif kind == "node":
         if before is None:
             await graph_repo.delete_node(conn, key)

@@ -96,6 +96,41 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE turns ADD COLUMN recovered_at INTEGER;
     CREATE INDEX turns_pending ON turns(number) WHERE extracted = 0;
     """,
+    # 3: who knows what. One row per knower of a relation version; the journal learns the new kinds of
+    # row it keeps before-images of (SQLite cannot change a CHECK in place, so the table is rebuilt with
+    # its rows and IDs). A save from before knowledge existed gets its endpoints as knowers of every
+    # version (``authored``, sure), so it plays exactly as it did: each person knows their own relations.
+    """
+    CREATE TABLE knowings (
+        edge_id TEXT NOT NULL,
+        knower TEXT NOT NULL,
+        how TEXT NOT NULL CHECK (how IN ('authored', 'witnessed', 'told', 'rumour')),
+        source TEXT,
+        confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        since_turn INTEGER NOT NULL,
+        PRIMARY KEY (edge_id, knower)
+    ) WITHOUT ROWID;
+    CREATE INDEX knowings_knower ON knowings(knower);
+
+    INSERT OR IGNORE INTO knowings (edge_id, knower, how, source, confidence, since_turn)
+        SELECT e.id, e.source, 'authored', NULL, 1.0, e.valid_at FROM edges e
+        JOIN nodes n ON n.id = e.source WHERE n.type = 'individual';
+    INSERT OR IGNORE INTO knowings (edge_id, knower, how, source, confidence, since_turn)
+        SELECT e.id, e.target, 'authored', NULL, 1.0, e.valid_at FROM edges e
+        JOIN nodes n ON n.id = e.target WHERE n.type = 'individual';
+
+    CREATE TABLE journal_new (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        turn INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('node', 'edge', 'merge', 'knowing', 'awareness', 'gossip')),
+        key TEXT NOT NULL,
+        before TEXT
+    );
+    INSERT INTO journal_new (id, turn, kind, key, before) SELECT id, turn, kind, key, before FROM journal;
+    DROP TABLE journal;
+    ALTER TABLE journal_new RENAME TO journal;
+    CREATE INDEX journal_turn ON journal(turn);
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)
