@@ -221,9 +221,11 @@ class TurnPipeline:
 
     async def _aware(self, scene: SceneState, writes: GraphWrites, turn: int, narration: str) -> SceneState:
         """The player's awareness after this turn, whichever narrator told it: the people on stage are
-        met, the people the narration names are heard of (those new this turn included)."""
+        met; the people the narration names, and the ends of relations the player learned, are heard of
+        (those new this turn included)."""
         readers = [self.state.graph, GraphIndex(writes.nodes.values())]
-        known = await awareness.after_turn(scene.known, readers, turn, scene.cast, narration)
+        told_of = awareness.ends_of_known(self.state.graph, writes)
+        known = await awareness.after_turn(scene.known, readers, turn, scene.cast, narration, told_of)
         return scene if known is None else scene.model_copy(update={"known": known})
 
     async def _store(self, finished: FinishedTurn) -> None:

@@ -251,7 +251,9 @@ class KithApp(App[int]):
         session = self.session
         if session is None:
             return
+        from game.engine.player_view import player_view
         from game.graph.map import compute_layout
+        from game.graph.map.known import known_graph
 
         self._history_drawn = self._needs_history()
         if self._history_drawn:
@@ -260,6 +262,8 @@ class KithApp(App[int]):
         else:
             nodes = sorted(session.graph.nodes.values(), key=lambda n: (n.first_seen_turn, n.id))
             edges = list(session.graph.open_edges.values())
+        # Only what the player knows: the people met or heard of, the relations learned, as revealed.
+        nodes, edges = known_graph(nodes, edges, player_view(session.world, session.scene, session.graph))
         new = [node.id for node in nodes if node.id not in self._positions]
         if new:
             laid_out = await asyncio.to_thread(compute_layout, nodes, edges, self._positions)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from game.graph.knowledge import PUBLIC
 from game.graph.memory import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
-from game.graph.ports import GraphReader
+from game.graph.ports import GraphReader, GraphWrites
 from game.graph.retrieve import find_mentions
 from game.world.model import World
 from game.world.scene import Awareness
@@ -68,9 +69,39 @@ def reveal(known: Known, node: Node, key: str, turn: int) -> None:
         known[node.id] = had.model_copy(update={"revealed": [*had.revealed, key]})
 
 
+async def nodes_by_id(readers: Sequence[GraphReader], node_ids: Iterable[str]) -> list[Node]:
+    wanted = list(dict.fromkeys(node_ids))
+    found: dict[str, Node] = {}
+    for reader in readers:
+        for node_id, node in (await reader.get_nodes(wanted)).items():
+            found.setdefault(node_id, node)
+    return [found[i] for i in wanted if i in found]
+
+
+def player_knows(graph: GraphIndex) -> set[str]:
+    """Every relation version the player knows (their own, public ones), at any confidence."""
+    known: set[str] = graph.known_by(PUBLIC)
+    for player in graph.player_ids:
+        known |= graph.known_by(player)
+    return known
+
+
+def ends_of_known(graph: GraphIndex, writes: GraphWrites) -> list[str]:
+    """The ends of every relation version the player learned in ``writes`` (they know its fact, so they
+    have heard of both people in it), in the order written."""
+    learners = {*graph.player_ids, PUBLIC}
+    ends: list[str] = []
+    for (edge_id, knower) in writes.knowings:
+        edge = writes.edges.get(edge_id) or graph.open_edges.get(edge_id)
+        if knower in learners and edge is not None:
+            ends += [edge.source, edge.target]
+    return ends
+
+
 async def after_turn(known: Known | None, readers: Sequence[GraphReader], turn: int, cast: Iterable[str],
-                     narration: str) -> Known | None:
-    """The player's awareness after a told turn: the cast met, everyone the narration names heard of.
+                     narration: str, told_of: Iterable[str] = ()) -> Known | None:
+    """The player's awareness after a told turn: the cast met; heard of, everyone the narration names
+    and the node ids ``told_of`` (the ends of relations the player learned).
 
     ``None`` (a save from before awareness was kept, where the player knows everyone) stays ``None``.
     """
@@ -79,6 +110,7 @@ async def after_turn(known: Known | None, readers: Sequence[GraphReader], turn: 
     updated = dict(known)
     meet(updated, await nodes_called(readers, cast), turn)
     hear_of(updated, await nodes_mentioned(readers, narration), turn)
+    hear_of(updated, await nodes_by_id(readers, told_of), turn)
     return updated
 
 
@@ -99,4 +131,7 @@ async def at_start(world: World, graph: GraphIndex, cast: Iterable[str]) -> Know
     meet(known, player, 0)
     meet(known, await nodes_called([graph], cast), 0)
     hear_of(known, await nodes_mentioned([graph], opening_text(world)), 0)
+    # The relations the opening states: the world's turn-0 relations the player knows (their own, public ones).
+    edges = [graph.open_edges[i] for i in sorted(player_knows(graph)) if i in graph.open_edges]
+    hear_of(known, await nodes_by_id([graph], [end for e in edges for end in (e.source, e.target)]), 0)
     return known
