@@ -83,6 +83,13 @@ class Play:
         wanted = normalize_name(name)
         return any(normalize_name(a.name) == wanted for a in self.known.values())
 
+    def revealed(self, name: str) -> list[str]:
+        """The revelation keys the player has learned about ``name``, in order."""
+        wanted = normalize_name(name)
+        if self.known is None:
+            return []
+        return next((a.revealed for a in self.known.values() if normalize_name(a.name) == wanted), [])
+
     def items_here(self) -> list[str]:
         return [item for item, place in self.story.item_places.items() if place == self.location]
 
