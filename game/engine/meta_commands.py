@@ -145,16 +145,18 @@ async def _graph(session: GameSession, argument: str) -> AsyncIterator[Event]:
     nodes = {node.id: node for node in nodes_known}
     if argument:
         match = await _named(session, argument)
+        tied = tuple(n for n in match.tied if n.id in nodes)
         if match.node is None or match.node.id not in nodes:
             # Someone the player has not heard of reads exactly like no one at all.
-            tied = tuple(n for n in match.tied if n.id in nodes)
             yield MetaOutput(_not_named(argument, NameMatch(argument, tied=tied if len(tied) > 1 else ())), "graph")
             return
-        found = match.node
-        own = [e for e in edges_known if found.id in (e.source, e.target)]
-        own.sort(key=lambda e: (-e.valid_at, -abs(e.strength), e.id))
-        context = render_npc_context(own, nodes)
-        yield MetaOutput(context or f"Nothing is remembered about {found.name} yet.", "graph")
+        found = match.node.name
+        # The narrator's walk from NAME (two hops), keeping only what the player knows.
+        result = await retrieve(session.graph, found, (), session.retrieval_settings)
+        known_ids = {e.id for e in edges_known}
+        shown = [e for e in result.edges if e.id in known_ids and e.source in nodes and e.target in nodes]
+        context = render_npc_context(shown, nodes)
+        yield MetaOutput(context or f"Nothing is remembered about {found} yet.", "graph")
         return
     edges = sorted(edges_known, key=lambda e: (-e.valid_at, -abs(e.strength), e.id))
     if not edges:
