@@ -266,7 +266,7 @@ def test_import_loads_one_call_per_line_at_each_lines_turn(kith: Kith) -> None:
         {"turn": 0, **HARBOUR[0]},
         "",
         {"turn": 0, **HARBOUR[1]},
-        {"turn": 3, "edges": [edge_call("Mira", "Tomas", "TRUSTS", -0.4, "Mira caught Tomas lying.")]},
+        {"turn": 3, "edges": [edge_call("Mira", "Tomas", "TRUSTS", 0.1, "Mira trusts Tomas less: she caught him lying.")]},
         {"turn": 5, "closeEdges": [{"sourceName": "Oren", "targetName": "Mira", "relation": "FEARS"}]},
     ))
     summary = kith.json("import", "--save", "demo", "--json", path)

@@ -69,8 +69,9 @@ def memory_state(session: GameSession) -> tuple[Any, ...]:
 
 
 def trust(session: GameSession) -> list[float]:
+    """Edda's open trust of Sam, or distrust (a negative strength: the two cannot both be open)."""
     return [e.strength for e in session.graph.open_edges.values()
-            if e.relation == "TRUSTS" and e.source == "npc-edda-marsh"]
+            if e.relation in {"TRUSTS", "DISTRUSTS"} and e.source == "npc-edda-marsh"]
 
 
 @pytest.fixture
@@ -97,13 +98,15 @@ async def test_a_turn_streams_then_commits_turn_graph_and_scene_together(session
     assert trust(session) == [0.6]
 
 
-async def test_a_changed_relation_supersedes_and_retrieval_sees_only_the_new_version(session: GameSession) -> None:
+async def test_a_contradicting_relation_closes_the_old_one_and_retrieval_sees_only_the_new(
+        session: GameSession) -> None:
     await collect(session, "help Edda")
     events = await collect(session, "threaten Edda")
     changed = next(e for e in events if isinstance(e, GraphChanged))
-    assert any(c.kind == "edge-superseded" and "+0.60 → -0.50" in c.text for c in changed.changes)
-    versions = [e for e in await session.all_edges() if e.relation == "TRUSTS"]
-    assert [(e.strength, e.valid_at, e.invalid_at) for e in versions] == [(0.6, 1, 2), (-0.5, 2, None)]
+    assert any("DISTRUSTS" in c.text for c in changed.changes)
+    versions = [(e.relation, e.strength, e.valid_at, e.invalid_at) for e in await session.all_edges()
+                if e.relation in {"TRUSTS", "DISTRUSTS"}]
+    assert versions == [("TRUSTS", 0.6, 1, 2), ("DISTRUSTS", -0.5, 2, None)]
     events = await collect(session, "ask Edda about the lamp")
     turn = (await session.turns())[-1]
     assert "stopped trusting Sam Reed" in turn.npc_context

@@ -96,9 +96,10 @@ def test_json_text_with_bad_values_is_rejected_with_its_path() -> None:
 @pytest.mark.parametrize("strength", [-1, -1.0, 0, 1, 1.0, 0.33])
 async def test_boundary_strengths_are_accepted(strength: float) -> None:
     graph = Harness()
-    outcome = await graph.upsert(with_edge(strength=strength))
+    relation = "DISTRUSTS" if strength < 0 else "TRUSTS"  # each keeps the sign of its valence
+    outcome = await graph.upsert(with_edge(strength=strength, relation=relation))
     assert outcome["edges"]["created"] == 1
-    assert graph.open_of("Mira", "Tomas", "TRUSTS")[0].strength == strength
+    assert graph.open_of("Mira", "Tomas", relation)[0].strength == strength
 
 
 async def test_boundary_lengths_are_accepted() -> None:

@@ -27,8 +27,11 @@ def node_call(name: str, summary: str | None = "Someone in the story.", **fields
     return item
 
 
-def edge_call(source: str, target: str, relation: str, strength: float = 0.5,
+def edge_call(source: str, target: str, relation: str, strength: float | None = None,
               fact: str | None = None) -> dict[str, Any]:
+    """An edge item; without a strength, 0.5 of the sign the relation's valence asks for."""
+    if strength is None:
+        strength = -0.5 if Vocabulary.default().valence(Vocabulary.default().normalize(relation).name) == "negative" else 0.5
     return {
         "sourceName": source, "targetName": target, "relation": relation, "strength": strength,
         "fact": fact or f"{source} and {target} are bound by {relation.lower()}.",

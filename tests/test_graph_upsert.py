@@ -162,13 +162,13 @@ async def test_a_changed_strength_closes_the_old_version_and_supersedes_it() -> 
     graph = Harness()
     await graph.upsert({"nodes": [node_call("Mira"), node_call("Tomas")],
                         "edges": [edge_call("Mira", "Tomas", "TRUSTS", 0.5, "Mira trusts Tomas a little.")]}, turn=1)
-    outcome = await graph.upsert({"edges": [edge_call("Mira", "Tomas", "TRUSTS", -0.2, "Mira trusts Tomas a little.")]},
+    outcome = await graph.upsert({"edges": [edge_call("Mira", "Tomas", "TRUSTS", 0.2, "Mira trusts Tomas a little.")]},
                                  turn=5)
     old, new = graph.versions_of("Mira", "Tomas", "TRUSTS")
     assert outcome["edges"]["results"][0]["supersedes"] == old.id
     assert outcome["edges"]["results"][0]["id"] == new.id != old.id
     assert (old.valid_at, old.invalid_at, old.strength) == (1, 5, 0.5)
-    assert (new.valid_at, new.invalid_at, new.strength, new.evidence_turn_ids) == (5, None, -0.2, ["turn-5"])
+    assert (new.valid_at, new.invalid_at, new.strength, new.evidence_turn_ids) == (5, None, 0.2, ["turn-5"])
 
 
 async def test_a_changed_fact_alone_also_makes_a_new_version() -> None:
@@ -290,7 +290,7 @@ async def test_calls_of_one_execution_read_each_others_buffered_writes() -> None
         {"nodes": [node_call("Mira"), node_call("Tomas")]},
         {"edges": [edge_call("Mira", "Tomas", "TRUSTS", 0.5)]},
         {"edges": [edge_call("Mira", "Tomas", "TRUSTS", 0.5)]},
-        {"edges": [edge_call("Mira", "Tomas", "TRUSTS", -0.5)]},
+        {"edges": [edge_call("Mira", "Tomas", "TRUSTS", 0.9)]},
         {"nodes": [node_call("Tomas", aliases=["Tom"], summary=None)], "edges": [edge_call("Tom", "Mira", "OWES")]},
     ], turn=3)
     assert outcomes[1]["edges"]["created"] == 1
@@ -298,7 +298,7 @@ async def test_calls_of_one_execution_read_each_others_buffered_writes() -> None
     assert outcomes[3]["edges"]["results"][0]["supersedes"] == outcomes[1]["edges"]["results"][0]["id"]
     assert outcomes[4]["edges"]["results"][0]["source"] == "npc-tomas"
     assert [(v.strength, v.valid_at, v.invalid_at) for v in graph.versions_of("Mira", "Tomas", "TRUSTS")] == [
-        (0.5, 3, 3), (-0.5, 3, None),
+        (0.5, 3, 3), (0.9, 3, None),
     ]
 
 

@@ -12,7 +12,7 @@ from test_graph_support import edge_call, node_call
 from game.graph.knowledge import PUBLIC, Knowing, keep_better
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
-from game.graph.vocabulary import Vocabulary
+from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store.database import SaveDatabase
 from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 
@@ -193,3 +193,111 @@ async def test_sql_and_memory_readers_agree_on_knowers(tmp_path: Path) -> None:
         await db.close()
 
 
+
+
+# ------------------------------------------------------------------------------ knownBy and public
+
+
+async def first_edge(execution: UpsertExecution, call: dict[str, object]) -> str:
+    outcome = await execution.run(call)
+    assert outcome.result is not None, outcome.error
+    edge_id = outcome.result.edges.results[0].id
+    assert edge_id is not None
+    return edge_id
+
+
+async def test_known_by_replaces_the_default_knowers_and_public_adds_everyone() -> None:
+    index, execution = await town(witnesses=("npc-oren",))
+    secret = await first_edge(execution, {"edges": [{**edge_call("Mira", "Tomas", "OWES", 0.4), "knownBy": ["Mira"]}]})
+    town_talk = await first_edge(execution, {"edges": [{**edge_call("Tomas", "Oren", "KNOWS", 0.3), "public": True}]})
+    index.apply(execution.writes)
+    assert knowers(index, secret) == {"npc-mira": ("authored", 1.0)}
+    assert not index.knows("npc-tomas", secret) and not index.knows("npc-oren", secret)
+    assert set(index.knowers_of(town_talk)) == {"npc-tomas", "npc-oren", PUBLIC}
+    assert index.knows("npc-mira", town_talk)
+
+
+async def test_known_by_a_stranger_or_a_faction_rejects_the_call() -> None:
+    _, execution = await town()
+    unknown = await execution.run({"edges": [{**edge_call("Mira", "Tomas", "OWES", 0.4), "knownBy": ["Nobody"]}]})
+    assert unknown.error == "knownBy: there is no one called 'Nobody' in the graph"
+    faction = await execution.run({"edges": [{**edge_call("Mira", "Tomas", "OWES", 0.4), "knownBy": ["Harbour Watch"]}]})
+    assert faction.error is not None and "only individuals know things" in faction.error
+    assert not execution.writes
+
+
+async def test_telling_more_people_an_unchanged_relation_adds_them_as_knowers() -> None:
+    index, execution = await town()
+    edge_id = await first_edge(execution, {"edges": [edge_call("Mira", "Tomas", "OWES", 0.4)]})
+    index.apply(execution.writes)
+    later = UpsertExecution(index, Vocabulary.default(), 2)
+    outcome = await later.run({"edges": [{**edge_call("Mira", "Tomas", "OWES", 0.4), "public": True}]})
+    assert outcome.result is not None and outcome.result.edges.results[0].skipped == "unchanged relation"
+    index.apply(later.writes)
+    assert set(index.knowers_of(edge_id)) == {"npc-mira", "npc-tomas", PUBLIC}
+    assert index.knowers_of(edge_id)["npc-mira"].since_turn == 1  # what she knew stays as she learned it
+
+
+# ------------------------------------------------------------------------------ valence and exclusions
+
+
+async def test_a_strength_against_the_relations_valence_is_rejected_with_a_message() -> None:
+    _, execution = await town()
+    fear = await execution.run({"edges": [edge_call("Oren", "Mira", "FEARS", 0.6)]})
+    assert fear.error is not None and "FEARS is a negative relation" in fear.error
+    trust = await execution.run({"edges": [edge_call("Oren", "Mira", "TRUSTS", -0.4)]})
+    assert trust.error is not None and "TRUSTS is a positive relation" in trust.error
+    # A little slack around zero, and neutral relations take either sign.
+    assert (await execution.run({"edges": [edge_call("Oren", "Mira", "TRUSTS", -0.05)]})).error is None
+    assert (await execution.run({"edges": [edge_call("Oren", "Mira", "KIN_OF", -0.7)]})).error is None
+
+
+async def test_opening_a_relation_closes_the_one_it_excludes_between_the_same_pair() -> None:
+    index, execution = await town()
+    await first_edge(execution, {"edges": [edge_call("Mira", "Tomas", "TRUSTS", 0.6),
+                                           edge_call("Tomas", "Mira", "TRUSTS", 0.5),
+                                           edge_call("Mira", "Oren", "ALLY_OF", 0.5)]})
+    index.apply(execution.writes)
+    later = UpsertExecution(index, Vocabulary.default(), 3)
+    outcome = await later.run({"edges": [edge_call("Mira", "Tomas", "DISTRUSTS", -0.5),
+                                         edge_call("Oren", "Mira", "ENEMY_OF", -0.8)]})
+    assert outcome.result is not None
+    index.apply(later.writes)
+    open_relations = sorted((e.source, e.relation, e.target) for e in index.open_edges.values())
+    # Tomas still trusts Mira (TRUSTS has a direction); the alliance ends whichever way the enmity was written.
+    assert open_relations == [("npc-mira", "DISTRUSTS", "npc-tomas"), ("npc-oren", "ENEMY_OF", "npc-mira"),
+                              ("npc-tomas", "TRUSTS", "npc-mira")]
+    assert sorted(c.reason or "" for c in outcome.result.closed) == ["contradicted by DISTRUSTS",
+                                                                     "contradicted by ENEMY_OF"]
+
+
+def test_a_world_may_declare_valence_and_exclusions_once_for_both_sides() -> None:
+    vocabulary = Vocabulary.default().extended([
+        RelationSpec(name="ADMIRES", valence="positive"),
+        RelationSpec(name="SCORNS", valence="negative", excludes=["ADMIRES"]),
+    ])
+    assert vocabulary.excluded_by("ADMIRES") == ["SCORNS"]
+    assert vocabulary.excluded_by("SCORNS") == ["ADMIRES"]
+    assert vocabulary.sign_problem("SCORNS", 0.4) is not None
+    assert vocabulary.valence("BRIBED") == "neutral"
+
+
+async def test_a_merged_node_s_knowledge_passes_to_the_kept_one_and_undo_takes_it_back(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"nodes": [person("Lin Yao", "A courier.")],
+                           "edges": [{**relation("Tomas", "Lin Yao", "OWES", 0.3, "Tomas owes Lin Yao for a crossing."),
+                                      "knownBy": ["Oren"]}]})
+        before = await state(db)
+        await db.merge_nodes("npc-mira", "npc-oren", strategy="manual", evidence="the same boatman", turn=1)
+        index = await db.load_graph_index()
+        owes = next(e for e in index.open_edges.values() if e.relation == "OWES")
+        assert set(index.knowers_of(owes.id)) == {"npc-mira"}
+        assert index.knows("npc-mira", owes.id) and "npc-oren" not in {k.knower for k in index.all_knowings()}
+        await db.undo_last_turn()
+        await play(db, 1, {"nodes": [person("Lin Yao", "A courier.")],
+                           "edges": [{**relation("Tomas", "Lin Yao", "OWES", 0.3, "Tomas owes Lin Yao for a crossing."),
+                                      "knownBy": ["Oren"]}]})
+        assert await state(db) == before
+    finally:
+        await db.close()

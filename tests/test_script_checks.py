@@ -226,3 +226,35 @@ def test_only_scripts_may_leave_the_relation_open() -> None:
     for text in ("Bram -> Elin", "Bram -> Elin: *"):
         with pytest.raises(RefSyntaxError):
             parse_relation_ref(text)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("{knows} Mira", "a knows check reads 'NAME: A -> B: RELATION'"),
+    ("{knows} : Mira -> Tomas: TRUSTS", "a knows check reads"),
+    ("{knows} Oren: !Mira -> Tomas: TRUSTS", "the '!' goes before the knower"),
+])
+def test_a_knows_check_that_cannot_be_read_says_how_it_reads(line: str, message: str) -> None:
+    with pytest.raises(CheckSyntaxError, match=re.escape(message)):
+        parse_check(line)
+
+
+async def test_knows_checks_a_knower_and_fails_both_ways_when_the_relation_is_missing() -> None:
+    vocabulary = Vocabulary.default()
+    graph = GraphIndex()
+    execution = UpsertExecution(graph, vocabulary, 1, rng=random.Random(1), witnesses=())
+    outcome = await execution.run({
+        "nodes": [{"name": n, "summary": f"{n} of the quay."} for n in ("Mira", "Tomas", "Oren")],
+        "edges": [{"sourceName": "Mira", "targetName": "Tomas", "relation": "TRUSTS", "strength": 0.6,
+                   "fact": "Mira trusts Tomas with her boat."}],
+    })
+    assert outcome.error is None
+    graph.apply(execution.writes)
+    context = CheckContext(output="", graph=graph, vocabulary=vocabulary)
+    assert verdict("{knows} Tomas: Mira -> Tomas: TRUSTS sign=+", context)
+    assert verdict("{knows} !Oren: Mira -> Tomas: TRUSTS", context)
+    assert not verdict("{knows} Oren: Mira -> Tomas: TRUSTS", context)
+    failed = parse_check("{knows} Oren: Mira -> Tomas: TRUSTS").evaluate(context)
+    assert failed.detail == "Oren does not know it; known by: Mira; Tomas"
+    # A secret is checked as a secret: a relation that is not there passes neither way.
+    assert not verdict("{knows} Oren: Oren -> Tomas: TRUSTS", context)
+    assert not verdict("{knows} !Oren: Oren -> Tomas: TRUSTS", context)

@@ -54,7 +54,7 @@ You steady the wick
 {graph} Edda Marsh -> Sam Reed: TRUSTS sign=+ strength>=0.5
 {state} turn = 1
 > threaten edda
-{graph} Edda -> Sam: TRUSTS sign=-
+{graph} Edda -> Sam: DISTRUSTS sign=-
 > undo
 Undone “threaten edda”
 {graph} Edda -> Sam: TRUSTS sign=+
@@ -168,7 +168,7 @@ You steady the wick
 >{include} _befriend edda
 {graph} Edda -> Sam: TRUSTS sign=+
 > threaten edda
-{graph} Edda -> Sam: TRUSTS sign=-
+{graph} Edda -> Sam: DISTRUSTS sign=-
 * include that fails
 >{include} _befriend edda
 {state} turn = 5

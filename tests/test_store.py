@@ -102,7 +102,7 @@ async def test_undo_restores_the_exact_state_before_each_turn(tmp_path: Path) ->
                            "edges": [relation("Lin Yao", "Mira", "OWES", 0.4, "Lin Yao owes Mira a season's rent.")]})
         snapshots.append(await state(db))
         await play(db, 2, {"nodes": [{"name": "Mira", "aliases": ["the Keeper"], "summary": "Mira keeps the ledger now."}],
-                           "edges": [relation("Mira", "Tomas", "TRUSTS", -0.6, "Mira stopped trusting Tomas when he sold the ledger.")]})
+                           "edges": [relation("Mira", "Tomas", "DISTRUSTS", -0.6, "Mira stopped trusting Tomas when he sold the ledger.")]})
         snapshots.append(await state(db))
         await play(db, 3, {"closeEdges": [{"sourceName": "Tomas", "targetName": "Harbour Watch", "relation": "MEMBER_OF"}]})
         await db.merge_nodes("npc-mira", "npc-oren", strategy="manual", evidence="test", turn=3)

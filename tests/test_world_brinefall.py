@@ -172,11 +172,13 @@ async def test_salt_is_decided_by_the_purse(world: World) -> None:
     assert "**Salt and Silence**" in game.turns[-1].narration
     assert_open(game, "player", "Orla Vance", "SERVES", "+")
     assert_open(game, "Orla Vance", "player", "TRUSTS", "+")
-    assert_open(game, "Hob Tarrant", "player", "TRUSTS", "-")
-    hob_versions = sorted((e for e in game.all_edges.values() if e.relation == "TRUSTS"
+    assert_open(game, "Hob Tarrant", "player", "DISTRUSTS", "-")
+    hob_versions = sorted(((e.relation, e.strength, e.invalid_at) for e in game.all_edges.values()
+                           if e.relation in {"TRUSTS", "DISTRUSTS"}
                            and e.source == game.node_id("Hob") and e.target == game.node_id("player")),
-                          key=lambda e: e.valid_at)
-    assert [v.strength for v in hob_versions] == [0.3, -0.5], "trust lost is a new version, not an edit"
+                          key=lambda v: v[2] is None)
+    assert [v[:2] for v in hob_versions] == [("TRUSTS", 0.3), ("DISTRUSTS", -0.5)], "distrust closes trust"
+    assert hob_versions[0][2] is not None
 
 
 async def test_the_moot_with_nobody_won_over_ends_on_the_last_ferry(world: World) -> None:

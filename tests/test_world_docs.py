@@ -59,9 +59,9 @@ async def test_the_other_skerry_ending_follows_lost_trust() -> None:
     for command in ("x boat", "n", "talk to morwen", "help morwen", "accuse morwen", "u", "write in the log"):
         await game.play(command)
     assert game.scene.ending == "report"
-    trust = game.open_relation("Morwen Hale", "player", "TRUSTS")
-    assert trust is not None and trust.strength == -0.6
-    assert len(game.superseded()) == 1
+    distrust = game.open_relation("Morwen Hale", "player", "DISTRUSTS")
+    assert distrust is not None and distrust.strength == -0.6
+    assert game.open_relation("Morwen Hale", "player", "TRUSTS") is None  # distrust closed her trust
     assert game.open_relation("Trinity Board", "player", "TRUSTS") is not None
     assert game.open_relation("Morwen Hale", "Trinity Board", "SERVES") is None
     assert "The Board's Man" in game.turns[-1].narration

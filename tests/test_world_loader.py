@@ -276,7 +276,7 @@ def test_initial_graph_calls_chunk_a_large_cast(content: Path) -> None:
     extra = "".join(
         f'\n[[characters]]\nname = "Gull {i}"\nsummary = "A gull that watches the lamp room."\n'
         f'\n[[relationships]]\nsource = "Gull {i}"\ntarget = "Edda Marsh"\nrelation = "FEARS"\n'
-        f'strength = 0.3\nfact = "Gull {i} keeps clear of Edda Marsh and her broom."\n'
+        f'strength = -0.3\nfact = "Gull {i} keeps clear of Edda Marsh and her broom."\n'
         for i in range(12)
     )
     path = content / "tiny" / "characters.toml"

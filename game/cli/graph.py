@@ -63,8 +63,20 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_save_option(retrieve)
     add_always_json_option(retrieve)
     retrieve.add_argument("--cast", action="append", metavar="NAME", help="a character on stage (repeatable)")
+    retrieve.add_argument("--as", dest="as_name", metavar="NAME",
+                          help="only the relations NAME knows (confidence 0.3 or more); 'player' is the player")
     retrieve.add_argument("message", nargs="+", metavar="MESSAGE", help="the player's message")
     retrieve.set_defaults(handler=handler(graph_read.retrieve_command))
+
+    knows = actions.add_parser(
+        "knows", help="what one person knows: each open relation, how they learned it, from whom, how sure",
+        description="Every open relation NAME knows (their own or public knowledge), oldest learned first. "
+                    "NAME may be 'player' for the player character.",
+    )
+    add_save_option(knows)
+    add_json_option(knows)
+    knows.add_argument("name", metavar="NAME", help="a name, alias or node ID, or 'player'")
+    knows.set_defaults(handler=handler(graph_read.knows))
 
     stats = actions.add_parser(
         "stats", help="counts, degree distribution, top hubs, out-of-vocabulary share, merges")

@@ -19,7 +19,7 @@ from typing import Any
 from game.config import Settings
 from game.errors import InputError, SaveError
 from game.graph.models import MAX_TURN, Node
-from game.graph.names import resolve_name
+from game.graph.names import normalize_name, resolve_name
 from game.store.database import SaveDatabase, node_by_name
 from game.store.saves import resolve_save
 from game.text import strip_control
@@ -69,6 +69,25 @@ async def find_node(db: SaveDatabase, value: str) -> Node:
     if match.node is None:
         raise InputError(f"there is no node named {value!r} in {db.name} (names, aliases and IDs are accepted)")
     return match.node
+
+
+PLAYER_WORD = "player"
+"""How commands name the player character, whatever the player is called in the world."""
+
+
+async def find_knower(db: SaveDatabase, value: str) -> Node:
+    """Like ``find_node``, and ``player`` means the player character when no node is called that."""
+    if normalize_name(value) == PLAYER_WORD and not await node_by_name(db, value):
+        players = await db.graph.player_nodes()
+        if len(players) == 1:
+            return players[0]
+        if not players:
+            raise InputError(f"{db.name} has no player character (a graph made with kith graph has none); "
+                             "name a character instead")
+    node = await find_node(db, value)
+    if node.type != "individual":
+        raise InputError(f"{node.name} is a {node.type}: only individuals know things (name one of its members)")
+    return node
 
 
 # Characters ``json.dumps(ensure_ascii=False)`` leaves raw that a terminal may act on: DEL, the 8-bit C1

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from game.cli.graph_common import find_node, node_ref, open_save, print_json, print_text
-from game.cli.graph_text import Step, history_text, node_text, path_text, stats_text
+from game.cli.graph_common import find_knower, find_node, node_ref, open_save, print_json, print_text
+from game.cli.graph_text import Step, history_text, knows_text, node_text, path_text, stats_text
 from game.config import Settings
+from game.graph.knowledge import PUBLIC, Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphReader
 from game.graph.retrieve import RetrievalSettings, newest_per_relation, retrieve
@@ -40,13 +41,44 @@ async def retrieve_command(args: argparse.Namespace, settings: Settings) -> int:
     budget = RetrievalSettings(max_hops=config.max_hops, hub_threshold=config.hub_threshold,
                                max_fanout=config.max_fanout, limit=config.limit)
     async with open_save(args, settings) as db:
-        found = await retrieve(db.graph, message, args.cast or [], budget)
+        knower = None if args.as_name is None else (await find_knower(db, args.as_name)).id
+        found = await retrieve(db.graph, message, args.cast or [], budget, as_knower=knower)
     print_json({
         "npcContext": found.npc_context,
         "seedNodes": [n.to_json_dict() for n in found.seed_nodes],
         "matchedNodes": [n.to_json_dict() for n in found.matched_nodes],
         "edgeCount": found.edge_count,
     })
+    return 0
+
+
+async def knows(args: argparse.Namespace, settings: Settings) -> int:
+    """What one person knows: every open relation they know, or everyone does, with how and from whom."""
+    async with open_save(args, settings) as db:
+        knower = await find_knower(db, args.name)
+        rows: dict[str, Knowing] = {k.edge_id: k for k in await db.graph.knowings_by(PUBLIC)}
+        rows.update({k.edge_id: k for k in await db.graph.knowings_by(knower.id)})  # their own row first
+        edges = {e.id: e for e in await db.graph.edges_by_ids(list(rows)) if e.is_open}
+        ends = {end for e in edges.values() for end in (e.source, e.target)}
+        tellers = {k.source for k in rows.values() if k.source}
+        names = {n.id: n.name for n in (await db.graph.get_nodes(ends | tellers)).values()}
+    facts = []
+    for edge_id, row in rows.items():
+        edge = edges.get(edge_id)
+        if edge is None:
+            continue
+        facts.append({
+            "edgeId": edge.id, "source": names.get(edge.source, edge.source),
+            "target": names.get(edge.target, edge.target), "relation": edge.relation, "fact": edge.fact,
+            "how": row.how, "from": names.get(row.source, row.source) if row.source else None,
+            "confidence": row.confidence, "sinceTurn": row.since_turn,
+        })
+    # Oldest learned first; then by names, so the order reads well and never depends on random edge IDs.
+    facts.sort(key=lambda f: (f["sinceTurn"], f["source"], f["relation"], f["target"], f["edgeId"]))
+    if args.json:
+        print_json(facts)
+    else:
+        print_text(knows_text(knower, facts))
     return 0
 
 

@@ -109,3 +109,19 @@ def stats_text(stats: Mapping[str, Any], save_name: str) -> str:
         lines.append(f"    {record['mergedName']} ({record['mergedId']}) → {record['keptId']}, "
                      f"{record['strategy']} at turn {record['turn']}: {record['evidence']}")
     return "\n".join(lines)
+
+
+HOW_WORDS = {"authored": "knows it first-hand", "witnessed": "saw it", "told": "was told", "rumour": "heard a rumour"}
+
+
+def knows_text(knower: Node, facts: Sequence[Mapping[str, Any]]) -> str:
+    """``Tibby Tarrant knows 3 relations:`` then one line per fact, with how and from whom."""
+    if not facts:
+        return f"{knower.name} knows no open relations."
+    lines = [f"{knower.name} knows {len(facts)} relation{'s' if len(facts) != 1 else ''}:"]
+    for fact in facts:
+        how = HOW_WORDS.get(str(fact["how"]), str(fact["how"]))
+        told = f" by {fact['from']}" if fact["from"] else ""
+        lines.append(f"  {fact['source']} -[{fact['relation']}]-> {fact['target']}: {fact['fact']}")
+        lines.append(f"      {how}{told}, confidence {fact['confidence']:.2f}, since turn {fact['sinceTurn']}")
+    return "\n".join(lines)

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
+from pydantic.json_schema import SkipJsonSchema
 
 from game.text import has_control
 
@@ -23,6 +24,7 @@ MAX_NODES_PER_CALL = 8
 MAX_EDGES_PER_CALL = 12
 MAX_CLOSES_PER_CALL = 12
 MAX_RELATION_CHARS = 48
+MAX_KNOWN_BY = 24
 MAX_NAME_CHARS = 100
 RELATION_PATTERN = r"^[A-Za-z][A-Za-z0-9_ \-]*$"
 MAX_ATTRIBUTE_KEYS = 32
@@ -209,11 +211,36 @@ class EdgeInput(CamelModel):
     relation: str = Field(min_length=1, max_length=MAX_RELATION_CHARS, pattern=RELATION_PATTERN)
     strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
     fact: str = Field(min_length=8, max_length=400)
+    # Left out of the JSON schema: the narrator's tool schema is generated from this model, and recorded
+    # model sessions are keyed by it; authors and the CLI write these fields, a model need not.
+    known_by: SkipJsonSchema[list[str] | None] = Field(
+        default=None, max_length=MAX_KNOWN_BY,
+        description="Who knows this relation, replacing the default knowers (its ends and the witnesses).")
+    public: SkipJsonSchema[bool] = Field(default=False, description="Everyone knows it (the whole town's knowledge).")
+    told_by: SkipJsonSchema[str | None] = Field(
+        default=None, max_length=MAX_NAME_CHARS,
+        description="Who told it to the witnesses: they learn it as told by them, not as seen.")
 
     @field_validator("strength", mode="before")
     @classmethod
     def _strength(cls, value: Any) -> Any:
         return _strict_number(value)
+
+    @field_validator("told_by")
+    @classmethod
+    def _told_by(cls, value: str | None) -> str | None:
+        return None if value is None else _plain_text(value, "toldBy")
+
+    @field_validator("known_by")
+    @classmethod
+    def _known_by(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        names = [_plain_text(name, "a knownBy name") for name in value]
+        for name in names:
+            if len(name) > MAX_NAME_CHARS:
+                raise ValueError(f"a knownBy name may be at most {MAX_NAME_CHARS} characters")
+        return _dedupe(names)
 
     # Before the length check, so a fact padded to 8 characters with spaces is still too short.
     @field_validator("fact", mode="before")

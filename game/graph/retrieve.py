@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from game.graph.knowledge import DEFAULT_FLOOR, PUBLIC
 from game.graph.models import Edge, Node
 from game.graph.names import candidate_spans, normalize_name
 from game.graph.ports import GraphReader
@@ -95,8 +96,16 @@ async def retrieve(
     message: str,
     cast: Sequence[str] = (),
     settings: RetrievalSettings | None = None,
+    *,
+    as_knower: str | None = None,
+    floor: float = DEFAULT_FLOOR,
 ) -> Retrieval:
-    """Seeds from the message (else the cast), a budgeted walk, ranking and rendering."""
+    """Seeds from the message (else the cast), a budgeted walk, ranking and rendering.
+
+    ``as_knower`` (a node ID): only the open relations that person knows at ``floor`` or above, so what
+    one character is told is what they could know. The walk itself follows only those: nobody reaches a
+    friend of a friend through a tie they have never heard of.
+    """
     settings = settings or RetrievalSettings()
     seeds = await find_mentions(reader, message)
     if not seeds and cast:
@@ -118,6 +127,8 @@ async def retrieve(
         next_frontier: list[str] = []
         for node_id in expandable:
             edges = newest_per_relation(await reader.open_edges_of(node_id))
+            if as_knower is not None:
+                edges = await known_to(reader, edges, as_knower, floor)
             edges.sort(key=lambda e: (-abs(e.strength), -e.valid_at, e.id))
             for edge in edges[: settings.max_fanout]:
                 collected.setdefault(edge.id, edge)
@@ -142,6 +153,17 @@ async def retrieve(
         edges=kept,
         nodes=nodes,
     )
+
+
+async def known_to(reader: GraphReader, edges: Sequence[Edge], knower: str, floor: float) -> list[Edge]:
+    """The ``edges`` ``knower`` knows at ``floor`` or above (a public one: everyone does)."""
+    rows = await reader.knowings_of([e.id for e in edges])
+    kept = []
+    for edge in edges:
+        known = rows.get(edge.id, {})
+        if any(row.confidence >= floor for who, row in known.items() if who in (knower, PUBLIC)):
+            kept.append(edge)
+    return kept
 
 
 def _unique_nodes(nodes: Iterable[Node]) -> list[Node]:

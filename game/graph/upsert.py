@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from game.errors import describe_validation_error
 from game.graph.buffer import WriteBuffer
 from game.graph.identity import united_aliases, united_labels
-from game.graph.knowledge import Knowing, default_knowings, keep_better
+from game.graph.knowledge import Knowing, default_knowings, keep_better, public_knowing
 from game.graph.models import (
     ClosedEdge,
     CloseEdgeInput,
@@ -228,6 +228,11 @@ class UpsertExecution:
 
     async def _upsert_edge(self, given: EdgeInput, closed: list[ClosedEdge]) -> EdgeResult:
         relation, source, target, skipped = await self._endpoints(given)
+        problem = self.vocabulary.sign_problem(relation.name, given.strength)
+        if problem:
+            raise CallRejected(problem)
+        knowers = await self._named_knowers(given)
+        teller = await self._teller(given)
         if source is None or target is None:
             return EdgeResult(
                 id=None, source=source.id if source else None, target=target.id if target else None,
@@ -236,6 +241,11 @@ class UpsertExecution:
         versions = await self._open_versions(source.id, target.id, relation)
         current = self._self_heal(versions, closed)
         if current is not None and _same(current, given):
+            if knowers is not None or given.public or teller is not None:
+                # Nothing new about the relation, but news about who knows it (a secret told, made public).
+                stored = (await self.reader.knowings_of([current.id])).get(current.id, {})
+                for knowing in self._knowings(current, source, target, knowers, public=given.public, teller=teller):
+                    self._learn(knowing, stored.get(knowing.knower))
             return EdgeResult(
                 id=current.id, source=current.source, target=current.target, relation=current.relation,
                 fact=current.fact, skipped="unchanged relation",
@@ -257,19 +267,74 @@ class UpsertExecution:
             evidence_turn_ids=[f"turn-{self.turn}"],
         )
         self.buffer.put_edge(edge, created=True)
-        for knowing in default_knowings(edge, (source, target), self.witnesses, self.turn):
+        for knowing in self._knowings(edge, source, target, knowers, public=given.public, teller=teller):
             self._learn(knowing)
+        await self._close_excluded(edge, closed)
         return EdgeResult(
             id=edge.id, source=edge.source, target=edge.target, relation=edge.relation, fact=edge.fact,
             supersedes=current.id if current else None,
         )
 
-    def _learn(self, knowing: Knowing) -> None:
-        """Buffer a knower row, keeping the better of it and one already buffered (``keep_better``)."""
-        current = self.buffer.knowing(knowing.edge_id, knowing.knower)
+    async def _named_knowers(self, given: EdgeInput) -> list[Node] | None:
+        """The individuals ``knownBy`` names (None when it is not given); any name that is not exactly
+        one individual rejects the call: a secret told to a guess would be a leak."""
+        if given.known_by is None:
+            return None
+        found: list[Node] = []
+        for name in given.known_by:
+            match = await self.match_name(name)
+            if match.ambiguous:
+                raise CallRejected(f"knownBy: {name!r} could mean any of {match.choices()}; use the full name")
+            if match.node is None:
+                raise CallRejected(f"knownBy: there is no one called {name!r} in the graph")
+            if match.node.type != "individual":
+                raise CallRejected(f"knownBy: {match.node.name} is a {match.node.type}, and only individuals know "
+                                   "things; name its members instead")
+            found.append(match.node)
+        return found
+
+    async def _teller(self, given: EdgeInput) -> Node | None:
+        """The individual ``toldBy`` names, or None. A teller who is not one person (a faction speaking
+        through a crowd) tells nobody in particular: the witnesses then simply saw it."""
+        if given.told_by is None:
+            return None
+        match = await self.match_name(given.told_by)
+        return match.node if match.node is not None and match.node.type == "individual" else None
+
+    def _knowings(self, edge: Edge, source: Node, target: Node, named: list[Node] | None, *,
+                  public: bool, teller: Node | None = None) -> list[Knowing]:
+        """Who learns a version: those ``knownBy`` names (as its authors said), else the defaults; plus
+        everyone when it is public. With a teller, the witnesses who are not its ends heard it from them."""
+        if named is None:
+            rows = default_knowings(edge, (source, target), self.witnesses, self.turn)
+            if teller is not None:
+                rows = [row.model_copy(update={"how": "told", "source": teller.id})
+                        if row.how == "witnessed" and row.knower != teller.id else row for row in rows]
+                if teller.id not in {row.knower for row in rows}:
+                    rows.append(Knowing(edge_id=edge.id, knower=teller.id, how="authored", confidence=1.0,
+                                        since_turn=self.turn))
+        else:
+            rows = [Knowing(edge_id=edge.id, knower=node.id, how="authored", confidence=1.0, since_turn=self.turn)
+                    for node in named]
+        if public:
+            rows.append(public_knowing(edge.id, self.turn))
+        return rows
+
+    def _learn(self, knowing: Knowing, stored: Knowing | None = None) -> None:
+        """Buffer a knower row, keeping the better of it and what the knower already had (``keep_better``)."""
+        current = self.buffer.knowing(knowing.edge_id, knowing.knower) or stored
         kept = keep_better(current, knowing)
         if kept is not current:
             self.buffer.put_knowing(kept)
+
+    async def _close_excluded(self, edge: Edge, closed: list[ClosedEdge]) -> None:
+        """Close the open relations the vocabulary says cannot stand beside ``edge`` (TRUSTS ends DISTRUSTS)."""
+        for name in self.vocabulary.excluded_by(edge.relation):
+            other = self.vocabulary.normalize(name)
+            for stale in await self._open_versions(edge.source, edge.target, other):
+                self._close_version(stale)
+                closed.append(ClosedEdge(id=stale.id, source=stale.source, target=stale.target,
+                                         relation=stale.relation, reason=f"contradicted by {edge.relation}"))
 
     async def _open_versions(self, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
         """Open versions of a relation between ends in stored order, stored or buffered (both

@@ -1,9 +1,13 @@
-"""The relation vocabulary: canonical relations, their synonyms, inverses and symmetry.
+"""The relation vocabulary: canonical relations, their synonyms, inverses, symmetry, valence, exclusions.
 
 Relations are normalized on write: a declared synonym becomes its canonical relation, an inverse is stored
 in the canonical direction (``B LED_BY A`` is stored as ``A LEADS B``), and a symmetric relation ignores
 direction. A relation outside the vocabulary is kept as written in UPPER_SNAKE_CASE and counted by
 ``graph stats``: the out-of-vocabulary share is how a vocabulary learns what it lacks.
+
+Each relation has a *valence*: a positive relation (TRUSTS) is stored with a positive strength, a negative
+one (FEARS) with a negative strength, so the map's colours and the story's rules read one sign convention.
+Some relations *exclude* each other (TRUSTS and DISTRUSTS): between one pair only the newer stays open.
 """
 
 from __future__ import annotations
@@ -11,13 +15,17 @@ from __future__ import annotations
 import re
 from collections.abc import Container
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import Field
 
 from game.graph.models import CamelModel, Edge
 
 _End = TypeVar("_End")
+
+Valence = Literal["positive", "negative", "neutral"]
+SIGN_TOLERANCE = 0.05
+"""How far a strength may sit on the wrong side of zero before its sign contradicts the valence."""
 
 
 class RelationSpec(CamelModel):
@@ -28,24 +36,28 @@ class RelationSpec(CamelModel):
     synonyms: list[str] = Field(default_factory=list)
     inverse: str | None = None
     symmetric: bool = False
+    valence: Valence | None = Field(default=None, description="None: neutral (or, for a world adding to a "
+                                    "default relation, the valence it already has).")
+    excludes: list[str] = Field(default_factory=list, description="Relations that cannot be open between "
+                                "the same pair at the same time (listed on either side).")
 
 
 DEFAULT_RELATIONS: tuple[RelationSpec, ...] = (
-    RelationSpec(name="ALLY_OF", symmetric=True, description="stands with the other in a common cause",
+    RelationSpec(name="ALLY_OF", symmetric=True, valence="positive", excludes=["ENEMY_OF"], description="stands with the other in a common cause",
                  synonyms=["ALLIED_WITH", "ALLIES_WITH", "ALLY", "ALLIES", "FRIEND_OF", "FRIENDS_WITH"]),
-    RelationSpec(name="RIVAL_OF", symmetric=True, description="competes with the other for the same prize",
+    RelationSpec(name="RIVAL_OF", symmetric=True, valence="negative", description="competes with the other for the same prize",
                  synonyms=["RIVALS_WITH", "RIVAL", "RIVALS", "COMPETES_WITH"]),
-    RelationSpec(name="ENEMY_OF", symmetric=True, description="works openly against the other",
+    RelationSpec(name="ENEMY_OF", symmetric=True, valence="negative", excludes=["ALLY_OF"], description="works openly against the other",
                  synonyms=["ENEMIES_WITH", "ENEMY", "ENEMIES", "HOSTILE_TO", "AT_WAR_WITH"]),
-    RelationSpec(name="TRUSTS", description="relies on the other's word",
+    RelationSpec(name="TRUSTS", valence="positive", excludes=["DISTRUSTS"], description="relies on the other's word",
                  synonyms=["TRUST", "RELIES_ON", "CONFIDES_IN", "TRUSTED"]),
-    RelationSpec(name="DISTRUSTS", description="expects the other to lie or fail",
+    RelationSpec(name="DISTRUSTS", valence="negative", excludes=["TRUSTS"], description="expects the other to lie or fail",
                  synonyms=["DISTRUST", "MISTRUSTS", "SUSPECTS", "DOUBTS"]),
-    RelationSpec(name="FEARS", description="is afraid of the other",
+    RelationSpec(name="FEARS", valence="negative", description="is afraid of the other",
                  synonyms=["FEAR", "AFRAID_OF", "SCARED_OF", "DREADS"], inverse="FEARED_BY"),
-    RelationSpec(name="LOVES", description="loves the other",
+    RelationSpec(name="LOVES", valence="positive", excludes=["HATES"], description="loves the other",
                  synonyms=["LOVE", "IN_LOVE_WITH", "ADORES", "DEVOTED_TO"]),
-    RelationSpec(name="HATES", description="hates the other",
+    RelationSpec(name="HATES", valence="negative", excludes=["LOVES"], description="hates the other",
                  synonyms=["HATE", "DESPISES", "LOATHES", "RESENTS"]),
     RelationSpec(name="KIN_OF", symmetric=True, description="is family to the other",
                  synonyms=["KIN", "FAMILY_OF", "RELATIVE_OF", "SIBLING_OF", "COUSIN_OF"]),
@@ -151,6 +163,8 @@ class Vocabulary:
                 "inverse": spec.inverse or existing.inverse,
                 "symmetric": spec.symmetric or existing.symmetric,
                 "description": spec.description or existing.description,
+                "valence": spec.valence or existing.valence,
+                "excludes": list(dict.fromkeys([*existing.excludes, *spec.excludes])),
             })
         self.relations[spec.name] = spec
         self._lookup[spec.name] = (spec.name, False)
@@ -175,6 +189,36 @@ class Vocabulary:
     def is_known(self, relation: str) -> bool:
         return relation in self.relations
 
+    def valence(self, relation: str) -> Valence:
+        """A canonical relation's valence (``neutral`` for relations outside the vocabulary)."""
+        spec = self.relations.get(relation)
+        return (spec.valence if spec else None) or "neutral"
+
+    def sign_problem(self, relation: str, strength: float) -> str | None:
+        """Why ``strength`` contradicts the relation's valence, or None (a little slack around zero)."""
+        valence = self.valence(relation)
+        if valence == "positive" and strength < -SIGN_TOLERANCE:
+            return (f"{relation} is a positive relation: its strength must be positive (got {strength}); "
+                    "for the opposite feeling use its opposite relation")
+        if valence == "negative" and strength > SIGN_TOLERANCE:
+            return (f"{relation} is a negative relation: its strength must be negative, -1 the strongest "
+                    f"(got {strength})")
+        return None
+
+    def excluded_by(self, relation: str) -> list[str]:
+        """The canonical relations that cannot stay open beside ``relation`` between the same pair.
+
+        Exclusion goes both ways whichever side declared it, so a world may write ``excludes`` once.
+        """
+        found: list[str] = []
+        spec = self.relations.get(relation)
+        if spec is not None:
+            found += [self.normalize(other).name for other in spec.excludes]
+        for other in self.relations.values():
+            if other.name != relation and relation in {self.normalize(e).name for e in other.excludes}:
+                found.append(other.name)
+        return [name for name in dict.fromkeys(found) if name != relation]
+
     def describe(self) -> str:
         """One line per relation, for prompts and ``help``: ``TRUSTS: relies on ... (also: RELIES_ON)``."""
         lines = []
@@ -184,6 +228,7 @@ class Vocabulary:
                 extra.append("symmetric")
             if spec.inverse:
                 extra.append(f"inverse {spec.inverse}")
+
             if spec.synonyms:
                 extra.append("also " + ", ".join(spec.synonyms[:4]))
             tail = f" ({'; '.join(extra)})" if extra else ""

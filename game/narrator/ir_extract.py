@@ -12,7 +12,20 @@ from typing import Any
 from game.graph.calls import chunk_calls
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport
-from game.world.ir import GRAPH_KINDS, WorldIR
+from game.world.ir import GRAPH_KINDS, IRRelation, WorldIR
+
+
+def _edge(relation: IRRelation) -> dict[str, Any]:
+    """An upsert edge for a stated relation, with who learns it when the IR says (the story engine does)."""
+    edge: dict[str, Any] = {"sourceName": relation.source, "targetName": relation.target,
+                            "relation": relation.relation, "strength": relation.strength, "fact": relation.fact}
+    if relation.known_by is not None:
+        edge["knownBy"] = relation.known_by
+    if relation.public:
+        edge["public"] = True
+    if relation.told_by:
+        edge["toldBy"] = relation.told_by
+    return edge
 
 
 def world_ir_calls(ir: WorldIR, turn: int) -> list[dict[str, Any]]:
@@ -31,11 +44,7 @@ def world_ir_calls(ir: WorldIR, turn: int) -> list[dict[str, Any]]:
             f"{entity.name}, first met at turn {turn}."
         )
         nodes.append(node)
-    edges = [
-        {"sourceName": r.source, "targetName": r.target, "relation": r.relation,
-         "strength": r.strength, "fact": r.fact}
-        for r in ir.relations
-    ]
+    edges = [_edge(r) for r in ir.relations]
     closes = [
         {"sourceName": c.source, "targetName": c.target, "relation": c.relation}
         for c in ir.ended_relations

@@ -191,13 +191,18 @@ class EdgeCheck(Check):
         self.target = ref.target
 
     def observe(self, context: CheckContext) -> tuple[bool, str]:
+        meeting, detail = self.meeting(context)
+        return bool(meeting), detail
+
+    def meeting(self, context: CheckContext) -> tuple[list[Edge], str]:
+        """The open versions that match, and what was found (for a message either way)."""
         graph = context.graph
         if graph is None:
-            return False, "no graph to check"
+            return [], "no graph to check"
         source, target = node_called(graph, self.source), node_called(graph, self.target)
         missing = [repr(n) for n, found in ((self.source, source), (self.target, target)) if found is None]
         if missing or source is None or target is None:
-            return False, f"no node named {' or '.join(missing)}"
+            return [], f"no node named {' or '.join(missing)}"
         ends = ({source.id}, {target.id})
         relation = None if self.ref.any_relation else context.vocabulary.normalize(self.ref.relation)
 
@@ -214,14 +219,71 @@ class EdgeCheck(Check):
             candidates = [e for e in between if relation.joins(e, *ends)]
         meeting = [e for e in candidates if self.ref.holds(e.strength)]
         if meeting:
-            return True, "open: " + _list(describe_edge(e, graph.nodes) for e in meeting)
+            return meeting, "open: " + _list(describe_edge(e, graph.nodes) for e in meeting)
         wanted = relation.name if relation else "relation"
         if candidates:
             unmet = " ".join(str(c) for c in self.ref.conditions)
-            return False, (f"open {wanted} does not meet {unmet}: "
-                           + _list(describe_edge(e, graph.nodes) for e in candidates))
-        return False, (f"no open {wanted} from {self.source} to {self.target}; open between them: "
-                       + _list(describe_edge(e, graph.nodes) for e in between))
+            return [], (f"open {wanted} does not meet {unmet}: "
+                        + _list(describe_edge(e, graph.nodes) for e in candidates))
+        return [], (f"no open {wanted} from {self.source} to {self.target}; open between them: "
+                    + _list(describe_edge(e, graph.nodes) for e in between))
+
+
+PLAYER_WORD = "player"
+"""How a script names the player character in a ``{knows}`` check, whatever the player is called."""
+
+
+class KnowsCheck(Check):
+    """``{knows} NAME: A -> B: REL``: NAME knows an open version of the relation (at the floor or above).
+
+    ``{knows} !NAME: ...`` holds when the relation is open and NAME does not know it, so a secret is
+    checked as a secret, not passed by a relation that is missing altogether (that fails either way).
+    """
+
+    def __init__(self, text: str, line: int, inverse: bool, vital: bool, knower: str, edge: EdgeCheck) -> None:
+        super().__init__(text, line, inverse, vital)
+        self.knower = knower
+        self.edge = edge
+
+    def observe(self, context: CheckContext) -> tuple[bool, str]:
+        graph = context.graph
+        if graph is None:
+            raise Unanswerable("no graph to check")
+        knower = self._knower(graph)
+        meeting, detail = self.edge.meeting(context)
+        if not meeting:
+            raise Unanswerable(detail)
+        knows = [e for e in meeting if graph.knows(knower.id, e.id)]
+        if knows:
+            return True, f"{knower.name} knows " + _list(describe_edge(e, graph.nodes) for e in knows)
+        knowers = {who for e in meeting for who in graph.knowers_of(e.id)}
+        names = sorted(graph.nodes[k].name if k in graph.nodes else k for k in knowers)
+        return False, f"{knower.name} does not know it; known by: {_list(names)}"
+
+    def _knower(self, graph: GraphIndex) -> Node:
+        found = node_called(graph, self.knower)
+        if found is None and normalize_name(self.knower) == PLAYER_WORD and len(graph.player_ids) == 1:
+            return graph.nodes[next(iter(graph.player_ids))]
+        if found is None:
+            raise Unanswerable(f"no node named {self.knower!r}")
+        return found
+
+
+def parse_knows_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> KnowsCheck:
+    """``NAME: A -> B: REL`` or ``!NAME: A -> B: REL``."""
+    knower, colon, ref_text = body.partition(":")
+    knower = knower.strip()
+    if knower.startswith("!"):
+        inverse, knower = not inverse, knower[1:].strip()
+    if not colon or not knower or not any(arrow in ref_text for arrow in ("->", "<-", "→", "←")):
+        raise CheckSyntaxError("a knows check reads 'NAME: A -> B: RELATION' (or '!NAME: ...' for a secret)")
+    try:
+        ref = parse_relation_ref(ref_text, any_relation=True, kind="a knows check")
+    except RefSyntaxError as error:
+        raise CheckSyntaxError(str(error)) from error
+    if ref.negated:
+        raise CheckSyntaxError("in a knows check the '!' goes before the knower: '{knows} !NAME: A -> B: REL'")
+    return KnowsCheck(text, line, inverse, vital, knower, EdgeCheck(text, line, False, vital, ref))
 
 
 def parse_graph_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> Check:
@@ -358,14 +420,16 @@ def parse_check(text: str, line: int = 0, vital: bool = False) -> Check:
             inverse = not inverse
         elif token == "{vital}":
             vital = True
-        elif token in ("{graph}", "{state}") and kind == "text":
+        elif token in ("{graph}", "{state}", "{knows}") and kind == "text":
             kind = token[1:-1]
         else:
             raise CheckSyntaxError(f"unknown check modifier {token} (known: !, {{vital}}, {{graph}}, "
-                                   "{state}, {count=N}; use /\\{...\\} to look for braces)")
+                                   "{state}, {knows}, {count=N}; use /\\{...\\} to look for braces)")
         rest = rest[match.end():].strip()
     if kind == "graph":
         return parse_graph_check(rest, text, line, inverse, vital)
+    if kind == "knows":
+        return parse_knows_check(rest, text, line, inverse, vital)
     if kind == "state":
         return parse_state_check(rest, text, line, inverse, vital)
     count = re.match(r"\{count=(\d+)\}", rest)

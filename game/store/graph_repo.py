@@ -303,6 +303,21 @@ class SqlGraph:
         return [knowing_from_row(row) for row in rows]
 
     @reads
+    async def edges_by_ids(self, edge_ids: Sequence[str]) -> list[Edge]:
+        """The stored versions among ``edge_ids``, in insertion order."""
+        found = await edges_by_id(self.conn, edge_ids)
+        return [found[i] for i in edge_ids if i in found]
+
+    @reads
+    async def player_nodes(self) -> list[Node]:
+        """The nodes marked as the player character (``attributes.player``), oldest first."""
+        rows = await self.conn.execute_fetchall(
+            f"SELECT {NODE_COLUMNS} FROM nodes WHERE json_extract(attributes, '$.player') = 1 "
+            "ORDER BY first_seen_turn, id"
+        )
+        return [node_from_row(row) for row in rows]
+
+    @reads
     async def all_knowings(self) -> list[Knowing]:
         rows = await self.conn.execute_fetchall(f"SELECT {KNOWING_COLUMNS} FROM knowings ORDER BY edge_id, knower")
         return [knowing_from_row(row) for row in rows]

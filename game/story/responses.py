@@ -51,7 +51,7 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
             play.inventory.remove(item.id)
             play.story.held[item.id] = character.name
         turn.log.say(text)
-        turn.rules.apply(reaction.effects, text)
+        turn.rules.apply(reaction.effects, text, teller=character.name)
         return True
     if quiet:
         return False
@@ -108,7 +108,7 @@ def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) 
     if topic.once:
         turn.play.spend(f"topic:{character.name}:{index}")
     turn.log.say(text)
-    turn.rules.apply(topic.effects, text)
+    turn.rules.apply(topic.effects, text, teller=character.name)
 
 
 def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None:

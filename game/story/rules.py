@@ -87,8 +87,12 @@ class Rules:
 
     # ------------------------------------------------------------------------------------ effects
 
-    def apply(self, effects: Effects, text: str) -> None:
-        """Apply ``effects``; ``text`` is the prose that told them, where relations find their evidence."""
+    def apply(self, effects: Effects, text: str, teller: str | None = None) -> None:
+        """Apply ``effects``; ``text`` is the prose that told them, where relations find their evidence.
+
+        ``teller``: the character whose words or deeds these are (a topic's or reaction's): those on stage
+        learn its relations as told by them.
+        """
         play = self.play
         for flag in effects.set_flags:
             play.flags[flag] = True
@@ -118,7 +122,8 @@ class Rules:
                 text, self._forms(source), self._forms(target))
             self.log.relations.append(IRRelation(
                 source=source, target=target, relation=change.relation, strength=change.strength,
-                fact=fact, evidence=evidence,
+                fact=fact, evidence=evidence, public=change.public or None, told_by=teller,
+                known_by=None if change.known_by is None else [self._canonical(n) for n in change.known_by],
             ))
             self.view.record(source, target, change.relation, change.strength)
             self.log.name(source)

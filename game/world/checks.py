@@ -120,6 +120,16 @@ class Checker:
         self.character_ok(label, f"{path}.source", change.source)
         self.character_ok(label, f"{path}.target", change.target)
         self.relation_ok(label, f"{path}.relation", change.relation)
+        problem = self.world.vocabulary.sign_problem(self.world.vocabulary.normalize(change.relation).name,
+                                                     change.strength)
+        if problem:
+            self.fail(label, f"{path}.strength", problem)
+        for i, name in enumerate(change.known_by or []):
+            self.character_ok(label, f"{path}.known_by[{i}]", name)
+            found = self.world.character(name)
+            if found is not None and found.type != "individual":
+                self.fail(label, f"{path}.known_by[{i}]", f"{found.name} is a {found.type}: only individuals know "
+                          "things (name its members)")
         self.told_length(label, f"{path}.fact", change.fact, FACT_CHARS)
         if change.evidence is not None:
             self.told_length(label, f"{path}.evidence", change.evidence, EVIDENCE_CHARS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from game.graph.models import MAX_RELATION_CHARS, RELATION_PATTERN, CamelModel
 
@@ -39,6 +40,12 @@ class IRRelation(CamelModel):
     strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
     fact: str = Field(min_length=8, max_length=400)
     evidence: str = Field(default="", max_length=600, description="The sentence of the turn that supports it.")
+    # Who learns it, as the story engine knows it; left out of the schema a model is shown (a model's IR
+    # leaves knowledge to the defaults: the ends and whoever was on stage).
+    known_by: SkipJsonSchema[list[str] | None] = Field(default=None, max_length=24)
+    public: SkipJsonSchema[bool | None] = None
+    told_by: SkipJsonSchema[str | None] = Field(default=None, max_length=100,
+                                                description="Who told it to those on stage.")
 
 
 class IREndedRelation(CamelModel):

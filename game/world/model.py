@@ -179,11 +179,16 @@ class World:
             nodes.append(node)
         edges: list[dict[str, Any]] = []
         for relation in self.relationships:
-            edges.append({
+            edge: dict[str, Any] = {
                 "sourceName": self.canonical(relation.source) or relation.source,
                 "targetName": self.canonical(relation.target) or relation.target,
                 "relation": relation.relation,
                 "strength": relation.strength,
                 "fact": self.text(relation.fact),
-            })
+            }
+            if relation.known_by is not None:
+                edge["knownBy"] = [self.canonical(name) or name for name in relation.known_by]
+            if relation.public:
+                edge["public"] = True
+            edges.append(edge)
         return chunk_calls(nodes, edges, [])

@@ -107,6 +107,9 @@ class RelationChange(Strict):
     strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
     fact: str = Field(min_length=8, max_length=400)
     evidence: str | None = Field(default=None, max_length=600)
+    public: bool = Field(default=False, description="Everyone knows it (what the whole town knows).")
+    known_by: list[NonEmpty] | None = Field(
+        default=None, description="Who knows it, replacing the default knowers (its two ends); 'player' may be one.")
 
 
 class Effects(Strict):
