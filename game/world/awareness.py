@@ -88,8 +88,11 @@ def player_knows(graph: GraphIndex) -> set[str]:
 
 def ends_of_known(graph: GraphIndex, writes: GraphWrites) -> list[str]:
     """The ends of every relation version the player learned in ``writes`` (they know its fact, so they
-    have heard of both people in it), in the order written."""
-    learners = {*graph.player_ids, PUBLIC}
+    have heard of both people in it), in the order written.
+
+    What the whole town knows (``PUBLIC``) names nobody to the player by itself: a public relation shows
+    once the player has heard of both its ends some other way."""
+    learners = set(graph.player_ids)
     ends: list[str] = []
     for (edge_id, knower) in writes.knowings:
         edge = writes.edges.get(edge_id) or graph.open_edges.get(edge_id)
@@ -131,7 +134,9 @@ async def at_start(world: World, graph: GraphIndex, cast: Iterable[str]) -> Know
     meet(known, player, 0)
     meet(known, await nodes_called([graph], cast), 0)
     hear_of(known, await nodes_mentioned([graph], opening_text(world)), 0)
-    # The relations the opening states: the world's turn-0 relations the player knows (their own, public ones).
-    edges = [graph.open_edges[i] for i in sorted(player_knows(graph)) if i in graph.open_edges]
+    # The relations the opening states, the world's turn-0 relations the player knows themself, name the
+    # people in them; public ones wait until the player has heard of both ends.
+    own = {i for p in graph.player_ids for i in graph.known_by(p) if p in graph.knowers_of(i)}
+    edges = [graph.open_edges[i] for i in sorted(own) if i in graph.open_edges]
     hear_of(known, await nodes_by_id([graph], [end for e in edges for end in (e.source, e.target)]), 0)
     return known
