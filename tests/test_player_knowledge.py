@@ -269,3 +269,29 @@ def test_an_old_save_keeps_the_whole_map(tmp_path: Path, capsys: pytest.CaptureF
     conn.close()
     drawn = _map(tmp_path, capsys)
     assert "Isolde Kett" in drawn or "Kestrel" in drawn or "Aldous Crane" in drawn
+
+
+def test_known_graph_shows_each_thing_from_the_turn_it_was_learned() -> None:
+    """Time travel in a knower's view: a person heard of at turn 3 is not on the map of turn 2, and a
+    relation true since turn 0 but learned at turn 3 is drawn from turn 3 (an ended one, as ended)."""
+    from game.graph.map.known import KnownView
+    from game.graph.map.view import edge_open_at, select_view
+    from game.graph.models import Edge, Node
+
+    def node(node_id: str) -> Node:
+        return Node(id=node_id, name=node_id.title(), type="individual", summary="Someone in the story.",
+                    first_seen_turn=0, last_seen_turn=0)
+
+    def edge(edge_id: str, invalid: int | None = None) -> Edge:
+        return Edge(id=edge_id, source="a", target="b", relation="TRUSTS", strength=0.5,
+                    fact="A has trusted B since the fire.", valid_at=0, invalid_at=invalid, evidence_turn_ids=[])
+
+    view = KnownView(nodes={"a": 0, "b": 3}, edges={"e1": 3, "e2": 4}, summaries={"a": "What the town says."})
+    nodes, edges = known_graph([node("a"), node("b"), node("c")], [edge("e1"), edge("e2", invalid=2), edge("e3")],
+                               view)
+    assert [n.id for n in nodes] == ["a", "b"] and nodes[0].summary == "What the town says."
+    assert nodes[1].first_seen_turn == 3
+    assert {e.id: (e.valid_at, e.invalid_at) for e in edges} == {"e1": (3, None), "e2": (2, 2)}
+    assert not edge_open_at(edges[0], 2) and edge_open_at(edges[0], 3)
+    assert [n.id for n in select_view(nodes, edges, width=60, height=20, at_turn=2).nodes] == ["a"]
+    assert known_graph([node("c")], [], None)[0][0].id == "c", "no view: everything"
