@@ -301,3 +301,25 @@ async def test_a_merged_node_s_knowledge_passes_to_the_kept_one_and_undo_takes_i
         assert await state(db) == before
     finally:
         await db.close()
+
+
+async def test_scoped_retrieval_walks_only_what_the_knower_knows_in_memory_and_on_disk(tmp_path: Path) -> None:
+    from game.graph.retrieve import retrieve
+
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"edges": [relation("Oren", "Mira", "FEARS", -0.6, "Oren fears Mira's temper."),
+                                     {**relation("Tomas", "Oren", "KNOWS", 0.3, "Tomas and Oren share a pew."),
+                                      "public": True}]})
+        index = await db.load_graph_index()
+        for reader in (index, db.graph):
+            plain = await retrieve(reader, "Mira")
+            scoped = await retrieve(reader, "Mira", as_knower="npc-oren")
+            assert {e.relation for e in plain.edges} == {"TRUSTS", "FEARS", "MEMBER_OF", "KNOWS"}
+            # Oren knows his fear and, through it, the public acquaintance; not Mira's trust nor Tomas's coat.
+            assert {e.relation for e in scoped.edges} == {"FEARS", "KNOWS"}
+            from_tomas = await retrieve(reader, "Tomas", as_knower="npc-oren")
+            assert {e.relation for e in from_tomas.edges} == {"KNOWS", "FEARS"}  # not Tomas's trust nor coat
+            assert (await retrieve(reader, "Mira", as_knower="npc-oren", floor=1.01)).edges == []
+    finally:
+        await db.close()

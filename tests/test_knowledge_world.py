@@ -171,3 +171,53 @@ async def test_undo_of_turns_that_taught_people_restores_the_whole_save(tmp_path
         assert in_memory == dumps[0][2]
     finally:
         await session.close()
+
+
+async def test_a_turn_whose_memory_is_rebuilt_later_is_still_known_to_the_player(tmp_path: Path) -> None:
+    from game.config import load_settings
+    from game.engine.session import GameSession
+    from game.graph.upsert import UpsertExecution
+    from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
+    from game.narrator.offline import OfflineNarrator
+
+    class NoMemory(OfflineNarrator):
+        broken = True
+
+        async def extract(self, request: NarrationRequest, result: NarrationResult,
+                          execution: UpsertExecution) -> ExtractionReport:
+            if self.broken:
+                return ExtractionReport(extracted=False, message="the model never called a tool")
+            return await super().extract(request, result, execution)
+
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT}, env={})
+    narrator = NoMemory(load_world(CONTENT, "brinefall"))
+    session = await GameSession.open(settings, save="game", new=True, world="brinefall", narrator=narrator)
+    try:
+        [_ async for _ in session.play_turn("ask hob about ness")]
+        narrator.broken = False
+        assert (await session.reextract_pending())[0].startswith("turn 1: extracted")
+        member = next(e for e in session.graph.open_edges.values() if e.relation == "MEMBER_OF"
+                      and session.graph.nodes[e.source].name == "Ness Tallis")
+        player = next(iter(session.graph.player_ids))
+        row = session.graph.knowers_of(member.id)[player]
+        assert (row.how, row.source) == ("told", "npc-hob-tarrant")
+    finally:
+        await session.close()
+
+
+def test_the_world_ir_carries_who_knows_a_relation_to_the_upsert_and_keeps_it_out_of_the_model_schema() -> None:
+    from game.narrator.ir_extract import world_ir_calls
+    from game.world.ir import IRRelation, WorldIR
+
+    ir = WorldIR(relations=[
+        IRRelation(source="Hob", target="Wren", relation="TRUSTS", strength=0.5, fact="Hob trusts Wren again.",
+                   told_by="Tibby", known_by=["Hob", "Wren"], public=True),
+        IRRelation(source="Hob", target="Tibby", relation="KIN_OF", strength=0.9, fact="Hob is Tibby's grandfather."),
+    ])
+    edges = [edge for call in world_ir_calls(ir, 3) for edge in call.get("edges", [])]
+    assert edges[0] == {"sourceName": "Hob", "targetName": "Wren", "relation": "TRUSTS", "strength": 0.5,
+                          "fact": "Hob trusts Wren again.", "knownBy": ["Hob", "Wren"], "public": True,
+                          "toldBy": "Tibby"}
+    assert set(edges[1]) == {"sourceName", "targetName", "relation", "strength", "fact"}
+    schema = IRRelation.model_json_schema(by_alias=True)
+    assert not {"knownBy", "public", "toldBy"} & set(schema["properties"])
