@@ -295,3 +295,15 @@ def test_known_graph_shows_each_thing_from_the_turn_it_was_learned() -> None:
     assert not edge_open_at(edges[0], 2) and edge_open_at(edges[0], 3)
     assert [n.id for n in select_view(nodes, edges, width=60, height=20, at_turn=2).nodes] == ["a"]
     assert known_graph([node("c")], [], None)[0][0].id == "c", "no view: everything"
+
+
+async def test_an_effect_that_says_the_player_now_knows_someone_makes_them_known(content: Path) -> None:
+    _edit(content, 'effects = { relations = [{ source = "Edda Marsh", target = "player", relation = "TRUSTS", '
+          'strength = 0.6', 'effects = { meet = ["Tobin"], relations = [{ source = "Edda Marsh", target = "player", '
+          'relation = "TRUSTS", strength = 0.6')
+    game = await Playthrough.start(load_world(content, "tiny"))
+    assert game.scene.known is not None and "npc-tobin-hale" not in game.scene.known
+    await game.play("help edda")
+    known = game.scene.known
+    assert known is not None and known["npc-tobin-hale"].how == "met" and known["npc-tobin-hale"].since_turn == 1
+    assert await game.play("talk to tobin") == "Tobin isn't here."

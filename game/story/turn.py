@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.story import pronouns, typos
@@ -63,15 +64,25 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
 
 
 async def learn_revelations(turn: Turn, graph: GraphReader) -> None:
-    """The revelations this turn's effects told, added to what the player knows of each character."""
+    """What this turn's effects taught the player: the revelations told, added to what the player knows
+    of each character, and the people an effect says they now know (``meet``)."""
     play = turn.play
-    if play.known is None or not play.reveals:
+    if play.known is None:
         return
     for name, key in play.reveals:
-        nodes = (await graph.nodes_named([normalize_name(name)])).get(normalize_name(name), [])
-        for node in nodes[:1]:
+        for node in await _nodes_called(graph, name):
             awareness.reveal(play.known, node, key, turn.number)
     play.reveals = []
+    for name in play.met:
+        if name not in turn.before.met:
+            awareness.meet(play.known, await _nodes_called(graph, name), turn.number)
+
+
+async def _nodes_called(graph: GraphReader, name: str) -> list[Node]:
+    """The node a content name means: the one named exactly, else the first answering to it as an alias."""
+    nodes = (await graph.nodes_named([normalize_name(name)])).get(normalize_name(name), [])
+    exact = [n for n in nodes if normalize_name(n.name) == normalize_name(name)]
+    return (exact or nodes)[:1]
 
 
 async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None:
