@@ -136,7 +136,10 @@ async def test_brinefall_at_turn_0_the_player_knows_themself_hob_ness_and_what_t
         assert known is not None and known["npc-hob-tarrant"].how == "met"
         assert known["npc-ness-tallis"].how == "heard" and known["npc-wren-tallis"].how == "met"
         assert await told(session, "talk to isolde") == "You don't know anyone by that name."
-        assert "npc-isolde-kett" not in view_of(session)[0]
+        # A refusal that would echo a stranger's name back ("There's no isolde here") does not.
+        assert await told(session, "take isolde") == "You don't know anyone by that name."
+        assert await told(session, "drop crane") == "You don't know anyone by that name."
+        assert "npc-isolde-kett" not in view_of(session)[0] and "npc-aldous-crane" not in view_of(session)[0]
     finally:
         await session.close()
 

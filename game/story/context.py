@@ -8,6 +8,7 @@ a phrase means among those present (the check nearly every people action starts 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -170,6 +171,25 @@ class Turn:
         Nor does it repeat the name: the narration the player reads is where they hear of people.
         """
         return Refusal("You don't know anyone by that name.")
+
+    def unnamed(self, refusal: Refusal) -> Refusal:
+        """``refusal``, unless it repeats the name of someone the player has not heard of.
+
+        A refusal often echoes the player's words ("There's no isolde here"); said back, a stranger's
+        name would be a name the player has now read, as if the story had told it.
+        """
+        if self.play.known is None:
+            return refusal
+        said, typed = refusal.message.casefold(), self.player_input.casefold()
+        for character in self.world.characters:
+            if self.play.knows(character.name):
+                continue
+            for name in character.names:
+                pattern = rf"(?<!\w){re.escape(name.casefold())}(?!\w)"
+                # Only an echo: a world's own refusal that names someone is the story telling of them.
+                if re.search(pattern, said) and re.search(pattern, typed):
+                    return self.stranger()
+        return refusal
 
     def _character(self, name: str) -> CharacterDef:
         character = self.world.character(name)

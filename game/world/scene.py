@@ -13,7 +13,6 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from game.graph.models import CamelModel
-from game.graph.names import normalize_name
 
 
 class StoryState(CamelModel):
@@ -68,16 +67,6 @@ class SceneState(CamelModel):
     known: dict[str, Awareness] | None = Field(
         default=None, description="Node id -> what the player knows of them. None (a save from before the "
         "player's knowledge was kept, or a scene built by hand): the player knows everyone, as they did then.")
-
-    def knows(self, node_id: str) -> bool:
-        return self.known is None or node_id in self.known
-
-    def knows_name(self, name: str) -> bool:
-        """Whether the player has heard of whoever is called ``name`` (compared as the graph does)."""
-        if self.known is None:
-            return True
-        wanted = normalize_name(name)
-        return any(normalize_name(a.name) == wanted for a in self.known.values())
 
     @model_validator(mode="before")
     @classmethod
