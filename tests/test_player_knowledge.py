@@ -8,8 +8,11 @@ import json
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from playthrough import Playthrough
 from test_ui_support import SIZE, make_app, play, settle
 
@@ -310,3 +313,34 @@ async def test_an_effect_that_says_the_player_now_knows_someone_makes_them_known
     known = game.scene.known
     assert known is not None and known["npc-tobin-hale"].how == "met" and known["npc-tobin-hale"].since_turn == 1
     assert await game.play("talk to tobin") == "Tobin isn't here."
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["met", "heard", "reveal"]), st.sampled_from(["a", "b", "c"]),
+                          st.sampled_from(["k1", "k2"])), max_size=12))
+def test_awareness_only_grows_and_met_is_never_forgotten(steps: list[tuple[str, str, str]]) -> None:
+    """Whatever a player goes through, nobody is forgotten, met never falls back to heard, the turn one
+    first knew of someone stays, and a revelation is learned once, in order."""
+    from game.graph.models import Node
+    from game.world import awareness
+
+    known: dict[str, Any] = {}
+    first: dict[str, int] = {}
+    learned: dict[str, list[str]] = {}
+    for turn, (how, who, key) in enumerate(steps, start=1):
+        node = Node(id=who, name=who.upper(), type="individual", summary="Someone in the story.",
+                    first_seen_turn=0, last_seen_turn=0)
+        before = dict(known)
+        if how == "met":
+            awareness.meet(known, [node], turn)
+        elif how == "heard":
+            awareness.hear_of(known, [node], turn)
+        else:
+            awareness.reveal(known, node, key, turn)
+            if key not in learned.setdefault(who, []):
+                learned[who].append(key)
+        first.setdefault(who, turn)
+        assert set(before) <= set(known)
+        assert all(known[i].how == "met" for i, a in before.items() if a.how == "met")
+        assert known[who].since_turn == first[who]
+        assert known[who].revealed == learned.get(who, [])
