@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from game.graph.knowledge import PUBLIC
 from game.graph.memory import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
@@ -70,20 +69,13 @@ def reveal(known: Known, node: Node, key: str, turn: int) -> None:
 
 
 async def nodes_by_id(readers: Sequence[GraphReader], node_ids: Iterable[str]) -> list[Node]:
+    """The nodes with these ids, in the order asked, each from the first reader that has it."""
     wanted = list(dict.fromkeys(node_ids))
     found: dict[str, Node] = {}
     for reader in readers:
         for node_id, node in (await reader.get_nodes(wanted)).items():
             found.setdefault(node_id, node)
     return [found[i] for i in wanted if i in found]
-
-
-def player_knows(graph: GraphIndex) -> set[str]:
-    """Every relation version the player knows (their own, public ones), at any confidence."""
-    known: set[str] = graph.known_by(PUBLIC)
-    for player in graph.player_ids:
-        known |= graph.known_by(player)
-    return known
 
 
 def ends_of_known(graph: GraphIndex, writes: GraphWrites) -> list[str]:
