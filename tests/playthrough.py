@@ -19,7 +19,7 @@ from game.graph.names import normalize_name
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationResult
 from game.narrator.offline import OfflineNarrator
-from game.world import World
+from game.world import World, awareness
 from game.world.scene import SceneState
 
 
@@ -68,7 +68,9 @@ class Playthrough:
         graph.apply(execution.writes)
         store = MemoryStore()
         store.all_edges.update(execution.writes.edges)
-        state = PlayState(graph, world.initial_scene())
+        scene = world.initial_scene()
+        scene = scene.model_copy(update={"known": await awareness.at_start(world, graph, scene.cast)})
+        state = PlayState(graph, scene)
         pipeline = TurnPipeline(state, OfflineNarrator(world, seed), world.vocabulary, store, seed=seed,
                                 ending_titles=world.ending_titles)
         return cls(world, pipeline, store)

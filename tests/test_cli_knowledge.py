@@ -9,6 +9,7 @@ from helpers.graph import edge_call
 from test_cli_graph import HARBOUR, Kith, digest, harbour
 
 from game.__main__ import main
+from game.world import load_world
 
 KEYS = ["edgeId", "source", "target", "relation", "fact", "how", "from", "confidence", "sinceTurn"]
 
@@ -94,4 +95,9 @@ def test_knows_player_in_a_played_game(tmp_path: Path, capsys: pytest.CaptureFix
     kith = Kith(tmp_path, capsys, monkeypatch)
     known = facts(kith, "player", save="game")
     assert ("Ness Tallis", "MEMBER_OF", "Eel Run", "told", "Hob Tarrant") in known
-    assert all("Wren Tallis" in (f[0], f[2]) or f[3] == "told" for f in known)
+    # Besides their own and what they were told, the player knows what the whole town knows (public).
+    world = load_world(Path(__file__).parent.parent / "content", "brinefall")
+    public = {(world.canonical(r.source), r.relation, world.canonical(r.target))
+              for r in world.relationships if r.public}
+    assert public, "Brinefall says what the town knows"
+    assert all("Wren Tallis" in (f[0], f[2]) or f[3] == "told" or f[:3] in public for f in known)

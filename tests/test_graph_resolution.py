@@ -33,6 +33,7 @@ async def meta(session: GameSession, text: str) -> str:
 
 
 async def test_why_reports_a_shared_alias_instead_of_guessing(session: GameSession) -> None:
+    await meta(session, "ask edda about tobin")  # the player hears of Tobin: /graph may name him now
     # Tobin and Sam both answer to "the lampman" (as a model's upserts could make them).
     execution = UpsertExecution(session.graph, session.vocabulary, 0, rng=random.Random(1))
     outcome = await execution.run({"nodes": [{"name": "Tobin Hale", "aliases": ["the lampman"]},

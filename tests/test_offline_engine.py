@@ -159,7 +159,13 @@ async def test_input_that_cleans_to_nothing_takes_no_turn(world: World, line: st
 
 async def test_talking_to_someone_absent_or_unknown(world: World) -> None:
     game = await Playthrough.start(world)
+    # Nobody has named Tobin yet: the parser must not say he exists, let alone that he is elsewhere.
+    assert await game.play("talk to tobin") == "You don't know anyone by that name."
+    assert await game.play("examine tobin") == "You don't know anyone by that name."
+    assert "Tobin" in await game.play("ask edda about tobin")
     assert await game.play("talk to tobin") == "Tobin isn't here."
+    assert await game.play("talk to the board") == "You don't know anyone by that name."
+    game.scene = game.scene.model_copy(update={"known": None})  # as in a save from before awareness was kept
     assert await game.play("talk to the board") == (
         "Lighthouse Board is more than one person; find someone who speaks for them.")
     assert await game.play("ask gerald about boats") == "No one here answers to \"gerald\". Edda is here."

@@ -88,7 +88,7 @@ async def test_meta_output_counts_as_the_commands_output(settings: Settings) -> 
 > help
 undo takes back the last turn
 > /graph
-Tobin Hale → Edda Marsh (SERVES, since turn 0)
+No character or faction relationships yet.
 > save snap
 Saved a snapshot of turn 0 as snap.
 > x rail

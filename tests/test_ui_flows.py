@@ -10,6 +10,7 @@ import pytest
 from chat_server import ChatServer, Delayed, Failure, Text, ToolCalls
 from helpers.ui import (
     SIZE,
+    legacy_app,
     make_app,
     model_settings,
     play,
@@ -205,11 +206,13 @@ async def test_tab_and_click_select_a_node_and_its_details_show(tmp_path: Path) 
         assert "**Labels:** keeper" in text and "**Also known as:** Edda, the keeper" in text
         assert "TRUSTS → **Sam Reed** (+0.60): Edda Marsh trusts Sam Reed since Sam steadied her wick." in text
         assert "- Turn 1, began:" in text
-        box = graph.drawing.boxes["npc-lighthouse-board"]
+        # The Board has not been named to the player: it is not on their map.
+        assert "npc-lighthouse-board" not in graph.drawing.boxes
+        box = graph.drawing.boxes["npc-sam-reed"]
         await pilot.click(RelationshipMap, offset=(box.x + 1, box.y))
         await settle(pilot)
-        assert graph.selected == "npc-lighthouse-board"
-        assert details.text.startswith("### Lighthouse Board")
+        assert graph.selected == "npc-sam-reed"
+        assert details.text.startswith("### Sam Reed")
         await pilot.press("escape")
         await settle(pilot)
         assert graph.selected is None and not details.display
@@ -221,6 +224,7 @@ async def test_focus_a_character_from_the_palette(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        await play(pilot, "ask edda about tobin")  # Edda names Tobin: now the player has heard of him
         await pilot.press("ctrl+p")
         await settle(pilot)
         await pilot.press(*"Focus a character")
@@ -232,7 +236,10 @@ async def test_focus_a_character_from_the_palette(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert app.map_pane.map.selected == "npc-tobin-hale"
-        assert app.map_pane.details.text.startswith("### Tobin Hale")
+        details = app.map_pane.details.text
+        assert details.startswith("### Tobin Hale")
+        # What the town says of him, not the authored truth the player has not learned.
+        assert "polite and quick with a polishing rag" in details and "wants the post" not in details
 
 
 async def test_command_history_and_speech(tmp_path: Path) -> None:
@@ -333,7 +340,7 @@ async def test_time_travel_shows_the_map_as_it_stood(tmp_path: Path) -> None:
 
 
 async def test_map_toggles_resizes_zooms_and_shows_ended_relations(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+    app = await legacy_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await play(pilot, "talk to edda")

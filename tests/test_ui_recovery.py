@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from chat_server import Broken, ChatServer, Text
-from helpers.ui import SIZE, make_app, model_settings, play, settle, toasts
+from helpers.ui import SIZE, legacy_app, make_app, model_settings, play, settle, toasts
 from llm_helpers import ir
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
@@ -132,7 +132,7 @@ FULL_READS = ("FROM edges  ORDER BY seq", "FROM nodes ORDER BY")
 
 async def test_the_map_after_a_turn_is_drawn_from_memory_and_history_is_read_only_when_asked(
         tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+    app = await legacy_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await play(pilot, "talk to edda")

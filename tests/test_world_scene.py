@@ -47,7 +47,9 @@ def test_a_scene_saved_by_the_untyped_code_loads_typed_and_round_trips() -> None
     # Fields added since (the story clock, pronoun referents) start empty: the engine fills them in play.
     assert {k: v for k, v in saved["story"].items() if k not in legacy} == {"clock": None, "it": None, "people": []}
     assert SceneState.model_validate(saved) == scene
-    assert {k: v for k, v in saved.items() if k != "story"} == {
+    # A save from before the player's knowledge was kept: None, the player knows everyone as they did then.
+    assert saved["known"] is None
+    assert {k: v for k, v in saved.items() if k not in ("story", "known")} == {
         k: v for k, v in LEGACY_SCENE.items() if k != "extra"}
 
 

@@ -6,10 +6,22 @@ import argparse
 import shutil
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
 
 from game.cli.graph_common import open_save, positive, print_json, print_text, save_path
 from game.config import Settings
-from game.errors import SaveNotFound
+from game.errors import SaveError, SaveNotFound
+from game.graph.names import normalize_name
+
+if TYPE_CHECKING:
+    from game.graph.map.known import KnownView
+    from game.graph.models import Edge
+    from game.store.database import SaveDatabase
+
+PLAYER_WORD = "player"
+"""``--as player``: the player character, whatever the world calls them."""
 
 DEFAULT_SIZE = (100, 30)
 MAX_COLUMNS = 1000
@@ -39,13 +51,38 @@ def _size(args: argparse.Namespace) -> tuple[int, int]:
     return min(args.width or default[0], MAX_COLUMNS), min(args.height or default[1], MAX_ROWS)
 
 
+async def _view(args: argparse.Namespace, db: SaveDatabase, edges: list[Edge]) -> KnownView | None:
+    """Whose knowledge the map shows: ``--all`` everything, ``--as NAME`` that person's, else the player's
+    (a save with no player, or from before the player's knowledge was kept, shows everything)."""
+    from game.engine.player_view import npc_view, player_view
+    from game.graph.map import focus_node
+    from game.world.scene import SceneState
+
+    if args.all:
+        return None
+    graph = await db.load_graph_index()
+    raw = await db.scene_at(await db.current_turn())
+    try:
+        scene = SceneState.model_validate(raw) if raw is not None else None
+    except ValidationError as error:
+        raise SaveError(f"{db.name}: its scene no longer reads ({error.error_count()} problems); "
+                        "use --all to draw the whole graph") from error
+    if args.as_name is None or normalize_name(args.as_name) == PLAYER_WORD:
+        return player_view(None, scene, graph)
+    knower = focus_node(list(graph.nodes.values()), args.as_name)
+    return npc_view(graph, knower.id, edges)
+
+
 async def map_command(args: argparse.Namespace, settings: Settings) -> int:
     from game.graph.map import render_map
+    from game.graph.map.known import known_graph
 
     async with open_save(args, settings) as db:
         nodes = await db.all_nodes()
         edges = await db.all_edges()
         positions = await db.load_layout()
+        view = await _view(args, db, edges)
+    nodes, edges = known_graph(nodes, edges, view)
     width, height = _size(args)
     drawing = render_map(nodes, edges, width, height, positions, focus=args.focus,
                          show_closed=args.closed, at_turn=args.at)
@@ -84,7 +121,8 @@ def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]
 
     drawn = actions.add_parser(
         "map", help="the relationship map as text (ANSI colour on a terminal)",
-        description="Draw the save's relationship map, as the game's map pane does.",
+        description="Draw the save's relationship map, as the game's map pane does: by default only what "
+                    "the player knows (a save with no player: everything).",
     )
     add_save_option(drawn)
     drawn.add_argument("--width", type=_bounded(MAX_COLUMNS, "columns"),
@@ -94,6 +132,11 @@ def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     drawn.add_argument("--at", type=non_negative, metavar="TURN", help="the map as it stood after TURN")
     drawn.add_argument("--focus", metavar="NAME", help="centre on a node and its two-hop neighbourhood")
     drawn.add_argument("--closed", action="store_true", help="also draw ended relations (dashed, dim)")
+    whose = drawn.add_mutually_exclusive_group()
+    whose.add_argument("--as", dest="as_name", metavar="NAME",
+                       help="what NAME knows: their relations and the people in them ('player': the player)")
+    whose.add_argument("--all", action="store_true",
+                       help="everything in the save, for authors (default: what the player knows)")
     drawn.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                        help="ANSI colour: on a terminal (auto), always or never")
     drawn.set_defaults(handler=handler(map_command))

@@ -23,7 +23,7 @@ Start a line with `"` to speak aloud.
 (as often as you like), `restart` starts over (your game so far is kept as a snapshot), `transcript on|off`
 writes a plain-text log, `verbose` / `brief` set how much a revisited place is described, `quit` (`q`) leaves.
 
-**Memory.** `/graph` lists who stands where with whom; `/graph NAME` shows what the narrator is told about NAME;
+**Memory.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
 `/why NAME` shows those relations with the turns that produced them.
 """
 

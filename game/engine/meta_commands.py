@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 
 from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
 from game.engine.meta import HELP_TEXT, MetaCommand
+from game.engine.player_view import player_view
 from game.errors import KithError
+from game.graph.map.known import known_graph
 from game.graph.names import NameMatch, normalize_name, resolve_name
-from game.graph.render import sign_mark
+from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
 from game.store.connection import inspect_save
 from game.store.saves import snapshot_name
@@ -137,21 +139,30 @@ async def _brief(session: GameSession, argument: str) -> AsyncIterator[Event]:
 
 
 async def _graph(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    """What the player knows of the graph: the people they met or heard of, the relations they learned."""
+    view = player_view(session.world, session.scene, session.graph)
+    nodes_known, edges_known = known_graph(session.graph.nodes.values(), session.graph.open_edges.values(), view)
+    nodes = {node.id: node for node in nodes_known}
     if argument:
         match = await _named(session, argument)
-        if match.node is None:
-            yield MetaOutput(_not_named(argument, match), "graph")
+        tied = tuple(n for n in match.tied if n.id in nodes)
+        if match.node is None or match.node.id not in nodes:
+            # Someone the player has not heard of reads exactly like no one at all.
+            yield MetaOutput(_not_named(argument, NameMatch(argument, tied=tied if len(tied) > 1 else ())), "graph")
             return
         found = match.node.name
+        # The narrator's walk from NAME (two hops), keeping only what the player knows.
         result = await retrieve(session.graph, found, (), session.retrieval_settings)
-        yield MetaOutput(result.npc_context or f"Nothing is remembered about {found} yet.", "graph")
+        known_ids = {e.id for e in edges_known}
+        shown = [e for e in result.edges if e.id in known_ids and e.source in nodes and e.target in nodes]
+        context = render_npc_context(shown, nodes)
+        yield MetaOutput(context or f"Nothing is remembered about {found} yet.", "graph")
         return
-    edges = sorted(session.graph.open_edges.values(), key=lambda e: (-e.valid_at, -abs(e.strength), e.id))
+    edges = sorted(edges_known, key=lambda e: (-e.valid_at, -abs(e.strength), e.id))
     if not edges:
         yield MetaOutput("No character or faction relationships yet. They will appear as the story continues.",
                          "graph")
         return
-    nodes = session.graph.nodes
     lines = [f"**{len(nodes)} people and factions, {len(edges)} current relations.**", ""]
     for edge in edges:
         source = nodes[edge.source].name if edge.source in nodes else edge.source

@@ -210,7 +210,12 @@ class GameSession:
             outcome = await execution.run(call)
             if outcome.error:
                 raise KithError(f"world {world.id}: its initial graph was refused: {outcome.error}", title="World")
+        from game.world import awareness
+
+        seeded = GraphIndex()
+        seeded.apply(execution.writes)
         scene = world.initial_scene()
+        scene = scene.model_copy(update={"known": await awareness.at_start(world, seeded, scene.cast)})
         await db.start_game(scene.model_dump(mode="json"), execution.writes, {
             "world": world.id, "title": world.title, "vocabulary": _vocabulary_json(world),
         })

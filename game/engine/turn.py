@@ -46,6 +46,7 @@ from game.narrator.base import (
     PastTurn,
 )
 from game.store.database import TurnRecord
+from game.world import awareness
 from game.world.scene import SceneState
 from game.world.words import clean
 
@@ -194,6 +195,7 @@ class TurnPipeline:
             else:
                 report = await self.narrator.extract(request, result, execution)
             writes = execution.writes if report.extracted else GraphWrites()
+            result.scene = await self._aware(result.scene, writes, turn, narration)
             lap("extract_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
@@ -220,6 +222,15 @@ class TurnPipeline:
             yield Notice(f"The story went on, but memory was not updated this turn: {report.message}", "warning")
         if result.scene.ending:
             yield GameEnded(result.scene.ending, self.ending_title(result.scene.ending))
+
+    async def _aware(self, scene: SceneState, writes: GraphWrites, turn: int, narration: str) -> SceneState:
+        """The player's awareness after this turn, whichever narrator told it: the people on stage are
+        met; the people the narration names, and the ends of relations the player learned, are heard of
+        (those new this turn included)."""
+        readers = [self.state.graph, GraphIndex(writes.nodes.values())]
+        told_of = awareness.ends_of_known(self.state.graph, writes)
+        known = await awareness.after_turn(scene.known, readers, turn, scene.cast, narration, told_of)
+        return scene if known is None else scene.model_copy(update={"known": known})
 
     async def _store(self, finished: FinishedTurn) -> None:
         """Store, shielded: once the store starts it finishes, and memory follows only what it kept."""

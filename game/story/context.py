@@ -8,6 +8,7 @@ a phrase means among those present (the check nearly every people action starts 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -155,12 +156,40 @@ class Turn:
             here = join_words([self.short(n) for n in present])
             tail = f" {here} {'is' if len(present) == 1 else 'are'} here." if present else ""
             return Refusal(f"No one here answers to \"{phrase}\".{tail}")
+        if not self.play.knows(character.name):
+            return self.stranger()
         if character.type != "individual":
             return Refusal(f"{character.name} is more than one person; find someone who speaks for them.")
         if character.name not in present:
             return Refusal(self.reply("not_here", name=character.short_name))
         self.touch(character.name)
         return character
+
+    def stranger(self) -> Refusal:
+        """The answer for a name the player has not heard yet: it must not say who that is, or where.
+
+        Nor does it repeat the name: the narration the player reads is where they hear of people.
+        """
+        return Refusal("You don't know anyone by that name.")
+
+    def unnamed(self, refusal: Refusal) -> Refusal:
+        """``refusal``, unless it repeats the name of someone the player has not heard of.
+
+        A refusal often echoes the player's words ("There's no isolde here"); said back, a stranger's
+        name would be a name the player has now read, as if the story had told it.
+        """
+        if self.play.known is None:
+            return refusal
+        said, typed = refusal.message.casefold(), self.player_input.casefold()
+        for character in self.world.characters:
+            if self.play.knows(character.name):
+                continue
+            for name in character.names:
+                pattern = rf"(?<!\w){re.escape(name.casefold())}(?!\w)"
+                # Only an echo: a world's own refusal that names someone is the story telling of them.
+                if re.search(pattern, said) and re.search(pattern, typed):
+                    return self.stranger()
+        return refusal
 
     def _character(self, name: str) -> CharacterDef:
         character = self.world.character(name)

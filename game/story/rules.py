@@ -128,6 +128,9 @@ class Rules:
             self.view.record(source, target, change.relation, change.strength)
             self.log.name(source)
             self.log.name(target)
+        for reveal in effects.reveal:
+            name, _, key = reveal.rpartition(":")
+            play.reveals.append((self._canonical(name.strip()), key.strip()))
         for ref in effects.end:
             source, target = self._canonical(ref.source), self._canonical(ref.target)
             self.log.ended.append(IREndedRelation(

@@ -7,11 +7,12 @@ scene also forgets what its world no longer has, since a save may be older than 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from game.graph.names import normalize_name
 from game.world import World
-from game.world.scene import SceneState, StoryState
+from game.world.scene import Awareness, SceneState, StoryState
 
 
 @dataclass
@@ -26,6 +27,10 @@ class Play:
     verbose: bool
     story: StoryState
     ending: str | None = None
+    known: dict[str, Awareness] | None = None
+    """What the player knows of people (None: everyone, as in saves from before it was kept)."""
+    reveals: list[tuple[str, str]] = field(default_factory=list)
+    """Revelations learned this turn, (character name, key): the turn adds them to ``known`` at its end."""
 
     @classmethod
     def from_scene(cls, scene: SceneState, world: World) -> Play:
@@ -45,6 +50,7 @@ class Play:
             verbose=scene.verbose,
             story=story,
             ending=scene.ending,
+            known=dict(scene.known) if scene.known is not None else None,
         )
 
     def to_scene(self, world: World, rng_state: int) -> SceneState:
@@ -59,6 +65,7 @@ class Play:
             verbose=self.verbose,
             rng_state=rng_state,
             story=self.story.model_copy(deep=True),
+            known=dict(self.known) if self.known is not None else None,
         )
 
     # ------------------------------------------------------------------------------------ queries
@@ -68,6 +75,20 @@ class Play:
         where = place or self.location
         positions = self.story.positions
         return [c.name for c in world.characters if c.type == "individual" and positions.get(c.name) == where]
+
+    def knows(self, name: str) -> bool:
+        """Whether the player has met or heard of ``name`` (anyone they are with counts as met)."""
+        if self.known is None or self.story.positions.get(name, "") == self.location:
+            return True
+        wanted = normalize_name(name)
+        return any(normalize_name(a.name) == wanted for a in self.known.values())
+
+    def revealed(self, name: str) -> list[str]:
+        """The revelation keys the player has learned about ``name``, in order."""
+        wanted = normalize_name(name)
+        if self.known is None:
+            return []
+        return next((a.revealed for a in self.known.values() if normalize_name(a.name) == wanted), [])
 
     def items_here(self) -> list[str]:
         return [item for item, place in self.story.item_places.items() if place == self.location]

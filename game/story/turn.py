@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.graph.models import Node
+from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.story import pronouns, typos
 from game.story.actions import ACTIONS
 from game.story.actions.base import finish
 from game.story.context import Refusal, Turn
 from game.story.parser import Intent, parse
-from game.world import World
+from game.world import World, awareness
 from game.world.ir import NODE_KINDS, IREntity, WorldIR
 from game.world.scene import SceneState
 from game.world.schema import Command
@@ -53,7 +55,30 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
         turn.log.say(told)
     if not turn.log.paragraphs:
         turn.log.say(turn.reply("wait"))
+    await learn_revelations(turn, graph)
     return TurnOutcome(turn.log.text, world_ir(turn), play.to_scene(world, turn.rng.randrange(2**31)))
+
+
+async def learn_revelations(turn: Turn, graph: GraphReader) -> None:
+    """What this turn's effects taught the player: the revelations told, added to what the player knows
+    of each character, and the people an effect says they now know (``meet``)."""
+    play = turn.play
+    if play.known is None:
+        return
+    for name, key in play.reveals:
+        for node in await _nodes_called(graph, name):
+            awareness.reveal(play.known, node, key, turn.number)
+    play.reveals = []
+    for name in play.met:
+        if name not in turn.before.met:
+            awareness.meet(play.known, await _nodes_called(graph, name), turn.number)
+
+
+async def _nodes_called(graph: GraphReader, name: str) -> list[Node]:
+    """The node a content name means: the one named exactly, else the first answering to it as an alias."""
+    nodes = (await graph.nodes_named([normalize_name(name)])).get(normalize_name(name), [])
+    exact = [n for n in nodes if normalize_name(n.name) == normalize_name(name)]
+    return (exact or nodes)[:1]
 
 
 async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None:

@@ -237,7 +237,9 @@ class KithApp(App[int]):
         session = self.session
         if session is None:
             return
+        from game.engine.player_view import player_view
         from game.graph.map import compute_layout
+        from game.graph.map.known import known_graph
 
         self._history_drawn = self._needs_history()
         if self._history_drawn:
@@ -248,9 +250,12 @@ class KithApp(App[int]):
             edges = list(session.graph.open_edges.values())
         new = [node.id for node in nodes if node.id not in self._positions]
         if new:
+            # Laid out whole, so a person keeps the place they will have once the player learns of them.
             laid_out = await asyncio.to_thread(compute_layout, nodes, edges, self._positions)
             await session.save_map_layout({node_id: laid_out[node_id] for node_id in new})
             self._positions.update(laid_out)
+        # Drawn: only what the player knows, the people met or heard of and the relations learned, as revealed.
+        nodes, edges = known_graph(nodes, edges, player_view(session.world, session.scene, session.graph))
         self.map_pane.set_graph(nodes, edges, {n.id: self._positions[n.id] for n in nodes})
 
     def _history_wanted(self) -> None:

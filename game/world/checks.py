@@ -68,6 +68,21 @@ class Checker:
         if in_effect and (ref.constrained or ref.negated):
             self.fail(label, path, "a relation to end takes no '!', sign or bounds")
 
+    def reveal_ok(self, label: str, path: str, reveal: str) -> None:
+        """``"Character Name:key"``: a character (name or alias) and one of their revelations' keys."""
+        name, colon, key = reveal.rpartition(":")
+        if not colon or not name.strip() or not key.strip():
+            self.fail(label, path, f'{reveal!r} should be "Character Name:key" (a revelation of that character)')
+            return
+        character = self.world.character(name.strip())
+        if character is None:
+            self.character_ok(label, path, name.strip(), player_allowed=False)
+            return
+        keys = [r.key for r in character.revelations]
+        if key.strip() not in keys:
+            known = f"; theirs are {', '.join(keys)}" if keys else "; they have no [[characters.revelations]]"
+            self.fail(label, path, f"{character.name} has no revelation {key.strip()!r}{_hint(key.strip(), keys)}{known}")
+
     # ------------------------------------------------------------------------------------ rules
 
     def conditions(self, label: str, path: str, cond: Conditions) -> None:
@@ -159,6 +174,8 @@ class Checker:
                           f"unknown place or character {where!r}{_hint(where, self.world.places)}")
         if effects.move_player is not None:
             self.place_ok(label, f"{path}.move_player", effects.move_player)
+        for i, reveal in enumerate(effects.reveal):
+            self.reveal_ok(label, f"{path}.reveal[{i}]", reveal)
         if effects.ending is not None and effects.ending not in self.world.endings:
             self.fail(label, f"{path}.ending", f"unknown ending {effects.ending!r}{_hint(effects.ending, self.world.endings)}")
 
@@ -195,6 +212,11 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
             if character.type != "individual" and (character.topics or character.reactions):
                 checker.fail(label, f"characters[{i}]",
                              f"a {character.type} cannot be talked to; give topics and reactions to its people")
+            keys = [r.key for r in character.revelations]
+            for j, key in enumerate(keys):
+                if key in keys[:j]:
+                    checker.fail(label, f"characters[{i}].revelations[{j}].key",
+                                 f"{character.name} already has a revelation {key!r}")
             for j, reaction in enumerate(character.reactions):
                 if reaction.item is not None:
                     checker.item_ok(label, f"characters[{i}].reactions[{j}].item", reaction.item)

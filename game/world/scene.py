@@ -8,7 +8,7 @@ keep loading: their untyped ``extra`` dict is read into the typed ``StoryState``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -37,6 +37,19 @@ class StoryState(CamelModel):
         default_factory=list, description="The people last named or acted on, newest first (for 'him', 'her').")
 
 
+class Awareness(CamelModel):
+    """What the player knows of one person, group or faction (a graph node).
+
+    ``name`` is the node's name when the player learned of it, so the story engine, which works by
+    names, can tell who the player knows without asking the graph.
+    """
+
+    name: str
+    how: Literal["met", "heard"] = Field(description="Stood on stage with them, or only heard of them.")
+    since_turn: int = Field(ge=0)
+    revealed: list[str] = Field(default_factory=list, description="Revelation keys learned, in order.")
+
+
 class SceneState(CamelModel):
     """What the story knows besides the graph; saved with every turn and restored by undo."""
 
@@ -51,6 +64,9 @@ class SceneState(CamelModel):
     rng_state: int = Field(default=0, description="Seed for the next turn's choices, so replays agree.")
     story: StoryState | None = Field(
         default=None, description="None until the story engine sets it up (from the world's turn 0).")
+    known: dict[str, Awareness] | None = Field(
+        default=None, description="Node id -> what the player knows of them. None (a save from before the "
+        "player's knowledge was kept, or a scene built by hand): the player knows everyone, as they did then.")
 
     @model_validator(mode="before")
     @classmethod

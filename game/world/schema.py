@@ -127,6 +127,9 @@ class Effects(Strict):
     move_player: str | None = None
     ending: str | None = None
     goal: str | None = None
+    reveal: list[NonEmpty] = Field(
+        default_factory=list, description='Revelations the player learns: "Character Name:key" '
+        "(a name or alias, a colon, the key of one of that character's [[characters.revelations]]).")
 
     def is_empty(self) -> bool:
         return self == Effects()
@@ -161,13 +164,33 @@ class Reaction(Strict):
     takes: bool | None = None
 
 
+class Revelation(Strict):
+    """Something the player may learn about a character, told by the effect that reveals it.
+
+    ``replace`` puts the text in place of what the player was shown so far (the public description and
+    earlier revelations); ``extend`` adds it after them. Until it is revealed the player never sees it.
+    """
+
+    key: Id
+    text: str = Field(min_length=4, max_length=400)
+    mode: Literal["replace", "extend"] = "extend"
+
+
 class CharacterDef(Strict):
-    """A person, group or faction: a graph node, and for individuals someone to talk to."""
+    """A person, group or faction: a graph node, and for individuals someone to talk to.
+
+    ``summary`` is the authored truth (kept in the graph, for narrators); ``public`` is what anyone may
+    know, which the player's views show until ``revelations`` deepen or overturn it.
+    """
 
     name: str = Field(min_length=1, max_length=100)
     aliases: list[NonEmpty] = Field(default_factory=list, max_length=12)
     type: CharacterType = "individual"
     summary: str = Field(min_length=4, max_length=400)
+    public: str | None = Field(
+        default=None, min_length=4, max_length=400,
+        description="What the town says of them: shown to the player before they learn more (default: the summary).")
+    revelations: list[Revelation] = Field(default_factory=list)
     profile: str = ""
     location: str | None = None
     labels: list[NonEmpty] = Field(default_factory=list, max_length=5)
@@ -186,6 +209,18 @@ class CharacterDef(Strict):
     @property
     def names(self) -> list[str]:
         return [self.name, *self.aliases]
+
+    def revelation(self, key: str) -> Revelation | None:
+        return next((r for r in self.revelations if r.key == key), None)
+
+    def seen_as(self, revealed: list[str]) -> str:
+        """What the player knows of them: the public description, then each revelation learned, in order."""
+        text = self.public if self.public is not None else self.summary
+        for key in revealed:
+            found = self.revelation(key)
+            if found is not None:
+                text = found.text if found.mode == "replace" else f"{text} {found.text}"
+        return text
 
     @property
     def short_name(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from game.config import LLMSettings, Settings
+from game.engine.session import GameSession
 from game.ui.app import KithApp
 from game.ui.keys import KeyStore
 
@@ -41,6 +43,19 @@ def make_app(tmp_path: Path, settings: Settings | None = None, save: str | None 
              **kwargs: Any) -> KithApp:
     return KithApp(settings or offline_settings(tmp_path), save, new, kwargs.pop("world", None),
                    key_store=KeyStore(tmp_path / "config" / "keys.json"), **kwargs)
+
+
+async def legacy_app(tmp_path: Path, save: str = "game") -> KithApp:
+    """The app over a new tiny game saved as by the code before the player's knowledge was kept (no
+    ``known`` in its scene): the player sees every person and relation, as they did then. For the map's
+    own mechanics (ended relations, zoom, what is read from disk), which do not depend on what is known."""
+    settings = offline_settings(tmp_path)
+    session = await GameSession.open(settings, save, new=True, world="tiny")
+    await session.close()
+    with sqlite3.connect(settings.saves_dir / f"{save}.sqlite") as conn:
+        conn.execute("UPDATE scenes SET state = json_remove(state, '$.known')")
+    conn.close()
+    return make_app(tmp_path, settings, save=save, new=False)
 
 
 def strangers_world(tmp_path: Path) -> Path:

@@ -41,7 +41,7 @@ async def finish(action: Action[Any], turn: Turn, plan: Any) -> None:
     """Run ``action`` once its check has answered ``plan``: a refusal is said and stops it before anything
     changes. The runner checks first itself, so a refused line can be tried again with its typos read."""
     if isinstance(plan, Refusal):
-        turn.fail(plan.message)
+        turn.fail(turn.unnamed(plan).message)
         return
     await action.carry_out(turn, plan)
     await action.report(turn, plan)

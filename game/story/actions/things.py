@@ -52,8 +52,13 @@ class Examine(Action[Sight]):
         if item is not None:
             return Sight(world.text(item.description), item=item.id)
         character = character_named(world, phrase)
+        if character is not None and not play.knows(character.name):
+            return turn.stranger()
         if character is not None and character.name in play.present(world):
-            return Sight(world.text(character.description or character.summary), person=character.name)
+            # What the player knows of them, never the authored summary (it may hold their secret).
+            shown = character.description or (character.summary if play.known is None
+                                              else character.seen_as(play.revealed(character.name)))
+            return Sight(world.text(shown), person=character.name)
         if character is not None:
             return Refusal(turn.reply("not_here", name=character.short_name))
         direction = exit_named(world, play.location, phrase)

@@ -1,0 +1,51 @@
+"""What the player's views (map, focus list, node details, ``/graph``, ``kith graph map``) may show.
+
+The player knows the people in the scene's ``known`` (met or heard of) and the relation versions whose
+knowers include them or everyone. A character's description is the world's ``public`` text plus the
+revelations learned, never the authored summary. A save from before awareness was kept, or a graph with
+no player, shows everything, as it did before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from game.graph.knowledge import PUBLIC
+from game.graph.map.known import KnownView, known_by_one
+from game.graph.memory import GraphIndex
+from game.graph.models import Edge
+from game.world.model import World
+from game.world.scene import SceneState
+
+
+def learned_by(graph: GraphIndex, knowers: set[str]) -> dict[str, int]:
+    """Every version any of ``knowers`` (or everyone) knows -> the first turn one of them learned it."""
+    edges: set[str] = set()
+    for knower in knowers:
+        edges |= graph.known_by(knower)
+    learned: dict[str, int] = {}
+    for edge_id in edges:
+        rows = graph.knowers_of(edge_id)
+        turns = [row.since_turn for who, row in rows.items() if who in knowers or who == PUBLIC]
+        if turns:
+            learned[edge_id] = min(turns)
+    return learned
+
+
+def player_view(world: World | None, scene: SceneState | None, graph: GraphIndex) -> KnownView | None:
+    """The player's knowledge, or None when the player may see everything."""
+    if scene is None or scene.known is None or not graph.player_ids:
+        return None
+    summaries: dict[str, str] = {}
+    if world is not None:
+        for node_id, aware in scene.known.items():
+            character = world.character(aware.name)
+            if character is not None and not world.is_player(aware.name):
+                summaries[node_id] = world.text(character.seen_as(aware.revealed))
+    nodes = {node_id: aware.since_turn for node_id, aware in scene.known.items()}
+    return KnownView(nodes, learned_by(graph, set(graph.player_ids)), summaries)
+
+
+def npc_view(graph: GraphIndex, node_id: str, edges: Iterable[Edge]) -> KnownView:
+    """What one person knows: the relation versions they know, and so the people in them."""
+    return known_by_one(node_id, learned_by(graph, {node_id}), edges)
