@@ -156,11 +156,16 @@ def _people_of(view: _View, person: str) -> set[str]:
     return {person} | {edge.other_end(person) for edge in view.ties(person)}
 
 
-def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings, turn: int) -> Knowing | None:
-    """The single most relevant fact ``teller`` can tell ``listener``, as the listener would know it."""
+Rank = tuple[int, int, float, str]
+
+
+def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings,
+              turn: int) -> tuple[Rank, Knowing] | None:
+    """The single most relevant fact ``teller`` can tell ``listener``, as the listener would know it,
+    with its rank (bigger is more relevant)."""
     threshold = settings.floor / settings.decay if settings.decay > 0 else float("inf")
     people = _people_of(view, listener)
-    best: tuple[tuple[int, int, float, str], Knowing] | None = None
+    best: tuple[Rank, Knowing] | None = None
     for edge_id in view.known(teller):
         edge = view.edge(edge_id)
         row = view.row(edge_id, teller)
@@ -177,7 +182,7 @@ def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings,
             how = "told" if row.how in FIRST_HAND else "rumour"
             best = (rank, Knowing(edge_id=edge_id, knower=listener, how=how, source=teller,
                                   confidence=confidence, since_turn=turn))
-    return None if best is None else best[1]
+    return best
 
 
 def _reverse(text: str) -> str:
@@ -206,17 +211,19 @@ def gossip_turn(graph: GraphIndex, pending: GraphWrites, turn: int, places: Mapp
         last = last_talked.get((a, b))
         if last is not None and turn - last < settings.pair_cooldown:
             continue
+        # Whoever has the more relevant news speaks (fresh news about the other's people first); the
+        # seeded order decides between equals.
         directions = [(a, b), (b, a)]
         rng.shuffle(directions)
-        for teller, listener in directions:
-            learned = best_fact(view, teller, listener, settings, turn)
-            if learned is None:
-                continue
-            kept = keep_better(view.row(learned.edge_id, listener), learned)
-            view.learn(kept)
-            result.knowings[kept.key] = kept
-            result.told.append(Told(turn, teller, listener, learned.edge_id, learned.confidence))
-            break
+        offers = [(found, teller) for teller, listener in directions
+                  if (found := best_fact(view, teller, listener, settings, turn)) is not None]
+        if not offers:
+            continue
+        (_, learned), teller = max(offers, key=lambda offer: offer[0][0])
+        kept = keep_better(view.row(learned.edge_id, learned.knower), learned)
+        view.learn(kept)
+        result.knowings[kept.key] = kept
+        result.told.append(Told(turn, teller, learned.knower, learned.edge_id, learned.confidence))
     return result
 
 

@@ -1,0 +1,79 @@
+"""Gossip inside the game: it rides in the turn's transaction, reaches kin, is logged, and undo rewinds it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.config import load_settings
+from game.engine.events import Event
+from game.engine.session import GameSession
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+
+
+async def collect(session: GameSession, text: str) -> list[Event]:
+    return [event async for event in session.play_turn(text)]
+
+
+async def full_dump(session: GameSession) -> list[tuple[Any, ...]]:
+    """Every row of every table of the save, in a fixed order (the journal included)."""
+    conn = session._db.conn
+    tables = [r[0] for r in await conn.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    dump: list[tuple[Any, ...]] = []
+    for table in tables:
+        if table == "meta":
+            rows = await conn.execute_fetchall("SELECT key, value FROM meta WHERE key != 'last_played' ORDER BY 1")
+        else:
+            rows = await conn.execute_fetchall(f"SELECT * FROM {table} ORDER BY 1, 2")
+        dump += [(table, *tuple(row)) for row in rows]
+    return dump
+
+
+@pytest.fixture
+async def brinefall(tmp_path: Path) -> AsyncIterator[GameSession]:
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT}, env={})
+    opened = await GameSession.open(settings, save="game", new=True, world="brinefall")
+    yield opened
+    await opened.close()
+
+
+def fears_of_tibby(session: GameSession) -> str:
+    return next(e.id for e in session.graph.open_edges.values()
+                if e.relation == "FEARS" and e.source == "npc-tibby-tarrant")
+
+
+async def test_a_threat_reaches_kin_by_gossip_and_undo_rewinds_it_exactly(brinefall: GameSession) -> None:
+    before = await full_dump(brinefall)
+    for command in ("w", "threaten tibby", "e", "look"):
+        await collect(brinefall, command)
+    fears = fears_of_tibby(brinefall)
+    hob = brinefall.graph.knowers_of(fears).get("npc-hob-tarrant")
+    assert hob is not None and (hob.how, hob.source) == ("told", "npc-tibby-tarrant")
+    assert hob.confidence == pytest.approx(0.7)
+    told = await brinefall._db.gossip_told_to(["npc-hob-tarrant"])
+    assert [(t.teller, t.edge_id) for t in told] == [("npc-tibby-tarrant", fears)]
+    for _ in range(4):
+        await collect(brinefall, "undo")
+    assert await full_dump(brinefall) == before
+    assert brinefall.graph.all_knowings() == (await brinefall._db.load_graph_index()).all_knowings()
+
+
+async def test_gossip_settings_come_from_kith_toml(tmp_path: Path) -> None:
+    config = tmp_path / "kith.toml"
+    config.write_text("[gossip]\nexchanges_per_turn = 0\npair_cooldown = 5\ndecay = 0.5\nfloor = 0.2\n",
+                      encoding="utf-8")
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT}, env={},
+                             config_file=config)
+    assert (settings.gossip.exchanges_per_turn, settings.gossip.pair_cooldown) == (0, 5)
+    session = await GameSession.open(settings, save="quiet", new=True, world="brinefall")
+    try:
+        for command in ("w", "threaten tibby", "e", "look"):
+            await collect(session, command)
+        assert "npc-hob-tarrant" not in session.graph.knowers_of(fears_of_tibby(session))
+    finally:
+        await session.close()
