@@ -67,7 +67,7 @@ def test_a_rumour_stops_below_the_floor() -> None:
     assert fourth.told == []
 
 
-def test_pending_writes_of_the_turn_are_gossiped_the_same_turn() -> None:
+def test_news_of_this_turn_travels_from_the_next_turn_and_pending_writes_count() -> None:
     index, _ = town()
     pending = GraphWrites()
     threat = make_edge(FENN, PLAYER, "FEARS", -0.5, valid_at=4, edge_id="e-fenn")
@@ -75,8 +75,14 @@ def test_pending_writes_of_the_turn_are_gossiped_the_same_turn() -> None:
     pending.created_edges.add(threat.id)
     k = knowing("e-fenn", FENN.id, turn=4)
     pending.knowings[k.key] = k
-    result = gossip_turn(index, pending, 4, {FENN.id: "hall"}, GossipSettings(), 1, {})
+    assert gossip_turn(index, pending, 4, {FENN.id: "hall"}, GossipSettings(), 1, {}).told == []
+    index.apply(pending)
+    result = gossip_turn(index, GraphWrites(), 5, {FENN.id: "hall"}, GossipSettings(), 1, {})
     assert result.knowings[("e-fenn", LISE.id)].source == FENN.id
+    # What the turn itself wrote is seen: a listener who learned it this turn is not told it again.
+    heard = knowing("e-fenn", LISE.id, turn=5, how="witnessed")
+    again = gossip_turn(index, GraphWrites(knowings={heard.key: heard}), 5, {FENN.id: "hall"}, GossipSettings(), 1, {})
+    assert ("e-fenn", LISE.id) not in again.knowings
 
 
 def test_the_budget_and_the_pair_cooldown_hold() -> None:

@@ -49,7 +49,7 @@ def fears_of_tibby(session: GameSession) -> str:
 
 async def test_a_threat_reaches_kin_by_gossip_and_undo_rewinds_it_exactly(brinefall: GameSession) -> None:
     before = await full_dump(brinefall)
-    for command in ("w", "threaten tibby", "e", "look"):
+    for command in ("w", "threaten tibby", "e", "look", "look"):
         await collect(brinefall, command)
     fears = fears_of_tibby(brinefall)
     hob = brinefall.graph.knowers_of(fears).get("npc-hob-tarrant")
@@ -57,7 +57,7 @@ async def test_a_threat_reaches_kin_by_gossip_and_undo_rewinds_it_exactly(brinef
     assert hob.confidence == pytest.approx(0.7)
     told = await brinefall._db.gossip_told_to(["npc-hob-tarrant"])
     assert [(t.teller, t.edge_id) for t in told] == [("npc-tibby-tarrant", fears)]
-    for _ in range(4):
+    for _ in range(5):
         await collect(brinefall, "undo")
     assert await full_dump(brinefall) == before
     assert brinefall.graph.all_knowings() == (await brinefall._db.load_graph_index()).all_knowings()
@@ -72,7 +72,7 @@ async def test_gossip_settings_come_from_kith_toml(tmp_path: Path) -> None:
     assert (settings.gossip.exchanges_per_turn, settings.gossip.pair_cooldown) == (0, 5)
     session = await GameSession.open(settings, save="quiet", new=True, world="brinefall")
     try:
-        for command in ("w", "threaten tibby", "e", "look"):
+        for command in ("w", "threaten tibby", "e", "look", "look"):
             await collect(session, command)
         assert "npc-hob-tarrant" not in session.graph.knowers_of(fears_of_tibby(session))
     finally:

@@ -169,7 +169,9 @@ def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings,
     for edge_id in view.known(teller):
         edge = view.edge(edge_id)
         row = view.row(edge_id, teller)
-        if edge is None or row is None or row.confidence < threshold:
+        # Only what was known before this turn travels: news takes a turn to get about (so who saw a turn
+        # is exactly who knows it after that turn), and nothing is retold in the turn it was heard.
+        if edge is None or row is None or row.confidence < threshold or row.since_turn >= turn:
             continue
         confidence = round(row.confidence * settings.decay, 6)
         if confidence < settings.floor or view.confidence(edge_id, listener) >= confidence:
