@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from game.config import load_settings
-from game.engine.events import Event
+from game.engine.events import Event, MetaOutput
 from game.engine.session import GameSession
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -57,6 +57,10 @@ async def test_a_threat_reaches_kin_by_gossip_and_undo_rewinds_it_exactly(brinef
     assert hob.confidence == pytest.approx(0.7)
     told = await brinefall._db.gossip_told_to(["npc-hob-tarrant"])
     assert [(t.teller, t.edge_id) for t in told] == [("npc-tibby-tarrant", fears)]
+    why = "\n".join(e.text for e in await collect(brinefall, "/why Hob") if isinstance(e, MetaOutput))
+    assert "**What Hob Tarrant heard from others, and who told them:**" in why
+    assert ("- Tibby Tarrant told them at turn 5: Tibby Tarrant hides under the stilts from Wren since Wren "
+            "threatened her. (told, 70% sure)") in why
     for _ in range(5):
         await collect(brinefall, "undo")
     assert await full_dump(brinefall) == before

@@ -23,7 +23,7 @@ from game.engine.rebuild import reextract_pending
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
-from game.graph.gossip import GossipSettings
+from game.graph.gossip import GossipSettings, Told
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.retrieve import RetrievalSettings
@@ -293,6 +293,10 @@ class GameSession:
     async def turn_inputs(self, numbers: list[int]) -> dict[int, str]:
         """What the player typed at each of these turns (those that exist)."""
         return await self._db.turn_inputs(numbers)
+
+    async def gossip_told_to(self, node_id: str) -> list[Told]:
+        """Every gossip exchange in which ``node_id`` was told something, oldest first (``/why``)."""
+        return await self._db.gossip_told_to([node_id])
 
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns committed without their memory update (see ``reextract_pending``)."""
