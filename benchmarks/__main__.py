@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from benchmarks import engine_bench, extract_bench, graph_bench, llm_bench, map_bench
+from benchmarks import engine_bench, extract_bench, gossip_bench, graph_bench, llm_bench, map_bench
 
 BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "graph_bench": graph_bench.run,
@@ -23,6 +23,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "llm_bench": llm_bench.run,
     "map_bench": map_bench.run,
     "extract_bench": extract_bench.run,
+    "gossip_bench": gossip_bench.run,
 }
 
 
