@@ -215,7 +215,8 @@ async def _heard(session: GameSession, node_id: str) -> list[str]:
         others = sorted({name(t) for t in also.get(row.edge_id, []) if t != row.source})
         more = f"; also heard from {', '.join(others)}" if others else ""
         kind = "a rumour" if row.how == "rumour" else "told"
-        lines.append(f"- {name(row.source)} told them at turn {row.since_turn}: {edge.fact} "
+        teller = name(row.source)
+        lines.append(f"- {teller[:1].upper()}{teller[1:]} told them at turn {row.since_turn}: {edge.fact} "
                      f"({kind}, {round(row.confidence * 100)}% sure{more})")
     return lines
 

@@ -16,6 +16,7 @@ from game.story.actions import ACTIONS
 from game.story.actions.base import finish
 from game.story.context import Refusal, Turn
 from game.story.parser import Intent, parse
+from game.story.word import react_to_news
 from game.world import World
 from game.world.ir import NODE_KINDS, IREntity, WorldIR
 from game.world.scene import SceneState
@@ -46,6 +47,8 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
             play.story.last_input = player_input
     else:
         play.story.last_input = player_input
+    if play.ending is None:
+        await react_to_news(turn)
     if turn.log.time_passes:
         play.story.clock = turn.rules.now
         if play.ending is None:
