@@ -45,9 +45,12 @@ async def _bulk_versions(db: SaveDatabase, versions: int) -> None:
         for _ in range(12):
             a = rng.randrange(people)
             b = (a + 1 + rng.randrange(10)) % people
+            relation = rng.choice(["TRUSTS", "FEARS", "OWES", "SERVES"])
+            strength = round(rng.uniform(-1, 1), 2)
+            # Each relation keeps the sign its valence asks for: TRUSTS positive, FEARS negative.
+            strength = abs(strength) if relation == "TRUSTS" else -abs(strength) if relation == "FEARS" else strength
             edges.append({"sourceName": f"Bench Person {a}", "targetName": f"Bench Person {b}",
-                          "relation": rng.choice(["TRUSTS", "FEARS", "OWES", "SERVES"]),
-                          "strength": round(rng.uniform(-1, 1), 2),
+                          "relation": relation, "strength": strength,
                           "fact": f"Bench Person {a} and {b} have history from turn {turn}."})
         outcome = await execution.run({"edges": edges})
         assert outcome.result is not None

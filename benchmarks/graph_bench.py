@@ -94,6 +94,20 @@ def _name(rng: random.Random, taken: set[str]) -> str:
             return name
 
 
+_VOCABULARY = Vocabulary.default()
+
+
+def _strength(rng: random.Random, relation: str) -> float:
+    """A random strength of the sign the relation's valence asks for (a wrong sign is refused)."""
+    strength = round(rng.uniform(-1, 1), 2)
+    valence = _VOCABULARY.valence(relation)
+    if valence == "positive":
+        return abs(strength)
+    if valence == "negative":
+        return -abs(strength)
+    return strength
+
+
 def synthesize(target_versions: int, seed: int = 7) -> Synthetic:
     """About ``target_versions`` edge versions: ~3 per relation, average open degree ~8, hubs over 100."""
     rng = random.Random(seed)
@@ -122,11 +136,14 @@ def synthesize(target_versions: int, seed: int = 7) -> Synthetic:
         seen.add(key)
         turn = rng.randint(1, 150)
         for version in range(min(rng.randint(1, 5), target_versions - data.versions)):
-            events[turn].append(("edges", {
+            edge: dict[str, Any] = {
                 "sourceName": source, "targetName": target, "relation": relation,
-                "strength": round(rng.uniform(-1, 1), 2),
+                "strength": _strength(rng, relation),
                 "fact": f"{source} and {target}: {relation.lower().replace('_', ' ')}, chapter {version + 1}.",
-            }))
+            }
+            if rng.random() < 0.1:  # town talk: some facts everyone knows, as a world's public ones
+                edge["public"] = True
+            events[turn].append(("edges", edge))
             data.versions += 1
             turn += rng.randint(1, 12)
         if rng.random() < 0.1:
@@ -137,6 +154,16 @@ def synthesize(target_versions: int, seed: int = 7) -> Synthetic:
             for start in range(0, len(items), EDGES_PER_CALL):
                 data.lines.append({"turn": turn, kind: items[start:start + EDGES_PER_CALL]})
     return data
+
+
+def askers(data: Synthetic, queries: Sequence[str], seed: int = 13) -> list[str]:
+    """Who each query's context is scoped to (``retrieve --as``): the person asked, else anyone."""
+    rng = random.Random(seed)
+    found = []
+    for message in queries:
+        match = re.match(r"I ask (.+?) what happened", message)
+        found.append(match.group(1) if match else rng.choice(data.people))
+    return found
 
 
 def messages(data: Synthetic, count: int, seed: int = 11) -> list[str]:
@@ -212,7 +239,8 @@ def percentiles(samples: Sequence[float]) -> tuple[float, float]:
     return statistics.median(ordered), p95
 
 
-async def time_retrievals(reader: GraphReader, queries: Sequence[str], passes: int) -> tuple[list[float], int]:
+async def time_retrievals(reader: GraphReader, queries: Sequence[str], passes: int,
+                          knowers: Sequence[str] | None = None) -> tuple[list[float], int]:
     """Milliseconds per query: the best of ``passes`` passes over the whole list.
 
     Whole passes, not one query repeated, so a query never finds its neighbourhood hot in the CPU's
@@ -224,7 +252,7 @@ async def time_retrievals(reader: GraphReader, queries: Sequence[str], passes: i
         edges = 0
         for position, message in enumerate(queries):
             started = time.perf_counter()
-            found = await retrieve(reader, message)
+            found = await retrieve(reader, message, as_knower=knowers[position] if knowers else None)
             best[position] = min(best[position], (time.perf_counter() - started) * 1000)
             edges += found.edge_count
     return best, edges
@@ -241,6 +269,9 @@ class SizeFigures:
     upsert_rate: float = 0.0
     cli_ms: float = 0.0
     mean_edges: float = 0.0
+    memory_as_ms: tuple[float, float] = (0.0, 0.0)
+    sql_as_ms: tuple[float, float] = (0.0, 0.0)
+    mean_edges_as: float = 0.0
 
 
 def build(path: Path, data: Synthetic, workdir: Path) -> float:
@@ -266,6 +297,14 @@ async def measure_reads(path: Path, data: Synthetic, figures: SizeFigures, scale
         figures.mean_edges = edges / len(queries)
         sql, _ = await time_retrievals(db.graph, queries, scale.passes)
         figures.sql_ms = percentiles(sql)
+        # Scoped to what the person asked knows: the same walk, filtered by their knowledge at each step.
+        named = await index.nodes_named([normalize_name(name) for name in askers(data, queries)])
+        knowers = [named[normalize_name(name)][0].id for name in askers(data, queries)]
+        scoped, scoped_edges = await time_retrievals(index, queries, scale.passes, knowers)
+        figures.memory_as_ms = percentiles(scoped)
+        figures.mean_edges_as = scoped_edges / len(queries)
+        scoped_sql, _ = await time_retrievals(db.graph, queries, scale.passes, knowers)
+        figures.sql_as_ms = percentiles(scoped_sql)
         plain_queries = queries[: scale.plain_queries.get(figures.versions, 10)]
         plain = [float("inf")] * len(plain_queries)
         for _pass in range(2):
@@ -294,7 +333,7 @@ async def measure_upserts(path: Path, data: Synthetic, figures: SizeFigures, sca
                 picked = rng.sample(open_edges, EDGES_PER_CALL)
                 outcome = await execution.run({"edges": [
                     {"sourceName": names[e.source], "targetName": names[e.target], "relation": e.relation,
-                     "strength": round(rng.uniform(-1, 1), 3), "fact": f"Things changed at turn {turn}, again."}
+                     "strength": _strength(rng, e.relation), "fact": f"Things changed at turn {turn}, again."}
                     for e in picked
                 ]})
                 assert outcome.result is not None, outcome.error
@@ -380,6 +419,11 @@ def run(quick: bool = False, sizes: Sequence[int] = ()) -> list[str]:
                 f"(plain/in-process {_ratio(figures.plain_ms[0], figures.memory_ms[0])}, "
                 f"plain/SQL {_ratio(figures.plain_ms[0], figures.sql_ms[0])}); "
                 f"{figures.mean_edges:.1f} facts per context"
+            )
+            lines.append(
+                f"   retrieval --as (what the person asked knows) p50/p95 ms: in-process "
+                f"{figures.memory_as_ms[0]:.3f}/{figures.memory_as_ms[1]:.3f}, one-shot SQL "
+                f"{figures.sql_as_ms[0]:.3f}/{figures.sql_as_ms[1]:.3f}; {figures.mean_edges_as:.1f} facts per context"
             )
             lines.append(
                 f"   upsert (turns of 4x12 changed relations, committed per turn): {figures.upsert_rate:,.0f} "

@@ -173,8 +173,10 @@ async def _known_graph(world: World) -> tuple[GraphIndex, WorldIR]:
         for _ in range(12):
             a, b = rng.sample(names, 2)
             relation = rng.choice(RELATIONS)
-            edges.append({"sourceName": a, "targetName": b, "relation": relation,
-                          "strength": round(rng.uniform(-0.9, 0.9), 2),
+            strength = round(rng.uniform(-0.9, 0.9), 2)
+            valence = world.vocabulary.valence(relation)  # a strength against it is refused
+            strength = abs(strength) if valence == "positive" else -abs(strength) if valence == "negative" else strength
+            edges.append({"sourceName": a, "targetName": b, "relation": relation, "strength": strength,
                           "fact": f"{a} {relation.lower().replace('_', ' ')} {b} since the storm of the long "
                                   f"night, and the whole harbour knows it."})
         outcome = await execution.run({"edges": edges})

@@ -43,7 +43,7 @@ async def main(path: Path) -> None:
             # Every turn changes every relation, so each commit closes and opens many versions.
             await execution.run({"edges": [{
                 "sourceName": f"Person {i}", "targetName": f"Person {i + 1}", "relation": "TRUSTS",
-                "strength": round(((turn * 7 + i) % 200) / 100 - 1, 2),
+                "strength": round(((turn * 7 + i) % 100) / 100, 2),  # TRUSTS takes a positive strength
                 "fact": f"Person {i} trusts Person {i + 1} as of turn {turn}.",
             }]})
         record = TurnRecord(number=turn, input=f"turn {turn}", narration=f"Story of turn {turn}.", npc_context="")

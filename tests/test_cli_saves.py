@@ -128,6 +128,8 @@ async def test_check_prints_ok_or_every_problem_with_exit_status(tmp_path: Path,
     for edge_id in ("edge-1", "edge-2"):
         conn.execute("INSERT INTO edges (id, source, target, relation, strength, fact, valid_at) "
                      "VALUES (?, 'npc-a', 'npc-a', 'TRUSTS', 0.5, 'A trusts themself, oddly.', 0)", (edge_id,))
+    conn.execute("INSERT INTO knowings (edge_id, knower, how, confidence, since_turn) "
+                 "VALUES ('edge-gone', 'npc-a', 'told', 0.5, 1)")
     conn.commit()
     conn.close()
     before = (tmp_path / "harbour.sqlite").read_bytes()
@@ -136,6 +138,7 @@ async def test_check_prints_ok_or_every_problem_with_exit_status(tmp_path: Path,
     assert "turns are not contiguous (missing: 2" in out
     assert "relation npc-a -> npc-a (TRUSTS) has 2 open versions" in out
     assert "scene of turn 1: location" in out
+    assert "knower npc-a of edge-gone: no such relation version" in out
     assert (tmp_path / "harbour.sqlite").read_bytes() == before, "checking never writes"
     code, _, err = kith(capsys, tmp_path, "check", "ghost")
     assert code == 2 and "no save 'ghost'" in err

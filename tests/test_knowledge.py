@@ -280,3 +280,46 @@ def test_a_world_may_declare_valence_and_exclusions_once_for_both_sides() -> Non
     assert vocabulary.excluded_by("SCORNS") == ["ADMIRES"]
     assert vocabulary.sign_problem("SCORNS", 0.4) is not None
     assert vocabulary.valence("BRIBED") == "neutral"
+
+
+async def test_a_merged_node_s_knowledge_passes_to_the_kept_one_and_undo_takes_it_back(tmp_path: Path) -> None:
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"nodes": [person("Lin Yao", "A courier.")],
+                           "edges": [{**relation("Tomas", "Lin Yao", "OWES", 0.3, "Tomas owes Lin Yao for a crossing."),
+                                      "knownBy": ["Oren"]}]})
+        before = await state(db)
+        await db.merge_nodes("npc-mira", "npc-oren", strategy="manual", evidence="the same boatman", turn=1)
+        index = await db.load_graph_index()
+        owes = next(e for e in index.open_edges.values() if e.relation == "OWES")
+        assert set(index.knowers_of(owes.id)) == {"npc-mira"}
+        assert index.knows("npc-mira", owes.id) and "npc-oren" not in {k.knower for k in index.all_knowings()}
+        await db.undo_last_turn()
+        await play(db, 1, {"nodes": [person("Lin Yao", "A courier.")],
+                           "edges": [{**relation("Tomas", "Lin Yao", "OWES", 0.3, "Tomas owes Lin Yao for a crossing."),
+                                      "knownBy": ["Oren"]}]})
+        assert await state(db) == before
+    finally:
+        await db.close()
+
+
+async def test_scoped_retrieval_walks_only_what_the_knower_knows_in_memory_and_on_disk(tmp_path: Path) -> None:
+    from game.graph.retrieve import retrieve
+
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"edges": [relation("Oren", "Mira", "FEARS", -0.6, "Oren fears Mira's temper."),
+                                     {**relation("Tomas", "Oren", "KNOWS", 0.3, "Tomas and Oren share a pew."),
+                                      "public": True}]})
+        index = await db.load_graph_index()
+        for reader in (index, db.graph):
+            plain = await retrieve(reader, "Mira")
+            scoped = await retrieve(reader, "Mira", as_knower="npc-oren")
+            assert {e.relation for e in plain.edges} == {"TRUSTS", "FEARS", "MEMBER_OF", "KNOWS"}
+            # Oren knows his fear and, through it, the public acquaintance; not Mira's trust nor Tomas's coat.
+            assert {e.relation for e in scoped.edges} == {"FEARS", "KNOWS"}
+            from_tomas = await retrieve(reader, "Tomas", as_knower="npc-oren")
+            assert {e.relation for e in from_tomas.edges} == {"KNOWS", "FEARS"}  # not Tomas's trust nor coat
+            assert (await retrieve(reader, "Mira", as_knower="npc-oren", floor=1.01)).edges == []
+    finally:
+        await db.close()

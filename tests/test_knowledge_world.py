@@ -123,3 +123,101 @@ async def test_those_on_stage_learn_what_happens_in_front_of_them_and_no_one_els
     rows = knowers(game, "Lise Brack", "player", "DISTRUSTS")
     assert rows == {"Lise Brack": ("authored", None), "Wren Tallis": ("authored", None),
                     "Dace Merrow": ("told", "Lise Brack")}
+
+
+async def test_within_a_turn_a_contradiction_already_reads_as_closing_what_it_excludes() -> None:
+    from game.story.relations import RelationView
+
+    world = load_world(FIXTURES, "tiny")
+    game = await Playthrough.start(world)
+    await game.play("help edda")
+    view = RelationView(world, game.graph)
+    assert await view.strength("Edda Marsh", "Sam Reed", "TRUSTS") == 0.6
+    view.record("Edda Marsh", "Sam Reed", "DISTRUSTS", -0.5)
+    assert await view.strength("Edda Marsh", "Sam Reed", "TRUSTS") is None
+    assert await view.strength("Edda Marsh", "Sam Reed", "DISTRUSTS") == -0.5
+    view.record("Sam Reed", "Edda Marsh", "DISTRUSTS", -0.2)  # the other way round closes nothing of hers
+    assert await view.strength("Edda Marsh", "Sam Reed", "DISTRUSTS") == -0.5
+
+
+async def dump(path: Path) -> tuple[object, ...]:
+    """The whole save as undo must restore it: nodes, every edge version, every knower, the turn."""
+    from game.store.database import SaveDatabase
+
+    async with await SaveDatabase.open(path) as db:
+        return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
+                [k.to_json_dict() for k in await db.graph.all_knowings()], await db.current_turn())
+
+
+async def test_undo_of_turns_that_taught_people_restores_the_whole_save(tmp_path: Path) -> None:
+    from game.config import load_settings
+    from game.engine.session import GameSession
+
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT}, env={})
+    session = await GameSession.open(settings, save="game", new=True, world="brinefall")
+    path = tmp_path / "saves" / "game.sqlite"
+    try:
+        dumps = [await dump(path)]
+        for command in ("ask hob about ness", "n", "threaten lise"):
+            [_ async for _ in session.play_turn(command)]
+            dumps.append(await dump(path))
+        assert len(dumps[3][2]) > len(dumps[2][2]) > len(dumps[0][2])  # each teaching turn added knowers
+        for expected in reversed(dumps[:-1]):
+            [_ async for _ in session.play_turn("undo")]
+            assert await dump(path) == expected
+        # The session's memory follows the save: it knows exactly the knowers the save holds.
+        in_memory = sorted((k.to_json_dict() for k in session.graph.all_knowings()),
+                           key=lambda k: (k["edgeId"], k["knower"]))
+        assert in_memory == dumps[0][2]
+    finally:
+        await session.close()
+
+
+async def test_a_turn_whose_memory_is_rebuilt_later_is_still_known_to_the_player(tmp_path: Path) -> None:
+    from game.config import load_settings
+    from game.engine.session import GameSession
+    from game.graph.upsert import UpsertExecution
+    from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
+    from game.narrator.offline import OfflineNarrator
+
+    class NoMemory(OfflineNarrator):
+        broken = True
+
+        async def extract(self, request: NarrationRequest, result: NarrationResult,
+                          execution: UpsertExecution) -> ExtractionReport:
+            if self.broken:
+                return ExtractionReport(extracted=False, message="the model never called a tool")
+            return await super().extract(request, result, execution)
+
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT}, env={})
+    narrator = NoMemory(load_world(CONTENT, "brinefall"))
+    session = await GameSession.open(settings, save="game", new=True, world="brinefall", narrator=narrator)
+    try:
+        [_ async for _ in session.play_turn("ask hob about ness")]
+        narrator.broken = False
+        assert (await session.reextract_pending())[0].startswith("turn 1: extracted")
+        member = next(e for e in session.graph.open_edges.values() if e.relation == "MEMBER_OF"
+                      and session.graph.nodes[e.source].name == "Ness Tallis")
+        player = next(iter(session.graph.player_ids))
+        row = session.graph.knowers_of(member.id)[player]
+        assert (row.how, row.source) == ("told", "npc-hob-tarrant")
+    finally:
+        await session.close()
+
+
+def test_the_world_ir_carries_who_knows_a_relation_to_the_upsert_and_keeps_it_out_of_the_model_schema() -> None:
+    from game.narrator.ir_extract import world_ir_calls
+    from game.world.ir import IRRelation, WorldIR
+
+    ir = WorldIR(relations=[
+        IRRelation(source="Hob", target="Wren", relation="TRUSTS", strength=0.5, fact="Hob trusts Wren again.",
+                   told_by="Tibby", known_by=["Hob", "Wren"], public=True),
+        IRRelation(source="Hob", target="Tibby", relation="KIN_OF", strength=0.9, fact="Hob is Tibby's grandfather."),
+    ])
+    edges = [edge for call in world_ir_calls(ir, 3) for edge in call.get("edges", [])]
+    assert edges[0] == {"sourceName": "Hob", "targetName": "Wren", "relation": "TRUSTS", "strength": 0.5,
+                          "fact": "Hob trusts Wren again.", "knownBy": ["Hob", "Wren"], "public": True,
+                          "toldBy": "Tibby"}
+    assert set(edges[1]) == {"sourceName", "targetName", "relation", "strength", "fact"}
+    schema = IRRelation.model_json_schema(by_alias=True)
+    assert not {"knownBy", "public", "toldBy"} & set(schema["properties"])

@@ -23,8 +23,10 @@ async def reextract_pending(db: SaveDatabase, pipeline: TurnPipeline) -> list[st
     if not pending:
         return []
     state, narrator = pipeline.state, pipeline.narrator
+    # The player was there for every pending turn (who else stood on stage then is not kept).
     execution = UpsertExecution(state.graph, pipeline.vocabulary, state.turn,
-                                rng=random.Random(f"{pipeline.seed}:rebuild:{state.turn}"))
+                                rng=random.Random(f"{pipeline.seed}:rebuild:{state.turn}"),
+                                witnesses=sorted(state.graph.player_ids))
     lines: list[str] = []
     done: list[int] = []
     for record in pending:

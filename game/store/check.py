@@ -42,7 +42,7 @@ def check_save(path: Path, scene_check: SceneCheck | None = None) -> list[str]:
         raise SaveError(f"{path.stem} cannot be opened: {brief(error)}") from error
     problems: list[str] = []
     try:
-        for step in (_integrity, _json_columns, _rows_decode, _open_versions, _contiguous_turns):
+        for step in (_integrity, _json_columns, _rows_decode, _open_versions, _knowers, _contiguous_turns):
             try:
                 problems += step(conn)
             except _CHECK_ERRORS as error:
@@ -102,6 +102,15 @@ def _open_versions(conn: sqlite3.Connection) -> list[str]:
     rows = conn.execute("SELECT source, target, relation, count(*) FROM edges WHERE invalid_at IS NULL "
                         "GROUP BY source, target, relation HAVING count(*) > 1").fetchall()
     return [f"relation {s} -> {t} ({r}) has {n} open versions" for s, t, r, n in rows]
+
+
+def _knowers(conn: sqlite3.Connection) -> list[str]:
+    """Knower rows must be about versions that exist (undo removes both together)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'knowings'").fetchone() is None:
+        return []  # a save from before knowledge existed: its first opening adds them
+    rows = conn.execute("SELECT edge_id, knower FROM knowings WHERE edge_id NOT IN (SELECT id FROM edges) "
+                        "LIMIT 20").fetchall()
+    return [f"knower {knower} of {edge_id}: no such relation version" for edge_id, knower in rows]
 
 
 def _contiguous_turns(conn: sqlite3.Connection) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import aiosqlite
 
+from game.graph.knowledge import Knowing, keep_better
 from game.graph.merge_plan import MergePlan
 from game.graph.models import Edge, Node
 from game.store import graph_repo, journal
@@ -56,6 +57,7 @@ async def apply_merge(conn: aiosqlite.Connection, kept: Node, merged: Node, plan
                 for edge_id in plan.edges if edge_id in before_edges]
     entries.append((turn, "node", merged.id, journal.before_image(merged)))
     await journal.record(conn, entries)
+    await _merge_knowers(conn, kept.id, merged.id, turn)
     await graph_repo.put_nodes(conn, [plan.united])
     await graph_repo.put_edges(conn, plan.edges.values())
     await graph_repo.delete_node(conn, merged.id)
@@ -63,6 +65,38 @@ async def apply_merge(conn: aiosqlite.Connection, kept: Node, merged: Node, plan
         "INSERT INTO merges (kept_id, merged_id, merged_name, strategy, evidence, turn, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (kept.id, merged.id, merged.name, strategy, evidence, turn, now_iso()),
     )
+
+
+async def _merge_knowers(conn: aiosqlite.Connection, kept_id: str, merged_id: str, turn: int) -> None:
+    """What the merged node knew, the kept one now knows (the better row of the two wins), and what it told
+    others they now heard from the kept one: one person cannot know less for having had two names."""
+    columns = graph_repo.KNOWING_COLUMNS
+    known = [graph_repo.knowing_from_row(r) for r in await conn.execute_fetchall(
+        f"SELECT {columns} FROM knowings WHERE knower = ?", (merged_id,))]
+    # No index on the teller: a merge is a rare author's command, and a scan keeps every turn's writes cheap.
+    told = [graph_repo.knowing_from_row(r) for r in await conn.execute_fetchall(
+        f"SELECT {columns} FROM knowings WHERE source = ? AND knower != ?", (merged_id, merged_id))]
+    if not known and not told:
+        return
+    held = await graph_repo.knowings_by_key(conn, [(k.edge_id, kept_id) for k in known])
+    moved: dict[tuple[str, str], Knowing] = {}
+    for row in known:
+        key = (row.edge_id, kept_id)
+        learned = row.model_copy(update={"knower": kept_id, "source": None if row.source == kept_id else row.source})
+        moved[key] = keep_better(moved.get(key) or held.get(key), learned)
+    for row in told:
+        key = (row.edge_id, row.knower)
+        moved[key] = row.model_copy(update={"source": kept_id}) if row.knower != kept_id else \
+            row.model_copy(update={"source": None})
+    entries: list[journal.Entry] = [
+        (turn, "knowing", graph_repo.knowing_key(row.edge_id, merged_id), journal.before_image(row)) for row in known
+    ]
+    before = {**held, **{(r.edge_id, r.knower): r for r in told}}
+    entries += [(turn, "knowing", graph_repo.knowing_key(*key), journal.before_image(before.get(key))) for key in moved]
+    await journal.record(conn, entries)
+    await conn.executemany("DELETE FROM knowings WHERE edge_id = ? AND knower = ?",
+                           [(row.edge_id, merged_id) for row in known])
+    await graph_repo.put_knowings(conn, moved.values())
 
 
 async def read_merges(conn: aiosqlite.Connection) -> list[MergeRecord]:

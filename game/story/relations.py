@@ -33,7 +33,17 @@ class RelationView:
         return (normalize_name(source), normalize_name(target), normalized.name), normalized.symmetric
 
     def record(self, source: str, target: str, relation: str, strength: float | None) -> None:
-        self.pending[self.key(source, target, relation)[0]] = strength
+        key = self.key(source, target, relation)[0]
+        self.pending[key] = strength
+        if strength is not None:
+            # Opening a relation closes those it excludes (distrust ends trust), as the upsert will.
+            stored_source, stored_target = (target, source) if self.world.vocabulary.normalize(relation).flipped \
+                else (source, target)
+            for excluded in self.world.vocabulary.excluded_by(key[2]):
+                for s, t in ((stored_source, stored_target), (stored_target, stored_source)):
+                    other, symmetric = self.key(s, t, excluded)
+                    if symmetric or (s, t) == (stored_source, stored_target):
+                        self.pending[other] = None
 
     async def strength(self, source: str, target: str, relation: str) -> float | None:
         """The strength of the open version of ``source -relation-> target``, or None when none is open."""
