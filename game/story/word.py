@@ -1,6 +1,7 @@
 """Word travelling through the story: what the player passes on when telling, and news heard second-hand.
 
-Telling: ``tell Hob about Tibby`` passes on what the player knows about Tibby. The story states those
+Telling: ``tell Hob about Tibby`` passes on what the player knows about Tibby (``show ITEM to Hob``: what
+the player knows that names the item). The story states those
 relations again in the World IR, told by the player, so everyone on stage learns them (``told``, from the
 player) through the same upsert path as any other relation; nothing here writes the graph.
 
@@ -11,6 +12,8 @@ in a line the world supplies (``[[characters.news]]`` first, then ``[[world.news
 
 from __future__ import annotations
 
+import re
+
 from game.graph.knowledge import DEFAULT_FLOOR, PUBLIC, Knowing
 from game.graph.models import Edge, Node
 from game.story.context import Turn
@@ -18,7 +21,8 @@ from game.story.prose import fill
 from game.story.resolve import character_named
 from game.world import CharacterDef
 from game.world.ir import IRRelation
-from game.world.schema import NewsLine
+from game.world.schema import Item, NewsLine
+from game.world.words import strip_articles
 
 MAX_PASSED_ON = 4
 """How many facts one telling passes on: the most relevant to the listener first."""
@@ -48,19 +52,39 @@ async def pass_on(turn: Turn, listener: CharacterDef, topic: str) -> None:
     about = character_named(turn.world, topic) if topic else None
     if about is None or about.name == listener.name:
         return
-    view, reader = turn.rules.view, turn.rules.view.reader
-    player, subject, hearer = (await view.node(turn.world.player_name), await view.node(about.name),
-                               await view.node(listener.name))
-    if player is None or subject is None or hearer is None:
+    subject = await turn.rules.view.node(about.name)
+    if subject is None:
         return
-    edges = await reader.open_edges_of(subject.id)
+    edges = await turn.rules.view.reader.open_edges_of(subject.id)
+    await _tell(turn, listener, edges, f"You tell {listener.short_name} what you know of {about.short_name}.")
+
+
+async def pass_on_item(turn: Turn, listener: CharacterDef, item: Item) -> None:
+    """``show ITEM to LISTENER``: what the player knows that the item bears witness to (the relations
+    among the world's people whose fact names it) is passed on, as told by the player."""
+    forms = {strip_articles(name).casefold() for name in item.names} - {""}
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")\b")
+    edges: dict[str, Edge] = {}
+    for character in turn.world.characters:
+        node = await turn.rules.view.node(character.name)
+        if node is not None:
+            edges.update({e.id: e for e in await turn.rules.view.reader.open_edges_of(node.id)
+                          if pattern.search(e.fact.casefold())})
+    await _tell(turn, listener, list(edges.values()), f"You show {listener.short_name} {item.name}.")
+
+
+async def _tell(turn: Turn, listener: CharacterDef, edges: list[Edge], evidence: str) -> None:
+    """State again, told by the player, those of ``edges`` the player knows and the listener does not."""
+    view, reader = turn.rules.view, turn.rules.view.reader
+    player, hearer = await view.node(turn.world.player_name), await view.node(listener.name)
+    if player is None or hearer is None:
+        return
     rows = await reader.knowings_of([e.id for e in edges])
     theirs = await _ties(turn, hearer.id) | {hearer.id}
     told = [e for e in edges if _known(rows.get(e.id, {}), player.id) is not None
             and _known(rows.get(e.id, {}), hearer.id, floor=0.0) is None]
     told.sort(key=lambda e: (-int(e.source in theirs or e.target in theirs), -e.valid_at, -abs(e.strength), e.id))
     names = {n.id: n.name for n in (await reader.get_nodes({x for e in told for x in (e.source, e.target)})).values()}
-    evidence = f"You tell {listener.short_name} what you know of {about.short_name}."
     for edge in told[:MAX_PASSED_ON]:
         if edge.source not in names or edge.target not in names:
             continue
