@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_graph_support import index_of, make_node, rows
 
 from game.config import load_settings
 from game.engine.events import Event, MetaOutput
 from game.engine.session import GameSession
+from game.engine.turn import stage_places
+from game.world.scene import SceneState, StoryState
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 
@@ -81,3 +84,13 @@ async def test_gossip_settings_come_from_kith_toml(tmp_path: Path) -> None:
         assert "npc-hob-tarrant" not in session.graph.knowers_of(fears_of_tibby(session))
     finally:
         await session.close()
+
+
+async def test_who_stands_where_is_the_storys_positions_else_the_cast_as_one_place() -> None:
+    graph = index_of(rows([make_node("Hob Tarrant", aliases=["Hob"]), make_node("Tibby Tarrant"),
+                           make_node("Lise Brack")]))
+    model_scene = SceneState(location="quay", cast=["Hob", "Tibby Tarrant", "Nobody Known"])
+    assert await stage_places(graph, model_scene) == {"npc-hob-tarrant": "quay", "npc-tibby-tarrant": "quay"}
+    story = StoryState(positions={"Hob Tarrant": "landing", "Tibby Tarrant": "lowtown", "Lise Brack": None})
+    offline_scene = SceneState(location="landing", cast=["Hob"], story=story)
+    assert await stage_places(graph, offline_scene) == {"npc-hob-tarrant": "landing", "npc-tibby-tarrant": "lowtown"}
