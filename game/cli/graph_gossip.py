@@ -79,7 +79,8 @@ async def gossip_command(args: argparse.Namespace, settings: Settings) -> int:
                 told.append((number, exchange))
         if not args.dry_run:
             await db.commit_graph(made, [exchange for _, exchange in told])
-    rows = [_row(graph, number, exchange, made) for number, exchange in told]
+    names = {node_id: node.name for node_id, node in graph.nodes.items()}
+    rows = [_row(graph, names, number, exchange) for number, exchange in told]
     if args.json:
         print_json({"rounds": args.rounds, "seed": seed, "written": not args.dry_run and bool(told), "told": rows})
     else:
@@ -87,8 +88,7 @@ async def gossip_command(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _row(graph: GraphIndex, number: int, exchange: Told, made: GraphWrites) -> dict[str, Any]:
-    names = {node_id: node.name for node_id, node in graph.nodes.items()}
+def _row(graph: GraphIndex, names: dict[str, str], number: int, exchange: Told) -> dict[str, Any]:
     edge = graph.open_edges.get(exchange.edge_id)
     heard = graph.knowers_of(exchange.edge_id).get(exchange.listener)
     return {

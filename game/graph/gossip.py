@@ -13,7 +13,7 @@ relation versions costs what a save of 1k costs when the same people stand on th
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from game.graph.knowledge import FIRST_HAND, PUBLIC, Knowing, keep_better
@@ -229,8 +229,7 @@ def gossip_turn(graph: GraphIndex, pending: GraphWrites, turn: int, places: Mapp
     return result
 
 
-def everyone_meets(graph: GraphIndex, people: Iterable[str] | None = None) -> dict[str, str]:
-    """Places for a save with none: every NPC (or each of ``people``) in one place, so anyone can meet."""
-    ids = graph.nodes if people is None else people
-    return {node_id: "*" for node_id in ids if node_id in graph.nodes and graph.nodes[node_id].type == "individual"
-            and node_id not in graph.player_ids}
+def everyone_meets(graph: GraphIndex) -> dict[str, str]:
+    """Places for a save with none (a graph made with ``kith graph``): every NPC in one place."""
+    return {node_id: "*" for node_id, node in graph.nodes.items()
+            if node.type == "individual" and node_id not in graph.player_ids}
