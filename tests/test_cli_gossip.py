@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 from test_cli_graph import Kith, digest
 from test_graph_support import edge_call, node_call
 
+from game.__main__ import main
 from game.config import load_settings
 from game.engine.session import GameSession
 
@@ -84,3 +86,18 @@ def test_in_a_game_save_only_people_who_meet_or_are_close_talk(kith: Kith) -> No
         teller, listener = row["teller"], row["listener"]
         same_place = positions.get(teller) is not None and positions.get(teller) == positions.get(listener)
         assert same_place or frozenset((ids[teller], ids[listener])) in strong, row
+
+
+def test_saves_check_finds_gossip_about_a_version_that_is_gone(kith: Kith) -> None:
+    kith.upsert("demo", TOWN, "--turn", "1")
+    assert tellings(kith, "--save", "demo", "--rounds", "2")
+    assert main(["--saves-dir", str(kith.saves), "saves", "check", "demo"]) == 0
+    kith.capsys.readouterr()
+    conn = sqlite3.connect(kith.save_file())
+    conn.execute("INSERT INTO gossip_log (turn, teller, listener, edge_id, confidence) "
+                 "VALUES (9, 'npc-mira', 'npc-tomas', 'edge-gone', 0.7)")
+    conn.commit()
+    conn.close()
+    assert main(["--saves-dir", str(kith.saves), "saves", "check", "demo"]) == 1
+    assert "gossip at turn 9 (npc-mira to npc-tomas) about edge-gone: no such relation version" in (
+        kith.capsys.readouterr().out)
