@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from game.config import load_settings
 from game.engine.events import Event, MetaOutput
 from game.engine.session import GameSession
 from game.engine.turn import stage_places
+from game.store.database import SaveDatabase
+from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 from game.world.scene import SceneState, StoryState
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -94,3 +97,21 @@ async def test_who_stands_where_is_the_storys_positions_else_the_cast_as_one_pla
     story = StoryState(positions={"Hob Tarrant": "landing", "Tibby Tarrant": "lowtown", "Lise Brack": None})
     offline_scene = SceneState(location="landing", cast=["Hob"], story=story)
     assert await stage_places(graph, offline_scene) == {"npc-hob-tarrant": "landing", "npc-tibby-tarrant": "lowtown"}
+
+
+async def test_a_save_from_before_gossip_gets_an_empty_log_and_plays_on(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    for script in MIGRATIONS[:3]:
+        conn.executescript(script)
+    conn.execute("PRAGMA user_version = 3")
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", "w")])
+    conn.commit()
+    conn.close()
+    db = await SaveDatabase.open(path)
+    try:
+        assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION == 4
+        assert await db.gossip_last_talked() == {}
+        assert await db.gossip_told_to(["npc-mira"]) == []
+    finally:
+        await db.close()
