@@ -146,6 +146,17 @@ class RetrievalConfig(BaseModel):
     limit: int = Field(default=20, ge=1, le=100)
 
 
+class GossipConfig(BaseModel):
+    """The ``[gossip]`` table: how word travels between NPCs after each turn."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exchanges_per_turn: int = Field(default=3, ge=0, le=50)
+    pair_cooldown: int = Field(default=3, ge=0, le=1000)
+    decay: float = Field(default=0.7, gt=0.0, le=1.0)
+    floor: float = Field(default=0.3, ge=0.0, le=1.0)
+
+
 class Settings(BaseModel):
     """Everything Kith can be told."""
 
@@ -164,6 +175,7 @@ class Settings(BaseModel):
     """Folder of your own worlds (``~/.local/share/kith/worlds``); a world found only here is played from it."""
     llm: LLMSettings = Field(default_factory=LLMSettings)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    gossip: GossipConfig = Field(default_factory=GossipConfig)
 
     @property
     def uses_llm(self) -> bool:

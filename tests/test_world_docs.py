@@ -88,7 +88,7 @@ def test_every_field_of_the_format_is_documented() -> None:
     models: list[Any] = [
         format_models.WorldSection, format_models.PlayerDef, format_models.Replies, format_models.Ending,
         format_models.Place, format_models.Feature, format_models.Barrier, format_models.Item,
-        format_models.CharacterDef, format_models.Topic, format_models.Reaction, format_models.RelationChange,
+        format_models.CharacterDef, format_models.Topic, format_models.Reaction, format_models.NewsLine, format_models.RelationChange,
         format_models.Beat, format_models.Command, format_models.Conditions, format_models.Effects,
     ]
     missing = [f"{m.__name__}.{field}" for m in models for field in _documented_fields(m)

@@ -44,8 +44,10 @@ def test_a_scene_saved_by_the_untyped_code_loads_typed_and_round_trips() -> None
     saved = json.loads(json.dumps(scene.model_dump(mode="json")))
     legacy = LEGACY_SCENE["extra"]
     assert "extra" not in saved and {k: saved["story"][k] for k in legacy} == legacy, "same keys, same values"
-    # Fields added since (the story clock, pronoun referents) start empty: the engine fills them in play.
-    assert {k: v for k, v in saved["story"].items() if k not in legacy} == {"clock": None, "it": None, "people": []}
+    # Fields added since (the story clock, pronoun referents, news reacted to) start empty: the engine
+    # fills them in play.
+    added = {k: v for k, v in saved["story"].items() if k not in legacy}
+    assert added == {"clock": None, "it": None, "people": [], "news_told": []}
     assert SceneState.model_validate(saved) == scene
     # A save from before the player's knowledge was kept: None, the player knows everyone as they did then.
     assert saved["known"] is None

@@ -18,6 +18,7 @@ from game.cli.graph_common import (
     positive,
 )
 from game.cli.graph_extract import add_extract_parser
+from game.cli.graph_gossip import add_gossip_parser
 from game.cli.graph_map import add_map_parsers
 
 
@@ -133,3 +134,4 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
     add_map_parsers(actions)
     add_extract_parser(actions)
+    add_gossip_parser(actions)

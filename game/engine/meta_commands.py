@@ -181,19 +181,55 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
         return
     found = match.node.name
     result = await retrieve(session.graph, found, (), session.retrieval_settings)
-    if not result.edges:
+    heard = await _heard(session, match.node.id)
+    if not result.edges and not heard:
         yield MetaOutput(f"Nothing is remembered about {found} yet.", "why")
         return
-    inputs = await session.turn_inputs(sorted({e.valid_at for e in result.edges if e.valid_at > 0}))
-    lines = [f"**What the narrator is told about {found}, and where it came from:**", ""]
-    for edge in result.edges:
-        source = result.nodes[edge.source].name
-        target = result.nodes[edge.target].name
-        origin = "the world's beginning" if edge.valid_at == 0 else (
-            f"turn {edge.valid_at}" + (f" (“{inputs[edge.valid_at]}”)" if edge.valid_at in inputs else ""))
-        lines.append(f"- {sign_mark(edge.strength)} **{source}** → **{target}** ({edge.relation}): {edge.fact} "
-                     f"— from {origin}")
+    lines: list[str] = []
+    if result.edges:
+        inputs = await session.turn_inputs(sorted({e.valid_at for e in result.edges if e.valid_at > 0}))
+        lines += [f"**What the narrator is told about {found}, and where it came from:**", ""]
+        for edge in result.edges:
+            source = result.nodes[edge.source].name
+            target = result.nodes[edge.target].name
+            origin = "the world's beginning" if edge.valid_at == 0 else (
+                f"turn {edge.valid_at}" + (f" (“{inputs[edge.valid_at]}”)" if edge.valid_at in inputs else ""))
+            lines.append(f"- {sign_mark(edge.strength)} **{source}** → **{target}** ({edge.relation}): {edge.fact} "
+                         f"— from {origin}")
+    if heard:
+        if lines:
+            lines.append("")
+        lines += [f"**What {found} heard from others, and who told them:**", "", *heard]
     yield MetaOutput("\n".join(lines), "why")
+
+
+async def _heard(session: GameSession, node_id: str) -> list[str]:
+    """One line per open relation ``node_id`` knows second-hand: who told them, when, how sure they are.
+
+    The knower row names who they believe it from; the gossip log adds anyone else who told them the same.
+    """
+    graph = session.graph
+    rows = [row for edge_id in graph.known_by(node_id)
+            if (row := graph.knowers_of(edge_id).get(node_id)) is not None and row.how in ("told", "rumour")
+            and edge_id in graph.open_edges]
+    also: dict[str, list[str]] = {}
+    for told in await session.gossip_told_to(node_id):
+        also.setdefault(told.edge_id, []).append(told.teller)
+
+    def name(node: str | None) -> str:
+        found = graph.nodes.get(node or "")
+        return "someone" if found is None else ("you" if node in graph.player_ids else found.name)
+
+    lines = []
+    for row in sorted(rows, key=lambda r: (r.since_turn, r.edge_id)):
+        edge = graph.open_edges[row.edge_id]
+        others = sorted({name(t) for t in also.get(row.edge_id, []) if t != row.source})
+        more = f"; also heard from {', '.join(others)}" if others else ""
+        kind = "a rumour" if row.how == "rumour" else "told"
+        teller = name(row.source)
+        lines.append(f"- {teller[:1].upper()}{teller[1:]} told them at turn {row.since_turn}: {edge.fact} "
+                     f"({kind}, {round(row.confidence * 100)}% sure{more})")
+    return lines
 
 
 async def _named(session: GameSession, name: str) -> NameMatch:

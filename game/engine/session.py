@@ -23,6 +23,7 @@ from game.engine.rebuild import reextract_pending
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
+from game.graph.gossip import GossipSettings, Told
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.retrieve import RetrievalSettings
@@ -36,6 +37,12 @@ from game.world.scene import SceneState
 
 if TYPE_CHECKING:
     from game.world import World
+
+
+def gossip_settings(settings: Settings) -> GossipSettings:
+    g = settings.gossip
+    return GossipSettings(exchanges_per_turn=g.exchanges_per_turn, pair_cooldown=g.pair_cooldown, decay=g.decay,
+                          floor=g.floor)
 
 
 def retrieval_settings(settings: Settings) -> RetrievalSettings:
@@ -70,7 +77,8 @@ class GameSession:
 
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator,
                  graph: GraphIndex, vocabulary: Vocabulary, scene: SceneState, turn: int,
-                 history: list[PastTurn], new_game: bool) -> None:
+                 history: list[PastTurn], new_game: bool,
+                 talked: dict[tuple[str, str], int] | None = None) -> None:
         self._settings = settings
         self._db = db
         self.world = world
@@ -78,8 +86,9 @@ class GameSession:
         self.new_game = new_game
         self._transcript = Transcript()
         self._pipeline = TurnPipeline(
-            PlayState.at(graph, scene, turn, history, scene.verbose), narrator, vocabulary, _SaveStore(db),
+            PlayState.at(graph, scene, turn, history, scene.verbose, talked), narrator, vocabulary, _SaveStore(db),
             seed=settings.seed, retrieval_settings=retrieval_settings(settings), ending_titles=world.ending_titles,
+            gossip_settings=gossip_settings(settings),
         )
 
     # ------------------------------------------------------------------------------------- the game now
@@ -199,7 +208,8 @@ class GameSession:
             from game.narrator.factory import make_narrator
 
             narrator = make_narrator(settings, world)
-        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating)
+        talked = await db.gossip_last_talked()
+        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
 
     @staticmethod
     async def _seed_world(db: SaveDatabase, world: World) -> None:
@@ -289,6 +299,10 @@ class GameSession:
         """What the player typed at each of these turns (those that exist)."""
         return await self._db.turn_inputs(numbers)
 
+    async def gossip_told_to(self, node_id: str) -> list[Told]:
+        """Every gossip exchange in which ``node_id`` was told something, oldest first (``/why``)."""
+        return await self._db.gossip_told_to([node_id])
+
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns committed without their memory update (see ``reextract_pending``)."""
         return await self._db.pending_extraction()
@@ -354,6 +368,7 @@ class GameSession:
             self._settings = settings
             self._pipeline.seed = settings.seed
             self._pipeline.retrieval_settings = retrieval_settings(settings)
+            self._pipeline.gossip_settings = gossip_settings(settings)
         await previous.aclose()
 
     async def reload(self) -> None:
@@ -364,7 +379,7 @@ class GameSession:
         raw = await db.scene_at(turn)
         scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
         history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose)
+        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked())
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)
@@ -394,4 +409,4 @@ class _SaveStore:
         self._db = db
 
     async def commit(self, turn: FinishedTurn) -> None:
-        await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"))
+        await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told)

@@ -33,7 +33,9 @@ from game.engine.events import (
     TurnFailed,
 )
 from game.errors import KithError, NarratorError
+from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
 from game.graph.memory import GraphIndex
+from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings, cast_seeds, retrieve
 from game.graph.upsert import UpsertExecution
@@ -70,14 +72,16 @@ class PlayState:
     history: deque[PastTurn] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
     verbose: bool = False
     last_input: str | None = None
+    talked: dict[tuple[str, str], int] = field(default_factory=dict)
+    """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool) -> PlayState:
+           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose,
-                   past[-1].player_input if past else None)
+                   past[-1].player_input if past else None, dict(talked or {}))
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,8 @@ class FinishedTurn:
     writes: GraphWrites
     result: NarrationResult
     report: ExtractionReport
+    told: tuple[Told, ...] = ()
+    """The turn's gossip exchanges; their knower rows are already in ``writes``."""
 
 
 class TurnStore(Protocol):
@@ -102,6 +108,27 @@ async def witnesses(graph: GraphIndex, cast: Iterable[str]) -> list[str]:
     return sorted(graph.player_ids) + [node_id for node_id in on_stage if node_id not in graph.player_ids]
 
 
+async def stage_places(graph: GraphIndex, scene: SceneState) -> dict[str, str]:
+    """Who stands where after a turn, by node ID: the story's positions, else the cast as one place.
+
+    The offline story keeps everyone's place; a model narrator's scene has only the cast on stage.
+    """
+    story = scene.story
+    named: dict[str, str] = {}
+    if story is not None and story.positions:
+        named = {name: place for name, place in story.positions.items() if place is not None}
+    else:
+        named = dict.fromkeys(scene.cast, scene.location or "stage")
+    keys = {name: normalize_name(name) for name in named}
+    found = await graph.nodes_named(keys.values())
+    places: dict[str, str] = {}
+    for name, place in named.items():
+        people = [n for n in found.get(keys[name], []) if n.type == "individual"]
+        if len(people) == 1:
+            places[people[0].id] = place
+    return places
+
+
 def _not_saved(message: str) -> str:
     sentence = message.strip()
     if sentence and sentence[-1] not in ".!?":
@@ -114,8 +141,10 @@ class TurnPipeline:
 
     def __init__(self, state: PlayState, narrator: Narrator, vocabulary: Vocabulary, store: TurnStore, *,
                  seed: int = 0, retrieval_settings: RetrievalSettings | None = None,
-                 ending_titles: Mapping[str, str] | None = None) -> None:
+                 ending_titles: Mapping[str, str] | None = None,
+                 gossip_settings: GossipSettings | None = None) -> None:
         self.state = state
+        self.gossip_settings = gossip_settings or GossipSettings()
         self.narrator = narrator
         self.vocabulary = vocabulary
         self.store = store
@@ -197,13 +226,21 @@ class TurnPipeline:
             writes = execution.writes if report.extracted else GraphWrites()
             result.scene = await self._aware(result.scene, writes, turn, narration)
             lap("extract_ms")
+            # Word travels after what happened is known, and rides in the same writes: one transaction,
+            # and undo takes it back with the turn.
+            gossip = gossip_turn(state.graph, writes, turn, await stage_places(state.graph, result.scene),
+                                 self.gossip_settings, self.seed, state.talked)
+            if gossip.knowings:
+                writes = writes.copy()
+                writes.knowings.update(gossip.knowings)
+            lap("gossip_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=retrieval.npc_context,
                 world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
                 extracted=report.extracted,
             )
-            await self._store(FinishedTurn(record, writes, result, report))
+            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told)))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
@@ -254,6 +291,8 @@ class TurnPipeline:
         state.turn = record.number
         state.history.append(PastTurn(record.number, record.input, record.narration))
         state.last_input = record.input
+        for told in finished.told:
+            state.talked[pair_key(told.teller, told.listener)] = told.turn
 
     def ending_title(self, ending: str) -> str:
         if ending in self.ending_titles:

@@ -119,6 +119,10 @@ class GraphIndex:
     async def longest_name(self) -> int:
         return self._longest
 
+    def adjacent(self, node_id: str) -> set[str]:
+        """IDs of the open versions touching ``node_id`` (gossip follows ties without awaiting)."""
+        return set(self._adjacency.get(node_id, ()))
+
     async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
         return {i: dict(self._knowers[i]) for i in edge_ids if self._knowers.get(i)}
 

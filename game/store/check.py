@@ -42,7 +42,8 @@ def check_save(path: Path, scene_check: SceneCheck | None = None) -> list[str]:
         raise SaveError(f"{path.stem} cannot be opened: {brief(error)}") from error
     problems: list[str] = []
     try:
-        for step in (_integrity, _json_columns, _rows_decode, _open_versions, _knowers, _contiguous_turns):
+        for step in (_integrity, _json_columns, _rows_decode, _open_versions, _knowers, _gossip_log,
+                     _contiguous_turns):
             try:
                 problems += step(conn)
             except _CHECK_ERRORS as error:
@@ -111,6 +112,16 @@ def _knowers(conn: sqlite3.Connection) -> list[str]:
     rows = conn.execute("SELECT edge_id, knower FROM knowings WHERE edge_id NOT IN (SELECT id FROM edges) "
                         "LIMIT 20").fetchall()
     return [f"knower {knower} of {edge_id}: no such relation version" for edge_id, knower in rows]
+
+
+def _gossip_log(conn: sqlite3.Connection) -> list[str]:
+    """Each logged telling must be about a version that exists (undo removes both together)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'gossip_log'").fetchone() is None:
+        return []  # a save from before gossip: its first opening adds the table
+    rows = conn.execute("SELECT turn, teller, listener, edge_id FROM gossip_log "
+                        "WHERE edge_id NOT IN (SELECT id FROM edges) LIMIT 20").fetchall()
+    return [f"gossip at turn {turn} ({teller} to {listener}) about {edge_id}: no such relation version"
+            for turn, teller, listener, edge_id in rows]
 
 
 def _contiguous_turns(conn: sqlite3.Connection) -> list[str]:

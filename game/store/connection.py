@@ -125,6 +125,9 @@ def read_connection(path: Path) -> sqlite3.Connection:
         conn.close()
         if folder_writable(path):
             raise
+    except UnicodeDecodeError:
+        conn.close()  # a damaged schema: the caller reports it
+        raise
     return sqlite3.connect(readonly_uri(path, immutable=True), uri=True)
 
 
@@ -155,6 +158,9 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
         raise SaveError(f"{label} cannot be opened: {brief(error)}") from error
     except sqlite3.DatabaseError as error:
         raise _not_ours_or_damaged(label, error) from error
+    except UnicodeDecodeError as error:
+        # A damaged schema text (sqlite_master holds the CREATE statements as text) fails to decode.
+        raise SaveError(f"{label} is damaged (its schema is not readable text); it was left untouched") from error
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -163,6 +169,9 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
         meta = {str(key): str(value) for key, value in conn.execute("SELECT key, value FROM meta").fetchall()}
     except sqlite3.DatabaseError as error:
         raise _not_ours_or_damaged(label, error) from error
+    except UnicodeDecodeError as error:
+        raise SaveError(f"{label} is damaged (a table name or setting is not readable text); it was left "
+                        "untouched") from error
     finally:
         conn.close()
     if meta.get("application") != APPLICATION:

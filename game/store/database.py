@@ -19,13 +19,14 @@ from typing import Any
 import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
+from game.graph.gossip import Told
 from game.graph.memory import GraphIndex
 from game.graph.merge_plan import plan_merge
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import connection, graph_repo, identity, snapshots
+from game.store import connection, gossip_log, graph_repo, identity, snapshots
 from game.store import journal as journal_log
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
@@ -214,17 +215,19 @@ class SaveDatabase:
 
     # ---------------------------------------------------------------------------------------- graph writes
 
-    async def commit_graph(self, writes: GraphWrites) -> None:
+    async def commit_graph(self, writes: GraphWrites, told: Sequence[Told] = ()) -> None:
         """Commit one execution's writes outside a game turn (``kith graph upsert``).
 
         They are journaled at the save's current turn, whatever turn they are dated: undo goes backwards
         through the journal, so a later write must be undone before the turn whose nodes it points at.
+        ``told``: gossip exchanges to log with them (``kith graph gossip``).
         """
-        if not writes:
+        if not writes and not told:
             return
         journal_turn = await self.current_turn()
         async with self.transaction() as conn:
             await self._write_graph(conn, writes, journal_turn, journal=journal_turn > 0)
+            await self._log_gossip(conn, told, journal_turn, journal=journal_turn > 0)
             await self._put_meta(conn, {"last_played": now_iso()})
 
     async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]]) -> None:
@@ -257,6 +260,21 @@ class SaveDatabase:
         await graph_repo.put_edges(conn, writes.edges.values())
         await graph_repo.put_knowings(conn, writes.knowings.values())
 
+    async def _log_gossip(self, conn: aiosqlite.Connection, told: Sequence[Told], turn: int, *, journal: bool) -> None:
+        if journal:
+            await journal_log.record_told(conn, turn, told)
+        await gossip_log.put(conn, told)
+
+    @reads
+    async def gossip_last_talked(self) -> dict[tuple[str, str], int]:
+        """The last turn each pair of people gossiped (gossip's cooldown)."""
+        return await gossip_log.last_talked(self.conn)
+
+    @reads
+    async def gossip_told_to(self, listeners: Sequence[str]) -> list[Told]:
+        """Every exchange in which one of ``listeners`` was told something, oldest first (``/why``)."""
+        return await gossip_log.told_to(self.conn, listeners)
+
     # ---------------------------------------------------------------------------------------- turns
 
     async def start_game(self, scene: dict[str, Any], writes: GraphWrites, meta: dict[str, str]) -> None:
@@ -266,8 +284,10 @@ class SaveDatabase:
             await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (0, ?)", (json.dumps(scene),))
             await self._put_meta(conn, {**meta, "last_played": now_iso()})
 
-    async def commit_turn(self, record: TurnRecord, writes: GraphWrites, scene: dict[str, Any]) -> None:
-        """The turn row, its graph writes and the scene after it: all in ONE transaction."""
+    async def commit_turn(self, record: TurnRecord, writes: GraphWrites, scene: dict[str, Any],
+                          told: Sequence[Told] = ()) -> None:
+        """The turn row, its graph writes (gossip's included, logged as ``told``) and the scene after it:
+        all in ONE transaction."""
         async with self.transaction() as conn:
             await conn.execute(
                 "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at) "
@@ -277,6 +297,7 @@ class SaveDatabase:
                  json.dumps(record.timings), int(record.extracted), record.created_at or now_iso()),
             )
             await self._write_graph(conn, writes, record.number, journal=True)
+            await self._log_gossip(conn, told, record.number, journal=True)
             await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
                                (record.number, json.dumps(scene)))
             await self._put_meta(conn, {"last_played": now_iso()})

@@ -13,11 +13,12 @@ from typing import Literal
 
 import aiosqlite
 
+from game.graph.gossip import Told
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
-from game.store import graph_repo
+from game.store import gossip_log, graph_repo
 
-Kind = Literal["node", "edge", "merge", "knowing"]
+Kind = Literal["node", "edge", "merge", "knowing", "gossip"]
 Entry = tuple[int, Kind, str, str | None]
 
 
@@ -53,6 +54,11 @@ async def record_knowings(conn: aiosqlite.Connection, turn: int, keys: Sequence[
     await record(conn, [(turn, "knowing", graph_repo.knowing_key(*key), before_image(before.get(key))) for key in keys])
 
 
+async def record_told(conn: aiosqlite.Connection, turn: int, told: Sequence[Told]) -> None:
+    """Exchanges about to be logged: always new rows, so undo deletes them."""
+    await record(conn, [(turn, "gossip", gossip_log.journal_key(t), None) for t in told])
+
+
 async def undo_turn(conn: aiosqlite.Connection, turn: int) -> None:
     """Put back every row ``turn`` changed and forget the turn (its row, scene, merges and entries)."""
     entries = await conn.execute_fetchall(
@@ -74,6 +80,8 @@ async def _put_back(conn: aiosqlite.Connection, kind: str, key: str, before: str
             await conn.execute("DELETE FROM edges WHERE id = ?", (key,))
         else:
             await graph_repo.put_edges(conn, [Edge.model_validate(json.loads(before))])
+    elif kind == "gossip":
+        await gossip_log.delete(conn, key)
     elif kind == "knowing":
         if before is None:
             await graph_repo.delete_knowing(conn, key)

@@ -60,6 +60,10 @@ class RelationView:
             return None
         return max(edges, key=lambda e: (e.valid_at, e.id)).strength
 
+    async def node(self, name: str) -> Node | None:
+        """The graph node content means by ``name`` (the player's node for the player's name)."""
+        return await self._node(normalize_name(name))
+
     async def _node(self, key: str) -> Node | None:
         if key not in self._nodes:
             found = (await self.reader.nodes_named([key])).get(key, [])

@@ -18,6 +18,7 @@ from game.story.actions import ACTIONS
 from game.story.actions.base import finish
 from game.story.context import Refusal, Turn
 from game.story.parser import Intent, parse
+from game.story.word import react_to_news
 from game.world import World, awareness
 from game.world.ir import NODE_KINDS, IREntity, WorldIR
 from game.world.scene import SceneState
@@ -44,6 +45,8 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
     # ``again``/``g`` never reach the story: the turn pipeline (game/engine/turn.py) repeats the last line.
     if not await custom_command(turn, player_input):
         await dispatch(turn, parse(player_input), typed=player_input)
+    if play.ending is None:
+        await react_to_news(turn)
     if turn.log.time_passes:
         play.story.clock = turn.rules.now
         if play.ending is None:

@@ -239,6 +239,20 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
                     if who.casefold() not in labels:
                         checker.fail(label, f"world.shows[{i}].to[{j}]",
                                      f"no character is named or labelled {who!r}{_hint(who, sorted(labels))}")
+        news = [(f"world.news[{i}]", line) for i, line in enumerate(document.world.news)] if document.world else []
+        news += [(f"characters[{i}].news[{j}]", line) for i, character in enumerate(document.characters)
+                 for j, line in enumerate(character.news)]
+        if news:
+            # News lines name people (or labels) and relations: one that matches nothing is a typo.
+            labels = {x.casefold() for c in world.characters for x in [*c.names, *c.labels]}
+            for path, line in news:
+                for j, who in enumerate(line.about):
+                    if who.casefold() not in labels:
+                        checker.fail(label, f"{path}.about[{j}]",
+                                     f"no character is named or labelled {who!r}{_hint(who, sorted(labels))}")
+                for j, named in enumerate(line.relations):
+                    if not world.vocabulary.is_known(world.vocabulary.normalize(named).name):
+                        checker.fail(label, f"{path}.relations[{j}]", f"{named!r} is not in the world's vocabulary")
         for i, beat in enumerate(document.beats):
             for j, seen_at in enumerate(beat.visible):
                 checker.place_ok(label, f"beats[{i}].visible[{j}]", seen_at)

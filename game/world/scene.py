@@ -35,6 +35,9 @@ class StoryState(CamelModel):
     it: str | None = Field(default=None, description="The thing 'it' and 'them' mean: the last one named.")
     people: list[str] = Field(
         default_factory=list, description="The people last named or acted on, newest first (for 'him', 'her').")
+    news_told: list[str] = Field(
+        default_factory=list, description="News already reacted to, as 'hearer|edge id': each person says "
+        "what they heard about their own people only once.")
 
 
 class Awareness(CamelModel):

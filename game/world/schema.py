@@ -176,6 +176,23 @@ class Revelation(Strict):
     mode: Literal["replace", "extend"] = "extend"
 
 
+class NewsLine(Strict):
+    """What someone says, once, on hearing second-hand of how one of their own people stands with the player.
+
+    The news is a relation between the player and someone the hearer is tied to (kin, ally, faction-mate,
+    enemy), which the hearer was told or heard as a rumour. ``relations``: relation names it fits (none:
+    any); ``sign``: ``"-"`` for a relation of negative strength (fear, distrust), ``"+"`` for a positive
+    one (none: either); ``about``: names or labels of the person the news is about (none: anyone).
+    ``text`` may use ``{name}`` (the hearer), ``{who}`` (whom the news is about) and ``{teller}`` (who told
+    them). A character's own lines are tried first, then the world's, each in file order.
+    """
+
+    relations: list[NonEmpty] = Field(default_factory=list)
+    sign: Literal["+", "-"] | None = None
+    about: list[NonEmpty] = Field(default_factory=list)
+    text: Text
+
+
 class CharacterDef(Strict):
     """A person, group or faction: a graph node, and for individuals someone to talk to.
 
@@ -202,6 +219,7 @@ class CharacterDef(Strict):
     refusals: dict[Act, Text] = Field(default_factory=dict)
     topics: list[Topic] = Field(default_factory=list)
     reactions: list[Reaction] = Field(default_factory=list)
+    news: list[NewsLine] = Field(default_factory=list)
     pronoun: Literal["he", "she", "they"] | None = Field(
         default=None, description="Which pronouns the parser follows to them: he/him, she/her, they/them; "
         "none declared: any of them.")
@@ -347,6 +365,7 @@ class WorldSection(Strict):
     goal: str | None = None
     times: list[TimeOfDay] = Field(default_factory=list)
     shows: list[ShowLine] = Field(default_factory=list)
+    news: list[NewsLine] = Field(default_factory=list)
 
 
 class PlayerDef(Strict):

@@ -16,6 +16,7 @@ from game.story.parser import Intent
 from game.story.prose import fill, mid_sentence
 from game.story.resolve import character_named, item_named
 from game.story.responses import DEFAULT_REFUSALS, TopicVerb, answer_topic, no_topic, pick_topic, react
+from game.story.word import pass_on, pass_on_item
 from game.world import CharacterDef
 from game.world.schema import Act, Item
 from game.world.words import strip_articles
@@ -71,6 +72,9 @@ class Converse(Action[Address]):
         turn.play.story.partner = plan.character.name
 
     async def report(self, turn: Turn, plan: Address) -> None:
+        if self.verb == "tell":
+            # What the player knows about the person named is passed on, whatever the listener answers.
+            await pass_on(turn, plan.character, plan.topic)
         chosen = await pick_topic(turn, plan.character, self.verb, plan.topic)
         if chosen is None:
             no_topic(turn, plan.character, self.verb)
@@ -167,6 +171,8 @@ class Give(Action[Offer]):
                 await react(turn, plan.character, "bribe", item=plan.item)
             return
         await react(turn, plan.character, plan.act, item=plan.item)
+        if plan.act == "show":
+            await pass_on_item(turn, plan.character, plan.item)
 
 
 def _split_object_and_person(turn: Turn, phrase: str) -> tuple[str, str] | None:

@@ -1,0 +1,174 @@
+"""Word travelling through the story: what the player passes on when telling, and news heard second-hand.
+
+Telling: ``tell Hob about Tibby`` passes on what the player knows about Tibby (``show ITEM to Hob``: what
+the player knows that names the item). The story states those
+relations again in the World IR, told by the player, so everyone on stage learns them (``told``, from the
+player) through the same upsert path as any other relation; nothing here writes the graph.
+
+News: gossip carries what happened between turns. When someone on stage was told (or heard a rumour) how
+one of their own people stands with the player, and has not said anything about it yet, they say so once,
+in a line the world supplies (``[[characters.news]]`` first, then ``[[world.news]]``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from game.graph.knowledge import DEFAULT_FLOOR, PUBLIC, Knowing
+from game.graph.models import Edge, Node
+from game.story.context import Turn
+from game.story.prose import fill
+from game.story.resolve import character_named
+from game.world import CharacterDef
+from game.world.ir import IRRelation
+from game.world.schema import Item, NewsLine
+from game.world.words import strip_articles
+
+MAX_PASSED_ON = 4
+"""How many facts one telling passes on: the most relevant to the listener first."""
+SECOND_HAND = frozenset({"told", "rumour"})
+
+
+def _known(rows: dict[str, Knowing], knower: str, floor: float = DEFAULT_FLOOR) -> Knowing | None:
+    """``knower``'s own row of a version, else the public one, when sure enough to count as knowing."""
+    for who in (knower, PUBLIC):
+        row = rows.get(who)
+        if row is not None and row.confidence >= floor:
+            return row
+    return None
+
+
+async def _ties(turn: Turn, node_id: str) -> set[str]:
+    """``node_id``'s own people: everyone joined to them by an open relation."""
+    return {edge.other_end(node_id) for edge in await turn.rules.view.reader.open_edges_of(node_id)} - {node_id}
+
+
+# ------------------------------------------------------------------------------------------ telling
+
+
+async def pass_on(turn: Turn, listener: CharacterDef, topic: str) -> None:
+    """``tell LISTENER about TOPIC``: state again, told by the player, what the player knows about the
+    person ``topic`` names that the listener does not know yet (their own people's news first)."""
+    about = character_named(turn.world, topic) if topic else None
+    if about is None or about.name == listener.name:
+        return
+    subject = await turn.rules.view.node(about.name)
+    if subject is None:
+        return
+    edges = await turn.rules.view.reader.open_edges_of(subject.id)
+    await _tell(turn, listener, edges, f"You tell {listener.short_name} what you know of {about.short_name}.")
+
+
+async def pass_on_item(turn: Turn, listener: CharacterDef, item: Item) -> None:
+    """``show ITEM to LISTENER``: what the player knows that the item bears witness to (the relations
+    among the world's people whose fact names it) is passed on, as told by the player."""
+    forms = {strip_articles(name).casefold() for name in item.names} - {""}
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")\b")
+    edges: dict[str, Edge] = {}
+    for character in turn.world.characters:
+        node = await turn.rules.view.node(character.name)
+        if node is not None:
+            edges.update({e.id: e for e in await turn.rules.view.reader.open_edges_of(node.id)
+                          if pattern.search(e.fact.casefold())})
+    await _tell(turn, listener, list(edges.values()), f"You show {listener.short_name} {item.name}.")
+
+
+async def _tell(turn: Turn, listener: CharacterDef, edges: list[Edge], evidence: str) -> None:
+    """State again, told by the player, those of ``edges`` the player knows and the listener does not."""
+    view, reader = turn.rules.view, turn.rules.view.reader
+    player, hearer = await view.node(turn.world.player_name), await view.node(listener.name)
+    if player is None or hearer is None:
+        return
+    rows = await reader.knowings_of([e.id for e in edges])
+    theirs = await _ties(turn, hearer.id) | {hearer.id}
+    told = [e for e in edges if _known(rows.get(e.id, {}), player.id) is not None
+            and _known(rows.get(e.id, {}), hearer.id, floor=0.0) is None]
+    told.sort(key=lambda e: (-int(e.source in theirs or e.target in theirs), -e.valid_at, -abs(e.strength), e.id))
+    names = {n.id: n.name for n in (await reader.get_nodes({x for e in told for x in (e.source, e.target)})).values()}
+    for edge in told[:MAX_PASSED_ON]:
+        if edge.source not in names or edge.target not in names:
+            continue
+        turn.log.relations.append(IRRelation(
+            source=names[edge.source], target=names[edge.target], relation=edge.relation, strength=edge.strength,
+            fact=edge.fact, evidence=evidence, told_by=turn.world.player_name,
+        ))
+        turn.log.name(names[edge.source])
+        turn.log.name(names[edge.target])
+
+
+# ------------------------------------------------------------------------------------------ news
+
+
+async def react_to_news(turn: Turn) -> None:
+    """At most one person says what they heard about their own people and the player, once.
+
+    Only someone the player spoke to or acted on this turn, and who is still here: news is said to your
+    face when you come to them, not called across the quay while you wait.
+    """
+    world, play, view = turn.world, turn.play, turn.rules.view
+    if not _has_news_lines(turn):
+        return
+    player = await view.node(world.player_name)
+    if player is None:
+        return
+    present = play.present(world)
+    for name in [n for n in turn.acted_on if n in present]:
+        character = world.character(name)
+        hearer = await view.node(name)
+        if character is None or character.type != "individual" or hearer is None:
+            continue
+        for edge, row, about in await _news_of(turn, hearer, player):
+            key = f"{character.name}|{edge.id}"
+            if key in play.story.news_told:
+                continue
+            line = _line(turn, character, edge, about)
+            if line is None:
+                continue
+            play.story.news_told.append(key)
+            teller = await view.reader.get_nodes([row.source] if row.source else [])
+            told_by = next(iter(teller.values())).name if teller else "someone"
+            turn.log.say(fill(turn.pick(line.text), {
+                "name": character.short_name, "who": turn.short(about.name), "teller": turn.short(told_by),
+            }))
+            turn.touch(character.name)
+            return
+
+
+def _has_news_lines(turn: Turn) -> bool:
+    world = turn.world
+    return bool(world.section.news) or any(c.news for c in world.characters)
+
+
+async def _news_of(turn: Turn, hearer: Node, player: Node) -> list[tuple[Edge, Knowing, Node]]:
+    """Relations between the player and one of ``hearer``'s own people that ``hearer`` knows second-hand,
+    newest learned first, each with whom it is about."""
+    reader = turn.rules.view.reader
+    people = await reader.get_nodes(await _ties(turn, hearer.id) - {player.id})
+    found: list[tuple[Edge, Node]] = []
+    for person in people.values():
+        found += [(e, person) for e in await reader.open_edges_of(person.id) if e.other_end(person.id) == player.id]
+    rows = await reader.knowings_of([e.id for e, _ in found])
+    news = []
+    for edge, person in found:
+        row = rows.get(edge.id, {}).get(hearer.id)
+        if row is not None and row.how in SECOND_HAND and row.confidence >= DEFAULT_FLOOR:
+            news.append((edge, row, person))
+    news.sort(key=lambda n: (-n[1].since_turn, n[0].id))
+    return news
+
+
+def _line(turn: Turn, hearer: CharacterDef, edge: Edge, about: Node) -> NewsLine | None:
+    """The first line, the hearer's own before the world's, that fits this news."""
+    vocabulary = turn.world.vocabulary
+    about_def = turn.world.character(about.name)
+    about_words = {x.casefold() for x in ([*about_def.names, *about_def.labels] if about_def else [about.name])}
+    sign = "-" if edge.strength < 0 else "+"
+    for line in [*hearer.news, *turn.world.section.news]:
+        if line.relations and edge.relation not in {vocabulary.normalize(r).name for r in line.relations}:
+            continue
+        if line.sign is not None and line.sign != sign:
+            continue
+        if line.about and not about_words & {a.casefold() for a in line.about}:
+            continue
+        return line
+    return None
