@@ -136,10 +136,12 @@ class GameSession:
 
     @classmethod
     async def open(cls, settings: Settings, save: str | Path | None = None, *, new: bool = False,
-                   world: str | None = None, narrator: Narrator | None = None) -> GameSession:
+                   world: str | None = None, narrator: Narrator | None = None,
+                   env: Mapping[str, str] | None = None) -> GameSession:
         """Open ``save`` (a name or a path), creating it when missing or when ``new``.
 
         With no save: resume the most recently played one, or start a new game with a generated name.
+        ``env`` is where a narrator made here reads its API key (the process environment when not given).
         """
         path = cls._choose_path(settings, save, new, world)
         creating = not path.exists()
@@ -160,7 +162,7 @@ class GameSession:
             db = await SaveDatabase.open(path, exclusive=True)
         try:
             try:
-                return await cls._start(settings, db, creating, narrator, loaded)
+                return await cls._start(settings, db, creating, narrator, loaded, env)
             except DECODE_ERRORS as error:  # a stored scene or row that no longer validates
                 raise damaged(db.name, error) from error
         except BaseException:
@@ -187,7 +189,8 @@ class GameSession:
 
     @classmethod
     async def _start(cls, settings: Settings, db: SaveDatabase, creating: bool,
-                     narrator: Narrator | None, world: World | None = None) -> GameSession:
+                     narrator: Narrator | None, world: World | None = None,
+                     env: Mapping[str, str] | None = None) -> GameSession:
         from game.world import load_world
 
         world_id = await db.world_id()
@@ -207,7 +210,7 @@ class GameSession:
         if narrator is None:
             from game.narrator.factory import make_narrator
 
-            narrator = make_narrator(settings, world)
+            narrator = make_narrator(settings, world, env=env)
         talked = await db.gossip_last_talked()
         return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
 

@@ -6,6 +6,7 @@ neither pays for the other at start-up.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from game.config import Settings
@@ -17,12 +18,16 @@ REPLAY_PREFIX = "replay:"
 
 
 def make_narrator(settings: Settings, world: World, *, record: Path | None = None,
-                  replay: Path | None = None) -> Narrator:
-    """The narrator the settings ask for. A replay needs no endpoint; a recording needs one."""
+                  replay: Path | None = None, env: Mapping[str, str] | None = None) -> Narrator:
+    """The narrator the settings ask for. A replay needs no endpoint; a recording needs one.
+
+    ``env`` is where a model narrator reads its API key (the process environment when not given): the UI
+    passes its own copy holding a key the player typed, so that key never enters ``os.environ`` where
+    every child process and library would inherit it."""
     if replay is not None:
         from game.narrator.llm.narrator import OpenAINarrator
 
-        return OpenAINarrator(settings.llm, world, replay=replay, record=record)
+        return OpenAINarrator(settings.llm, world, replay=replay, record=record, env=env)
     if not settings.uses_llm:
         if record is not None:
             raise ConfigError("--record stores a model session, and no model is configured: give --base-url "
@@ -35,7 +40,7 @@ def make_narrator(settings: Settings, world: World, *, record: Path | None = Non
                           "OPENAI_BASE_URL and KITH_MODEL, or fill [llm] in kith.toml.")
     from game.narrator.llm.narrator import OpenAINarrator
 
-    return OpenAINarrator(settings.llm, world, record=record)
+    return OpenAINarrator(settings.llm, world, record=record, env=env)
 
 
 def narrator_from_spec(spec: str, settings: Settings, world: World, *, base_dir: Path | None = None,
