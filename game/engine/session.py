@@ -4,6 +4,9 @@ Story turns go through the one turn pipeline (``game.engine.turn``) with this se
 the turn row, the graph writes and the scene committed in ONE transaction. Everything else a front end
 needs (undo, snapshots, restart, the narrator, the map layout, past turns, graph history) is a method
 here: the save database is private, so nothing reaches around the session into the file.
+
+It is one piece (over 400 lines) on purpose: it is the interface every front end uses, and each method is
+a few lines delegating to the turn pipeline, the store or the graph views; the work itself lives there.
 """
 
 from __future__ import annotations
