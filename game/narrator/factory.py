@@ -14,8 +14,6 @@ from game.errors import ConfigError
 from game.narrator.base import Narrator
 from game.world import World
 
-REPLAY_PREFIX = "replay:"
-
 
 def make_narrator(settings: Settings, world: World, *, record: Path | None = None,
                   replay: Path | None = None, env: Mapping[str, str] | None = None) -> Narrator:
@@ -42,18 +40,3 @@ def make_narrator(settings: Settings, world: World, *, record: Path | None = Non
 
     return OpenAINarrator(settings.llm, world, record=record, env=env)
 
-
-def narrator_from_spec(spec: str, settings: Settings, world: World, *, base_dir: Path | None = None,
-                       record: Path | None = None) -> Narrator:
-    """The narrator a headless script's ``** narrator:`` header names: ``offline``, ``openai``, ``auto``
-    or ``replay:FILE`` (a path relative to ``base_dir``, the script's folder)."""
-    spec = spec.strip()
-    if spec.startswith(REPLAY_PREFIX):
-        target = Path(spec.removeprefix(REPLAY_PREFIX).strip())
-        if not target.is_absolute() and base_dir is not None:
-            target = base_dir / target
-        return make_narrator(settings, world, replay=target, record=record)
-    if spec in {"offline", "openai", "auto"}:
-        chosen = settings.model_copy(update={"narrator": spec})
-        return make_narrator(chosen, world, record=record)
-    raise ConfigError(f"unknown narrator {spec!r}: use offline, openai, auto or replay:FILE")
