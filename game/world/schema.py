@@ -25,9 +25,6 @@ DIRECTIONS: tuple[str, ...] = (
     "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
     "up", "down", "in", "out",
 )
-ACTS: tuple[str, ...] = (
-    "talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn",
-)
 ITEM_ACTS = frozenset({"give", "show", "bribe"})
 TOPIC_ACTS = frozenset({"accuse", "lie", "warn"})
 Act = Literal["talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn"]
