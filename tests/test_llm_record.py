@@ -29,7 +29,7 @@ from game.config import LLMSettings, Settings
 from game.engine.session import GameSession
 from game.errors import ConfigError, InputError
 from game.narrator.base import NarrationRequest
-from game.narrator.factory import make_narrator, narrator_from_spec
+from game.narrator.factory import make_narrator
 from game.narrator.llm.narrator import OpenAINarrator
 from game.narrator.llm.record import ReplayTransport
 
@@ -208,8 +208,6 @@ def test_the_factory_chooses_offline_unless_an_endpoint_or_recording_says_otherw
     assert make_narrator(forced, world).label == "offline narrator"
     with pytest.raises(ConfigError, match="--record"):
         make_narrator(offline, world, record=tmp_path / "x.jsonl")
-    with pytest.raises(ConfigError, match="unknown narrator"):
-        narrator_from_spec("magic", offline, world)
 
 
 def test_kith_play_records_through_the_flags(tmp_path: Path, server: ChatServer, monkeypatch: pytest.MonkeyPatch,

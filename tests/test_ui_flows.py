@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -416,9 +417,11 @@ async def test_settings_switch_to_a_model_with_a_key_kept_only_in_memory(
             report = str(screen.query_one("#report", Static).content)
             assert "✓ Narration works with these settings." in report
             assert KEY not in report and KEY not in screen_text(app)
+            before = dict(os.environ)
             await pilot.click("#apply")
             await settle(pilot)
             assert app.status.narrator == f"test-model @ 127.0.0.1:{server.port}"
+            assert dict(os.environ) == before, "the typed key stays in Kith's memory, out of the process environment"
             server.push(Text("The wind drops for a moment."), Text(json.dumps(ir(charactersPresent=["Sam Reed"]))))
             await play(pilot, "listen")
             assert app.session is not None and app.session.turn == 1
@@ -440,7 +443,7 @@ async def test_a_remembered_key_is_stored_for_the_owner_only_and_used_next_time(
         stored = tmp_path / "config" / "keys.json"
         assert json.loads(stored.read_text(encoding="utf-8")) == {"OPENAI_API_KEY": KEY}
         assert stat.S_IMODE(stored.stat().st_mode) == 0o600
-        monkeypatch.delenv("OPENAI_API_KEY")
+        assert "OPENAI_API_KEY" not in os.environ, "the key is remembered in the file, not the process environment"
         server.require_key = KEY
         again = make_app(tmp_path, model_settings(tmp_path, server.base_url), save="second")
         async with again.run_test(size=SIZE) as pilot:

@@ -40,9 +40,11 @@ def test_a_scene_saved_by_the_untyped_code_loads_typed_and_round_trips() -> None
     assert story.positions == {"Edda Marsh": "lamp", "Tobin Hale": "lamp"}
     assert story.held == {"coin": "Edda Marsh"} and story.item_places == {}
     assert story.fired == {"keeper-climbs": 4} and story.partner == "Edda Marsh"
-    assert story.previous == "stair" and story.last_input == "up"
+    assert story.previous == "stair"
     saved = json.loads(json.dumps(scene.model_dump(mode="json")))
-    legacy = LEGACY_SCENE["extra"]
+    # ``last_input`` ('again' once read it from here) is no longer state: read, and dropped.
+    legacy = {k: v for k, v in LEGACY_SCENE["extra"].items() if k != "last_input"}
+    assert "last_input" not in saved["story"]
     assert "extra" not in saved and {k: saved["story"][k] for k in legacy} == legacy, "same keys, same values"
     # Fields added since (the story clock, pronoun referents, news reacted to) start empty: the engine
     # fills them in play.
@@ -53,6 +55,16 @@ def test_a_scene_saved_by_the_untyped_code_loads_typed_and_round_trips() -> None
     assert saved["known"] is None
     assert {k: v for k, v in saved.items() if k not in ("story", "known")} == {
         k: v for k, v in LEGACY_SCENE.items() if k != "extra"}
+
+
+def test_a_typed_save_that_still_holds_last_input_loads_and_drops_it() -> None:
+    """Saves written after the story state was typed and before 'again' moved to the turn pipeline
+    carry ``story.last_input``; they load, and save again without it."""
+    typed = SceneState.model_validate(LEGACY_SCENE).model_dump(mode="json")
+    typed["story"]["last_input"] = "up"
+    scene = SceneState.model_validate(typed)
+    assert scene.story is not None and scene.story.previous == "stair"
+    assert "last_input" not in scene.model_dump(mode="json")["story"]
 
 
 def test_an_extra_dict_that_never_held_story_state_reads_as_none_and_unknown_keys_are_dropped() -> None:

@@ -1,4 +1,4 @@
-"""``kith graph extract``: the model-free fast path over a text, against a save's names (issue 13).
+"""``kith graph extract``: the model-free fast path over a text, against a save's names.
 
 It reads; with ``--apply`` it also writes what it read as one upsert execution, exactly the path
 ``kith graph upsert`` and a model's extractor take, so vocabulary, versioning and limits are theirs.

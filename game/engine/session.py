@@ -4,6 +4,9 @@ Story turns go through the one turn pipeline (``game.engine.turn``) with this se
 the turn row, the graph writes and the scene committed in ONE transaction. Everything else a front end
 needs (undo, snapshots, restart, the narrator, the map layout, past turns, graph history) is a method
 here: the save database is private, so nothing reaches around the session into the file.
+
+It is one piece (over 400 lines) on purpose: it is the interface every front end uses, and each method is
+a few lines delegating to the turn pipeline, the store or the graph views; the work itself lives there.
 """
 
 from __future__ import annotations
@@ -136,10 +139,12 @@ class GameSession:
 
     @classmethod
     async def open(cls, settings: Settings, save: str | Path | None = None, *, new: bool = False,
-                   world: str | None = None, narrator: Narrator | None = None) -> GameSession:
+                   world: str | None = None, narrator: Narrator | None = None,
+                   env: Mapping[str, str] | None = None) -> GameSession:
         """Open ``save`` (a name or a path), creating it when missing or when ``new``.
 
         With no save: resume the most recently played one, or start a new game with a generated name.
+        ``env`` is where a narrator made here reads its API key (the process environment when not given).
         """
         path = cls._choose_path(settings, save, new, world)
         creating = not path.exists()
@@ -160,7 +165,7 @@ class GameSession:
             db = await SaveDatabase.open(path, exclusive=True)
         try:
             try:
-                return await cls._start(settings, db, creating, narrator, loaded)
+                return await cls._start(settings, db, creating, narrator, loaded, env)
             except DECODE_ERRORS as error:  # a stored scene or row that no longer validates
                 raise damaged(db.name, error) from error
         except BaseException:
@@ -187,7 +192,8 @@ class GameSession:
 
     @classmethod
     async def _start(cls, settings: Settings, db: SaveDatabase, creating: bool,
-                     narrator: Narrator | None, world: World | None = None) -> GameSession:
+                     narrator: Narrator | None, world: World | None = None,
+                     env: Mapping[str, str] | None = None) -> GameSession:
         from game.world import load_world
 
         world_id = await db.world_id()
@@ -207,7 +213,7 @@ class GameSession:
         if narrator is None:
             from game.narrator.factory import make_narrator
 
-            narrator = make_narrator(settings, world)
+            narrator = make_narrator(settings, world, env=env)
         talked = await db.gossip_last_talked()
         return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
 

@@ -1,4 +1,4 @@
-"""One story turn, written once: read the input, retrieve, narrate, World IR, extract, store, apply.
+"""One story turn, written once: input, retrieve, narrate, World IR, extract, awareness, gossip, store.
 
 The same pipeline runs a game on disk and a game in memory. Only the storage step differs, so it is
 pluggable (``TurnStore``): ``GameSession`` commits the turn row, the graph writes and the scene in ONE

@@ -17,7 +17,6 @@ from pydantic import Field
 from game.graph.models import CamelModel, Edge, Node
 
 How = Literal["authored", "witnessed", "told", "rumour"]
-HOWS: tuple[How, ...] = ("authored", "witnessed", "told", "rumour")
 
 PUBLIC = "*"
 """The knower meaning everyone: what the whole town knows. Never a node ID (IDs are slugs)."""

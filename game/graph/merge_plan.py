@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from game.graph.identity import united_aliases, united_labels
 from game.graph.models import Edge, Node
-from game.graph.vocabulary import Vocabulary
+from game.graph.vocabulary import NormalizedRelation, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -61,12 +61,17 @@ def _heal_duplicates(open_edges: Sequence[Edge], vocabulary: Vocabulary) -> list
     """Every open version but the newest of each relation (a symmetric relation ignores direction)."""
     by_key: dict[tuple[str, str, str], dict[str, Edge]] = {}
     for edge in open_edges:
-        ends = (edge.source, edge.target)
-        if vocabulary.is_symmetric(edge.relation):
-            ends = (min(ends), max(ends))
-        by_key.setdefault((*ends, edge.relation), {})[edge.id] = edge
+        by_key.setdefault(_as_stored(edge, vocabulary).key(edge.source, edge.target), {})[edge.id] = edge
     stale: list[Edge] = []
     for versions in by_key.values():
         if len(versions) > 1:
             stale += sorted(versions.values(), key=lambda e: (e.valid_at, e.id))[:-1]
     return stale
+
+
+def _as_stored(edge: Edge, vocabulary: Vocabulary) -> NormalizedRelation:
+    """A stored version's relation, already canonical and oriented: it is matched as stored, not
+    normalized again (a name stored outside the vocabulary stays that name even if a world later
+    declares it a synonym)."""
+    return NormalizedRelation(edge.relation, flipped=False, known=vocabulary.is_known(edge.relation),
+                              symmetric=vocabulary.is_symmetric(edge.relation))

@@ -61,8 +61,9 @@ def resolve_name(wanted: str, nodes: Iterable[Node], *, by_id: bool = False) -> 
 
     The first tier with any match decides. One node there is the answer. Several are an ambiguous name:
     the match reports them all in ``tied`` and ``node`` stays None. Nothing breaks the tie (not age, not
-    ID), because seed 002 says identity is never guessed: a name that could mean two people is for the
-    author or the model to make precise, with a full name or an ID.
+    ID), because identity is never guessed: merging two people wrongly corrupts every later turn, so a
+    name that could mean two people is for the author or the model to make precise, with a full name or
+    an ID.
     """
     nodes = list(nodes)
     if by_id:

@@ -5,6 +5,11 @@ earlier calls of the same execution, so a node created by the first call is foun
 that fails validation or breaks a rule is rejected whole: its partial writes are rolled back from the
 buffer and it reports ``error`` instead of a result. The caller commits ``writes`` once, in the turn's
 transaction.
+
+It is one piece (over 400 lines) on purpose: resolving, merging, versioning, exclusions and knowers all
+read and write the same per-call buffer and roll back together when a call is rejected; split apart they
+would share that state through every signature. Matching and merge planning are already their own
+modules (``vocabulary``, ``names``, ``merge_plan``).
 """
 
 from __future__ import annotations

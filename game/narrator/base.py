@@ -1,4 +1,4 @@
-"""The one interface every narrator implements, and the scene state a turn carries forward.
+"""The one interface every narrator implements, and the requests and results a turn passes through it.
 
 A turn asks the narrator three things in order: ``narrate`` (stream the prose), ``finish`` (the turn's
 World IR and the scene after it), and ``extract`` (turn World IR into upserts through an
@@ -62,7 +62,8 @@ class ExtractionReport:
 
 
 class Narrator(Protocol):
-    """Tells turns. Implementations: ``offline.OfflineNarrator`` and ``openai_narrator.OpenAINarrator``."""
+    """Tells turns. Implementations: ``game.narrator.offline.OfflineNarrator`` (the story engine) and
+    ``game.narrator.llm.narrator.OpenAINarrator`` (a model)."""
 
     @property
     def label(self) -> str:

@@ -6,6 +6,7 @@ neither pays for the other at start-up.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from game.config import Settings
@@ -13,16 +14,18 @@ from game.errors import ConfigError
 from game.narrator.base import Narrator
 from game.world import World
 
-REPLAY_PREFIX = "replay:"
-
 
 def make_narrator(settings: Settings, world: World, *, record: Path | None = None,
-                  replay: Path | None = None) -> Narrator:
-    """The narrator the settings ask for. A replay needs no endpoint; a recording needs one."""
+                  replay: Path | None = None, env: Mapping[str, str] | None = None) -> Narrator:
+    """The narrator the settings ask for. A replay needs no endpoint; a recording needs one.
+
+    ``env`` is where a model narrator reads its API key (the process environment when not given): the UI
+    passes its own copy holding a key the player typed, so that key never enters ``os.environ`` where
+    every child process and library would inherit it."""
     if replay is not None:
         from game.narrator.llm.narrator import OpenAINarrator
 
-        return OpenAINarrator(settings.llm, world, replay=replay, record=record)
+        return OpenAINarrator(settings.llm, world, replay=replay, record=record, env=env)
     if not settings.uses_llm:
         if record is not None:
             raise ConfigError("--record stores a model session, and no model is configured: give --base-url "
@@ -35,20 +38,5 @@ def make_narrator(settings: Settings, world: World, *, record: Path | None = Non
                           "OPENAI_BASE_URL and KITH_MODEL, or fill [llm] in kith.toml.")
     from game.narrator.llm.narrator import OpenAINarrator
 
-    return OpenAINarrator(settings.llm, world, record=record)
+    return OpenAINarrator(settings.llm, world, record=record, env=env)
 
-
-def narrator_from_spec(spec: str, settings: Settings, world: World, *, base_dir: Path | None = None,
-                       record: Path | None = None) -> Narrator:
-    """The narrator a headless script's ``** narrator:`` header names: ``offline``, ``openai``, ``auto``
-    or ``replay:FILE`` (a path relative to ``base_dir``, the script's folder)."""
-    spec = spec.strip()
-    if spec.startswith(REPLAY_PREFIX):
-        target = Path(spec.removeprefix(REPLAY_PREFIX).strip())
-        if not target.is_absolute() and base_dir is not None:
-            target = base_dir / target
-        return make_narrator(settings, world, replay=target, record=record)
-    if spec in {"offline", "openai", "auto"}:
-        chosen = settings.model_copy(update={"narrator": spec})
-        return make_narrator(chosen, world, record=record)
-    raise ConfigError(f"unknown narrator {spec!r}: use offline, openai, auto or replay:FILE")

@@ -4,6 +4,10 @@ A check line is peeled RegTest-style: ``!`` (or ``{invert}``) negates, ``{vital}
 check's failure, ``{graph}`` / ``{state}`` pick what is checked; what remains is the check itself:
 ``/regex``, ``{count=N} text`` or plain text (a substring). Each check answers "does it hold?" together
 with what it saw, so a failure message can say what was there instead, whichever way it was negated.
+
+It is one piece (over 400 lines) on purpose: every check is a small ``Check`` subclass sharing one
+verdict shape and one line syntax, and ``parse_check`` dispatches to them all; the file is the list of
+what a script line may check.
 """
 
 from __future__ import annotations

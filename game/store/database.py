@@ -4,6 +4,10 @@ Graph writes are journaled with before-images per turn (``journal``), so ``undo_
 exact state before the last turn (graph, scene and history) as many times as there are turns. Bulk loads
 (``commit_many``, the world's turn 0) skip the journal: they are not undoable turns. The first write
 takes the save's lock (``lock``) and keeps it until close, so two processes never write one save.
+
+It is one piece (over 400 lines) on purpose: it owns the one connection and its transactions, so every
+write that must be atomic with another (turn, graph, scene, journal) is a method here; the SQL of each
+part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``identity``, ``gossip_log``).
 """
 
 from __future__ import annotations

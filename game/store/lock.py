@@ -1,6 +1,6 @@
 """One writer per save: an advisory ``flock`` on the save file itself, held while a game is open.
 
-Two processes writing one save interleave turns and undo each other's (issue 8). SQLite's own locks
+Two processes writing one save interleave turns and undo each other's. SQLite's own locks
 only cover one transaction at a time, so a game takes this lock when it opens and keeps it until it
 closes; a second game, or a ``kith graph`` write, is refused with a clear message. Within one process the
 lock is shared (counted): the TUI opens the next game before closing the current one, which may be the

@@ -40,7 +40,7 @@ def snapshot_name(save: str, purpose: str) -> str:
 
     Always a valid save name and never ``save`` itself: a name too long for the suffix is shortened,
     and a name that already ends with the suffix gets a second marker, so a snapshot can never
-    overwrite the game it keeps (issue 8: a 64-character name used to restart into itself).
+    overwrite the game it keeps (a 64-character name once restarted into itself).
     """
     for suffix in (f"-{purpose}", f"-{purpose}-2"):
         candidate = f"{save[:MAX_NAME - len(suffix)]}{suffix}"

@@ -4,7 +4,7 @@ A snapshot is written with SQLite's backup API under a name unique to this proce
 (``.NAME.sqlite.snapshot-PID``), so two processes never share a temporary file, and moved into place
 only when whole. An older file of that name is replaced under its lock, after its -wal/-shm/-journal
 are removed: a stale WAL left by a killed game would otherwise be replayed onto the new file and
-corrupt it (issue 8). Restoring accepts only a game of the same world: a graph-only save or another
+corrupt it. Restoring accepts only a game of the same world: a graph-only save or another
 world's game would wipe the player's game and its world.
 """
 

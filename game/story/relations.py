@@ -23,39 +23,31 @@ class RelationView:
         self.pending: dict[RelationKey, float | None] = {}
         self._nodes: dict[str, Node | None] = {}
 
-    def key(self, source: str, target: str, relation: str) -> tuple[RelationKey, bool]:
-        """The stored form of a relation (canonical name and direction), and whether it is symmetric."""
-        normalized = self.world.vocabulary.normalize(relation)
-        if normalized.flipped:
-            source, target = target, source
-        if normalized.symmetric and normalize_name(target) < normalize_name(source):
-            source, target = target, source
-        return (normalize_name(source), normalize_name(target), normalized.name), normalized.symmetric
-
     def record(self, source: str, target: str, relation: str, strength: float | None) -> None:
-        key = self.key(source, target, relation)[0]
-        self.pending[key] = strength
+        """Note this turn's change to a relation; ``None`` closes it. Keys are ``NormalizedRelation.key``
+        over normalized names, the upsert's matching, so pending changes need no node looked up."""
+        vocabulary = self.world.vocabulary
+        normalized = vocabulary.normalize(relation)
+        written = normalize_name(source), normalize_name(target)
+        self.pending[normalized.key(*written)] = strength
+        first, second = normalized.orient(*written)
         if strength is not None:
-            # Opening a relation closes those it excludes (distrust ends trust), as the upsert will.
-            stored_source, stored_target = (target, source) if self.world.vocabulary.normalize(relation).flipped \
-                else (source, target)
-            for excluded in self.world.vocabulary.excluded_by(key[2]):
-                for s, t in ((stored_source, stored_target), (stored_target, stored_source)):
-                    other, symmetric = self.key(s, t, excluded)
-                    if symmetric or (s, t) == (stored_source, stored_target):
-                        self.pending[other] = None
+            # Opening a relation closes those it excludes (distrust ends trust) between the same ends in
+            # stored order, as the upsert will.
+            for excluded in vocabulary.excluded_by(normalized.name):
+                self.pending[vocabulary.normalize(excluded).key(first, second)] = None
 
     async def strength(self, source: str, target: str, relation: str) -> float | None:
         """The strength of the open version of ``source -relation-> target``, or None when none is open."""
-        (s_key, t_key, name), symmetric = self.key(source, target, relation)
-        if (s_key, t_key, name) in self.pending:
-            return self.pending[(s_key, t_key, name)]
-        s_node, t_node = await self._node(s_key), await self._node(t_key)
+        normalized = self.world.vocabulary.normalize(relation)
+        key = normalized.key(normalize_name(source), normalize_name(target))
+        if key in self.pending:
+            return self.pending[key]
+        s_node, t_node = await self._node(key[0]), await self._node(key[1])
         if s_node is None or t_node is None:
             return None
-        edges = list(await self.reader.open_edges_between(s_node.id, t_node.id, name))
-        if symmetric:
-            edges += await self.reader.open_edges_between(t_node.id, s_node.id, name)
+        edges = [edge for s, t in normalized.directions(s_node.id, t_node.id)
+                 for edge in await self.reader.open_edges_between(s, t, normalized.name)]
         if not edges:
             return None
         return max(edges, key=lambda e: (e.valid_at, e.id)).strength

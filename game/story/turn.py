@@ -91,7 +91,7 @@ async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None
     action = ACTIONS[intent.verb]
     touched = list(turn.acted_on), list(turn.mentioned_people)
     plan = await action.check(turn, intent)
-    if isinstance(plan, Refusal) and typed is not None and intent.verb != "empty":
+    if isinstance(plan, Refusal) and typed is not None:
         refused = list(turn.acted_on), list(turn.mentioned_people)
         # Whoever the refused reading touched is not on stage for the corrected one.
         turn.acted_on, turn.mentioned_people = touched
@@ -113,7 +113,7 @@ async def _typo_reading(turn: Turn, typed: str) -> bool:
         await custom_command(turn, line)
         return True
     intent = pronouns.resolve(turn, parse(line))
-    if intent.verb in {"unknown", "empty"}:
+    if intent.verb == "unknown":
         return False
     action = ACTIONS[intent.verb]
     plan = await action.check(turn, intent)

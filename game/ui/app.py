@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Iterable, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -35,7 +35,7 @@ from textual.worker import Worker, WorkerState
 from game.errors import ConfigError, KithError
 from game.ui.command_input import CommandInput
 from game.ui.errors import describe, notify_problem
-from game.ui.keys import KeyStore
+from game.ui.keys import KeyStore, environment_with_key
 from game.ui.map_pane import WIDTH_STEP, MapPane
 from game.ui.relationship_map import RelationshipMap
 from game.ui.status_line import StatusLine
@@ -97,11 +97,16 @@ class KithApp(App[int]):
     ]
 
     def __init__(self, settings: Settings, save: str | None = None, new: bool = False, world: str | None = None,
-                 narrator: Narrator | None = None, *, key_store: KeyStore | None = None) -> None:
+                 narrator: Narrator | None = None, *, key_store: KeyStore | None = None,
+                 environment: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.settings = settings
         self.session: GameSession | None = None
         self.key_store = key_store or KeyStore()
+        self.environment: dict[str, str] = dict(os.environ if environment is None else environment)
+        """Where narrators read their API key: the environment Kith started in, plus a key the player typed
+        or remembered. Kept here rather than written into ``os.environ``, which every library and child
+        process would read."""
         self._pending = OpenRequest(save, new, world, narrator)
         self._turn_worker: Worker[None] | None = None
         self._positions: dict[str, Position] = {}
@@ -168,14 +173,13 @@ class KithApp(App[int]):
     def _remembered_key(self) -> None:
         """A key the player asked Kith to remember stands in for an unset environment variable."""
         variable = self.settings.llm.api_key_env
-        if not os.environ.get(variable):
+        if not self.environment.get(variable):
             try:
                 key = self.key_store.load(variable)
             except KithError as error:
                 self.report(error)
                 return
-            if key:
-                os.environ[variable] = key
+            self.environment = environment_with_key(self.environment, variable, key)
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def open_game(self, request: OpenRequest) -> None:
@@ -185,7 +189,7 @@ class KithApp(App[int]):
             # The engine, store, world and narrator modules load in a thread, so the loop keeps drawing.
             engine = await asyncio.to_thread(importlib.import_module, "game.engine.session")
             session = await engine.GameSession.open(self.settings, request.save, new=request.new, world=request.world,
-                                             narrator=request.narrator)
+                                                    narrator=request.narrator, env=self.environment)
         except Exception as error:
             self.status.activity = ""
             self.report(error, modal=True)
@@ -550,7 +554,7 @@ class KithApp(App[int]):
     def action_settings(self) -> None:
         if not self._idle():
             return
-        known = bool(os.environ.get(self.settings.llm.api_key_env))
+        known = bool(self.environment.get(self.settings.llm.api_key_env))
 
         def chosen(choice: SettingsChoice | None) -> None:
             if choice is not None:
@@ -558,7 +562,7 @@ class KithApp(App[int]):
 
         from game.ui.screens.settings import SettingsScreen
 
-        self.push_screen(SettingsScreen(self.settings, known, dict(os.environ)), chosen)
+        self.push_screen(SettingsScreen(self.settings, known, dict(self.environment)), chosen)
 
     @work(exclusive=True, group="settings", exit_on_error=False)
     async def _apply_settings(self, choice: SettingsChoice) -> None:
@@ -566,8 +570,8 @@ class KithApp(App[int]):
 
         settings = choice.apply_to(self.settings)
         variable = settings.llm.api_key_env
-        if choice.key:
-            os.environ[variable] = choice.key
+        if choice.key:  # a typed key replaces the one in use, even one from the environment
+            self.environment = {**self.environment, variable: choice.key}
             if choice.remember_key:
                 try:
                     await asyncio.to_thread(self.key_store.save, variable, choice.key)
@@ -579,7 +583,7 @@ class KithApp(App[int]):
             self.open_game(self._pending)
             return
         try:
-            narrator = make_narrator(settings, session.world)
+            narrator = make_narrator(settings, session.world, env=self.environment)
         except ConfigError as error:
             self.report(error)
             return

@@ -24,7 +24,6 @@ from game.graph.render import sign_word
 
 ANY_RELATION = "*"
 """Where the caller allows it (script checks), ``A -> B`` or ``A -> B: *`` means any relation."""
-SIGNS = ("+", "-", "0")
 _SIGN_WORDS = {"+": "+", "positive": "+", "-": "-", "negative": "-", "0": "0", "neutral": "0", "·": "0"}
 COMPARISONS: dict[str, Callable[[float, float], bool]] = {
     "=": operator.eq, "==": operator.eq, "!=": operator.ne,

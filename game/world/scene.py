@@ -28,7 +28,6 @@ class StoryState(CamelModel):
     previous: str | None = Field(default=None, description="The place the player came from ('go back').")
     departures: dict[str, str] = Field(
         default_factory=dict, description="Who left the player's place this turn, and where to (to follow).")
-    last_input: str | None = Field(default=None, description="What 'again' repeats.")
     clock: int | None = Field(
         default=None, description="Turns that took time: the story's clock, which looking and asking around "
         "do not advance. None in saves older than it; the story engine then starts it from the turn number.")
@@ -38,6 +37,15 @@ class StoryState(CamelModel):
     news_told: list[str] = Field(
         default_factory=list, description="News already reacted to, as 'hearer|edge id': each person says "
         "what they heard about their own people only once.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_last_input(cls, data: Any) -> Any:
+        """Saves from before 'again' moved into the turn pipeline (which keeps the last line in memory)
+        hold ``last_input`` here; it is read and dropped, since nothing reads it back from a save."""
+        if isinstance(data, dict) and "last_input" in data:
+            data = {k: v for k, v in data.items() if k != "last_input"}
+        return data
 
 
 class Awareness(CamelModel):

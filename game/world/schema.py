@@ -5,6 +5,10 @@ optional, so an author may keep a small world in one file or split a large one b
 are errors (``extra="forbid"``): a typo in content must fail at load, never be ignored in play.
 Cross-references (an exit to a missing place, a flag never set) are checked afterwards by
 ``game.world.checks``, because they span files.
+
+It is one piece (about 400 lines) on purpose: it is the whole content format, one model per TOML
+table, and reads as its reference from the top-level ``WorldDocument`` down; split by table it would
+scatter the format an author looks up in one place.
 """
 
 from __future__ import annotations
@@ -20,9 +24,6 @@ ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 DIRECTIONS: tuple[str, ...] = (
     "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
     "up", "down", "in", "out",
-)
-ACTS: tuple[str, ...] = (
-    "talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn",
 )
 ITEM_ACTS = frozenset({"give", "show", "bribe"})
 TOPIC_ACTS = frozenset({"accuse", "lie", "warn"})

@@ -1,4 +1,4 @@
-"""The fast path: relations read from any narration text without a model (issue 13, seed 003).
+"""The fast path: relations read from any narration text without a model.
 
 A gazetteer of the save's names finds who a sentence mentions; English (and a few Chinese) relation
 patterns, plus phrases derived from the save's vocabulary, say what one is to another. Precision comes

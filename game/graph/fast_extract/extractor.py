@@ -301,7 +301,3 @@ def _opening(sentence: str) -> int:
     match = re.match(r"[\s\"'“‘(\[«—-]*", sentence)
     return match.end() if match else 0
 
-
-def extract_text(text: str, index: NameIndex, vocabulary: Vocabulary | None = None) -> Extraction:
-    """One-off extraction (build a ``FastExtractor`` once to read many texts with one vocabulary)."""
-    return FastExtractor(vocabulary).extract(text, index)

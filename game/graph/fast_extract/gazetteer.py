@@ -3,7 +3,7 @@
 Matching is ``game.graph.names``' (the same as retrieval's): a name in a spaced script stands as a word,
 a CJK name may stand anywhere, and a shorter name inside a longer one at the same place gives way. A
 name several nodes answer to is a mention of *someone*, never of either: it blocks shorter matches
-inside it but yields no relation (identity is conservative, seed 002).
+inside it but yields no relation (identity is never guessed: see ``resolve_name``).
 """
 
 from __future__ import annotations

@@ -218,7 +218,3 @@ def extract_v1(world: World, turn: int, ir: WorldIR, nodes: Sequence[Node], edge
     return Prompt(EXTRACT, [{"role": "system", "content": system}, {"role": "user", "content": user}],
                   UpsertCall, {"system": len(system), "worldIR": len(ir_json), "existingNpcs": len(npcs),
                                "existingRelations": len(relations)})
-
-
-PROMPTS = {NARRATE: narrate_v1, WORLD_IR: world_ir_v1, EXTRACT: extract_v1}
-"""Every prompt in use, by version."""

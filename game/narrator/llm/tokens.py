@@ -58,14 +58,10 @@ class Window:
         return self.budget > 0 and self.used >= WARN_AT * self.budget
 
 
-def fit_window(turn_costs: Sequence[int], budget: int) -> Window:
-    """Keep the newest turns whose estimated cost fits ``budget`` (indices into ``turn_costs``)."""
-    return fit_newest(len(turn_costs), turn_costs.__getitem__, budget)
-
-
 def fit_newest(count: int, cost: Callable[[int], int], budget: int) -> Window:
-    """``fit_window`` weighing turns newest first and only until the budget is spent: a long story's
-    older turns are never estimated (about 0.2 ms each, every turn)."""
+    """Keep the newest of ``count`` turns whose estimated cost fits ``budget``, weighing them newest first
+    and only until the budget is spent: a long story's older turns are never estimated (about 0.2 ms
+    each, every turn)."""
     kept: list[int] = []
     used = 0
     for index in range(count - 1, -1, -1):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.story.actions.base import Action
-from game.story.actions.general import Empty, Think, Unknown, Wait
+from game.story.actions.general import Think, Unknown, Wait
 from game.story.actions.people import ActOn, Bribe, Converse, Follow, Give, Say, Talk
 from game.story.actions.places import Exits, Go, Look
 from game.story.actions.things import Drop, Examine, Inventory, Take
@@ -21,5 +21,5 @@ ACTIONS: dict[Verb, Action[Any]] = {
     "give": Give("give"), "show": Give("show"), "bribe": Bribe(), "follow": Follow(),
     "help": ActOn("help"), "threaten": ActOn("threaten"), "accuse": ActOn("accuse"), "lie": ActOn("lie"),
     "warn": ActOn("warn"),
-    "wait": Wait(), "think": Think(), "empty": Empty(), "unknown": Unknown(),
+    "wait": Wait(), "think": Think(), "unknown": Unknown(),
 }

@@ -1,6 +1,7 @@
-"""Actions about nothing in particular: waiting, thinking, an empty line, and input nobody understood.
+"""Actions about nothing in particular: waiting, thinking, and input nobody understood.
 
-An empty line and an unknown verb always refuse (no time passes), with a hint built from the scene.
+An unknown verb always refuses (no time passes), with a hint built from the scene. An empty line never
+gets here: the engine's turn pipeline answers it before the story reads it.
 """
 
 from __future__ import annotations
@@ -38,11 +39,6 @@ class Think(Action[None]):
 
     def takes_time(self, plan: None) -> bool:
         return False
-
-
-class Empty(Action[None]):
-    async def check(self, turn: Turn, intent: Intent) -> Refusal:
-        return Refusal(f"You hesitate. {turn.hint()}")
 
 
 class Unknown(Action[None]):
