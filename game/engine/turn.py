@@ -15,7 +15,7 @@ import asyncio
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -37,7 +37,8 @@ from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
 from game.graph.memory import GraphIndex
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
-from game.graph.retrieve import RetrievalSettings, cast_seeds, retrieve
+from game.graph.models import Node
+from game.graph.retrieve import RetrievalSettings, ScopedRetrieval, cast_seeds, retrieve, retrieve_scoped
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.narrator.base import (
@@ -106,6 +107,26 @@ async def witnesses(graph: GraphIndex, cast: Iterable[str]) -> list[str]:
     """Who sees a turn's relations made: the player, and the cast on stage when the player acted."""
     on_stage = [node.id for node in await cast_seeds(graph, list(cast))]
     return sorted(graph.player_ids) + [node_id for node_id in on_stage if node_id not in graph.player_ids]
+
+
+async def present_knowers(graph: GraphIndex, cast: Iterable[str]) -> list[Node]:
+    """Whose knowledge a turn's narrator is told: the player, then each person of the cast on stage."""
+    players = [graph.nodes[node_id] for node_id in sorted(graph.player_ids) if node_id in graph.nodes]
+    return players + [node for node in await cast_seeds(graph, list(cast)) if node.id not in graph.player_ids]
+
+
+async def scoped_context(graph: GraphIndex, text: str, cast: Sequence[str],
+                         settings: RetrievalSettings) -> ScopedRetrieval:
+    """What the narrator is told this turn: only what the people present know (the player included).
+
+    The rule for graphs that cannot say who knows what: with no player node (a bare graph, not a game)
+    retrieval is not scoped and ``knowledge`` is empty, as before knowledge existed. A save from before
+    knowledge was migrated with every relation known to its two ends and the player aware of everyone,
+    so it is scoped like any game and the player's own lines hold what they knew before.
+    """
+    if not graph.player_ids:
+        return ScopedRetrieval(await retrieve(graph, text, cast, settings))
+    return await retrieve_scoped(graph, text, cast, await present_knowers(graph, cast), settings)
 
 
 async def stage_places(graph: GraphIndex, scene: SceneState) -> dict[str, str]:
@@ -196,12 +217,14 @@ class TurnPipeline:
             clock = now
 
         try:
-            retrieval = await retrieve(state.graph, text, state.scene.cast, self.retrieval_settings)
+            scoped = await scoped_context(state.graph, text, state.scene.cast, self.retrieval_settings)
+            retrieval = scoped.retrieval
             lap("retrieve_ms")
             scene = state.scene.model_copy(update={"verbose": state.verbose})
             request = NarrationRequest(
                 turn=turn, player_input=text, npc_context=retrieval.npc_context, scene=scene,
                 graph=state.graph, history=tuple(state.history), seed=self.seed + turn,
+                knowledge=scoped.knowledge,
             )
             parts: list[str] = []
             async for delta in self.narrator.narrate(request):
