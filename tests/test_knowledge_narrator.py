@@ -116,3 +116,28 @@ def test_why_shows_what_the_narrator_is_told_never_a_secret_nobody_present_knows
     shown = asyncio.run(why())
     assert "Tobin Hale" in shown and "SERVES" in shown
     assert SECRET not in shown
+
+
+async def test_the_player_witnesses_only_relations_made_where_they_are(tmp_path: Path, server: ChatServer) -> None:
+    settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "saves",
+                        llm=llm_settings(server.base_url))
+    here = edge_call("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed since Sam steadied her wick.")
+    away = edge_call("Tobin Hale", "Lighthouse Board", "DISTRUSTS", -0.5,
+                     "Tobin Hale wrote to the Lighthouse Board behind Edda's back.")
+    facts = ir(charactersPresent=["Sam Reed", "Edda Marsh"], entities=[character("Edda Marsh")],
+               relations=[], nextCast=["Edda Marsh"])
+    server.push(Text(NARRATION), Text(json.dumps(facts)), ToolCalls([("upsert_npc_graph", {"edges": [here, away]})]))
+    session = await GameSession.open(settings, save="game", new=True, world="tiny",
+                                     narrator=OpenAINarrator(settings.llm, tiny_world(), env={}))
+    try:
+        assert any(isinstance(e, TurnCommitted) for e in await collect(session, "help Edda with the wick"))
+        graph = session.graph
+        ids = {node.name: node.id for node in graph.nodes.values()}
+        made = {edge.relation: edge.id for edge in graph.open_edges.values() if edge.valid_at == 1}
+        player, edda, tobin = ids["Sam Reed"], ids["Edda Marsh"], ids["Tobin Hale"]
+        assert graph.knows(player, made["TRUSTS"]) and graph.knows(edda, made["TRUSTS"])
+        # Tobin is up in the lamp room: what he did there is his to know, not the player's or Edda's.
+        assert graph.knows(tobin, made["DISTRUSTS"])
+        assert not graph.knows(player, made["DISTRUSTS"]) and not graph.knows(edda, made["DISTRUSTS"])
+    finally:
+        await session.close()
