@@ -109,6 +109,42 @@ async def witnesses(graph: GraphIndex, cast: Iterable[str]) -> list[str]:
     return sorted(graph.player_ids) + [node_id for node_id in on_stage if node_id not in graph.player_ids]
 
 
+async def present_ids(graph: GraphIndex, writes: GraphWrites, names: Iterable[str]) -> set[str]:
+    """The node IDs of the people where the player is this turn (the player included), people the turn
+    itself created among them."""
+    wanted = list(dict.fromkeys(names))
+    found = set(graph.player_ids)
+    for reader in (graph, GraphIndex(writes.nodes.values())):
+        found.update(node.id for node in await cast_seeds(reader, wanted))
+    return found
+
+
+def seen_where_made(graph: GraphIndex, writes: GraphWrites, present: set[str]) -> GraphWrites:
+    """``writes`` without the ``witnessed`` rows of relations made where none of their people were present.
+
+    The execution hands every relation of a turn to the same witnesses (the stage), but a turn also
+    carries relations made elsewhere (a story beat in another place, a model telling what happens up the
+    hill). Those are known to their own ends, not seen by the player or by whoever stands beside them.
+    A relation with no individual end (a guild against a guild) has no place to be, so it keeps its
+    witnesses; one somebody told this turn (it has ``told`` rows) was spoken of here, so it keeps them too.
+    """
+    spoken = {row.edge_id for row in writes.knowings.values() if row.how == "told"}
+    unseen: set[str] = set()
+    for edge in writes.edges.values():
+        if edge.id in spoken:
+            continue
+        ends = [writes.nodes.get(end) or graph.nodes.get(end) for end in (edge.source, edge.target)]
+        people = [node.id for node in ends if node is not None and node.type == "individual"]
+        if people and not present.intersection(people):
+            unseen.add(edge.id)
+    if not unseen:
+        return writes
+    kept = writes.copy()
+    kept.knowings = {key: row for key, row in writes.knowings.items()
+                     if not (row.edge_id in unseen and row.how == "witnessed")}
+    return kept
+
+
 async def present_knowers(graph: GraphIndex, cast: Iterable[str]) -> list[Node]:
     """Whose knowledge a turn's narrator is told: the player, then each person of the cast on stage."""
     players = [graph.nodes[node_id] for node_id in sorted(graph.player_ids) if node_id in graph.nodes]
@@ -247,6 +283,11 @@ class TurnPipeline:
             else:
                 report = await self.narrator.extract(request, result, execution)
             writes = execution.writes if report.extracted else GraphWrites()
+            if writes and not result.ir_error:
+                # Who was where the player is: the IR's presence, and the cast before and after.
+                here = [*result.world_ir.characters_present, *result.world_ir.next_cast, *state.scene.cast,
+                        *result.scene.cast]
+                writes = seen_where_made(state.graph, writes, await present_ids(state.graph, writes, here))
             result.scene = await self._aware(result.scene, writes, turn, narration)
             lap("extract_ms")
             # Word travels after what happened is known, and rides in the same writes: one transaction,
