@@ -35,9 +35,9 @@ from game.engine.events import (
 from game.errors import KithError, NarratorError
 from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
 from game.graph.memory import GraphIndex
+from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
-from game.graph.models import Node
 from game.graph.retrieve import RetrievalSettings, ScopedRetrieval, cast_seeds, retrieve, retrieve_scoped
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
