@@ -34,6 +34,7 @@ from game.engine.events import (
 )
 from game.errors import KithError, NarratorError
 from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
+from game.graph.knowledge import Knowing
 from game.graph.memory import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
@@ -120,29 +121,35 @@ async def present_ids(graph: GraphIndex, writes: GraphWrites, names: Iterable[st
 
 
 def seen_where_made(graph: GraphIndex, writes: GraphWrites, present: set[str]) -> GraphWrites:
-    """``writes`` without the ``witnessed`` rows of relations made where none of their people were present.
+    """``writes`` with only the witnesses who were where each relation was made.
 
-    The execution hands every relation of a turn to the same witnesses (the stage), but a turn also
-    carries relations made elsewhere (a story beat in another place, a model telling what happens up the
-    hill). Those are known to their own ends, not seen by the player or by whoever stands beside them.
-    A relation with no individual end (a guild against a guild) has no place to be, so it keeps its
-    witnesses; one somebody told this turn (it has ``told`` rows) was spoken of here, so it keeps them too.
+    The execution hands every relation of a turn to the same witnesses (the stage as the turn began), but
+    people move during a turn and a turn also carries relations made elsewhere (a story beat in another
+    place, a model telling what happens up the hill). So a ``witnessed`` or ``told`` row of someone not
+    ``present`` (with the player this turn) goes, and a relation none of whose people were present is
+    known to its own ends only. A relation somebody told this turn (it has ``told`` rows) was spoken of
+    here; one with no individual end (a guild against a guild) has no place to be: both keep the
+    witnesses who were present.
     """
     spoken = {row.edge_id for row in writes.knowings.values() if row.how == "told"}
-    unseen: set[str] = set()
+    elsewhere: set[str] = set()
     for edge in writes.edges.values():
-        if edge.id in spoken:
-            continue
         ends = [writes.nodes.get(end) or graph.nodes.get(end) for end in (edge.source, edge.target)]
         people = [node.id for node in ends if node is not None and node.type == "individual"]
-        if people and not present.intersection(people):
-            unseen.add(edge.id)
-    if not unseen:
+        if edge.id not in spoken and people and not present.intersection(people):
+            elsewhere.add(edge.id)
+
+    def seen(row: Knowing) -> bool:
+        if row.how not in ("witnessed", "told"):
+            return True
+        return row.knower in present and row.edge_id not in elsewhere
+
+    kept = {key: row for key, row in writes.knowings.items() if seen(row)}
+    if len(kept) == len(writes.knowings):
         return writes
-    kept = writes.copy()
-    kept.knowings = {key: row for key, row in writes.knowings.items()
-                     if not (row.edge_id in unseen and row.how == "witnessed")}
-    return kept
+    trimmed = writes.copy()
+    trimmed.knowings = kept
+    return trimmed
 
 
 async def present_knowers(graph: GraphIndex, cast: Iterable[str]) -> list[Node]:
@@ -284,9 +291,15 @@ class TurnPipeline:
                 report = await self.narrator.extract(request, result, execution)
             writes = execution.writes if report.extracted else GraphWrites()
             if writes and not result.ir_error:
-                # Who was where the player is: the IR's presence, and the cast before and after.
-                here = [*result.world_ir.characters_present, *result.world_ir.next_cast, *state.scene.cast,
-                        *result.scene.cast]
+                # Who was with the player this turn: the World IR's presence. A story that keeps everyone's
+                # place says it exactly; a model's may leave someone out, so the cast counts too (before
+                # the turn only when the player stayed where they were).
+                ir = result.world_ir
+                here = [*ir.characters_present, *ir.next_cast]
+                if result.scene.story is None:
+                    here += result.scene.cast
+                    if result.scene.location == state.scene.location:
+                        here += state.scene.cast
                 writes = seen_where_made(state.graph, writes, await present_ids(state.graph, writes, here))
             result.scene = await self._aware(result.scene, writes, turn, narration)
             lap("extract_ms")
