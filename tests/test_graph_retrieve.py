@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from helpers.graph import index_of, make_edge, make_node, rows
 
+from game.graph.knowledge import PUBLIC, How, Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphReader, GraphWrites
 from game.graph.render import NPC_CONTEXT_HEADING
-from game.graph.retrieve import RetrievalSettings, retrieve
+from game.graph.retrieve import RetrievalSettings, retrieve, retrieve_scoped
 
 Build = Callable[[GraphWrites], Awaitable[GraphReader]]
 
@@ -281,3 +282,40 @@ async def test_the_walk_reads_only_the_neighbourhood(reader: Build) -> None:
 
 def test_the_heading_is_the_contract_heading() -> None:
     assert NPC_CONTEXT_HEADING == "## Known NPC relationships (from graph retrieval)"
+
+
+async def test_a_scoped_retrieval_tells_each_person_present_only_what_they_know(reader: Build) -> None:
+    mira, tomas, oren, lise = people("Mira", "Tomas", "Oren", "Lise")
+    trusts = make_edge(mira, tomas, "TRUSTS", 0.6, fact="Mira trusts Tomas with her boat.")
+    fears = make_edge(tomas, oren, "FEARS", -0.5, fact="Tomas fears Oren since the nets were cut.")
+    owes = make_edge(oren, lise, "OWES", 0.4, fact="Oren owes Lise for a winter's fish.")
+    kin = make_edge(lise, mira, "KIN_OF", 0.7, fact="Lise and Mira are cousins.")
+    writes = graph([mira, tomas, oren, lise], [trusts, fears, owes, kin])
+
+    def knows(edge: Edge, knower: str, how: How = "authored", confidence: float = 1.0,
+              source: str | None = None) -> None:
+        writes.knowings[(edge.id, knower)] = Knowing(edge_id=edge.id, knower=knower, how=how, source=source,
+                                                     confidence=confidence, since_turn=0)
+
+    knows(trusts, mira.id)
+    knows(trusts, tomas.id)
+    knows(fears, tomas.id)
+    knows(fears, oren.id, "witnessed")
+    knows(fears, mira.id, "rumour", 0.49, source=oren.id)
+    knows(fears, lise.id, "told", 0.2, source=oren.id)  # below the floor: she does not know it
+    knows(owes, oren.id)  # a secret between two people who are not here
+    knows(kin, PUBLIC)
+    found = await retrieve_scoped(await reader(writes), "I ask Mira.", (), [mira, tomas])
+
+    assert "OWES" not in found.retrieval.npc_context
+    assert found.retrieval.npc_context.startswith(NPC_CONTEXT_HEADING)
+    assert {e.id for e in found.retrieval.edges} == {trusts.id, fears.id, kin.id}
+    assert sorted(found.knowledge["Mira"]) == sorted([
+        "- [+] **Mira** → **Tomas** (TRUSTS): Mira trusts Tomas with her boat. (sure)",
+        "- [-] **Tomas** → **Oren** (FEARS): Tomas fears Oren since the nets were cut. (rumour)",
+        "- [+] **Lise** → **Mira** (KIN_OF): Lise and Mira are cousins. (sure)",
+    ])
+    assert "- [-] **Tomas** → **Oren** (FEARS): Tomas fears Oren since the nets were cut. (sure)" in (
+        found.knowledge["Tomas"])
+    alone = await retrieve_scoped(await reader(writes), "I ask Mira.", (), [lise])
+    assert [line.rsplit(" (", 1)[1] for line in alone.knowledge["Lise"]] == ["sure)"]  # only the public tie

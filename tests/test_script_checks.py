@@ -258,3 +258,23 @@ async def test_knows_checks_a_knower_and_fails_both_ways_when_the_relation_is_mi
     # A secret is checked as a secret: a relation that is not there passes neither way.
     assert not verdict("{knows} Oren: Oren -> Tomas: TRUSTS", context)
     assert not verdict("{knows} !Oren: Oren -> Tomas: TRUSTS", context)
+
+
+async def test_knows_names_the_player_as_an_end_as_well_as_a_knower() -> None:
+    vocabulary = Vocabulary.default()
+    graph = GraphIndex()
+    execution = UpsertExecution(graph, vocabulary, 1, rng=random.Random(1), witnesses=())
+    outcome = await execution.run({
+        "nodes": [{"name": "Wren", "summary": "The player character.", "attributes": {"player": True}},
+                  *({"name": n, "summary": f"{n} of the quay."} for n in ("Tibby", "Hob"))],
+        "edges": [{"sourceName": "Tibby", "targetName": "Wren", "relation": "FEARS", "strength": -0.6,
+                   "fact": "Tibby fears Wren since the threat on the quay."}],
+    })
+    assert outcome.error is None
+    graph.apply(execution.writes)
+    context = CheckContext(output="", graph=graph, vocabulary=vocabulary)
+    assert verdict("{knows} Tibby: Tibby -> player: FEARS", context)
+    assert verdict("{knows} player: Tibby -> player: FEARS", context)
+    assert verdict("{knows} !Hob: Tibby -> player: FEARS", context)
+    assert not verdict("{knows} Hob: Tibby -> player: FEARS", context)
+    assert not verdict("{knows} Tibby: player -> Tibby: FEARS", context)  # the relation's way round counts

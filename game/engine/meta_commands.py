@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
 from game.engine.meta import HELP_TEXT, MetaCommand
 from game.engine.player_view import player_view
+from game.engine.turn import scoped_context
 from game.errors import KithError
 from game.graph.map.known import known_graph
 from game.graph.names import NameMatch, normalize_name, resolve_name
@@ -180,7 +181,9 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
         yield MetaOutput(_not_named(argument, match), "why")
         return
     found = match.node.name
-    result = await retrieve(session.graph, found, (), session.retrieval_settings)
+    # The scoped view a turn about NAME would hand the narrator now: only what the player and the people
+    # on stage know, so /why never spells out a secret nobody present could tell.
+    result = (await scoped_context(session.graph, found, session.scene.cast, session.retrieval_settings)).retrieval
     heard = await _heard(session, match.node.id)
     if not result.edges and not heard:
         yield MetaOutput(f"Nothing is remembered about {found} yet.", "why")

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from game.graph.knowledge import DEFAULT_FLOOR, PUBLIC
+from game.graph.knowledge import DEFAULT_FLOOR, FIRST_HAND, PUBLIC, Knowing
 from game.graph.models import Edge, Node
 from game.graph.names import candidate_spans, normalize_name
 from game.graph.ports import GraphReader
-from game.graph.render import render_npc_context
+from game.graph.render import fact_line, render_npc_context
 
 
 @dataclass(frozen=True)
@@ -164,6 +164,63 @@ async def known_to(reader: GraphReader, edges: Sequence[Edge], knower: str, floo
         if any(row.confidence >= floor for who, row in known.items() if who in (knower, PUBLIC)):
             kept.append(edge)
     return kept
+
+
+def confidence_word(row: Knowing) -> str:
+    """How sure a knower is, in the word a narrator reads: first-hand or public knowledge is ``sure``,
+    what someone who saw it told them is ``heard``, anything retold further is a ``rumour``."""
+    if row.knower == PUBLIC or row.how in FIRST_HAND:
+        return "sure"
+    return "heard" if row.how == "told" else "rumour"
+
+
+@dataclass
+class ScopedRetrieval:
+    """What the people present know: the union as one ``npcContext``, and each knower's own lines."""
+
+    retrieval: Retrieval
+    knowledge: dict[str, list[str]] = field(default_factory=dict)
+    """Per knower's name (the player first), their facts as ``fact_line``s ending in a confidence word."""
+
+
+async def retrieve_scoped(
+    reader: GraphReader,
+    message: str,
+    cast: Sequence[str],
+    knowers: Sequence[Node],
+    settings: RetrievalSettings | None = None,
+    *,
+    floor: float = DEFAULT_FLOOR,
+) -> ScopedRetrieval:
+    """One scoped retrieval per knower (the same seeds for each), and the union of what they found.
+
+    A fact nobody in ``knowers`` knows at ``floor`` or above is in neither part, so a narrator told this
+    cannot put a secret between two absent people into anyone's mouth. The union is ranked and cut like a
+    plain retrieval, so ``npcContext`` keeps its format and its budget.
+    """
+    settings = settings or RetrievalSettings()
+    nodes: dict[str, Node] = {}
+    union: dict[str, Edge] = {}
+    seeds: list[Node] = []
+    matched: list[Node] = []
+    knowledge: dict[str, list[str]] = {}
+    for knower in knowers:
+        found = await retrieve(reader, message, cast, settings, as_knower=knower.id, floor=floor)
+        seeds = seeds or found.seed_nodes
+        nodes.update(found.nodes)
+        matched += found.matched_nodes
+        rows = await reader.knowings_of([edge.id for edge in found.edges])
+        lines: list[str] = []
+        for edge in found.edges:
+            union.setdefault(edge.id, edge)
+            held = [row for who, row in rows.get(edge.id, {}).items() if who in (knower.id, PUBLIC)]
+            best = max(held, key=lambda row: (row.confidence, row.knower != PUBLIC))
+            lines.append(f"{fact_line(edge, found.nodes)} ({confidence_word(best)})")
+        knowledge.setdefault(knower.name, lines)
+    edges = sorted(union.values(), key=lambda e: (-e.valid_at, -abs(e.strength), e.id))[: settings.limit]
+    retrieval = Retrieval(npc_context=render_npc_context(edges, nodes), seed_nodes=seeds,
+                          matched_nodes=_unique_nodes(matched), edges=edges, nodes=nodes)
+    return ScopedRetrieval(retrieval, knowledge)
 
 
 def _unique_nodes(nodes: Iterable[Node]) -> list[Node]:

@@ -37,6 +37,10 @@ class NarrationRequest:
     graph: GraphReader
     history: tuple[PastTurn, ...] = ()
     seed: int = 0
+    knowledge: dict[str, list[str]] = field(default_factory=dict)
+    """What each person present knows, by name (the player character first): ``npcContext`` lines, each
+    ending in how sure they are (``sure``, ``heard``, ``rumour``). Empty when retrieval was not scoped
+    (a graph with no player node), and then ``npc_context`` is everything the walk found."""
 
 
 @dataclass

@@ -188,11 +188,14 @@ class EdgeCheck(Check):
     symmetric relation matches in either direction. Without ``: REL`` any open relation will do.
     """
 
-    def __init__(self, text: str, line: int, inverse: bool, vital: bool, ref: RelationRef) -> None:
+    def __init__(self, text: str, line: int, inverse: bool, vital: bool, ref: RelationRef, *,
+                 player_word: bool = False) -> None:
         super().__init__(text, line, inverse != ref.negated, vital)
         self.ref = ref
         self.source = ref.source
         self.target = ref.target
+        self.player_word = player_word
+        """Whether ``player`` names the player character at either end (``{knows}`` checks)."""
 
     def observe(self, context: CheckContext) -> tuple[bool, str]:
         meeting, detail = self.meeting(context)
@@ -203,7 +206,8 @@ class EdgeCheck(Check):
         graph = context.graph
         if graph is None:
             return [], "no graph to check"
-        source, target = node_called(graph, self.source), node_called(graph, self.target)
+        called = person_called if self.player_word else node_called
+        source, target = called(graph, self.source), called(graph, self.target)
         missing = [repr(n) for n, found in ((self.source, source), (self.target, target)) if found is None]
         if missing or source is None or target is None:
             return [], f"no node named {' or '.join(missing)}"
@@ -253,7 +257,9 @@ class KnowsCheck(Check):
         graph = context.graph
         if graph is None:
             raise Unanswerable("no graph to check")
-        knower = self._knower(graph)
+        knower = person_called(graph, self.knower)
+        if knower is None:
+            raise Unanswerable(f"no node named {self.knower!r}")
         meeting, detail = self.edge.meeting(context)
         if not meeting:
             raise Unanswerable(detail)
@@ -264,13 +270,14 @@ class KnowsCheck(Check):
         names = sorted(graph.nodes[k].name if k in graph.nodes else k for k in knowers)
         return False, f"{knower.name} does not know it; known by: {_list(names)}"
 
-    def _knower(self, graph: GraphIndex) -> Node:
-        found = node_called(graph, self.knower)
-        if found is None and normalize_name(self.knower) == PLAYER_WORD and len(graph.player_ids) == 1:
-            return graph.nodes[next(iter(graph.player_ids))]
-        if found is None:
-            raise Unanswerable(f"no node named {self.knower!r}")
-        return found
+
+def person_called(graph: GraphIndex, name: str) -> Node | None:
+    """``node_called``, where ``player`` also names the player character (when nothing is called that):
+    a script cannot know what a world calls its player, yet news about the player is what travels."""
+    found = node_called(graph, name)
+    if found is None and normalize_name(name) == PLAYER_WORD and len(graph.player_ids) == 1:
+        return graph.nodes[next(iter(graph.player_ids))]
+    return found
 
 
 def parse_knows_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> KnowsCheck:
@@ -287,7 +294,7 @@ def parse_knows_check(body: str, text: str, line: int, inverse: bool, vital: boo
         raise CheckSyntaxError(str(error)) from error
     if ref.negated:
         raise CheckSyntaxError("in a knows check the '!' goes before the knower: '{knows} !NAME: A -> B: REL'")
-    return KnowsCheck(text, line, inverse, vital, knower, EdgeCheck(text, line, False, vital, ref))
+    return KnowsCheck(text, line, inverse, vital, knower, EdgeCheck(text, line, False, vital, ref, player_word=True))
 
 
 def parse_graph_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> Check:

@@ -97,7 +97,8 @@ class Narration:
         """The turn's prose as it arrives; ``deadline`` (a loop time) bounds every round together."""
         book = CharacterBook(self.world, request.graph)
         tools = narration_tools()
-        system = narrate_system_v1(self.world, request.scene, request.npc_context, request.turn)
+        system = narrate_system_v1(self.world, request.scene, request.npc_context, request.turn,
+                                   request.knowledge)
         history, said = self._window(request, tools, system)
         notices.extend(said)
         messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history,
