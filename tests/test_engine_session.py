@@ -475,3 +475,21 @@ async def test_the_saves_vocabulary_follows_its_world_so_the_cli_agrees(tmp_path
         assert (await db.meta())["vocabulary"] != "[]"
     finally:
         await db.close()
+
+
+async def test_undo_n_takes_back_n_turns_and_says_so_when_fewer_exist(session: GameSession) -> None:
+    states = [(await disk_state(session), memory_state(session))]
+    for command in ["help Edda", "ask Edda about the lamp", "threaten Edda"]:
+        await collect(session, command)
+        states.append((await disk_state(session), memory_state(session)))
+    events = await collect(session, "undo 2")
+    assert any(isinstance(e, SessionReset) for e in events)
+    assert "Undone 2 turns" in text_of(events) and "back at turn 1" in text_of(events)
+    assert (await disk_state(session), memory_state(session)) == states[1]
+    refused = text_of(await collect(session, "undo 5"))
+    assert "only 1 turn" in refused, "asking for more than there are takes back nothing and says how many exist"
+    assert (await disk_state(session), memory_state(session)) == states[1]
+    assert "a number" in text_of(await collect(session, "/undo 0"))
+    await collect(session, "undo 1")
+    assert (await disk_state(session), memory_state(session)) == states[0]
+    assert parse_meta("undo 3") is not None and parse_meta("undo three") is None
