@@ -301,7 +301,7 @@ class KithApp(App[int]):
         self._stream = None
         self._told = []
         self._outcome = _Outcome()
-        await log.add_command(text)
+        command_line = await log.add_command(text)
         from game.engine.meta import parse_meta  # loaded with the first turn, not before the first frame
 
         if parse_meta(text) is None:
@@ -320,6 +320,7 @@ class KithApp(App[int]):
                                     else "Cancelled: nothing of that turn was saved.")
             self.status.activity = ""
             if saved:
+                log.belongs_to(session.turn, command_line)
                 self._show_status()
                 await self.refresh_map()
             raise
@@ -338,6 +339,13 @@ class KithApp(App[int]):
             if not command.value:
                 command.value = text  # so the player can try again with Enter
                 command.cursor_position = len(text)
+        if session is self.session and session.turn > before and not self._outcome.reset:
+            log.belongs_to(session.turn, command_line)
+        if session is self.session and self._outcome.reset:
+            if self._outcome.reset == "undo":
+                await log.take_back(session.turn)
+            else:
+                log.forget_turns()
         if session is self.session and (session.turn != before or self._outcome.reset):
             self._show_status()
             if self.map_pane.map.at_turn is not None and self.map_pane.map.at_turn > session.turn:
@@ -401,7 +409,7 @@ class KithApp(App[int]):
             await log.add_ending(event.title)
             self.notify(f"The story has reached an ending: {event.title}.", title="The end")
         elif isinstance(event, SessionReset):
-            self._outcome.reset = True
+            self._outcome.reset = event.reason
         elif isinstance(event, QuitRequested):
             self._outcome.quit = True
 
@@ -636,7 +644,8 @@ class _Outcome:
     """What one line's events asked of the screen after they are shown."""
 
     failed: bool = False
-    reset: bool = False
+    reset: str = ""
+    """Why the session now shows another state (``SessionReset.reason``); empty when it does not."""
     quit: bool = False
 
 

@@ -1,0 +1,31 @@
+"""The screen as players meet it: undone turns leave the story pane, the story clock in the status line,
+screenshots that land somewhere real, Save as without a false warning, and room for the story at every size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers.ui import make_app, play, settle, toasts
+
+from game.ui.story_log import StoryLog
+
+
+async def test_undone_turns_leave_the_story_pane(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await play(pilot, "help Edda")
+        await play(pilot, "ask Edda about the lamp")
+        await play(pilot, "threaten Edda")
+        log = app.query_one(StoryLog)
+        assert "> threaten Edda" in log.plain_text()
+        await play(pilot, "undo 2")
+        shown = log.plain_text()
+        assert "> help Edda" in shown, "the turn that was kept stays"
+        assert "> ask Edda about the lamp" not in shown and "> threaten Edda" not in shown
+        assert "Undone 2 turns" in shown, "the undo itself is told"
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        shown = log.plain_text()
+        assert "> help Edda" not in shown and "Undone “help Edda”" in shown
+        assert not [t for t in toasts(app) if "still being told" in t]
