@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers.ui import make_app, play, settle, toasts
+from textual.widgets import Input
 
 from game.ui.story_log import StoryLog
 
@@ -29,3 +30,18 @@ async def test_undone_turns_leave_the_story_pane(tmp_path: Path) -> None:
         shown = log.plain_text()
         assert "> help Edda" not in shown and "Undone “help Edda”" in shown
         assert not [t for t in toasts(app) if "still being told" in t]
+
+
+async def test_save_as_with_enter_saves_without_a_turn_still_being_told(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await settle(pilot)
+        await play(pilot, "help Edda")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        app.screen.query_one("#name", Input).value = "kept"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Saved a snapshot of turn 1 as **kept**" in app.query_one(StoryLog).plain_text()
+        assert [t for t in toasts(app) if "still being told" in t] == []
+        assert app.query_one(StoryLog).plain_text().count("> save kept") == 1

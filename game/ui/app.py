@@ -268,8 +268,9 @@ class KithApp(App[int]):
 
     # ------------------------------------------------------------------------------------ turns
 
-    @on(CommandInput.Submitted)
+    @on(CommandInput.Submitted, "#command")
     def _submitted(self, event: CommandInput.Submitted) -> None:
+        # Only the command line: Enter in a dialog's field (Save as) bubbles up here as the same message.
         text = event.value.strip()
         if not text:
             return
