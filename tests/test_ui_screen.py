@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers.ui import make_app, play, settle, toasts
 from textual.widgets import Input
 
@@ -45,3 +46,26 @@ async def test_save_as_with_enter_saves_without_a_turn_still_being_told(tmp_path
         assert "Saved a snapshot of turn 1 as **kept**" in app.query_one(StoryLog).plain_text()
         assert [t for t in toasts(app) if "still being told" in t] == []
         assert app.query_one(StoryLog).plain_text().count("> save kept") == 1
+
+
+async def test_palette_screenshot_lands_in_the_saves_folder_and_says_where(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # a home with no Downloads folder
+    monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(tmp_path / "home" / "Downloads"))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"Screenshot")
+        await settle(pilot)
+        await pilot.press("enter")
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if list((tmp_path / "saves").glob("*.svg")):
+                break
+        await settle(pilot)
+        shots = list((tmp_path / "saves").glob("*.svg"))
+        assert len(shots) == 1 and "<svg" in shots[0].read_text(encoding="utf-8")
+        shown = " ".join(toasts(app))
+        assert "Failed" not in shown and str(shots[0]) in shown.replace("\n", "")

@@ -20,6 +20,7 @@ import os
 from collections.abc import AsyncGenerator, Iterable
 from contextlib import aclosing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import on, work
@@ -616,7 +617,22 @@ class KithApp(App[int]):
         yield SystemCommand("Time travel", "Show the map as it stood at an earlier turn", self.action_time_travel)
         yield SystemCommand("Settings", "Narrator, endpoint, model and API key", self.action_settings)
         yield SystemCommand("Help", "Commands and keys", self.action_help)
-        yield from super().get_system_commands(screen)
+        yield SystemCommand("Screenshot", "Save an SVG picture of the screen in the saves folder",
+                            lambda: self.set_timer(0.1, self.action_screenshot))
+        # Textual's own Screenshot writes to ~/Downloads and fails when that folder does not exist.
+        yield from (command for command in super().get_system_commands(screen) if command.title != "Screenshot")
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """Save the screen as SVG in the saves folder (made if missing) and say where, or say why not."""
+        folder = Path(path) if path else self.settings.saves_dir
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder))
+        except OSError as error:
+            self.notify(f"Could not save a screenshot in {folder}: {error.strerror or error}.",
+                        title="Screenshot", severity="error")
+            return
+        self.notify(f"Saved a screenshot to {saved}", title="Screenshot", markup=False)
 
     # ------------------------------------------------------------------------------------ leaving
 
