@@ -286,11 +286,14 @@ async def test_why_names_the_turn_that_taught_each_relation(session: GameSession
 async def test_transcript_writes_a_plain_text_log(session: GameSession) -> None:
     await collect(session, "transcript on")
     await collect(session, "help Edda")
+    await collect(session, "save kept")
     await collect(session, "transcript off")
     await collect(session, "look")
     log = (session.settings.saves_dir / "game.transcript.txt").read_text(encoding="utf-8")
     assert "> help Edda" in log and "steady the wick" in log
     assert "> look" not in log
+    assert "as kept. Type restore kept" in log
+    assert "**" not in log and "`" not in log, "the transcript is plain text, not the screen's Markdown"
 
 
 async def test_a_transcript_that_cannot_be_written_is_told_and_play_goes_on(session: GameSession) -> None:
