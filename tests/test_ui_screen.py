@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.ui import make_app, play, settle, toasts
+from helpers.ui import make_app, play, screen_text, settle, toasts
 from textual.widgets import Input
 
+from game.config import Settings
 from game.ui.story_log import StoryLog
 
 
@@ -69,3 +70,23 @@ async def test_palette_screenshot_lands_in_the_saves_folder_and_says_where(tmp_p
         assert len(shots) == 1 and "<svg" in shots[0].read_text(encoding="utf-8")
         shown = " ".join(toasts(app))
         assert "Failed" not in shown and str(shots[0]) in shown.replace("\n", "")
+
+
+CONTENT = Path(__file__).parent.parent / "content"
+
+
+async def test_the_status_line_shows_the_story_clock_and_free_commands_do_not_move_it(tmp_path: Path) -> None:
+    settings = Settings(world="brinefall", narrator="offline", content_dir=CONTENT, saves_dir=tmp_path / "saves")
+    app = make_app(tmp_path, settings, world="brinefall")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.session is not None
+        assert app.session.time_of_day().startswith("It is early afternoon")
+        assert "It is early afternoon" in screen_text(app).splitlines()[0]
+        await play(pilot, "look")
+        assert "It is early afternoon" in screen_text(app).splitlines()[0]
+    narrow = make_app(tmp_path, settings, save="narrow", world="brinefall")
+    async with narrow.run_test(size=(80, 24)) as pilot:  # narrow: as much as fits, never over the save's name
+        await settle(pilot)
+        top = screen_text(narrow).splitlines()[0]
+        assert "Kith" in top and "It is" in top and len(top.rstrip()) <= 80

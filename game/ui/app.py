@@ -220,10 +220,12 @@ class KithApp(App[int]):
             self.status.save_name = "no game open"
             self.status.turn = None
             self.status.narrator = ""
+            self.status.hour = ""
             return
         self.status.save_name = session.save_name
         self.status.turn = session.turn
         self.status.narrator = session.narrator_label
+        self.status.hour = session.time_of_day()
 
     def _needs_history(self) -> bool:
         """Ended relations, the past and a name's history need every version of every edge."""
