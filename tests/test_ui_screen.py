@@ -90,3 +90,34 @@ async def test_the_status_line_shows_the_story_clock_and_free_commands_do_not_mo
         await settle(pilot)
         top = screen_text(narrow).splitlines()[0]
         assert "Kith" in top and "It is" in top and len(top.rstrip()) <= 80
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 36), (200, 50)])
+async def test_the_story_keeps_at_least_sixty_percent_of_the_width(tmp_path: Path, size: tuple[int, int]) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await play(pilot, "help Edda")
+        story = app.query_one("#story-pane").outer_size.width
+        assert story >= 0.6 * size[0], (story, size)
+        assert app.map_pane.display and app.map_pane.outer_size.width >= 24, "the map narrows, it is still there"
+        await pilot.press("f4")  # wider map, as far as it may go
+        await pilot.press("f4", "f4", "f4", "f4")
+        await settle(pilot)
+        assert app.query_one("#story-pane").outer_size.width >= 0.6 * size[0]
+        legend = [line for line in app.map_pane.map.drawing.plain().splitlines() if "pos" in line]
+        assert len(legend) == 1, "the legend is one line"
+
+
+async def test_below_sixty_columns_the_map_folds_away_and_f2_brings_it_back(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(56, 24), notifications=True) as pilot:
+        await settle(pilot)
+        assert not app.map_pane.display and app.query_one("#story-pane").outer_size.width == 56
+        assert any("F2" in t for t in toasts(app))
+        await pilot.press("f2")
+        await settle(pilot)
+        assert app.map_pane.display and app.map_pane.outer_size.width >= 20
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        assert app.map_pane.display

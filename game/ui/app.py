@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import SimpleCommand
@@ -37,7 +37,7 @@ from game.errors import ConfigError, KithError
 from game.ui.command_input import CommandInput
 from game.ui.errors import describe, notify_problem
 from game.ui.keys import KeyStore
-from game.ui.map_pane import WIDTH_STEP, MapPane
+from game.ui.map_pane import FOLD_BELOW, WIDTH_STEP, MapPane
 from game.ui.relationship_map import RelationshipMap
 from game.ui.status_line import StatusLine
 from game.ui.story_log import StoryLog
@@ -112,6 +112,8 @@ class KithApp(App[int]):
         self._outcome = _Outcome()
         self._history_drawn = False
         """Whether the map holds every edge version (from the save) rather than the open ones (memory)."""
+        self._folded = False
+        """Whether the map was folded away because the terminal is too narrow (not hidden by the player)."""
 
     # ------------------------------------------------------------------------------------ layout
 
@@ -501,8 +503,22 @@ class KithApp(App[int]):
 
         self.push_screen(HelpScreen())
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below ``FOLD_BELOW`` columns the map folds away so the story keeps the screen; F2 brings it back.
+        Widening again unfolds a map that was folded, never one the player hid."""
+        narrow = event.size.width < FOLD_BELOW
+        pane = self.map_pane
+        if narrow and not self._folded and not pane.has_class("-hidden"):
+            self._folded = True
+            pane.add_class("-hidden")
+            self.notify("The terminal is narrow, so the map is folded away. F2 brings it back.", title="Map")
+        elif not narrow and self._folded:
+            self._folded = False
+            pane.remove_class("-hidden")
+
     def action_toggle_map(self) -> None:
         pane = self.map_pane
+        self._folded = False
         pane.toggle_class("-hidden")
         if pane.has_class("-hidden") and pane.has_focus_within:
             self.query_one(CommandInput).focus()
