@@ -98,6 +98,9 @@ class StoryLog(VerticalScroll, can_focus=False):
         excess = len(self.children) - MAX_ENTRIES
         if excess > 0:
             await self.remove_children(list(self.children)[:excess])
+            # Turns scrolled off the top are gone from the screen: undo has nothing of theirs to take back.
+            self._turns = {turn: kept for turn, widgets in self._turns.items()
+                           if (kept := [w for w in widgets if w.parent is self])}
 
     async def add_command(self, text: str) -> Widget:
         """The player's line; returned so the turn it starts can be marked as the line's (``belongs_to``)."""
