@@ -286,11 +286,14 @@ async def test_why_names_the_turn_that_taught_each_relation(session: GameSession
 async def test_transcript_writes_a_plain_text_log(session: GameSession) -> None:
     await collect(session, "transcript on")
     await collect(session, "help Edda")
+    await collect(session, "save kept")
     await collect(session, "transcript off")
     await collect(session, "look")
     log = (session.settings.saves_dir / "game.transcript.txt").read_text(encoding="utf-8")
     assert "> help Edda" in log and "steady the wick" in log
     assert "> look" not in log
+    assert "as kept. Type restore kept" in log
+    assert "**" not in log and "`" not in log, "the transcript is plain text, not the screen's Markdown"
 
 
 async def test_a_transcript_that_cannot_be_written_is_told_and_play_goes_on(session: GameSession) -> None:
@@ -475,3 +478,21 @@ async def test_the_saves_vocabulary_follows_its_world_so_the_cli_agrees(tmp_path
         assert (await db.meta())["vocabulary"] != "[]"
     finally:
         await db.close()
+
+
+async def test_undo_n_takes_back_n_turns_and_says_so_when_fewer_exist(session: GameSession) -> None:
+    states = [(await disk_state(session), memory_state(session))]
+    for command in ["help Edda", "ask Edda about the lamp", "threaten Edda"]:
+        await collect(session, command)
+        states.append((await disk_state(session), memory_state(session)))
+    events = await collect(session, "undo 2")
+    assert any(isinstance(e, SessionReset) for e in events)
+    assert "Undone 2 turns" in text_of(events) and "back at turn 1" in text_of(events)
+    assert (await disk_state(session), memory_state(session)) == states[1]
+    refused = text_of(await collect(session, "undo 5"))
+    assert "only 1 turn" in refused, "asking for more than there are takes back nothing and says how many exist"
+    assert (await disk_state(session), memory_state(session)) == states[1]
+    assert "a number" in text_of(await collect(session, "/undo 0"))
+    await collect(session, "undo 1")
+    assert (await disk_state(session), memory_state(session)) == states[0]
+    assert parse_meta("undo 3") is not None and parse_meta("undo three") is None

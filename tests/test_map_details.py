@@ -24,12 +24,12 @@ def test_details_name_everything_a_player_asks_about_a_character() -> None:
     assert "**Also known as:** the Widow" in text
     assert "Mira, who lives by the harbour." in text
     relations_now = text.split("**Relations now**")[1].split("**History**")[0]
-    assert "TRUSTS → **Tomas** (+0.70): Mira has trusted Tomas since the flood. *(since turn 0)*" in relations_now
-    assert "**Oren** → OWES (-0.80): Oren owes Mira twice over since the storm." in relations_now
+    assert "\\[+\\] **Mira** → **Tomas** (TRUSTS, +0.70): Mira has trusted Tomas since the flood. *(since turn 0)*" in relations_now
+    assert "**Oren** → **Mira** (OWES, -0.80): Oren owes Mira twice over since the storm." in relations_now
     assert "boat repairs" not in relations_now, "a superseded version is history, not a current relation"
     history = text.split("**History**")[1]
-    assert "- Turn 2, began: \\[-\\] **Oren** → OWES (-0.40): Oren owes Mira for the boat repairs." in history
-    assert "- Turn 5, changed: \\[-\\] **Oren** → OWES (-0.80)" in history
+    assert "- Turn 2, began: \\[-\\] **Oren** → **Mira** (OWES, -0.40): Oren owes Mira for the boat repairs." in history
+    assert "- Turn 5, changed: \\[-\\] **Oren** → **Mira** (OWES, -0.80)" in history
     assert history.index("Turn 2") < history.index("Turn 5")
 
 
@@ -39,11 +39,11 @@ def test_details_at_an_earlier_turn_show_what_held_then() -> None:
                           fact="Mira distrusted Oren after the missing crates."))
     at2 = describe_node(nodes[0], nodes, edges, at_turn=2)
     assert "**Relations at turn 2**" in at2
-    assert "DISTRUSTS → **Oren**" in at2.split("**History**")[0]
+    assert "**Mira** → **Oren** (DISTRUSTS, -0.50)" in at2.split("**History**")[0]
     assert "ended" not in at2
     now = describe_node(nodes[0], nodes, edges)
     assert "DISTRUSTS" not in now.split("**History**")[0]
-    assert "- Turn 4, ended: \\[-\\] DISTRUSTS → **Oren**" in now
+    assert "- Turn 4, ended: \\[-\\] **Mira** → **Oren** (DISTRUSTS)" in now
 
 
 def test_a_node_without_relations_says_so() -> None:

@@ -13,19 +13,19 @@ from game.graph.map.canvas import Run
 from game.graph.map.style import NEGATIVE_COLOUR, POSITIVE_COLOUR, TYPE_COLOURS, CellStyle
 
 HARBOUR_MAP = """
-   (Mira)───────TRUSTS──────→(Tomas)
+   (Mira)──────+TRUSTS──────→(Tomas)
     │   │                       │
     │   │                       │
-    │   │                   MEMBER_OF
- KIN_OF │                       │
-    │ FEARS                     │
+    │   │                       │
+ KIN_OF │                  +MEMBER_OF
+    ·   │ -FEARS                │
+    │   │                       │
     │   │                       ↓
     ↓   │                  {Lantern Guild}
  (Oren) │
         └──→[Harbour Watch]
 
-Green = positive, red = negative, gray =
-neutral"""
++ positive  - negative  · neutral"""
 
 
 def test_golden_harbour_map() -> None:
@@ -252,3 +252,18 @@ def test_click_lookup_finds_the_name_under_the_pointer() -> None:
     assert drawing.node_at(box.x, box.y) == "npc-oren"
     assert drawing.node_at(box.end, box.y) == "npc-oren"
     assert drawing.node_at(box.end + 1, box.y) is None
+
+
+def test_every_line_carries_its_sign_as_a_glyph_and_the_legend_never_wraps() -> None:
+    """For colour-blind players and plain output: the sign is readable without colour."""
+    nodes, edges = harbour()
+    for width, height in [(44, 14), (30, 12), (36, 12)]:
+        drawing = render_map(nodes, edges, width, height, positions=HARBOUR_POSITIONS)
+        text = drawing.plain()
+        body = text.splitlines()[:-1]
+        glyphs = sum(row.count("+") + row.count("-") + row.count("·") for row in body)
+        assert glyphs == len(drawing.lines) == 4, text
+        assert "-FEARS" in text and "+TRUSTS" in text
+        legend = text.splitlines()[-1]
+        assert legend in (LEGEND, "+pos -neg ·neutral") and len(legend) <= width
+    assert render_map(nodes, edges, 14, 12, positions=HARBOUR_POSITIONS).plain().count("neutral") == 0

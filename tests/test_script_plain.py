@@ -16,7 +16,8 @@ from game.engine.events import (
     TurnCommitted,
     TurnFailed,
 )
-from game.script.plain import DeltaStream, PlainPrinter, collect_text, plain
+from game.engine.transcript import plain
+from game.script.plain import DeltaStream, PlainPrinter, collect_text
 
 
 @pytest.mark.parametrize(
@@ -111,3 +112,33 @@ def test_plain_output_never_prints_terminal_escapes_from_the_model() -> None:
 def test_a_scripts_checks_read_the_same_stripped_text() -> None:
     events = [NarrationDelta(f"The gull{CLEAR} screams."), TurnFailed(f"timed{TITLE} out.", "Narrator")]
     assert collect_text(events) == "The gull screams.\n\nNarrator: timed out."
+
+
+class _Terminal(io.StringIO):
+    """A terminal as far as the printer can tell: it answers isatty, and its width is $COLUMNS."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_line_mode_wraps_to_the_terminal_width_and_a_pipe_is_left_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "30")
+    prose = "The harbour bell hangs silent over the grey water while gulls argue on the slick stones below."
+    terminal = _Terminal()
+    printer = PlainPrinter(terminal)
+    for word in prose.split(" "):
+        printer.show(NarrationDelta(word + " "))
+    printer.show(NarrationDone(prose))
+    printer.show(MetaOutput("Saved a snapshot of turn 3 as **a-rather-long-save-name**. Type `restore` later.",
+                            "save"))
+    printer.end_command()
+    lines = terminal.getvalue().splitlines()
+    assert all(len(line) <= 29 for line in lines), lines
+    assert " ".join(" ".join(lines).split()) == " ".join(
+        (prose + " Saved a snapshot of turn 3 as a-rather-long-save-name. Type restore later.").split())
+    piped = io.StringIO()
+    PlainPrinter(piped).show(NarrationDone(prose))
+    assert piped.getvalue() == prose + "\n", "a pipe or a file gets the lines as written"
+    wrapped = io.StringIO()
+    PlainPrinter(wrapped, width=21).paragraph("**Saltwrights' Hall** is long and low and smells of brine.")
+    assert wrapped.getvalue().splitlines()[0] == "Saltwrights' Hall is"

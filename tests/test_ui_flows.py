@@ -205,7 +205,7 @@ async def test_tab_and_click_select_a_node_and_its_details_show(tmp_path: Path) 
         assert text.startswith("### Edda Marsh")
         assert "The old keeper of the light, who does not want to retire." in text
         assert "**Labels:** keeper" in text and "**Also known as:** Edda, the keeper" in text
-        assert "TRUSTS → **Sam Reed** (+0.60): Edda Marsh trusts Sam Reed since Sam steadied her wick." in text
+        assert "**Edda Marsh** → **Sam Reed** (TRUSTS, +0.60): Edda Marsh trusts Sam Reed since Sam steadied her wick." in text
         assert "- Turn 1, began:" in text
         # The Board has not been named to the player: it is not on their map.
         assert "npc-lighthouse-board" not in graph.drawing.boxes
@@ -354,9 +354,12 @@ async def test_map_toggles_resizes_zooms_and_shows_ended_relations(tmp_path: Pat
         await pilot.press("f2")
         assert pane.display
         width = pane.size.width
+        await pilot.press("f3")
+        await settle(pilot)
+        assert pane.size.width == width - 6
         await pilot.press("f4")
         await settle(pilot)
-        assert pane.size.width == width + 6
+        assert pane.size.width == width, "wider again, up to the 40% the story leaves it"
         assert graph.drawing.width == graph.size.width, "the map is redrawn for its new size"
         graph.focus()
         await pilot.press("c")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 from game.config import Settings
 from game.engine.events import Event, QuitRequested
 from game.errors import KithError
-from game.script.plain import PlainPrinter, plain
+from game.script.plain import PlainPrinter
 
 if TYPE_CHECKING:
     from game.engine.session import GameSession
@@ -133,7 +133,7 @@ class LineMode:
         status = "new game" if session.turn == 0 else f"turn {session.turn}"
         self._say(f"Kith · {session.world.title} · save {session.save_name} · {status} · "
                   f"{session.narrator_label}\nType help for commands, quit to leave.\n\n")
-        self._say(plain(session.opening_text()).strip("\n") + "\n\n")
+        PlainPrinter(self.out).paragraph(session.opening_text())  # wrapped to the terminal, like every turn
         while True:
             try:
                 line = self._read()

@@ -20,7 +20,7 @@ HELP_TEXT = """\
 Start a line with `"` to speak aloud.
 
 **Game.** `save [NAME]` keeps a snapshot, `restore [NAME]` (or `load`) returns to one, `undo` takes back the last turn
-(as often as you like), `restart` starts over (your game so far is kept as a snapshot), `transcript on|off`
+(as often as you like; `undo 3` takes back three), `restart` starts over (your game so far is kept as a snapshot), `transcript on|off`
 writes a plain-text log, `verbose` / `brief` set how much a revisited place is described, `quit` (`q`) leaves.
 
 **Memory.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
@@ -48,6 +48,8 @@ def parse_meta(text: str) -> MetaCommand | None:
         return None  # "why" and "graph" are ordinary words in the story; only /why and /graph are commands
     if word == "help" and argument:
         return None  # "help Mira" is an act
-    if word in {"verbose", "brief", "undo", "restart", "quit", "q"} and argument:
+    if word in {"verbose", "brief", "restart", "quit", "q"} and argument:
         return None
+    if word == "undo" and argument and not argument.isdigit():
+        return None  # "undo 3" takes back three turns; "undo the knot" is something done in the story
     return MetaCommand(word="quit" if word == "q" else ("restore" if word == "load" else word), argument=argument)

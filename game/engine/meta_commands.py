@@ -69,12 +69,26 @@ async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
 
 
 async def _undo(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    """``undo`` takes back the last turn, ``undo N`` the last N: all of them or, when fewer exist, none."""
+    count = int(argument) if argument else 1  # parse_meta lets only digits through
     if session.turn == 0:
         yield MetaOutput("There is nothing to undo: this is where the story begins.", "undo")
         return
-    taken_back = await session.undo()
-    shown = f" “{taken_back}”" if taken_back else ""
-    yield MetaOutput(f"Undone{shown}. You are back at turn {session.turn}.", "undo")
+    if count < 1:
+        yield MetaOutput("Type `undo` to take back the last turn, or `undo N` with a number of turns.", "undo")
+        return
+    if count > session.turn:
+        turns = "1 turn" if session.turn == 1 else f"{session.turn} turns"
+        yield MetaOutput(f"There are only {turns} to take back; nothing was undone. "
+                         f"Type `undo {session.turn}` to go back to the beginning.", "undo")
+        return
+    taken_back = [await session.undo() for _ in range(count)]
+    if count == 1:
+        shown = f" “{taken_back[0]}”" if taken_back[0] else ""
+        yield MetaOutput(f"Undone{shown}. You are back at turn {session.turn}.", "undo")
+    else:
+        shown = ", ".join(f"“{text}”" for text in reversed(taken_back) if text)
+        yield MetaOutput(f"Undone {count} turns ({shown}). You are back at turn {session.turn}.", "undo")
     yield SessionReset("undo", session.turn)
 
 

@@ -123,6 +123,15 @@ class GameSession:
         """The most recent committed turns (at most ``HISTORY_TURNS``), oldest first."""
         return self._pipeline.state.history
 
+    def time_of_day(self) -> str:
+        """The world's words for the hour at the story clock now ("" when the world has none), for the
+        status line. The same clock always reads the same, so the line does not flicker between variants."""
+        from game.story.clock import time_of_day  # the story engine loads with the first turn, not at import
+
+        story = self.scene.story
+        clock = story.clock if story is not None and story.clock is not None else self.turn
+        return time_of_day(self.world, clock, random.Random(clock))
+
     @property
     def verbose(self) -> bool:
         return self._pipeline.state.verbose

@@ -2,16 +2,30 @@
 
 A transcript is a convenience beside the save, never a reason to lose a turn: a path that cannot be
 written (a folder, a full or read-only disk) is told to the player and play goes on. What is written is
-plain text: narration and names can come from a model, so terminal escape sequences are stripped before
-they reach a file someone will ``cat``.
+plain text: the screen's Markdown marks are dropped (``plain``, which line mode and script checks use too),
+and, since narration and names can come from a model, terminal escape sequences are stripped before they
+reach a file someone will ``cat``.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from game.errors import KithError
 from game.text import strip_control
+
+_STRONG = re.compile(r"\*\*|__|`")
+# A single * that opens or closes emphasis: touching a word on one side and not on the other. A bullet
+# ("* item") or arithmetic ("2 * 3") has spaces on both sides and stays.
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])")
+_HEADING = re.compile(r"^#{1,6}\s+", re.MULTILINE)
+
+
+def plain(text: str) -> str:
+    """The player's view of game text off the screen (a transcript, line mode, script checks): the screen's
+    Markdown emphasis, code marks, heading marks and terminal control removed; the rest as written."""
+    return _HEADING.sub("", _EMPHASIS.sub("", _STRONG.sub("", strip_control(text))))
 
 
 def _reason(error: OSError) -> str:
@@ -45,7 +59,7 @@ class Transcript:
             return None
         try:
             with path.open("a", encoding="utf-8") as handle:
-                handle.write(strip_control(text))
+                handle.write(plain(text))  # plain text, as line mode prints it: no Markdown marks
         except OSError as error:
             self.path = None
             return (f"The transcript stopped: {path} could not be written ({_reason(error)}). "

@@ -11,6 +11,7 @@ screen, retitling the window, writing to the clipboard).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from typing import TextIO
@@ -24,18 +25,8 @@ from game.engine.events import (
     Notice,
     TurnFailed,
 )
+from game.engine.transcript import plain
 from game.text import strip_control
-
-_STRONG = re.compile(r"\*\*|__|`")
-# A single * that opens or closes emphasis: touching a word on one side and not on the other. A bullet
-# ("* item") or arithmetic ("2 * 3") has spaces on both sides and stays.
-_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])")
-_HEADING = re.compile(r"^#{1,6}\s+", re.MULTILINE)
-
-
-def plain(text: str) -> str:
-    """Markdown emphasis, code marks, heading marks and terminal control removed; the rest as written."""
-    return _HEADING.sub("", _EMPHASIS.sub("", _STRONG.sub("", strip_control(text))))
 
 
 def event_text(event: Event) -> str | None:
@@ -88,15 +79,75 @@ class DeltaStream:
         return plain(rest)
 
 
-class PlainPrinter:
-    """Prints a turn's events as they arrive, narration streamed: line mode and ``kith run --transcript``."""
+def terminal_width(out: TextIO) -> int:
+    """The width to wrap ``out`` at: its terminal's columns ($COLUMNS first), or 0 (no wrapping) when
+    ``out`` is a pipe or a file, so logs and scripts read the lines exactly as written."""
+    if not out.isatty():
+        return 0
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():
+        return int(columns)
+    try:
+        return os.get_terminal_size(out.fileno()).columns
+    except (OSError, ValueError):
+        return 0
 
-    def __init__(self, out: TextIO) -> None:
+
+_PIECES = re.compile(r"(\n| )")
+
+
+class Wrapper:
+    """Word-wraps text written in pieces (narration streams in), remembering the column between pieces.
+
+    Wraps one column short of the width: a line exactly as wide as the terminal makes some terminals
+    add a blank line. A word longer than a line is left whole on its own line.
+    """
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self._column = 0
+        self._spaces = 0  # spaces seen but not yet written: they become a line break if the next word does not fit
+
+    def __call__(self, text: str) -> str:
+        if self.width <= 0:
+            return text
+        out: list[str] = []
+        for piece in _PIECES.split(text):
+            if piece == "\n":
+                out.append("\n")
+                self._column = self._spaces = 0
+            elif piece == " ":
+                self._spaces += 1
+            elif piece:
+                if self._column > 0 and self._column + self._spaces + len(piece) > self.width - 1:
+                    out.append("\n")
+                    self._column = 0
+                else:
+                    out.append(" " * self._spaces)
+                    self._column += self._spaces
+                self._spaces = 0
+                out.append(piece)
+                self._column += len(piece)
+        return "".join(out)
+
+
+class PlainPrinter:
+    """Prints a turn's events as they arrive, narration streamed: line mode and ``kith run --transcript``.
+
+    On a terminal the text is wrapped to its width (``width`` overrides it; 0 never wraps)."""
+
+    def __init__(self, out: TextIO, width: int | None = None) -> None:
         self.out = out
         self._stream = DeltaStream()
         self._wrote = False  # anything shown for this command yet (a notice after prose is set apart)
+        self._wrap = Wrapper(terminal_width(out) if width is None else width)
+
+    def paragraph(self, markdown: str) -> None:
+        """A block of game text (the opening) as plain text, wrapped, with a blank line after it."""
+        self._write(plain(markdown).strip("\n") + "\n\n")
 
     def _write(self, text: str) -> None:
+        text = self._wrap(text)
         if text:
             self.out.write(text)
             self.out.flush()

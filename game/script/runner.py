@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, cast
 
 from game.config import Settings
 from game.engine.events import Event, QuitRequested
+from game.engine.transcript import plain
 from game.errors import ConfigError, InputError, KithError
 from game.script.checks import Check, CheckContext
 from game.script.parser import Headers, Script, Step, TestCase
-from game.script.plain import collect_text, plain
+from game.script.plain import collect_text
 
 if TYPE_CHECKING:
     from game.engine.session import GameSession

@@ -16,7 +16,7 @@ from game.config import Settings
 from game.engine.events import Event, QuitRequested
 from game.errors import InputError
 from game.script.parser import file_lines, read_file_text
-from game.script.plain import PlainPrinter, plain
+from game.script.plain import PlainPrinter
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
@@ -43,7 +43,7 @@ def read_commands(path: Path) -> list[str]:
 async def play_commands(session: GameSession, commands: list[str], out: TextIO) -> int:
     """Print the opening, then each command and its output; stop early if the game is quit."""
     printer = PlainPrinter(out)
-    out.write(plain(session.opening_text()).strip("\n") + "\n\n")
+    printer.paragraph(session.opening_text())
     played = 0
     for command in commands:
         out.write(f"> {command}\n")

@@ -20,9 +20,10 @@ import os
 from collections.abc import AsyncGenerator, Iterable, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import SimpleCommand
@@ -36,7 +37,7 @@ from game.errors import ConfigError, KithError
 from game.ui.command_input import CommandInput
 from game.ui.errors import describe, notify_problem
 from game.ui.keys import KeyStore, environment_with_key
-from game.ui.map_pane import WIDTH_STEP, MapPane
+from game.ui.map_pane import FOLD_BELOW, WIDTH_STEP, MapPane
 from game.ui.relationship_map import RelationshipMap
 from game.ui.status_line import StatusLine
 from game.ui.story_log import StoryLog
@@ -116,6 +117,8 @@ class KithApp(App[int]):
         self._outcome = _Outcome()
         self._history_drawn = False
         """Whether the map holds every edge version (from the save) rather than the open ones (memory)."""
+        self._folded = False
+        """Whether the map was folded away because the terminal is too narrow (not hidden by the player)."""
 
     # ------------------------------------------------------------------------------------ layout
 
@@ -223,10 +226,12 @@ class KithApp(App[int]):
             self.status.save_name = "no game open"
             self.status.turn = None
             self.status.narrator = ""
+            self.status.hour = ""
             return
         self.status.save_name = session.save_name
         self.status.turn = session.turn
         self.status.narrator = session.narrator_label
+        self.status.hour = session.time_of_day()
 
     def _needs_history(self) -> bool:
         """Ended relations, the past and a name's history need every version of every edge."""
@@ -272,8 +277,9 @@ class KithApp(App[int]):
 
     # ------------------------------------------------------------------------------------ turns
 
-    @on(CommandInput.Submitted)
+    @on(CommandInput.Submitted, "#command")
     def _submitted(self, event: CommandInput.Submitted) -> None:
+        # Only the command line: Enter in a dialog's field (Save as) bubbles up here as the same message.
         text = event.value.strip()
         if not text:
             return
@@ -305,7 +311,7 @@ class KithApp(App[int]):
         self._stream = None
         self._told = []
         self._outcome = _Outcome()
-        await log.add_command(text)
+        command_line = await log.add_command(text)
         from game.engine.meta import parse_meta  # loaded with the first turn, not before the first frame
 
         if parse_meta(text) is None:
@@ -324,6 +330,7 @@ class KithApp(App[int]):
                                     else "Cancelled: nothing of that turn was saved.")
             self.status.activity = ""
             if saved:
+                log.belongs_to(session.turn, command_line)
                 self._show_status()
                 await self.refresh_map()
             raise
@@ -342,6 +349,13 @@ class KithApp(App[int]):
             if not command.value:
                 command.value = text  # so the player can try again with Enter
                 command.cursor_position = len(text)
+        if session is self.session and session.turn > before and not self._outcome.reset:
+            log.belongs_to(session.turn, command_line)
+        if session is self.session and self._outcome.reset:
+            if self._outcome.reset == "undo":
+                await log.take_back(session.turn)
+            else:
+                log.forget_turns()
         if session is self.session and (session.turn != before or self._outcome.reset):
             self._show_status()
             if self.map_pane.map.at_turn is not None and self.map_pane.map.at_turn > session.turn:
@@ -405,7 +419,7 @@ class KithApp(App[int]):
             await log.add_ending(event.title)
             self.notify(f"The story has reached an ending: {event.title}.", title="The end")
         elif isinstance(event, SessionReset):
-            self._outcome.reset = True
+            self._outcome.reset = event.reason
         elif isinstance(event, QuitRequested):
             self._outcome.quit = True
 
@@ -493,8 +507,22 @@ class KithApp(App[int]):
 
         self.push_screen(HelpScreen())
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below ``FOLD_BELOW`` columns the map folds away so the story keeps the screen; F2 brings it back.
+        Widening again unfolds a map that was folded, never one the player hid."""
+        narrow = event.size.width < FOLD_BELOW
+        pane = self.map_pane
+        if narrow and not self._folded and not pane.has_class("-hidden"):
+            self._folded = True
+            pane.add_class("-hidden")
+            self.notify("The terminal is narrow, so the map is folded away. F2 brings it back.", title="Map")
+        elif not narrow and self._folded:
+            self._folded = False
+            pane.remove_class("-hidden")
+
     def action_toggle_map(self) -> None:
         pane = self.map_pane
+        self._folded = False
         pane.toggle_class("-hidden")
         if pane.has_class("-hidden") and pane.has_focus_within:
             self.query_one(CommandInput).focus()
@@ -611,7 +639,22 @@ class KithApp(App[int]):
         yield SystemCommand("Time travel", "Show the map as it stood at an earlier turn", self.action_time_travel)
         yield SystemCommand("Settings", "Narrator, endpoint, model and API key", self.action_settings)
         yield SystemCommand("Help", "Commands and keys", self.action_help)
-        yield from super().get_system_commands(screen)
+        yield SystemCommand("Screenshot", "Save an SVG picture of the screen in the saves folder",
+                            lambda: self.set_timer(0.1, self.action_screenshot))
+        # Textual's own Screenshot writes to ~/Downloads and fails when that folder does not exist.
+        yield from (command for command in super().get_system_commands(screen) if command.title != "Screenshot")
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """Save the screen as SVG in the saves folder (made if missing) and say where, or say why not."""
+        folder = Path(path) if path else self.settings.saves_dir
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder))
+        except OSError as error:
+            self.notify(f"Could not save a screenshot in {folder}: {error.strerror or error}.",
+                        title="Screenshot", severity="error")
+            return
+        self.notify(f"Saved a screenshot to {saved}", title="Screenshot", markup=False)
 
     # ------------------------------------------------------------------------------------ leaving
 
@@ -640,7 +683,8 @@ class _Outcome:
     """What one line's events asked of the screen after they are shown."""
 
     failed: bool = False
-    reset: bool = False
+    reset: str = ""
+    """Why the session now shows another state (``SessionReset.reason``); empty when it does not."""
     quit: bool = False
 
 

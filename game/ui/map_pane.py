@@ -17,12 +17,17 @@ if TYPE_CHECKING:
 
 WIDTH_STEP = 6
 MIN_WIDTH = 24
+MAP_SHARE = 0.4
+"""The most of the screen's width the map may take: the story keeps at least 60% at every size."""
+FOLD_BELOW = int(MIN_WIDTH / MAP_SHARE)
+"""Below this many columns a map of ``MIN_WIDTH`` would squeeze the story: the map folds away (F2 brings it back)."""
 
 
 class MapPane(Vertical):
     DEFAULT_CSS = """
     MapPane {
         width: 48;
+        max-width: 40%;
         border: round $secondary;
         border-title-color: $text;
         border-subtitle-color: $text-muted;
@@ -72,7 +77,7 @@ class MapPane(Vertical):
         self._show_details(self.map.selected)
 
     def resize_by(self, columns: int, available: int) -> None:
-        """Widen (positive) or narrow the pane, keeping the story at least half the screen."""
-        current = self.styles.width.value if self.styles.width is not None else 48
-        width = int(max(MIN_WIDTH, min(available // 2, current + columns)))
+        """Widen (positive) or narrow the pane, keeping the story at least 60% of the screen."""
+        current = self.outer_size.width or 48
+        width = int(max(MIN_WIDTH, min(int(available * MAP_SHARE), current + columns)))
         self.styles.width = width

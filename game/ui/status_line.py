@@ -1,4 +1,7 @@
-"""The line across the top: save, turn, narrator, and a spinner while the memory update runs."""
+"""The line across the top: save, turn, narrator, the story's clock, and a spinner while work runs.
+
+The left part (which game, which turn) is never cut; the right part (the hour, or what is running) gets
+what room is left and is shortened with an ellipsis, so the line fits at every width."""
 
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ class StatusLine(Widget):
     narrator: reactive[str] = reactive("")
     activity: reactive[str] = reactive("")
     """What is running now ("telling the turn", "updating memory"); empty when idle."""
+    hour: reactive[str] = reactive("")
+    """The world's words for the hour by the story clock ("" when the world keeps no time)."""
     map_turn: reactive[int | None] = reactive(None)
     """The turn the map shows when travelling back in time."""
     _frame: reactive[int] = reactive(0)
@@ -53,6 +58,12 @@ class StatusLine(Widget):
             left.append(f" · {self.narrator}")
         if self.map_turn is not None:
             left.append(f" · map at turn {self.map_turn}", style="italic")
-        right = Text(f"{SPINNER[self._frame]} {self.activity}" if self.activity else "", style="bold")
+        if self.activity:
+            right = Text(f"{SPINNER[self._frame]} {self.activity}", style="bold")
+        else:
+            right = Text(self.hour, style="italic")
+        room = self.size.width - left.cell_len - 2
+        if right.cell_len > room:
+            right.truncate(max(0, room), overflow="ellipsis")
         gap = max(1, self.size.width - left.cell_len - right.cell_len)
         return left + Text(" " * gap) + right

@@ -68,17 +68,45 @@ class StoryLog(VerticalScroll, can_focus=False):
     }
     """
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._turns: dict[int, list[Widget]] = {}
+        """The entries each committed turn put on screen, so undo can take exactly those back."""
+
     def on_mount(self) -> None:
         self.anchor()
+
+    def belongs_to(self, turn: int, first: Widget) -> None:
+        """Everything from ``first`` (the turn's command) to the end is turn ``turn``'s."""
+        children = list(self.children)
+        if first in children:
+            self._turns[turn] = children[children.index(first):]
+
+    async def take_back(self, after: int) -> None:
+        """Undo: the turns after ``after`` are no longer part of the story, so they leave the screen.
+        What was said between them that was not a turn (help, a save) stays: it did happen."""
+        undone = [turn for turn in self._turns if turn > after]
+        widgets = [w for turn in undone for w in self._turns.pop(turn) if w.parent is self]
+        await self.remove_children(widgets)
+
+    def forget_turns(self) -> None:
+        """After restore or restart the numbers on screen no longer name the save's turns."""
+        self._turns.clear()
 
     async def _add(self, widget: Widget) -> None:
         await self.mount(widget)
         excess = len(self.children) - MAX_ENTRIES
         if excess > 0:
             await self.remove_children(list(self.children)[:excess])
+            # Turns scrolled off the top are gone from the screen: undo has nothing of theirs to take back.
+            self._turns = {turn: kept for turn, widgets in self._turns.items()
+                           if (kept := [w for w in widgets if w.parent is self])}
 
-    async def add_command(self, text: str) -> None:
-        await self._add(Static(f"> {text}", markup=False, classes="command"))
+    async def add_command(self, text: str) -> Widget:
+        """The player's line; returned so the turn it starts can be marked as the line's (``belongs_to``)."""
+        line = Static(f"> {text}", markup=False, classes="command")
+        await self._add(line)
+        return line
 
     async def add_story(self, markdown: str) -> Widget:
         """A block of narration; the caller keeps it to take it back if the turn is not saved."""
@@ -116,6 +144,7 @@ class StoryLog(VerticalScroll, can_focus=False):
         await self._add(Static(f"— {title} —", markup=False, classes="ending"))
 
     async def clear(self) -> None:
+        self._turns.clear()
         await self.remove_children()
 
     def plain_text(self) -> str:

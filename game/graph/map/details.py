@@ -36,22 +36,24 @@ def describe_node(node: Node, nodes: Sequence[Node], edges: Sequence[Edge], at_t
     if not current:
         lines.append("None yet.")
     for edge in current:
-        lines.append(f"- {_relation(edge, node.id, names)} ({edge.strength:+.2f}): "
-                     f"{_escape(edge.fact)} *(since turn {edge.valid_at})*")
-    history = _history(own, node.id, names, at_turn)
+        lines.append(f"- {_relation(edge, names)}: {_escape(edge.fact)} *(since turn {edge.valid_at})*")
+    history = _history(own, names, at_turn)
     if history:
         lines += ["", "**History**", "", *history]
     return "\n".join(lines)
 
 
-def _relation(edge: Edge, me: str, names: dict[str, str]) -> str:
+def _relation(edge: Edge, names: dict[str, str], *, strength: bool = True) -> str:
+    """``[+] **Ambry** → **Tibby** (KIN_OF, +0.80)``: both ends named, as ``/why`` writes a relation, so a
+    line reads whole on its own whichever end the selected node is."""
     mark = sign_mark(edge.strength).replace("[", "\\[").replace("]", "\\]")
-    if edge.source == me:
-        return f"{mark} {edge.relation} → **{_escape(names.get(edge.target, edge.target))}**"
-    return f"{mark} **{_escape(names.get(edge.source, edge.source))}** → {edge.relation}"
+    source = _escape(names.get(edge.source, edge.source))
+    target = _escape(names.get(edge.target, edge.target))
+    how = f"{edge.relation}, {edge.strength:+.2f}" if strength else edge.relation
+    return f"{mark} **{source}** → **{target}** ({how})"
 
 
-def _history(own: Sequence[Edge], me: str, names: dict[str, str], at_turn: int | None) -> list[str]:
+def _history(own: Sequence[Edge], names: dict[str, str], at_turn: int | None) -> list[str]:
     """One line per change: a relation began, changed (a new version replaced the open one) or ended."""
     by_key: dict[tuple[str, str, str], list[Edge]] = {}
     for edge in own:
@@ -63,9 +65,8 @@ def _history(own: Sequence[Edge], me: str, names: dict[str, str], at_turn: int |
         starts = {e.valid_at for e in versions}
         for order, edge in enumerate(versions):
             verb = "changed" if edge.valid_at in ended_at else "began"
-            events.append((edge.valid_at, order, f"{verb}: {_relation(edge, me, names)} "
-                           f"({edge.strength:+.2f}): {_escape(edge.fact)}"))
+            events.append((edge.valid_at, order, f"{verb}: {_relation(edge, names)}: {_escape(edge.fact)}"))
             if edge.invalid_at is not None and edge.invalid_at not in starts:
-                events.append((edge.invalid_at, order, f"ended: {_relation(edge, me, names)}"))
+                events.append((edge.invalid_at, order, f"ended: {_relation(edge, names, strength=False)}"))
     events.sort(key=lambda item: (item[0], item[1], item[2]))
     return [f"- Turn {turn}, {text}" for turn, _order, text in events if at_turn is None or turn <= at_turn]

@@ -18,8 +18,10 @@ from game.graph.map.style import (
     FOCUS_TEXT_COLOUR,
     LEGEND_RUNS,
     PLAIN,
+    SHORT_LEGEND_RUNS,
     CellStyle,
     sign_colour,
+    sign_glyph,
     type_brackets,
     type_colour,
 )
@@ -192,7 +194,7 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed],
             continue
         current = [e for e in versions if edge_open_at(e, at_turn)]
         solid = bool(current)
-        lead = max(current or versions, key=lambda e: (abs(e.strength), e.valid_at))
+        lead = _lead(current or versions)
         near = view.focus is None or (a in view.hops and b in view.hops and min(view.hops[a], view.hops[b]) <= 1)
         style = CellStyle(fg=sign_colour(lead.strength), dim=not solid or not near,
                           bold=view.focus is not None and view.focus in (a, b))
@@ -209,23 +211,45 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed],
             canvas.set_cell(first, ARROWS[route.into_a], style)
     budget = max(MIN_EDGE_LABELS, canvas.width * canvas.height // CELLS_PER_EDGE_LABEL)
     for _pair, versions, route, style, _solid in routed:
-        if budget <= 0:
-            break
-        if _label_edge(canvas, route, versions, style):
+        labelled = _label_edge(canvas, route, versions, style) if budget > 0 else None
+        if labelled is not None:
             budget -= 1
+        if labelled is None or not labelled.startswith(sign_glyph(_lead(versions).strength)):
+            _mark_sign(canvas, route, versions, style)  # no room for the sign on the label: it goes on the line
     width = canvas.width
     return {pair: [(index % width, index // width) for index, _ in route.cells]
             for pair, _versions, route, _style, _solid in routed}
 
 
-def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> bool:
-    """Write the relation name along the route's longest straight stretch, if it fits without covering
-    another line or name; otherwise leave the line unlabelled."""
+def _lead(versions: Sequence[Edge]) -> Edge:
+    """The relation a line's colour and sign stand for: the strongest, the newest on a tie."""
+    return max(versions, key=lambda e: (abs(e.strength), e.valid_at))
+
+
+def _mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> None:
+    """An unlabelled line still shows its sign: the glyph on the cell nearest its middle that is this
+    line's alone (not a crossing, a corner shared with another line, an arrow or a name)."""
+    cells = [index for index, _mask in route.cells[1:-1]]
+    middle = len(cells) // 2
+    for _distance, index in sorted((abs(order - middle), index) for order, index in enumerate(cells)):
+        if canvas.kind[index] == EMPTY and canvas.line_count[index] == 1:
+            canvas.set_cell(index, sign_glyph(_lead(versions).strength), CellStyle(fg=style.fg, dim=style.dim,
+                                                                                  bold=True))
+            canvas.kind[index] = EDGE_LABEL
+            return
+
+
+def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> str | None:
+    """Write the relation name, after its sign (``+TRUSTS``), along the route's longest straight stretch,
+    if it fits without covering another line or name; where only the bare name fits, that. Returns the
+    label written, or None when the line is left unlabelled."""
     relations: list[str] = []
     for edge in sorted(versions, key=lambda e: -abs(e.strength)):
         if edge.relation not in relations:
             relations.append(edge.relation)
-    texts = ["/".join(relations)] + ([relations[0]] if len(relations) > 1 else [])
+    glyph = sign_glyph(_lead(versions).strength)
+    names = ["/".join(relations)] + ([relations[0]] if len(relations) > 1 else [])
+    texts = [glyph + name for name in names] + names
     segments = sorted(route.segments(), key=lambda s: -(abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])))
     own = {index for index, _ in route.cells}
     ends = {route.cells[0][0], route.cells[-1][0]}
@@ -234,8 +258,8 @@ def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge], style: C
             for x, y in _label_spots(p, q, len(text)):
                 if _label_fits(canvas, x, y, len(text), own, ends):
                     canvas.write(x, y, text, CellStyle(fg=style.fg, dim=style.dim), EDGE_LABEL)
-                    return True
-    return False
+                    return text
+    return None
 
 
 def _label_spots(p: tuple[int, int], q: tuple[int, int], length: int) -> list[tuple[int, int]]:
@@ -292,7 +316,9 @@ def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -
 
 
 def _footer_rows(width: int, notes: Sequence[str]) -> list[list[tuple[str, CellStyle]]]:
-    rows = _wrap_runs(list(LEGEND_RUNS), width)
+    # The legend is never wrapped: the short one where the full one does not fit, none below that.
+    legend = next((runs for runs in (LEGEND_RUNS, SHORT_LEGEND_RUNS) if sum(len(t) for t, _ in runs) <= width), ())
+    rows = [list(legend)] if legend else []
     if notes:
         rows += _wrap_runs([(" · ".join(notes), NOTE_STYLE)], width)
     return rows

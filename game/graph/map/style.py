@@ -22,7 +22,11 @@ FOCUS_TEXT_COLOUR = "#111827"
 BRACKETS: dict[NodeType, tuple[str, str]] = {"individual": ("(", ")"), "group": ("{", "}"), "faction": ("[", "]")}
 OTHER_BRACKETS = ("<", ">")
 
-LEGEND = "Green = positive, red = negative, gray = neutral"
+LEGEND = "+ positive  - negative  · neutral"
+"""Each line's sign is a glyph (on its label, or on the line) as well as a colour: for colour-blind
+players and plain output alike. Short enough to stay on one line in a narrow map pane."""
+SHORT_LEGEND = "+pos -neg ·neutral"
+"""The legend where the full one does not fit; narrower still, there is none rather than a wrapped one."""
 EMPTY_TEXT = "No character or faction relationships yet. They will appear as the story continues."
 
 
@@ -71,6 +75,15 @@ def type_brackets(node_type: NodeType) -> tuple[str, str]:
     return BRACKETS.get(node_type, OTHER_BRACKETS)
 
 
+def sign_glyph(strength: float) -> str:
+    """``+``, ``-`` or ``·``: the sign a line's colour shows, as a character (the narrator's ``[+]`` marks)."""
+    if strength > POSITIVE_ABOVE:
+        return "+"
+    if strength < NEGATIVE_BELOW:
+        return "-"
+    return "·"
+
+
 def sign_colour(strength: float) -> str:
     """Green, red or gray by the same thresholds as the ``[+]``/``[-]``/``[·]`` marks the narrator reads."""
     if strength > POSITIVE_ABOVE:
@@ -80,11 +93,13 @@ def sign_colour(strength: float) -> str:
     return NEUTRAL_COLOUR
 
 
-LEGEND_RUNS: tuple[tuple[str, CellStyle], ...] = (
-    ("Green", CellStyle(fg=POSITIVE_COLOUR, bold=True)),
-    (" = positive, ", PLAIN),
-    ("red", CellStyle(fg=NEGATIVE_COLOUR, bold=True)),
-    (" = negative, ", PLAIN),
-    ("gray", CellStyle(fg=NEUTRAL_COLOUR, bold=True)),
-    (" = neutral", PLAIN),
-)
+def _legend_runs(positive: str, negative: str, neutral: str, gap: str) -> tuple[tuple[str, CellStyle], ...]:
+    return (
+        (positive, CellStyle(fg=POSITIVE_COLOUR, bold=True)), (gap, PLAIN),
+        (negative, CellStyle(fg=NEGATIVE_COLOUR, bold=True)), (gap, PLAIN),
+        (neutral, CellStyle(fg=NEUTRAL_COLOUR, bold=True)),
+    )
+
+
+LEGEND_RUNS = _legend_runs("+ positive", "- negative", "· neutral", "  ")
+SHORT_LEGEND_RUNS = _legend_runs("+pos", "-neg", "·neutral", " ")
