@@ -21,6 +21,7 @@ from typing import Any
 from game.cli.graph_common import find_node, open_save, print_json, print_text, save_path
 from game.config import Settings
 from game.errors import InputError
+from game.graph.bulk import FileVocabulary
 from game.graph.memory import GraphIndex
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
@@ -200,7 +201,7 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings, create=True) as db, bulk_mode(db):
         # One in-memory index for the whole file: each line reads what earlier lines wrote without a query.
         index = await db.load_graph_index()
-        vocabulary = await db.vocabulary()
+        vocabulary = FileVocabulary.of(await db.vocabulary())
         rng = random.Random(random.SystemRandom().getrandbits(64))
         batches: list[tuple[GraphWrites, int]] = []
         for line in lines:
