@@ -49,6 +49,8 @@ SPECIAL: list[dict[str, Any]] = [
     {"turn": 8, "closeEdges": [{"sourceName": "Tomas Reed", "targetName": "Mira Vell", "relation": "KIN_OF"}]},
     {"turn": 9, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "TRUSTS",
                            "strength": 0.2, "fact": "Mira trusts Tomas again, a little."}]},
+    {"turn": 10, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "TRUSTS",
+                            "strength": 0.2, "fact": "Mira trusts Tomas again, a little.", "public": True}]},
 ]
 
 

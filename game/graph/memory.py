@@ -93,9 +93,9 @@ class GraphIndex:
     async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[Node]]:
         found: dict[str, list[Node]] = {}
         for key in normalized_names:
-            ids = self._names.get(key)
-            if ids:
-                found[key] = sorted((self.nodes[i] for i in ids if i in self.nodes), key=lambda n: n.id)
+            nodes = self.nodes_with_name(key)
+            if nodes:
+                found[key] = nodes
         return found
 
     async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, Node]:
@@ -105,13 +105,13 @@ class GraphIndex:
         return node_id in self.nodes or node_id in self._retired
 
     async def edge_id_taken(self, edge_id: str) -> bool:
-        return edge_id in self._edge_ids
+        return self.has_edge_id(edge_id)
 
     async def open_edges_of(self, node_id: str) -> list[Edge]:
         return [self.open_edges[i] for i in self._adjacency.get(node_id, ())]
 
     async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
-        return [self.open_edges[i] for i in self._by_key.get((source, target, relation), ())]
+        return self.open_between(source, target, relation)
 
     async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
         return {i: len(self._adjacency.get(i, ())) for i in node_ids}
@@ -125,6 +125,22 @@ class GraphIndex:
 
     async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
         return {i: dict(self._knowers[i]) for i in edge_ids if self._knowers.get(i)}
+
+    # ------------------------------------------------------------------------------------ without awaiting
+    # The same reads for code that runs many thousands of them in a row (``game.graph.bulk``).
+
+    def nodes_with_name(self, normalized_name: str) -> list[Node]:
+        """The nodes with a name or alias of that normalized form, by ID."""
+        ids = self._names.get(normalized_name)
+        if not ids:
+            return []
+        return sorted((self.nodes[i] for i in ids if i in self.nodes), key=lambda n: n.id)
+
+    def has_edge_id(self, edge_id: str) -> bool:
+        return edge_id in self._edge_ids
+
+    def open_between(self, source: str, target: str, relation: str) -> list[Edge]:
+        return [self.open_edges[i] for i in self._by_key.get((source, target, relation), ())]
 
     # ------------------------------------------------------------------------------------ knowledge
 
