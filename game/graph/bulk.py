@@ -1,10 +1,11 @@
 """The pure part of a bulk load (``kith graph import``): what a whole file shares, worked out once.
 
-An import runs every line through the same ``UpsertExecution`` a single call uses, so it validates and
-answers exactly as per-call upserts do. What it does not need is to work out again, for each of tens of
-thousands of edges, what the vocabulary says about a relation: one file is read against one vocabulary,
-so the answers are kept for the file (a 100k-version import asked ``normalize`` 750k times, each a regex
-and a new object, and ``excluded_by`` 100k times, each a scan of every relation).
+An import must validate and answer exactly as per-call upserts do, but a long game is tens of thousands
+of calls, and per call ``UpsertExecution`` works everything out again: what the vocabulary says about a
+relation (a 100k-version import asked ``normalize`` 750k times, each a regex and a new object, and
+``excluded_by`` 100k times, each a scan of every relation), what each name means, and a validated model
+for every version it derives from inputs already validated. ``BulkLoader`` keeps those answers for the
+file; ``FileVocabulary`` is the vocabulary's part.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from game.graph.memory import GraphIndex
 from game.graph.models import Edge, EdgeInput, Node, UpsertCall, UpsertResult
 from game.graph.names import NameMatch, normalize_name, resolve_name, slugify
 from game.graph.ports import GraphWrites
+from game.graph.trusted import trusted
 from game.graph.upsert import STRENGTH_TOLERANCE, CallRejected, UpsertExecution, parse_call
 from game.graph.upsert import _base36 as _base36  # the same edge IDs as one call would draw
 from game.graph.vocabulary import NormalizedRelation, Vocabulary
@@ -177,9 +179,12 @@ class BulkLoader:
                 source_id, target_id = current.source, current.target  # a symmetric relation keeps its direction
             else:
                 source_id, target_id = source.id, target.id
-            edge = Edge(id=self._new_edge_id(line, relation.name), source=source_id, target=target_id,
-                        relation=relation.name, strength=given.strength, fact=given.fact, valid_at=turn,
-                        evidence_turn_ids=[f"turn-{turn}"])
+            # Every value was validated as the call's EdgeInput (strength, fact) or derived here.
+            edge = trusted(Edge, {
+                "id": self._new_edge_id(line, relation.name), "source": source_id, "target": target_id,
+                "relation": relation.name, "strength": given.strength, "fact": given.fact, "valid_at": turn,
+                "invalid_at": None, "evidence_turn_ids": [f"turn-{turn}"],
+            })
             line.put_edge(edge, created=True)
             for knowing in self._knowings(edge, source, target, turn, public=given.public):
                 self._learn(line, knowing)
@@ -215,7 +220,7 @@ class BulkLoader:
                 f"{edge.relation} from {edge.source} to {edge.target} was last set at turn {edge.valid_at}; "
                 f"a change dated turn {turn} would end it before it began (use turn {edge.valid_at} or later)"
             )
-        line.put_edge(edge.model_copy(update={"invalid_at": turn}))
+        line.put_edge(trusted(Edge, {**edge.__dict__, "invalid_at": turn}))
 
     @staticmethod
     def _knowings(edge: Edge, source: Node, target: Node, turn: int, *, public: bool) -> list[Knowing]:
