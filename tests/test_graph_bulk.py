@@ -51,6 +51,14 @@ SPECIAL: list[dict[str, Any]] = [
                            "strength": 0.2, "fact": "Mira trusts Tomas again, a little."}]},
     {"turn": 10, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "TRUSTS",
                             "strength": 0.2, "fact": "Mira trusts Tomas again, a little.", "public": True}]},
+    {"turn": 4, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "TRUSTS",
+                           "strength": 0.9, "fact": "Written back in time: it would end turn 9's before it began."}]},
+    {"turn": 11, "nodes": [{"name": "Anna Rook", "summary": "A rope maker.", "aliases": ["Red"]},
+                           {"name": "Bill Rook", "summary": "Her brother.", "aliases": ["Red"]}]},
+    {"turn": 12, "edges": [{"sourceName": "Red", "targetName": "Mira Vell", "relation": "KNOWS", "strength": 0.3,
+                            "fact": "An ambiguous name: skipped, never guessed."},
+                           {"sourceName": "Anna Rook", "targetName": "Bill Rook", "relation": "KIN_OF",
+                            "strength": 0.8, "fact": "Sister and brother."}]},
 ]
 
 
@@ -85,17 +93,24 @@ def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: p
     source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     imported = kith(saves, "import", "--json", "--save", "bulk", str(source))
     summary = json.loads(capsys.readouterr().out)
-    assert imported == 1 and [e["line"] for e in summary["errors"]] == [7, 8]  # the two bad lines, by number
+    assert imported == 1 and [e["line"] for e in summary["errors"]] == [7, 8, 13]  # the bad lines, by number
 
     rejected = []
+    counted = {"nodes": {"created": 0, "updated": 0}, "edges": {"created": 0, "skipped": 0}, "closed": 0}
     for number, line in enumerate(lines, start=1):
         call = {key: value for key, value in line.items() if key != "turn"}
         one = tmp_path / "one.json"
         one.write_text(json.dumps(call), encoding="utf-8")
         if kith(saves, "upsert", "--save", "single", "--turn", str(line["turn"]), str(one)) != 0:
             rejected.append(number)
-        capsys.readouterr()
-    assert rejected == [7, 8]
+        [outcome] = json.loads(capsys.readouterr().out)
+        if "error" not in outcome:
+            for part, counts in (("nodes", ("created", "updated")), ("edges", ("created", "skipped"))):
+                for count in counts:
+                    counted[part][count] += outcome[part][count]
+            counted["closed"] += sum(1 for c in outcome["closed"] if c["id"] and not c.get("skipped"))
+    assert rejected == [7, 8, 13]
+    assert {key: summary[key] for key in counted} == counted  # the import's summary adds up the same
 
     bulk, single = full_dump(saves / "bulk.sqlite"), full_dump(saves / "single.sqlite")
     assert bulk["edges"] and bulk["knowings"]
