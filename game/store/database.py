@@ -198,6 +198,9 @@ class SaveDatabase:
         The cyclic garbage collector is paused meanwhile: the load allocates hundreds of thousands of
         long-lived objects and none of them is garbage, yet each allocation threshold crossed set off
         another collection over all of them (at 100k versions that was most of the time to open a save).
+        Afterwards they are moved out of its sight (``gc.freeze``): they live as long as the session, and
+        otherwise the first turns would pay for walking them all again. Frozen objects are still freed by
+        reference counting when an edge or node is replaced.
         """
         was_enabled = gc.isenabled()
         gc.disable()
@@ -207,10 +210,13 @@ class SaveDatabase:
             ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
             retired = [merge.merged_id for merge in await self.merges()]
             knowings = await self.graph.all_knowings()
-            return GraphIndex(nodes, open_edges, ids, retired, knowings)
+            index = GraphIndex(nodes, open_edges, ids, retired, knowings)
         finally:
             if was_enabled:
                 gc.enable()
+        if was_enabled:
+            gc.freeze()
+        return index
 
     async def all_nodes(self) -> list[Node]:
         return await self.graph.all_nodes()
