@@ -21,11 +21,12 @@ from typing import Any
 from game.cli.graph_common import find_node, open_save, print_json, print_text, save_path
 from game.config import Settings
 from game.errors import InputError
+from game.graph.bulk import BulkLoader, LineCounts
 from game.graph.memory import GraphIndex
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader, GraphWrites
-from game.graph.upsert import CallOutcome, UpsertExecution, load_calls, load_json
+from game.graph.upsert import UpsertExecution, load_calls, load_json
 from game.store.database import SaveDatabase, node_by_name
 from game.text import strip_control
 
@@ -94,16 +95,13 @@ class ImportSummary:
     closed: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
 
-    def count(self, outcome: CallOutcome) -> None:
-        result = outcome.result
-        if result is None:
-            return
+    def count(self, counts: LineCounts) -> None:
         self.accepted += 1
-        self.nodes_created += result.nodes.created
-        self.nodes_updated += result.nodes.updated
-        self.edges_created += result.edges.created
-        self.edges_skipped += result.edges.skipped
-        self.closed += sum(1 for c in result.closed if c.id and not c.skipped)
+        self.nodes_created += counts.nodes_created
+        self.nodes_updated += counts.nodes_updated
+        self.edges_created += counts.edges_created
+        self.edges_skipped += counts.edges_skipped
+        self.closed += counts.closed
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
@@ -200,20 +198,14 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings, create=True) as db, bulk_mode(db):
         # One in-memory index for the whole file: each line reads what earlier lines wrote without a query.
         index = await db.load_graph_index()
-        vocabulary = await db.vocabulary()
-        rng = random.Random(random.SystemRandom().getrandbits(64))
-        batches: list[tuple[GraphWrites, int]] = []
+        loader = BulkLoader(index, await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
         for line in lines:
-            execution = UpsertExecution(index, vocabulary, line.turn, rng=rng)
-            outcome = await execution.run(line.call)
-            if outcome.error is not None:
-                summary.errors.append({"line": line.number, "error": outcome.error})
-                continue
-            summary.count(outcome)
-            if execution.writes:
-                index.apply(execution.writes)
-                batches.append((execution.writes, line.turn))
-        await commit_verified(db, index, batches)
+            done = await loader.load(line.call, line.turn)
+            if isinstance(done, str):
+                summary.errors.append({"line": line.number, "error": done})
+            else:
+                summary.count(done)
+        await commit_verified(db, index, loader.batches)
     summary.errors.sort(key=lambda e: int(e["line"]))
     if args.json:
         print_json(summary.to_json_dict())

@@ -12,6 +12,7 @@ part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``iden
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -196,13 +197,30 @@ class SaveDatabase:
 
     @reads
     async def load_graph_index(self) -> GraphIndex:
-        """Every node and open version into memory, with every edge ID (for collision-free new IDs)."""
-        nodes = await self.graph.all_nodes()
-        open_edges = await self.graph.all_edges(open_only=True)
-        ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
-        retired = [merge.merged_id for merge in await self.merges()]
-        knowings = await self.graph.all_knowings()
-        return GraphIndex(nodes, open_edges, ids, retired, knowings)
+        """Every node and open version into memory, with every edge ID (for collision-free new IDs).
+
+        The cyclic garbage collector is paused meanwhile: the load allocates hundreds of thousands of
+        long-lived objects and none of them is garbage, yet each allocation threshold crossed set off
+        another collection over all of them (at 100k versions that was most of the time to open a save).
+        Afterwards they are moved out of its sight (``gc.freeze``): they live as long as the session, and
+        otherwise the first turns would pay for walking them all again. Frozen objects are still freed by
+        reference counting when an edge or node is replaced.
+        """
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            nodes = await self.graph.all_nodes()
+            open_edges = await self.graph.all_edges(open_only=True)
+            ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
+            retired = [merge.merged_id for merge in await self.merges()]
+            knowings = await self.graph.all_knowings()
+            index = GraphIndex(nodes, open_edges, ids, retired, knowings)
+        finally:
+            if was_enabled:
+                gc.enable()
+        if was_enabled:
+            gc.freeze()
+        return index
 
     async def all_nodes(self) -> list[Node]:
         return await self.graph.all_nodes()

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
 
 from game.graph.knowledge import Knowing
 from game.graph.models import MAX_NAME_CHARS, Edge, Node
 from game.graph.names import normalize_name
+from game.graph.trusted import trusted
 from game.store.damage import reads
 
 NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
@@ -28,22 +29,8 @@ _CHUNK = 400  # well under SQLite's bound-parameter limit
 # reading them back skips pydantic's validation: opening a save of 100k versions is dominated by it.
 
 
-_Model = TypeVar("_Model", Node, Edge, Knowing)
-
-
-def _trusted(model: type[_Model], values: dict[str, Any]) -> _Model:
-    """An instance from already-valid values, built the way ``model_construct`` does but without its
-    per-field default handling (every field is present here), which is most of its cost."""
-    instance = model.__new__(model)
-    object.__setattr__(instance, "__dict__", values)
-    object.__setattr__(instance, "__pydantic_fields_set__", set(values))
-    object.__setattr__(instance, "__pydantic_extra__", None)
-    object.__setattr__(instance, "__pydantic_private__", None)
-    return instance
-
-
 def node_from_row(row: sqlite3.Row | Sequence[Any]) -> Node:
-    return _trusted(Node, {
+    return trusted(Node, {
         "id": row[0], "name": row[1], "aliases": json.loads(row[3]), "type": row[2],
         "labels": json.loads(row[4]), "summary": row[5], "first_seen_turn": row[6], "last_seen_turn": row[7],
         "attributes": json.loads(row[8]),
@@ -51,7 +38,7 @@ def node_from_row(row: sqlite3.Row | Sequence[Any]) -> Node:
 
 
 def edge_from_row(row: sqlite3.Row | Sequence[Any]) -> Edge:
-    return _trusted(Edge, {
+    return trusted(Edge, {
         "id": row[0], "source": row[1], "target": row[2], "relation": row[3], "strength": float(row[4]),
         "fact": row[5], "valid_at": row[6], "invalid_at": row[7], "evidence_turn_ids": _evidence(row[8]),
     })
@@ -66,7 +53,7 @@ def _evidence(raw: str) -> list[str]:
 
 
 def knowing_from_row(row: sqlite3.Row | Sequence[Any]) -> Knowing:
-    return _trusted(Knowing, {
+    return trusted(Knowing, {
         "edge_id": row[0], "knower": row[1], "how": row[2], "source": row[3], "confidence": float(row[4]),
         "since_turn": row[5],
     })

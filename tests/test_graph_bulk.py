@@ -1,0 +1,140 @@
+"""``kith graph import`` (the bulk path) writes exactly what the same calls give one ``kith graph upsert`` at a time.
+
+The import shares work across a whole file (relations resolved once, one commit); per-call upserts go
+through the SQL reader and commit each call. Both runs here use real saves and the real CLI, and the
+full dumps must agree: nodes, every edge version (IDs are random, so versions are compared in insertion
+order) and every knower row.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.graph_bench import synthesize
+from game.__main__ import main
+from game.graph.bulk import FileVocabulary
+from game.graph.vocabulary import Vocabulary
+
+# Lines that exercise every rule an import must keep: knownBy / toldBy / public knowers, inverse and
+# symmetric relations written backwards, exclusions (DISTRUSTS ends TRUSTS), node updates and aliases,
+# a wrong sign and an unknown knower (both rejected whole), a close, and an edge to nobody (skipped).
+SPECIAL: list[dict[str, Any]] = [
+    {"turn": 0, "nodes": [{"name": "Mira Vell", "summary": "A harbour pilot."},
+                          {"name": "Tomas Reed", "summary": "A net mender.", "aliases": ["Tom"]},
+                          {"name": "Iska", "summary": "A listener at doors."},
+                          {"name": "The Tide Guild", "type": "faction", "summary": "Owners of the quay."}]},
+    {"turn": 1, "edges": [{"sourceName": "Mira Vell", "targetName": "Tom", "relation": "trusts",
+                           "strength": 0.6, "fact": "Mira trusts Tomas with her boat."}]},
+    {"turn": 2, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "DISTRUSTS",
+                           "strength": -0.4, "fact": "Mira caught Tomas lying.", "knownBy": ["Mira Vell", "Iska"]}]},
+    {"turn": 3, "edges": [{"sourceName": "Tomas Reed", "targetName": "Mira Vell", "relation": "KIN_OF",
+                           "strength": 0.5, "fact": "They are cousins.", "public": True}]},
+    {"turn": 4, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "KIN_OF",
+                           "strength": 0.7, "fact": "They are cousins, and close.", "toldBy": "Iska"}]},
+    {"turn": 5, "edges": [{"sourceName": "The Tide Guild", "targetName": "Tomas Reed", "relation": "EMPLOYS",
+                           "strength": 0.3, "fact": "Tomas mends the guild's nets."}]},
+    {"turn": 6, "edges": [{"sourceName": "Mira Vell", "targetName": "Iska", "relation": "LOVES",
+                           "strength": -0.5, "fact": "A wrong sign: the whole line is refused."}]},
+    {"turn": 6, "edges": [{"sourceName": "Iska", "targetName": "Mira Vell", "relation": "FEARS",
+                           "strength": 0.2, "fact": "Nobody called Bram knows this.", "knownBy": ["Bram"]}]},
+    {"turn": 7, "nodes": [{"name": "Tom", "aliases": ["Tommy"], "labels": ["sailor"]}],
+     "edges": [{"sourceName": "Tommy", "targetName": "Nobody Known", "relation": "OWES", "strength": 0.1,
+                "fact": "An edge to no one is skipped."}]},
+    {"turn": 8, "closeEdges": [{"sourceName": "Tomas Reed", "targetName": "Mira Vell", "relation": "KIN_OF"}]},
+    {"turn": 9, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "TRUSTS",
+                           "strength": 0.2, "fact": "Mira trusts Tomas again, a little."}]},
+    {"turn": 10, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "TRUSTS",
+                            "strength": 0.2, "fact": "Mira trusts Tomas again, a little.", "public": True}]},
+    {"turn": 4, "edges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "TRUSTS",
+                           "strength": 0.9, "fact": "Written back in time: it would end turn 9's before it began."}]},
+    {"turn": 11, "nodes": [{"name": "Anna Rook", "summary": "A rope maker.", "aliases": ["Red"]},
+                           {"name": "Bill Rook", "summary": "Her brother.", "aliases": ["Red"]}]},
+    {"turn": 12, "edges": [{"sourceName": "Red", "targetName": "Mira Vell", "relation": "KNOWS", "strength": 0.3,
+                            "fact": "An ambiguous name: skipped, never guessed."},
+                           {"sourceName": "Anna Rook", "targetName": "Bill Rook", "relation": "KIN_OF",
+                            "strength": 0.8, "fact": "Sister and brother."}]},
+]
+
+
+def kith(saves: Path, *args: str) -> int:
+    return main(["--saves-dir", str(saves), "graph", *args])
+
+
+def full_dump(path: Path) -> dict[str, Any]:
+    """Nodes, versions in insertion order with their IDs replaced by that order, and knower rows."""
+    conn = sqlite3.connect(path)
+    try:
+        nodes = conn.execute("SELECT * FROM nodes ORDER BY id").fetchall()
+        names = conn.execute("SELECT norm, node_id FROM node_names ORDER BY norm, node_id").fetchall()
+        edges = conn.execute("SELECT id, source, target, relation, strength, fact, valid_at, invalid_at, evidence "
+                             "FROM edges ORDER BY seq").fetchall()
+        position = {row[0]: index for index, row in enumerate(edges)}
+        knowings = sorted((position[edge_id], *rest) for edge_id, *rest in
+                          conn.execute("SELECT edge_id, knower, how, source, confidence, since_turn FROM knowings"))
+    finally:
+        conn.close()
+    return {"nodes": nodes, "names": names, "edges": [row[1:] for row in edges], "knowings": knowings}
+
+
+@pytest.mark.parametrize("lines", [
+    pytest.param(SPECIAL, id="every-rule"),
+    pytest.param(SPECIAL + synthesize(400, seed=3).lines, id="synthetic-game"),
+])
+def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      lines: list[dict[str, Any]]) -> None:
+    saves = tmp_path / "saves"
+    source = tmp_path / "all.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    imported = kith(saves, "import", "--json", "--save", "bulk", str(source))
+    summary = json.loads(capsys.readouterr().out)
+    assert imported == 1 and [e["line"] for e in summary["errors"]] == [7, 8, 13]  # the bad lines, by number
+
+    rejected = []
+    counted = {"nodes": {"created": 0, "updated": 0}, "edges": {"created": 0, "skipped": 0}, "closed": 0}
+    for number, line in enumerate(lines, start=1):
+        call = {key: value for key, value in line.items() if key != "turn"}
+        one = tmp_path / "one.json"
+        one.write_text(json.dumps(call), encoding="utf-8")
+        if kith(saves, "upsert", "--save", "single", "--turn", str(line["turn"]), str(one)) != 0:
+            rejected.append(number)
+        [outcome] = json.loads(capsys.readouterr().out)
+        if "error" not in outcome:
+            for part, counts in (("nodes", ("created", "updated")), ("edges", ("created", "skipped"))):
+                for count in counts:
+                    counted[part][count] += outcome[part][count]
+            counted["closed"] += sum(1 for c in outcome["closed"] if c["id"] and not c.get("skipped"))
+    assert rejected == [7, 8, 13]
+    assert {key: summary[key] for key in counted} == counted  # the import's summary adds up the same
+
+    bulk, single = full_dump(saves / "bulk.sqlite"), full_dump(saves / "single.sqlite")
+    assert bulk["edges"] and bulk["knowings"]
+    assert bulk == single
+
+
+def test_a_file_vocabulary_answers_as_the_vocabulary_it_copies() -> None:
+    vocabulary = Vocabulary.default()
+    remembered = FileVocabulary.of(vocabulary)
+    for written in ("trusts", "LED_BY", "works for", "KIN_OF", "SWORE_VENGEANCE_ON", "  distrusts "):
+        for _ in range(2):  # the second answer comes from memory and must be the same
+            assert remembered.normalize(written) == vocabulary.normalize(written)
+            name = vocabulary.normalize(written).name
+            assert remembered.excluded_by(name) == vocabulary.excluded_by(name)
+    remembered.excluded_by("TRUSTS").append("LOVES")  # a caller changing its copy changes nothing remembered
+    assert remembered.excluded_by("TRUSTS") == vocabulary.excluded_by("TRUSTS")
+
+
+def test_import_from_standard_input_matches_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "".join(json.dumps(line) + "\n" for line in SPECIAL)
+    (tmp_path / "f.jsonl").write_text(text, encoding="utf-8")
+    kith(tmp_path / "saves", "import", "--save", "a", str(tmp_path / "f.jsonl"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    kith(tmp_path / "saves", "import", "--save", "b", "-")
+    capsys.readouterr()
+    assert full_dump(tmp_path / "saves" / "a.sqlite") == full_dump(tmp_path / "saves" / "b.sqlite")
