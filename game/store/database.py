@@ -57,6 +57,10 @@ class TurnRecord:
     created_at: str = ""
 
 
+_FROZEN = False
+"""Whether this process has moved its loaded graph out of the cyclic collector's sight (see load_graph_index)."""
+
+
 class SaveDatabase:
     """An open save file. Use ``async with await SaveDatabase.open(path)`` or call ``close()``."""
 
@@ -204,7 +208,7 @@ class SaveDatabase:
         another collection over all of them (at 100k versions that was most of the time to open a save).
         Afterwards they are moved out of its sight (``gc.freeze``): they live as long as the session, and
         otherwise the first turns would pay for walking them all again. Frozen objects are still freed by
-        reference counting when an edge or node is replaced.
+        reference counting when an edge or node is replaced. The freeze happens once a process.
         """
         was_enabled = gc.isenabled()
         gc.disable()
@@ -218,7 +222,11 @@ class SaveDatabase:
         finally:
             if was_enabled:
                 gc.enable()
-        if was_enabled:
+        global _FROZEN
+        if was_enabled and not _FROZEN:
+            # Once a process, at the first load (a fresh process holds little garbage): freezing again on
+            # every undo or restore would also pin whatever cyclic garbage a long session had made by then.
+            _FROZEN = True
             gc.freeze()
         return index
 
