@@ -57,8 +57,6 @@ EXTRACT_REPLY_RESERVE = 1200
 """Tokens kept free for the extractor's tool calls (and a corrected call) when its prompt is fitted."""
 REPLY_DEADLINE_TIMEOUTS = 5
 """The whole narration may take this many ``timeout`` periods (5 min at the default 60 s)."""
-MEMORY_DEADLINE_TIMEOUTS = 10
-"""The memory step (World IR and extraction) may take this many ``timeout`` periods (10 min by default)."""
 
 T = TypeVar("T")
 
@@ -66,7 +64,8 @@ T = TypeVar("T")
 class OpenAINarrator:
     """Tells turns with a model behind any OpenAI-compatible endpoint, or replays a recorded session.
 
-    ``reply_deadline`` and ``memory_deadline`` (seconds) default to multiples of the ``timeout`` setting.
+    ``reply_deadline`` (seconds) defaults to a multiple of the ``timeout`` setting, ``memory_deadline`` to
+    the ``memory_deadline`` setting.
     """
 
     def __init__(self, llm: LLMSettings, world: World, *, transport: Transport | None = None,
@@ -90,7 +89,7 @@ class OpenAINarrator:
         self._requests = Requests(self.transport, self.caps, self._ledger)
         self._narration = Narration(self._requests, llm, world, display_url(llm.base_url))
         self.reply_deadline = reply_deadline or REPLY_DEADLINE_TIMEOUTS * llm.timeout
-        self.memory_deadline = memory_deadline or MEMORY_DEADLINE_TIMEOUTS * llm.timeout
+        self.memory_deadline = memory_deadline or llm.memory_deadline
         self._notices: dict[int, list[str]] = {}
         self._memory_started: dict[int, float] = {}
         self._offered_models: list[str] | None = None

@@ -2,9 +2,12 @@
 
 Everything above this module speaks plain dicts (a completion, or the chunks of a stream), so a session
 can be recorded and replayed without a server (``record``). The client is ``openai.AsyncOpenAI`` and
-it does the retrying, as it does by default (429, 408, 409, 5xx, timeouts and dropped connections, with
-its own backoff and a server's Retry-After), ``retries`` times; a retry can only happen before any part
-of a reply reached the player, because the client retries only until a response starts. Each HTTP
+it retries answers that ask for it (429, 408, 409, 5xx, with its own backoff and a server's Retry-After),
+``retries`` times; a retry can only happen before any part of a reply reached the player, because the
+client retries only until a response starts. Below it, ``_OnceTransport`` decides the failures that got no
+answer at all: a read timeout of a generation request is never retried (a local server is most likely
+still generating, and a second wait only doubles the turn), and a connection that failed or was dropped
+(a stale keep-alive) is tried once more. Each HTTP
 attempt is logged in ``attempts`` through the HTTP client's event hooks. Every error leaves as an
 ``LLMError`` (a ``NarratorError``) whose message is plain words and never holds the key: servers' own
 messages pass through ``Redactor`` first, and for a refused key the server's words are not repeated at
@@ -21,6 +24,7 @@ from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import httpx2
 import openai
 
 from game.config import LLMSettings
@@ -130,6 +134,7 @@ class OpenAITransport:
             timeout=self.settings.timeout,
             max_retries=self.settings.retries,
             http_client=openai.DefaultAsyncHttpxClient(
+                transport=_OnceTransport(httpx2.AsyncHTTPTransport()),
                 event_hooks={"request": [self._sent], "response": [self._answered]}),
         )
 
@@ -266,6 +271,35 @@ class OpenAITransport:
                                 f"{detail}", "stream", detail=detail)
             return LLMError(f"The model server at {where} reported an error: {detail}", "server", detail=detail)
         return LLMError(f"The request to {where} failed ({type(error).__name__}).", "connection")
+
+
+class _OnceTransport(httpx2.AsyncBaseTransport):
+    """The HTTP transport with Kith's rule for failures that got no answer (see the module's docstring).
+
+    The errors leave as the client's own ``APITimeoutError`` / ``APIConnectionError``, which it passes on
+    without retrying, so its ``retries`` apply to answered requests only.
+    """
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport) -> None:
+        self._inner = inner
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        for attempt in range(2):
+            try:
+                return await self._inner.handle_async_request(request)
+            except httpx2.ReadTimeout as error:
+                if request.method == "POST":
+                    raise openai.APITimeoutError(request=request) from error
+                if attempt:
+                    raise
+            except (httpx2.ConnectError, httpx2.RemoteProtocolError, httpx2.ReadError, httpx2.WriteError,
+                    httpx2.ConnectTimeout) as error:
+                if attempt:
+                    raise openai.APIConnectionError(request=request) from error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
 
 
 def _status_kind(status: int) -> str:
