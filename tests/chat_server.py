@@ -143,6 +143,16 @@ class KeepAlive:
 
 
 @dataclass
+class Endless:
+    """A model that never stops by itself (a base model, as on a tiny llama.cpp setup): with ``max_tokens``
+    it writes that many "tokens" (``word`` each) and finishes with ``length``; without, it writes
+    ``limit`` characters before the server gives up, and never sends a finish reason."""
+
+    word: str = "and the sea rolls on "
+    limit: int = 20000
+
+
+@dataclass
 class Dynamic:
     make: Callable[[Received], Any]
 
@@ -289,6 +299,11 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 message["content"] = reply.content
                 finish = reply.finish_reason
                 completion = reply.content
+            elif isinstance(reply, Endless):
+                budget = request.body.get("max_tokens")
+                completion = reply.word[:4] * (budget if isinstance(budget, int) else reply.limit // 4)
+                message["content"] = completion
+                finish = "length"
             elif isinstance(reply, ToolCalls):
                 message["content"] = reply.content or None
                 message["tool_calls"] = [
@@ -344,6 +359,19 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                     self._event(_chunk({}, "tool_calls"))
                     if include_usage:
                         self._event(_usage_chunk(request, json.dumps([a for _, a in reply.calls])))
+                elif isinstance(reply, Endless):
+                    budget = request.body.get("max_tokens") or request.body.get("max_completion_tokens")
+                    self._event(_chunk({"role": "assistant", "content": ""}))
+                    if isinstance(budget, int):
+                        for _ in range(budget):
+                            self._event(_chunk({"content": reply.word[:4]}))
+                        self._event(_chunk({}, "length"))
+                    else:
+                        for piece in _pieces((reply.word * (reply.limit // len(reply.word) + 1))[:reply.limit], 16):
+                            self._event(_chunk({"content": piece}))
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
                 elif isinstance(reply, Broken):
                     self._event(_chunk({"role": "assistant", "content": ""}))
                     for piece in _pieces(reply.content, reply.chunk_size):

@@ -56,7 +56,8 @@ async def ask_world_ir(requests: Requests, llm: LLMSettings, world: World, reque
         inline = schema if requests.caps.structured == "none" else None
         prompt = world_ir_v1(world, request.scene, request.turn, request.player_input,
                              strip_reasoning(narration), mentioned, inline)
-        params: dict[str, Any] = {"model": model, "messages": [*prompt.messages, *repairs], "temperature": 0}
+        params: dict[str, Any] = {"model": model, "messages": [*prompt.messages, *repairs], "temperature": 0,
+                                  "max_tokens": llm.world_ir_tokens}
         fmt = response_format(requests.caps.structured, "world_ir", schema)
         if fmt is not None:
             params["response_format"] = fmt

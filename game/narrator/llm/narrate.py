@@ -108,7 +108,7 @@ class Narration:
         while True:
             offer = caps.tools and rounds < self.llm.max_tool_rounds
             params: dict[str, Any] = {"model": model, "messages": list(messages),
-                                      "temperature": self.llm.temperature}
+                                      "temperature": self.llm.temperature, "max_tokens": self.llm.narration_tokens}
             if caps.tools:
                 params["tools"] = tools
                 if not offer:

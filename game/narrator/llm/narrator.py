@@ -245,7 +245,8 @@ class OpenAINarrator:
         async def complete(step: str, params: dict[str, Any]) -> dict[str, Any]:
             return await self._requests.complete(turn, step, params, ("tool_choice",))
 
-        return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps).run(prompt, ir, execution)
+        return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps,
+                                   self.llm.extract_tokens).run(prompt, ir, execution)
 
     def _fitted_extract_prompt(self, turn: int, ir: WorldIR, nodes: list[Node], edges: list[Edge],
                                names: dict[str, Node]) -> Prompt:
