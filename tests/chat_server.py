@@ -175,6 +175,8 @@ class ChatServer:
         self.reject_response_formats: set[str] = set()
         self.reject_stream_options = False
         self.reject_tool_choice_required = False
+        self.refuse_tools: tuple[int, str] | None = None
+        """(status, message) answered to any request that sends ``tools`` (llama-server without --jinja)."""
         self.require_key: str | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -233,6 +235,8 @@ class ChatServer:
             return Failure(400, f"response_format type {response_format['type']!r} is not supported")
         if self.reject_stream_options and "stream_options" in body:
             return Failure(400, "Unrecognized request argument supplied: stream_options")
+        if self.refuse_tools is not None and body.get("tools"):
+            return Failure(*self.refuse_tools)
         if self.reject_tool_choice_required and body.get("tool_choice") == "required":
             return Failure(400, '"required" tool choice requires --enable-auto-tool-choice')
         return None

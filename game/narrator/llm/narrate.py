@@ -109,7 +109,7 @@ class Narration:
             offer = caps.tools and rounds < self.llm.max_tool_rounds
             params: dict[str, Any] = {"model": model, "messages": list(messages),
                                       "temperature": self.llm.temperature, "max_tokens": self.llm.narration_tokens}
-            if caps.tools:
+            if caps.tools and self.llm.max_tool_rounds > 0:
                 params["tools"] = tools
                 if not offer:
                     params["tool_choice"] = "none"

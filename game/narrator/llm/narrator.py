@@ -245,8 +245,14 @@ class OpenAINarrator:
         async def complete(step: str, params: dict[str, Any]) -> dict[str, Any]:
             return await self._requests.complete(turn, step, params, ("tool_choice",))
 
-        return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps,
-                                   self.llm.extract_tokens).run(prompt, ir, execution)
+        try:
+            return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps,
+                                       self.llm.extract_tokens).run(prompt, ir, execution)
+        except LLMError as error:
+            if self.caps.refused(error, ("tools",)) is None:
+                raise
+            # The server refuses tools: the validated World IR is recorded as it is from now on.
+            return await apply_world_ir(ir, execution)
 
     def _fitted_extract_prompt(self, turn: int, ir: WorldIR, nodes: list[Node], edges: list[Edge],
                                names: dict[str, Node]) -> Prompt:
