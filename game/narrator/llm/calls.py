@@ -15,6 +15,7 @@ from typing import Any
 
 from game.narrator.llm.capabilities import Capabilities, response_format
 from game.narrator.llm.endpoint import Redactor
+from game.narrator.llm.tokens import Calibration
 from game.narrator.llm.tools import model_schema
 from game.narrator.llm.transport import ChatCall, LLMError, Transport, first_message
 from game.narrator.llm.usage import UsageLedger
@@ -36,6 +37,11 @@ class Requests:
         self.transport = transport
         self.caps = caps
         self.ledger = ledger
+
+    @property
+    def calibration(self) -> Calibration:
+        """Real tokens per estimated token, learned this session (budgets are divided by it)."""
+        return self.ledger.calibration
 
     @property
     def secrets(self) -> list[str]:
@@ -60,6 +66,8 @@ class Requests:
             try:
                 completion = await self.transport.complete(ChatCall(step, params))
             except LLMError as error:
+                if error.kind == "context":
+                    self.calibration.overflowed()
                 feature = self.caps.refused(error, candidates)
                 if feature is None:
                     raise

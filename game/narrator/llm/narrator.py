@@ -261,7 +261,8 @@ class OpenAINarrator:
         Sixty of each, at about 150 characters a line, is some 6,000 tokens: more than a small local
         model's whole window. The lists are closest-first, so trimming from the end keeps what matters.
         """
-        budget = self.llm.context_size - EXTRACT_REPLY_RESERVE - tools_tokens(extraction_tools())
+        budget = (self._requests.calibration.budget(self.llm.context_size - EXTRACT_REPLY_RESERVE)
+                  - tools_tokens(extraction_tools()))
         prompt = extract_v1(self.world, turn, ir, nodes, edges, names)
         while message_tokens(prompt.messages) > budget and (nodes or edges):
             if len(edges) >= len(nodes):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+import re
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -32,11 +33,19 @@ from game.errors import NarratorError
 from game.narrator.llm.endpoint import OPENAI_URL, Redactor, display_url, resolve_api_key, short_host
 
 MAX_ERROR_CHARS = 240
+CONTEXT_OVERFLOW = re.compile(
+    r"(?i)exceeds? the (?:available )?context|context[_ ]length[_ ]exceeded|maximum context length"
+    r"|context (?:length|size|window) (?:is )?(?:exceeded|too small)|exceeds (?:the )?(?:maximum )?context length"
+    r"|prompt (?:is )?too long|too many tokens|input length exceeds|exceeded max(?:imum)? context")
+"""How servers say a prompt does not fit: llama.cpp "request (8228 tokens) exceeds the available context
+size (8192 tokens)", vLLM and OpenAI "maximum context length is ... tokens" / ``context_length_exceeded``,
+Ollama "prompt too long; exceeded max context length by N tokens"."""
 
 
 class LLMError(NarratorError):
     """A request that failed. ``kind`` says how: timeout, refused, connection, rate-limit, server, auth,
-    not-found, bad-request, stream (broke after part of the reply arrived) or protocol (unreadable reply).
+    not-found, bad-request, context (the prompt does not fit the server's context), length (a reply cut
+    at ``max_tokens`` twice), stream (broke after part of the reply arrived) or protocol (unreadable reply).
     """
 
     def __init__(self, message: str, kind: str, *, status: int | None = None, detail: str = "") -> None:
@@ -249,6 +258,9 @@ class OpenAITransport:
         if isinstance(error, openai.APIStatusError):
             status = error.status_code
             detail = self._redactor.clean(_server_message(error))[:MAX_ERROR_CHARS]
+            if status in (400, 413, 500) and CONTEXT_OVERFLOW.search(f"{detail} {error.message}"):
+                return LLMError(f"The model server at {where} refused the request as longer than its context "
+                                f"(HTTP {status}): {detail}", "context", status=status, detail=detail)
             if status in (401, 403):
                 return LLMError(
                     f"The model server at {where} refused the API key (HTTP {status}). Check the key in the "
