@@ -296,3 +296,19 @@ async def test_a_model_that_never_stops_is_bounded_by_max_tokens_and_the_player_
     assert 0 < len(text) <= 100 * 4
     assert any("length limit" in notice for notice in teller.pending_notices(req.turn))
     await teller.aclose()
+
+
+@pytest.mark.parametrize("marked", [
+    "<|im_start|>assistant\nThe lamp is cold.<|im_end|>",
+    "<start_of_turn>model\nThe lamp is cold.<end_of_turn>",
+    "<|start_header_id|>assistant<|end_header_id|>\nThe lamp is cold.<|eot_id|>",
+    "[INST]The lamp is cold.[/INST]</s>",
+])
+async def test_chat_template_markers_never_reach_the_story(server: ChatServer, marked: str) -> None:
+    """A base model writes its template's markers as text: they are stripped, even split across chunks."""
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text(marked, chunk_size=3))
+    teller = narrator(world, server.base_url)
+    assert await collect(teller.narrate(request(world, graph, "look at lamp"))) == "The lamp is cold."
+    await teller.aclose()
