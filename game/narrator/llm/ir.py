@@ -222,3 +222,4 @@ def supported_only(ir: WorldIR, narration: str) -> tuple[WorldIR, int]:
 
 def records_anything(ir: WorldIR) -> bool:
     return bool(ir.relations or ir.ended_relations or any(e.kind in GRAPH_KINDS for e in ir.entities))
+

@@ -34,7 +34,7 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
-from game.narrator.ir_extract import apply_world_ir, limit_closes
+from game.narrator.ir_extract import apply_world_ir, limit_closes, plausible_only
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.endpoint import display_url, short_host
@@ -170,6 +170,11 @@ class OpenAINarrator:
         if salvaged:
             notices.append(f"{salvaged} unreadable fact(s) of this turn were left out of the memory.")
         if ir is not None:
+            ir, implausible = await plausible_only(ir, f"{request.player_input}\n{strip_reasoning(narration)}",
+                                                   request.graph)
+            if implausible:
+                counts = self._ledger.turn(request.turn).counts
+                counts["world-ir.implausible"] = counts.get("world-ir.implausible", 0) + implausible
             ir, unsupported = supported_only(ir, strip_reasoning(narration))
             if unsupported:
                 counts = self._ledger.turn(request.turn).counts
