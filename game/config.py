@@ -92,17 +92,28 @@ class LLMSettings(BaseModel):
     timeout: float = Field(default=60.0, gt=0)
     """Seconds to wait for a response (or for the next piece of a streamed one) before giving up."""
     retries: int = Field(default=2, ge=0, le=10)
-    """Retries on 429, 5xx, timeouts and refused connections, with backoff."""
+    """Retries on 429 and 5xx answers, with backoff. A read timeout is never retried (the server may still
+    be generating, and a second wait doubles the turn); a failed or dropped connection is retried once."""
     backoff: float = Field(default=0.5, ge=0.0, le=10.0)
     """Seconds before the first retry; doubles each retry, at most 8 s (a server's Retry-After wins)."""
-    max_tool_rounds: int = Field(default=4, ge=1, le=16)
-    """Character lookups the narrator may make in one turn before it must tell the turn."""
+    max_tool_rounds: int = Field(default=4, ge=0, le=16)
+    """Character lookups the narrator may make in one turn before it must tell the turn (0: none)."""
+    tools: bool = True
+    """``false`` sends no tools at all (for servers that refuse them, e.g. llama-server without
+    ``--jinja``): the narrator tells turns without lookups and memory is recorded from the World IR."""
     extractor_steps: int = Field(default=4, ge=1, le=16)
     """Replies the extractor may take to record the turn (a rejected call costs one)."""
     repair_attempts: int = Field(default=2, ge=0, le=8)
     """Extra tries for a World IR reply that is not valid JSON for the schema."""
     narration_tokens: int = Field(default=700, ge=64, le=32768)
-    """Tokens kept free in the context for the narration itself when the history window is fitted."""
+    """The narration's ``max_tokens``, and the room kept free for it when the history window is fitted."""
+    world_ir_tokens: int = Field(default=1024, ge=64, le=32768)
+    """``max_tokens`` of a World IR reply (a reply cut at the limit is asked again once with twice the room)."""
+    extract_tokens: int = Field(default=1024, ge=64, le=32768)
+    """``max_tokens`` of each extractor reply (a reply cut at the limit is asked again once with twice the room)."""
+    memory_deadline: float = Field(default=300.0, gt=0)
+    """Seconds the memory step (World IR and extraction together) may take in one turn before it is
+    stopped; the narration is kept, marked for re-extraction."""
     structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
     """How the World IR step asks for JSON; ``auto`` starts with ``json_schema`` and falls back."""
     extraction: Literal["tools", "world-ir"] = "tools"

@@ -143,6 +143,16 @@ class KeepAlive:
 
 
 @dataclass
+class Endless:
+    """A model that never stops by itself (a base model, as on a tiny llama.cpp setup): with ``max_tokens``
+    it writes that many "tokens" (``word`` each) and finishes with ``length``; without, it writes
+    ``limit`` characters before the server gives up, and never sends a finish reason."""
+
+    word: str = "and the sea rolls on "
+    limit: int = 20000
+
+
+@dataclass
 class Dynamic:
     make: Callable[[Received], Any]
 
@@ -165,6 +175,13 @@ class ChatServer:
         self.reject_response_formats: set[str] = set()
         self.reject_stream_options = False
         self.reject_tool_choice_required = False
+        self.context_size: int | None = None
+        """Prompts counted longer than this many tokens are refused with ``overflow_wording``'s words."""
+        self.chars_per_token = 4.0
+        """How the server counts a prompt's tokens (and reports them in ``usage``): characters of JSON a token."""
+        self.overflow_wording = "llama.cpp"
+        self.refuse_tools: tuple[int, str] | None = None
+        """(status, message) answered to any request that sends ``tools`` (llama-server without --jinja)."""
         self.require_key: str | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -203,6 +220,10 @@ class ChatServer:
         self._httpd.server_close()
         self._thread.join(timeout=5)
 
+    def prompt_tokens(self, body: dict[str, Any]) -> int:
+        sent = json.dumps(body.get("messages", [])) + (json.dumps(body["tools"]) if body.get("tools") else "")
+        return max(1, int(len(sent) / self.chars_per_token))
+
     def _next(self, request: Received) -> Any:
         with self._lock:
             reply = self.replies.popleft() if self.replies else Failure(500, "chat_server: no scripted reply left")
@@ -223,6 +244,10 @@ class ChatServer:
             return Failure(400, f"response_format type {response_format['type']!r} is not supported")
         if self.reject_stream_options and "stream_options" in body:
             return Failure(400, "Unrecognized request argument supplied: stream_options")
+        if self.context_size is not None and self.prompt_tokens(body) > self.context_size:
+            return Failure(400, _overflow(self.overflow_wording, self.prompt_tokens(body), self.context_size))
+        if self.refuse_tools is not None and body.get("tools"):
+            return Failure(*self.refuse_tools)
         if self.reject_tool_choice_required and body.get("tool_choice") == "required":
             return Failure(400, '"required" tool choice requires --enable-auto-tool-choice')
         return None
@@ -289,6 +314,11 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 message["content"] = reply.content
                 finish = reply.finish_reason
                 completion = reply.content
+            elif isinstance(reply, Endless):
+                budget = request.body.get("max_tokens")
+                completion = reply.word[:4] * (budget if isinstance(budget, int) else reply.limit // 4)
+                message["content"] = completion
+                finish = "length"
             elif isinstance(reply, ToolCalls):
                 message["content"] = reply.content or None
                 message["tool_calls"] = [
@@ -304,7 +334,7 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
                 "model": server.model,
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": _usage(request, completion),
+                "usage": _usage(request, completion, server),
             }
 
         # -------------------------------------------------------------------------------- stream
@@ -325,7 +355,7 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                             return
                     self._event(_chunk({}, reply.finish_reason))
                     if include_usage and reply.usage:
-                        self._event(_usage_chunk(request, reply.content))
+                        self._event(_usage_chunk(request, reply.content, server))
                 elif isinstance(reply, ToolCalls):
                     self._event(_chunk({"role": "assistant"}))
                     for piece in _pieces(reply.content, 8):
@@ -343,7 +373,20 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                             self._event(_chunk({"tool_calls": [fragment]}))
                     self._event(_chunk({}, "tool_calls"))
                     if include_usage:
-                        self._event(_usage_chunk(request, json.dumps([a for _, a in reply.calls])))
+                        self._event(_usage_chunk(request, json.dumps([a for _, a in reply.calls]), server))
+                elif isinstance(reply, Endless):
+                    budget = request.body.get("max_tokens") or request.body.get("max_completion_tokens")
+                    self._event(_chunk({"role": "assistant", "content": ""}))
+                    if isinstance(budget, int):
+                        for _ in range(budget):
+                            self._event(_chunk({"content": reply.word[:4]}))
+                        self._event(_chunk({}, "length"))
+                    else:
+                        for piece in _pieces((reply.word * (reply.limit // len(reply.word) + 1))[:reply.limit], 16):
+                            self._event(_chunk({"content": piece}))
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
                 elif isinstance(reply, Broken):
                     self._event(_chunk({"role": "assistant", "content": ""}))
                     for piece in _pieces(reply.content, reply.chunk_size):
@@ -436,12 +479,26 @@ def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str,
     }
 
 
-def _usage(request: Received, completion: str) -> dict[str, int]:
-    prompt = _rough_tokens(json.dumps(request.body.get("messages", [])))
+def _overflow(wording: str, tokens: int, size: int) -> str:
+    """A context overflow in the words of each server family."""
+    return {
+        "llama.cpp": f"request ({tokens} tokens) exceeds the available context size ({size} tokens), try "
+                     "increasing it",
+        "vllm": f"This model's maximum context length is {size} tokens. However, you requested {tokens} tokens "
+                f"({tokens} in the messages, 0 in the completion). Please reduce the length of the messages.",
+        "openai": f"This model's maximum context length is {size} tokens. However, your messages resulted in "
+                  f"{tokens} tokens. Please reduce the length of the messages. (context_length_exceeded)",
+        "ollama": f"prompt too long; exceeded max context length by {tokens - size} tokens",
+    }[wording]
+
+
+def _usage(request: Received, completion: str, server: ChatServer | None = None) -> dict[str, int]:
+    prompt = (server.prompt_tokens(request.body) if server is not None
+              else _rough_tokens(json.dumps(request.body.get("messages", []))))
     done = _rough_tokens(completion)
     return {"prompt_tokens": prompt, "completion_tokens": done, "total_tokens": prompt + done}
 
 
-def _usage_chunk(request: Received, completion: str) -> dict[str, Any]:
+def _usage_chunk(request: Received, completion: str, server: ChatServer | None = None) -> dict[str, Any]:
     return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": "test-model",
-            "choices": [], "usage": _usage(request, completion)}
+            "choices": [], "usage": _usage(request, completion, server)}

@@ -278,10 +278,19 @@ async def test_a_server_that_refused_tools_gets_memory_from_the_world_ir(server:
     await teller.aclose()
 
 
-async def test_an_extractor_model_refusing_tools_says_how_to_fix_it(server: ChatServer) -> None:
-    server.push(Failure(400, "this model does not support tools"), Failure(400, "this model does not support tools"))
+async def test_an_extractor_model_refusing_tools_records_the_world_ir_instead(server: ChatServer) -> None:
+    """A refusal of tools (issue 12) turns them off: the validated World IR is recorded as it is."""
+    server.push(Failure(400, "this model does not support tools"))
+    report, graph, _, _ = await _extract(server)
+    assert report.extracted
+    assert len(server.chat_requests) == 1
+    assert ("Edda Marsh", "Sam Reed", "TRUSTS") in open_relations(graph)
+
+
+async def test_an_extractor_refusal_that_is_not_about_tools_fails_the_step(server: ChatServer) -> None:
+    server.push(Failure(400, "temperature must be at most 1"))
     report, _, run, _ = await _extract(server)
-    assert not report.extracted and 'extraction = "world-ir"' in report.message
+    assert not report.extracted and "temperature" in report.message
     assert not run.writes
 
 

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from chat_server import Broken, ChatServer, Dynamic, Failure, Received, Text, ToolCalls
+from chat_server import Broken, ChatServer, Dynamic, Endless, Failure, Received, Text, ToolCalls
 from llm_helpers import collect, narrator, request, seeded_graph, tiny_world
 
 from game.errors import NarratorError
@@ -279,4 +279,36 @@ async def test_a_lookup_of_a_made_up_name_says_so(server: ChatServer) -> None:
     answers = [json.loads(m["content"]) for m in server.chat_requests[1].messages if m["role"] == "tool"]
     assert "no character, group or faction is called 'Captain Morrow'" in answers[0]["error"]
     assert "not valid JSON" in answers[1]["error"]
+    await teller.aclose()
+
+
+async def test_a_model_that_never_stops_is_bounded_by_max_tokens_and_the_player_is_told(
+        server: ChatServer) -> None:
+    """A base model writes on until the server's limit: max_tokens ends it, with a notice (issue 12)."""
+
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Endless())
+    teller = narrator(world, server.base_url, narration_tokens=100)
+    req = request(world, graph, "look at the sea")
+    text = await collect(teller.narrate(req))
+    assert server.chat_requests[0].body["max_tokens"] == 100
+    assert 0 < len(text) <= 100 * 4
+    assert any("length limit" in notice for notice in teller.pending_notices(req.turn))
+    await teller.aclose()
+
+
+@pytest.mark.parametrize("marked", [
+    "<|im_start|>assistant\nThe lamp is cold.<|im_end|>",
+    "<start_of_turn>model\nThe lamp is cold.<end_of_turn>",
+    "<|start_header_id|>assistant<|end_header_id|>\nThe lamp is cold.<|eot_id|>",
+    "[INST]The lamp is cold.[/INST]</s>",
+])
+async def test_chat_template_markers_never_reach_the_story(server: ChatServer, marked: str) -> None:
+    """A base model writes its template's markers as text: they are stripped, even split across chunks."""
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text(marked, chunk_size=3))
+    teller = narrator(world, server.base_url)
+    assert await collect(teller.narrate(request(world, graph, "look at lamp"))) == "The lamp is cold."
     await teller.aclose()

@@ -127,3 +127,39 @@ async def test_cancelling_a_turn_mid_stream_writes_nothing(tmp_path: Path, serve
     await session.close()
     assert await _saved_turn(settings) == 0
     assert len(record.read_text(encoding="utf-8").splitlines()) == 1  # the header only: nothing recorded
+
+
+SEEN = ir(charactersPresent=["Sam Reed", "Edda Marsh"], entities=[character("Edda Marsh")],
+          relations=[{**relation("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, TRUST["fact"]),
+                      "evidence": "You steady the wick while Edda ties it."}], nextCast=["Edda Marsh"])
+"""FACTS whose evidence is in NARRATION, so the World IR path records it."""
+
+
+async def test_a_server_that_refuses_tools_turns_them_off_with_one_notice(tmp_path: Path, server: ChatServer) -> None:
+    """llama-server without --jinja answers 500 to any request with tools: the turn still commits, the
+    memory is recorded from the World IR, and later turns send no tools (issue 12)."""
+    server.refuse_tools = (500, "tools param requires --jinja flag")
+    settings = _settings(tmp_path, server)
+    server.push(Text(NARRATION), Text(json.dumps(SEEN)), Text(NARRATION), Text(json.dumps(SEEN)))
+    session = await _open(settings)
+    first = await collect(session, "help Edda with the wick")
+    assert next(e for e in first if isinstance(e, TurnCommitted)).extracted
+    told = [e.text for e in first if isinstance(e, Notice) and "refuses tools" in e.text]
+    assert len(told) == 1
+    assert ("Edda Marsh", "Sam Reed", "TRUSTS") in open_relations(session.graph)
+    second = await collect(session, "wait")
+    assert next(e for e in second if isinstance(e, TurnCommitted))
+    assert not [e for e in second if isinstance(e, Notice) and "refuses tools" in e.text]
+    assert all("tools" not in r.body for r in server.chat_requests[1:])
+    await session.close()
+
+
+async def test_tools_can_be_turned_off_by_choice(tmp_path: Path, server: ChatServer) -> None:
+    settings = _settings(tmp_path, server, tools=False, max_tool_rounds=0)
+    server.push(Text(NARRATION), Text(json.dumps(SEEN)))
+    session = await _open(settings)
+    events = await collect(session, "help Edda with the wick")
+    assert next(e for e in events if isinstance(e, TurnCommitted)).extracted
+    assert all("tools" not in r.body for r in server.chat_requests)
+    assert ("Edda Marsh", "Sam Reed", "TRUSTS") in open_relations(session.graph)
+    await session.close()

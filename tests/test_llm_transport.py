@@ -158,3 +158,48 @@ def test_redaction_removes_keys_and_bearer_tokens() -> None:
     text = f"bad key {KEY}; header Bearer {KEY}; other sk-proj-abcdefgh12345; api_key=hunter2secret"
     cleaned = redactor.clean(text)
     assert KEY not in cleaned and "sk-proj-abcdefgh12345" not in cleaned and "hunter2secret" not in cleaned
+
+
+async def test_a_read_timeout_of_a_generation_request_is_not_retried(server: ChatServer) -> None:
+    """A busy local server is still generating: a second wait would only double the turn (issue 12)."""
+    server.push(Delayed(1.0, Text("too late")), Text("second try"))
+    transport = OpenAITransport(llm_settings(server.base_url, retries=2, timeout=0.3), {})
+    with pytest.raises(LLMError, match=r"did not answer within 0\.3 s") as raised:
+        await transport.complete(ChatCall("world-ir", {"model": "test-model", "messages": []}))
+    assert raised.value.kind == "timeout"
+    assert len(server.chat_requests) == 1
+    await transport.aclose()
+
+
+async def test_a_dropped_connection_is_tried_once_more() -> None:
+    """A stale keep-alive connection closed by the server is a connection failure, retried once."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    served: list[int] = []
+
+    def serve() -> None:
+        # The first connection is closed without a word; the second gets a proper reply.
+        for count in range(2):
+            connection, _ = listener.accept()
+            connection.recv(65536)
+            served.append(count)
+            if count == 0:
+                connection.close()
+                continue
+            body = (b'{"id":"x","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,'
+                    b'"message":{"role":"assistant","content":"Back."},"finish_reason":"stop"}]}')
+            connection.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+                               + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body)
+            connection.close()
+
+    import threading
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    transport = OpenAITransport(llm_settings(f"http://127.0.0.1:{port}/v1", retries=0), {})
+    reply = await transport.complete(ChatCall("world-ir", {"model": "m", "messages": []}))
+    assert reply["choices"][0]["message"]["content"] == "Back."
+    assert served == [0, 1]
+    await transport.aclose()
+    listener.close()

@@ -188,3 +188,50 @@ async def test_a_result_without_its_facts_is_never_extracted_whoever_made_it(ser
     assert not report.extracted and report.message == "the facts could not be read"
     assert server.chat_requests == []
     await teller.aclose()
+
+
+async def test_every_world_ir_request_is_bounded_and_a_cut_reply_is_asked_once_with_more_room(
+        server: ChatServer) -> None:
+    """A reply cut at max_tokens is half an object: asked again with twice the room, never "repaired"."""
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text('{"charactersPresent": ["Sam', finish_reason="length"), Text(json.dumps(FACTS)))
+    teller = narrator(world, server.base_url, world_ir_tokens=300)
+    result = await teller.finish(request(world, graph, "help Edda"), "You steady the wick while Edda ties it.")
+    assert result.ir_error is None and result.world_ir.next_cast == ["Edda Marsh"]
+    sent = [r.body["max_tokens"] for r in server.chat_requests]
+    assert sent == [300, 600]
+    assert "cannot be used" not in server.chat_requests[1].text()
+    await teller.aclose()
+
+
+async def test_a_world_ir_cut_twice_is_skipped_not_repaired(server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text('{"charactersPresent": ["Sam', finish_reason="length"),
+                Text('{"charactersPresent": ["Sam", "Ed', finish_reason="length"))
+    teller = narrator(world, server.base_url)
+    result = await teller.finish(request(world, graph, "help Edda"), "You help.")
+    assert result.ir_error is not None and "length limit" in result.ir_error
+    assert len(server.chat_requests) == 2
+    await teller.aclose()
+
+
+async def test_junk_in_a_world_ir_never_reaches_the_memory_or_the_scene(server: ChatServer) -> None:
+    """What a looping small model wrote (issue 12): thirty repeats, an entity the turn never named with a
+    summary of numbers, a relation type as a person, ``nextCast ["1"]``."""
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    junk = ir(charactersPresent=["Edda Marsh"] * 30 + ["allied_with"],
+              entities=[character("Lise Brack", '"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 101, "'),
+                        character("Edda Marsh", '"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 101, "')],
+              nextCast=["1", "Edda Marsh", "Edda Marsh"])
+    server.push(Text(json.dumps(junk)))
+    teller = narrator(world, server.base_url)
+    result = await teller.finish(request(world, graph, "wait"), "Edda Marsh trims the wick.")
+    assert result.world_ir.characters_present == ["Edda Marsh"]
+    assert [e.name for e in result.world_ir.entities] == ["Edda Marsh"]
+    authored = (await graph.nodes_named(["edda marsh"]))["edda marsh"][0].summary
+    assert result.world_ir.entities[0].summary == authored
+    assert result.world_ir.next_cast == ["Edda Marsh"] and result.scene.cast == ["Edda Marsh"]
+    await teller.aclose()

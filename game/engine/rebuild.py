@@ -13,6 +13,7 @@ import random
 from game.engine.turn import TurnPipeline
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest, NarrationResult
+from game.narrator.ir_extract import plausible_only
 from game.store.database import SaveDatabase
 from game.world.ir import WorldIR
 
@@ -40,7 +41,11 @@ async def reextract_pending(db: SaveDatabase, pipeline: TurnPipeline) -> list[st
                 lines.append(f"turn {record.number}: still no World IR: {result.ir_error}")
                 continue
         else:
-            result = NarrationResult(WorldIR.model_validate(record.world_ir), state.scene)
+            # A stored World IR is held to the same rules as a fresh one: saves from before they existed
+            # may hold a looping model's junk.
+            stored, _ = await plausible_only(WorldIR.model_validate(record.world_ir),
+                                             f"{record.input}\n{record.narration}", state.graph)
+            result = NarrationResult(stored, state.scene)
         saved = execution.writes.copy()
         report = await narrator.extract(request, result, execution)
         if report.extracted:

@@ -17,8 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from game.graph.calls import chunk_calls
+from game.graph.names import normalize_name
+from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport
+from game.text import straighten_quotes
 from game.world.ir import GRAPH_KINDS, IREndedRelation, IRRelation, WorldIR
 
 MAX_CLOSES_PER_TURN = 3
@@ -126,3 +129,73 @@ async def apply_world_ir(ir: WorldIR, execution: UpsertExecution) -> ExtractionR
     return ExtractionReport(
         extracted=True, calls=len(calls), rejected=len(errors), message=" ".join(["; ".join(errors), *refused]).strip(),
     )
+
+
+def _junk_summary(summary: str | None) -> bool:
+    """A summary that is mostly digits and punctuation (``"}, 1, 2, 3, ... 101, "``) says nothing."""
+    if not summary:
+        return False
+    visible = [c for c in summary if not c.isspace()]
+    return sum(c.isalpha() for c in visible) < len(visible) / 2
+
+
+async def plausible_only(ir: WorldIR, narration: str, reader: GraphReader) -> tuple[WorldIR, int]:
+    """The IR held to what an extractor call is held to: every name appears in this turn's narration or
+    is a known node; lists without repeats; summaries that are mostly digits or punctuation dropped.
+
+    A small model loops ("Lise" forty times) and invents (an entity the turn never named, ``nextCast
+    ["1"]``, a relation type given as a person): none of it may reach the graph or the next scene.
+    Returns the IR and how many items were left out.
+    """
+    told = _normal_text(narration)
+    names = {n for n in [*ir.characters_present, *ir.next_cast, *(e.name for e in ir.entities),
+                         *(r.source for r in ir.relations), *(r.target for r in ir.relations)]}
+    known = await reader.nodes_named({normalize_name(n) for n in names})
+
+    def plausible(name: str) -> bool:
+        if known.get(normalize_name(name)):
+            return True
+        return any(c.isalpha() for c in name) and _normal_text(name) in told
+
+    dropped = 0
+
+    def names_list(items: list[str]) -> list[str]:
+        nonlocal dropped
+        kept: list[str] = []
+        seen: set[str] = set()
+        for name in items:
+            key = normalize_name(name)
+            if key in seen or not plausible(name):
+                dropped += 1
+                continue
+            seen.add(key)
+            kept.append(name)
+        return kept
+
+    entities = []
+    seen_entities: set[str] = set()
+    for entity in ir.entities:
+        key = normalize_name(entity.name)
+        if key in seen_entities or not plausible(entity.name):
+            dropped += 1
+            continue
+        seen_entities.add(key)
+        if _junk_summary(entity.summary):
+            dropped += 1
+            entity = entity.model_copy(update={"summary": None})
+        authored = [node for node in known.get(key, []) if node.first_seen_turn == 0 and node.summary]
+        if authored:
+            # The world's author wrote who this is; a model's one-line guess never replaces it.
+            entity = entity.model_copy(update={"summary": authored[0].summary})
+        entities.append(entity)
+    relations = [r for r in ir.relations if plausible(r.source) and plausible(r.target)]
+    dropped += len(ir.relations) - len(relations)
+    update = {"characters_present": names_list(ir.characters_present), "next_cast": names_list(ir.next_cast),
+              "entities": entities, "relations": relations}
+    if not dropped:
+        return ir, 0
+    return ir.model_copy(update=update), dropped
+
+
+def _normal_text(text: str) -> str:
+    return " ".join(straighten_quotes(text).casefold().split())

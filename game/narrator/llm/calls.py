@@ -15,10 +15,19 @@ from typing import Any
 
 from game.narrator.llm.capabilities import Capabilities, response_format
 from game.narrator.llm.endpoint import Redactor
+from game.narrator.llm.tokens import Calibration
 from game.narrator.llm.tools import model_schema
 from game.narrator.llm.transport import ChatCall, LLMError, Transport, first_message
 from game.narrator.llm.usage import UsageLedger
 from game.world.ir import WorldIR
+
+
+def finish_reason(completion: dict[str, Any]) -> str | None:
+    choices = completion.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        reason = choices[0].get("finish_reason")
+        return reason if isinstance(reason, str) else None
+    return None
 
 
 class Requests:
@@ -28,6 +37,11 @@ class Requests:
         self.transport = transport
         self.caps = caps
         self.ledger = ledger
+
+    @property
+    def calibration(self) -> Calibration:
+        """Real tokens per estimated token, learned this session (budgets are divided by it)."""
+        return self.ledger.calibration
 
     @property
     def secrets(self) -> list[str]:
@@ -40,12 +54,20 @@ class Requests:
 
     async def complete(self, turn: int, step: str, params: dict[str, Any], candidates: tuple[str, ...] = ()
                        ) -> dict[str, Any]:
-        """One non-streamed request; a 400 that refuses one of ``candidates`` retries without it."""
+        """One non-streamed request; a 400 that refuses one of ``candidates`` retries without it.
+
+        A reply cut at its ``max_tokens`` is half a JSON object or half a tool call: it is asked again
+        once with twice the room, and if that is cut too the step fails (``LLMError`` of kind
+        ``length``) rather than "repairing" a fragment into facts nobody stated.
+        """
+        enlarged = False
         while True:
             started = time.monotonic()
             try:
                 completion = await self.transport.complete(ChatCall(step, params))
             except LLMError as error:
+                if error.kind == "context":
+                    self.calibration.overflowed()
                 feature = self.caps.refused(error, candidates)
                 if feature is None:
                     raise
@@ -56,6 +78,13 @@ class Requests:
             scrubbed: dict[str, Any] = self.redactor.scrub(completion)
             completion = scrubbed
             self.ledger.turn(turn).count_completion(step, params, completion, first_message(completion))
+            if finish_reason(completion) == "length" and isinstance(params.get("max_tokens"), int):
+                if not enlarged:
+                    enlarged = True
+                    params = {**params, "max_tokens": 2 * params["max_tokens"]}
+                    continue
+                raise LLMError(f"the model's {step} reply was cut at its length limit ({params['max_tokens']} "
+                               "tokens) twice and was not used", "length")
             return completion
 
     def without(self, params: dict[str, Any], feature: str) -> dict[str, Any]:

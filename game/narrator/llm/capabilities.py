@@ -10,6 +10,7 @@ asked for).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,13 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "json_schema": ("json_schema", "response_format", "schema", "structured"),
     "json_object": ("json_object", "response_format", "json mode"),
 }
+
+TOOLS_REFUSED = re.compile(
+    r"(?i)tools? param\w* requires|--jinja|does not support tools|tools? (?:are|is) not supported"
+    r"|tool[ _-]?(?:calling|calls|use)? (?:is )?not (?:supported|enabled)|auto\W{0,3}tool choice requires")
+"""How servers say they cannot take ``tools`` at all, whatever the status: llama-server without
+``--jinja`` answers HTTP 500 "tools param requires --jinja flag", Ollama 400 "... does not support tools",
+vLLM without a tool parser 400 '"auto" tool choice requires --enable-auto-tool-choice'."""
 
 FALLBACK_WORDS = {
     "stream_options": "the server does not report token usage while streaming; Kith estimates it",
@@ -52,14 +60,21 @@ class Capabilities:
     @classmethod
     def from_settings(cls, settings: LLMSettings) -> Capabilities:
         structured = "json_schema" if settings.structured_output == "auto" else settings.structured_output
-        return cls(structured=structured)
+        return cls(structured=structured, tools=settings.tools)
 
     def refused(self, error: LLMError, candidates: Sequence[str]) -> str | None:
-        """Turn off the feature a 400 refused (among ``candidates`` still on); None when it was not one."""
-        if error.kind != "bad-request":
-            return None
+        """Turn off the feature a 400 refused (among ``candidates`` still on); None when it was not one.
+
+        A refusal of tools is recognised by its words whatever the status (llama-server sends a 500)."""
         live = [c for c in candidates if self._on(c)]
         if not live:
+            return None
+        if "tools" in live and error.kind in ("bad-request", "server") and TOOLS_REFUSED.search(
+                f"{error.detail} {error.message}"):
+            self._off("tools")
+            self.fallbacks.append(FALLBACK_WORDS["tools"])
+            return "tools"
+        if error.kind != "bad-request":
             return None
         text = f"{error.detail} {error.message}".lower()
         chosen = next((c for c in live if any(h in text for h in _HINTS[c])), None)

@@ -119,8 +119,10 @@ class _Tally:
 class ToolExtractor:
     """Runs the extractor's replies until it is done or out of steps."""
 
-    def __init__(self, complete: Complete, caps: Capabilities, model: str, steps: int) -> None:
+    def __init__(self, complete: Complete, caps: Capabilities, model: str, steps: int,
+                 max_tokens: int = 1024) -> None:
         self._complete = complete
+        self._max_tokens = max_tokens
         self._caps = caps
         self._model = model
         self._steps = steps
@@ -137,6 +139,7 @@ class ToolExtractor:
         for _ in range(self._steps):
             params: dict[str, Any] = {
                 "model": self._model, "messages": list(messages), "tools": tools, "temperature": 0,
+                "max_tokens": self._max_tokens,
                 "tool_choice": "required" if self._caps.tool_choice_required else "auto",
             }
             completion = await self._complete("extract", params)

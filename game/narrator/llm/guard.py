@@ -17,6 +17,22 @@ from typing import Any
 from game.text import strip_control
 
 MASK = "***"
+TEMPLATE_MARKERS = re.compile(
+    r"<\|start_header_id\|>[a-z]*<\|end_header_id\|>\n?"           # Llama 3 role header
+    r"|<\|im_start\|>(?:system|user|assistant)?\n?|<\|im_end\|>"       # ChatML
+    r"|<start_of_turn>(?:user|model)?\n?|<end_of_turn>"               # Gemma
+    r"|<\|(?:eot_id|begin_of_text|end_of_text|endoftext|eom_id|start_header_id|end_header_id)\|>"
+    r"|\[/?INST\]|</s>|<s>"                                            # Mistral, Llama 2
+)
+"""Chat-template markers a model (often a base model, or a server without the right template) writes as
+text: they must never be shown, saved or sent back as history."""
+_START_PENDING = re.compile(r"(?:<\|im_start\|>|<start_of_turn>|<\|start_header_id\|>)[a-z]*(?:<\|?[a-z_]*\|?>?)?$")
+MAX_MARKER = 48
+"""Longest stretch held back at the end of a streamed piece while it may still become a marker."""
+
+
+def strip_markers(text: str) -> str:
+    return TEMPLATE_MARKERS.sub("", text)
 MAX_HELD_ESCAPE = 4096
 """An escape sequence still unfinished after this many characters is dropped as it stands."""
 
@@ -40,7 +56,7 @@ def mask_secrets(text: str, secrets: Iterable[str]) -> str:
 
 def clean_text(text: str, secrets: Iterable[str] = ()) -> str:
     """Whole text made safe: control sequences stripped first (they could split a key), then keys masked."""
-    return mask_secrets(strip_control(text), secrets)
+    return strip_markers(mask_secrets(strip_control(text), secrets))
 
 
 def clean_json(value: Any, secrets: Iterable[str] = ()) -> Any:
@@ -91,12 +107,20 @@ class SafeStream:
         return self._release(final=True)
 
     def _release(self, *, final: bool) -> str:
-        self._clean = mask_secrets(self._clean, self._secrets)
-        if final or not self._hold:
-            out, self._clean = self._clean, ""
-            return out
+        text = mask_secrets(self._clean, self._secrets)
+        if final:
+            self._clean = ""
+            return strip_markers(text)
         # A secret not yet masked cannot start before the held tail: had it started earlier, it would be
-        # whole by now, and masked above.
-        keep = min(self._hold, len(self._clean))
-        out, self._clean = self._clean[: len(self._clean) - keep], self._clean[len(self._clean) - keep:]
-        return out
+        # whole by now, and masked above. A marker may still be arriving after the last "<" or "[", and a
+        # start marker's role word runs to the end of its line.
+        keep = min(self._hold, len(text)) if self._hold else 0
+        window = max(0, len(text) - MAX_MARKER)
+        opening = max(text.rfind("<", window), text.rfind("[", window))
+        if opening >= 0 and not re.search(r"[>\]]", text[opening:]):
+            keep = max(keep, len(text) - opening)
+        pending = _START_PENDING.search(text, window)
+        if pending:
+            keep = max(keep, len(text) - pending.start())
+        out, self._clean = text[: len(text) - keep], text[len(text) - keep:]
+        return strip_markers(out)

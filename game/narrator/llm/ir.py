@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from game.config import LLMSettings
 from game.errors import describe_validation_error
+from game.graph.models import Node
 from game.graph.retrieve import find_mentions
 from game.narrator.base import NarrationRequest
 from game.narrator.llm.calls import Requests
@@ -23,13 +24,16 @@ from game.narrator.llm.guard import clean_json
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply
 from game.narrator.llm.prompts import world_ir_v1
 from game.narrator.llm.stream import strip_reasoning
+from game.narrator.llm.tokens import message_tokens
 from game.narrator.llm.tools import model_schema
-from game.narrator.llm.transport import first_message
+from game.narrator.llm.transport import LLMError, first_message
 from game.text import straighten_quotes
 from game.world import World
 from game.world.ir import GRAPH_KINDS, WorldIR
 
 IR_FIELDS = ("charactersPresent", "entities", "relations", "endedRelations", "nextCast", "location")
+MIN_REPLY_TOKENS = 256
+"""The least room a World IR reply is asked for; a prompt that leaves less is not sent."""
 MAX_REPAIR_ECHO = 4000
 """Characters of a bad reply quoted back to the model with the repair request."""
 _KIND_SYNONYMS = {
@@ -51,16 +55,30 @@ async def ask_world_ir(requests: Requests, llm: LLMSettings, world: World, reque
     attempts = 1 + llm.repair_attempts
     problem = "no reply"
     last_value: Any = None
+    overflowed = False
     for attempt in range(attempts):
         # Rebuilt each try: a fallback to plain JSON taken meanwhile needs the schema in the prompt.
         inline = schema if requests.caps.structured == "none" else None
-        prompt = world_ir_v1(world, request.scene, request.turn, request.player_input,
-                             strip_reasoning(narration), mentioned, inline)
-        params: dict[str, Any] = {"model": model, "messages": [*prompt.messages, *repairs], "temperature": 0}
+        fitted = _fitted(requests, llm, world, request, strip_reasoning(narration), mentioned, inline, repairs)
+        if fitted is None:
+            return None, "this turn is too long for the model's context to record its facts.", 0
+        messages, max_tokens = fitted
+        params: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0, "max_tokens": max_tokens}
         fmt = response_format(requests.caps.structured, "world_ir", schema)
         if fmt is not None:
             params["response_format"] = fmt
-        completion = await requests.complete(request.turn, "world-ir", params, ("json_schema", "json_object"))
+        try:
+            completion = await requests.complete(request.turn, "world-ir", params, ("json_schema", "json_object"))
+        except LLMError as error:
+            if error.kind != "context" or overflowed:
+                raise
+            # The calibration has learned from the refusal; fitted again, the prompt is sent once more.
+            overflowed = True
+            fitted = _fitted(requests, llm, world, request, strip_reasoning(narration), mentioned, inline, repairs)
+            if fitted is None:
+                return None, "this turn is too long for the model's context to record its facts.", 0
+            params = {**params, "messages": fitted[0], "max_tokens": fitted[1]}
+            completion = await requests.complete(request.turn, "world-ir", params, ("json_schema", "json_object"))
         text = reply_text(completion)
         try:
             value = clean_json(parse_json_reply(text))
@@ -85,6 +103,29 @@ async def ask_world_ir(requests: Requests, llm: LLMSettings, world: World, reque
         if salvaged is not None:
             return salvaged
     return None, f"the model's facts for this turn could not be read ({problem}).", 0
+
+
+def _fitted(requests: Requests, llm: LLMSettings, world: World, request: NarrationRequest, narration: str,
+            mentioned: list[Node], inline: dict[str, Any] | None, repairs: list[dict[str, Any]]
+            ) -> tuple[list[dict[str, Any]], int] | None:
+    """The prompt and ``max_tokens`` fitted to the context: the reply gets at most ``world_ir_tokens``;
+    known characters are left out, then repair turns, before the reply's room falls below
+    ``MIN_REPLY_TOKENS``; None when even the bare prompt leaves less than that."""
+    calibration = requests.calibration
+    shown = list(mentioned)
+    extra = list(repairs)
+    while True:
+        prompt = world_ir_v1(world, request.scene, request.turn, request.player_input, narration, shown, inline)
+        messages = [*prompt.messages, *extra]
+        room = llm.context_size - calibration.real(message_tokens(messages))
+        if room >= MIN_REPLY_TOKENS:
+            return messages, min(llm.world_ir_tokens, room)
+        if shown:
+            shown = shown[: len(shown) // 2]
+        elif extra:
+            extra = []
+        else:
+            return None
 
 
 def reply_text(completion: dict[str, Any]) -> str:
@@ -181,3 +222,4 @@ def supported_only(ir: WorldIR, narration: str) -> tuple[WorldIR, int]:
 
 def records_anything(ir: WorldIR) -> bool:
     return bool(ir.relations or ir.ended_relations or any(e.kind in GRAPH_KINDS for e in ir.entities))
+

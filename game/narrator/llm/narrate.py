@@ -52,6 +52,8 @@ from game.world import World
 
 MAX_NARRATION_CHARS = 8000
 MAX_LOOKUPS_PER_ROUND = 4
+MAX_SQUEEZES = 4
+"""Times a turn is sent again with fewer past turns after the server refused it as too long."""
 LOOKUP_RESERVE = 800
 """Tokens kept free for character lookups when the history window is fitted."""
 _REASONING_MODEL = re.compile(r"(?i)(?<![a-z0-9])r1(?![0-9])|qwq|reason|think")
@@ -88,6 +90,7 @@ class Narration:
         self.where = where
         self._warned_full = False
         self._warned_dropping = False
+        self._warned_overflow = False
         self._stray_reasoning: bool | None = None
         """Whether this model's replies close think blocks they never opened (R1-style templates): None
         until a reply shows it, then each reply's start is held back while it may be reasoning."""
@@ -105,12 +108,13 @@ class Narration:
                               request.player_input, system=system).messages
         emitted = ""
         rounds = 0
+        squeeze = 0
         caps = self.requests.caps
         while True:
             offer = caps.tools and rounds < self.llm.max_tool_rounds
             params: dict[str, Any] = {"model": model, "messages": list(messages),
-                                      "temperature": self.llm.temperature}
-            if caps.tools:
+                                      "temperature": self.llm.temperature, "max_tokens": self.llm.narration_tokens}
+            if caps.tools and self.llm.max_tool_rounds > 0:
                 params["tools"] = tools
                 if not offer:
                     params["tool_choice"] = "none"
@@ -129,6 +133,25 @@ class Narration:
                         if len(emitted) > MAX_NARRATION_CHARS:
                             round_.cut = True
                             break
+            except LLMError as error:
+                if error.kind != "context" or emitted or not history or squeeze >= MAX_SQUEEZES:
+                    raise
+                # The server counted more tokens than the estimate: learn from it, see fewer past turns,
+                # and tell the turn again from the start (nothing of it was shown).
+                self.requests.calibration.overflowed()
+                squeeze += 1
+                history = history[len(history) // 2:] if len(history) > 1 else []
+                kept, _ = self._window(request, tools, system)
+                history = history if len(history) <= len(kept) else history[len(history) - len(kept):]
+                if not self._warned_overflow:
+                    self._warned_overflow = True
+                    notices.append(f"The model server's context is smaller than the story needs: the narrator "
+                                   f"now sees only the {len(history)} latest turn(s). The relationship memory "
+                                   "still holds the rest (context_size under [llm]).")
+                messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history,
+                                      request.player_input, system=system).messages
+                rounds = 0
+                continue
             finally:
                 usage.model_seconds += time.monotonic() - started
             usage.count("narrate", params, round_.usage,
@@ -268,7 +291,7 @@ class Narration:
         """The newest past turns that fit the context, and what the player should hear about it."""
         fixed = (estimate_tokens(system) + tools_tokens(tools) + estimate_tokens(request.player_input)
                  + self.llm.narration_tokens + LOOKUP_RESERVE)
-        budget = self.llm.context_size - fixed
+        budget = self.requests.calibration.budget(self.llm.context_size) - fixed
         past = list(request.history)
         window = fit_newest(len(past), lambda i: message_tokens(history_pair(past[i])), budget)
         notices: list[str] = []

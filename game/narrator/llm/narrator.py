@@ -34,7 +34,7 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
-from game.narrator.ir_extract import apply_world_ir, limit_closes
+from game.narrator.ir_extract import apply_world_ir, limit_closes, plausible_only
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.endpoint import display_url, short_host
@@ -57,8 +57,6 @@ EXTRACT_REPLY_RESERVE = 1200
 """Tokens kept free for the extractor's tool calls (and a corrected call) when its prompt is fitted."""
 REPLY_DEADLINE_TIMEOUTS = 5
 """The whole narration may take this many ``timeout`` periods (5 min at the default 60 s)."""
-MEMORY_DEADLINE_TIMEOUTS = 10
-"""The memory step (World IR and extraction) may take this many ``timeout`` periods (10 min by default)."""
 
 T = TypeVar("T")
 
@@ -66,7 +64,8 @@ T = TypeVar("T")
 class OpenAINarrator:
     """Tells turns with a model behind any OpenAI-compatible endpoint, or replays a recorded session.
 
-    ``reply_deadline`` and ``memory_deadline`` (seconds) default to multiples of the ``timeout`` setting.
+    ``reply_deadline`` (seconds) defaults to a multiple of the ``timeout`` setting, ``memory_deadline`` to
+    the ``memory_deadline`` setting.
     """
 
     def __init__(self, llm: LLMSettings, world: World, *, transport: Transport | None = None,
@@ -90,7 +89,7 @@ class OpenAINarrator:
         self._requests = Requests(self.transport, self.caps, self._ledger)
         self._narration = Narration(self._requests, llm, world, display_url(llm.base_url))
         self.reply_deadline = reply_deadline or REPLY_DEADLINE_TIMEOUTS * llm.timeout
-        self.memory_deadline = memory_deadline or MEMORY_DEADLINE_TIMEOUTS * llm.timeout
+        self.memory_deadline = memory_deadline or llm.memory_deadline
         self._notices: dict[int, list[str]] = {}
         self._memory_started: dict[int, float] = {}
         self._offered_models: list[str] | None = None
@@ -171,6 +170,11 @@ class OpenAINarrator:
         if salvaged:
             notices.append(f"{salvaged} unreadable fact(s) of this turn were left out of the memory.")
         if ir is not None:
+            ir, implausible = await plausible_only(ir, f"{request.player_input}\n{strip_reasoning(narration)}",
+                                                   request.graph)
+            if implausible:
+                counts = self._ledger.turn(request.turn).counts
+                counts["world-ir.implausible"] = counts.get("world-ir.implausible", 0) + implausible
             ir, unsupported = supported_only(ir, strip_reasoning(narration))
             if unsupported:
                 counts = self._ledger.turn(request.turn).counts
@@ -246,7 +250,14 @@ class OpenAINarrator:
         async def complete(step: str, params: dict[str, Any]) -> dict[str, Any]:
             return await self._requests.complete(turn, step, params, ("tool_choice",))
 
-        return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps).run(prompt, ir, execution)
+        try:
+            return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps,
+                                       self.llm.extract_tokens).run(prompt, ir, execution)
+        except LLMError as error:
+            if self.caps.refused(error, ("tools",)) is None:
+                raise
+            # The server refuses tools: the validated World IR is recorded as it is from now on.
+            return await apply_world_ir(ir, execution)
 
     def _fitted_extract_prompt(self, turn: int, ir: WorldIR, nodes: list[Node], edges: list[Edge],
                                names: dict[str, Node]) -> Prompt:
@@ -255,7 +266,8 @@ class OpenAINarrator:
         Sixty of each, at about 150 characters a line, is some 6,000 tokens: more than a small local
         model's whole window. The lists are closest-first, so trimming from the end keeps what matters.
         """
-        budget = self.llm.context_size - EXTRACT_REPLY_RESERVE - tools_tokens(extraction_tools())
+        budget = (self._requests.calibration.budget(self.llm.context_size - EXTRACT_REPLY_RESERVE)
+                  - tools_tokens(extraction_tools()))
         prompt = extract_v1(self.world, turn, ir, nodes, edges, names)
         while message_tokens(prompt.messages) > budget and (nodes or edges):
             if len(edges) >= len(nodes):

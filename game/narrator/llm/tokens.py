@@ -4,6 +4,10 @@ Servers differ in tokenizers and Kith ships none, so counts are estimated: about
 for alphabetic scripts, one a token for CJK, plus a few tokens of framing per message. The estimate errs
 high, which is the safe side for a budget. The window keeps the newest turns that fit and says when it is
 close to full, so the player is warned before older turns start to drop out.
+
+The estimate can be far off (a small model's tokenizer took about two characters a token on Kith's
+prose, not 3.6), so ``Calibration`` learns, per session, how many real tokens one estimated token is,
+from the ``usage`` the server reports and from every overflow it refuses; budgets are divided by it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,12 @@ from typing import Any
 from game.graph.names import is_cjk
 
 MESSAGE_OVERHEAD = 4
+MIN_SAMPLE = 200
+"""Estimated prompt tokens below which a server's count is too noisy (template framing) to learn from."""
+SCALE_RANGE = (1.0, 4.0)
+"""Never below 1: the estimate errs high on purpose, and a prompt that fits beats a fuller one that may not."""
+OVERFLOW_STEP = 1.25
+"""How much more a real token count is assumed to be after the server refused a prompt as too long."""
 WARN_AT = 0.8
 """Share of the history budget at which the player is told the window will soon shrink."""
 
@@ -72,3 +82,26 @@ def fit_newest(count: int, cost: Callable[[int], int], budget: int) -> Window:
         used += spent
     kept.reverse()
     return Window(tuple(kept), count - len(kept), used, max(budget, 0))
+
+
+@dataclass
+class Calibration:
+    """Real tokens per estimated token for this session's server (1.0 until it reports a count)."""
+
+    scale: float = 1.0
+
+    def observe(self, estimated: int, reported: int) -> None:
+        """The server counted ``reported`` prompt tokens for a prompt estimated at ``estimated``."""
+        if estimated >= MIN_SAMPLE and reported > 0:
+            self.scale = min(SCALE_RANGE[1], max(SCALE_RANGE[0], reported / estimated))
+
+    def overflowed(self) -> None:
+        """The server refused a prompt that the estimate said would fit: the estimate is too low."""
+        self.scale = min(SCALE_RANGE[1], self.scale * OVERFLOW_STEP)
+
+    def budget(self, tokens: int) -> int:
+        """A budget of ``tokens`` real tokens in estimated tokens."""
+        return int(tokens / self.scale)
+
+    def real(self, estimated: int) -> int:
+        return math.ceil(estimated * self.scale)

@@ -2,9 +2,12 @@
 
 Everything above this module speaks plain dicts (a completion, or the chunks of a stream), so a session
 can be recorded and replayed without a server (``record``). The client is ``openai.AsyncOpenAI`` and
-it does the retrying, as it does by default (429, 408, 409, 5xx, timeouts and dropped connections, with
-its own backoff and a server's Retry-After), ``retries`` times; a retry can only happen before any part
-of a reply reached the player, because the client retries only until a response starts. Each HTTP
+it retries answers that ask for it (429, 408, 409, 5xx, with its own backoff and a server's Retry-After),
+``retries`` times; a retry can only happen before any part of a reply reached the player, because the
+client retries only until a response starts. Below it, ``_OnceTransport`` decides the failures that got no
+answer at all: a read timeout of a generation request is never retried (a local server is most likely
+still generating, and a second wait only doubles the turn), and a connection that failed or was dropped
+(a stale keep-alive) is tried once more. Each HTTP
 attempt is logged in ``attempts`` through the HTTP client's event hooks. Every error leaves as an
 ``LLMError`` (a ``NarratorError``) whose message is plain words and never holds the key: servers' own
 messages pass through ``Redactor`` first, and for a refused key the server's words are not repeated at
@@ -17,10 +20,12 @@ from __future__ import annotations
 
 import contextvars
 import json
+import re
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import httpx2
 import openai
 
 from game.config import LLMSettings
@@ -28,11 +33,19 @@ from game.errors import NarratorError
 from game.narrator.llm.endpoint import OPENAI_URL, Redactor, display_url, resolve_api_key, short_host
 
 MAX_ERROR_CHARS = 240
+CONTEXT_OVERFLOW = re.compile(
+    r"(?i)exceeds? the (?:available )?context|context[_ ]length[_ ]exceeded|maximum context length"
+    r"|context (?:length|size|window) (?:is )?(?:exceeded|too small)|exceeds (?:the )?(?:maximum )?context length"
+    r"|prompt (?:is )?too long|too many tokens|input length exceeds|exceeded max(?:imum)? context")
+"""How servers say a prompt does not fit: llama.cpp "request (8228 tokens) exceeds the available context
+size (8192 tokens)", vLLM and OpenAI "maximum context length is ... tokens" / ``context_length_exceeded``,
+Ollama "prompt too long; exceeded max context length by N tokens"."""
 
 
 class LLMError(NarratorError):
     """A request that failed. ``kind`` says how: timeout, refused, connection, rate-limit, server, auth,
-    not-found, bad-request, stream (broke after part of the reply arrived) or protocol (unreadable reply).
+    not-found, bad-request, context (the prompt does not fit the server's context), length (a reply cut
+    at ``max_tokens`` twice), stream (broke after part of the reply arrived) or protocol (unreadable reply).
     """
 
     def __init__(self, message: str, kind: str, *, status: int | None = None, detail: str = "") -> None:
@@ -130,6 +143,7 @@ class OpenAITransport:
             timeout=self.settings.timeout,
             max_retries=self.settings.retries,
             http_client=openai.DefaultAsyncHttpxClient(
+                transport=_OnceTransport(httpx2.AsyncHTTPTransport()),
                 event_hooks={"request": [self._sent], "response": [self._answered]}),
         )
 
@@ -244,6 +258,9 @@ class OpenAITransport:
         if isinstance(error, openai.APIStatusError):
             status = error.status_code
             detail = self._redactor.clean(_server_message(error))[:MAX_ERROR_CHARS]
+            if status in (400, 413, 500) and CONTEXT_OVERFLOW.search(f"{detail} {error.message}"):
+                return LLMError(f"The model server at {where} refused the request as longer than its context "
+                                f"(HTTP {status}): {detail}", "context", status=status, detail=detail)
             if status in (401, 403):
                 return LLMError(
                     f"The model server at {where} refused the API key (HTTP {status}). Check the key in the "
@@ -266,6 +283,35 @@ class OpenAITransport:
                                 f"{detail}", "stream", detail=detail)
             return LLMError(f"The model server at {where} reported an error: {detail}", "server", detail=detail)
         return LLMError(f"The request to {where} failed ({type(error).__name__}).", "connection")
+
+
+class _OnceTransport(httpx2.AsyncBaseTransport):
+    """The HTTP transport with Kith's rule for failures that got no answer (see the module's docstring).
+
+    The errors leave as the client's own ``APITimeoutError`` / ``APIConnectionError``, which it passes on
+    without retrying, so its ``retries`` apply to answered requests only.
+    """
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport) -> None:
+        self._inner = inner
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        for attempt in range(2):
+            try:
+                return await self._inner.handle_async_request(request)
+            except httpx2.ReadTimeout as error:
+                if request.method == "POST":
+                    raise openai.APITimeoutError(request=request) from error
+                if attempt:
+                    raise
+            except (httpx2.ConnectError, httpx2.RemoteProtocolError, httpx2.ReadError, httpx2.WriteError,
+                    httpx2.ConnectTimeout) as error:
+                if attempt:
+                    raise openai.APIConnectionError(request=request) from error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
 
 
 def _status_kind(status: int) -> str:

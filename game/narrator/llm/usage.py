@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.narrator.llm.tokens import estimate_tokens, message_tokens, tools_tokens
+from game.narrator.llm.tokens import Calibration, estimate_tokens, message_tokens, tools_tokens
 
 KEPT_TURNS = 3
 
@@ -23,6 +23,8 @@ class TurnUsage:
 
     counts: dict[str, int] = field(default_factory=dict)
     model_seconds: float = 0.0
+    calibration: Calibration = field(default_factory=Calibration)
+    """The session's (shared by every turn): each reported prompt count calibrates the estimate."""
 
     def add(self, step: str, prompt: int, completion: int, estimated: bool) -> None:
         for key, value in ((f"{step}.calls", 1), (f"{step}.prompt_tokens", prompt),
@@ -31,10 +33,12 @@ class TurnUsage:
 
     def count(self, step: str, params: dict[str, Any], reported: Any, produced: str) -> None:
         """One request: the server's own figures when it sent them (``reported``), else estimates."""
-        if isinstance(reported, dict):
-            self.add(step, _int(reported.get("prompt_tokens")), _int(reported.get("completion_tokens")), False)
-            return
         sent = message_tokens(params.get("messages") or []) + tools_tokens(params.get("tools") or [])
+        if isinstance(reported, dict):
+            prompt = _int(reported.get("prompt_tokens"))
+            self.calibration.observe(sent, prompt)
+            self.add(step, prompt, _int(reported.get("completion_tokens")), False)
+            return
         self.add(step, sent, estimate_tokens(produced), True)
 
     def count_completion(self, step: str, params: dict[str, Any], completion: dict[str, Any],
@@ -48,12 +52,13 @@ class UsageLedger:
 
     def __init__(self) -> None:
         self._turns: dict[int, TurnUsage] = {}
+        self.calibration = Calibration()
 
     def turn(self, number: int) -> TurnUsage:
         if number not in self._turns:
             for old in [t for t in self._turns if t < number - (KEPT_TURNS - 1)]:
                 del self._turns[old]
-            self._turns[number] = TurnUsage()
+            self._turns[number] = TurnUsage(calibration=self.calibration)
         return self._turns[number]
 
     def restart(self, number: int) -> TurnUsage:
