@@ -121,6 +121,18 @@ async def test_a_failure_at_any_step_writes_nothing(tmp_path: Path, step: Step) 
         await session.close()
 
 
+async def test_memory_update_shows_from_the_end_of_narration_through_the_world_ir(tmp_path: Path) -> None:
+    narrator = BrokenNarrator(load_world(FIXTURES, "tiny"), "finish")
+    session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny",
+                                     narrator=narrator)
+    try:
+        kinds = [type(e) for e in await collect(session, "help Edda")]
+    finally:
+        await session.close()
+    # The World IR step failed, yet the status had already said the memory was being updated.
+    assert kinds.index(NarrationDone) < kinds.index(MemoryUpdating) < kinds.index(TurnFailed)
+
+
 async def test_cancelling_a_turn_writes_nothing(session: GameSession) -> None:
     before_disk, before_memory = await disk_state(session), memory_state(session)
     reached = asyncio.Event()

@@ -277,9 +277,11 @@ class TurnPipeline:
             narration = "".join(parts)
             lap("narrate_ms")
             yield NarrationDone(narration)
+            # The memory step is the World IR and the extraction together: the player sees it from here
+            # to the commit, not only once the (often slower) World IR is back.
+            yield MemoryUpdating(turn)
             result = await self.narrator.finish(request, narration)
             lap("world_ir_ms")
-            yield MemoryUpdating(turn)
             execution = UpsertExecution(state.graph, self.vocabulary, turn,
                                         rng=random.Random(f"{self.seed}:{turn}"),
                                         witnesses=await witnesses(state.graph, state.scene.cast))
