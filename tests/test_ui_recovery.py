@@ -39,6 +39,18 @@ async def test_narration_of_a_failed_turn_is_taken_back_so_a_retry_is_told_once(
             assert app.query_one(StoryLog).plain_text().count("Edda lifts the lamp") == 1
 
 
+async def test_a_memory_warning_stays_in_the_story_log(tmp_path: Path) -> None:
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(pilot)
+            server.push(Text(WHOLE), *[Text("no facts here, only words") for _ in range(6)])
+            await play(pilot, "look around")
+            assert app.session is not None and app.session.turn == 1, "the story itself was kept"
+            story = app.query_one(StoryLog).plain_text()
+            assert "memory was not updated this turn" in story, story
+
+
 async def test_narration_of_a_cancelled_turn_is_taken_back(tmp_path: Path) -> None:
     with ChatServer() as server:
         app = make_app(tmp_path, model_settings(tmp_path, server.base_url, timeout=10.0))

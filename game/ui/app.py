@@ -414,6 +414,8 @@ class KithApp(App[int]):
             self.notify(event.message, title=event.title, severity="error", timeout=10)
             self._outcome.failed = True
         elif isinstance(event, Notice):
+            if event.level != "information":
+                await log.add_warning(event.text)
             self.notify(event.text, severity=event.level, timeout=8)
         elif isinstance(event, GameEnded):
             await log.add_ending(event.title)

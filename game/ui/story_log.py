@@ -56,6 +56,12 @@ class StoryLog(VerticalScroll, can_focus=False):
         padding: 0 1;
         margin: 1 0 0 0;
     }
+    StoryLog > .warning {
+        color: $text-warning;
+        border-left: outer $warning;
+        padding: 0 1;
+        margin: 1 0 0 0;
+    }
     StoryLog > .cancelled {
         color: $text-warning;
         text-style: italic;
@@ -136,6 +142,10 @@ class StoryLog(VerticalScroll, can_focus=False):
 
     async def add_failure(self, message: str) -> None:
         await self._add(Static(message, markup=False, classes="failure"))
+
+    async def add_warning(self, message: str) -> None:
+        """A warning kept with the turn it belongs to (memory not updated, a close refused), not only a toast."""
+        await self._add(Static(message, markup=False, classes="warning"))
 
     async def add_cancelled(self, message: str) -> None:
         await self._add(Static(message, markup=False, classes="cancelled"))
