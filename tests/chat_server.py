@@ -13,7 +13,9 @@ of the request, for servers that echo the schema back or answer differently per 
 misbehaviours of an adversarial pass: ``Truncated`` (a stream that ends cleanly with no finish reason
 and no ``[DONE]``), ``RawEvents`` (stream events of any shape, written as given), ``RawBody`` (a whole
 reply of any shape), ``StreamAnyway`` (a stream sent to a client that asked for a whole reply) and
-``KeepAlive`` (SSE comments and nothing else, for as long as the client listens). Knobs on the
+``KeepAlive`` (SSE comments and nothing else, for as long as the client listens) and ``Dropped`` (the
+connection closed before any answer, as a stale keep-alive connection is). ``props`` answers llama.cpp's
+``GET /props`` (context size, chat template capabilities) when set; otherwise it is a 404. Knobs on the
 server reproduce servers that refuse parts of the protocol (``reject_response_formats``,
 ``reject_stream_options``, ``reject_tool_choice_required``) or check the key (``require_key``).
 """
@@ -153,6 +155,11 @@ class Endless:
 
 
 @dataclass
+class Dropped:
+    """Closes the connection without a word of answer (a keep-alive connection the server dropped)."""
+
+
+@dataclass
 class Dynamic:
     make: Callable[[Received], Any]
 
@@ -183,6 +190,8 @@ class ChatServer:
         self.refuse_tools: tuple[int, str] | None = None
         """(status, message) answered to any request that sends ``tools`` (llama-server without --jinja)."""
         self.require_key: str | None = None
+        self.props: dict[str, Any] | None = None
+        """The body of ``GET /props`` (llama-server's settings); None answers 404 as other servers do."""
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
@@ -265,6 +274,8 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             if self.path.rstrip("/").endswith("/models"):
                 self._json(200, {"object": "list", "data": [{"id": server.model, "object": "model",
                                                              "created": 0, "owned_by": "test"}]})
+            elif self.path.rstrip("/").endswith("/props") and server.props is not None:
+                self._json(200, server.props)
             else:
                 self._json(404, {"error": {"message": "not found", "type": "not_found"}})
 
@@ -290,6 +301,10 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 reply = reply.reply
                 while isinstance(reply, Dynamic):
                     reply = reply.make(request)
+            if isinstance(reply, Dropped):
+                self.connection.close()
+                self.close_connection = True
+                return
             if isinstance(reply, Failure):
                 self._json(reply.status, {"error": {"message": reply.message, "type": "scripted",
                                                     "code": reply.status}}, reply.headers)

@@ -83,7 +83,7 @@ def run_doctor(args: argparse.Namespace, settings: Settings, out: TextIO | None 
 async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = None) -> int:
     # Imported here: openai takes most of a second to import, and every other kith command loads this
     # module for its flags.
-    from game.narrator.llm.capabilities import probe
+    from game.narrator.llm.capabilities import probe, read_props
     from game.narrator.llm.endpoint import display_url, is_local_url
     from game.narrator.llm.transport import LLMError, OpenAITransport
 
@@ -101,7 +101,10 @@ async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = N
     say(f"Endpoint  {display_url(llm.base_url)} ({key_words})\n")
     transport = OpenAITransport(llm.model_copy(update={"retries": 0}), environment)
     try:
-        report = await probe(transport, display_url(llm.base_url), llm.narration_model)
+        # llama-server describes itself at /props (context size, tool support); other servers answer 404.
+        props = await read_props(llm.base_url)
+        report = await probe(transport, display_url(llm.base_url), llm.narration_model, props=props,
+                             context_size=llm.context_size)
     except LLMError as error:
         say(f"  ✗ {error.message}\n")
         return 1
@@ -131,3 +134,8 @@ def _print_report(report: ProbeReport, settings: Settings, out: TextIO) -> None:
     structured = next((name for name in ("json_schema", "json_object", "plain JSON") if report.passed(name)), None)
     plan.append(f"the World IR step uses {structured}" if structured else "the World IR step may fail")
     say("\nNarration works. Kith will use: " + "; ".join(plan) + ".\n")
+    if report.recommended:
+        say("\nRecommended settings (under [llm] in kith.toml):\n"
+            + "".join(f"  {line}\n" for line in report.recommended))
+    else:
+        say("\nThe default settings suit this endpoint.\n")

@@ -16,9 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx2
+
 from game.config import LLMSettings
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
 from game.narrator.llm.stream import ChunkShapeError, message_tool_calls, read_chunk
+from game.narrator.llm.tools import narration_tools
 from game.narrator.llm.transport import ChatCall, LLMError, Transport, first_message
 
 STRUCTURED_ORDER = ("json_schema", "json_object", "none")
@@ -131,16 +134,71 @@ class Check:
 
 
 @dataclass
+class ServerProps:
+    """What llama-server says about itself at ``GET /props``; other servers have no such page."""
+
+    context_size: int | None = None
+    tools: bool | None = None
+    """Whether the loaded chat template can take tools (``chat_template_caps``); None when not said."""
+
+
+def parse_props(data: Any) -> ServerProps | None:
+    """Read llama.cpp's ``/props`` body (any version's shape); None when it is not one."""
+    if not isinstance(data, dict):
+        return None
+    settings = data.get("default_generation_settings")
+    n_ctx = (settings.get("n_ctx") if isinstance(settings, dict) else None) or data.get("n_ctx")
+    caps = data.get("chat_template_caps")
+    tools: bool | None = None
+    if isinstance(caps, dict):
+        said = [caps[k] for k in ("supports_tools", "supports_tool_calls") if isinstance(caps.get(k), bool)]
+        tools = all(said) if said else None
+    context = n_ctx if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and n_ctx > 0 else None
+    if context is None and tools is None:
+        return None
+    return ServerProps(context, tools)
+
+
+async def read_props(base_url: str | None, timeout: float = 5.0) -> ServerProps | None:
+    """Fetch llama-server's ``/props`` (beside ``/v1``); None for any other server or any failure."""
+    if not base_url:
+        return None
+    root = base_url.rstrip("/").removesuffix("/v1")
+    try:
+        async with httpx2.AsyncClient(timeout=timeout) as client:
+            response = await client.get(f"{root}/props")
+        if response.status_code != 200:
+            return None
+        return parse_props(response.json())
+    except (httpx2.HTTPError, ValueError):
+        return None
+
+
+@dataclass
 class ProbeReport:
     endpoint: str
     model: str | None
     checks: list[Check] = field(default_factory=list)
+    props: ServerProps | None = None
+    recommended: list[str] = field(default_factory=list)
+    tools_refused: bool = False
+    tools_lost: bool = False
+    """The tools probe never got an answer: nothing is recommended about tools until the server answers."""
+    """The server refused a request for sending tools (not a model that ignored them)."""
+    """Lines for ``[llm]`` in kith.toml the doctor recommends (``tools = false``, ``context_size = 4096``)."""
 
     def add(self, name: str, ok: bool, words: str) -> None:
         self.checks.append(Check(name, ok, words))
 
     def passed(self, name: str) -> bool:
         return any(c.name == name and c.ok for c in self.checks)
+
+    def failed(self, name: str) -> bool:
+        return any(c.name == name and not c.ok for c in self.checks)
+
+    def recommend(self, line: str) -> None:
+        if line not in self.recommended:
+            self.recommended.append(line)
 
     @property
     def narration_works(self) -> bool:
@@ -152,11 +210,48 @@ _PING = {"type": "function", "function": {
     "parameters": {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]}}}
 _PROBE_SCHEMA = {"type": "object", "properties": {"colour": {"type": "string"}, "count": {"type": "integer"}},
                  "required": ["colour", "count"], "additionalProperties": False}
+PROBE_TOKENS = 64
+"""``max_tokens`` of every probe: the game bounds every reply, and a model that never stops must not keep
+the doctor waiting until the timeout (the probes' answers are a few words)."""
+_LOST = ("connection", "refused")
 
 
-async def probe(transport: Transport, endpoint: str, model: str | None) -> ProbeReport:
-    """Ask the endpoint once about each feature the game relies on; never raises for a missing feature."""
-    report = ProbeReport(endpoint, model)
+async def _complete(transport: Transport, params: dict[str, Any]) -> dict[str, Any]:
+    """One probe request; a lost connection is tried once more before the doctor judges anything by it
+    (a keep-alive connection the server dropped says nothing about the feature asked about)."""
+    try:
+        return await transport.complete(ChatCall("probe", params))
+    except LLMError as error:
+        if error.kind not in _LOST:
+            raise
+    return await transport.complete(ChatCall("probe", params))
+
+
+def _lost_words(error: LLMError) -> str | None:
+    return f"the connection failed twice, so this was not judged ({error.message})" if error.kind in _LOST else None
+
+
+def _note_length(report: ProbeReport, completion: dict[str, Any] | None, finish: str | None = None) -> None:
+    """A reply cut at ``max_tokens`` is reported once: the model may not stop by itself."""
+    if finish is None and completion is not None:
+        choices = completion.get("choices")
+        first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+        finish = first.get("finish_reason")
+    if finish == "length" and not report.failed("length"):
+        report.add("length", False, f"a short reply was cut at max_tokens ({PROBE_TOKENS}): the model may not "
+                   "stop by itself (a base model, or a chat template the server does not apply); Kith bounds "
+                   "every reply (narration_tokens, world_ir_tokens, extract_tokens), but stories will end mid-"
+                   "sentence")
+
+
+async def probe(transport: Transport, endpoint: str, model: str | None,
+                props: ServerProps | None = None, context_size: int | None = None) -> ProbeReport:
+    """Ask the endpoint once about each feature the game relies on, in the game's own request shapes
+    (bounded replies, ``stream_options``, tools); never raises for a missing feature.
+
+    ``props`` is what llama-server said about itself, ``context_size`` the setting in use: together they
+    decide the settings recommended."""
+    report = ProbeReport(endpoint, model, props=props)
     if model is None:
         try:
             offered = await transport.models()
@@ -170,34 +265,71 @@ async def probe(transport: Transport, endpoint: str, model: str | None) -> Probe
     hello = [{"role": "user", "content": "Reply with the single word: ready"}]
     started = time.monotonic()
     try:
-        await transport.complete(ChatCall("probe", {"model": model, "messages": hello, "temperature": 0}))
+        completion = await _complete(transport, {"model": model, "messages": hello, "temperature": 0,
+                                                 "max_tokens": PROBE_TOKENS})
     except LLMError as error:
         report.add("reachable", False, error.message)
         return report
     report.add("reachable", True, f"the model {model!r} answered in {time.monotonic() - started:.1f} s")
+    _note_length(report, completion)
+    if props is not None and props.context_size is not None:
+        report.add("context", True, f"the server reports a context size {props.context_size} tokens per request")
     await _probe_stream(transport, model, report)
     await _probe_tools(transport, model, report)
     await _probe_required(transport, model, report)
     await _probe_structured(transport, model, report)
+    _recommend(report, context_size)
     return report
+
+
+def _recommend(report: ProbeReport, context_size: int | None) -> None:
+    props = report.props
+    if report.tools_refused or (props is not None and props.tools is False):
+        report.recommend("tools = false")
+    elif report.failed("tools") and not report.tools_lost:
+        # The server takes tools but the model does not call them: lookups cost nothing, memory needs World IR.
+        report.recommend('extraction = "world-ir"')
+    if props is not None and props.context_size is not None and props.context_size != context_size:
+        # The settings accept 1024 and more: a smaller server context needs the server started larger.
+        report.recommend(f"context_size = {max(props.context_size, 1024)}")
 
 
 async def _probe_stream(transport: Transport, model: str, report: ProbeReport) -> None:
     pieces = 0
     text = ""
-    try:
-        async for chunk in transport.stream(ChatCall("probe", {
-                "model": model, "messages": [{"role": "user", "content": "Count from one to five in words."}],
-                "temperature": 0})):
-            for content in read_chunk(chunk).content:
-                pieces += 1
-                text += content
-    except LLMError as error:
-        report.add("streaming", False, f"streaming failed: {error.message}")
-        return
-    except ChunkShapeError as error:
-        report.add("streaming", False, f"the stream cannot be read ({error})")
-        return
+    finish: str | None = None
+    # The narration's own shape: bounded, usage asked for, the lookup tools offered (``tool_choice: "none"``,
+    # as on the game's last round, so a real model answers in words). Refusals are met as the game meets them.
+    params: dict[str, Any] = {
+        "model": model, "messages": [{"role": "user", "content": "Count from one to five in words."}],
+        "temperature": 0, "max_tokens": PROBE_TOKENS, "stream": True, "stream_options": {"include_usage": True},
+        "tools": narration_tools(), "tool_choice": "none"}
+    caps = Capabilities()
+    for attempt in range(3):
+        try:
+            async for chunk in transport.stream(ChatCall("probe", params)):
+                read = read_chunk(chunk)
+                for content in read.content:
+                    pieces += 1
+                    text += content
+                finish = read.finish or finish
+        except LLMError as error:
+            if error.kind in _LOST and not text and attempt == 0:
+                continue
+            dropped = None if text else caps.refused(error, ("stream_options", "tools"))
+            if dropped is not None and attempt < 2:
+                params = {k: v for k, v in params.items()
+                          if k not in ((dropped,) if dropped == "stream_options" else ("tools", "tool_choice"))}
+                continue
+            report.add("streaming", False, f"streaming failed: {error.message}")
+            return
+        except ChunkShapeError as error:
+            report.add("streaming", False, f"the stream cannot be read ({error})")
+            return
+        break
+    if not caps.stream_usage:
+        report.add("usage", False, FALLBACK_WORDS["stream_options"])
+    _note_length(report, None, finish)
     if not text.strip():
         report.add("streaming", False, "the streamed reply was empty")
     elif pieces == 1:
@@ -209,9 +341,15 @@ async def _probe_stream(transport: Transport, model: str, report: ProbeReport) -
 async def _probe_tools(transport: Transport, model: str, report: ProbeReport) -> None:
     messages = [{"role": "user", "content": "Call the ping tool with the word 'hello'."}]
     try:
-        completion = await transport.complete(ChatCall("probe", {
-            "model": model, "messages": messages, "tools": [_PING], "temperature": 0}))
+        completion = await _complete(transport, {
+            "model": model, "messages": messages, "tools": [_PING], "temperature": 0, "max_tokens": PROBE_TOKENS})
     except LLMError as error:
+        lost = _lost_words(error)
+        if lost is not None:
+            report.tools_lost = True
+            report.add("tools", False, lost)
+            return
+        report.tools_refused = True
         report.add("tools", False, f"the server refuses tools ({error.message}); the narrator will work "
                    "without character lookups and memory updates need extraction = \"world-ir\"")
         return
@@ -229,8 +367,9 @@ async def _probe_tools(transport: Transport, model: str, report: ProbeReport) ->
 async def _probe_required(transport: Transport, model: str, report: ProbeReport) -> None:
     messages = [{"role": "user", "content": "Say hello."}]
     try:
-        completion = await transport.complete(ChatCall("probe", {
-            "model": model, "messages": messages, "tools": [_PING], "tool_choice": "required", "temperature": 0}))
+        completion = await _complete(transport, {
+            "model": model, "messages": messages, "tools": [_PING], "tool_choice": "required", "temperature": 0,
+            "max_tokens": PROBE_TOKENS})
     except LLMError as error:
         report.add("tool_choice", False, f'tool_choice "required" is refused ({error.message}); the extractor '
                    "will ask for tool calls instead")
@@ -246,9 +385,9 @@ async def _probe_structured(transport: Transport, model: str, report: ProbeRepor
     messages = [{"role": "user", "content": "Give a colour and a count as JSON with keys colour and count."}]
     for mode in ("json_schema", "json_object"):
         params: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0,
-                                  "response_format": response_format(mode, "probe", _PROBE_SCHEMA)}
+                                  "max_tokens": PROBE_TOKENS, "response_format": response_format(mode, "probe", _PROBE_SCHEMA)}
         try:
-            completion = await transport.complete(ChatCall("probe", params))
+            completion = await _complete(transport, params)
         except LLMError as error:
             report.add(mode, False, f"{mode} is refused ({error.message})")
             continue
