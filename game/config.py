@@ -114,6 +114,9 @@ class LLMSettings(BaseModel):
     memory_deadline: float = Field(default=300.0, gt=0)
     """Seconds the memory step (World IR and extraction together) may take in one turn before it is
     stopped; the narration is kept, marked for re-extraction."""
+    record_full: bool = False
+    """With ``--record FILE``, keep each request's whole body and each reply's assembled text (the key
+    masked), so a failing session can be read; a plain recording keeps summaries and replays the same."""
     structured_output: Literal["auto", "json_schema", "json_object", "none"] = "auto"
     """How the World IR step asks for JSON; ``auto`` starts with ``json_schema`` and falls back."""
     extraction: Literal["tools", "world-ir"] = "tools"

@@ -74,10 +74,10 @@ def server() -> Iterator[ChatServer]:
         yield running
 
 
-async def _record(tmp_path: Path, server: ChatServer, record: Path, env: dict[str, str] | None = None
-                  ) -> list[str]:
+async def _record(tmp_path: Path, server: ChatServer, record: Path, env: dict[str, str] | None = None,
+                  *, full: bool = False) -> list[str]:
     settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "recorded",
-                        llm=llm_settings(server.base_url))
+                        llm=llm_settings(server.base_url, record_full=full))
     teller = OpenAINarrator(settings.llm, tiny_world(), env=env or {}, record=record)
     session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
     stories = []
@@ -249,3 +249,60 @@ async def test_a_recording_keeps_the_story_word_for_word_and_drops_only_the_key(
                        for choice in chunk["choices"])
     assert recorded == told.replace(KEY, "***")
     assert KEY not in record.read_text(encoding="utf-8")
+
+
+def _lines(record: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()[1:]]
+
+
+async def test_a_recording_says_which_requests_streamed(tmp_path: Path, server: ChatServer) -> None:
+    record = tmp_path / "session.jsonl"
+    await _record(tmp_path, server, record)
+    streamed = [(line["step"], line["request"]["stream"]) for line in _lines(record)]  # type: ignore[index]
+    assert ("narrate", True) in streamed
+    # What the server saw, request by request, is what the recording says.
+    assert [flag for _, flag in streamed] == [bool(r.body.get("stream")) for r in server.chat_requests]
+    assert "body" not in _lines(record)[0]  # a plain recording keeps summaries only
+
+
+async def test_a_full_recording_keeps_the_bodies_with_the_key_masked(tmp_path: Path, server: ChatServer) -> None:
+    record = tmp_path / "full.jsonl"
+    server.require_key = KEY
+    await _record(tmp_path, server, record, env={"OPENAI_API_KEY": KEY}, full=True)
+    lines = _lines(record)
+    sent = server.chat_requests
+    assert len(lines) == len(sent)
+    for line, request in zip(lines, sent, strict=True):
+        body = line["body"]
+        assert isinstance(body, dict)
+        assert body["messages"] == request.body["messages"]  # the whole prompt, to read what was asked
+        assert body.get("max_tokens") == request.body.get("max_tokens")
+    told = lines[1]
+    assert "You steady the wick" in str(told["reply"])  # the streamed reply assembled, to read what came back
+    assert KEY not in record.read_text(encoding="utf-8")
+    # A full recording replays as a plain one does.
+    replayed = ReplayTransport(record)
+    assert len(replayed.exchanges) == len(lines)
+
+
+def test_kith_play_records_full_bodies_through_the_flag(tmp_path: Path, server: ChatServer,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "KITH_MODEL", "KITH_NARRATOR", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    config = tmp_path / "kith.toml"
+    config.write_text("", encoding="utf-8")
+    record = tmp_path / "played.jsonl"
+    text, replies = TURNS[0]
+    server.push(*replies)
+    monkeypatch.setattr("sys.stdin", io.StringIO(text + "\n"))
+    flags = ["--config", str(config), "--content-dir", str(WORLDS), "--saves-dir", str(tmp_path / "saves"),
+             "play", "--plain", "--new", "--save", "recorded", "--world", "tiny",
+             "--base-url", server.base_url, "--model", "test-model"]
+    code = main([*flags, "--record", str(record), "--record-full"])
+    assert code == 0, capsys.readouterr().out
+    assert all("messages" in line["body"] for line in _lines(record))  # type: ignore[operator]
+    # --record-full alone has nowhere to write: one clear message, nothing played.
+    code = main([*flags, "--record-full"])
+    captured = capsys.readouterr()
+    assert code != 0 and "--record" in captured.err + captured.out

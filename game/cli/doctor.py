@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from game.config import Settings
+from game.errors import InputError
 
 if TYPE_CHECKING:
     from game.narrator.llm.capabilities import ProbeReport
 
 
 def llm_flag_arguments(parser: argparse.ArgumentParser, *, record: bool = True) -> None:
-    """Add the endpoint flags; ``record`` adds ``--record FILE`` for commands that play."""
+    """Add the endpoint flags; ``record`` adds ``--record FILE`` and ``--record-full`` for commands that play."""
     group = parser.add_argument_group("model endpoint (see docs/llm.md)")
     group.add_argument("--base-url", metavar="URL",
                        help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (default: none, offline)")
@@ -32,13 +33,21 @@ def llm_flag_arguments(parser: argparse.ArgumentParser, *, record: bool = True) 
     if record:
         group.add_argument("--record", type=Path, metavar="FILE",
                            help="store this session's model exchanges in FILE (JSONL) for replay")
+        group.add_argument("--record-full", action="store_true",
+                           help="with --record, also keep each request and reply in full (the key masked)")
 
 
 def llm_settings_flags(args: argparse.Namespace) -> dict[str, Any]:
     """The endpoint flags given, nested like ``kith.toml`` (``{"llm": {...}}``), for settings precedence.
 
-    ``--record`` is not a setting: the command that plays reads ``args.record`` and passes it on."""
+    ``--record`` is not a setting: the command that plays reads ``args.record`` and passes it on;
+    ``--record-full`` is (``record_full``), and only means something with ``--record``."""
     llm: dict[str, Any] = {}
+    if getattr(args, "record_full", False):
+        if getattr(args, "record", None) is None:
+            raise InputError("--record-full keeps whole requests and replies in the recording: give --record "
+                             "FILE as well.")
+        llm["record_full"] = True
     for flag, key in (("base_url", "base_url"), ("model", "model"), ("api_key_env", "api_key_env")):
         value = getattr(args, flag, None)
         if value:

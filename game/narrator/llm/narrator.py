@@ -83,7 +83,7 @@ class OpenAINarrator:
             base = OpenAITransport(llm, os.environ if env is None else env)
         self._configured_model = base.model if isinstance(base, ReplayTransport) else None
         self.transport: Transport = (
-            RecordingTransport(base, record, model=llm.narration_model) if record is not None else base)
+            RecordingTransport(base, record, model=llm.narration_model, full=llm.record_full) if record is not None else base)
         self.caps = Capabilities.from_settings(llm)
         self._ledger = UsageLedger()
         self._requests = Requests(self.transport, self.caps, self._ledger)

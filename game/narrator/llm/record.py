@@ -2,7 +2,8 @@
 
 A recording is one header line, then one line per request: the step, a summary of the request (model,
 tools, response format, the player's last words and a digest of everything sent) and what came back
-(the stream's chunks or the completion, plus the error if the request failed). Replay serves the lines
+(the stream's chunks or the completion, plus the error if the request failed). A full recording
+(``--record-full``) also keeps each request's whole body and each streamed reply's text, to be read. Replay serves the lines
 in order; a request whose digest differs from the recorded one is a clear error that says what changed,
 so a recorded playthrough is a regression test of the prompts as well as of the engine.
 
@@ -32,8 +33,11 @@ VERSION = 1
 _EXCERPT = 160
 
 
-def request_summary(call: ChatCall) -> dict[str, Any]:
-    """What identifies a request: enough to say how two differ, and a digest to know that they do."""
+def request_summary(call: ChatCall, *, streamed: bool | None = None) -> dict[str, Any]:
+    """What identifies a request: enough to say how two differ, and a digest to know that they do.
+
+    ``streamed`` is how the request was sent: the narrator's parameters do not say ``stream`` (the
+    transport's ``stream`` adds it), so the call alone would call every narration request a whole reply."""
     params = call.params
     signed = {key: params.get(key) for key in ("messages", "tools", "tool_choice", "response_format")}
     digest = hashlib.sha256(json.dumps(signed, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
@@ -41,7 +45,7 @@ def request_summary(call: ChatCall) -> dict[str, Any]:
     return {
         "step": call.step,
         "model": params.get("model"),
-        "stream": call.stream,
+        "stream": call.stream if streamed is None else streamed,
         "messages": len(params.get("messages") or []),
         "tools": [t.get("function", {}).get("name") for t in params.get("tools") or []],
         "toolChoice": params.get("tool_choice"),
@@ -62,15 +66,17 @@ class RecordingTransport:
     """Passes requests to another transport and appends each exchange to ``path``."""
 
     def __init__(self, inner: Transport, path: Path, *, redactor: Redactor | None = None,
-                 model: str | None = None) -> None:
+                 model: str | None = None, full: bool = False) -> None:
         self.inner = inner
         self.path = path
+        self.full = full
+        """Keep each request's body and each streamed reply's assembled text, to read a failing session."""
         self._redactor = redactor or inner.redactor
         self._count = 0
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             header = {"format": FORMAT, "version": VERSION, "model": model, "endpoint": inner.label,
-                      "recorded": datetime.now(UTC).isoformat(timespec="seconds")}
+                      "recorded": datetime.now(UTC).isoformat(timespec="seconds"), "full": full}
             path.write_text(self._line(header), encoding="utf-8")
         except OSError as error:
             raise InputError(f"Cannot write the recording {path}: {error.strerror or error}") from error
@@ -86,11 +92,17 @@ class RecordingTransport:
     def _line(self, data: dict[str, Any]) -> str:
         return json.dumps(self._redactor.scrub(data), ensure_ascii=False) + "\n"
 
-    def _append(self, call: ChatCall, response: dict[str, Any]) -> None:
+    def _append(self, call: ChatCall, response: dict[str, Any], *, streamed: bool) -> None:
         if "chunks" in response:
             response = {**response, "chunks": scrub_chunks(response["chunks"], self._redactor.secrets)}
         self._count += 1
-        line = {"n": self._count, "step": call.step, "request": request_summary(call), **response}
+        line = {"n": self._count, "step": call.step, "request": request_summary(call, streamed=streamed),
+                **response}
+        if self.full:
+            # The key is masked in every string of the line as it is written (``_line``), bodies included.
+            line["body"] = {**call.params, "stream": streamed}
+            if "chunks" in response:
+                line["reply"] = _assembled(response["chunks"])
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(self._line(line))
 
@@ -101,22 +113,22 @@ class RecordingTransport:
                 chunks.append(chunk)
                 yield chunk
         except LLMError as error:
-            self._append(call, {"chunks": chunks, "error": error.to_json_dict()})
+            self._append(call, {"chunks": chunks, "error": error.to_json_dict()}, streamed=True)
             raise
         except GeneratorExit:
             # The narrator stopped reading on purpose (an overlong reply); replay stops at the same chunk.
-            self._append(call, {"chunks": chunks, "stopped": True})
+            self._append(call, {"chunks": chunks, "stopped": True}, streamed=True)
             raise
         # A cancelled or abandoned request is not recorded: it never became part of the story.
-        self._append(call, {"chunks": chunks})
+        self._append(call, {"chunks": chunks}, streamed=True)
 
     async def complete(self, call: ChatCall) -> dict[str, Any]:
         try:
             completion = await self.inner.complete(call)
         except LLMError as error:
-            self._append(call, {"error": error.to_json_dict()})
+            self._append(call, {"error": error.to_json_dict()}, streamed=False)
             raise
-        self._append(call, {"completion": completion})
+        self._append(call, {"completion": completion}, streamed=False)
         return completion
 
     async def models(self) -> list[str]:
@@ -242,6 +254,19 @@ def scrub_chunks(chunks: list[Any], secrets: list[str]) -> list[Any]:
             for number, holder in enumerate(holders):
                 holder[field_name] = masked if number == 0 else ""
     return chunks
+
+
+def _assembled(chunks: list[Any]) -> str:
+    """A stream's text as the player would read it, for a full recording (the chunks stay for replay)."""
+    text = []
+    for chunk in chunks:
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        for choice in choices if isinstance(choices, list) else []:
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            content = delta.get("content") if isinstance(delta, dict) else None
+            if isinstance(content, str):
+                text.append(content)
+    return "".join(text)
 
 
 def _describe(summary: dict[str, Any]) -> str:
