@@ -99,8 +99,8 @@ _UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 def print_json(data: Any) -> None:
     """Stable machine output: two-space indent, non-ASCII kept as is (CJK names stay readable).
 
-    Characters a terminal could act on are written as ``\\uXXXX`` escapes: the same JSON value for a
-    program reading it, nothing for a terminal showing it to interpret.
+    Characters a terminal could act on are written as JSON ``\\u`` escapes (four hex digits): the same
+    JSON value for a program reading it, nothing for a terminal showing it to interpret.
     """
     text = json.dumps(data, ensure_ascii=False, indent=2)
     print(_UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
