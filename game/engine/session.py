@@ -424,4 +424,5 @@ class _SaveStore:
         self._db = db
 
     async def commit(self, turn: FinishedTurn) -> None:
-        await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told)
+        await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told,
+                                   turn.rows)

@@ -50,6 +50,7 @@ from game.narrator.base import (
     PastTurn,
 )
 from game.store.database import TurnRecord
+from game.store.rows import RowWrite
 from game.world import awareness
 from game.world.scene import SceneState
 from game.world.words import clean
@@ -96,6 +97,8 @@ class FinishedTurn:
     report: ExtractionReport
     told: tuple[Told, ...] = ()
     """The turn's gossip exchanges; their knower rows are already in ``writes``."""
+    rows: tuple[RowWrite, ...] = ()
+    """Rows of other features' tables the turn changed (attitudes, memories...), stored and undone with it."""
 
 
 class TurnStore(Protocol):

@@ -38,6 +38,7 @@ from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
+from game.store.rows import RowWrite, write_rows
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
 Seed = Callable[["SaveDatabase"], Awaitable[None]]
@@ -315,9 +316,9 @@ class SaveDatabase:
             await self._put_meta(conn, {**meta, "last_played": now_iso()})
 
     async def commit_turn(self, record: TurnRecord, writes: GraphWrites, scene: dict[str, Any],
-                          told: Sequence[Told] = ()) -> None:
-        """The turn row, its graph writes (gossip's included, logged as ``told``) and the scene after it:
-        all in ONE transaction."""
+                          told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
+        """The turn row, its graph writes (gossip's included, logged as ``told``), the rows of other
+        features' tables the turn changed (``rows``) and the scene after it: all in ONE transaction."""
         async with self.transaction() as conn:
             await conn.execute(
                 "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at) "
@@ -328,6 +329,7 @@ class SaveDatabase:
             )
             await self._write_graph(conn, writes, record.number, journal=True)
             await self._log_gossip(conn, told, record.number, journal=True)
+            await write_rows(conn, record.number, rows, journal_it=True)
             await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
                                (record.number, json.dumps(scene)))
             await self._put_meta(conn, {"last_played": now_iso()})

@@ -8,7 +8,7 @@ ends as it was before the first change. Everything here runs inside the caller's
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 import aiosqlite
@@ -18,8 +18,11 @@ from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.store import gossip_log, graph_repo
 
-Kind = Literal["node", "edge", "merge", "knowing", "gossip"]
+Kind = Literal["node", "edge", "merge", "knowing", "gossip"] | str
+"""A graph kind above, or ``row:TABLE`` for a row of a feature's own table (see ``record_rows``)."""
 Entry = tuple[int, Kind, str, str | None]
+
+ROW_KIND_PREFIX = "row:"
 
 
 def before_image(row: Node | Edge | Knowing | None) -> str | None:
@@ -59,6 +62,52 @@ async def record_told(conn: aiosqlite.Connection, turn: int, told: Sequence[Told
     await record(conn, [(turn, "gossip", gossip_log.journal_key(t), None) for t in told])
 
 
+async def record_rows(
+    conn: aiosqlite.Connection, turn: int, table: str, keys: Sequence[Mapping[str, object]]
+) -> None:
+    """Before-images of rows of ``table`` about to be written or deleted, one per primary key in ``keys``.
+
+    This is how a feature's own table (attitudes, memories, notes...) becomes undoable without a
+    journal kind of its own: each key names a row by its whole primary key, the row as it is now is
+    kept (NULL when there is none yet), and undo deletes the row and puts the kept one back. Call it
+    before changing the rows, inside the turn's transaction; a row changed twice in one turn is fine.
+    """
+    columns = await primary_key(conn, table)
+    entries: list[Entry] = []
+    for key in keys:
+        if sorted(key) != sorted(columns):
+            raise ValueError(f"a key of {table} names {sorted(key)}, not its primary key {sorted(columns)}")
+        where = " AND ".join(f'"{column}" = ?' for column in columns)
+        cursor = await conn.execute(f'SELECT * FROM "{table}" WHERE {where}', [key[c] for c in columns])
+        names = [description[0] for description in cursor.description]
+        row = await cursor.fetchone()
+        await cursor.close()
+        before = None if row is None else json.dumps(dict(zip(names, row, strict=True)))
+        entries.append((turn, ROW_KIND_PREFIX + table, json.dumps({c: key[c] for c in columns}), before))
+    await record(conn, entries)
+
+
+async def primary_key(conn: aiosqlite.Connection, table: str) -> list[str]:
+    """The primary-key columns of ``table``, in key order (a table without one cannot be journaled)."""
+    info = await conn.execute_fetchall(f'PRAGMA table_info("{table}")')
+    columns = [str(row[1]) for row in sorted((r for r in info if r[5]), key=lambda r: r[5])]
+    if not columns:
+        raise ValueError(f"{table} has no primary key, so its rows cannot be journaled")
+    return columns
+
+
+async def _put_back_row(conn: aiosqlite.Connection, table: str, key: str, before: str | None) -> None:
+    """Delete the row a ``row:TABLE`` entry names and, if it existed before, insert it as it was."""
+    identity: dict[str, object] = json.loads(key)
+    where = " AND ".join(f'"{column}" = ?' for column in identity)
+    await conn.execute(f'DELETE FROM "{table}" WHERE {where}', list(identity.values()))
+    if before is not None:
+        row: dict[str, object] = json.loads(before)
+        names = ", ".join(f'"{column}"' for column in row)
+        marks = ", ".join("?" for _ in row)
+        await conn.execute(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', list(row.values()))
+
+
 async def undo_turn(conn: aiosqlite.Connection, turn: int) -> None:
     """Put back every row ``turn`` changed and forget the turn (its row, scene, merges and entries)."""
     entries = await conn.execute_fetchall(
@@ -75,7 +124,9 @@ async def undo_turn(conn: aiosqlite.Connection, turn: int) -> None:
 
 
 async def _put_back(conn: aiosqlite.Connection, kind: str, key: str, before: str | None) -> None:
-    if kind == "edge":
+    if kind.startswith(ROW_KIND_PREFIX):
+        await _put_back_row(conn, kind.removeprefix(ROW_KIND_PREFIX), key, before)
+    elif kind == "edge":
         if before is None:
             await conn.execute("DELETE FROM edges WHERE id = ?", (key,))
         else:

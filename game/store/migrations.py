@@ -146,6 +146,22 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX gossip_log_listener ON gossip_log(listener, turn);
     CREATE INDEX gossip_log_pair ON gossip_log(teller, listener, turn);
     """,
+    # 5: the journal accepts any kind of row. Kinds are checked in Python (``journal.Kind``), and a
+    # feature's own table is journaled as ``row:TABLE`` by ``journal.record_rows``, so a new undoable
+    # table needs a migration of its own and nothing here.
+    """
+    CREATE TABLE journal_new (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        turn INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        before TEXT
+    );
+    INSERT INTO journal_new (id, turn, kind, key, before) SELECT id, turn, kind, key, before FROM journal;
+    DROP TABLE journal;
+    ALTER TABLE journal_new RENAME TO journal;
+    CREATE INDEX journal_turn ON journal(turn);
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)
