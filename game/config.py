@@ -171,6 +171,36 @@ class GossipConfig(BaseModel):
     floor: float = Field(default=0.3, ge=0.0, le=1.0)
 
 
+class ContextConfig(BaseModel):
+    """The ``[context]`` table: what the narrator is told about the people of a turn, and within what.
+
+    Sections are named by their tag (MEMORY, RELATIONSHIP, KNOWLEDGE, GRAPH, SCENE), in any case.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    budget: int = Field(default=2000, ge=50, le=200_000)
+    """Tokens every section together may take."""
+    time_limit_ms: float = Field(default=250.0, gt=0, le=60_000)
+    """How long one provider may take before its section is left out of the turn."""
+    shares: dict[str, float] = Field(default_factory=dict)
+    """Sections' shares of the budget (weights, normalised over the sections a turn has)."""
+    time_limits_ms: dict[str, float] = Field(default_factory=dict)
+    """Per-section time limits that differ from ``time_limit_ms``."""
+
+    @field_validator("shares", "time_limits_ms")
+    @classmethod
+    def _by_section(cls, value: dict[str, float]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for name, number in value.items():
+            if not name.strip() or not name.replace("_", "").isalnum():
+                raise ValueError(f"{name!r} is not a section name (MEMORY, RELATIONSHIP, KNOWLEDGE, GRAPH, SCENE)")
+            if not 0 < number <= 60_000 or number != number:
+                raise ValueError(f"{name}: must be above 0 (got {number})")
+            out[name.strip().upper()] = float(number)
+        return out
+
+
 class Settings(BaseModel):
     """Everything Kith can be told."""
 
@@ -190,6 +220,7 @@ class Settings(BaseModel):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     gossip: GossipConfig = Field(default_factory=GossipConfig)
+    context: ContextConfig = Field(default_factory=ContextConfig)
 
     @property
     def uses_llm(self) -> bool:

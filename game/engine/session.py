@@ -32,6 +32,7 @@ from game.graph.models import Edge, Node
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind.context import DEFAULT_SHARES, ContextSettings
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
@@ -46,6 +47,12 @@ def gossip_settings(settings: Settings) -> GossipSettings:
     g = settings.gossip
     return GossipSettings(exchanges_per_turn=g.exchanges_per_turn, pair_cooldown=g.pair_cooldown, decay=g.decay,
                           floor=g.floor)
+
+
+def context_settings(settings: Settings) -> ContextSettings:
+    c = settings.context
+    return ContextSettings(budget=c.budget, time_limit_ms=c.time_limit_ms, shares={**DEFAULT_SHARES, **c.shares},
+                           time_limits_ms=dict(c.time_limits_ms))
 
 
 def retrieval_settings(settings: Settings) -> RetrievalSettings:
@@ -91,7 +98,7 @@ class GameSession:
         self._pipeline = TurnPipeline(
             PlayState.at(graph, scene, turn, history, scene.verbose, talked), narrator, vocabulary, _SaveStore(db),
             seed=settings.seed, retrieval_settings=retrieval_settings(settings), ending_titles=world.ending_titles,
-            gossip_settings=gossip_settings(settings),
+            gossip_settings=gossip_settings(settings), context_settings=context_settings(settings),
         )
 
     # ------------------------------------------------------------------------------------- the game now
@@ -384,6 +391,7 @@ class GameSession:
             self._pipeline.seed = settings.seed
             self._pipeline.retrieval_settings = retrieval_settings(settings)
             self._pipeline.gossip_settings = gossip_settings(settings)
+            self._pipeline.context_settings = context_settings(settings)
         await previous.aclose()
 
     async def reload(self) -> None:

@@ -20,6 +20,15 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from game.engine.changes import summarize_writes
+from game.engine.meta import parse_meta
+from game.engine.mind_context import (
+    ContextInputs,
+    ProviderFactory,
+    compose_turn,
+    context_row,
+    default_providers,
+    narrator_inputs,
+)
 from game.engine.events import (
     Event,
     GameEnded,
@@ -42,7 +51,9 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings, ScopedRetrieval, cast_seeds, retrieve, retrieve_scoped
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind.context import ContextSettings
 from game.narrator.base import (
+    CountsTokens,
     ExtractionReport,
     NarrationRequest,
     NarrationResult,
@@ -52,6 +63,7 @@ from game.narrator.base import (
 from game.store.database import TurnRecord
 from game.store.rows import RowWrite
 from game.world import awareness
+from game.world.ir import WorldIR
 from game.world.scene import SceneState
 from game.world.words import clean
 
@@ -83,8 +95,15 @@ class PlayState:
            verbose: bool, talked: Mapping[tuple[str, str], int] | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
-        return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose,
-                   past[-1].player_input if past else None, dict(talked or {}))
+        last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
+        return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
+                   dict(talked or {}))
+
+
+def is_command(text: str) -> bool:
+    """Whether a stored turn's input was a command kept as a turn (``/knowledge NAME add ...``), not story:
+    ``again`` never repeats one and narrators never see one in their history."""
+    return parse_meta(text) is not None
 
 
 @dataclass(frozen=True)
@@ -209,8 +228,11 @@ class TurnPipeline:
     def __init__(self, state: PlayState, narrator: Narrator, vocabulary: Vocabulary, store: TurnStore, *,
                  seed: int = 0, retrieval_settings: RetrievalSettings | None = None,
                  ending_titles: Mapping[str, str] | None = None,
-                 gossip_settings: GossipSettings | None = None) -> None:
+                 gossip_settings: GossipSettings | None = None,
+                 context_settings: ContextSettings | None = None) -> None:
         self.state = state
+        self.context_settings = context_settings or ContextSettings()
+        self.context_providers: ProviderFactory = default_providers
         self.gossip_settings = gossip_settings or GossipSettings()
         self.narrator = narrator
         self.vocabulary = vocabulary
@@ -264,13 +286,18 @@ class TurnPipeline:
 
         try:
             scoped = await scoped_context(state.graph, text, state.scene.cast, self.retrieval_settings)
-            retrieval = scoped.retrieval
             lap("retrieve_ms")
+            # What the narrator is told: every section within the budget (game/engine/mind_context.py).
+            inputs = ContextInputs(state, scoped, await present_knowers(state.graph, state.scene.cast))
+            count = self.narrator.count_tokens if isinstance(self.narrator, CountsTokens) else None
+            context = await compose_turn(turn, text, inputs, self.context_settings, self.context_providers, count)
+            npc_context, knowledge = narrator_inputs(context, scoped)
+            lap("context_ms")
             scene = state.scene.model_copy(update={"verbose": state.verbose})
             request = NarrationRequest(
-                turn=turn, player_input=text, npc_context=retrieval.npc_context, scene=scene,
-                graph=state.graph, history=tuple(state.history), seed=self.seed + turn,
-                knowledge=scoped.knowledge,
+                turn=turn, player_input=text, npc_context=npc_context, scene=scene, graph=state.graph,
+                history=tuple(p for p in state.history if not is_command(p.player_input)), seed=self.seed + turn,
+                knowledge=knowledge, context=context,
             )
             parts: list[str] = []
             async for delta in self.narrator.narrate(request):
@@ -318,11 +345,12 @@ class TurnPipeline:
             lap("gossip_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
-                number=turn, input=text, narration=narration, npc_context=retrieval.npc_context,
+                number=turn, input=text, narration=narration, npc_context=npc_context,
                 world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
                 extracted=report.extracted,
             )
-            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told)))
+            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
+                                           (context_row(context),)))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
@@ -372,9 +400,22 @@ class TurnPipeline:
         state.scene = finished.result.scene
         state.turn = record.number
         state.history.append(PastTurn(record.number, record.input, record.narration))
-        state.last_input = record.input
+        if not is_command(record.input):
+            state.last_input = record.input
         for told in finished.told:
             state.talked[pair_key(told.teller, told.listener)] = told.turn
+
+    async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None,
+                             rows: Sequence[RowWrite] = ()) -> int:
+        """Store a command that changes the game (``/knowledge NAME add ...``) as a turn of its own: its
+        input is the command, its narration the reply, the scene stays as it was. ``undo`` then steps back
+        over it exactly like over a told turn. Returns the turn's number."""
+        state = self.state
+        record = TurnRecord(number=state.turn + 1, input=text, narration=reply, npc_context="", world_ir=None)
+        result = NarrationResult(world_ir=WorldIR(), scene=state.scene.model_copy(deep=True))
+        await self._store(FinishedTurn(record, writes or GraphWrites(), result, ExtractionReport(True), (),
+                                       tuple(rows)))
+        return record.number
 
     def ending_title(self, ending: str) -> str:
         if ending in self.ending_titles:

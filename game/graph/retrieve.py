@@ -181,6 +181,8 @@ class ScopedRetrieval:
     retrieval: Retrieval
     knowledge: dict[str, list[str]] = field(default_factory=dict)
     """Per knower's name (the player first), their facts as ``fact_line``s ending in a confidence word."""
+    held: dict[str, list[tuple[Edge, Knowing]]] = field(default_factory=dict)
+    """Per knower's node ID, the same facts typed: each version with the row saying how the knower holds it."""
 
 
 async def retrieve_scoped(
@@ -204,6 +206,7 @@ async def retrieve_scoped(
     seeds: list[Node] = []
     matched: list[Node] = []
     knowledge: dict[str, list[str]] = {}
+    held: dict[str, list[tuple[Edge, Knowing]]] = {}
     for knower in knowers:
         found = await retrieve(reader, message, cast, settings, as_knower=knower.id, floor=floor)
         seeds = seeds or found.seed_nodes
@@ -211,16 +214,19 @@ async def retrieve_scoped(
         matched += found.matched_nodes
         rows = await reader.knowings_of([edge.id for edge in found.edges])
         lines: list[str] = []
+        typed: list[tuple[Edge, Knowing]] = []
         for edge in found.edges:
             union.setdefault(edge.id, edge)
-            held = [row for who, row in rows.get(edge.id, {}).items() if who in (knower.id, PUBLIC)]
-            best = max(held, key=lambda row: (row.confidence, row.knower != PUBLIC))
+            theirs = [row for who, row in rows.get(edge.id, {}).items() if who in (knower.id, PUBLIC)]
+            best = max(theirs, key=lambda row: (row.confidence, row.knower != PUBLIC))
             lines.append(f"{fact_line(edge, found.nodes)} ({confidence_word(best)})")
+            typed.append((edge, best))
         knowledge.setdefault(knower.name, lines)
+        held.setdefault(knower.id, typed)
     edges = sorted(union.values(), key=lambda e: (-e.valid_at, -abs(e.strength), e.id))[: settings.limit]
     retrieval = Retrieval(npc_context=render_npc_context(edges, nodes), seed_nodes=seeds,
                           matched_nodes=_unique_nodes(matched), edges=edges, nodes=nodes)
-    return ScopedRetrieval(retrieval, knowledge)
+    return ScopedRetrieval(retrieval, knowledge, held)
 
 
 def _unique_nodes(nodes: Iterable[Node]) -> list[Node]:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
+from game.mind.context import ComposedContext
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
 
@@ -41,6 +42,10 @@ class NarrationRequest:
     """What each person present knows, by name (the player character first): ``npcContext`` lines, each
     ending in how sure they are (``sure``, ``heard``, ``rumour``). Empty when retrieval was not scoped
     (a graph with no player node), and then ``npc_context`` is everything the walk found."""
+    context: ComposedContext = field(default_factory=ComposedContext)
+    """Everything the narrator is told this turn, section by section (GRAPH, KNOWLEDGE, SCENE, and the
+    minds' MEMORY and RELATIONSHIP), cut to the budget. ``npc_context`` and ``knowledge`` are its GRAPH and
+    KNOWLEDGE sections as text; the offline engine reads the rest by person (``ComposedContext.about``)."""
 
 
 @dataclass
@@ -63,6 +68,14 @@ class ExtractionReport:
     rejected: int = 0
     message: str = ""
     usage: dict[str, int] = field(default_factory=dict)
+
+
+@runtime_checkable
+class CountsTokens(Protocol):
+    """A narrator that knows how many tokens a text costs on its server (a model narrator's calibrated
+    estimate): the context is then budgeted in its tokens instead of the plain estimate."""
+
+    def count_tokens(self, text: str) -> int: ...
 
 
 class Narrator(Protocol):

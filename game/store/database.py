@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +38,7 @@ from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
-from game.store.rows import RowWrite, write_rows
+from game.store.rows import RowWrite, Scalar, write_rows
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
 Seed = Callable[["SaveDatabase"], Awaitable[None]]
@@ -356,6 +356,18 @@ class SaveDatabase:
         rows = await self.conn.execute_fetchall(f"SELECT number, input FROM turns WHERE number IN ({marks})",
                                                 tuple(numbers)) if numbers else []
         return {int(row[0]): str(row[1]) for row in rows}
+
+    @reads
+    async def read_row(self, table: str, key: Mapping[str, Scalar]) -> dict[str, Scalar] | None:
+        """One row of a feature's own table (written by ``RowWrite``) by its whole key, or None."""
+        where = " AND ".join(f'"{column}" = ?' for column in key)
+        cursor = await self.conn.execute(f'SELECT * FROM "{table}" WHERE {where}', list(key.values()))
+        try:
+            row = await cursor.fetchone()
+            names = [column[0] for column in cursor.description or ()]
+        finally:
+            await cursor.close()
+        return None if row is None else dict(zip(names, row, strict=True))
 
     @reads
     async def scene_at(self, turn: int) -> dict[str, Any] | None:

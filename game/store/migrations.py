@@ -162,6 +162,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE journal_new RENAME TO journal;
     CREATE INDEX journal_turn ON journal(turn);
     """,
+    # context: what the narrator was told each turn (the composed context, section by section, as JSON),
+    # so `/mind NAME` and `/why NAME` show it after the turn. Written with the turn as a RowWrite, so undo
+    # removes it with the turn. An older save simply has no row for its earlier turns.
+    """
+    CREATE TABLE turn_context (turn INTEGER PRIMARY KEY, context TEXT NOT NULL);
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

@@ -1,0 +1,85 @@
+"""A turn's context for the narrator: which providers it is composed from, and what each narrator is handed.
+
+``default_providers`` is the ONE place a section joins the turn: adding a provider is adding one line
+there. ``compose_turn`` runs the orchestrator (``game.mind.context``) over them for the people present,
+and ``narrator_inputs`` turns the composed context back into the two blocks narrators always had
+(``npcContext`` and each person's knowledge), now cut to the budget; the other sections reach a model
+through the prompt's mind block and the offline engine through ``NarrationRequest.context``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from game.graph.models import Node
+from game.graph.retrieve import ScopedRetrieval
+from game.mind.context import ComposedContext, ContextSettings, compose
+from game.mind.context_budget import TokenCount, estimate_tokens
+from game.mind.context_graph import GraphProvider, npc_context
+from game.mind.knowledge_provider import KnowledgeProvider, knowledge_by_name
+from game.mind.scene_provider import SceneProvider
+from game.mind.sections import ContextProvider, ContextQuery
+from game.store.rows import RowWrite
+
+if TYPE_CHECKING:
+    from game.engine.turn import PlayState
+
+CONTEXT_TABLE = "turn_context"
+"""Where each turn's composed context is kept (migration: the turn_context table), for ``/mind``."""
+
+
+@dataclass(frozen=True)
+class ContextInputs:
+    """What a turn's providers are made from: the game as the turn starts and what retrieval found."""
+
+    state: PlayState
+    scoped: ScopedRetrieval
+    knowers: Sequence[Node]
+    """The player, then each person on stage: whose knowledge the narrator is told."""
+
+
+def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
+    """Every provider of a turn's context, in the order its sections are listed. One line per section."""
+    return [
+        SceneProvider(),
+        GraphProvider(inputs.scoped.retrieval),
+        KnowledgeProvider(inputs.scoped, inputs.knowers),
+    ]
+
+
+ProviderFactory = Callable[[ContextInputs], Sequence[ContextProvider]]
+
+
+def focus(inputs: ContextInputs) -> tuple[str, ...]:
+    """The people on stage (never the player), those the input names first: whom the sections are about."""
+    state = inputs.state
+    present = [node.id for node in inputs.knowers if node.id not in state.graph.player_ids]
+    named = [node.id for node in inputs.scoped.retrieval.seed_nodes if node.id in present]
+    return tuple(dict.fromkeys([*named, *present]))
+
+
+async def compose_turn(turn: int, text: str, inputs: ContextInputs, settings: ContextSettings,
+                       providers: ProviderFactory = default_providers,
+                       count: TokenCount | None = None) -> ComposedContext:
+    """The context of turn ``turn`` for ``text``: every provider's section within the budget."""
+    state = inputs.state
+    query = ContextQuery(turn=turn, player_input=text, focus=focus(inputs), graph=state.graph, scene=state.scene)
+    return await compose(query, providers(inputs), settings, count or estimate_tokens)
+
+
+def narrator_inputs(context: ComposedContext, scoped: ScopedRetrieval) -> tuple[str, dict[str, list[str]]]:
+    """``npcContext`` and each knower's lines as narrators read them, cut to what the budget kept.
+
+    A graph that cannot say who knows what (no player node) has no knowledge lines at all, as before.
+    """
+    knowledge = knowledge_by_name(context, list(scoped.knowledge)) if scoped.knowledge else {}
+    return npc_context(context), knowledge
+
+
+def context_row(context: ComposedContext) -> RowWrite:
+    """The turn's context as a row of its own table: stored in the turn's transaction, undone with it."""
+    return RowWrite(CONTEXT_TABLE, {"turn": context.turn},
+                    {"turn": context.turn, "context": json.dumps(context.to_json(), ensure_ascii=False)})

@@ -1,0 +1,56 @@
+"""The KNOWLEDGE section: what each person present knows that bears on the turn, and how sure they are.
+
+It comes from who-knows-what (``game.graph.knowledge``) through the scoped retrieval
+(``retrieve_scoped``): one walk per knower over the relations they know. A line is one fact one person
+knows, ``about`` that person, in the words the prompt has always used ("... (sure)", "(heard)",
+"(rumour)"); its ``facts`` say the same typed (relation, ends, confidence, how it was learned). When the
+budget is short a person's least sure, oldest facts go first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from game.graph.models import Node
+from game.graph.render import fact_line
+from game.graph.retrieve import ScopedRetrieval, confidence_word
+from game.mind.context import ComposedContext
+from game.mind.sections import ContextQuery, Section, SectionLine
+
+KNOWLEDGE = "KNOWLEDGE"
+
+
+class KnowledgeProvider:
+    """Each knower's facts (the player character first, then the people on stage)."""
+
+    def __init__(self, scoped: ScopedRetrieval, knowers: Sequence[Node]) -> None:
+        self.scoped = scoped
+        self.knowers = list(knowers)
+
+    @property
+    def name(self) -> str:
+        return KNOWLEDGE
+
+    async def provide(self, query: ContextQuery) -> Section:
+        nodes = self.scoped.retrieval.nodes
+        lines: list[SectionLine] = []
+        for knower in self.knowers:
+            held = self.scoped.held.get(knower.id, [])
+            count = max(len(held), 1)
+            for index, (edge, row) in enumerate(held):
+                # Sure facts outweigh hearsay; among equals the retrieval's order (newest first) decides.
+                weight = round(row.confidence * (1.0 - 0.5 * index / count), 4)
+                lines.append(SectionLine(knower.id, f"{fact_line(edge, nodes)} ({confidence_word(row)})", weight, {
+                    "knower": knower.name, "source": edge.source, "target": edge.target, "relation": edge.relation,
+                    "confidence": row.confidence, "how": row.how, "certainty": confidence_word(row),
+                }))
+        return Section(KNOWLEDGE, tuple(lines))
+
+
+def knowledge_by_name(context: ComposedContext, names: Sequence[str]) -> dict[str, list[str]]:
+    """What each knower is told they know, by name in ``names`` order (a knower none of whose facts fit
+    keeps an empty list, so the prompt still says they know nothing that bears on the turn)."""
+    told: dict[str, list[str]] = {name: [] for name in names}
+    for line in context.lines(KNOWLEDGE):
+        told.setdefault(str(line.facts.get("knower", line.about)), []).append(line.text)
+    return told
