@@ -81,9 +81,10 @@ def test_a_changed_world_under_the_recording_is_a_different_prompt(
     characters.write_text(text.replace("who does not want to retire", "who longs to retire"), encoding="utf-8")
     code, out = _run(capsys, str(script))
     assert code == 1 and "Traceback" not in out
-    # The summary reaches the model first in the answer to the get_character lookup, sent with exchange 2.
+    # The summary reaches the model with the first narration request: the SCENE section of the context says
+    # who each person on stage is.
     assert "FAILED at > greet the keeper" in out
-    assert "exchange 2 was recorded for a different request" in out
+    assert "exchange 1 was recorded for a different request" in out
     assert "The prompt text differs (a changed prompt, world or graph); record the session again." in out
 
 

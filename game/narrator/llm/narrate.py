@@ -37,7 +37,8 @@ from game.narrator.llm.stream import (
     ToolCallAssembler,
     read_chunk,
 )
-from game.narrator.llm.tokens import estimate_tokens, fit_newest, message_tokens, tools_tokens
+from game.mind.context_budget import estimate_tokens
+from game.narrator.llm.tokens import fit_newest, message_tokens, tools_tokens
 from game.narrator.llm.tools import (
     GET_CHARACTER,
     LIST_CHARACTERS,
@@ -101,7 +102,7 @@ class Narration:
         book = CharacterBook(self.world, request.graph)
         tools = narration_tools()
         system = narrate_system_v1(self.world, request.scene, request.npc_context, request.turn,
-                                   request.knowledge)
+                                   request.knowledge, request.context)
         history, said = self._window(request, tools, system)
         notices.extend(said)
         messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history,

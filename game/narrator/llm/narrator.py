@@ -33,6 +33,7 @@ from game.errors import NarratorError
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.upsert import UpsertExecution
+from game.mind.context_budget import estimate_tokens
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir, limit_closes, plausible_only
 from game.narrator.llm.calls import Requests
@@ -132,6 +133,11 @@ class OpenAINarrator:
     def pending_notices(self, turn: int) -> list[str]:
         """What the player will be told with this turn's result (context window, fallbacks taken)."""
         return list(self._notices.get(turn, []))
+
+    def count_tokens(self, text: str) -> int:
+        """``text`` in this server's tokens as far as this session has learned them (``CountsTokens``): the
+        turn's context is budgeted in them, so a server with a hungry tokenizer gets fewer lines."""
+        return self._requests.calibration.real(estimate_tokens(text))
 
     # -------------------------------------------------------------------------------------- step 1
 

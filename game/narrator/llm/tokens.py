@@ -1,7 +1,8 @@
 """Token estimates without a tokenizer, and the history window fitted to the context.
 
-Servers differ in tokenizers and Kith ships none, so counts are estimated: about four characters a token
-for alphabetic scripts, one a token for CJK, plus a few tokens of framing per message. The estimate errs
+Servers differ in tokenizers and Kith ships none, so counts are estimated (``estimate_tokens``, kept in
+``game.mind.context_budget`` so the context orchestrator counts alike), plus a few tokens of framing per
+message. The estimate errs
 high, which is the safe side for a budget. The window keeps the newest turns that fit and says when it is
 close to full, so the player is warned before older turns start to drop out.
 
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.graph.names import is_cjk
+from game.mind.context_budget import estimate_tokens
 
 MESSAGE_OVERHEAD = 4
 MIN_SAMPLE = 200
@@ -29,13 +30,6 @@ OVERFLOW_STEP = 1.25
 """How much more a real token count is assumed to be after the server refused a prompt as too long."""
 WARN_AT = 0.8
 """Share of the history budget at which the player is told the window will soon shrink."""
-
-
-def estimate_tokens(text: str) -> int:
-    if not text:
-        return 0
-    cjk = sum(1 for char in text if is_cjk(char))
-    return cjk + math.ceil((len(text) - cjk) / 3.6)
 
 
 def message_tokens(messages: Iterable[dict[str, Any]]) -> int:

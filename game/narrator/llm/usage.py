@@ -12,7 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.narrator.llm.tokens import Calibration, estimate_tokens, message_tokens, tools_tokens
+from game.mind.context_budget import estimate_tokens
+from game.narrator.llm.tokens import Calibration, message_tokens, tools_tokens
 
 KEPT_TURNS = 3
 
