@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
-    "help", "graph", "why",
+    "help", "graph", "why", "mind", "knowledge",
 }
+SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge"})
+"""Ordinary words in the story; only ``/why``, ``/mind``... are commands."""
 
 HELP_TEXT = """\
 **Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
@@ -24,7 +26,9 @@ Start a line with `"` to speak aloud.
 writes a plain-text log, `verbose` / `brief` set how much a revisited place is described, `quit` (`q`) leaves.
 
 **Memory.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
-`/why NAME` shows those relations with the turns that produced them.
+`/why NAME` shows those relations with the turns that produced them; `/mind NAME` what the narrator was told
+about NAME this turn, section by section; `/knowledge NAME` what NAME knows, and
+`/knowledge NAME add SUBJECT PREDICATE OBJECT` teaches them a fact (`undo` takes it back).
 """
 
 
@@ -44,7 +48,7 @@ def parse_meta(text: str) -> MetaCommand | None:
     argument = argument.strip()
     if word not in META_WORDS:
         return None
-    if word in {"graph", "why"} and not slashed:
+    if word in SLASHED_ONLY and not slashed:
         return None  # "why" and "graph" are ordinary words in the story; only /why and /graph are commands
     if word == "help" and argument:
         return None  # "help Mira" is an act

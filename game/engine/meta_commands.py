@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from game.engine import mind_commands
 from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
 from game.engine.meta import HELP_TEXT, MetaCommand
 from game.engine.player_view import player_view
@@ -199,8 +200,10 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
     # on stage know, so /why never spells out a secret nobody present could tell.
     result = (await scoped_context(session.graph, found, session.scene.cast, session.retrieval_settings)).retrieval
     heard = await _heard(session, match.node.id)
+    sections = await mind_commands.why_sections(session, match.node)
     if not result.edges and not heard:
-        yield MetaOutput(f"Nothing is remembered about {found} yet.", "why")
+        yield MetaOutput("\n\n".join([f"Nothing is remembered about {found} yet.", *(
+            ["\n".join(sections)] if sections else [])]), "why")
         return
     lines: list[str] = []
     if result.edges:
@@ -217,7 +220,22 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
         if lines:
             lines.append("")
         lines += [f"**What {found} heard from others, and who told them:**", "", *heard]
+    if sections:
+        lines += ["", *sections]
     yield MetaOutput("\n".join(lines), "why")
+
+
+async def _mind(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    yield MetaOutput(await mind_commands.mind(session, argument), "mind")
+
+
+async def _knowledge(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    adding = mind_commands.parse_add(argument)
+    if adding is None:
+        yield MetaOutput(await mind_commands.knowledge(session, argument), "knowledge")
+        return
+    # Kept as a turn of its own: a front end sees the turn go up (and its undo takes the line back).
+    yield MetaOutput(await mind_commands.add_knowledge(session, *adding), "knowledge")
 
 
 async def _heard(session: GameSession, node_id: str) -> list[str]:
@@ -264,4 +282,5 @@ def _not_named(argument: str, match: NameMatch) -> str:
 _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
+    "mind": _mind, "knowledge": _knowledge,
 }

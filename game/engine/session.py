@@ -22,6 +22,7 @@ from game.config import Settings
 from game.engine import meta_commands
 from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
 from game.engine.meta import parse_meta
+from game.engine.mind_context import CONTEXT_TABLE
 from game.engine.rebuild import reextract_pending
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
@@ -29,10 +30,11 @@ from game.errors import KithError, SaveError
 from game.graph.gossip import GossipSettings, Told
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
+from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.mind.context import DEFAULT_SHARES, ContextSettings
+from game.mind.context import DEFAULT_SHARES, ComposedContext, ContextSettings
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
@@ -324,6 +326,21 @@ class GameSession:
     async def gossip_told_to(self, node_id: str) -> list[Told]:
         """Every gossip exchange in which ``node_id`` was told something, oldest first (``/why``)."""
         return await self._db.gossip_told_to([node_id])
+
+    async def turn_context(self) -> ComposedContext | None:
+        """What the narrator was told at the last told turn (a command kept as a turn tells nothing), or
+        None before any (or in a save from before contexts were kept)."""
+        row = await self._db.latest_turn_row(CONTEXT_TABLE, self.turn)
+        if row is None:
+            return None
+        try:
+            return ComposedContext.from_json(json.loads(str(row["context"])))
+        except DECODE_ERRORS as error:
+            raise damaged(self._db.name, error) from error
+
+    async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None) -> int:
+        """Keep a command that changed the game as a turn of its own (``undo`` steps back over it)."""
+        return await self._pipeline.commit_command(text, reply, writes)
 
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns committed without their memory update (see ``reextract_pending``)."""

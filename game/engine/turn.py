@@ -20,15 +20,6 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from game.engine.changes import summarize_writes
-from game.engine.meta import parse_meta
-from game.engine.mind_context import (
-    ContextInputs,
-    ProviderFactory,
-    compose_turn,
-    context_row,
-    default_providers,
-    narrator_inputs,
-)
 from game.engine.events import (
     Event,
     GameEnded,
@@ -40,6 +31,15 @@ from game.engine.events import (
     Notice,
     TurnCommitted,
     TurnFailed,
+)
+from game.engine.meta import parse_meta
+from game.engine.mind_context import (
+    ContextInputs,
+    ProviderFactory,
+    compose_turn,
+    context_row,
+    default_providers,
+    narrator_inputs,
 )
 from game.errors import KithError, NarratorError
 from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -358,10 +358,11 @@ class SaveDatabase:
         return {int(row[0]): str(row[1]) for row in rows}
 
     @reads
-    async def read_row(self, table: str, key: Mapping[str, Scalar]) -> dict[str, Scalar] | None:
-        """One row of a feature's own table (written by ``RowWrite``) by its whole key, or None."""
-        where = " AND ".join(f'"{column}" = ?' for column in key)
-        cursor = await self.conn.execute(f'SELECT * FROM "{table}" WHERE {where}', list(key.values()))
+    async def latest_turn_row(self, table: str, at_most: int) -> dict[str, Scalar] | None:
+        """The row of a per-turn table of a feature (keyed by ``turn``, written by ``RowWrite``) for the
+        newest turn at or before ``at_most``, or None."""
+        cursor = await self.conn.execute(f'SELECT * FROM "{table}" WHERE turn <= ? ORDER BY turn DESC LIMIT 1',
+                                         (at_most,))
         try:
             row = await cursor.fetchone()
             names = [column[0] for column in cursor.description or ()]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from game.graph.ports import GraphReader
+from game.mind.context import ComposedContext
 from game.story.log import TurnLog
 from game.story.prose import agreement, capital, choose, fill, join_words, pick
 from game.story.relations import RelationView
@@ -64,10 +65,13 @@ class Turn:
     mentioned_thing: str | None = None
     mentioned_people: list[str] = field(default_factory=list)
     followable: dict[str, str] = field(default_factory=dict)
+    mind: ComposedContext = field(default_factory=ComposedContext)
+    """What the narrator is told this turn, section by section (the model reads the same): an action asks
+    ``mind.about_named(name)`` or ``mind.facts(section, node_id)`` for what a character remembers or feels."""
 
     @classmethod
     def start(cls, world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
-              seed: str) -> Turn:
+              seed: str, mind: ComposedContext | None = None) -> Turn:
         """A turn over a working copy of ``scene``; ``seed`` says which variants of a text it picks."""
         play = Play.from_scene(scene, world)
         if play.story.clock is None:
@@ -76,7 +80,7 @@ class Turn:
         rng = random.Random(f"{seed}:{scene.rng_state}:{number}:{player_input}")
         log = TurnLog()
         rules = Rules(world, play, RelationView(world, graph), log, play.story.clock + 1, rng)
-        return cls(world, number, player_input, scene, play, rng, log, rules)
+        return cls(world, number, player_input, scene, play, rng, log, rules, mind=mind or ComposedContext())
 
     # ------------------------------------------------------------------------------------ saying
 

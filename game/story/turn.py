@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
+from game.mind.context import ComposedContext
 from game.story import pronouns, typos
 from game.story.actions import ACTIONS
 from game.story.actions.base import finish
@@ -36,9 +37,10 @@ class TurnOutcome:
 
 
 async def tell(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
-               seed: str) -> TurnOutcome:
-    """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched."""
-    turn = Turn.start(world, scene, graph, number, player_input, seed)
+               seed: str, mind: ComposedContext | None = None) -> TurnOutcome:
+    """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched.
+    ``mind`` is the turn's composed context (``game.mind.context``), read by the actions through ``Turn.mind``."""
+    turn = Turn.start(world, scene, graph, number, player_input, seed, mind)
     play = turn.play
     # Who left last turn can be followed this turn, and only this turn.
     turn.followable, play.story.departures = play.story.departures, {}

@@ -20,6 +20,7 @@ from typing import Any
 
 from game.config import LLMSettings
 from game.errors import NarratorError
+from game.mind.context_budget import estimate_tokens
 from game.narrator.base import NarrationRequest, PastTurn
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.json_reply import (
@@ -37,7 +38,6 @@ from game.narrator.llm.stream import (
     ToolCallAssembler,
     read_chunk,
 )
-from game.mind.context_budget import estimate_tokens
 from game.narrator.llm.tokens import fit_newest, message_tokens, tools_tokens
 from game.narrator.llm.tools import (
     GET_CHARACTER,
