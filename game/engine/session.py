@@ -22,7 +22,7 @@ from game.config import Settings
 from game.engine import meta_commands
 from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
 from game.engine.meta import parse_meta
-from game.engine.mind_context import CONTEXT_TABLE
+from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.rebuild import reextract_pending
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
@@ -148,6 +148,15 @@ class GameSession:
     @property
     def retrieval_settings(self) -> RetrievalSettings:
         return self._pipeline.retrieval_settings
+
+    @property
+    def context_providers(self) -> ProviderFactory:
+        """What each turn's context is composed from (``mind_context.default_providers`` unless replaced)."""
+        return self._pipeline.context_providers
+
+    @context_providers.setter
+    def context_providers(self, providers: ProviderFactory) -> None:
+        self._pipeline.context_providers = providers
 
     @property
     def transcript_path(self) -> Path | None:
