@@ -13,7 +13,7 @@ import pytest
 from game.config import ContextConfig, load_settings
 from game.graph.memory import GraphIndex
 from game.mind.context import ComposedContext, ContextSettings, compose
-from game.mind.context_budget import LINE_OVERHEAD, allot, estimate_tokens, trim
+from game.mind.context_budget import allot, estimate_tokens, line_cost, trim
 from game.mind.sections import ContextQuery, Section, SectionLine
 from game.world.scene import SceneState
 
@@ -49,8 +49,8 @@ def query() -> ContextQuery:
                         scene=SceneState())
 
 
-def cost(line: SectionLine) -> int:
-    return estimate_tokens(line.text) + LINE_OVERHEAD
+def cost(line: SectionLine, section: str = "MEMORY") -> int:
+    return line_cost(section, line.text, estimate_tokens)
 
 
 async def test_every_section_fits_the_budget_and_the_lightest_lines_go_first() -> None:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from game.mind.context_budget import LINE_OVERHEAD, TokenCount, allot, estimate_tokens, refill, trim
+from game.mind.context_budget import TokenCount, allot, estimate_tokens, line_cost, refill, trim
 from game.mind.sections import ContextProvider, ContextQuery, Section, SectionLine
 
 DEFAULT_BUDGET = 2000
@@ -32,8 +32,9 @@ DEFAULT_SHARES: Mapping[str, float] = {
 """Each section's share of the budget, by its name; normalised over the sections a turn has."""
 OTHER_SHARE = 0.10
 """The share of a section the defaults do not name (a world's or a test's own provider)."""
-MAX_LINES = 400
-"""Lines a section may hand in at most; the rest are never weighed (a provider gone wrong costs nothing)."""
+MAX_LINES = 5000
+"""Lines a section may hand in at most (200 memories for each of 25 people); the rest are never weighed,
+so a provider gone wrong costs a bounded time."""
 MAX_LINE_CHARS = 2000
 
 Fact = str | int | float
@@ -240,7 +241,7 @@ async def compose(query: ContextQuery, providers: Iterable[ContextProvider], set
             omitted.append(Omission(name, got))
             continue
         gathered[name] = (_usable(got.section), got.ms)
-    costs = {name: [count(line.text) + LINE_OVERHEAD for line in lines] for name, (lines, _ms) in gathered.items()}
+    costs = {name: [line_cost(name, line.text, count) for line in lines] for name, (lines, _ms) in gathered.items()}
     weights = {name: [line.weight for line in lines] for name, (lines, _ms) in gathered.items()}
     allotted = allot(settings.budget, {name: sum(c) for name, c in costs.items()},
                      {name: settings.share(name) for name in gathered})

@@ -23,14 +23,22 @@ from game.graph.names import is_cjk
 TokenCount = Callable[[str], int]
 """How many tokens a text costs: the plain estimate, or a narrator's calibrated one."""
 
-LINE_OVERHEAD = 2
-"""Tokens a line costs beyond its text: its tag and the line break around it in a prompt."""
+LINE_OVERHEAD = 1
+"""Tokens a line costs beyond its text and its tag (``[MEMORY] ``): the line break after it."""
+
+
+def line_cost(section: str, text: str, count: TokenCount) -> int:
+    """What one line costs in a prompt, counted as the model reads it: ``[SECTION] text`` and a line break.
+    (Sections with blocks of their own print no tag; counting it anyway errs on the safe side.)"""
+    return count(f"[{section}] {text}") + LINE_OVERHEAD
 
 
 def estimate_tokens(text: str) -> int:
     """Estimated tokens of ``text``: one per CJK character, one per 3.6 other characters, rounded up."""
     if not text:
         return 0
+    if text.isascii():  # no CJK possible: the same count without looking at every character
+        return math.ceil(len(text) / 3.6)
     cjk = sum(1 for char in text if is_cjk(char))
     return cjk + math.ceil((len(text) - cjk) / 3.6)
 
