@@ -144,3 +144,19 @@ def test_a_context_setting_that_cannot_be_used_is_refused_with_its_name(tmp_path
     (tmp_path / "kith.toml").write_text(f"[context]\n{table}\n", encoding="utf-8")
     with pytest.raises(KithError, match="context"):
         load_settings(env={}, cwd=tmp_path)
+
+
+def test_the_documented_context_table_loads_and_its_shares_are_the_defaults(tmp_path: Path) -> None:
+    import re
+
+    from game.engine.session import context_settings
+    from game.mind.context import DEFAULT_SHARES
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(.*?)```", doc, re.S)
+    assert block is not None
+    (tmp_path / "kith.toml").write_text(block.group(1), encoding="utf-8")
+    loaded = load_settings(env={}, cwd=tmp_path)
+    assert loaded.context.budget == 2000 and loaded.context.shares == dict(DEFAULT_SHARES)
+    settings = context_settings(loaded)
+    assert settings.time_limit("MEMORY") == 100 and settings.time_limit("SCENE") == 250
