@@ -127,3 +127,13 @@ def test_a_line_cannot_open_a_section_or_a_block_of_its_own() -> None:
     assert "\n[RELATIONSHIP]" not in block and "(RELATIONSHIP) tier" in block
     assert block.count("</mind>") == 1 and "<npc-context>" not in block
     assert mind_section(ComposedContext()) == ""
+
+
+def test_the_model_narrator_counts_the_context_in_its_servers_tokens() -> None:
+    from game.narrator.base import CountsTokens
+    from game.narrator.offline import OfflineNarrator
+
+    teller = OpenAINarrator(llm_settings("http://127.0.0.1:9/v1"), tiny_world(), env={})
+    text = "Edda Marsh trusts Sam Reed since Sam steadied her wick."
+    assert isinstance(teller, CountsTokens) and teller.count_tokens(text) == estimate_tokens(text)
+    assert not isinstance(OfflineNarrator(tiny_world()), CountsTokens)  # the plain estimate is used
