@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from game.config import Settings
 from game.errors import InputError
 
 if TYPE_CHECKING:
+    from game.config import Settings
     from game.narrator.llm.capabilities import ProbeReport
 
 
