@@ -9,7 +9,6 @@ Exit status: 0 when narration works (the server answers and streams), 1 otherwis
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -80,6 +79,8 @@ def _doctor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_doctor(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
+    import asyncio  # here: every playing command adds this module's flags, and most never probe
+
     from game.cli.worlds import folder_lines
 
     out = out or sys.stdout
