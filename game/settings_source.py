@@ -10,7 +10,6 @@ safe: the settings name nothing but folders and a world, which need no checking 
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,6 +135,8 @@ def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _read_file(path: Path) -> dict[str, Any]:
+    import tomllib  # only when there is a file to read: most runs have none
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as error:

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.errors import InputError, SaveError
-from game.graph.names import normalize_name, resolve_name
 from game.store.saves import resolve_save
 from game.text import strip_control
 
@@ -72,6 +71,7 @@ async def open_save(args: argparse.Namespace, settings: Settings, *, create: boo
 
 async def find_node(db: SaveDatabase, value: str) -> Node:
     """The one node a name, alias or node ID means (``resolve_name``); ambiguity and absence are refused."""
+    from game.graph.names import resolve_name
     from game.store.database import node_by_name
 
     candidates = [*(await db.graph.get_nodes([value])).values(), *await node_by_name(db, value)]
@@ -90,6 +90,7 @@ PLAYER_WORD = "player"
 
 async def find_knower(db: SaveDatabase, value: str) -> Node:
     """Like ``find_node``, and ``player`` means the player character when no node is called that."""
+    from game.graph.names import normalize_name
     from game.store.database import node_by_name
 
     if normalize_name(value) == PLAYER_WORD and not await node_by_name(db, value):

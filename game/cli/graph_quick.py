@@ -14,7 +14,6 @@ import argparse
 from typing import TYPE_CHECKING
 
 from game.cli.graph_common import print_json
-from game.graph.retrieve import RetrievalSettings, retrieve
 from game.store.graph_view import GraphView, finish
 from game.store.saves import resolve_save
 
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
 
     from game.config import Settings
     from game.graph.ports import GraphReader
+    from game.graph.retrieve import RetrievalSettings
     from game.settings_source import SettingsSource
 
 
@@ -39,6 +39,8 @@ def dump_view(args: argparse.Namespace, saves_dir: Path) -> int | None:
 
 def retrieve_view(args: argparse.Namespace, saves_dir: Path, budget: RetrievalSettings) -> int | None:
     """The npcContext a turn with MESSAGE would get, as JSON; None when the full path must answer."""
+    from game.graph.retrieve import retrieve
+
     if args.as_name is not None:
         return None
     view = GraphView.open(resolve_save(args.save, saves_dir))
@@ -59,6 +61,8 @@ def retrieve_view(args: argparse.Namespace, saves_dir: Path, budget: RetrievalSe
 
 
 def _budget(settings: Settings) -> RetrievalSettings:
+    from game.graph.retrieve import RetrievalSettings
+
     config = settings.retrieval
     return RetrievalSettings(max_hops=config.max_hops, hub_threshold=config.hub_threshold,
                              max_fanout=config.max_fanout, limit=config.limit)
@@ -100,5 +104,7 @@ def quick_retrieve(args: argparse.Namespace, source: SettingsSource) -> int:
     """``graph retrieve`` when the settings name only folders: the default budget (``[retrieval]`` unset)."""
     folders = source.folders()
     assert folders is not None
+    from game.graph.retrieve import RetrievalSettings
+
     code = retrieve_view(args, folders.saves_dir, RetrievalSettings())
     return _full(args, _validated(source), "retrieve_command") if code is None else code
