@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from game.cli.graph_common import open_save, positive, print_json, print_text, save_path
 from game.errors import SaveError, SaveNotFound
-from game.graph.names import normalize_name
 
 if TYPE_CHECKING:
     from game.config import Settings
@@ -56,6 +55,7 @@ async def _view(args: argparse.Namespace, db: SaveDatabase, edges: list[Edge]) -
 
     from game.engine.player_view import npc_view, player_view
     from game.graph.map import focus_node
+    from game.graph.names import normalize_name
     from game.world.scene import SceneState
 
     if args.all:
