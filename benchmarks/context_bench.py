@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.config import default_content_dir
+from game.settings_source import default_content_dir
 from game.engine.mind_context import ContextInputs, compose_turn, default_providers, narrator_inputs
 from game.engine.turn import PlayState, present_knowers, scoped_context
 from game.graph.memory import GraphIndex

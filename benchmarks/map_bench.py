@@ -1,25 +1,19 @@
-"""Map figures for ``make bench``: layout and draw time at 6, 25, 60 and 200 nodes, and the time from
-launch to the first frame of the game, against an empty Textual app.
+"""Map figures for ``make bench``: layout and draw time at 6, 25, 60 and 200 nodes (launch to the first
+frame is ``launch_bench``).
 
 Graphs are synthetic but story-shaped: each person relates to one or two earlier ones, a few groups and
 factions among them. "Draw" is ``render_map`` with positions already laid out (what a redraw costs on a
 resize or a selection); "layout" is the force-directed layout from nothing and the incremental layout
-when one person joins. Launch is measured in fresh interpreters (imports included), up to the first
-frame (Textual's ``Ready``), median of a few runs.
+when one person joins.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
-import subprocess
-import sys
-import tempfile
-import textwrap
 import time
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
 from game.graph.map import compute_layout, render_map
 from game.graph.models import Edge, Node
@@ -29,7 +23,6 @@ PANE = (50, 30)
 """A narrow map pane, the one the map is designed for: about 25 names fit before only the selected
 node's neighbourhood is shown."""
 WIDE = (160, 50)
-ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Mira", "Tomas", "Oren", "Ash", "Bram", "Elin", "Veyra", "Kest", "Lin", "Yao", "Dov", "Sera"]
 RELATIONS = ["TRUSTS", "FEARS", "KIN_OF", "MEMBER_OF", "OWES", "RIVAL_OF", "SERVES"]
 
@@ -82,71 +75,11 @@ def layout_and_draw(sizes: tuple[int, ...], layout_runs: int, draw_runs: int) ->
     return lines
 
 
-EMPTY_APP = """
-import time
-started = time.perf_counter()
-from textual.app import App
-
-class Empty(App):
-    def on_ready(self) -> None:
-        print(f"{(time.perf_counter() - started) * 1000:.1f}")
-        self.exit()
-
-Empty().run(headless=True, size=(120, 36))
-"""
-
-KITH_APP = """
-import sys, time
-started = time.perf_counter()
-from pathlib import Path
-from game.config import Settings
-from game.ui.app import KithApp
-
-class Timed(KithApp):
-    def on_ready(self) -> None:
-        print(f"{(time.perf_counter() - started) * 1000:.1f}")
-        self.exit()
-
-settings = Settings(saves_dir=Path(sys.argv[1]), content_dir=Path(sys.argv[2]), narrator="offline")
-Timed(settings, "bench", True).run(headless=True, size=(120, 36))
-"""
-
-
-def _launch_ms(code: str, *args: str, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        result = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args], capture_output=True,
-                                text=True, cwd=ROOT, check=True, timeout=60)
-        times.append(float(result.stdout.strip().splitlines()[-1]))
-    return statistics.median(times)
-
-
-SETTINGS_IMPORT = """
-import time
-started = time.perf_counter()
-import game.config
-print(f"{(time.perf_counter() - started) * 1000:.1f}")
-"""
-
-
-def launch(repeat: int) -> list[str]:
-    content = ROOT / "content"
-    if not any(content.glob("*/*.toml")):
-        content = ROOT / "tests" / "fixtures" / "worlds"
-    empty = _launch_ms(EMPTY_APP, repeat=repeat)
-    with tempfile.TemporaryDirectory() as folder:
-        kith = _launch_ms(KITH_APP, folder, str(content), repeat=repeat)
-    settings = _launch_ms(SETTINGS_IMPORT, repeat=repeat)
-    return [f"launch to first frame: Kith {kith:.0f} ms, empty Textual app {empty:.0f} ms "
-            f"({kith / empty:.2f}x; target 1.2x); of Kith's, {settings:.0f} ms is importing game.config "
-            f"(pydantic), which every kith command pays before the app starts"]
-
-
 def run(quick: bool = False) -> list[str]:
-    """Quick: the two small maps, each timing taken once, one launch of each app."""
+    """Quick: the two small maps, each timing taken once."""
     if quick:
-        return [*layout_and_draw(SIZES[:2], layout_runs=1, draw_runs=1), *launch(repeat=1)]
-    return [*layout_and_draw(SIZES, layout_runs=7, draw_runs=9), *launch(repeat=5)]
+        return layout_and_draw(SIZES[:2], layout_runs=1, draw_runs=1)
+    return layout_and_draw(SIZES, layout_runs=7, draw_runs=9)
 
 
 if __name__ == "__main__":

@@ -14,8 +14,13 @@ from game.errors import KithError
 
 if TYPE_CHECKING:
     from game.config import Settings
+    from game.settings_source import SettingsSource
 
 Handler = Callable[[argparse.Namespace, "Settings"], int]
+QuickHandler = Callable[[argparse.Namespace, "SettingsSource"], int]
+"""A command may also set ``quick_handler``: it runs instead of ``handler`` when the settings name
+nothing but folders, and gets them unvalidated (``SettingsSource.folders()``), so a command that needs
+no more starts without loading pydantic."""
 
 COMMAND_MODULES = {
     "play": "game.cli.play",
@@ -137,7 +142,7 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser(_commands_needed(words))
     args = parser.parse_args(words)
     try:
-        from game.config import load_settings, with_world_folder
+        from game.settings_source import gather_settings
 
         flags: dict[str, Any] = {}
         if args.saves_dir:
@@ -145,7 +150,15 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.content_dir:
             flags["content_dir"] = args.content_dir
         flags.update(getattr(args, "settings_flags", lambda a: {})(args))
-        settings = load_settings(flags=flags, env=os.environ, config_file=args.config, cwd=Path.cwd())
+        source = gather_settings(flags=flags, env=os.environ, config_file=args.config, cwd=Path.cwd())
+        quick: QuickHandler | None = getattr(args, "quick_handler", None)
+        if quick is not None and source.folders() is not None:
+            # Nothing but folders was set, so nothing needs validating: the command starts without
+            # pydantic (issue 15), and validates later only if it needs the rest (``game.config.validate_settings``).
+            return quick(args, source)
+        from game.config import validate_settings, with_world_folder
+
+        settings = validate_settings(source)
         settings = with_world_folder(settings, getattr(args, "world", None) or settings.world)
         handler: Handler = args.handler
         return handler(args, settings)

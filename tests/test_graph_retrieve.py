@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from helpers.graph import index_of, make_edge, make_node, rows
 
-from game.graph.knowledge import PUBLIC, How, Knowing
+from game.graph.knowing_terms import PUBLIC, How
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphReader, GraphWrites
 from game.graph.render import NPC_CONTEXT_HEADING

@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 
 from game.__main__ import build_parser, main
-from game.config import (
+from game.config import Settings, load_settings
+from game.settings_source import (
     PROJECT_ROOT,
-    Settings,
     default_content_dir,
     default_saves_dir,
     from_checkout,
-    load_settings,
     user_config_dir,
     user_data_dir,
 )

@@ -9,7 +9,8 @@ from pathlib import Path
 from helpers.graph import edge_call, node_call
 from store_helpers import person, play, relation, seeded, state
 
-from game.graph.knowledge import PUBLIC, Knowing, keep_better
+from game.graph.knowing_terms import PUBLIC
+from game.graph.knowledge import Knowing, keep_better
 from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import RelationSpec, Vocabulary

@@ -10,7 +10,7 @@ import pytest
 from playthrough import Playthrough
 
 from game.errors import ContentError
-from game.graph.knowledge import PUBLIC
+from game.graph.knowing_terms import PUBLIC
 from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"

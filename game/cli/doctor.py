@@ -9,16 +9,15 @@ Exit status: 0 when narration works (the server answers and streams), 1 otherwis
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from game.config import Settings
 from game.errors import InputError
 
 if TYPE_CHECKING:
+    from game.config import Settings
     from game.narrator.llm.capabilities import ProbeReport
 
 
@@ -80,6 +79,8 @@ def _doctor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_doctor(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
+    import asyncio  # here: every playing command adds this module's flags, and most never probe
+
     from game.cli.worlds import folder_lines
 
     out = out or sys.stdout

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from game.cli import graph_read, graph_write
+from game.cli import graph_quick
 from game.cli.graph_common import (
     add_always_json_option,
     add_json_option,
@@ -39,7 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_always_json_option(upsert)
     upsert.add_argument("--turn", type=non_negative, help="the turn to record (default: the save's current turn)")
     upsert.add_argument("file", metavar="FILE|-", help="a JSON file, or - for standard input")
-    upsert.set_defaults(handler=handler(graph_write.upsert))
+    upsert.set_defaults(handler=handler("graph_write", "upsert"))
 
     bulk = actions.add_parser(
         "import", help="bulk-load a JSON Lines file: one upsert call with a \"turn\" per line",
@@ -50,12 +50,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_save_option(bulk)
     add_json_option(bulk)
     bulk.add_argument("file", metavar="FILE.jsonl", help="a JSON Lines file, or - for standard input")
-    bulk.set_defaults(handler=handler(graph_write.import_command))
+    bulk.set_defaults(handler=handler("graph_write", "import_command"))
 
     dump = actions.add_parser("dump", help="every node and every edge version, as JSON")
     add_save_option(dump)
     add_always_json_option(dump)
-    dump.set_defaults(handler=handler(graph_read.dump))
+    dump.set_defaults(handler=graph_quick.dump, quick_handler=graph_quick.quick_dump)
 
     retrieve = actions.add_parser(
         "retrieve", help="the npcContext a turn with MESSAGE would get, as JSON",
@@ -67,7 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     retrieve.add_argument("--as", dest="as_name", metavar="NAME",
                           help="only the relations NAME knows (confidence 0.3 or more); 'player' is the player")
     retrieve.add_argument("message", nargs="+", metavar="MESSAGE", help="the player's message")
-    retrieve.set_defaults(handler=handler(graph_read.retrieve_command))
+    retrieve.set_defaults(handler=graph_quick.retrieve_command, quick_handler=graph_quick.quick_retrieve)
 
     knows = actions.add_parser(
         "knows", help="what one person knows: each open relation, how they learned it, from whom, how sure",
@@ -77,19 +77,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_save_option(knows)
     add_json_option(knows)
     knows.add_argument("name", metavar="NAME", help="a name, alias or node ID, or 'player'")
-    knows.set_defaults(handler=handler(graph_read.knows))
+    knows.set_defaults(handler=handler("graph_read", "knows"))
 
     stats = actions.add_parser(
         "stats", help="counts, degree distribution, top hubs, out-of-vocabulary share, merges")
     add_save_option(stats)
     add_json_option(stats)
-    stats.set_defaults(handler=handler(graph_read.stats))
+    stats.set_defaults(handler=handler("graph_read", "stats"))
 
     node = actions.add_parser("node", help="one node: its fields, open relations and closed versions")
     add_save_option(node)
     add_json_option(node)
     node.add_argument("name", metavar="NAME", help="a name, alias or node ID")
-    node.set_defaults(handler=handler(graph_read.node_command))
+    node.set_defaults(handler=handler("graph_read", "node_command"))
 
     near = actions.add_parser("neighbours", aliases=["neighbors"],
                               help="paths to every node within N hops over open relations")
@@ -98,21 +98,21 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     near.add_argument("name", metavar="NAME", help="a name, alias or node ID")
     near.add_argument("--hops", type=positive, default=2, help="how far to walk (default 2)")
     near.add_argument("--limit", type=positive, default=200, help="at most this many paths (default 200)")
-    near.set_defaults(handler=handler(graph_read.neighbours))
+    near.set_defaults(handler=handler("graph_read", "neighbours"))
 
     path = actions.add_parser("path", help="the shortest path between two nodes over open relations")
     add_save_option(path)
     add_json_option(path)
     path.add_argument("a", metavar="A")
     path.add_argument("b", metavar="B")
-    path.set_defaults(handler=handler(graph_read.path_command))
+    path.set_defaults(handler=handler("graph_read", "path_command"))
 
     history = actions.add_parser("history", help="every version of every relation between two nodes")
     add_save_option(history)
     add_json_option(history)
     history.add_argument("a", metavar="A")
     history.add_argument("b", metavar="B")
-    history.set_defaults(handler=handler(graph_read.history))
+    history.set_defaults(handler=handler("graph_read", "history"))
 
     merge = actions.add_parser(
         "merge", help="fold MERGED into KEEP: names become aliases, edges re-pointed, merge logged",
@@ -123,14 +123,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     merge.add_argument("merged", metavar="MERGED")
     merge.add_argument("--evidence", default="kith graph merge", metavar="TEXT",
                        help="why the two are one (kept in the merge log)")
-    merge.set_defaults(handler=handler(graph_write.merge))
+    merge.set_defaults(handler=handler("graph_write", "merge"))
 
     alias = actions.add_parser("alias", help="declare another name for a node")
     add_save_option(alias)
     add_json_option(alias)
     alias.add_argument("name", metavar="NAME")
     alias.add_argument("alias", metavar="ALIAS")
-    alias.set_defaults(handler=handler(graph_write.alias))
+    alias.set_defaults(handler=handler("graph_write", "alias"))
 
     add_map_parsers(actions)
     add_extract_parser(actions)

@@ -7,33 +7,41 @@ Each command is an ``async`` function run by ``asyncio.run`` in its handler, so 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import importlib
 import json
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from game.config import Settings
 from game.errors import InputError, SaveError
-from game.graph.models import MAX_TURN, Node
-from game.graph.names import normalize_name, resolve_name
-from game.store.database import SaveDatabase, node_by_name
 from game.store.saves import resolve_save
 from game.text import strip_control
 
-Command = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+if TYPE_CHECKING:
+    from game.config import Settings
+    from game.graph.models import Node
+    from game.store.database import SaveDatabase
+
+# Building ``kith graph``'s parser imports this module and no command's: each command's module (and the
+# store, pydantic and asyncio behind it) loads when that command runs, so ``kith graph dump`` pays for
+# what dump uses (issue 15).
+
+Command = Callable[[argparse.Namespace, "Settings"], Coroutine[Any, Any, int]]
 
 
-def handler(command: Command) -> Callable[[argparse.Namespace, Settings], int]:
-    """A synchronous CLI handler around an async command."""
+def handler(module: str, name: str) -> Callable[[argparse.Namespace, Settings], int]:
+    """A synchronous CLI handler around the async command ``game.cli.MODULE.NAME``, imported when run."""
 
     def run(args: argparse.Namespace, settings: Settings) -> int:
+        import asyncio
+
+        command: Command = getattr(importlib.import_module(f"game.cli.{module}"), name)
         return asyncio.run(command(args, settings))
 
-    run.__name__ = command.__name__
+    run.__name__ = name
     return run
 
 
@@ -45,6 +53,8 @@ def save_path(args: argparse.Namespace, settings: Settings) -> Path:
 @asynccontextmanager
 async def open_save(args: argparse.Namespace, settings: Settings, *, create: bool = False) -> AsyncIterator[SaveDatabase]:
     """The save ``--save`` names, opened (and created only when ``create``), always closed after."""
+    from game.store.database import SaveDatabase
+
     path = save_path(args, settings)
     try:
         db = await SaveDatabase.open(path, create=create)
@@ -61,6 +71,9 @@ async def open_save(args: argparse.Namespace, settings: Settings, *, create: boo
 
 async def find_node(db: SaveDatabase, value: str) -> Node:
     """The one node a name, alias or node ID means (``resolve_name``); ambiguity and absence are refused."""
+    from game.graph.names import resolve_name
+    from game.store.database import node_by_name
+
     candidates = [*(await db.graph.get_nodes([value])).values(), *await node_by_name(db, value)]
     match = resolve_name(value, candidates, by_id=True)
     if match.ambiguous:
@@ -77,6 +90,9 @@ PLAYER_WORD = "player"
 
 async def find_knower(db: SaveDatabase, value: str) -> Node:
     """Like ``find_node``, and ``player`` means the player character when no node is called that."""
+    from game.graph.names import normalize_name
+    from game.store.database import node_by_name
+
     if normalize_name(value) == PLAYER_WORD and not await node_by_name(db, value):
         players = await db.graph.player_nodes()
         if len(players) == 1:
@@ -135,6 +151,8 @@ def add_always_json_option(parser: argparse.ArgumentParser) -> None:
 
 def non_negative(value: str) -> int:
     """A turn (or a count): a whole number from 0 to ``MAX_TURN``; larger would overflow SQLite's integers."""
+    from game.graph.models import MAX_TURN  # pydantic loads for the commands that take a number only
+
     try:
         number = int(value)
     except ValueError:

@@ -8,21 +8,24 @@ The input is read before the save is opened, and a missing save is refused like 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.cli.graph_common import add_save_option, handler, non_negative, open_save, print_json, save_path
-from game.cli.graph_write import read_text
-from game.config import Settings
-from game.graph.fast_extract.results import Extraction
-from game.graph.upsert import CallOutcome, UpsertExecution
 from game.text import strip_control
+
+if TYPE_CHECKING:
+    from game.config import Settings
+    from game.graph.fast_extract.results import Extraction
+    from game.graph.upsert import CallOutcome
 
 
 async def extract_command(args: argparse.Namespace, settings: Settings) -> int:
     # Imported here: the extractor compiles its patterns on import (a quarter of a second), and every
     # ``kith graph`` command loads this module for its parser.
+    from game.cli.graph_write import read_text
     from game.graph.fast_extract.extractor import FastExtractor
     from game.graph.fast_extract.gazetteer import Gazetteer
+    from game.graph.upsert import UpsertExecution
 
     save_path(args, settings)  # a malformed save name is refused before the input is even read
     text, _label = read_text(args.file)
@@ -96,4 +99,4 @@ def add_extract_parser(actions: argparse._SubParsersAction[argparse.ArgumentPars
     extract.add_argument("--turn", type=non_negative, help="the turn --apply records (default: the save's latest turn)")
     extract.add_argument("--apply", action="store_true", help="write the relations found as an upsert")
     extract.add_argument("file", metavar="FILE|-", help="a text or Markdown file, or - for standard input")
-    extract.set_defaults(handler=handler(extract_command))
+    extract.set_defaults(handler=handler("graph_extract", "extract_command"))

@@ -11,7 +11,7 @@ graph`` write; ``--dry-run`` prints the same and writes nothing.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.cli.graph_common import (
     add_json_option,
@@ -22,13 +22,11 @@ from game.cli.graph_common import (
     print_json,
     print_text,
 )
-from game.config import Settings
-from game.engine.session import gossip_settings
-from game.engine.turn import stage_places
-from game.graph.gossip import Told, everyone_meets, gossip_turn, pair_key
-from game.graph.memory import GraphIndex
-from game.graph.ports import GraphWrites
-from game.world.scene import SceneState
+
+if TYPE_CHECKING:
+    from game.config import Settings
+    from game.graph.gossip import Told
+    from game.graph.memory import GraphIndex
 
 MAX_ROUNDS = 1000
 
@@ -44,7 +42,7 @@ def add_gossip_parser(actions: argparse._SubParsersAction[argparse.ArgumentParse
     gossip.add_argument("--rounds", type=_rounds, default=1, metavar="N", help="how many rounds (default 1)")
     gossip.add_argument("--seed", type=non_negative, metavar="K", help="the seed (default: the settings' seed)")
     gossip.add_argument("--dry-run", action="store_true", help="print what would be told, write nothing")
-    gossip.set_defaults(handler=handler(gossip_command))
+    gossip.set_defaults(handler=handler("graph_gossip", "gossip_command"))
 
 
 def _rounds(value: str) -> int:
@@ -55,6 +53,13 @@ def _rounds(value: str) -> int:
 
 
 async def gossip_command(args: argparse.Namespace, settings: Settings) -> int:
+    # Imported here, not for the parser: the engine and the world are this command's alone.
+    from game.engine.session import gossip_settings
+    from game.engine.turn import stage_places
+    from game.graph.gossip import everyone_meets, gossip_turn, pair_key
+    from game.graph.ports import GraphWrites
+    from game.world.scene import SceneState
+
     seed = settings.seed if args.seed is None else args.seed
     rules = gossip_settings(settings)
     async with open_save(args, settings) as db:

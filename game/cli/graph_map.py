@@ -8,14 +8,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
 from game.cli.graph_common import open_save, positive, print_json, print_text, save_path
-from game.config import Settings
 from game.errors import SaveError, SaveNotFound
-from game.graph.names import normalize_name
 
 if TYPE_CHECKING:
+    from game.config import Settings
     from game.graph.map.known import KnownView
     from game.graph.models import Edge
     from game.store.database import SaveDatabase
@@ -54,8 +51,11 @@ def _size(args: argparse.Namespace) -> tuple[int, int]:
 async def _view(args: argparse.Namespace, db: SaveDatabase, edges: list[Edge]) -> KnownView | None:
     """Whose knowledge the map shows: ``--all`` everything, ``--as NAME`` that person's, else the player's
     (a save with no player, or from before the player's knowledge was kept, shows everything)."""
+    from pydantic import ValidationError
+
     from game.engine.player_view import npc_view, player_view
     from game.graph.map import focus_node
+    from game.graph.names import normalize_name
     from game.world.scene import SceneState
 
     if args.all:
@@ -139,7 +139,7 @@ def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]
                        help="everything in the save, for authors (default: what the player knows)")
     drawn.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                        help="ANSI colour: on a terminal (auto), always or never")
-    drawn.set_defaults(handler=handler(map_command))
+    drawn.set_defaults(handler=handler("graph_map", "map_command"))
 
     rebuild = actions.add_parser(
         "rebuild", help="re-run the memory update of turns whose update failed",
@@ -150,4 +150,4 @@ def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     add_save_option(rebuild)
     add_json_option(rebuild)
     llm_flag_arguments(rebuild, record=False)
-    rebuild.set_defaults(handler=handler(rebuild_command), settings_flags=llm_settings_flags)
+    rebuild.set_defaults(handler=handler("graph_map", "rebuild_command"), settings_flags=llm_settings_flags)

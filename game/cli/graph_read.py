@@ -15,7 +15,8 @@ from typing import Any
 from game.cli.graph_common import find_knower, find_node, node_ref, open_save, print_json, print_text
 from game.cli.graph_text import Step, history_text, knows_text, node_text, path_text, stats_text
 from game.config import Settings
-from game.graph.knowledge import PUBLIC, Knowing
+from game.graph.knowing_terms import PUBLIC
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphReader
 from game.graph.retrieve import RetrievalSettings, newest_per_relation, retrieve

@@ -15,13 +15,13 @@ from contextlib import aclosing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from game.config import Settings
-from game.engine.events import Event, QuitRequested
 from game.errors import KithError
-from game.script.plain import PlainPrinter
 
 if TYPE_CHECKING:
+    from game.config import Settings
+    from game.engine.events import Event
     from game.engine.session import GameSession
+    from game.settings_source import SettingsSource
 
 PROMPT = "> "
 
@@ -76,7 +76,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     for flag in ("--config", "--saves-dir", "--content-dir"):
         parser.add_argument(flag, type=Path, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     add_llm_flags(parser)
-    parser.set_defaults(handler=run_play, settings_flags=game_settings_flags)
+    parser.set_defaults(handler=run_play, quick_handler=quick_play, settings_flags=game_settings_flags)
 
 
 def run_play(args: argparse.Namespace, settings: Settings) -> int:
@@ -87,6 +87,22 @@ def run_play(args: argparse.Namespace, settings: Settings) -> int:
     line_mode = LineMode(settings, save=args.save, new=args.new, world=args.world,
                          record=getattr(args, "record", None))
     return line_mode.run()
+
+
+def quick_play(args: argparse.Namespace, source: SettingsSource) -> int:
+    """``kith play`` when the settings name only folders: the full-screen game opens before they are
+    validated (the app does that as the game opens, after the first frame); line mode validates first."""
+    def validated() -> Settings:
+        from game.config import validate_settings, with_world_folder
+
+        settings = validate_settings(source)
+        return with_world_folder(settings, args.world or settings.world)
+
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from game.ui.app import run_app
+
+        return run_app(validated, args.save, args.new, args.world, None)
+    return run_play(args, validated())
 
 
 def _valid_text(line: str) -> str:
@@ -133,6 +149,8 @@ class LineMode:
         status = "new game" if session.turn == 0 else f"turn {session.turn}"
         self._say(f"Kith · {session.world.title} · save {session.save_name} · {status} · "
                   f"{session.narrator_label}\nType help for commands, quit to leave.\n\n")
+        from game.script.plain import PlainPrinter
+
         PlainPrinter(self.out).paragraph(session.opening_text())  # wrapped to the terminal, like every turn
         while True:
             try:
@@ -166,9 +184,12 @@ class LineMode:
         return line
 
     async def _turn(self, session: GameSession, line: str) -> bool:
+        from game.engine.events import QuitRequested
+        from game.script.plain import PlainPrinter
+
         printer = PlainPrinter(self.out)
         quit_asked = False
-        stream = cast(AsyncGenerator[Event, None], session.play_turn(line))
+        stream = cast("AsyncGenerator[Event, None]", session.play_turn(line))
         async with aclosing(stream):
             async for event in stream:
                 printer.show(event)

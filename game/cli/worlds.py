@@ -58,7 +58,7 @@ def run_worlds(args: argparse.Namespace, settings: Settings) -> int:
 
 def folder_lines(settings: Settings | None = None, env: Mapping[str, str] | None = None) -> list[str]:
     """``name: path`` for each of Kith's folders; from ``settings`` when given, else the defaults."""
-    from game.config import (
+    from game.settings_source import (
         default_content_dir,
         default_saves_dir,
         default_worlds_dir,

@@ -14,7 +14,8 @@ import shlex
 from typing import TYPE_CHECKING
 
 from game.errors import KithError
-from game.graph.knowledge import PUBLIC, Knowing
+from game.graph.knowing_terms import PUBLIC
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import fact_line

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from game.graph.knowledge import PUBLIC
+from game.graph.knowing_terms import PUBLIC
 from game.graph.map.known import KnownView, known_by_one
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge

@@ -16,7 +16,8 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from game.graph.knowledge import FIRST_HAND, PUBLIC, Knowing, keep_better
+from game.graph.knowing_terms import FIRST_HAND, PUBLIC
+from game.graph.knowledge import Knowing, keep_better
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites

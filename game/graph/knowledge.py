@@ -4,28 +4,18 @@ A fact nobody on stage knows must not reach the narrator, and word must be able 
 with a source and a fading confidence; so knowledge is kept per ``(edge_id, knower)`` beside the graph, not
 folded into the edge. This module is pure: the rows, the rule that decides which of two learnings of one
 fact is kept, and the default knowers of a new version. Storage lives in ``game.store``; the in-memory
-index in ``game.graph.memory``.
+index in ``game.graph.memory``; the plain words (``PUBLIC``, ``How``, the floor) in
+``game.graph.knowing_terms``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
 
 from pydantic import Field
 
+from game.graph.knowing_terms import PUBLIC, How
 from game.graph.models import CamelModel, Edge, Node
-
-How = Literal["authored", "witnessed", "told", "rumour"]
-
-PUBLIC = "*"
-"""The knower meaning everyone: what the whole town knows. Never a node ID (IDs are slugs)."""
-
-FIRST_HAND: frozenset[How] = frozenset({"authored", "witnessed"})
-"""Ways of knowing that are not hearsay: gossip retells these as ``told``, anything else as ``rumour``."""
-
-DEFAULT_FLOOR = 0.3
-"""The confidence below which a knower is treated as not knowing (scoped retrieval, ``knows``)."""
 
 
 class Knowing(CamelModel):

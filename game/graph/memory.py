@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from game.graph.knowledge import DEFAULT_FLOOR, PUBLIC, Knowing
+from game.graph.knowing_terms import DEFAULT_FLOOR, PUBLIC
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites

@@ -13,9 +13,12 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from game.graph.models import Node
 from game.text import straighten_quotes, strip_control
+
+if TYPE_CHECKING:
+    from game.graph.models import Node
 
 _SPACES = re.compile(r"\s+")
 

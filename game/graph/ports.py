@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from game.graph.knowledge import Knowing
-from game.graph.models import Edge, Node
+if TYPE_CHECKING:
+    from game.graph.knowledge import Knowing
+    from game.graph.models import Edge, Node
 
 
 class GraphReader(Protocol):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from game.graph.models import Edge, Node
+if TYPE_CHECKING:
+    from game.graph.models import Edge, Node
+
 
 NPC_CONTEXT_HEADING = "## Known NPC relationships (from graph retrieval)"
 POSITIVE_ABOVE = 0.33

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from game.graph.knowledge import DEFAULT_FLOOR, FIRST_HAND, PUBLIC, Knowing
-from game.graph.models import Edge, Node
+from game.graph.knowing_terms import DEFAULT_FLOOR, FIRST_HAND, PUBLIC
 from game.graph.names import candidate_spans, normalize_name
-from game.graph.ports import GraphReader
 from game.graph.render import fact_line, render_npc_context
+
+if TYPE_CHECKING:
+    from game.graph.knowledge import Knowing
+    from game.graph.models import Edge, Node
+    from game.graph.ports import GraphReader
 
 
 @dataclass(frozen=True)

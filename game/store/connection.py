@@ -18,14 +18,16 @@ import stat
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
-
-import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
 from game.store.damage import brief
 from game.store.lock import SaveLock
 from game.store.migrations import CURRENT_VERSION, MIGRATIONS
+
+if TYPE_CHECKING:
+    import aiosqlite
 
 APPLICATION = "kith"
 BUSY_TIMEOUT_MS = 5000
@@ -219,6 +221,10 @@ def _statements(script: str) -> list[str]:
 
 
 async def _connect(path: Path, *, immutable: bool = False) -> aiosqlite.Connection:
+    # Imported here: the synchronous readers (``inspect_save``, the saves list, ``kith graph dump``)
+    # need neither aiosqlite nor the asyncio it loads.
+    import aiosqlite
+
     if immutable:
         conn = await aiosqlite.connect(readonly_uri(path, immutable=True), uri=True, isolation_level=None)
     else:
@@ -264,7 +270,7 @@ def publish(temporary: Path, path: Path) -> None:
     temporary.unlink()
 
 
-Fill = Callable[[Path, aiosqlite.Connection, SaveLock], Awaitable[None]]
+Fill = Callable[[Path, "aiosqlite.Connection", SaveLock], Awaitable[None]]
 
 
 async def create_save(path: Path, meta: dict[str, str], fill: Fill) -> tuple[aiosqlite.Connection, SaveLock]:

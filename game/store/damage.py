@@ -13,14 +13,13 @@ import sqlite3
 from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from pydantic import ValidationError
-
 from game.errors import SaveError
 
 # What decoding a damaged row raises: bad JSON or text, a value of the wrong type, a missing column.
+# pydantic's ValidationError is a ValueError, so it is caught without importing pydantic here: the
+# one-shot read commands (``kith graph dump``) open saves without it.
 DECODE_ERRORS: tuple[type[Exception], ...] = (
     ValueError, TypeError, KeyError, IndexError, AttributeError, UnicodeDecodeError, json.JSONDecodeError,
-    ValidationError,
 )
 
 

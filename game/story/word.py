@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-from game.graph.knowledge import DEFAULT_FLOOR, PUBLIC, Knowing
+from game.graph.knowing_terms import DEFAULT_FLOOR, PUBLIC
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.story.context import Turn
 from game.story.prose import fill

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
-from collections.abc import AsyncGenerator, Iterable, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,11 +97,14 @@ class KithApp(App[int]):
         Binding("f5", "settings", "Settings", show=False),
     ]
 
-    def __init__(self, settings: Settings, save: str | None = None, new: bool = False, world: str | None = None,
-                 narrator: Narrator | None = None, *, key_store: KeyStore | None = None,
+    def __init__(self, settings: Settings | Callable[[], Settings], save: str | None = None, new: bool = False,
+                 world: str | None = None, narrator: Narrator | None = None, *, key_store: KeyStore | None = None,
                  environment: Mapping[str, str] | None = None) -> None:
         super().__init__()
-        self.settings = settings
+        # Settings may come as a function that validates them: called after the first frame (in a thread,
+        # as the game opens), so pydantic does not delay the screen (issue 15).
+        self._settings: Settings | None = None if callable(settings) else settings
+        self._load_settings: Callable[[], Settings] | None = settings if callable(settings) else None
         self.session: GameSession | None = None
         self.key_store = key_store or KeyStore()
         self.environment: dict[str, str] = dict(os.environ if environment is None else environment)
@@ -134,12 +137,26 @@ class KithApp(App[int]):
     def on_mount(self) -> None:
         self.query_one("#story-pane").border_title = "Story"
         self.query_one(CommandInput).focus()
-        self._remembered_key()
+        if self._settings is not None:
+            self._remembered_key()
         graph = self.map_pane.map
         for attribute in ("show_closed", "at_turn", "selected"):
             self.watch(graph, attribute, self._history_wanted, init=False)
         # After the first frame: the player sees the screen at once, and the game opens into it.
         self.call_after_refresh(self.open_game, self._pending)
+
+    @property
+    def settings(self) -> Settings:
+        """The validated settings; validated now if the game has not opened yet (a key pressed at once)."""
+        if self._settings is None:
+            assert self._load_settings is not None
+            self._settings = self._load_settings()
+            self._remembered_key()
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self._settings = settings
 
     @property
     def log_view(self) -> StoryLog:
@@ -189,6 +206,9 @@ class KithApp(App[int]):
         self._pending = request
         self.status.activity = "opening the game"
         try:
+            if self._settings is None and self._load_settings is not None:
+                self._settings = await asyncio.to_thread(self._load_settings)
+                self._remembered_key()
             # The engine, store, world and narrator modules load in a thread, so the loop keeps drawing.
             engine = await asyncio.to_thread(importlib.import_module, "game.engine.session")
             session = await engine.GameSession.open(self.settings, request.save, new=request.new, world=request.world,
@@ -690,7 +710,7 @@ class _Outcome:
     quit: bool = False
 
 
-def run_app(settings: Settings, save: str | None = None, new: bool = False, world: str | None = None,
+def run_app(settings: Settings | Callable[[], Settings], save: str | None = None, new: bool = False, world: str | None = None,
             narrator: Narrator | None = None) -> int:
     """Play full-screen until the player leaves; the exit code for ``kith play``."""
     app = KithApp(settings, save, new, world, narrator)

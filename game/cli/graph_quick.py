@@ -1,0 +1,110 @@
+"""``kith graph dump`` and ``kith graph retrieve`` on the quick path: the save read with plain sqlite3
+(``game.store.graph_view``), retrieval run without an event loop, JSON printed from plain records.
+
+These two are what scripts call in a loop, one process each, and their work is a query or two; loading
+pydantic, asyncio and aiosqlite cost them ten times that (issue 15). The output is the same JSON as the
+full path's, which still serves the cases this one leaves to it: a save older than this code (opening
+migrates it), ``retrieve --as`` (finding a knower uses the store's name lookups), and settings that set
+more than folders (validated first, then read here all the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from game.cli.graph_common import print_json
+from game.store.graph_view import GraphView, finish
+from game.store.saves import resolve_save
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from game.config import Settings
+    from game.graph.ports import GraphReader
+    from game.graph.retrieve import RetrievalSettings
+    from game.settings_source import SettingsSource
+
+
+def dump_view(args: argparse.Namespace, saves_dir: Path) -> int | None:
+    """Every node and edge version as JSON; None when the save needs the full open."""
+    view = GraphView.open(resolve_save(args.save, saves_dir))
+    if view is None:
+        return None
+    with view:
+        nodes, edges = view.all_nodes(), view.all_edges()
+    print_json({"nodes": [n.to_json_dict() for n in nodes], "edges": [e.to_json_dict() for e in edges]})
+    return 0
+
+
+def retrieve_view(args: argparse.Namespace, saves_dir: Path, budget: RetrievalSettings) -> int | None:
+    """The npcContext a turn with MESSAGE would get, as JSON; None when the full path must answer."""
+    from game.graph.retrieve import retrieve
+
+    if args.as_name is not None:
+        return None
+    view = GraphView.open(resolve_save(args.save, saves_dir))
+    if view is None:
+        return None
+    with view:
+        # The records carry every field and property retrieval reads from a Node or an Edge (the tests
+        # hold the result equal to the full path's), so the view stands in for a GraphReader.
+        reader: GraphReader = view  # type: ignore[assignment]
+        found = finish(retrieve(reader, " ".join(args.message), args.cast or [], budget))
+    print_json({
+        "npcContext": found.npc_context,
+        "seedNodes": [n.to_json_dict() for n in found.seed_nodes],
+        "matchedNodes": [n.to_json_dict() for n in found.matched_nodes],
+        "edgeCount": found.edge_count,
+    })
+    return 0
+
+
+def _budget(settings: Settings) -> RetrievalSettings:
+    from game.graph.retrieve import RetrievalSettings
+
+    config = settings.retrieval
+    return RetrievalSettings(max_hops=config.max_hops, hub_threshold=config.hub_threshold,
+                             max_fanout=config.max_fanout, limit=config.limit)
+
+
+def _full(args: argparse.Namespace, settings: Settings, name: str) -> int:
+    from game.cli.graph_common import handler
+
+    return handler("graph_read", name)(args, settings)
+
+
+def dump(args: argparse.Namespace, settings: Settings) -> int:
+    """``graph dump`` with validated settings."""
+    code = dump_view(args, settings.saves_dir)
+    return _full(args, settings, "dump") if code is None else code
+
+
+def retrieve_command(args: argparse.Namespace, settings: Settings) -> int:
+    """``graph retrieve`` with validated settings (the retrieval budget may be set in kith.toml)."""
+    code = retrieve_view(args, settings.saves_dir, _budget(settings))
+    return _full(args, settings, "retrieve_command") if code is None else code
+
+
+def _validated(source: SettingsSource) -> Settings:
+    from game.config import validate_settings
+
+    return validate_settings(source)
+
+
+def quick_dump(args: argparse.Namespace, source: SettingsSource) -> int:
+    """``graph dump`` when the settings name only folders: nothing to validate."""
+    folders = source.folders()
+    assert folders is not None  # the dispatcher calls a quick handler only then
+    code = dump_view(args, folders.saves_dir)
+    return _full(args, _validated(source), "dump") if code is None else code
+
+
+def quick_retrieve(args: argparse.Namespace, source: SettingsSource) -> int:
+    """``graph retrieve`` when the settings name only folders: the default budget (``[retrieval]`` unset)."""
+    folders = source.folders()
+    assert folders is not None
+    from game.graph.retrieve import RetrievalSettings
+
+    code = retrieve_view(args, folders.saves_dir, RetrievalSettings())
+    return _full(args, _validated(source), "retrieve_command") if code is None else code

@@ -1,0 +1,235 @@
+"""A save's graph read with plain ``sqlite3`` into plain records, for the one-shot read commands.
+
+``kith graph dump`` and ``kith graph retrieve`` do one query's worth of work; loading aiosqlite, asyncio
+and pydantic (``SaveDatabase``, the graph's models) cost them ten times that (issue 15). So they read
+here: a read-only connection, rows as frozen dataclasses with the fields, properties and JSON form of
+``Node``, ``Edge`` and ``Knowing`` that those commands use, and ``GraphReader``'s reads as coroutines
+that never wait, which ``finish`` runs to the end without an event loop. Retrieval itself is the one in
+``game.graph.retrieve``; tests hold the records' JSON and the reads equal to ``SqlGraph``'s.
+
+The rows were validated when written and the tables re-check them, as ``graph_repo`` also trusts them.
+Only a save at this code's schema version is read here: an older one is migrated (a write) by the full
+open, so ``GraphView.open`` returns None and the command takes that path.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Coroutine, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from game.errors import SaveNotFound
+from game.store.connection import inspect_save, read_connection, require_regular, sweep_leftovers
+from game.store.damage import READ_ERRORS, damaged
+from game.store.migrations import CURRENT_VERSION
+
+NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
+EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
+KNOWING_COLUMNS = "edge_id, knower, how, source, confidence, since_turn"
+_CHUNK = 400  # well under SQLite's bound-parameter limit
+LONGEST_NAME = 100
+"""``game.graph.models.MAX_NAME_CHARS`` (a test holds them equal), which bounds the mention candidates as
+in ``SqlGraph``; not imported, since that module loads pydantic."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRecord:
+    """A stored node, as ``game.graph.models.Node`` holds it."""
+
+    id: str
+    name: str
+    aliases: list[str]
+    type: str
+    labels: list[str]
+    summary: str
+    first_seen_turn: int
+    last_seen_turn: int
+    attributes: dict[str, Any]
+
+    @property
+    def names(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The camelCase JSON form, key for key ``Node.to_json_dict()``."""
+        return {"id": self.id, "name": self.name, "aliases": list(self.aliases), "type": self.type,
+                "labels": list(self.labels), "summary": self.summary, "firstSeenTurn": self.first_seen_turn,
+                "lastSeenTurn": self.last_seen_turn, "attributes": self.attributes}
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRecord:
+    """A stored edge version, as ``game.graph.models.Edge`` holds it."""
+
+    id: str
+    source: str
+    target: str
+    relation: str
+    strength: float
+    fact: str
+    valid_at: int
+    invalid_at: int | None
+    evidence_turn_ids: list[str]
+
+    @property
+    def is_open(self) -> bool:
+        return self.invalid_at is None
+
+    def other_end(self, node_id: str) -> str:
+        return self.target if self.source == node_id else self.source
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The camelCase JSON form, key for key ``Edge.to_json_dict()`` (``invalidAt`` only when set)."""
+        data: dict[str, Any] = {"id": self.id, "source": self.source, "target": self.target,
+                                "relation": self.relation, "strength": self.strength, "fact": self.fact,
+                                "validAt": self.valid_at}
+        if self.invalid_at is not None:
+            data["invalidAt"] = self.invalid_at
+        data["evidenceTurnIds"] = list(self.evidence_turn_ids)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class KnowingRecord:
+    """One knower of one version, as ``game.graph.knowledge.Knowing`` holds it."""
+
+    edge_id: str
+    knower: str
+    how: str
+    source: str | None
+    confidence: float
+    since_turn: int
+
+
+def _node(row: Sequence[Any]) -> NodeRecord:
+    return NodeRecord(row[0], row[1], json.loads(row[3]), row[2], json.loads(row[4]), row[5], row[6], row[7],
+                      json.loads(row[8]))
+
+
+def _edge(row: Sequence[Any]) -> EdgeRecord:
+    return EdgeRecord(row[0], row[1], row[2], row[3], float(row[4]), row[5], row[6], row[7], json.loads(row[8]))
+
+
+def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
+    for start in range(0, len(values), _CHUNK):
+        yield values[start:start + _CHUNK]
+
+
+def finish(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that awaits only ``GraphView``'s reads (which never wait) to its result."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coroutine.close()
+    raise RuntimeError("a GraphView read waited: it must run in an event loop instead")
+
+
+class GraphView:
+    """Read-only reads of one save's graph, answered through the same indexes as ``SqlGraph``."""
+
+    def __init__(self, conn: sqlite3.Connection, name: str) -> None:
+        self.conn = conn
+        self.name = name
+
+    @classmethod
+    def open(cls, path: Path) -> GraphView | None:
+        """The save at ``path`` for reading, or None when it is older than this code (the full open
+        migrates it). A missing file, or one that is not a save or is newer, is refused as by the full open."""
+        sweep_leftovers(path.parent)
+        if not path.exists() and not path.is_symlink():
+            raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
+        require_regular(path, path.name)
+        version, _ = inspect_save(path)  # a file that is not a save, or is newer than this code, is refused
+        if version != CURRENT_VERSION:
+            return None
+        try:
+            return cls(read_connection(path), path.stem)
+        except sqlite3.Error as error:
+            raise damaged(path.stem, error) from error
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> GraphView:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return self.conn.execute(sql, tuple(params)).fetchall()
+        except sqlite3.Error as error:
+            raise damaged(self.name, error) from error
+
+    def _decode(self, convert: Any, rows: Iterable[Sequence[Any]]) -> list[Any]:
+        try:
+            return [convert(row) for row in rows]
+        except READ_ERRORS as error:
+            raise damaged(self.name, error) from error
+
+    def all_nodes(self) -> list[NodeRecord]:
+        return self._decode(_node, self._rows(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY first_seen_turn, id"))
+
+    def all_edges(self) -> list[EdgeRecord]:
+        return self._decode(_edge, self._rows(f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY seq"))
+
+    # ``GraphReader``'s reads that retrieval makes, as coroutines that never wait.
+
+    async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[NodeRecord]]:
+        found: dict[str, list[NodeRecord]] = {}
+        columns = ", ".join("n." + c.strip() for c in NODE_COLUMNS.split(","))
+        for chunk in _chunks(sorted(set(normalized_names))):
+            rows = self._rows(f"SELECT nn.norm, {columns} FROM node_names nn JOIN nodes n ON n.id = nn.node_id "
+                              f"WHERE nn.norm IN ({','.join('?' * len(chunk))}) ORDER BY n.id", chunk)
+            for norm, node in zip([r[0] for r in rows], self._decode(_node, [r[1:] for r in rows]), strict=True):
+                found.setdefault(norm, []).append(node)
+        return found
+
+    async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, NodeRecord]:
+        found: dict[str, NodeRecord] = {}
+        for chunk in _chunks(sorted(set(node_ids))):
+            rows = self._rows(f"SELECT {NODE_COLUMNS} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            found.update((node.id, node) for node in self._decode(_node, rows))
+        return found
+
+    async def open_edges_of(self, node_id: str) -> list[EdgeRecord]:
+        return self._decode(_edge, self._rows(
+            f"SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_out WHERE source = ? AND invalid_at IS NULL "
+            f"UNION ALL SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_in "
+            "WHERE target = ? AND source != ? AND invalid_at IS NULL",
+            (node_id, node_id, node_id)))
+
+    async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
+        ids = sorted(set(node_ids))
+        degrees = dict.fromkeys(ids, 0)
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT source, count(*) FROM edges INDEXED BY edges_open_out WHERE source IN ({marks}) "
+                "AND invalid_at IS NULL GROUP BY source UNION ALL SELECT target, count(*) FROM edges "
+                f"INDEXED BY edges_open_in WHERE target IN ({marks}) "
+                "AND source != target AND invalid_at IS NULL GROUP BY target",
+                (*chunk, *chunk))
+            for node_id, count in rows:
+                degrees[node_id] += int(count)
+        return degrees
+
+    async def longest_name(self) -> int:
+        value = self._rows("SELECT max(length(norm)) FROM node_names")[0][0]
+        return min(int(value or 0), LONGEST_NAME)
+
+    async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, KnowingRecord]]:
+        found: dict[str, dict[str, KnowingRecord]] = {}
+        for chunk in _chunks(sorted(set(edge_ids))):
+            rows = self._rows(f"SELECT {KNOWING_COLUMNS} FROM knowings "
+                              f"WHERE edge_id IN ({','.join('?' * len(chunk))})", chunk)
+            for row in self._decode(lambda r: KnowingRecord(r[0], r[1], r[2], r[3], float(r[4]), r[5]), rows):
+                found.setdefault(row.edge_id, {})[row.knower] = row
+        return found
