@@ -17,7 +17,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.settings_source import default_content_dir
 from game.engine.mind_context import ContextInputs, compose_turn, default_providers, narrator_inputs
 from game.engine.turn import PlayState, present_knowers, scoped_context
 from game.graph.memory import GraphIndex
@@ -27,6 +26,7 @@ from game.mind.context import ComposedContext, ContextSettings
 from game.mind.context_budget import estimate_tokens
 from game.mind.sections import ContextProvider, ContextQuery, Section, SectionLine
 from game.narrator.llm.prompts import narrate_system_v1
+from game.settings_source import default_content_dir
 from game.world import World, load_world
 
 STAGE = 5
