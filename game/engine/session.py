@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from game.config import Settings
 from game.engine import meta_commands
-from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
+from game.engine.events import AttitudeChanged, Event, MetaOutput, NarrationDone, Notice, TurnFailed
 from game.engine.meta import parse_meta
 from game.engine.rebuild import reextract_pending
 from game.engine.transcript import Transcript
@@ -32,10 +32,13 @@ from game.graph.models import Edge, Node
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind.attitude import TABLE as ATTITUDES
+from game.mind.attitude import AttitudeBook
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.saves import list_saves, resolve_save, validate_save_name
+from game.story.tiers import tier_change_lines
 from game.world.scene import SceneState
 
 if TYPE_CHECKING:
@@ -81,7 +84,7 @@ class GameSession:
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator,
                  graph: GraphIndex, vocabulary: Vocabulary, scene: SceneState, turn: int,
                  history: list[PastTurn], new_game: bool,
-                 talked: dict[tuple[str, str], int] | None = None) -> None:
+                 talked: dict[tuple[str, str], int] | None = None, attitudes: AttitudeBook | None = None) -> None:
         self._settings = settings
         self._db = db
         self.world = world
@@ -89,9 +92,10 @@ class GameSession:
         self.new_game = new_game
         self._transcript = Transcript()
         self._pipeline = TurnPipeline(
-            PlayState.at(graph, scene, turn, history, scene.verbose, talked), narrator, vocabulary, _SaveStore(db),
-            seed=settings.seed, retrieval_settings=retrieval_settings(settings), ending_titles=world.ending_titles,
-            gossip_settings=gossip_settings(settings),
+            PlayState.at(graph, scene, turn, history, scene.verbose, talked, attitudes), narrator, vocabulary,
+            _SaveStore(db), seed=settings.seed, retrieval_settings=retrieval_settings(settings),
+            ending_titles=world.ending_titles, gossip_settings=gossip_settings(settings),
+            tier_lines=tier_change_lines(world, settings.seed),
         )
 
     # ------------------------------------------------------------------------------------- the game now
@@ -224,7 +228,9 @@ class GameSession:
 
             narrator = make_narrator(settings, world, env=env)
         talked = await db.gossip_last_talked()
-        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
+        attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
+        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
+                   attitudes)
 
     @staticmethod
     async def _seed_world(db: SaveDatabase, world: World) -> None:
@@ -394,7 +400,9 @@ class GameSession:
         raw = await db.scene_at(turn)
         scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
         history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked())
+        attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
+        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
+                                            attitudes)
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)
@@ -412,6 +420,8 @@ class GameSession:
         """Log what the player saw of ``event``; a sentence when the transcript had to stop."""
         if isinstance(event, NarrationDone | MetaOutput | Notice):
             return self._transcript.write(f"{event.text}\n\n")
+        if isinstance(event, AttitudeChanged) and event.line:
+            return self._transcript.write(f"{event.line}\n\n")
         if isinstance(event, TurnFailed):
             return self._transcript.write(f"{event.message}\n\n")
         return None

@@ -15,12 +15,13 @@ import asyncio
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from game.engine.changes import summarize_writes
 from game.engine.events import (
+    AttitudeChanged,
     Event,
     GameEnded,
     GraphChanged,
@@ -42,6 +43,9 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings, ScopedRetrieval, cast_seeds, retrieve, retrieve_scoped
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind import attitude_turn
+from game.mind.attitude import TABLE as ATTITUDES
+from game.mind.attitude import Attitude, AttitudeBook, AttitudeView
 from game.narrator.base import (
     ExtractionReport,
     NarrationRequest,
@@ -53,6 +57,7 @@ from game.store.database import TurnRecord
 from game.store.rows import RowWrite
 from game.world import awareness
 from game.world.scene import SceneState
+from game.world.tiers import Tier
 from game.world.words import clean
 
 HISTORY_TURNS = 24
@@ -77,14 +82,17 @@ class PlayState:
     last_input: str | None = None
     talked: dict[tuple[str, str], int] = field(default_factory=dict)
     """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
+    attitudes: AttitudeBook = field(default_factory=AttitudeBook)
+    """Every recorded attitude toward the player (``game.mind.attitude``)."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None) -> PlayState:
+           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None,
+           attitudes: AttitudeBook | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose,
-                   past[-1].player_input if past else None, dict(talked or {}))
+                   past[-1].player_input if past else None, dict(talked or {}), attitudes or AttitudeBook())
 
 
 @dataclass(frozen=True)
@@ -209,8 +217,11 @@ class TurnPipeline:
     def __init__(self, state: PlayState, narrator: Narrator, vocabulary: Vocabulary, store: TurnStore, *,
                  seed: int = 0, retrieval_settings: RetrievalSettings | None = None,
                  ending_titles: Mapping[str, str] | None = None,
-                 gossip_settings: GossipSettings | None = None) -> None:
+                 gossip_settings: GossipSettings | None = None,
+                 tier_lines: Callable[[str, Tier], str | None] | None = None) -> None:
         self.state = state
+        self.tier_lines = tier_lines
+        """What the story says when someone's tier changes (the world's lines), for those on stage."""
         self.gossip_settings = gossip_settings or GossipSettings()
         self.narrator = narrator
         self.vocabulary = vocabulary
@@ -270,7 +281,7 @@ class TurnPipeline:
             request = NarrationRequest(
                 turn=turn, player_input=text, npc_context=retrieval.npc_context, scene=scene,
                 graph=state.graph, history=tuple(state.history), seed=self.seed + turn,
-                knowledge=scoped.knowledge,
+                knowledge=scoped.knowledge, attitudes=AttitudeView(state.attitudes, state.graph),
             )
             parts: list[str] = []
             async for delta in self.narrator.narrate(request):
@@ -316,13 +327,21 @@ class TurnPipeline:
                 writes = writes.copy()
                 writes.knowings.update(gossip.knowings)
             lap("gossip_ms")
+            moved = attitude_turn.after_turn(state.attitudes, state.graph, writes,
+                                             None if result.ir_error else result.world_ir, turn)
+            if report.extracted:
+                writes = await attitude_turn.agree(execution, writes, moved.agreement)
+            said = self._tier_said(moved, result.scene.cast)
+            if said:
+                narration = "\n\n".join([narration, *said.values()])
+            lap("attitude_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=retrieval.npc_context,
                 world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
                 extracted=report.extracted,
             )
-            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told)))
+            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told), moved.rows))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
@@ -331,6 +350,8 @@ class TurnPipeline:
             failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error})")
             yield TurnFailed(_not_saved(failure.message), failure.title)
             return
+        for change in moved.changes:
+            yield AttitudeChanged(turn, change.name, change.before, change.after, said.get(change.npc_id, ""))
         changes = summarize_writes(writes, state.graph.nodes, turn)
         if changes:
             yield GraphChanged(turn, changes)
@@ -341,6 +362,15 @@ class TurnPipeline:
             yield Notice(f"The story went on, but memory was not updated this turn: {report.message}", "warning")
         if result.scene.ending:
             yield GameEnded(result.scene.ending, self.ending_title(result.scene.ending))
+
+    def _tier_said(self, moved: attitude_turn.AttitudeTurn, cast: Sequence[str]) -> dict[str, str]:
+        """The story's line for each tier change of someone on stage after the turn, by node ID."""
+        said: dict[str, str] = {}
+        for change in moved.changes:
+            line = self.tier_lines(change.name, change.after) if self.tier_lines and change.name in cast else None
+            if line:
+                said[change.npc_id] = line
+        return said
 
     async def _aware(self, scene: SceneState, writes: GraphWrites, turn: int, narration: str) -> SceneState:
         """The player's awareness after this turn, whichever narrator told it: the people on stage are
@@ -375,6 +405,9 @@ class TurnPipeline:
         state.last_input = record.input
         for told in finished.told:
             state.talked[pair_key(told.teller, told.listener)] = told.turn
+        recorded = [Attitude.from_row(r.row) for r in finished.rows if r.table == ATTITUDES and r.row is not None]
+        if recorded:
+            state.attitudes = state.attitudes.updated(recorded)
 
     def ending_title(self, ending: str) -> str:
         if ending in self.ending_titles:

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
+from game.mind.attitude import AttitudeView
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
 
@@ -41,6 +42,8 @@ class NarrationRequest:
     """What each person present knows, by name (the player character first): ``npcContext`` lines, each
     ending in how sure they are (``sure``, ``heard``, ``rumour``). Empty when retrieval was not scoped
     (a graph with no player node), and then ``npc_context`` is everything the walk found."""
+    attitudes: AttitudeView | None = None
+    """Everyone's attitude toward the player as the turn begins (the offline story's tiers read it)."""
 
 
 @dataclass

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
+from game.mind.attitude import AttitudeView
 from game.story import pronouns, typos
 from game.story.actions import ACTIONS
 from game.story.actions.base import finish
@@ -36,9 +37,13 @@ class TurnOutcome:
 
 
 async def tell(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
-               seed: str) -> TurnOutcome:
-    """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched."""
-    turn = Turn.start(world, scene, graph, number, player_input, seed)
+               seed: str, attitudes: AttitudeView | None = None) -> TurnOutcome:
+    """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched.
+
+    ``attitudes``: everyone's attitude toward the player as the turn begins (tier conditions and the
+    per-tier lines of ordinary replies read it); None reads everyone as NEUTRAL.
+    """
+    turn = Turn.start(world, scene, graph, number, player_input, seed, attitudes)
     play = turn.play
     # Who left last turn can be followed this turn, and only this turn.
     turn.followable, play.story.departures = play.story.departures, {}
@@ -185,6 +190,7 @@ def world_ir(turn: Turn) -> WorldIR:
         ended_relations=log.ended[:20],
         next_cast=present[:40],
         location=play.location,
+        attitudes=log.attitudes[:20] or None,
     )
 
 
