@@ -33,7 +33,7 @@ from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.mind.attitude import TABLE as ATTITUDES
-from game.mind.attitude import AttitudeBook
+from game.mind.attitude import AttitudeBook, AttitudeView
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
@@ -112,6 +112,12 @@ class GameSession:
     def graph(self) -> GraphIndex:
         """The current graph (open versions), in memory; read it, never write it."""
         return self._pipeline.state.graph
+
+    @property
+    def attitudes(self) -> AttitudeView:
+        """Everyone's attitude toward the player now (``game.mind.attitude``)."""
+        state = self._pipeline.state
+        return AttitudeView(state.attitudes, state.graph)
 
     @property
     def scene(self) -> SceneState:

@@ -71,7 +71,7 @@ DEFAULT_WEIGHTS = (25.0, 10.0, 25.0)
 """Any other relation toward the player: its sign says which way, its strength how far."""
 
 NEWS_HARM = (-30.0, -10.0, -30.0)
-NEWS_HELP = (8.0, 3.0, 8.0)
+NEWS_HELP = (12.0, 4.0, 12.0)
 """Hearing the player hurt (a relation of negative strength) or helped one of one's own people, per 1.0 of
 the tie between them (Hob and his granddaughter, KIN_OF 0.9, count almost fully)."""
 
