@@ -20,7 +20,17 @@ from typing import TYPE_CHECKING
 
 from game.config import Settings
 from game.engine import meta_commands
-from game.engine.events import AttitudeChanged, Event, MetaOutput, NarrationDone, Notice, TurnFailed
+from game.engine.changes import summarize_writes
+from game.engine.events import (
+    AttitudeChanged,
+    Event,
+    GraphChanged,
+    MetaOutput,
+    NarrationDone,
+    Notice,
+    TurnCommitted,
+    TurnFailed,
+)
 from game.engine.meta import parse_meta
 from game.engine.rebuild import reextract_pending
 from game.engine.transcript import Transcript
@@ -32,8 +42,10 @@ from game.graph.models import Edge, Node
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind import attitude_turn
 from game.mind.attitude import TABLE as ATTITUDES
 from game.mind.attitude import AttitudeBook, AttitudeView
+from game.mind.attitude_command import RelationshipRequest, describe_set, set_attitude
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
@@ -311,6 +323,27 @@ class GameSession:
                 problem = self._log_transcript(event)
         if problem is not None:
             yield Notice(problem, "warning")
+
+    async def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]:
+        """``/relationship NAME set ...``: the attitude set (and the graph kept in agreement), committed as a
+        turn of its own so ``undo`` takes it back."""
+        state = self._pipeline.state
+        before = self.attitudes.of(npc)
+        after = set_attitude(before, request, state.turn + 1)
+        execution = UpsertExecution(state.graph, self.vocabulary, state.turn + 1,
+                                    rng=random.Random(f"{self.settings.seed}:{state.turn + 1}"),
+                                    witnesses=sorted(state.graph.player_ids))
+        writes, changes = await attitude_turn.set_by_hand(state.graph, execution, before, after)
+        reply = describe_set(before, after, request.dimension or "trust")
+        nodes = dict(state.graph.nodes)
+        turn = await self._pipeline.record(text, reply, writes, (after.row(),))
+        yield MetaOutput(reply, "relationship")
+        for change in changes:
+            yield AttitudeChanged(turn, change.name, change.before, change.after)
+        lines = summarize_writes(writes, nodes, turn)
+        if lines:
+            yield GraphChanged(turn, lines)
+        yield TurnCommitted(turn, True)
 
     async def reextract_pending(self) -> list[str]:
         """Run the memory update again for turns committed without one; returns a line per turn."""

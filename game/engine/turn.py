@@ -56,6 +56,7 @@ from game.narrator.base import (
 from game.store.database import TurnRecord
 from game.store.rows import RowWrite
 from game.world import awareness
+from game.world.ir import WorldIR
 from game.world.scene import SceneState
 from game.world.tiers import Tier
 from game.world.words import clean
@@ -362,6 +363,20 @@ class TurnPipeline:
             yield Notice(f"The story went on, but memory was not updated this turn: {report.message}", "warning")
         if result.scene.ending:
             yield GameEnded(result.scene.ending, self.ending_title(result.scene.ending))
+
+    async def record(self, text: str, reply: str, writes: GraphWrites, rows: Sequence[RowWrite]) -> int:
+        """Commit a command that changes the game (``/relationship NAME set ...``) as a turn of its own:
+        its input the command, its narration the reply, the scene unchanged, so ``undo`` steps back over
+        it exactly like a story turn. Returns the turn's number."""
+        state = self.state
+        turn = state.turn + 1
+        record = TurnRecord(number=turn, input=text, narration=reply, npc_context="", world_ir=None,
+                            timings={}, extracted=True)
+        result = NarrationResult(world_ir=WorldIR(), scene=state.scene.model_copy(deep=True))
+        last_input = state.last_input
+        await self._store(FinishedTurn(record, writes, result, ExtractionReport(True), (), tuple(rows)))
+        state.last_input = last_input  # `again` repeats the last story line, never a command
+        return turn
 
     def _tier_said(self, moved: attitude_turn.AttitudeTurn, cast: Sequence[str]) -> dict[str, str]:
         """The story's line for each tier change of someone on stage after the turn, by node ID."""

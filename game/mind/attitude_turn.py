@@ -101,7 +101,7 @@ def after_turn(book: AttitudeBook, graph: GraphIndex, writes: GraphWrites, ir: W
         changed.append(after)
         if after.tier != before.tier:
             tiers.append(TierChange(npc_id, after.name, before.tier, after.tier))
-    agreement = _agreement(graph, writes, changed, tiers)
+    agreement = agreement_call(graph, writes, changed, tiers)
     return AttitudeTurn(tuple(changed), tuple(tiers), agreement)
 
 
@@ -167,7 +167,7 @@ def _tie(graph: GraphIndex, a: str, b: str) -> float:
     return min(best, 1.0)
 
 
-def _agreement(graph: GraphIndex, writes: GraphWrites, changed: list[Attitude],
+def agreement_call(graph: GraphIndex, writes: GraphWrites, changed: list[Attitude],
                tiers: list[TierChange]) -> dict[str, Any]:
     """One upsert call closing what each changed attitude's tier contradicts and opening what agrees."""
     player_id = sorted(graph.player_ids)[0]
@@ -247,3 +247,12 @@ async def agree(execution: UpsertExecution, writes: GraphWrites, call: dict[str,
         if before_knowings.get(key) != row:
             merged.knowings[key] = row
     return merged
+
+
+async def set_by_hand(graph: GraphIndex, execution: UpsertExecution, before: Attitude,
+                      after: Attitude) -> tuple[GraphWrites, tuple[TierChange, ...]]:
+    """The graph writes that keep relations in agreement with an attitude set by hand (``/relationship``)."""
+    changes = (TierChange(after.npc_id, after.name, before.tier, after.tier),) if after.tier != before.tier else ()
+    call = agreement_call(graph, GraphWrites(), [after], list(changes))
+    writes = await agree(execution, GraphWrites(), call)
+    return writes, changes
