@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from game.cli import graph_read, graph_write
+from game.cli.graph_attitude import add_attitude_parser
 from game.cli.graph_common import (
     add_always_json_option,
     add_json_option,
@@ -135,3 +136,4 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_map_parsers(actions)
     add_extract_parser(actions)
     add_gossip_parser(actions)
+    add_attitude_parser(actions)
