@@ -71,9 +71,15 @@ DEFAULT_WEIGHTS = (25.0, 10.0, 25.0)
 """Any other relation toward the player: its sign says which way, its strength how far."""
 
 NEWS_HARM = (-30.0, -10.0, -30.0)
-NEWS_HELP = (12.0, 4.0, 12.0)
+NEWS_HELP = (10.0, 4.0, 10.0)
 """Hearing the player hurt (a relation of negative strength) or helped one of one's own people, per 1.0 of
-the tie between them (Hob and his granddaughter, KIN_OF 0.9, count almost fully)."""
+the tie between them (Hob and his granddaughter, KIN_OF 0.9, count almost fully), and per 1.0 of
+``news_weight`` of the relation heard of (a nod matters less than a fright)."""
+
+
+def news_weight(strength: float) -> float:
+    """How much a relation heard of counts: 0.4 for the faintest, all of it from 0.6 up."""
+    return min(1.0, abs(strength) + 0.4)
 
 
 def relation_delta(relation: str, strength: float, reason: str = "") -> Delta:

@@ -27,15 +27,17 @@ from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.mind.attitude import Attitude, AttitudeBook, AttitudeView
-from game.mind.attitude_rules import NEWS_HARM, NEWS_HELP, Delta, relation_delta
+from game.mind.attitude_rules import NEWS_HARM, NEWS_HELP, Delta, news_weight, relation_delta
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR
 from game.world.tiers import TIERS, Tier
 
 NEGATIVE_TIERS: frozenset[Tier] = frozenset({"HOSTILE", "UNFRIENDLY"})
 POSITIVE_TIERS: frozenset[Tier] = frozenset({"FRIENDLY", "ALLIED", "DEVOTED"})
-TRUST_AT: dict[Tier, float] = {"FRIENDLY": 0.4, "ALLIED": 0.6, "DEVOTED": 0.8}
-"""The TRUSTS a rise into a tier opens, when nothing positive toward the player is open."""
+TRUST_AT: dict[Tier, float] = {"ALLIED": 0.6, "DEVOTED": 0.8}
+"""The TRUSTS a rise into a tier opens, when nothing positive toward the player is open. A rise into
+FRIENDLY opens nothing: warmth is not yet trust, and a world's secrets wait on the TRUSTS its own
+people give."""
 HOSTILE_DISTRUST = -0.7
 MIN_STRENGTH_CHANGE = 0.05
 
@@ -154,7 +156,7 @@ def _news(graph: GraphIndex, writes: GraphWrites) -> Iterable[tuple[Node | None,
         who = about.name if about is not None else "someone"
         base = NEWS_HARM if edge.strength < 0 else NEWS_HELP
         reason = f"heard how you stand with {who}: {edge.fact}"[:200]
-        yield graph.nodes[knower], Delta(*base, reason=reason).scaled(tie)
+        yield graph.nodes[knower], Delta(*base, reason=reason).scaled(tie * news_weight(edge.strength))
 
 
 def _tie(graph: GraphIndex, a: str, b: str) -> float:
