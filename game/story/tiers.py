@@ -19,6 +19,8 @@ from game.world import CharacterDef, World
 from game.world.ir import IRAttitude
 from game.world.tiers import Tier
 
+COLD_TIERS: frozenset[str] = frozenset({"HOSTILE", "UNFRIENDLY"})
+"""Tiers at which a character's line takes the place of their greeting (warmer ones add it after)."""
 ANSWERED_ONLY = frozenset({"help", "give"})
 """Acts that change nothing when refused: a help not needed, a gift not wanted."""
 
