@@ -296,3 +296,32 @@ def test_an_attitude_row_round_trips() -> None:
     row = attitude.row()
     assert row.row is not None
     assert Attitude.from_row(row.row) == attitude
+
+
+# ------------------------------------------------------------------------------------------- docs
+
+
+def _doc_blocks(kind: str) -> list[str]:
+    import re
+
+    text = (CONTENT.parent / "docs" / "world-format.md").read_text(encoding="utf-8")
+    section = text[text.index("## Attitudes"):text.index("## How a turn is told")]
+    return [body for lang, body in re.findall(r"```(\w+)\n(.*?)```", section, re.S) if lang == kind]
+
+
+def test_the_documented_attitude_content_is_brinefalls_own() -> None:
+    for block in _doc_blocks("toml"):
+        first, _, body = block.partition("\n")
+        path = CONTENT.parent / first.removeprefix("# ").strip()
+        assert body.strip() in path.read_text(encoding="utf-8"), f"docs and {path.name} differ"
+
+
+async def test_the_documented_attitude_transcript_is_what_the_engine_tells(world: World) -> None:
+    [transcript] = _doc_blocks("text")
+    game = await play(world, [])
+    for part in transcript.strip().split("> ")[1:]:
+        command, _, expected = part.partition("\n")
+        told = await game.play(command)
+        for line in expected.strip().splitlines():
+            assert line in told, command
+    assert AttitudeView(game.pipeline.state.attitudes, game.graph).tier("Hob") == "UNFRIENDLY"
