@@ -325,3 +325,17 @@ async def test_the_documented_attitude_transcript_is_what_the_engine_tells(world
         for line in expected.strip().splitlines():
             assert line in told, command
     assert AttitudeView(game.pipeline.state.attitudes, game.graph).tier("Hob") == "UNFRIENDLY"
+
+
+async def test_again_after_a_set_repeats_the_last_story_line_even_after_reopening(session: GameSession) -> None:
+    await collect(session, "look")
+    await collect(session, "/relationship hob set friendliness 40")
+    assert "The Ferry Landing" in text_of(await collect(session, "again"))
+    settings = session.settings
+    await collect(session, "/relationship hob set trust 40")
+    await session.close()
+    reopened = await GameSession.open(settings, save="game")
+    try:
+        assert "The Ferry Landing" in text_of(await collect(reopened, "again"))
+    finally:
+        await reopened.close()

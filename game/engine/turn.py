@@ -92,8 +92,10 @@ class PlayState:
            attitudes: AttitudeBook | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
-        return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose,
-                   past[-1].player_input if past else None, dict(talked or {}), attitudes or AttitudeBook())
+        # A command kept as a turn (`/relationship NAME set ...`) is not a story line `again` could repeat.
+        last = next((p.player_input for p in reversed(past) if not p.player_input.startswith("/")), None)
+        return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
+                   dict(talked or {}), attitudes or AttitudeBook())
 
 
 @dataclass(frozen=True)
