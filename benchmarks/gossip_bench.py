@@ -1,4 +1,5 @@
-"""Gossip's cost per turn at 1k and 100k relation versions, for ``make bench``.
+"""Gossip's cost per turn at 1k and 100k relation versions, and the attitude update that follows it (which
+reads the same writes), for ``make bench``.
 
 Gossip runs inside every story turn, so it must cost what the stage costs, not what the save holds: the
 pairs come from the people placed this turn and their own ties, and each teller looks only at the rows it
@@ -19,6 +20,8 @@ from game.graph.knowledge import Knowing
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
+from game.mind.attitude import AttitudeBook
+from game.mind.attitude_turn import after_turn
 
 RELATIONS = ("TRUSTS", "DISTRUSTS", "FEARS", "KIN_OF", "ALLY_OF", "ENEMY_OF", "OWES", "KNOWS", "SERVES")
 VERSIONS_PER_PERSON = 10
@@ -84,6 +87,50 @@ def per_turn(size: int, turns: int) -> tuple[float, float, int]:
     return statistics.median(timings), timings[int(len(timings) * 0.95) - 1 if len(timings) > 1 else 0], told
 
 
+def attitudes_per_turn(size: int, turns: int) -> tuple[float, float, int]:
+    """Median and 95th-percentile milliseconds of one turn's attitude update (``after_turn``), and the
+    attitudes changed: each turn two people on stage change how they stand with the player, and the
+    turn's gossip carries news of the player to their ties."""
+    rng = random.Random(size)
+    index, people = town(size, rng)
+    player = Node(id="npc-player", name="Player", type="individual", summary="The one who came back.",
+                  first_seen_turn=0, last_seen_turn=0, attributes={"player": True})
+    seed = GraphWrites(nodes={player.id: player})
+    for number, person in enumerate(rng.sample(people, min(len(people), 200))):
+        edge = Edge(id=f"edge-p{number:06d}", source=person, target=player.id, relation=rng.choice(RELATIONS),
+                    strength=round(rng.uniform(-1, 1), 2), fact=f"{person} and the player, fact {number}.",
+                    valid_at=0)
+        seed.edges[edge.id] = edge
+        for knower in (person, rng.choice(people)):
+            row = Knowing(edge_id=edge.id, knower=knower, how="authored", confidence=1.0, since_turn=0)
+            seed.knowings[row.key] = row
+    index.apply(seed)
+    settings = GossipSettings()
+    book = AttitudeBook()
+    talked: dict[tuple[str, str], int] = {}
+    timings: list[float] = []
+    changed = 0
+    for turn in range(60, 60 + turns):
+        stage = rng.sample(people, STAGE)
+        writes = GraphWrites()
+        for number, person in enumerate(stage[:2]):
+            edge = Edge(id=f"edge-t{turn}-{number}", source=person, target=player.id, relation="TRUSTS",
+                        strength=round(rng.uniform(-1, 1), 2), fact=f"{person} and the player at turn {turn}.",
+                        valid_at=turn)
+            writes.edges[edge.id] = edge
+            writes.created_edges.add(edge.id)
+        places = {person: ("quay" if i % 2 else "tavern") for i, person in enumerate(stage)}
+        writes.knowings.update(gossip_turn(index, writes, turn, places, settings, 0, talked).knowings)
+        started = time.perf_counter()
+        moved = after_turn(book, index, writes, None, turn)
+        timings.append((time.perf_counter() - started) * 1000)
+        book = book.updated(moved.attitudes)
+        index.apply(writes)
+        changed += len(moved.attitudes)
+    timings.sort()
+    return statistics.median(timings), timings[int(len(timings) * 0.95) - 1 if len(timings) > 1 else 0], changed
+
+
 def run(quick: bool) -> list[str]:
     scale = QUICK if quick else FULL
     lines: list[str] = []
@@ -97,4 +144,8 @@ def run(quick: bool) -> list[str]:
         small, large = min(medians), max(medians)
         lines.append(f"cost ratio {large:,} / {small:,} versions: {medians[large] / max(medians[small], 1e-9):.2f}x "
                      "(follows the stage and its ties, not the graph)")
+    for size in scale.sizes:
+        median, p95, changed = attitudes_per_turn(size, scale.turns)
+        lines.append(f"attitude update per turn at {size:>7,} versions: median {median:.3f} ms, p95 {p95:.3f} ms "
+                     f"({changed} attitudes changed in {scale.turns} turns)")
     return lines

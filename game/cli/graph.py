@@ -135,3 +135,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_map_parsers(actions)
     add_extract_parser(actions)
     add_gossip_parser(actions)
+    attitude = actions.add_parser(
+        "attitude", help="one person's attitude toward the player: trust, respect, friendliness, tier, history",
+        description="How NAME regards the player: trust, respect and friendliness (-100 to 100), the "
+                    "disposition and tier they make, and every change with its turn and reason.",
+    )
+    add_save_option(attitude)
+    add_json_option(attitude)
+    attitude.add_argument("name", metavar="NAME", help="a name, alias or node ID")
+    attitude.set_defaults(handler=handler("graph_attitude", "attitude_command"))

@@ -58,6 +58,18 @@ class GraphChanged:
 
 
 @dataclass(frozen=True)
+class AttitudeChanged:
+    """Someone's attitude tier toward the player changed this turn; ``line`` is what the story said of it
+    ("" when they were not on stage to show it)."""
+
+    turn: int
+    name: str
+    before: str
+    after: str
+    line: str = ""
+
+
+@dataclass(frozen=True)
 class TurnCommitted:
     """The turn is on disk. ``timings`` are milliseconds by step."""
 
@@ -104,6 +116,6 @@ class QuitRequested:
 
 
 Event = (
-    NarrationDelta | NarrationDone | MetaOutput | MemoryUpdating | GraphChanged | TurnCommitted
+    NarrationDelta | NarrationDone | MetaOutput | MemoryUpdating | GraphChanged | AttitudeChanged | TurnCommitted
     | TurnFailed | Notice | GameEnded | SessionReset | QuitRequested
 )

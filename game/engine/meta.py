@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
-    "help", "graph", "why", "mind", "knowledge",
+    "help", "graph", "why", "mind", "knowledge", "relationship",
 }
-SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge"})
+SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship"})
 """Ordinary words in the story; only ``/why``, ``/mind``... are commands."""
 
 HELP_TEXT = """\
@@ -28,7 +28,9 @@ writes a plain-text log, `verbose` / `brief` set how much a revisited place is d
 **Memory.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
 `/why NAME` shows those relations with the turns that produced them; `/mind NAME` what the narrator was told
 about NAME this turn, section by section; `/knowledge NAME` what NAME knows, and
-`/knowledge NAME add SUBJECT PREDICATE OBJECT` teaches them a fact (`undo` takes it back).
+`/knowledge NAME add SUBJECT PREDICATE OBJECT` teaches them a fact (`undo` takes it back); `/relationship NAME`
+how NAME regards you (trust, respect, friendliness, tier), and `/relationship NAME set trust|respect|friendliness
+VALUE` sets one.
 """
 
 

@@ -17,6 +17,7 @@ from game.graph.map.known import known_graph
 from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
+from game.mind.attitude_command import describe, parse_relationship
 from game.store.connection import inspect_save
 from game.store.saves import snapshot_name
 
@@ -267,6 +268,25 @@ async def _heard(session: GameSession, node_id: str) -> list[str]:
     return lines
 
 
+async def _relationship(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    """`/relationship NAME` shows an attitude; `... set DIMENSION VALUE` sets it as a turn of its own."""
+    request = parse_relationship(argument)
+    match = await _named(session, request.name)
+    node = match.node
+    known = session.scene.known
+    if node is not None and known is not None and node.id not in known:
+        node = None  # someone the player has not heard of is nobody to them
+    if node is None or node.type != "individual" or node.id in session.graph.player_ids:
+        yield MetaOutput(_not_named(request.name, match) if node is None else
+                         f"{node.name} is not a person whose regard you can have.", "relationship")
+        return
+    if request.dimension is None:
+        yield MetaOutput(describe(session.attitudes.of(node)), "relationship")
+        return
+    async for event in session.set_attitude(node, request, f"/relationship {argument}".strip()):
+        yield event
+
+
 async def _named(session: GameSession, name: str) -> NameMatch:
     """What a typed name means, by the graph's one rule (``resolve_name``: a name before an alias)."""
     key = normalize_name(name)
@@ -282,5 +302,5 @@ def _not_named(argument: str, match: NameMatch) -> str:
 _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
-    "mind": _mind, "knowledge": _knowledge,
+    "mind": _mind, "knowledge": _knowledge, "relationship": _relationship,
 }

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
+from game.mind.attitude_provider import AttitudeProvider
 from game.mind.context import ComposedContext, ContextSettings, compose
 from game.mind.context_budget import TokenCount, estimate_tokens
 from game.mind.context_graph import GraphProvider, npc_context
@@ -47,6 +48,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         SceneProvider(),
         GraphProvider(inputs.scoped.retrieval),
         KnowledgeProvider(inputs.scoped, inputs.knowers),
+        AttitudeProvider(inputs.state.attitudes),
     ]
 
 

@@ -20,7 +20,17 @@ from typing import TYPE_CHECKING
 
 from game.config import Settings
 from game.engine import meta_commands
-from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
+from game.engine.changes import summarize_writes
+from game.engine.events import (
+    AttitudeChanged,
+    Event,
+    GraphChanged,
+    MetaOutput,
+    NarrationDone,
+    Notice,
+    TurnCommitted,
+    TurnFailed,
+)
 from game.engine.meta import parse_meta
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.rebuild import reextract_pending
@@ -34,11 +44,16 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind import attitude_turn
+from game.mind.attitude import TABLE as ATTITUDES
+from game.mind.attitude import AttitudeBook, AttitudeView
+from game.mind.attitude_command import RelationshipRequest, describe_set, set_attitude
 from game.mind.context import DEFAULT_SHARES, ComposedContext, ContextSettings
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.saves import list_saves, resolve_save, validate_save_name
+from game.story.tiers import tier_change_lines
 from game.world.scene import SceneState
 
 if TYPE_CHECKING:
@@ -90,7 +105,7 @@ class GameSession:
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator,
                  graph: GraphIndex, vocabulary: Vocabulary, scene: SceneState, turn: int,
                  history: list[PastTurn], new_game: bool,
-                 talked: dict[tuple[str, str], int] | None = None) -> None:
+                 talked: dict[tuple[str, str], int] | None = None, attitudes: AttitudeBook | None = None) -> None:
         self._settings = settings
         self._db = db
         self.world = world
@@ -98,9 +113,10 @@ class GameSession:
         self.new_game = new_game
         self._transcript = Transcript()
         self._pipeline = TurnPipeline(
-            PlayState.at(graph, scene, turn, history, scene.verbose, talked), narrator, vocabulary, _SaveStore(db),
-            seed=settings.seed, retrieval_settings=retrieval_settings(settings), ending_titles=world.ending_titles,
-            gossip_settings=gossip_settings(settings), context_settings=context_settings(settings),
+            PlayState.at(graph, scene, turn, history, scene.verbose, talked, attitudes), narrator, vocabulary,
+            _SaveStore(db), seed=settings.seed, retrieval_settings=retrieval_settings(settings),
+            ending_titles=world.ending_titles, gossip_settings=gossip_settings(settings),
+            context_settings=context_settings(settings), tier_lines=tier_change_lines(world, settings.seed),
         )
 
     # ------------------------------------------------------------------------------------- the game now
@@ -117,6 +133,12 @@ class GameSession:
     def graph(self) -> GraphIndex:
         """The current graph (open versions), in memory; read it, never write it."""
         return self._pipeline.state.graph
+
+    @property
+    def attitudes(self) -> AttitudeView:
+        """Everyone's attitude toward the player now (``game.mind.attitude``)."""
+        state = self._pipeline.state
+        return AttitudeView(state.attitudes, state.graph)
 
     @property
     def scene(self) -> SceneState:
@@ -242,7 +264,9 @@ class GameSession:
 
             narrator = make_narrator(settings, world, env=env)
         talked = await db.gossip_last_talked()
-        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
+        attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
+        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
+                   attitudes)
 
     @staticmethod
     async def _seed_world(db: SaveDatabase, world: World) -> None:
@@ -317,6 +341,27 @@ class GameSession:
                 problem = self._log_transcript(event)
         if problem is not None:
             yield Notice(problem, "warning")
+
+    async def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]:
+        """``/relationship NAME set ...``: the attitude set (and the graph kept in agreement), committed as a
+        turn of its own so ``undo`` takes it back."""
+        state = self._pipeline.state
+        before = self.attitudes.of(npc)
+        after = set_attitude(before, request, state.turn + 1)
+        execution = UpsertExecution(state.graph, self.vocabulary, state.turn + 1,
+                                    rng=random.Random(f"{self.settings.seed}:{state.turn + 1}"),
+                                    witnesses=sorted(state.graph.player_ids))
+        writes, changes = await attitude_turn.set_by_hand(state.graph, execution, before, after)
+        reply = describe_set(before, after, request.dimension or "trust")
+        nodes = dict(state.graph.nodes)
+        turn = await self._pipeline.commit_command(text, reply, writes, (after.row(),))
+        yield MetaOutput(reply, "relationship")
+        for change in changes:
+            yield AttitudeChanged(turn, change.name, change.before, change.after)
+        lines = summarize_writes(writes, nodes, turn)
+        if lines:
+            yield GraphChanged(turn, lines)
+        yield TurnCommitted(turn, True)
 
     async def reextract_pending(self) -> list[str]:
         """Run the memory update again for turns committed without one; returns a line per turn."""
@@ -428,7 +473,9 @@ class GameSession:
         raw = await db.scene_at(turn)
         scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
         history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked())
+        attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
+        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
+                                            attitudes)
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)
@@ -446,6 +493,8 @@ class GameSession:
         """Log what the player saw of ``event``; a sentence when the transcript had to stop."""
         if isinstance(event, NarrationDone | MetaOutput | Notice):
             return self._transcript.write(f"{event.text}\n\n")
+        if isinstance(event, AttitudeChanged) and event.line:
+            return self._transcript.write(f"{event.line}\n\n")
         if isinstance(event, TurnFailed):
             return self._transcript.write(f"{event.message}\n\n")
         return None

@@ -15,12 +15,13 @@ import asyncio
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from game.engine.changes import summarize_writes
 from game.engine.events import (
+    AttitudeChanged,
     Event,
     GameEnded,
     GraphChanged,
@@ -51,6 +52,9 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings, ScopedRetrieval, cast_seeds, retrieve, retrieve_scoped
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind import attitude_turn
+from game.mind.attitude import TABLE as ATTITUDES
+from game.mind.attitude import Attitude, AttitudeBook, AttitudeView
 from game.mind.context import ContextSettings
 from game.narrator.base import (
     CountsTokens,
@@ -65,6 +69,7 @@ from game.store.rows import RowWrite
 from game.world import awareness
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
+from game.world.tiers import Tier
 from game.world.words import clean
 
 HISTORY_TURNS = 24
@@ -89,20 +94,24 @@ class PlayState:
     last_input: str | None = None
     talked: dict[tuple[str, str], int] = field(default_factory=dict)
     """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
+    attitudes: AttitudeBook = field(default_factory=AttitudeBook)
+    """Every recorded attitude toward the player (``game.mind.attitude``)."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None) -> PlayState:
+           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None,
+           attitudes: AttitudeBook | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
-                   dict(talked or {}))
+                   dict(talked or {}), attitudes or AttitudeBook())
 
 
 def is_command(text: str) -> bool:
-    """Whether a stored turn's input was a command kept as a turn (``/knowledge NAME add ...``), not story:
-    ``again`` never repeats one and narrators never see one in their history."""
+    """Whether a stored turn's input was a command kept as a turn (``/knowledge NAME add ...``,
+    ``/relationship NAME set ...``), not story: ``again`` never repeats one and narrators never see one in
+    their history."""
     return parse_meta(text) is not None
 
 
@@ -229,10 +238,13 @@ class TurnPipeline:
                  seed: int = 0, retrieval_settings: RetrievalSettings | None = None,
                  ending_titles: Mapping[str, str] | None = None,
                  gossip_settings: GossipSettings | None = None,
-                 context_settings: ContextSettings | None = None) -> None:
+                 context_settings: ContextSettings | None = None,
+                 tier_lines: Callable[[str, Tier], str | None] | None = None) -> None:
         self.state = state
         self.context_settings = context_settings or ContextSettings()
         self.context_providers: ProviderFactory = default_providers
+        self.tier_lines = tier_lines
+        """What the story says when someone's tier changes (the world's lines), for those on stage."""
         self.gossip_settings = gossip_settings or GossipSettings()
         self.narrator = narrator
         self.vocabulary = vocabulary
@@ -297,7 +309,7 @@ class TurnPipeline:
             request = NarrationRequest(
                 turn=turn, player_input=text, npc_context=npc_context, scene=scene, graph=state.graph,
                 history=tuple(p for p in state.history if not is_command(p.player_input)), seed=self.seed + turn,
-                knowledge=knowledge, context=context,
+                knowledge=knowledge, context=context, attitudes=AttitudeView(state.attitudes, state.graph),
             )
             parts: list[str] = []
             async for delta in self.narrator.narrate(request):
@@ -343,6 +355,14 @@ class TurnPipeline:
                 writes = writes.copy()
                 writes.knowings.update(gossip.knowings)
             lap("gossip_ms")
+            moved = attitude_turn.after_turn(state.attitudes, state.graph, writes,
+                                             None if result.ir_error else result.world_ir, turn)
+            if report.extracted:
+                writes = await attitude_turn.agree(execution, writes, moved.agreement)
+            said = self._tier_said(moved, result.scene.cast)
+            if said:
+                narration = "\n\n".join([narration, *said.values()])
+            lap("attitude_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=npc_context,
@@ -350,7 +370,7 @@ class TurnPipeline:
                 extracted=report.extracted,
             )
             await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
-                                           (context_row(context),)))
+                                           (context_row(context), *moved.rows)))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
@@ -359,6 +379,8 @@ class TurnPipeline:
             failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error})")
             yield TurnFailed(_not_saved(failure.message), failure.title)
             return
+        for change in moved.changes:
+            yield AttitudeChanged(turn, change.name, change.before, change.after, said.get(change.npc_id, ""))
         changes = summarize_writes(writes, state.graph.nodes, turn)
         if changes:
             yield GraphChanged(turn, changes)
@@ -369,6 +391,15 @@ class TurnPipeline:
             yield Notice(f"The story went on, but memory was not updated this turn: {report.message}", "warning")
         if result.scene.ending:
             yield GameEnded(result.scene.ending, self.ending_title(result.scene.ending))
+
+    def _tier_said(self, moved: attitude_turn.AttitudeTurn, cast: Sequence[str]) -> dict[str, str]:
+        """The story's line for each tier change of someone on stage after the turn, by node ID."""
+        said: dict[str, str] = {}
+        for change in moved.changes:
+            line = self.tier_lines(change.name, change.after) if self.tier_lines and change.name in cast else None
+            if line:
+                said[change.npc_id] = line
+        return said
 
     async def _aware(self, scene: SceneState, writes: GraphWrites, turn: int, narration: str) -> SceneState:
         """The player's awareness after this turn, whichever narrator told it: the people on stage are
@@ -404,10 +435,14 @@ class TurnPipeline:
             state.last_input = record.input
         for told in finished.told:
             state.talked[pair_key(told.teller, told.listener)] = told.turn
+        recorded = [Attitude.from_row(r.row) for r in finished.rows if r.table == ATTITUDES and r.row is not None]
+        if recorded:
+            state.attitudes = state.attitudes.updated(recorded)
 
     async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None,
                              rows: Sequence[RowWrite] = ()) -> int:
-        """Store a command that changes the game (``/knowledge NAME add ...``) as a turn of its own: its
+        """Store a command that changes the game (``/knowledge NAME add ...``, ``/relationship NAME set ...``)
+        as a turn of its own: its
         input is the command, its narration the reply, the scene stays as it was. ``undo`` then steps back
         over it exactly like over a told turn. Returns the turn's number."""
         state = self.state

@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
+from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
@@ -46,6 +47,8 @@ class NarrationRequest:
     """Everything the narrator is told this turn, section by section (GRAPH, KNOWLEDGE, SCENE, and the
     minds' MEMORY and RELATIONSHIP), cut to the budget. ``npc_context`` and ``knowledge`` are its GRAPH and
     KNOWLEDGE sections as text; the offline engine reads the rest by person (``ComposedContext.about``)."""
+    attitudes: AttitudeView | None = None
+    """Everyone's attitude toward the player as the turn begins (the offline story's tiers read it)."""
 
 
 @dataclass

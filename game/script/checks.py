@@ -23,9 +23,11 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name, resolve_name
 from game.graph.render import sign_word
 from game.graph.vocabulary import Vocabulary
+from game.mind.attitude import DIMENSIONS, AttitudeBook
 from game.text import straighten_quotes
 from game.world.refs import COMPARISONS, RefSyntaxError, RelationRef, parse_relation_ref
 from game.world.scene import SceneState
+from game.world.tiers import TIERS, parse_tier_spec, tier_matches
 
 
 class CheckSyntaxError(ValueError):
@@ -45,6 +47,7 @@ class CheckContext:
     graph: GraphIndex | None = None
     vocabulary: Vocabulary = field(default_factory=Vocabulary.default)
     turn: int = 0
+    attitudes: AttitudeBook = field(default_factory=AttitudeBook)
 
 
 @dataclass(frozen=True)
@@ -412,6 +415,75 @@ def parse_state_check(body: str, text: str, line: int, inverse: bool, vital: boo
     return StateCheck(text, line, inverse, vital, path, op, value.strip() if value is not None else None)
 
 
+# ------------------------------------------------------------------------------------------- attitudes
+
+_TIER = re.compile(r"^(?P<name>.+?)\s*(?P<op>!=|>=|<=|==|=)\s*(?P<tier>[A-Za-z]+)$")
+_ATTITUDE = re.compile(r"^(?P<name>.+?)\s+(?P<dim>[a-z]+)\s*(?P<op>==|!=|>=|<=|=|>|<)\s*(?P<value>-?\d+(?:\.\d+)?)$")
+ATTITUDE_KEYS = (*DIMENSIONS, "disposition")
+
+
+class TierCheck(Check):
+    """``{tier} NAME = FRIENDLY`` (also ``!=``, ``>=``, ``<=``): NAME's attitude tier toward the player."""
+
+    def __init__(self, text: str, line: int, inverse: bool, vital: bool, name: str, spec: str) -> None:
+        super().__init__(text, line, inverse, vital)
+        self.name = name
+        self.spec = spec
+
+    def observe(self, context: CheckContext) -> tuple[bool, str]:
+        graph = context.graph
+        if graph is None:
+            raise Unanswerable("no graph to check")
+        person = node_called(graph, self.name)
+        if person is None or person.type != "individual" or person.id in graph.player_ids:
+            raise Unanswerable(f"no person named {self.name!r}")
+        attitude = context.attitudes.of(graph, person)
+        return tier_matches(attitude.tier, self.spec), f"{person.name} is {attitude.tier} ({attitude.disposition:g})"
+
+
+class AttitudeCheck(Check):
+    """``{attitude} NAME trust >= 20``: one of NAME's attitude values (trust, respect, friendliness,
+    disposition) compared with a number."""
+
+    def __init__(self, text: str, line: int, inverse: bool, vital: bool, name: str, key: str, op: str,
+                 value: float) -> None:
+        super().__init__(text, line, inverse, vital)
+        self.name, self.key, self.op, self.value = name, key, op, value
+
+    def observe(self, context: CheckContext) -> tuple[bool, str]:
+        graph = context.graph
+        if graph is None:
+            raise Unanswerable("no graph to check")
+        person = node_called(graph, self.name)
+        if person is None or person.type != "individual" or person.id in graph.player_ids:
+            raise Unanswerable(f"no person named {self.name!r}")
+        attitude = context.attitudes.of(graph, person)
+        actual = attitude.disposition if self.key == "disposition" else attitude.value(self.key)
+        return COMPARISONS[self.op](actual, self.value), f"{person.name}'s {self.key} is {actual:g}"
+
+
+def parse_tier_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> TierCheck:
+    match = _TIER.match(body.strip())
+    if match is None:
+        raise CheckSyntaxError(f"a tier check reads 'NAME = TIER' or 'NAME != TIER' (tiers: {', '.join(TIERS)})")
+    op, tier = match.group("op"), match.group("tier").upper()
+    try:
+        parse_tier_spec(tier)
+    except ValueError as error:
+        raise CheckSyntaxError(str(error)) from error
+    spec = {"!=": f"!{tier}", ">=": f">={tier}", "<=": f"<={tier}"}.get(op, tier)
+    return TierCheck(text, line, inverse, vital, match.group("name").strip(), spec)
+
+
+def parse_attitude_check(body: str, text: str, line: int, inverse: bool, vital: bool) -> AttitudeCheck:
+    match = _ATTITUDE.match(body.strip())
+    if match is None or match.group("dim") not in ATTITUDE_KEYS:
+        raise CheckSyntaxError(f"an attitude check reads 'NAME {{{'|'.join(ATTITUDE_KEYS)}}} OP NUMBER', "
+                               "e.g. 'Hob trust >= 20'")
+    return AttitudeCheck(text, line, inverse, vital, match.group("name").strip(), match.group("dim"),
+                         match.group("op"), float(match.group("value")))
+
+
 # ------------------------------------------------------------------------------------------- parse
 
 _MODIFIER = re.compile(r"!|\{[a-z]+\}")
@@ -431,11 +503,12 @@ def parse_check(text: str, line: int = 0, vital: bool = False) -> Check:
             inverse = not inverse
         elif token == "{vital}":
             vital = True
-        elif token in ("{graph}", "{state}", "{knows}") and kind == "text":
+        elif token in ("{graph}", "{state}", "{knows}", "{tier}", "{attitude}") and kind == "text":
             kind = token[1:-1]
         else:
             raise CheckSyntaxError(f"unknown check modifier {token} (known: !, {{vital}}, {{graph}}, "
-                                   "{state}, {knows}, {count=N}; use /\\{...\\} to look for braces)")
+                                   "{state}, {knows}, {tier}, {attitude}, {count=N}; use /\\{...\\} to look "
+                                   "for braces)")
         rest = rest[match.end():].strip()
     if kind == "graph":
         return parse_graph_check(rest, text, line, inverse, vital)
@@ -443,6 +516,10 @@ def parse_check(text: str, line: int = 0, vital: bool = False) -> Check:
         return parse_knows_check(rest, text, line, inverse, vital)
     if kind == "state":
         return parse_state_check(rest, text, line, inverse, vital)
+    if kind == "tier":
+        return parse_tier_check(rest, text, line, inverse, vital)
+    if kind == "attitude":
+        return parse_attitude_check(rest, text, line, inverse, vital)
     count = re.match(r"\{count=(\d+)\}", rest)
     if count is not None:
         needle = rest[count.end():].strip()

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from game.engine.events import (
+    AttitudeChanged,
     Event,
     GameEnded,
     MetaOutput,
@@ -37,6 +38,8 @@ def event_text(event: Event) -> str | None:
         return strip_control(f"{event.title}: {event.message}")
     if isinstance(event, GameEnded):
         return f"*** {strip_control(event.title)} ***"
+    if isinstance(event, AttitudeChanged):
+        return plain(event.line) if event.line else None
     return None
 
 

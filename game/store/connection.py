@@ -321,7 +321,8 @@ async def open_connection(path: Path) -> aiosqlite.Connection:
             await _configure(conn)
             if version < CURRENT_VERSION:
                 await migrate(conn, version)
-    except sqlite3.DatabaseError as error:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+        # A damaged schema can hold bytes that are not UTF-8: SQLite's pragmas then fail to decode it.
         await conn.close()
         raise SaveError(f"{path.name} could not be opened: {brief(error)}") from error
     except BaseException:

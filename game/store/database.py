@@ -38,7 +38,7 @@ from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
-from game.store.rows import RowWrite, Scalar, write_rows
+from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
 Seed = Callable[["SaveDatabase"], Awaitable[None]]
@@ -297,6 +297,10 @@ class SaveDatabase:
         await gossip_log.put(conn, told)
 
     @reads
+    async def read_rows(self, table: str) -> list[dict[str, Scalar]]:
+        """Every row of a feature's own table (written with turns as ``RowWrite`` rows)."""
+        return await read_rows(self.conn, table)
+
     async def gossip_last_talked(self) -> dict[tuple[str, str], int]:
         """The last turn each pair of people gossiped (gossip's cooldown)."""
         return await gossip_log.last_talked(self.conn)

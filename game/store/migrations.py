@@ -162,11 +162,25 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE journal_new RENAME TO journal;
     CREATE INDEX journal_turn ON journal(turn);
     """,
-    # context: what the narrator was told each turn (the composed context, section by section, as JSON),
+    # 6: what the narrator was told each turn (the composed context, section by section, as JSON),
     # so `/mind NAME` and `/why NAME` show it after the turn. Written with the turn as a RowWrite, so undo
     # removes it with the turn. An older save simply has no row for its earlier turns.
     """
     CREATE TABLE turn_context (turn INTEGER PRIMARY KEY, context TEXT NOT NULL);
+    """,
+    # 7: attitudes toward the player (game/mind/attitude.py), one row per NPC node: trust, respect and
+    # friendliness in [-100, 100] and the history of changes (JSON: turn, values after, reason). Written
+    # with the turn as ``RowWrite`` rows (journaled ``row:attitudes``), so undo restores them exactly. A
+    # save from before has no rows: everyone's attitude is then what their relations toward the player imply.
+    """
+    CREATE TABLE attitudes (
+        npc_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        trust REAL NOT NULL CHECK (trust >= -100 AND trust <= 100),
+        respect REAL NOT NULL CHECK (respect >= -100 AND respect <= 100),
+        friendliness REAL NOT NULL CHECK (friendliness >= -100 AND friendliness <= 100),
+        history TEXT NOT NULL DEFAULT '[]'
+    ) WITHOUT ROWID;
     """,
 )
 

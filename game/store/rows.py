@@ -43,3 +43,12 @@ async def write_rows(conn: aiosqlite.Connection, turn: int, writes: Sequence[Row
             names = ", ".join(f'"{column}"' for column in write.row)
             marks = ", ".join("?" for _ in write.row)
             await conn.execute(f'INSERT INTO "{write.table}" ({names}) VALUES ({marks})', list(write.row.values()))
+
+
+async def read_rows(conn: aiosqlite.Connection, table: str) -> list[dict[str, Scalar]]:
+    """Every row of a feature's ``table``, as column -> value (a session reads its state back with it)."""
+    cursor = await conn.execute(f'SELECT * FROM "{table}"')
+    names = [column[0] for column in cursor.description]
+    rows = await cursor.fetchall()
+    await cursor.close()
+    return [dict(zip(names, row, strict=True)) for row in rows]

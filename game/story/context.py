@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from game.graph.ports import GraphReader
+from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
 from game.story.log import TurnLog
 from game.story.prose import agreement, capital, choose, fill, join_words, pick
@@ -71,7 +72,8 @@ class Turn:
 
     @classmethod
     def start(cls, world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
-              seed: str, mind: ComposedContext | None = None) -> Turn:
+              seed: str, mind: ComposedContext | None = None,
+              attitudes: AttitudeView | None = None) -> Turn:
         """A turn over a working copy of ``scene``; ``seed`` says which variants of a text it picks."""
         play = Play.from_scene(scene, world)
         if play.story.clock is None:
@@ -79,7 +81,7 @@ class Turn:
             play.story.clock = max(0, number - 1)
         rng = random.Random(f"{seed}:{scene.rng_state}:{number}:{player_input}")
         log = TurnLog()
-        rules = Rules(world, play, RelationView(world, graph), log, play.story.clock + 1, rng)
+        rules = Rules(world, play, RelationView(world, graph), log, play.story.clock + 1, rng, attitudes)
         return cls(world, number, player_input, scene, play, rng, log, rules, mind=mind or ComposedContext())
 
     # ------------------------------------------------------------------------------------ saying

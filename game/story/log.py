@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.story.prose import tidy
-from game.world.ir import IREndedRelation, IRRelation
+from game.world.ir import IRAttitude, IREndedRelation, IRRelation
 
 
 @dataclass
@@ -20,6 +20,8 @@ class TurnLog:
     ended: list[IREndedRelation] = field(default_factory=list)
     named: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
+    attitudes: list[IRAttitude] = field(default_factory=list)
+    """Changes to attitudes toward the player this turn: acts done to people, world rules."""
     time_passes: bool = True
 
     def say(self, text: str) -> None:

@@ -12,6 +12,7 @@ from typing import Literal
 from game.story.context import Turn
 from game.story.prose import choose, fill, join_words
 from game.story.resolve import topic_matches
+from game.story.tiers import add_tier_line, record_act
 from game.world import CharacterDef
 from game.world.schema import ITEM_ACTS, TOPIC_ACTS, Act, Item, Reaction, ShowLine, Topic
 
@@ -52,9 +53,11 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
             play.story.held[item.id] = character.name
         turn.log.say(text)
         turn.rules.apply(reaction.effects, text, teller=character.name)
+        record_act(turn, character, act, answered=True, thing=item.name if item else "")
         return True
     if quiet:
         return False
+    record_act(turn, character, act, answered=False, thing=item.name if item else "")
     shown = _world_show(turn, character, item) if act == "show" and item is not None else None
     if shown is not None:
         turn.log.say(turn.world.text(fill(turn.pick(shown.text), {"name": character.short_name, "thing": item.name
@@ -63,6 +66,7 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
     refusal = character.refusals.get(act)
     text = choose(refusal, turn.rng) if refusal else DEFAULT_REFUSALS[act]
     turn.log.say(turn.world.text(fill(text, {"name": character.short_name, "thing": item.name if item else "it"})))
+    add_tier_line(turn, character)
     return False
 
 
@@ -117,6 +121,7 @@ def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None:
         turn.say_text(character.unknown)
     else:
         turn.log.say(turn.reply("no_topic", name=character.short_name))
+    add_tier_line(turn, character)
     open_topics = [t.about[0] for i, t in enumerate(character.topics)
                    if t.when.is_empty() and t.verb in (verb, "both")
                    and not turn.play.spent(f"topic:{character.name}:{i}")]

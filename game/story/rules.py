@@ -9,26 +9,30 @@ from __future__ import annotations
 
 import random
 
+from game.mind.attitude import AttitudeView
 from game.story.log import TurnLog
 from game.story.prose import evidence_sentence, pick
 from game.story.relations import RelationView
 from game.story.state import Play
 from game.world import World
 from game.world.checks import NOWHERE
-from game.world.ir import IREndedRelation, IRRelation
+from game.world.ir import IRAttitude, IREndedRelation, IRRelation
 from game.world.refs import RelationRef, strength_matches
 from game.world.schema import Conditions, Effects
+from game.world.tiers import Tier, tier_matches
 
 
 class Rules:
     """Evaluates conditions, applies effects and runs the beats for one turn."""
 
     def __init__(self, world: World, play: Play, view: RelationView, log: TurnLog, now: int,
-                 rng: random.Random) -> None:
+                 rng: random.Random, attitudes: AttitudeView | None = None) -> None:
         self.world = world
         self.play = play
         self.view = view
         self.log = log
+        self.attitudes = attitudes
+        """Everyone's attitude toward the player as the turn began (None: everyone NEUTRAL)."""
         # The story clock if this turn takes time: ``turn_min``, ``since`` and a beat's firing read it,
         # so looking around and asking for hints never bring the story's end nearer.
         self.now = now
@@ -70,6 +74,9 @@ class Rules:
         for ref in cond.relations:
             if not await self.relation_holds(ref):
                 return False
+        for name, spec in cond.tier.items():
+            if not tier_matches(self.tier(name), spec):
+                return False
         if cond.any_of:
             for sub in cond.any_of:
                 if await self.holds(sub):
@@ -84,6 +91,10 @@ class Rules:
 
     def _canonical(self, name: str) -> str:
         return self.world.canonical(name) or name
+
+    def tier(self, name: str) -> Tier:
+        """``name``'s attitude tier toward the player as this turn began."""
+        return "NEUTRAL" if self.attitudes is None else self.attitudes.tier(self._canonical(name))
 
     # ------------------------------------------------------------------------------------ effects
 
@@ -140,6 +151,10 @@ class Rules:
             self.view.record(source, target, ref.relation, None)
             self.log.name(source)
             self.log.name(target)
+        for moved in effects.attitude:
+            self.log.attitudes.append(IRAttitude(
+                name=self._canonical(moved.name), trust=moved.trust, respect=moved.respect,
+                friendliness=moved.friendliness, reason=self.world.text(moved.reason)))
         if effects.goal is not None:
             play.story.goal = effects.goal
         if effects.ending is not None and play.ending is None:

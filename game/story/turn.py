@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
+from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
 from game.story import pronouns, typos
 from game.story.actions import ACTIONS
@@ -37,10 +38,15 @@ class TurnOutcome:
 
 
 async def tell(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
-               seed: str, mind: ComposedContext | None = None) -> TurnOutcome:
+               seed: str, mind: ComposedContext | None = None,
+               attitudes: AttitudeView | None = None) -> TurnOutcome:
     """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched.
-    ``mind`` is the turn's composed context (``game.mind.context``), read by the actions through ``Turn.mind``."""
-    turn = Turn.start(world, scene, graph, number, player_input, seed, mind)
+
+    ``mind`` is the turn's composed context (``game.mind.context``), read by the actions through ``Turn.mind``;
+    ``attitudes``: everyone's attitude toward the player as the turn begins (tier conditions and the
+    per-tier lines of ordinary replies read it); None reads everyone as NEUTRAL.
+    """
+    turn = Turn.start(world, scene, graph, number, player_input, seed, mind, attitudes)
     play = turn.play
     # Who left last turn can be followed this turn, and only this turn.
     turn.followable, play.story.departures = play.story.departures, {}
@@ -187,6 +193,7 @@ def world_ir(turn: Turn) -> WorldIR:
         ended_relations=log.ended[:20],
         next_cast=present[:40],
         location=play.location,
+        attitudes=log.attitudes[:20] or None,
     )
 
 

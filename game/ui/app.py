@@ -395,6 +395,7 @@ class KithApp(App[int]):
     async def _show(self, event: Event) -> None:
         # The engine's events load with the first turn: the first frame does not need them.
         from game.engine.events import (
+            AttitudeChanged,
             GameEnded,
             GraphChanged,
             MemoryUpdating,
@@ -424,6 +425,9 @@ class KithApp(App[int]):
             self.status.activity = "updating memory"
         elif isinstance(event, GraphChanged):
             await log.add_memory([change.text for change in event.changes])
+        elif isinstance(event, AttitudeChanged):
+            if event.line:
+                self._told.append(await log.add_story(event.line))
         elif isinstance(event, TurnCommitted):
             self.status.turn = event.turn
             self.status.activity = ""

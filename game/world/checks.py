@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from game.graph.names import normalize_name
 from game.world.model import PLAYER_WORD, World
 from game.world.refs import RelationRef
-from game.world.schema import Conditions, Effects, RelationChange, WorldDocument
+from game.world.schema import OWNER, Conditions, Effects, RelationChange, WorldDocument
 from game.world.words import key_words
 
 NOWHERE = "nowhere"
@@ -113,6 +113,12 @@ class Checker:
                 self.place_ok(label, f"{path}.at.{name}", place.removeprefix("!"))
         for i, ref in enumerate(cond.relations):
             self.ref_ok(label, f"{path}.relations[{i}]", ref, in_effect=False)
+        for name in cond.tier:
+            if name == OWNER:
+                self.fail(label, f"{path}.tier", 'a tier without a name belongs in a character\'s own topic or '
+                          'reaction; elsewhere name whose it is: tier = { "Hob Tarrant" = "HOSTILE" }')
+            else:
+                self.character_ok(label, f"{path}.tier.{name}", name, player_allowed=False)
         for i, sub in enumerate(cond.any_of):
             self.conditions(label, f"{path}.any[{i}]", sub)
 
@@ -153,6 +159,8 @@ class Checker:
             self.ref_ok(label, f"{path}.end[{i}]", ref, in_effect=True)
         for i, name in enumerate(effects.meet):
             self.character_ok(label, f"{path}.meet[{i}]", name, player_allowed=False)
+        for i, moved in enumerate(effects.attitude):
+            self.character_ok(label, f"{path}.attitude[{i}].name", moved.name, player_allowed=False)
         for key in ("give", "remove"):
             for i, item in enumerate(getattr(effects, key)):
                 self.item_ok(label, f"{path}.{key}[{i}]", item)

@@ -57,6 +57,17 @@ class IREndedRelation(CamelModel):
     evidence: str = Field(default="", max_length=600)
 
 
+class IRAttitude(CamelModel):
+    """A change to one character's attitude toward the player that the story engine worked out (an act done
+    to them, a world rule); a model's attitudes come from its relations toward the player instead."""
+
+    name: str = Field(min_length=1, max_length=100)
+    trust: float = Field(default=0.0, ge=-100, le=100, allow_inf_nan=False)
+    respect: float = Field(default=0.0, ge=-100, le=100, allow_inf_nan=False)
+    friendliness: float = Field(default=0.0, ge=-100, le=100, allow_inf_nan=False)
+    reason: str = Field(min_length=1, max_length=200)
+
+
 class WorldIR(CamelModel):
     """Everything the graph may learn from one turn."""
 
@@ -66,6 +77,8 @@ class WorldIR(CamelModel):
     ended_relations: list[IREndedRelation] = Field(default_factory=list, max_length=20)
     next_cast: list[str] = Field(default_factory=list, max_length=40)
     location: str | None = None
+    # The story engine's own (left out of the schema a model is shown; docs/architecture.md, "Attitudes").
+    attitudes: SkipJsonSchema[list[IRAttitude] | None] = Field(default=None, max_length=20)
 
     def named(self) -> set[str]:
         """Every name this IR mentions anywhere (used to bound what a model may close)."""

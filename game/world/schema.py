@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from game.graph.vocabulary import RelationSpec
 from game.world.refs import RelationRef, parse_relation_ref
+from game.world.tiers import Tier, parse_tier_spec
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 DIRECTIONS: tuple[str, ...] = (
@@ -55,6 +56,8 @@ def _relation_ref(value: Any) -> Any:
 
 
 NonEmpty = Annotated[str, Field(min_length=1)]
+OWNER = ""
+"""The name a bare ``when = { tier = "..." }`` is kept under until its character claims it."""
 Text = Annotated[list[NonEmpty], BeforeValidator(_text_variants), Field(min_length=1)]
 RelationRefField = Annotated[RelationRef, BeforeValidator(_relation_ref)]
 Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=48)]
@@ -77,12 +80,38 @@ class Conditions(Strict):
     turn_min: int | None = Field(default=None, ge=0)
     turn_max: int | None = Field(default=None, ge=0)
     relations: list[RelationRefField] = Field(default_factory=list)
+    tier: dict[str, str] = Field(
+        default_factory=dict, description='A character\'s attitude tier toward the player: { "Hob Tarrant" = '
+        '"HOSTILE" }, or in a character\'s own topic or reaction just "HOSTILE" (theirs). A tier, or one after '
+        '"!", ">=" or "<=" (docs/world-format.md, "Attitudes").')
     any_of: list[Conditions] = Field(default_factory=list, alias="any")
 
     @field_validator("place", mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
+
+    @field_validator("tier", mode="before")
+    @classmethod
+    def _own_tier(cls, value: Any) -> Any:
+        # A bare tier is the owner's: the character whose topic or reaction it is fills in its name
+        # (``CharacterDef._own_tiers``); anywhere else an unnamed tier is refused by the world checks.
+        return {OWNER: value} if isinstance(value, str) else value
+
+    @field_validator("tier")
+    @classmethod
+    def _tier_specs(cls, value: dict[str, str]) -> dict[str, str]:
+        for spec in value.values():
+            parse_tier_spec(spec)
+        return value
+
+    def with_owner(self, owner: str) -> Conditions:
+        """These conditions with a bare ``tier`` (and those of ``any``) read as ``owner``'s."""
+        tier = {(owner if name == OWNER else name): spec for name, spec in self.tier.items()}
+        any_of = [sub.with_owner(owner) for sub in self.any_of]
+        if tier == self.tier and any_of == self.any_of:
+            return self
+        return self.model_copy(update={"tier": tier, "any_of": any_of})
 
     def is_empty(self) -> bool:
         return self == Conditions()
@@ -113,6 +142,16 @@ class RelationChange(Strict):
         default=None, description="Who knows it, replacing the default knowers (its two ends); 'player' may be one.")
 
 
+class AttitudeChange(Strict):
+    """A world rule's change to one character's attitude toward the player, added to what it was."""
+
+    name: NonEmpty
+    trust: float = Field(default=0.0, ge=-100, le=100, allow_inf_nan=False)
+    respect: float = Field(default=0.0, ge=-100, le=100, allow_inf_nan=False)
+    friendliness: float = Field(default=0.0, ge=-100, le=100, allow_inf_nan=False)
+    reason: str = Field(min_length=4, max_length=200, description="Why, as the attitude's history shows it.")
+
+
 class Effects(Strict):
     """What happens when a reply, reaction, command or beat fires."""
 
@@ -131,6 +170,9 @@ class Effects(Strict):
     reveal: list[NonEmpty] = Field(
         default_factory=list, description='Revelations the player learns: "Character Name:key" '
         "(a name or alias, a colon, the key of one of that character's [[characters.revelations]]).")
+    attitude: list[AttitudeChange] = Field(
+        default_factory=list, description="Changes to characters' attitudes toward the player (a world's own "
+        "rules: amends, a favour remembered); docs/world-format.md, \"Attitudes\".")
 
     def is_empty(self) -> bool:
         return self == Effects()
@@ -221,9 +263,24 @@ class CharacterDef(Strict):
     topics: list[Topic] = Field(default_factory=list)
     reactions: list[Reaction] = Field(default_factory=list)
     news: list[NewsLine] = Field(default_factory=list)
+    tiers: dict[Tier, Text] = Field(
+        default_factory=dict, description="Their own line for each attitude tier, added to their ordinary "
+        "replies (greeting, nothing to say, a refusal); overrides the world's [world.tiers].")
+    tier_changes: dict[Tier, Text] = Field(
+        default_factory=dict, description="What the story says when their attitude falls or rises into a "
+        "tier; overrides the world's [world.tier_changes].")
     pronoun: Literal["he", "she", "they"] | None = Field(
         default=None, description="Which pronouns the parser follows to them: he/him, she/her, they/them; "
         "none declared: any of them.")
+
+    @model_validator(mode="after")
+    def _own_tiers(self) -> CharacterDef:
+        """A bare ``tier`` in one of their topics or reactions is their tier toward the player."""
+        for topic in self.topics:
+            topic.when = topic.when.with_owner(self.name)
+        for reaction in self.reactions:
+            reaction.when = reaction.when.with_owner(self.name)
+        return self
 
     @property
     def names(self) -> list[str]:
@@ -367,6 +424,12 @@ class WorldSection(Strict):
     times: list[TimeOfDay] = Field(default_factory=list)
     shows: list[ShowLine] = Field(default_factory=list)
     news: list[NewsLine] = Field(default_factory=list)
+    tiers: dict[Tier, Text] = Field(
+        default_factory=dict, description="A line per attitude tier ({name}: the character) added to every "
+        "character's ordinary replies at that tier; NEUTRAL usually has none.")
+    tier_changes: dict[Tier, Text] = Field(
+        default_factory=dict, description="What the story says when someone's attitude toward the player falls "
+        "or rises into a tier ({name}: the character).")
 
 
 class PlayerDef(Strict):

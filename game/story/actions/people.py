@@ -16,6 +16,7 @@ from game.story.parser import Intent
 from game.story.prose import fill, mid_sentence
 from game.story.resolve import character_named, item_named
 from game.story.responses import DEFAULT_REFUSALS, TopicVerb, answer_topic, no_topic, pick_topic, react
+from game.story.tiers import COLD_TIERS, tier_line
 from game.story.word import pass_on, pass_on_item
 from game.world import CharacterDef
 from game.world.schema import Act, Item
@@ -52,10 +53,16 @@ class Talk(Action[CharacterDef]):
     async def report(self, turn: Turn, plan: CharacterDef) -> None:
         if await react(turn, plan, "talk", quiet=True):
             return
+        line = tier_line(turn, plan)
+        if line is not None and turn.rules.tier(plan.name) in COLD_TIERS:
+            turn.log.say(line)  # someone cold to you does not greet you: the tier's line is all you get
+            return
         if plan.greeting:
             turn.say_text(plan.greeting)
         else:
             turn.log.say(fill(DEFAULT_REFUSALS["talk"], {"name": plan.short_name}))
+        if line is not None:
+            turn.log.paragraphs[-1] += f" {line}"
 
 
 class Converse(Action[Address]):

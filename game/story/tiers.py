@@ -1,0 +1,76 @@
+"""Attitudes in the story: acts that move them, and the per-tier lines of ordinary replies.
+
+What the player does to someone (help, threaten, a gift...) is recorded in the turn's World IR as a
+change to that person's attitude (``record_act``); the engine applies it after the turn with everything
+else that moves attitudes (``game.mind.attitude_turn``). What a character says in their ordinary replies
+(a greeting, nothing to say, a refusal) shows their tier toward the player as the turn began: the
+character's own line for the tier (``[characters.tiers]``), else the world's (``[world.tiers]``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from game.mind.attitude_rules import ACT_REASONS, act_delta
+from game.story.context import Turn
+from game.story.prose import fill, pick
+from game.world import CharacterDef, World
+from game.world.ir import IRAttitude
+from game.world.tiers import Tier
+
+COLD_TIERS: frozenset[str] = frozenset({"HOSTILE", "UNFRIENDLY"})
+"""Tiers at which a character's line takes the place of their greeting (warmer ones add it after)."""
+ANSWERED_ONLY = frozenset({"help", "give"})
+"""Acts that change nothing when refused: a help not needed, a gift not wanted."""
+
+
+def record_act(turn: Turn, character: CharacterDef, act: str, answered: bool, thing: str = "") -> None:
+    """Note what ``act`` does to ``character``'s attitude (``answered``: one of their reactions ran)."""
+    delta = act_delta(act)
+    if delta is None or (act in ANSWERED_ONLY and not answered):
+        return
+    reason = ACT_REASONS[act].replace("{thing}", thing or "something")
+    trust, respect, friendliness = delta
+    turn.log.attitudes.append(IRAttitude(name=character.name, trust=trust, respect=respect,
+                                         friendliness=friendliness, reason=reason))
+
+
+def tier_line(turn: Turn, character: CharacterDef) -> str | None:
+    """``character``'s line for their tier toward the player now, or None (NEUTRAL usually has none)."""
+    tier = turn.rules.tier(character.name)
+    variants = character.tiers.get(tier) or turn.world.section.tiers.get(tier)
+    if not variants:
+        return None
+    return fill(turn.pick(variants), {"name": character.short_name})
+
+
+def add_tier_line(turn: Turn, character: CharacterDef) -> None:
+    """Close the reply just said with ``character``'s tier line, when their tier has one."""
+    line = tier_line(turn, character)
+    if line is None:
+        return
+    if turn.log.paragraphs:
+        turn.log.paragraphs[-1] += f" {line}"
+    else:
+        turn.log.say(line)
+
+
+def change_line(world: World, name: str, tier: Tier, rng: random.Random) -> str | None:
+    """What the story says when ``name``'s attitude falls or rises into ``tier``, or None."""
+    character = world.character(name)
+    if character is None:
+        return None
+    variants = character.tier_changes.get(tier) or world.section.tier_changes.get(tier)
+    if not variants:
+        return None
+    return fill(pick(world, variants, rng), {"name": character.short_name})
+
+
+def tier_change_lines(world: World, seed: int) -> Callable[[str, Tier], str | None]:
+    """``change_line`` for the turn pipeline: the same seed and change always pick the same variant."""
+
+    def line(name: str, tier: Tier) -> str | None:
+        return change_line(world, name, tier, random.Random(f"{seed}:{name}:{tier}"))
+
+    return line
