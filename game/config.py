@@ -171,6 +171,15 @@ class GossipConfig(BaseModel):
     floor: float = Field(default=0.3, ge=0.0, le=1.0)
 
 
+class MemoryConfig(BaseModel):
+    """The ``[memory]`` table: what NPCs remember of the player."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    capacity: int = Field(default=200, ge=1, le=10000)
+    """Episodic memories kept per NPC; past it the least relevant (importance, strength, age) is forgotten."""
+
+
 class Settings(BaseModel):
     """Everything Kith can be told."""
 
@@ -190,6 +199,7 @@ class Settings(BaseModel):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     gossip: GossipConfig = Field(default_factory=GossipConfig)
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
 
     @property
     def uses_llm(self) -> bool:

@@ -32,6 +32,8 @@ from game.graph.models import Edge, Node
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind.memory import MemorySettings
+from game.mind.memory_store import load_memory_book
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
@@ -46,6 +48,10 @@ def gossip_settings(settings: Settings) -> GossipSettings:
     g = settings.gossip
     return GossipSettings(exchanges_per_turn=g.exchanges_per_turn, pair_cooldown=g.pair_cooldown, decay=g.decay,
                           floor=g.floor)
+
+
+def memory_settings(settings: Settings) -> MemorySettings:
+    return MemorySettings(capacity=settings.memory.capacity)
 
 
 def retrieval_settings(settings: Settings) -> RetrievalSettings:
@@ -224,7 +230,9 @@ class GameSession:
 
             narrator = make_narrator(settings, world, env=env)
         talked = await db.gossip_last_talked()
-        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
+        session = cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
+        session._pipeline.state.memories = await load_memory_book(db, memory_settings(settings))
+        return session
 
     @staticmethod
     async def _seed_world(db: SaveDatabase, world: World) -> None:
@@ -394,7 +402,8 @@ class GameSession:
         raw = await db.scene_at(turn)
         scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
         history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked())
+        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
+                                            await load_memory_book(db, memory_settings(self.settings)))
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)

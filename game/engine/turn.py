@@ -42,6 +42,8 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings, ScopedRetrieval, cast_seeds, retrieve, retrieve_scoped
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.mind.memory import MemoryBook
+from game.mind.memory_forming import memory_rows
 from game.narrator.base import (
     ExtractionReport,
     NarrationRequest,
@@ -77,14 +79,17 @@ class PlayState:
     last_input: str | None = None
     talked: dict[tuple[str, str], int] = field(default_factory=dict)
     """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
+    memories: MemoryBook = field(default_factory=MemoryBook)
+    """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None) -> PlayState:
+           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None,
+           memories: MemoryBook | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose,
-                   past[-1].player_input if past else None, dict(talked or {}))
+                   past[-1].player_input if past else None, dict(talked or {}), memories or MemoryBook())
 
 
 @dataclass(frozen=True)
@@ -270,7 +275,7 @@ class TurnPipeline:
             request = NarrationRequest(
                 turn=turn, player_input=text, npc_context=retrieval.npc_context, scene=scene,
                 graph=state.graph, history=tuple(state.history), seed=self.seed + turn,
-                knowledge=scoped.knowledge,
+                knowledge=scoped.knowledge, memories=state.memories.view(turn),
             )
             parts: list[str] = []
             async for delta in self.narrator.narrate(request):
@@ -316,13 +321,16 @@ class TurnPipeline:
                 writes = writes.copy()
                 writes.knowings.update(gossip.knowings)
             lap("gossip_ms")
+            memories = await memory_rows(state.memories, state.graph, writes,
+                                         None if result.ir_error else result.world_ir, turn)
+            lap("memory_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=retrieval.npc_context,
                 world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
                 extracted=report.extracted,
             )
-            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told)))
+            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told), tuple(memories)))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
@@ -375,6 +383,7 @@ class TurnPipeline:
         state.last_input = record.input
         for told in finished.told:
             state.talked[pair_key(told.teller, told.listener)] = told.turn
+        state.memories.apply(finished.rows)
 
     def ending_title(self, ending: str) -> str:
         if ending in self.ending_titles:

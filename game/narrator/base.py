@@ -13,6 +13,7 @@ from typing import Protocol
 
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
+from game.mind.memory import MemoryView
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
 
@@ -41,6 +42,8 @@ class NarrationRequest:
     """What each person present knows, by name (the player character first): ``npcContext`` lines, each
     ending in how sure they are (``sure``, ``heard``, ``rumour``). Empty when retrieval was not scoped
     (a graph with no player node), and then ``npc_context`` is everything the walk found."""
+    memories: MemoryView | None = None
+    """What NPCs remember of the player as the turn begins (``game.mind.memory``); the offline story reads it."""
 
 
 @dataclass

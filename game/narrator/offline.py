@@ -75,6 +75,6 @@ class OfflineNarrator:
         if self._last is not None and self._last[0] is request:
             return self._last[1]
         outcome = await tell(self.world, request.scene, request.graph, request.turn, request.player_input,
-                             seed=f"{self.seed}:{request.seed}")
+                             seed=f"{self.seed}:{request.seed}", memories=request.memories)
         self._last = (request, outcome)
         return outcome

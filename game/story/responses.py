@@ -41,6 +41,8 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
     for index, reaction in enumerate(character.reactions):
         if not _reaction_fits(turn, reaction, act, item, about, index, character):
             continue
+        if reaction.first_meeting and await turn.memory.has_met(character.name):
+            continue  # they remember meeting the player: a first meeting happens once
         if not await turn.rules.holds(reaction.when):
             continue
         text = turn.pick(reaction.reply)
@@ -52,6 +54,7 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
             play.story.held[item.id] = character.name
         turn.log.say(text)
         turn.rules.apply(reaction.effects, text, teller=character.name)
+        turn.memory.note_revealed(character.name, reaction.effects.reveal)
         return True
     if quiet:
         return False
@@ -98,8 +101,21 @@ async def pick_topic(turn: Turn, character: CharacterDef, verb: TopicVerb, phras
     for exact in (True, False):
         for index, topic in candidates:
             if topic_matches(turn.world, phrase, topic.about, exact) and await turn.rules.holds(topic.when):
+                if topic.lie and await _no_longer_lies(turn, character, topic):
+                    continue
                 return index, topic
     return None
+
+
+async def _no_longer_lies(turn: Turn, character: CharacterDef, topic: Topic) -> bool:
+    """Whether ``character`` remembers telling the player the truth this lie denies (``denies``), or, for a
+    lie that names none, remembers confessing anything of their own: a secret told stays told."""
+    if not topic.denies:
+        return await turn.memory.confessed(character.name)
+    for ref in topic.denies:
+        if await turn.memory.has_revealed(character.name, ref):
+            return True
+    return False
 
 
 def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) -> None:
@@ -109,11 +125,17 @@ def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) 
         turn.play.spend(f"topic:{character.name}:{index}")
     turn.log.say(text)
     turn.rules.apply(topic.effects, text, teller=character.name)
+    turn.memory.note_revealed(character.name, topic.effects.reveal)
 
 
-def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None:
-    """Nothing to say about that: their own words for it, then what they might talk about instead."""
-    if character.unknown:
+async def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None:
+    """Nothing to say about that: their own words for it, then what they might talk about instead.
+
+    Someone who has confessed answers with their ``admitted`` line, not the old denial (``unknown``).
+    """
+    if character.admitted and await turn.memory.confessed(character.name):
+        turn.say_text(character.admitted)
+    elif character.unknown:
         turn.say_text(character.unknown)
     else:
         turn.log.say(turn.reply("no_topic", name=character.short_name))

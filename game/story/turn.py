@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
-from game.story import pronouns, typos
+from game.mind.memory import MemoryView
+from game.story import memory_acts, memory_lines, pronouns, typos
 from game.story.actions import ACTIONS
 from game.story.actions.base import finish
 from game.story.context import Refusal, Turn
@@ -36,9 +37,12 @@ class TurnOutcome:
 
 
 async def tell(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
-               seed: str) -> TurnOutcome:
-    """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched."""
-    turn = Turn.start(world, scene, graph, number, player_input, seed)
+               seed: str, memories: MemoryView | None = None) -> TurnOutcome:
+    """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched.
+
+    ``memories``: what the people of the story remember of the player as the turn begins (none: nothing).
+    """
+    turn = Turn.start(world, scene, graph, number, player_input, seed, memories)
     play = turn.play
     # Who left last turn can be followed this turn, and only this turn.
     turn.followable, play.story.departures = play.story.departures, {}
@@ -46,7 +50,7 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
     if not await custom_command(turn, player_input):
         await dispatch(turn, parse(player_input), typed=player_input)
     if play.ending is None:
-        await react_to_news(turn)
+        await react_to_news(turn) or await memory_lines.recall(turn)
     if turn.log.time_passes:
         play.story.clock = turn.rules.now
         if play.ending is None:
@@ -99,6 +103,7 @@ async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None
             return
         turn.acted_on, turn.mentioned_people = refused
     await finish(action, turn, plan)
+    await memory_acts.note_action(turn, intent.verb, plan)
     pronouns.remember(turn)
 
 
@@ -121,6 +126,7 @@ async def _typo_reading(turn: Turn, typed: str) -> bool:
         return False
     turn.log.say(note)
     await finish(action, turn, plan)
+    await memory_acts.note_action(turn, intent.verb, plan)
     pronouns.remember(turn)
     return True
 
@@ -185,6 +191,7 @@ def world_ir(turn: Turn) -> WorldIR:
         ended_relations=log.ended[:20],
         next_cast=present[:40],
         location=play.location,
+        acts=turn.memory.acts[:40] or None,
     )
 
 

@@ -57,6 +57,25 @@ class IREndedRelation(CamelModel):
     evidence: str = Field(default="", max_length=600)
 
 
+class IRAct(CamelModel):
+    """Something that passed between the player and one person this turn, as the story engine saw it.
+
+    NPCs' memories are formed from these (``game.mind.memory_forming``), never from prose. Only the
+    offline story engine states them; they are left out of the schema a model is shown.
+    """
+
+    kind: Literal["act", "met", "revealed", "recalled"]
+    """``act``: the player did ``verb`` to ``character``; ``met``: their first meeting; ``revealed``:
+    ``character`` told the player the revelation ``detail`` (``NAME:KEY``); ``recalled``: ``character``
+    spoke of their memory number ``detail``."""
+    character: str = Field(min_length=1, max_length=100)
+    verb: str = Field(default="", max_length=40)
+    detail: str = Field(default="", max_length=200)
+    """The item given or shown, the topic asked about, the revelation's ``NAME:KEY``, or a memory's number."""
+    text: str = Field(default="", max_length=400)
+    """For ``revealed``: the revelation's sentence."""
+
+
 class WorldIR(CamelModel):
     """Everything the graph may learn from one turn."""
 
@@ -66,6 +85,8 @@ class WorldIR(CamelModel):
     ended_relations: list[IREndedRelation] = Field(default_factory=list, max_length=20)
     next_cast: list[str] = Field(default_factory=list, max_length=40)
     location: str | None = None
+    acts: SkipJsonSchema[list[IRAct] | None] = Field(default=None, max_length=40)
+    """What passed between the player and the people here (offline story only; None from a model)."""
 
     def named(self) -> set[str]:
         """Every name this IR mentions anywhere (used to bound what a model may close)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from game.story.actions.base import Action
 from game.story.actions.places import Arrival, arrive
 from game.story.context import Refusal, Turn
+from game.story.memory_lines import talk_again
 from game.story.parser import Intent
 from game.story.prose import fill, mid_sentence
 from game.story.resolve import character_named, item_named
@@ -52,6 +53,9 @@ class Talk(Action[CharacterDef]):
     async def report(self, turn: Turn, plan: CharacterDef) -> None:
         if await react(turn, plan, "talk", quiet=True):
             return
+        if await turn.memory.has_met(plan.name):
+            await talk_again(turn, plan)  # the greeting was their first meeting's, and it happened once
+            return
         if plan.greeting:
             turn.say_text(plan.greeting)
         else:
@@ -77,7 +81,7 @@ class Converse(Action[Address]):
             await pass_on(turn, plan.character, plan.topic)
         chosen = await pick_topic(turn, plan.character, self.verb, plan.topic)
         if chosen is None:
-            no_topic(turn, plan.character, self.verb)
+            await no_topic(turn, plan.character, self.verb)
             return
         answer_topic(turn, plan.character, *chosen)
 
