@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
-    "help", "graph", "why",
+    "help", "graph", "why", "npc",
 }
 
 HELP_TEXT = """\
@@ -24,7 +24,7 @@ Start a line with `"` to speak aloud.
 writes a plain-text log, `verbose` / `brief` set how much a revisited place is described, `quit` (`q`) leaves.
 
 **Memory.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
-`/why NAME` shows those relations with the turns that produced them.
+`/why NAME` shows those relations with the turns that produced them; `/npc NAME` what NAME remembers of you.
 """
 
 
@@ -44,7 +44,7 @@ def parse_meta(text: str) -> MetaCommand | None:
     argument = argument.strip()
     if word not in META_WORDS:
         return None
-    if word in {"graph", "why"} and not slashed:
+    if word in {"graph", "why", "npc"} and not slashed:
         return None  # "why" and "graph" are ordinary words in the story; only /why and /graph are commands
     if word == "help" and argument:
         return None  # "help Mira" is an act

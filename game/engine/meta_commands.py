@@ -16,6 +16,7 @@ from game.graph.map.known import known_graph
 from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
+from game.mind.memory_render import render_memories
 from game.store.connection import inspect_save
 from game.store.saves import snapshot_name
 
@@ -220,6 +221,20 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput("\n".join(lines), "why")
 
 
+async def _npc(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    """``/npc NAME``: NAME's memories of the player, newest and strongest first (``game.mind.memory_render``)."""
+    if not argument:
+        yield MetaOutput("Type `/npc NAME` to see what someone remembers of you.", "npc")
+        return
+    match = await _named(session, argument)
+    if match.node is None or match.node.type != "individual":
+        yield MetaOutput(_not_named(argument, match), "npc")
+        return
+    book = session.memories
+    yield MetaOutput(render_memories(match.node.name, book.ranked(match.node.id, session.turn), session.turn,
+                                     book.settings), "npc")
+
+
 async def _heard(session: GameSession, node_id: str) -> list[str]:
     """One line per open relation ``node_id`` knows second-hand: who told them, when, how sure they are.
 
@@ -264,4 +279,5 @@ def _not_named(argument: str, match: NameMatch) -> str:
 _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
+    "npc": _npc,
 }

@@ -32,7 +32,7 @@ from game.graph.models import Edge, Node
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.mind.memory import MemorySettings
+from game.mind.memory import MemoryBook, MemorySettings
 from game.mind.memory_store import load_memory_book
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
@@ -137,6 +137,11 @@ class GameSession:
         story = self.scene.story
         clock = story.clock if story is not None and story.clock is not None else self.turn
         return time_of_day(self.world, clock, random.Random(clock))
+
+    @property
+    def memories(self) -> MemoryBook:
+        """What NPCs remember of the player now (read-only for callers: turns change it)."""
+        return self._pipeline.state.memories
 
     @property
     def verbose(self) -> bool:

@@ -107,7 +107,7 @@ def memory_columns(memory: Memory) -> dict[str, Scalar]:
 
 def memory_from_row(row: Mapping[str, Scalar]) -> Memory:
     tags = json.loads(str(row["tags"] or "[]"))
-    kind = "semantic" if row["kind"] == "semantic" else "episodic"
+    kind: MemoryKind = "semantic" if row["kind"] == "semantic" else "episodic"
     return Memory(
         npc=str(row["npc"]), seq=int(row["seq"] or 0), kind=kind, text=str(row["text"]),
         turn=int(row["turn"] or 0), importance=float(row["importance"] or 0.0), valence=float(row["valence"] or 0.0),
