@@ -138,7 +138,7 @@ async def _from_acts(planner: _Planner, people: _People, acts: Sequence[IRAct], 
         if act.kind == "met":
             if not planner.book.has_said(npc, "met"):
                 planner.said(npc, "met")
-                planner.remember(npc, f"{player} first spoke with me.", 0.3, 0.1, ("met",))
+                planner.remember(npc, f"Met {player} for the first time.", 0.3, 0.1, ("met",))
         elif act.kind == "revealed":
             subject, _, _key = act.detail.rpartition(":")
             if planner.book.has_said(npc, f"revealed:{act.detail}"):

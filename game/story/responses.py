@@ -141,6 +141,7 @@ async def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None
         turn.log.say(turn.reply("no_topic", name=character.short_name))
     open_topics = [t.about[0] for i, t in enumerate(character.topics)
                    if t.when.is_empty() and t.verb in (verb, "both")
-                   and not turn.play.spent(f"topic:{character.name}:{i}")]
+                   and not turn.play.spent(f"topic:{character.name}:{i}")
+                   and not (t.lie and await _no_longer_lies(turn, character, t))]
     if open_topics:
         turn.log.paragraphs[-1] += f" {character.short_name} might talk about {join_words(open_topics[:3], 'or')}."
