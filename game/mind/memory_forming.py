@@ -82,8 +82,8 @@ class _Planner:
     def remember(self, npc: str, text: str, importance: float, valence: float, tags: Sequence[str],
                  heard: bool = False, about: str = "") -> None:
         text = " ".join(text.split())[:400]
-        if any(m.text == text for m in self.book.of(npc)):
-            return  # the same thing learned twice (told, then heard as a rumour) is one memory
+        if any(m.text == text and (m.turn == self.turn or heard) for m in self.book.of(npc)):
+            return  # one thing seen twice in a turn, or the same news heard again, is one memory
         memory = Memory(npc=npc, seq=self.book.next_seq(npc), kind="episodic", text=text, turn=self.turn,
                         importance=_unit(importance), valence=max(-1.0, min(1.0, valence)), tags=tuple(tags),
                         strength=1.0, last_used=self.turn, heard=heard, about=about)
