@@ -17,6 +17,8 @@ from game.world.ir import IRAct
 
 VERBS = {"say": "tell"}
 """Verbs remembered as another: speaking up to someone is telling them."""
+ONLY_IF_ANSWERED = frozenset({"help", "give", "show"})
+"""Acts that happen only if the person lets them (help refused is not help, a gift not taken not given)."""
 
 
 async def note_action(turn: Turn, verb: str, plan: Any) -> None:
@@ -38,5 +40,7 @@ async def note_action(turn: Turn, verb: str, plan: Any) -> None:
         return
     if not await turn.memory.has_met(character.name):
         turn.memory.note_met(character.name)
+    if verb in ONLY_IF_ANSWERED and character.name not in turn.memory.answered:
+        return
     turn.memory.note(IRAct(kind="act", character=character.name, verb=VERBS.get(verb, verb)[:40],
                            detail=detail[:200]))

@@ -37,6 +37,8 @@ class Remembered:
     view: MemoryView | None = None
     """The book as the turn began; None when the narrator was handed no memories (every NPC a blank)."""
     acts: list[IRAct] = field(default_factory=list)
+    answered: set[str] = field(default_factory=set)
+    """Who answered the player's act with a reaction of theirs this turn (help accepted, a gift taken)."""
 
     async def npc_id(self, name: str) -> str | None:
         node = await self.relations.node(name)

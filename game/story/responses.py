@@ -55,6 +55,7 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
         turn.log.say(text)
         turn.rules.apply(reaction.effects, text, teller=character.name)
         turn.memory.note_revealed(character.name, reaction.effects.reveal)
+        turn.memory.answered.add(character.name)
         return True
     if quiet:
         return False
