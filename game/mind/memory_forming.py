@@ -34,6 +34,9 @@ from game.world.ir import IRAct, IRRelation, WorldIR
 CONTEXT_RECALL = 3
 """Per person on stage, how many of their most relevant memories the context gives the narrator (and so
 recalls). ``game.mind.memory_provider`` shows the same ones."""
+CONTEXT_RECALL_EVERY = 5
+"""A memory kept in the context turn after turn counts as used again only after this many turns: being
+in view is not being brought up, and it keeps a long scene from rewriting the same rows every turn."""
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,9 @@ class _Planner:
         if self.book.said_turn(npc, key) != self.turn:
             self.write(said_row(npc, key, self.turn))
 
-    def recall(self, npc: str, seq: int) -> None:
+    def recall(self, npc: str, seq: int, every: int = 1) -> None:
         memory = self.book.memories.get(npc, {}).get(seq)
-        if memory is not None and memory.last_used != self.turn:
+        if memory is not None and self.turn - memory.last_used >= every:
             self.write(self.book.recalled(memory, self.turn).row())
 
 
@@ -118,7 +121,7 @@ async def memory_rows(book: MemoryBook, graph: GraphIndex, writes: GraphWrites, 
             await _from_relations(planner, people, ir.relations, present, player)
         for npc in present:
             for memory in planner.book.relevant(npc, turn, CONTEXT_RECALL):
-                planner.recall(npc, memory.seq)
+                planner.recall(npc, memory.seq, every=CONTEXT_RECALL_EVERY)
     await _heard(planner, graph, writes, player)
     for npc in sorted(planner.touched):
         _keep_within_bounds(planner, npc)
