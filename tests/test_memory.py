@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from chat_server import ChatServer, Failure, Text
 from helpers.play import collect, play_session, text_of
+from llm_helpers import narrator, tiny_world
 from playthrough import Playthrough
 from test_cli_graph import Kith
 
@@ -147,7 +149,7 @@ class Junk:
     def __init__(self, answer: str | None) -> None:
         self.answer = answer
 
-    async def summarize(self, npc_name: str, memories: Sequence[Memory], fallback: str) -> str:
+    async def summarize(self, npc_name: str, memories: Sequence[Memory], fallback: str, turn: int) -> str:
         if self.answer is None:
             raise RuntimeError("the model went away")
         return self.answer
@@ -269,3 +271,30 @@ def test_kith_graph_memories_prints_the_exact_json_list(tmp_path: Path, capsys: 
     code, _, err = kith("memories", "--save", "game", "Eel Run")
     assert code != 0 and "only individuals remember" in err
     assert json.loads(kith("memories", "--save", "game", "--json", "Orla")[1]) == []
+
+
+# ------------------------------------------------------------------------------------------ a model's summary
+
+
+async def test_with_a_model_the_model_writes_the_consolidated_memory_and_junk_falls_back() -> None:
+    def fresh() -> MemoryBook:
+        book = MemoryBook(MemorySettings(consolidate_age=1, consolidate_count=2))
+        book.apply([episode(1, "Wren helped me.", 1).row(), episode(2, "Wren helped me again.", 2).row()])
+        return book
+
+    fallback = deterministic_summary("Wren", "help", [episode(1, "x", 1), episode(2, "Wren helped me again.", 2)])
+    with ChatServer() as server:
+        teller = narrator(tiny_world(), server.base_url)
+        try:
+            server.push(Text("Wren keeps turning up to help me when nobody else will."), Text("\x1b[2J{}"),
+                        Failure(500))
+            made = []
+            for _ in range(3):
+                book = fresh()
+                book.apply(await consolidate(book, "npc-hob", 10, "Wren", teller.memory_summarizer))
+                made.append([m.text for m in book.of("npc-hob")])
+        finally:
+            await teller.aclose()
+        asked = server.chat_requests[0]
+    assert made == [["Wren keeps turning up to help me when nobody else will."], [fallback], [fallback]]
+    assert "Wren helped me again." in asked.text() and asked.body["max_tokens"] == 120

@@ -43,6 +43,7 @@ from game.graph.retrieve import RetrievalSettings, ScopedRetrieval, cast_seeds, 
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.mind.memory import MemoryBook
+from game.mind.memory_consolidate import SummarizingNarrator
 from game.mind.memory_forming import memory_rows
 from game.narrator.base import (
     ExtractionReport,
@@ -321,8 +322,9 @@ class TurnPipeline:
                 writes = writes.copy()
                 writes.knowings.update(gossip.knowings)
             lap("gossip_ms")
+            summarizer = self.narrator.memory_summarizer if isinstance(self.narrator, SummarizingNarrator) else None
             memories = await memory_rows(state.memories, state.graph, writes,
-                                         None if result.ir_error else result.world_ir, turn)
+                                         None if result.ir_error else result.world_ir, turn, summarizer)
             lap("memory_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(

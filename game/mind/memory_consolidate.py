@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from game.mind.memory import Memory, MemoryBook
 from game.store.rows import RowWrite
@@ -36,7 +36,15 @@ QUIET_TAGS = frozenset({"met", "confession", "secret", "told-secret"})
 class Summarizer(Protocol):
     """Writes a semantic memory's sentence from the episodes it replaces (a model, usually)."""
 
-    async def summarize(self, npc_name: str, memories: Sequence[Memory], fallback: str) -> str: ...
+    async def summarize(self, npc_name: str, memories: Sequence[Memory], fallback: str, turn: int) -> str: ...
+
+
+@runtime_checkable
+class SummarizingNarrator(Protocol):
+    """A narrator that can have its model write consolidated memories (the model narrator)."""
+
+    @property
+    def memory_summarizer(self) -> Summarizer: ...
 
 
 def deterministic_summary(player: str, tag: str, memories: Sequence[Memory]) -> str:
@@ -63,12 +71,13 @@ def valid_summary(text: object) -> str | None:
     return cleaned
 
 
-async def summary(summarizer: Summarizer | None, npc_name: str, memories: Sequence[Memory], fallback: str) -> str:
+async def summary(summarizer: Summarizer | None, npc_name: str, memories: Sequence[Memory], fallback: str,
+                  turn: int = 0) -> str:
     """The summarizer's sentence when it gives a usable one in time, else ``fallback``."""
     if summarizer is None:
         return fallback
     try:
-        text = await asyncio.wait_for(summarizer.summarize(npc_name, memories, fallback), SUMMARY_TIMEOUT)
+        text = await asyncio.wait_for(summarizer.summarize(npc_name, memories, fallback, turn), SUMMARY_TIMEOUT)
     except Exception:
         # Whatever a model client raises (timeouts, transport, refusals): the fallback is always safe.
         return fallback
@@ -98,7 +107,7 @@ async def consolidate(book: MemoryBook, npc: str, turn: int, player: str,
     tag, group = found
     settings = book.settings
     fallback = deterministic_summary(player, tag, group)
-    text = await summary(summarizer, npc, group, fallback)
+    text = await summary(summarizer, npc, group, fallback, turn)
     tags = list(dict.fromkeys([tag, *(t for m in group for t in m.tags)]))[:6]
     abouts = {m.about for m in group}
     semantic = Memory(
