@@ -117,7 +117,7 @@ async def test_past_the_capacity_the_least_relevant_memory_is_forgotten(brinefal
     assert len([m for m in hob if m.kind == "episodic"]) == 3
     # The threat (important) outlives the idle questions asked before the last one.
     assert "Wren Tallis threatened me." in [m.text for m in hob]
-    assert "Wren Tallis asked me about ness." not in [m.text for m in hob]
+    assert "Wren Tallis asked me about Ness Tallis." not in [m.text for m in hob]
 
 
 def test_the_capacity_is_a_setting() -> None:

@@ -194,8 +194,7 @@ async def _heard(planner: _Planner, graph: GraphIndex, writes: GraphWrites, play
         if knower is None or about is None or knower.type != "individual" or about.type != "individual":
             continue
         teller = _node(graph, writes, row.source or "")
-        told_by = "you" if teller is not None and teller.id in graph.player_ids else (
-            teller.name if teller is not None else "someone")
+        told_by = teller.name if teller is not None else "someone"
         importance = (0.3 + 0.5 * abs(edge.strength)) * settings.heard_factor * (0.8 if row.how == "rumour" else 1.0)
         planner.remember(knower.id, f"Heard from {told_by}: {edge.fact}", importance, edge.strength,
                          (edge.relation.lower(), "heard"), heard=True, about=about.id)

@@ -12,6 +12,7 @@ from typing import Any
 
 from game.story.actions.people import Address, Offer, Pursuit
 from game.story.context import Refusal, Turn
+from game.story.resolve import character_named
 from game.world import CharacterDef
 from game.world.ir import IRAct
 
@@ -30,6 +31,9 @@ async def note_action(turn: Turn, verb: str, plan: Any) -> None:
         character = plan
     elif isinstance(plan, Address):
         character, detail = plan.character, plan.topic
+        named = character_named(turn.world, detail) if detail else None
+        if named is not None:
+            detail = named.name  # "about tibby" is remembered as about Tibby Tarrant
     elif isinstance(plan, Offer):
         character, detail, verb = plan.character, plan.item.name, plan.act
     elif isinstance(plan, Pursuit):
