@@ -117,7 +117,7 @@ async def test_past_the_capacity_the_least_relevant_memory_is_forgotten(brinefal
     assert len([m for m in hob if m.kind == "episodic"]) == 3
     # The threat (important) outlives the idle questions asked before the last one.
     assert "Wren Tallis threatened me." in [m.text for m in hob]
-    assert "Wren Tallis asked me about Ness Tallis." not in [m.text for m in hob]
+    assert "Wren Tallis asked me about Ness." not in [m.text for m in hob]
 
 
 def test_the_capacity_is_a_setting() -> None:
@@ -142,7 +142,7 @@ async def test_old_related_memories_become_one_semantic_memory_offline(brinefall
     assert semantic[0].tags[0] == "ask" and semantic[0].turn == 3
     # The newest question is not old enough yet; the first meeting is never folded into an impression.
     assert [m.text for m in hob if m.kind == "episodic"] == [
-        "Met Wren Tallis for the first time.", "Wren Tallis asked me about kestrel."]
+        "Met Wren Tallis for the first time.", "Wren Tallis asked me about Kestrel."]
 
 
 class Junk:

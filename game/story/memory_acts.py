@@ -33,7 +33,7 @@ async def note_action(turn: Turn, verb: str, plan: Any) -> None:
         character, detail = plan.character, plan.topic
         named = character_named(turn.world, detail) if detail else None
         if named is not None:
-            detail = named.name  # "about tibby" is remembered as about Tibby Tarrant
+            detail = named.short_name  # "about tibby" is remembered as about Tibby
     elif isinstance(plan, Offer):
         character, detail, verb = plan.character, plan.item.name, plan.act
     elif isinstance(plan, Pursuit):
