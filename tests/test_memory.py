@@ -18,6 +18,7 @@ from test_cli_graph import Kith
 
 from game.config import load_settings
 from game.engine.session import GameSession
+from game.errors import SaveError
 from game.graph.memory import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
@@ -298,3 +299,18 @@ async def test_with_a_model_the_model_writes_the_consolidated_memory_and_junk_fa
         asked = server.chat_requests[0]
     assert made == [["Wren keeps turning up to help me when nobody else will."], [fallback], [fallback]]
     assert "Wren helped me again." in asked.text() and asked.body["max_tokens"] == 120
+
+
+@pytest.mark.parametrize("damage", ["UPDATE npc_memories SET tags = '['", "ALTER TABLE npc_memories DROP COLUMN about",
+                                    "UPDATE npc_said SET turn = 'soon'"])
+async def test_a_damaged_memory_table_is_one_message_naming_the_save(tmp_path: Path, damage: str) -> None:
+    session = await open_game(tmp_path)
+    try:
+        await play_session(session, ["talk to hob", "help hob"])
+        path = session.save_path
+    finally:
+        await session.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(damage)
+    with pytest.raises(SaveError, match="game is damaged"):
+        await open_game(tmp_path, new=False)

@@ -7,6 +7,7 @@ the turn (``SaveDatabase.commit_turn``).
 from __future__ import annotations
 
 from game.mind.memory import MEMORY_TABLE, SAID_TABLE, MemoryBook, MemorySettings, memory_from_row
+from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase
 
 COLUMNS = ("npc", "seq", "kind", "text", "turn", "importance", "valence", "tags", "strength", "last_used", "uses",
@@ -14,8 +15,15 @@ COLUMNS = ("npc", "seq", "kind", "text", "turn", "importance", "valence", "tags"
 
 
 async def load_memory_book(db: SaveDatabase, settings: MemorySettings | None = None) -> MemoryBook:
-    """Every memory and every said word in the save ``db``."""
-    book = MemoryBook(settings or MemorySettings())
+    """Every memory and every said word in the save ``db``; a damaged table or row is one ``SaveError``
+    naming the save, never a traceback."""
+    try:
+        return await _load(db, MemoryBook(settings or MemorySettings()))
+    except READ_ERRORS as error:
+        raise damaged(db.name, error) from error
+
+
+async def _load(db: SaveDatabase, book: MemoryBook) -> MemoryBook:
     names = ", ".join(COLUMNS)
     for row in await db.conn.execute_fetchall(f"SELECT {names} FROM {MEMORY_TABLE}"):
         memory = memory_from_row(dict(zip(COLUMNS, row, strict=True)))
