@@ -154,6 +154,13 @@ class ContextConfig(BaseModel):
                 raise ValueError(f"{name}: must be above 0 (got {number})")
             out[name.strip().upper()] = float(number)
         return out
+class MemoryConfig(BaseModel):
+    """The ``[memory]`` table: what NPCs remember of the player."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    capacity: int = Field(default=200, ge=1, le=10000)
+    """Episodic memories kept per NPC; past it the least relevant (importance, strength, age) is forgotten."""
 
 
 class Settings(BaseModel):
@@ -176,6 +183,7 @@ class Settings(BaseModel):
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     gossip: GossipConfig = Field(default_factory=GossipConfig)
     context: ContextConfig = Field(default_factory=ContextConfig)
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
 
     @property
     def uses_llm(self) -> bool:

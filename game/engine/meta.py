@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
-    "help", "graph", "why", "mind", "knowledge", "relationship",
+    "help", "graph", "why", "mind", "knowledge", "relationship", "npc",
 }
-SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship"})
+SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship", "npc"})
 """Ordinary words in the story; only ``/why``, ``/mind``... are commands."""
 
 HELP_TEXT = """\
@@ -30,7 +30,7 @@ writes a plain-text log, `verbose` / `brief` set how much a revisited place is d
 about NAME this turn, section by section; `/knowledge NAME` what NAME knows, and
 `/knowledge NAME add SUBJECT PREDICATE OBJECT` teaches them a fact (`undo` takes it back); `/relationship NAME`
 how NAME regards you (trust, respect, friendliness, tier), and `/relationship NAME set trust|respect|friendliness
-VALUE` sets one.
+VALUE` sets one; `/npc NAME` what NAME remembers of you.
 """
 
 

@@ -18,6 +18,7 @@ from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
 from game.mind.attitude_command import describe, parse_relationship
+from game.mind.memory_render import render_memories
 from game.store.connection import inspect_save
 from game.store.saves import snapshot_name
 
@@ -237,6 +238,18 @@ async def _knowledge(session: GameSession, argument: str) -> AsyncIterator[Event
         return
     # Kept as a turn of its own: a front end sees the turn go up (and its undo takes the line back).
     yield MetaOutput(await mind_commands.add_knowledge(session, *adding), "knowledge")
+async def _npc(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    """``/npc NAME``: NAME's memories of the player, newest and strongest first (``game.mind.memory_render``)."""
+    if not argument:
+        yield MetaOutput("Type `/npc NAME` to see what someone remembers of you.", "npc")
+        return
+    match = await _named(session, argument)
+    if match.node is None or match.node.type != "individual":
+        yield MetaOutput(_not_named(argument, match), "npc")
+        return
+    book = session.memories
+    yield MetaOutput(render_memories(match.node.name, book.ranked(match.node.id, session.turn), session.turn,
+                                     book.settings), "npc")
 
 
 async def _heard(session: GameSession, node_id: str) -> list[str]:
@@ -302,5 +315,5 @@ def _not_named(argument: str, match: NameMatch) -> str:
 _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
-    "mind": _mind, "knowledge": _knowledge, "relationship": _relationship,
+    "mind": _mind, "knowledge": _knowledge, "relationship": _relationship, "npc": _npc,
 }

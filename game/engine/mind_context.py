@@ -21,6 +21,7 @@ from game.mind.context import ComposedContext, ContextSettings, compose
 from game.mind.context_budget import TokenCount, estimate_tokens
 from game.mind.context_graph import GraphProvider, npc_context
 from game.mind.knowledge_provider import KnowledgeProvider, knowledge_by_name
+from game.mind.memory_provider import MemoryProvider
 from game.mind.scene_provider import SceneProvider
 from game.mind.sections import ContextProvider, ContextQuery
 from game.store.rows import RowWrite
@@ -49,6 +50,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         GraphProvider(inputs.scoped.retrieval),
         KnowledgeProvider(inputs.scoped, inputs.knowers),
         AttitudeProvider(inputs.state.attitudes),
+        MemoryProvider(lambda: inputs.state.memories),
     ]
 
 

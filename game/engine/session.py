@@ -49,6 +49,8 @@ from game.mind.attitude import TABLE as ATTITUDES
 from game.mind.attitude import AttitudeBook, AttitudeView
 from game.mind.attitude_command import RelationshipRequest, describe_set, set_attitude
 from game.mind.context import DEFAULT_SHARES, ComposedContext, ContextSettings
+from game.mind.memory import MemoryBook, MemorySettings
+from game.mind.memory_store import load_memory_book
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
@@ -70,6 +72,8 @@ def context_settings(settings: Settings) -> ContextSettings:
     c = settings.context
     return ContextSettings(budget=c.budget, time_limit_ms=c.time_limit_ms, shares={**DEFAULT_SHARES, **c.shares},
                            time_limits_ms=dict(c.time_limits_ms))
+def memory_settings(settings: Settings) -> MemorySettings:
+    return MemorySettings(capacity=settings.memory.capacity)
 
 
 def retrieval_settings(settings: Settings) -> RetrievalSettings:
@@ -162,6 +166,11 @@ class GameSession:
         story = self.scene.story
         clock = story.clock if story is not None and story.clock is not None else self.turn
         return time_of_day(self.world, clock, random.Random(clock))
+
+    @property
+    def memories(self) -> MemoryBook:
+        """What NPCs remember of the player now (read-only for callers: turns change it)."""
+        return self._pipeline.state.memories
 
     @property
     def verbose(self) -> bool:
@@ -265,8 +274,10 @@ class GameSession:
             narrator = make_narrator(settings, world, env=env)
         talked = await db.gossip_last_talked()
         attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
-        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
-                   attitudes)
+        session = cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
+                      attitudes)
+        session._pipeline.state.memories = await load_memory_book(db, memory_settings(settings))
+        return session
 
     @staticmethod
     async def _seed_world(db: SaveDatabase, world: World) -> None:
@@ -475,7 +486,7 @@ class GameSession:
         history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
         attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
         self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
-                                            attitudes)
+                                            attitudes, await load_memory_book(db, memory_settings(self.settings)))
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)

@@ -56,6 +56,9 @@ from game.mind import attitude_turn
 from game.mind.attitude import TABLE as ATTITUDES
 from game.mind.attitude import Attitude, AttitudeBook, AttitudeView
 from game.mind.context import ContextSettings
+from game.mind.memory import MemoryBook
+from game.mind.memory_consolidate import SummarizingNarrator
+from game.mind.memory_forming import memory_rows
 from game.narrator.base import (
     CountsTokens,
     ExtractionReport,
@@ -96,16 +99,18 @@ class PlayState:
     """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
     attitudes: AttitudeBook = field(default_factory=AttitudeBook)
     """Every recorded attitude toward the player (``game.mind.attitude``)."""
+    memories: MemoryBook = field(default_factory=MemoryBook)
+    """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
            verbose: bool, talked: Mapping[tuple[str, str], int] | None = None,
-           attitudes: AttitudeBook | None = None) -> PlayState:
+           attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
-                   dict(talked or {}), attitudes or AttitudeBook())
+                   dict(talked or {}), attitudes or AttitudeBook(), memories or MemoryBook())
 
 
 def is_command(text: str) -> bool:
@@ -310,6 +315,7 @@ class TurnPipeline:
                 turn=turn, player_input=text, npc_context=npc_context, scene=scene, graph=state.graph,
                 history=tuple(p for p in state.history if not is_command(p.player_input)), seed=self.seed + turn,
                 knowledge=knowledge, context=context, attitudes=AttitudeView(state.attitudes, state.graph),
+                memories=state.memories.view(turn),
             )
             parts: list[str] = []
             async for delta in self.narrator.narrate(request):
@@ -363,6 +369,10 @@ class TurnPipeline:
             if said:
                 narration = "\n\n".join([narration, *said.values()])
             lap("attitude_ms")
+            summarizer = self.narrator.memory_summarizer if isinstance(self.narrator, SummarizingNarrator) else None
+            memories = await memory_rows(state.memories, state.graph, writes,
+                                         None if result.ir_error else result.world_ir, turn, summarizer)
+            lap("memory_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=npc_context,
@@ -370,7 +380,7 @@ class TurnPipeline:
                 extracted=report.extracted,
             )
             await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
-                                           (context_row(context), *moved.rows)))
+                                           (context_row(context), *moved.rows, *memories)))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
@@ -438,13 +448,13 @@ class TurnPipeline:
         recorded = [Attitude.from_row(r.row) for r in finished.rows if r.table == ATTITUDES and r.row is not None]
         if recorded:
             state.attitudes = state.attitudes.updated(recorded)
+        state.memories.apply(finished.rows)
 
     async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None,
                              rows: Sequence[RowWrite] = ()) -> int:
         """Store a command that changes the game (``/knowledge NAME add ...``, ``/relationship NAME set ...``)
-        as a turn of its own: its
-        input is the command, its narration the reply, the scene stays as it was. ``undo`` then steps back
-        over it exactly like over a told turn. Returns the turn's number."""
+        as a turn of its own: its input is the command, its narration the reply, the scene stays as it was.
+        ``undo`` then steps back over it exactly like over a told turn. Returns the turn's number."""
         state = self.state
         record = TurnRecord(number=state.turn + 1, input=text, narration=reply, npc_context="", world_ir=None)
         result = NarrationResult(world_ir=WorldIR(), scene=state.scene.model_copy(deep=True))

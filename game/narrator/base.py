@@ -15,6 +15,7 @@ from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
 from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
+from game.mind.memory import MemoryView
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
 
@@ -49,6 +50,8 @@ class NarrationRequest:
     KNOWLEDGE sections as text; the offline engine reads the rest by person (``ComposedContext.about``)."""
     attitudes: AttitudeView | None = None
     """Everyone's attitude toward the player as the turn begins (the offline story's tiers read it)."""
+    memories: MemoryView | None = None
+    """What NPCs remember of the player as the turn begins (``game.mind.memory``); the offline story reads it."""
 
 
 @dataclass

@@ -182,6 +182,34 @@ MIGRATIONS: tuple[str, ...] = (
         history TEXT NOT NULL DEFAULT '[]'
     ) WITHOUT ROWID;
     """,
+    # 8: NPCs' memories of the player (game/mind/memory.py): episodic and semantic memories, and what each NPC
+    # has said (first meeting, secrets revealed), written as RowWrite rows with each turn so undo restores
+    # them exactly. Strength is stored as of ``last_used`` and decays lazily when read, so a turn rewrites
+    # only the memories it forms, recalls, evicts or consolidates. An old save starts with none.
+    """
+    CREATE TABLE npc_memories (
+        npc TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('episodic', 'semantic')),
+        text TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        importance REAL NOT NULL,
+        valence REAL NOT NULL,
+        tags TEXT NOT NULL,
+        strength REAL NOT NULL,
+        last_used INTEGER NOT NULL,
+        uses INTEGER NOT NULL,
+        heard INTEGER NOT NULL,
+        about TEXT NOT NULL,
+        PRIMARY KEY (npc, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE npc_said (
+        npc TEXT NOT NULL,
+        key TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        PRIMARY KEY (npc, key)
+    ) WITHOUT ROWID;
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

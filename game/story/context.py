@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from game.graph.ports import GraphReader
 from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
+from game.mind.memory import MemoryView
 from game.story.log import TurnLog
 from game.story.prose import agreement, capital, choose, fill, join_words, pick
 from game.story.relations import RelationView
+from game.story.remembered import Remembered
 from game.story.resolve import character_named
 from game.story.rules import Rules
 from game.story.state import Play
@@ -62,6 +64,8 @@ class Turn:
     rng: random.Random
     log: TurnLog
     rules: Rules
+    memory: Remembered
+    """What the people here remember of the player, and the acts this turn states for their memories."""
     acted_on: list[str] = field(default_factory=list)
     mentioned_thing: str | None = None
     mentioned_people: list[str] = field(default_factory=list)
@@ -73,7 +77,7 @@ class Turn:
     @classmethod
     def start(cls, world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
               seed: str, mind: ComposedContext | None = None,
-              attitudes: AttitudeView | None = None) -> Turn:
+              attitudes: AttitudeView | None = None, memories: MemoryView | None = None) -> Turn:
         """A turn over a working copy of ``scene``; ``seed`` says which variants of a text it picks."""
         play = Play.from_scene(scene, world)
         if play.story.clock is None:
@@ -81,8 +85,10 @@ class Turn:
             play.story.clock = max(0, number - 1)
         rng = random.Random(f"{seed}:{scene.rng_state}:{number}:{player_input}")
         log = TurnLog()
-        rules = Rules(world, play, RelationView(world, graph), log, play.story.clock + 1, rng, attitudes)
-        return cls(world, number, player_input, scene, play, rng, log, rules, mind=mind or ComposedContext())
+        view = RelationView(world, graph)
+        rules = Rules(world, play, view, log, play.story.clock + 1, rng, attitudes)
+        return cls(world, number, player_input, scene, play, rng, log, rules, Remembered(world, view, memories),
+                   mind=mind or ComposedContext())
 
     # ------------------------------------------------------------------------------------ saying
 

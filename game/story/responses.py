@@ -42,6 +42,8 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
     for index, reaction in enumerate(character.reactions):
         if not _reaction_fits(turn, reaction, act, item, about, index, character):
             continue
+        if reaction.first_meeting and await turn.memory.has_met(character.name):
+            continue  # they remember meeting the player: a first meeting happens once
         if not await turn.rules.holds(reaction.when):
             continue
         text = turn.pick(reaction.reply)
@@ -54,6 +56,8 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
         turn.log.say(text)
         turn.rules.apply(reaction.effects, text, teller=character.name)
         record_act(turn, character, act, answered=True, thing=item.name if item else "")
+        turn.memory.note_revealed(character.name, reaction.effects.reveal)
+        turn.memory.answered.add(character.name)
         return True
     if quiet:
         return False
@@ -102,8 +106,21 @@ async def pick_topic(turn: Turn, character: CharacterDef, verb: TopicVerb, phras
     for exact in (True, False):
         for index, topic in candidates:
             if topic_matches(turn.world, phrase, topic.about, exact) and await turn.rules.holds(topic.when):
+                if topic.lie and await _no_longer_lies(turn, character, topic):
+                    continue
                 return index, topic
     return None
+
+
+async def _no_longer_lies(turn: Turn, character: CharacterDef, topic: Topic) -> bool:
+    """Whether ``character`` remembers telling the player the truth this lie denies (``denies``), or, for a
+    lie that names none, remembers confessing anything of their own: a secret told stays told."""
+    if not topic.denies:
+        return await turn.memory.confessed(character.name)
+    for ref in topic.denies:
+        if await turn.memory.has_revealed(character.name, ref):
+            return True
+    return False
 
 
 def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) -> None:
@@ -113,17 +130,24 @@ def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) 
         turn.play.spend(f"topic:{character.name}:{index}")
     turn.log.say(text)
     turn.rules.apply(topic.effects, text, teller=character.name)
+    turn.memory.note_revealed(character.name, topic.effects.reveal)
 
 
-def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None:
-    """Nothing to say about that: their own words for it, then what they might talk about instead."""
-    if character.unknown:
+async def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None:
+    """Nothing to say about that: their own words for it, then what they might talk about instead.
+
+    Someone who has confessed answers with their ``admitted`` line, not the old denial (``unknown``).
+    """
+    if character.admitted and await turn.memory.confessed(character.name):
+        turn.say_text(character.admitted)
+    elif character.unknown:
         turn.say_text(character.unknown)
     else:
         turn.log.say(turn.reply("no_topic", name=character.short_name))
     add_tier_line(turn, character)
     open_topics = [t.about[0] for i, t in enumerate(character.topics)
                    if t.when.is_empty() and t.verb in (verb, "both")
-                   and not turn.play.spent(f"topic:{character.name}:{i}")]
+                   and not turn.play.spent(f"topic:{character.name}:{i}")
+                   and not (t.lie and await _no_longer_lies(turn, character, t))]
     if open_topics:
         turn.log.paragraphs[-1] += f" {character.short_name} might talk about {join_words(open_topics[:3], 'or')}."

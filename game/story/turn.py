@@ -15,7 +15,8 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
-from game.story import pronouns, typos
+from game.mind.memory import MemoryView
+from game.story import memory_acts, memory_lines, pronouns, typos
 from game.story.actions import ACTIONS
 from game.story.actions.base import finish
 from game.story.context import Refusal, Turn
@@ -39,14 +40,15 @@ class TurnOutcome:
 
 async def tell(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
                seed: str, mind: ComposedContext | None = None,
-               attitudes: AttitudeView | None = None) -> TurnOutcome:
+               attitudes: AttitudeView | None = None, memories: MemoryView | None = None) -> TurnOutcome:
     """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched.
 
     ``mind`` is the turn's composed context (``game.mind.context``), read by the actions through ``Turn.mind``;
     ``attitudes``: everyone's attitude toward the player as the turn begins (tier conditions and the
-    per-tier lines of ordinary replies read it); None reads everyone as NEUTRAL.
+    per-tier lines of ordinary replies read it); None reads everyone as NEUTRAL. ``memories``: what the
+    people of the story remember of the player as the turn begins (none: nothing).
     """
-    turn = Turn.start(world, scene, graph, number, player_input, seed, mind, attitudes)
+    turn = Turn.start(world, scene, graph, number, player_input, seed, mind, attitudes, memories)
     play = turn.play
     # Who left last turn can be followed this turn, and only this turn.
     turn.followable, play.story.departures = play.story.departures, {}
@@ -54,7 +56,7 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
     if not await custom_command(turn, player_input):
         await dispatch(turn, parse(player_input), typed=player_input)
     if play.ending is None:
-        await react_to_news(turn)
+        await react_to_news(turn) or await memory_lines.recall(turn)
     if turn.log.time_passes:
         play.story.clock = turn.rules.now
         if play.ending is None:
@@ -107,6 +109,7 @@ async def dispatch(turn: Turn, intent: Intent, typed: str | None = None) -> None
             return
         turn.acted_on, turn.mentioned_people = refused
     await finish(action, turn, plan)
+    await memory_acts.note_action(turn, intent.verb, plan)
     pronouns.remember(turn)
 
 
@@ -129,6 +132,7 @@ async def _typo_reading(turn: Turn, typed: str) -> bool:
         return False
     turn.log.say(note)
     await finish(action, turn, plan)
+    await memory_acts.note_action(turn, intent.verb, plan)
     pronouns.remember(turn)
     return True
 
@@ -194,6 +198,7 @@ def world_ir(turn: Turn) -> WorldIR:
         next_cast=present[:40],
         location=play.location,
         attitudes=log.attitudes[:20] or None,
+        acts=turn.memory.acts[:40] or None,
     )
 
 

@@ -100,18 +100,18 @@ async def _tell(turn: Turn, listener: CharacterDef, edges: list[Edge], evidence:
 # ------------------------------------------------------------------------------------------ news
 
 
-async def react_to_news(turn: Turn) -> None:
+async def react_to_news(turn: Turn) -> bool:
     """At most one person says what they heard about their own people and the player, once.
 
     Only someone the player spoke to or acted on this turn, and who is still here: news is said to your
-    face when you come to them, not called across the quay while you wait.
+    face when you come to them, not called across the quay while you wait. True when someone said it.
     """
     world, play, view = turn.world, turn.play, turn.rules.view
     if not _has_news_lines(turn):
-        return
+        return False
     player = await view.node(world.player_name)
     if player is None:
-        return
+        return False
     present = play.present(world)
     for name in [n for n in turn.acted_on if n in present]:
         character = world.character(name)
@@ -132,7 +132,8 @@ async def react_to_news(turn: Turn) -> None:
                 "name": character.short_name, "who": turn.short(about.name), "teller": turn.short(told_by),
             }))
             turn.touch(character.name)
-            return
+            return True
+    return False
 
 
 def _has_news_lines(turn: Turn) -> bool:

@@ -66,6 +66,23 @@ class IRAttitude(CamelModel):
     respect: float = Field(default=0.0, ge=-100, le=100, allow_inf_nan=False)
     friendliness: float = Field(default=0.0, ge=-100, le=100, allow_inf_nan=False)
     reason: str = Field(min_length=1, max_length=200)
+class IRAct(CamelModel):
+    """Something that passed between the player and one person this turn, as the story engine saw it.
+
+    NPCs' memories are formed from these (``game.mind.memory_forming``), never from prose. Only the
+    offline story engine states them; they are left out of the schema a model is shown.
+    """
+
+    kind: Literal["act", "met", "revealed", "recalled"]
+    """``act``: the player did ``verb`` to ``character``; ``met``: their first meeting; ``revealed``:
+    ``character`` told the player the revelation ``detail`` (``NAME:KEY``); ``recalled``: ``character``
+    spoke of their memory number ``detail``."""
+    character: str = Field(min_length=1, max_length=100)
+    verb: str = Field(default="", max_length=40)
+    detail: str = Field(default="", max_length=200)
+    """The item given or shown, the topic asked about, the revelation's ``NAME:KEY``, or a memory's number."""
+    text: str = Field(default="", max_length=400)
+    """For ``revealed``: the revelation's sentence."""
 
 
 class WorldIR(CamelModel):
@@ -79,6 +96,8 @@ class WorldIR(CamelModel):
     location: str | None = None
     # The story engine's own (left out of the schema a model is shown; docs/architecture.md, "Attitudes").
     attitudes: SkipJsonSchema[list[IRAttitude] | None] = Field(default=None, max_length=20)
+    acts: SkipJsonSchema[list[IRAct] | None] = Field(default=None, max_length=40)
+    """What passed between the player and the people here (offline story only; None from a model)."""
 
     def named(self) -> set[str]:
         """Every name this IR mentions anywhere (used to bound what a model may close)."""

@@ -188,6 +188,10 @@ class Topic(Strict):
     effects: Effects = Field(default_factory=Effects)
     once: bool = False
     lie: bool = False
+    denies: list[NonEmpty] = Field(
+        default_factory=list, description="For a lie: the revelations (\"NAME:KEY\", or the speaker's own KEY) "
+        "it denies. Once the speaker remembers telling the player one of them, they never tell this lie again; "
+        "a lie with no ``denies`` stops once the speaker has confessed anything of their own.")
 
 
 class Reaction(Strict):
@@ -205,6 +209,9 @@ class Reaction(Strict):
     effects: Effects = Field(default_factory=Effects)
     once: bool = False
     takes: bool | None = None
+    first_meeting: bool = Field(
+        default=False, description="Only when this person meets the player for the first time (they remember "
+        "every meeting after it, whatever the player did then).")
 
 
 class Revelation(Strict):
@@ -233,6 +240,24 @@ class NewsLine(Strict):
     relations: list[NonEmpty] = Field(default_factory=list)
     sign: Literal["+", "-"] | None = None
     about: list[NonEmpty] = Field(default_factory=list)
+    text: Text
+
+
+class MemoryLine(Strict):
+    """What someone says when a memory of the player comes up (``game.story.memory_lines``).
+
+    ``heard``: true for something they only heard of, false for what they saw or had done to them (none:
+    either); ``sign``: ``"+"`` for a kind deed, ``"-"`` for a harmful one (none: either); ``about``:
+    ``"self"`` for what the player did to them, ``"other"`` for what the player did to someone else (none:
+    either); ``tags``: the memory must carry one of them (none: any). ``text`` may use ``{name}`` (the one
+    who remembers), ``{who}`` (whom the deed was done to) and ``{memory}`` (the memory's sentence). A
+    character's own lines are tried first, then the world's, then the built-in ones.
+    """
+
+    heard: bool | None = None
+    sign: Literal["+", "-"] | None = None
+    about: Literal["self", "other"] | None = None
+    tags: list[NonEmpty] = Field(default_factory=list)
     text: Text
 
 
@@ -269,6 +294,13 @@ class CharacterDef(Strict):
     tier_changes: dict[Tier, Text] = Field(
         default_factory=dict, description="What the story says when their attitude falls or rises into a "
         "tier; overrides the world's [world.tier_changes].")
+    again: Text | None = Field(
+        default=None, description="What they say when the player talks to them after their first meeting "
+        "(the greeting is said once); none: a memory of the player, or a nod.")
+    admitted: Text | None = Field(
+        default=None, description="Once they have confessed: their answer to what they cannot or will no "
+        "longer lie about (instead of ``unknown``).")
+    memories: list[MemoryLine] = Field(default_factory=list)
     pronoun: Literal["he", "she", "they"] | None = Field(
         default=None, description="Which pronouns the parser follows to them: he/him, she/her, they/them; "
         "none declared: any of them.")
@@ -430,6 +462,7 @@ class WorldSection(Strict):
     tier_changes: dict[Tier, Text] = Field(
         default_factory=dict, description="What the story says when someone's attitude toward the player falls "
         "or rises into a tier ({name}: the character).")
+    memories: list[MemoryLine] = Field(default_factory=list)
 
 
 class PlayerDef(Strict):

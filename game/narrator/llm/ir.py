@@ -148,6 +148,7 @@ def tidy_ir(value: Any) -> Any:
     if not isinstance(value, dict):
         return value
     value = dict(value)
+    value.pop("acts", None)  # the story engine's own record of acts: a model's claim of one is not trusted
     for key in ("charactersPresent", "entities", "relations", "endedRelations", "nextCast"):
         if value.get(key) is None and key in value:
             value[key] = []

@@ -42,6 +42,7 @@ from game.narrator.llm.endpoint import display_url, short_host
 from game.narrator.llm.extract import ToolExtractor, existing_near
 from game.narrator.llm.guard import SafeStream
 from game.narrator.llm.ir import IRAnswer, ask_world_ir, records_anything, supported_only
+from game.narrator.llm.memory_summary import ModelSummarizer
 from game.narrator.llm.narrate import Narration, no_narration
 from game.narrator.llm.prompts import Prompt, extract_v1
 from game.narrator.llm.record import RecordingTransport, ReplayTransport
@@ -124,6 +125,11 @@ class OpenAINarrator:
             raise NarratorError("No model is set and the server lists none: set one with --model, KITH_MODEL "
                                 "or model under [llm] in kith.toml.")
         return self._offered_models[0]
+
+    @property
+    def memory_summarizer(self) -> ModelSummarizer:
+        """Writes consolidated memories with the extraction model (``game.mind.memory_consolidate``)."""
+        return ModelSummarizer(self._requests, lambda: self._model("extract"))
 
     def usage(self, turn: int) -> dict[str, int]:
         """Requests and tokens by step for a turn (``narrate.calls``, ``extract.prompt_tokens`` ...) and

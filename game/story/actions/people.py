@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from game.story.actions.base import Action
 from game.story.actions.places import Arrival, arrive
 from game.story.context import Refusal, Turn
+from game.story.memory_lines import talk_again
 from game.story.parser import Intent
 from game.story.prose import fill, mid_sentence
 from game.story.resolve import character_named, item_named
@@ -57,6 +58,11 @@ class Talk(Action[CharacterDef]):
         if line is not None and turn.rules.tier(plan.name) in COLD_TIERS:
             turn.log.say(line)  # someone cold to you does not greet you: the tier's line is all you get
             return
+        if await turn.memory.has_met(plan.name):
+            await talk_again(turn, plan)  # the greeting was their first meeting's, and it happened once
+            if line is not None and turn.log.paragraphs:
+                turn.log.paragraphs[-1] += f" {line}"
+            return
         if plan.greeting:
             turn.say_text(plan.greeting)
         else:
@@ -84,7 +90,7 @@ class Converse(Action[Address]):
             await pass_on(turn, plan.character, plan.topic)
         chosen = await pick_topic(turn, plan.character, self.verb, plan.topic)
         if chosen is None:
-            no_topic(turn, plan.character, self.verb)
+            await no_topic(turn, plan.character, self.verb)
             return
         answer_topic(turn, plan.character, *chosen)
 

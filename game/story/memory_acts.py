@@ -1,0 +1,50 @@
+"""The acts a turn states for NPCs' memories: what the player did to whom, and first meetings.
+
+Called once the player's action has been told (``game.story.turn.dispatch``): the plan the action carried
+out says who was spoken to or acted on, and how (``help``, ``give`` with the item, ``ask`` about a
+topic...). The World IR carries these as ``IRAct``s, and the turn pipeline forms each witness's memory
+from them (``game.mind.memory_forming``): from the turn's facts, never from its prose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.story.actions.people import Address, Offer, Pursuit
+from game.story.context import Refusal, Turn
+from game.story.resolve import character_named
+from game.world import CharacterDef
+from game.world.ir import IRAct
+
+VERBS = {"say": "tell"}
+"""Verbs remembered as another: speaking up to someone is telling them."""
+ONLY_IF_ANSWERED = frozenset({"help", "give", "show"})
+"""Acts that happen only if the person lets them (help refused is not help, a gift not taken not given)."""
+
+
+async def note_action(turn: Turn, verb: str, plan: Any) -> None:
+    """Note what the player just did to someone (nothing for a refusal or an action on no one)."""
+    if isinstance(plan, Refusal):
+        return
+    detail = ""
+    if isinstance(plan, CharacterDef):
+        character = plan
+    elif isinstance(plan, Address):
+        character, detail = plan.character, plan.topic
+        named = character_named(turn.world, detail) if detail else None
+        if named is not None:
+            detail = named.short_name  # "about tibby" is remembered as about Tibby
+    elif isinstance(plan, Offer):
+        character, detail, verb = plan.character, plan.item.name, plan.act
+    elif isinstance(plan, Pursuit):
+        character, verb = plan.character, "follow"
+    else:
+        return
+    if character.type != "individual":
+        return
+    if not await turn.memory.has_met(character.name):
+        turn.memory.note_met(character.name)
+    if verb in ONLY_IF_ANSWERED and character.name not in turn.memory.answered:
+        return
+    turn.memory.note(IRAct(kind="act", character=character.name, verb=VERBS.get(verb, verb)[:40],
+                           detail=detail[:200]))

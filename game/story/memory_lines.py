@@ -1,0 +1,122 @@
+"""Memories of the player coming up in what people say: "You were kind to Tibby, I heard."
+
+After the player speaks to or acts on someone, that person may bring up one of their memories of the
+player: chosen from the memory store (the most relevant few, one of them by a generator seeded by the
+turn and the person, so the turn's own choices are not disturbed), said in a line the world supplies
+(``[[characters.memories]]``, then ``[[world.memories]]``, then the built-in lines), and not every turn:
+only by chance, and never twice within ``RECALL_GAP`` turns from the same person. A memory said is
+recalled (an ``IRAct``), which strengthens it when the turn is stored.
+"""
+
+from __future__ import annotations
+
+import random
+
+from game.mind.memory import Memory
+from game.story.context import Turn
+from game.story.prose import fill
+from game.story.remembered import RECALLED
+from game.world import CharacterDef
+from game.world.ir import IRAct
+from game.world.schema import MemoryLine
+
+RECALL_CHANCE = 0.5
+"""How likely someone is to bring a memory up when the player comes to them (after the gap)."""
+RECALL_GAP = 4
+"""Turns between two memories brought up by the same person."""
+CANDIDATES = 3
+"""A memory is chosen among this many of the most relevant, so the same one does not always come up."""
+QUIET_TAGS = frozenset({"met", "ask", "confession", "secret", "told-secret"})
+"""Memories not worth bringing up unprompted: a meeting, a question, what they said themselves."""
+
+DEFAULT_LINES: tuple[MemoryLine, ...] = (
+    MemoryLine(heard=True, sign="+", about="other", text=["\"You were kind to {who}, I heard,\" {name} says."]),
+    MemoryLine(heard=True, sign="-", about="other",
+               text=["\"I heard what you did to {who},\" {name} says, and does not smile."]),
+    MemoryLine(heard=False, sign="+", about="other",
+               text=["\"I saw what you did for {who},\" {name} says. \"That was decent of you.\""]),
+    MemoryLine(heard=False, sign="-", about="other",
+               text=["\"I saw what you did to {who},\" {name} says. \"I haven't forgotten it.\""]),
+    MemoryLine(sign="+", text=["\"I haven't forgotten what you did for me,\" {name} says."]),
+    MemoryLine(sign="-", text=["{name} watches you warily. \"I remember the last time you came,\" {name} says."]),
+)
+
+
+async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = RECALL_CHANCE) -> bool:
+    """Someone the player talked to this turn (``only``: that person) brings up a memory of the player,
+    maybe. True when one was said. Only on ``talk``: a question or an act gets its own answer."""
+    memory_view = turn.memory.view
+    if memory_view is None or not turn.log.time_passes:
+        return False
+    if any(a.kind == "recalled" for a in turn.memory.acts):
+        return False
+    present = turn.play.present(turn.world)
+    talked = [a.character for a in turn.memory.acts if a.kind == "act" and a.verb == "talk"]
+    names = [only.name] if only is not None else [n for n in talked if n in present]
+    for name in names:
+        character = turn.world.character(name)
+        npc = await turn.memory.npc_id(name)
+        if character is None or npc is None:
+            continue
+        last = memory_view.said_turn(npc, RECALLED)
+        if last is not None and turn.number - last < RECALL_GAP:
+            continue
+        candidates = [m for m in memory_view.relevant(npc) if _worth_saying(m, turn.number)][:CANDIDATES]
+        if not candidates:
+            continue
+        # Its own generator: whether and which memory comes up never changes the turn's other choices.
+        rng = random.Random(f"memory:{turn.number}:{npc}:{len(memory_view.memories(npc))}")
+        if rng.random() >= chance:
+            continue
+        memory = rng.choice(candidates)
+        line = _line(turn, character, memory)
+        if line is None:
+            continue
+        who = await _who(turn, memory)
+        turn.log.say(fill(rng.choice(line.text), {"name": character.short_name, "who": who,
+                                                   "memory": memory.text}))
+        turn.memory.note(IRAct(kind="recalled", character=name, detail=str(memory.seq)))
+        turn.touch(name)
+        return True
+    return False
+
+
+async def talk_again(turn: Turn, character: CharacterDef) -> None:
+    """Talking to someone after the first meeting: their ``again`` line, else a memory, else a nod."""
+    if character.again:
+        turn.say_text(character.again)
+        return
+    if await recall(turn, only=character, chance=1.0):
+        return
+    turn.log.say(f"{character.short_name} gives you a nod; you have spoken before.")
+
+
+def _worth_saying(memory: Memory, turn: int) -> bool:
+    return (memory.turn < turn and abs(memory.valence) >= 0.2
+            and not QUIET_TAGS.intersection(memory.tags))
+
+
+def _line(turn: Turn, character: CharacterDef, memory: Memory) -> MemoryLine | None:
+    """The first line, the character's own, then the world's, then the built-in, that fits ``memory``."""
+    sign = "+" if memory.valence > 0 else "-"
+    about = "other" if memory.about else "self"
+    for line in [*character.memories, *turn.world.section.memories, *DEFAULT_LINES]:
+        if line.heard is not None and line.heard != memory.heard:
+            continue
+        if line.sign is not None and line.sign != sign:
+            continue
+        if line.about is not None and line.about != about:
+            continue
+        if line.tags and not set(line.tags) & set(memory.tags):
+            continue
+        return line
+    return None
+
+
+async def _who(turn: Turn, memory: Memory) -> str:
+    """How the speaker names whom the deed was done to: a short name, or "me" for themselves."""
+    if not memory.about:
+        return "me"
+    found = await turn.rules.view.reader.get_nodes([memory.about])
+    node = found.get(memory.about)
+    return turn.short(node.name) if node is not None else "someone"
