@@ -38,6 +38,7 @@ from game.narrator.ir_extract import apply_world_ir, limit_closes, plausible_onl
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.endpoint import display_url, short_host
+from game.narrator.llm.extract import MIN_REPLY_TOKENS as EXTRACT_MIN_REPLY
 from game.narrator.llm.extract import ToolExtractor, existing_near
 from game.narrator.llm.guard import SafeStream
 from game.narrator.llm.ir import IRAnswer, ask_world_ir, records_anything, supported_only
@@ -45,7 +46,7 @@ from game.narrator.llm.narrate import Narration, no_narration
 from game.narrator.llm.prompts import Prompt, extract_v1
 from game.narrator.llm.record import RecordingTransport, ReplayTransport
 from game.narrator.llm.stream import strip_reasoning
-from game.narrator.llm.tokens import message_tokens, tools_tokens
+from game.narrator.llm.tokens import message_tokens, request_tokens, tools_tokens
 from game.narrator.llm.tools import extraction_tools
 from game.narrator.llm.transport import LLMError, OpenAITransport, Transport
 from game.narrator.llm.usage import UsageLedger
@@ -55,6 +56,8 @@ from game.world.scene import SceneState
 
 EXTRACT_REPLY_RESERVE = 1200
 """Tokens kept free for the extractor's tool calls (and a corrected call) when its prompt is fitted."""
+NO_ROOM_FOR_EXTRACTOR = ("the extractor's prompt and tools do not fit the model's context "
+                         "(context_size under [llm]); the turn's World IR was recorded as it is")
 REPLY_DEADLINE_TIMEOUTS = 5
 """The whole narration may take this many ``timeout`` periods (5 min at the default 60 s)."""
 
@@ -246,18 +249,29 @@ class OpenAINarrator:
         model = await self._model("extract")
         nodes, edges, names = await existing_near(request.graph, ir)
         prompt = self._fitted_extract_prompt(turn, ir, nodes, edges, names)
+        if self._room(request_tokens({"messages": prompt.messages, "tools": extraction_tools()})) < EXTRACT_MIN_REPLY:
+            # Even the bare prompt leaves no room for a reply (a 2,048-token context with the tools'
+            # schemas): the validated World IR is what can be recorded, rather than nothing.
+            report = await apply_world_ir(ir, execution)
+            report.message = "; ".join(m for m in (report.message, NO_ROOM_FOR_EXTRACTOR) if m)
+            return report
 
         async def complete(step: str, params: dict[str, Any]) -> dict[str, Any]:
-            return await self._requests.complete(turn, step, params, ("tool_choice",))
+            return await self._requests.complete(turn, step, params, ("tool_choice",),
+                                                 context_size=self.llm.context_size)
 
         try:
             return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps,
-                                       self.llm.extract_tokens).run(prompt, ir, execution)
+                                       self.llm.extract_tokens,
+                                       lambda params: self._room(request_tokens(params))).run(prompt, ir, execution)
         except LLMError as error:
             if self.caps.refused(error, ("tools",)) is None:
                 raise
             # The server refuses tools: the validated World IR is recorded as it is from now on.
             return await apply_world_ir(ir, execution)
+
+    def _room(self, estimated_prompt: int) -> int:
+        return self._requests.calibration.room(self.llm.context_size, estimated_prompt)
 
     def _fitted_extract_prompt(self, turn: int, ir: WorldIR, nodes: list[Node], edges: list[Edge],
                                names: dict[str, Node]) -> Prompt:
