@@ -173,6 +173,7 @@ async def plausible_only(ir: WorldIR, narration: str, reader: GraphReader) -> tu
         return kept
 
     entities = []
+    replaced = 0
     seen_entities: set[str] = set()
     for entity in ir.entities:
         key = normalize_name(entity.name)
@@ -184,15 +185,16 @@ async def plausible_only(ir: WorldIR, narration: str, reader: GraphReader) -> tu
             dropped += 1
             entity = entity.model_copy(update={"summary": None})
         authored = [node for node in known.get(key, []) if node.first_seen_turn == 0 and node.summary]
-        if authored:
+        if authored and entity.summary != authored[0].summary:
             # The world's author wrote who this is; a model's one-line guess never replaces it.
             entity = entity.model_copy(update={"summary": authored[0].summary})
+            replaced += 1
         entities.append(entity)
     relations = [r for r in ir.relations if plausible(r.source) and plausible(r.target)]
     dropped += len(ir.relations) - len(relations)
     update = {"characters_present": names_list(ir.characters_present), "next_cast": names_list(ir.next_cast),
               "entities": entities, "relations": relations}
-    if not dropped:
+    if not dropped and not replaced:
         return ir, 0
     return ir.model_copy(update=update), dropped
 
