@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -199,7 +200,6 @@ async def test_graph_rebuild_holds_a_junk_world_ir_to_the_turns_rules(tmp_path: 
     finally:
         await session.close()
     # Turn 2 as a save from before the rules: its stored World IR is the junk, and it is pending.
-    import sqlite3
     conn = sqlite3.connect(settings.saves_dir / "game.sqlite")
     conn.execute("UPDATE turns SET world_ir = ?, extracted = 0 WHERE number = 2", (json.dumps(JUNK),))
     conn.commit()
@@ -225,3 +225,24 @@ async def test_graph_rebuild_holds_a_junk_world_ir_to_the_turns_rules(tmp_path: 
         assert not [e for e in reopened.graph.open_edges.values() if e.relation == "ALLIED_WITH"]
     finally:
         await reopened.close()
+
+
+async def test_graph_rebuild_asks_again_for_a_stored_world_ir_that_no_longer_validates(
+        tmp_path: Path, server: ChatServer) -> None:
+    settings = _settings(tmp_path, server, extraction="world-ir")
+    server.push(Text(NARRATION), Text(json.dumps(FACTS)))
+    session = await _open(settings)
+    await collect(session, "help Edda with the wick")
+    await session.close()
+    conn = sqlite3.connect(settings.saves_dir / "game.sqlite")
+    conn.execute("UPDATE turns SET world_ir = ?, extracted = 0 WHERE number = 1",
+                 (json.dumps(ir(charactersPresent=["Edda Marsh"] * 41)),))
+    conn.commit()
+    conn.close()
+    server.push(Text(json.dumps(FACTS)))
+    session = await _open(settings, new=False)
+    try:
+        assert await session.reextract_pending() == ["turn 1: extracted (1 calls)"]
+        assert len(server.chat_requests) == 3
+    finally:
+        await session.close()
