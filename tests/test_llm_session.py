@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chat_server import ChatServer, Failure, Text, ToolCalls
+from chat_server import ChatServer, Delayed, Failure, Text, ToolCalls
 from helpers.play import collect
 from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relations, relation, tiny_world
 
@@ -244,5 +244,27 @@ async def test_graph_rebuild_asks_again_for_a_stored_world_ir_that_no_longer_val
     try:
         assert await session.reextract_pending() == ["turn 1: extracted (1 calls)"]
         assert len(server.chat_requests) == 3
+    finally:
+        await session.close()
+
+
+async def test_a_turn_that_runs_into_both_deadlines_ends_within_the_worst_case(
+        tmp_path: Path, server: ChatServer) -> None:
+    """The slowest a server can make a turn: narration trickled until just before its deadline, then a
+    World IR that never comes. The turn ends at the memory deadline, kept and marked not extracted."""
+    from game.narrator.llm.budget import worst_case_turn_seconds
+
+    settings = _settings(tmp_path, server, timeout=0.5, memory_deadline=0.6)
+    assert worst_case_turn_seconds(settings.llm) == 1.6
+    server.push(Text(NARRATION, chunk_size=len(NARRATION) // 5, pause=0.08), Delayed(30, Text("{}")))
+    session = await _open(settings)
+    try:
+        started = asyncio.get_running_loop().time()
+        events = await collect(session, "help Edda with the wick")
+        took = asyncio.get_running_loop().time() - started
+        committed = next(e for e in events if isinstance(e, TurnCommitted))
+        assert not committed.extracted and session.history[-1].narration == NARRATION
+        assert took >= 0.6  # the memory step was waited for, to its deadline
+        assert took < worst_case_turn_seconds(settings.llm) + 2.0  # and no longer (slack for a loaded machine)
     finally:
         await session.close()

@@ -35,6 +35,7 @@ from game.graph.names import normalize_name
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir, limit_closes, plausible_only
+from game.narrator.llm.budget import reply_deadline as default_reply_deadline
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.endpoint import display_url, short_host
@@ -58,8 +59,6 @@ EXTRACT_REPLY_RESERVE = 1200
 """Tokens kept free for the extractor's tool calls (and a corrected call) when its prompt is fitted."""
 NO_ROOM_FOR_EXTRACTOR = ("the extractor's prompt and tools do not fit the model's context "
                          "(context_size under [llm]); the turn's World IR was recorded as it is")
-REPLY_DEADLINE_TIMEOUTS = 5
-"""The whole narration may take this many ``timeout`` periods (5 min at the default 60 s)."""
 
 T = TypeVar("T")
 
@@ -91,7 +90,7 @@ class OpenAINarrator:
         self._ledger = UsageLedger()
         self._requests = Requests(self.transport, self.caps, self._ledger)
         self._narration = Narration(self._requests, llm, world, display_url(llm.base_url))
-        self.reply_deadline = reply_deadline or REPLY_DEADLINE_TIMEOUTS * llm.timeout
+        self.reply_deadline = reply_deadline or default_reply_deadline(llm)
         self.memory_deadline = memory_deadline or llm.memory_deadline
         self._notices: dict[int, list[str]] = {}
         self._memory_started: dict[int, float] = {}
@@ -141,8 +140,15 @@ class OpenAINarrator:
     async def narrate(self, request: NarrationRequest) -> AsyncGenerator[str, None]:
         usage = self._ledger.restart(request.turn)
         notices = self._notices[request.turn] = []
-        model = await self._model("narrate")
         deadline = asyncio.get_running_loop().time() + self.reply_deadline
+        try:
+            # Asking the server for its model (once a session, when none is set) counts against the
+            # narration's deadline too: nothing of a turn may outlast ``budget.worst_case_turn_seconds``.
+            async with asyncio.timeout_at(deadline):
+                model = await self._model("narrate")
+        except TimeoutError:
+            raise NarratorError(f"The model server did not say which model it serves within "
+                                f"{self.reply_deadline:g} s; set one with --model.") from None
         guard = SafeStream(self._requests.secrets)
         told = False
         told_pieces = self._narration.tell(request, model, usage, notices, deadline, self.reply_deadline)
