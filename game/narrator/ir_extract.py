@@ -131,7 +131,7 @@ async def apply_world_ir(ir: WorldIR, execution: UpsertExecution) -> ExtractionR
     )
 
 
-def _junk_summary(summary: str | None) -> bool:
+def junk_summary(summary: str | None) -> bool:
     """A summary that is mostly digits and punctuation (``"}, 1, 2, 3, ... 101, "``) says nothing."""
     if not summary:
         return False
@@ -181,7 +181,7 @@ async def plausible_only(ir: WorldIR, narration: str, reader: GraphReader) -> tu
             dropped += 1
             continue
         seen_entities.add(key)
-        if _junk_summary(entity.summary):
+        if junk_summary(entity.summary):
             dropped += 1
             entity = entity.model_copy(update={"summary": None})
         authored = [node for node in known.get(key, []) if node.first_seen_turn == 0 and node.summary]

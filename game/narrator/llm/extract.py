@@ -23,7 +23,7 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import CallRejected, UpsertExecution, parse_call
 from game.narrator.base import ExtractionReport
-from game.narrator.ir_extract import MAX_CLOSES_PER_TURN
+from game.narrator.ir_extract import MAX_CLOSES_PER_TURN, junk_summary
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.guard import clean_json
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
@@ -224,6 +224,8 @@ class ToolExtractor:
         except CallRejected as rejected:
             return {"error": str(rejected)}
         refusal = await guard(parsed, execution, allowed) or await self._close_refusal(parsed, execution)
+        if refusal is None:
+            parsed, refusal = await kept_summaries(parsed, execution)
         if refusal is not None:
             return {"error": refusal}
         self._closed += len(parsed.close_edges)
@@ -292,6 +294,29 @@ def parse_arguments(raw: str) -> tuple[Any, str | None]:
         except json.JSONDecodeError:
             return None, "the arguments are a string, not a JSON object"
     return value, None
+
+
+async def kept_summaries(call: UpsertCall, execution: UpsertExecution) -> tuple[UpsertCall, str | None]:
+    """The call with the summaries a model may not write left out, the World IR's rules for summaries:
+    an authored summary (a node the world begins with) is never replaced by a model's, and a summary
+    that is mostly digits or punctuation (a looping model's ``"}, 1, 2, 3, ... 101, "``) says nothing.
+    A new node needs a summary, so one with only such a summary is refused with a message instead."""
+    nodes = []
+    for index, node in enumerate(call.nodes):
+        if node.summary is None:
+            nodes.append(node)
+            continue
+        found = await execution.find_node(node.name)
+        if found is None:
+            if junk_summary(node.summary):
+                return call, (f"nodes[{index}].summary: {node.summary[:40]!r} says nothing about "
+                              f"{node.name!r}; write one sentence about who they are")
+            nodes.append(node)
+        elif junk_summary(node.summary) or (found.first_seen_turn == 0 and found.summary):
+            nodes.append(node.model_copy(update={"summary": None}))
+        else:
+            nodes.append(node)
+    return call.model_copy(update={"nodes": nodes}), None
 
 
 async def guard(call: UpsertCall, execution: UpsertExecution, allowed: set[str]) -> str | None:
