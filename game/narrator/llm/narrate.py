@@ -161,6 +161,7 @@ class Narration:
                 squeeze += 1
                 had = len(plan.history)
                 plan = self._plan(request, had // 2 if had > 1 else 0)
+                notices.extend(plan.notices)
                 if had and not self._warned_overflow:
                     self._warned_overflow = True
                     notices.append(f"The model server's context is smaller than the story needs: the narrator "
