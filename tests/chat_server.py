@@ -17,7 +17,9 @@ reply of any shape), ``StreamAnyway`` (a stream sent to a client that asked for 
 connection closed before any answer, as a stale keep-alive connection is). ``props`` answers llama.cpp's
 ``GET /props`` (context size, chat template capabilities) when set; otherwise it is a 404. Knobs on the
 server reproduce servers that refuse parts of the protocol (``reject_response_formats``,
-``reject_stream_options``, ``reject_tool_choice_required``) or check the key (``require_key``).
+``reject_stream_options``, ``reject_tool_choice_required``) or check the key (``require_key``); a small
+context (``context_size``, counted at ``chars_per_token``, refused in each server family's words, the
+``max_tokens`` asked for included with ``count_reply`` as vLLM and OpenAI do).
 """
 
 from __future__ import annotations
@@ -187,6 +189,11 @@ class ChatServer:
         self.chars_per_token = 4.0
         """How the server counts a prompt's tokens (and reports them in ``usage``): characters of JSON a token."""
         self.overflow_wording = "llama.cpp"
+        self.count_reply = False
+        """Also refuse a prompt whose ``max_tokens`` would not fit beside it, as vLLM and OpenAI do (llama.cpp
+        checks the prompt alone)."""
+        self.overflows = 0
+        """Requests refused as longer than ``context_size``."""
         self.refuse_tools: tuple[int, str] | None = None
         """(status, message) answered to any request that sends ``tools`` (llama-server without --jinja)."""
         self.require_key: str | None = None
@@ -254,7 +261,13 @@ class ChatServer:
         if self.reject_stream_options and "stream_options" in body:
             return Failure(400, "Unrecognized request argument supplied: stream_options")
         if self.context_size is not None and self.prompt_tokens(body) > self.context_size:
+            self.overflows += 1
             return Failure(400, _overflow(self.overflow_wording, self.prompt_tokens(body), self.context_size))
+        wanted = body.get("max_tokens")
+        if self.count_reply and self.context_size is not None and isinstance(wanted, int) \
+                and self.prompt_tokens(body) + wanted > self.context_size:
+            self.overflows += 1
+            return Failure(400, _overflow(self.overflow_wording, self.prompt_tokens(body), self.context_size, wanted))
         if self.refuse_tools is not None and body.get("tools"):
             return Failure(*self.refuse_tools)
         if self.reject_tool_choice_required and body.get("tool_choice") == "required":
@@ -494,13 +507,14 @@ def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str,
     }
 
 
-def _overflow(wording: str, tokens: int, size: int) -> str:
-    """A context overflow in the words of each server family."""
+def _overflow(wording: str, tokens: int, size: int, reply: int = 0) -> str:
+    """A context overflow in the words of each server family (``reply``: the ``max_tokens`` asked for)."""
     return {
         "llama.cpp": f"request ({tokens} tokens) exceeds the available context size ({size} tokens), try "
                      "increasing it",
-        "vllm": f"This model's maximum context length is {size} tokens. However, you requested {tokens} tokens "
-                f"({tokens} in the messages, 0 in the completion). Please reduce the length of the messages.",
+        "vllm": f"This model's maximum context length is {size} tokens. However, you requested {tokens + reply} "
+                f"tokens ({tokens} in the messages, {reply} in the completion). Please reduce the length of the "
+                "messages or completion.",
         "openai": f"This model's maximum context length is {size} tokens. However, your messages resulted in "
                   f"{tokens} tokens. Please reduce the length of the messages. (context_length_exceeded)",
         "ollama": f"prompt too long; exceeded max context length by {tokens - size} tokens",

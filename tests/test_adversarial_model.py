@@ -157,7 +157,9 @@ async def test_five_thousand_tool_calls_do_not_crash_a_turn(server: ChatServer) 
     graph = await seeded_graph(world)
     flood = [("get_character", {"name": f"Nobody {n}"}) for n in range(5000)]
     server.push(ToolCalls(flood, fragment_size=200), Text(NARRATION))
-    teller = narrator(world, server.base_url)
+    # Ten thousand stream events take seconds on a loaded machine: the narration's deadline (2 x timeout)
+    # must not be what this test measures.
+    teller = narrator(world, server.base_url, timeout=10.0)
     told = await collect(teller.narrate(request(world, graph, "look")))
     await teller.aclose()
     assert told == NARRATION

@@ -149,3 +149,20 @@ def test_doctor_picks_the_servers_model_when_none_is_set(server: ChatServer, cle
     code, out = _doctor(capsys, clean_env, "--base-url", server.base_url)
     assert code == 0 and "Model     test-model" in out
     assert "✗ tools: the model ignored the tools" in out
+
+
+def test_the_documented_worst_case_turn_time_is_the_arithmetic_of_the_defaults() -> None:
+    """docs/llm.md states how long a turn can take with the defaults; it must follow the defaults (change a
+    deadline or the timeout and this fails until the sentence is changed too), and stay near three minutes."""
+    from game.config import LLMSettings
+    from game.narrator.llm.budget import REPLY_DEADLINE_TIMEOUTS, worst_case_turn_seconds
+
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    stated = re.search(r"A turn takes at most (\d+) s with the defaults", text)
+    assert stated is not None
+    defaults = LLMSettings()
+    assert float(stated.group(1)) == worst_case_turn_seconds(defaults)
+    assert worst_case_turn_seconds(defaults) == REPLY_DEADLINE_TIMEOUTS * defaults.timeout + defaults.memory_deadline
+    assert f"{REPLY_DEADLINE_TIMEOUTS} × `timeout` = {REPLY_DEADLINE_TIMEOUTS * defaults.timeout:g} s" in text
+    assert f"`memory_deadline` = {defaults.memory_deadline:g} s" in text
+    assert worst_case_turn_seconds(defaults) <= 180

@@ -321,3 +321,38 @@ async def test_the_known_lists_shrink_to_fit_a_small_context(server: ChatServer)
     assert 10 < tight.count("\n- Person ") < 120
     npcs = tight.split("<existing-npcs>\n")[1]
     assert npcs.startswith("- Person 3 (")  # the character the turn names survives the cut
+
+
+async def test_an_authored_summary_is_never_replaced_and_a_junk_one_never_written(server: ChatServer) -> None:
+    """The World IR's rules for summaries hold for the extractor's own calls (issue 12)."""
+    junk = '"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 101, "'
+    facts = WorldIR.model_validate(ir(charactersPresent=["Edda Marsh", "Wren Tally"],
+                                      entities=[character("Edda Marsh"), character("Wren Tally")]))
+    server.push(ToolCalls([("upsert_npc_graph", {"nodes": [
+                    {"name": "Edda Marsh", "summary": "A woman at a lamp, says the model."},
+                    {"name": "Wren Tally", "type": "individual", "summary": junk}]})]),
+                ToolCalls([("upsert_npc_graph", {"nodes": [
+                    {"name": "Edda Marsh", "summary": junk},
+                    {"name": "Wren Tally", "type": "individual", "summary": "A gull-catcher from the cove."}]})]))
+    world = tiny_world()
+    authored = (await (await seeded_graph(world)).nodes_named(["edda marsh"]))["edda marsh"][0].summary
+    report, graph, _, _ = await _extract(server, facts)
+    assert report.extracted and report.rejected == 1
+    assert "says nothing about 'Wren Tally'" in server.chat_requests[1].messages[-1]["content"]
+    summaries = {n.name: n.summary for n in graph.nodes.values()}
+    assert summaries["Edda Marsh"] == authored
+    assert summaries["Wren Tally"] == "A gull-catcher from the cove."
+
+
+async def test_a_cut_extractor_reply_is_asked_once_with_more_room_within_the_context(server: ChatServer) -> None:
+    server.push(Text('{"nodes": [{"name": "Edda', finish_reason="length"),
+                ToolCalls([("upsert_npc_graph", {"edges": [TRUST]})]))
+    report, graph, _, _ = await _extract(server, extract_tokens=500)
+    assert report.extracted and ("Edda Marsh", "Sam Reed", "TRUSTS") in open_relations(graph)
+    assert [r.body["max_tokens"] for r in server.chat_requests] == [500, 1000]
+    # In a context with no more room than the first reply had, a cut reply is skipped, never enlarged.
+    server.push(Text('{"nodes": [{"name": "Edda', finish_reason="length"))
+    report, graph, _, _ = await _extract(server, context_size=4096, extract_tokens=4096)
+    assert not report.extracted and "length limit" in report.message
+    sent = server.chat_requests[-1].body
+    assert sent["max_tokens"] < 4096 and server.prompt_tokens(sent) + sent["max_tokens"] <= 4096

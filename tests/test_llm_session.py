@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from chat_server import ChatServer, Failure, Text, ToolCalls
+from chat_server import ChatServer, Delayed, Failure, Text, ToolCalls
 from helpers.play import collect
 from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relations, relation, tiny_world
 
@@ -27,6 +28,7 @@ from game.engine.events import (
 from game.engine.session import GameSession
 from game.narrator.llm.narrator import OpenAINarrator
 from game.store.database import SaveDatabase
+from game.world import load_world
 
 NARRATION = "You steady the wick while Edda ties it. She grunts, which is thanks."
 TRUST = edge("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed since Sam steadied her wick.")
@@ -163,3 +165,106 @@ async def test_tools_can_be_turned_off_by_choice(tmp_path: Path, server: ChatSer
     assert all("tools" not in r.body for r in server.chat_requests)
     assert ("Edda Marsh", "Sam Reed", "TRUSTS") in open_relations(session.graph)
     await session.close()
+
+
+JUNK_SUMMARY = '"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 101, "'
+JUNK = ir(charactersPresent=["Lise"] * 39 + ["allied_with"],
+          entities=[character("Lise", JUNK_SUMMARY), character("allied_with", "A made-up person of the model.")],
+          relations=[relation("allied_with", "Lise", "ALLIED_WITH", 0.5, "allied_with is allied with Lise now.")],
+          nextCast=["1"])
+"""What a looping tiny base model wrote on a real llama-server (issue 12): Lise forty times over, a
+summary of numbers for her, a relation type taken for a person, ``nextCast ["1"]``."""
+
+
+async def test_graph_rebuild_holds_a_junk_world_ir_to_the_turns_rules(tmp_path: Path, server: ChatServer) -> None:
+    """``kith graph rebuild`` with ``extraction = "world-ir"``: a World IR asked for again (turn 1) and one
+    stored by an older Kith (turn 2) are both junk; Lise Brack keeps her authored summary and nothing of
+    the junk reaches the graph."""
+    from game.__main__ import main
+
+    config = tmp_path / "kith.toml"
+    config.write_text(f'world = "brinefall"\n[llm]\nbase_url = "{server.base_url}"\nmodel = "test-model"\n'
+                      'extraction = "world-ir"\nrepair_attempts = 0\ntimeout = 5\nretries = 0\n', encoding="utf-8")
+    settings = Settings(world="brinefall", saves_dir=tmp_path / "saves",
+                        llm=llm_settings(server.base_url, extraction="world-ir", repair_attempts=0))
+    session = await GameSession.open(settings, save="game", new=True, world="brinefall")
+    story = "Hob Tarrant coils a wet rope on the ferry and says nothing about the tide."
+    # Turn 1: the World IR is unreadable, so the turn is stored without one, marked not extracted.
+    server.push(Text(story), Text("Lise Lise Lise Lise"), Text(story), Text(json.dumps(ir(nextCast=["Hob Tarrant"]))))
+    try:
+        first = await collect(session, "wait")
+        assert not next(e for e in first if isinstance(e, TurnCommitted)).extracted
+        second = await collect(session, "wait again")
+        assert next(e for e in second if isinstance(e, TurnCommitted)).extracted
+        before = {n.id: n.summary for n in session.graph.nodes.values()}
+    finally:
+        await session.close()
+    # Turn 2 as a save from before the rules: its stored World IR is the junk, and it is pending.
+    conn = sqlite3.connect(settings.saves_dir / "game.sqlite")
+    conn.execute("UPDATE turns SET world_ir = ?, extracted = 0 WHERE number = 2", (json.dumps(JUNK),))
+    conn.commit()
+    conn.close()
+
+    server.push(Text(json.dumps(JUNK)))
+    args = ["--config", str(config), "--saves-dir", str(settings.saves_dir), "graph", "rebuild", "--save", "game",
+            "--json"]
+    code = await asyncio.to_thread(main, args)
+    assert code == 0
+    assert len(server.chat_requests) == 5, "turn 1's World IR was asked for again, and nothing else"
+
+    reopened = await GameSession.open(settings, save="game")
+    try:
+        assert await reopened.pending_extraction() == []
+        nodes = {n.id: n.summary for n in reopened.graph.nodes.values()}
+        assert nodes == before, "no node was added and no summary replaced"
+        lise = next(n for n in reopened.graph.nodes.values() if n.name == "Lise Brack")
+        world = load_world(settings.content_dir, "brinefall")
+        assert lise.summary == next(c.summary for c in world.characters if c.name == "Lise Brack")
+        names = {n.name.casefold() for n in reopened.graph.nodes.values()}
+        assert not names & {"lise", "allied_with", "1"}
+        assert not [e for e in reopened.graph.open_edges.values() if e.relation == "ALLIED_WITH"]
+    finally:
+        await reopened.close()
+
+
+async def test_graph_rebuild_asks_again_for_a_stored_world_ir_that_no_longer_validates(
+        tmp_path: Path, server: ChatServer) -> None:
+    settings = _settings(tmp_path, server, extraction="world-ir")
+    server.push(Text(NARRATION), Text(json.dumps(FACTS)))
+    session = await _open(settings)
+    await collect(session, "help Edda with the wick")
+    await session.close()
+    conn = sqlite3.connect(settings.saves_dir / "game.sqlite")
+    conn.execute("UPDATE turns SET world_ir = ?, extracted = 0 WHERE number = 1",
+                 (json.dumps(ir(charactersPresent=["Edda Marsh"] * 41)),))
+    conn.commit()
+    conn.close()
+    server.push(Text(json.dumps(FACTS)))
+    session = await _open(settings, new=False)
+    try:
+        assert await session.reextract_pending() == ["turn 1: extracted (1 calls)"]
+        assert len(server.chat_requests) == 3
+    finally:
+        await session.close()
+
+
+async def test_a_turn_that_runs_into_both_deadlines_ends_within_the_worst_case(
+        tmp_path: Path, server: ChatServer) -> None:
+    """The slowest a server can make a turn: narration trickled until just before its deadline, then a
+    World IR that never comes. The turn ends at the memory deadline, kept and marked not extracted."""
+    from game.narrator.llm.budget import worst_case_turn_seconds
+
+    settings = _settings(tmp_path, server, timeout=0.5, memory_deadline=0.6)
+    assert worst_case_turn_seconds(settings.llm) == 1.6
+    server.push(Text(NARRATION, chunk_size=len(NARRATION) // 5, pause=0.08), Delayed(30, Text("{}")))
+    session = await _open(settings)
+    try:
+        started = asyncio.get_running_loop().time()
+        events = await collect(session, "help Edda with the wick")
+        took = asyncio.get_running_loop().time() - started
+        committed = next(e for e in events if isinstance(e, TurnCommitted))
+        assert not committed.extracted and session.history[-1].narration == NARRATION
+        assert took >= 0.6  # the memory step was waited for, to its deadline
+        assert took < worst_case_turn_seconds(settings.llm) + 2.0  # and no longer (slack for a loaded machine)
+    finally:
+        await session.close()

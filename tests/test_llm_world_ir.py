@@ -235,3 +235,18 @@ async def test_junk_in_a_world_ir_never_reaches_the_memory_or_the_scene(server: 
     assert result.world_ir.entities[0].summary == authored
     assert result.world_ir.next_cast == ["Edda Marsh"] and result.scene.cast == ["Edda Marsh"]
     await teller.aclose()
+
+
+async def test_template_markers_in_a_world_ir_reply_reach_neither_the_memory_nor_the_scene(
+        server: ChatServer) -> None:
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    marked = ir(charactersPresent=["Edda Marsh<|im_end|>"], entities=[character("Edda Marsh<end_of_turn>")],
+                nextCast=["<|start_header_id|>assistant<|end_header_id|>Edda Marsh"])
+    server.push(Text("<|im_start|>assistant\n" + json.dumps(marked) + "<|im_end|>[/INST]</s>"))
+    teller = narrator(world, server.base_url)
+    result = await teller.finish(request(world, graph, "wait"), "Edda Marsh trims the wick.")
+    assert result.ir_error is None
+    assert result.world_ir.characters_present == ["Edda Marsh"] and result.scene.cast == ["Edda Marsh"]
+    assert [e.name for e in result.world_ir.entities] == ["Edda Marsh"]
+    await teller.aclose()

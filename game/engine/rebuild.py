@@ -9,11 +9,14 @@ missing, and all that succeed commit together with their turns marked extracted.
 from __future__ import annotations
 
 import random
+from typing import Any
+
+from pydantic import ValidationError
 
 from game.engine.turn import TurnPipeline
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest, NarrationResult
-from game.narrator.ir_extract import plausible_only
+from game.narrator.ir_extract import limit_closes, plausible_only
 from game.store.database import SaveDatabase
 from game.world.ir import WorldIR
 
@@ -34,17 +37,20 @@ async def reextract_pending(db: SaveDatabase, pipeline: TurnPipeline) -> list[st
         request = NarrationRequest(turn=state.turn, player_input=record.input, npc_context=record.npc_context,
                                    scene=state.scene, graph=state.graph, history=tuple(state.history),
                                    seed=pipeline.seed + record.number)
-        if record.world_ir is None:
-            # The World IR step failed that turn: ask for it again from the stored narration.
+        stored = _readable(record.world_ir)
+        if stored is None:
+            # The World IR step failed that turn (or what was stored no longer validates): ask for it
+            # again from the stored narration, through the same checks as a turn's.
             result = await narrator.finish(request, record.narration)
             if result.ir_error:
                 lines.append(f"turn {record.number}: still no World IR: {result.ir_error}")
                 continue
         else:
-            # A stored World IR is held to the same rules as a fresh one: saves from before they existed
-            # may hold a looping model's junk.
-            stored, _ = await plausible_only(WorldIR.model_validate(record.world_ir),
-                                             f"{record.input}\n{record.narration}", state.graph)
+            # A stored World IR is held to the same rules as a fresh one (names, repeats, summaries,
+            # authored summaries, relation endings): saves from before they existed may hold a looping
+            # model's junk.
+            stored, _ = await plausible_only(stored, f"{record.input}\n{record.narration}", state.graph)
+            stored, _ = limit_closes(stored)
             result = NarrationResult(stored, state.scene)
         saved = execution.writes.copy()
         report = await narrator.extract(request, result, execution)
@@ -58,3 +64,14 @@ async def reextract_pending(db: SaveDatabase, pipeline: TurnPipeline) -> list[st
         await db.commit_reextraction(execution.writes, state.turn, done)
         state.graph.apply(execution.writes)
     return lines
+
+
+def _readable(stored: dict[str, Any] | None) -> WorldIR | None:
+    """A stored World IR, or None when there is none or it does not validate (a save edited by hand, or
+    written before a limit existed): such a turn is asked for again rather than failing the rebuild."""
+    if stored is None:
+        return None
+    try:
+        return WorldIR.model_validate(stored)
+    except ValidationError:
+        return None

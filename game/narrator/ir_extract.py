@@ -131,7 +131,7 @@ async def apply_world_ir(ir: WorldIR, execution: UpsertExecution) -> ExtractionR
     )
 
 
-def _junk_summary(summary: str | None) -> bool:
+def junk_summary(summary: str | None) -> bool:
     """A summary that is mostly digits and punctuation (``"}, 1, 2, 3, ... 101, "``) says nothing."""
     if not summary:
         return False
@@ -173,6 +173,7 @@ async def plausible_only(ir: WorldIR, narration: str, reader: GraphReader) -> tu
         return kept
 
     entities = []
+    replaced = 0
     seen_entities: set[str] = set()
     for entity in ir.entities:
         key = normalize_name(entity.name)
@@ -180,19 +181,20 @@ async def plausible_only(ir: WorldIR, narration: str, reader: GraphReader) -> tu
             dropped += 1
             continue
         seen_entities.add(key)
-        if _junk_summary(entity.summary):
+        if junk_summary(entity.summary):
             dropped += 1
             entity = entity.model_copy(update={"summary": None})
         authored = [node for node in known.get(key, []) if node.first_seen_turn == 0 and node.summary]
-        if authored:
+        if authored and entity.summary != authored[0].summary:
             # The world's author wrote who this is; a model's one-line guess never replaces it.
             entity = entity.model_copy(update={"summary": authored[0].summary})
+            replaced += 1
         entities.append(entity)
     relations = [r for r in ir.relations if plausible(r.source) and plausible(r.target)]
     dropped += len(ir.relations) - len(relations)
     update = {"characters_present": names_list(ir.characters_present), "next_cast": names_list(ir.next_cast),
               "entities": entities, "relations": relations}
-    if not dropped:
+    if not dropped and not replaced:
         return ir, 0
     return ir.model_copy(update=update), dropped
 

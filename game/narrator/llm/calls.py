@@ -15,7 +15,7 @@ from typing import Any
 
 from game.narrator.llm.capabilities import Capabilities, response_format
 from game.narrator.llm.endpoint import Redactor
-from game.narrator.llm.tokens import Calibration
+from game.narrator.llm.tokens import Calibration, request_tokens
 from game.narrator.llm.tools import model_schema
 from game.narrator.llm.transport import ChatCall, LLMError, Transport, first_message
 from game.narrator.llm.usage import UsageLedger
@@ -52,13 +52,14 @@ class Requests:
     def redactor(self) -> Redactor:
         return self.transport.redactor
 
-    async def complete(self, turn: int, step: str, params: dict[str, Any], candidates: tuple[str, ...] = ()
-                       ) -> dict[str, Any]:
+    async def complete(self, turn: int, step: str, params: dict[str, Any], candidates: tuple[str, ...] = (),
+                       context_size: int | None = None) -> dict[str, Any]:
         """One non-streamed request; a 400 that refuses one of ``candidates`` retries without it.
 
         A reply cut at its ``max_tokens`` is half a JSON object or half a tool call: it is asked again
-        once with twice the room, and if that is cut too the step fails (``LLMError`` of kind
-        ``length``) rather than "repairing" a fragment into facts nobody stated.
+        once with twice the room (never more than ``context_size`` leaves, when given), and if that is
+        cut too, or there is no more room, the step fails (``LLMError`` of kind ``length``) rather than
+        "repairing" a fragment into facts nobody stated. An overflow teaches the calibration.
         """
         enlarged = False
         while True:
@@ -67,7 +68,7 @@ class Requests:
                 completion = await self.transport.complete(ChatCall(step, params))
             except LLMError as error:
                 if error.kind == "context":
-                    self.calibration.overflowed()
+                    self.calibration.overflowed(request_tokens(params), error.detail)
                 feature = self.caps.refused(error, candidates)
                 if feature is None:
                     raise
@@ -79,12 +80,16 @@ class Requests:
             completion = scrubbed
             self.ledger.turn(turn).count_completion(step, params, completion, first_message(completion))
             if finish_reason(completion) == "length" and isinstance(params.get("max_tokens"), int):
-                if not enlarged:
+                more = 2 * params["max_tokens"]
+                if context_size is not None:
+                    more = min(more, self.calibration.room(context_size, request_tokens(params)))
+                if not enlarged and more > params["max_tokens"]:
                     enlarged = True
-                    params = {**params, "max_tokens": 2 * params["max_tokens"]}
+                    params = {**params, "max_tokens": more}
                     continue
+                again = "again" if enlarged else "and the context leaves no more room"
                 raise LLMError(f"the model's {step} reply was cut at its length limit ({params['max_tokens']} "
-                               "tokens) twice and was not used", "length")
+                               f"tokens) {again}, so it was not used", "length")
             return completion
 
     def without(self, params: dict[str, Any], feature: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import CallRejected, UpsertExecution, parse_call
 from game.narrator.base import ExtractionReport
-from game.narrator.ir_extract import MAX_CLOSES_PER_TURN
+from game.narrator.ir_extract import MAX_CLOSES_PER_TURN, junk_summary
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.guard import clean_json
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
@@ -34,10 +34,14 @@ from game.narrator.llm.transport import first_message
 from game.world.ir import WorldIR
 
 MAX_EXISTING = 60
+MIN_REPLY_TOKENS = 256
+"""The least room an extractor reply is given; a step whose prompt leaves less is not sent."""
 MAX_CALLS_PER_REPLY = 6
 MAX_ARGUMENT_CHARS = 20_000
 
 Complete = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+Room = Callable[[dict[str, Any]], int]
+"""The tokens a request's arguments leave for the reply in the model's context."""
 
 PROSE_REMINDER = (
     "Text changes nothing in the graph. Call upsert_npc_graph with this turn's nodes and edges, or call "
@@ -120,9 +124,12 @@ class ToolExtractor:
     """Runs the extractor's replies until it is done or out of steps."""
 
     def __init__(self, complete: Complete, caps: Capabilities, model: str, steps: int,
-                 max_tokens: int = 1024) -> None:
+                 max_tokens: int = 1024, room: Room | None = None) -> None:
         self._complete = complete
         self._max_tokens = max_tokens
+        self._room = room
+        """Each step's ``max_tokens`` is what the context leaves, at most ``max_tokens``: the
+        conversation grows with every corrected call."""
         self._caps = caps
         self._model = model
         self._steps = steps
@@ -142,6 +149,11 @@ class ToolExtractor:
                 "max_tokens": self._max_tokens,
                 "tool_choice": "required" if self._caps.tool_choice_required else "auto",
             }
+            if self._room is not None:
+                params["max_tokens"] = min(self._max_tokens, self._room(params))
+                if params["max_tokens"] < MIN_REPLY_TOKENS:
+                    tally.problems.append("the corrections outgrew the model's context")
+                    break
             completion = await self._complete("extract", params)
             tally.replies += 1
             message = first_message(completion)
@@ -155,7 +167,7 @@ class ToolExtractor:
                 messages.append({"role": "user", "content": TEXT_CALL_REMINDER if written else PROSE_REMINDER})
                 continue
             messages.append({"role": "assistant", "content": content or None,
-                             "tool_calls": [call.to_message() for call in calls]})
+                             "tool_calls": [_echoed(call) for call in calls]})
             results, rejected_now, done_now = await self._answer(calls, execution, allowed, tally)
             messages.extend(results)
             if rejected_now:
@@ -212,6 +224,8 @@ class ToolExtractor:
         except CallRejected as rejected:
             return {"error": str(rejected)}
         refusal = await guard(parsed, execution, allowed) or await self._close_refusal(parsed, execution)
+        if refusal is None:
+            parsed, refusal = await kept_summaries(parsed, execution)
         if refusal is not None:
             return {"error": refusal}
         self._closed += len(parsed.close_edges)
@@ -250,6 +264,15 @@ class ToolExtractor:
                                 message=f"the extractor gave up after {tally.replies} replies: {why}.")
 
 
+def _echoed(call: ToolCall) -> dict[str, Any]:
+    """A call as it goes back to the model: arguments too large to be taken are not sent back whole (the
+    tool result says why), or the conversation would outgrow the context the next reply needs."""
+    message = call.to_message()
+    if len(call.arguments) > MAX_ARGUMENT_CHARS:
+        message["function"]["arguments"] = "{}"
+    return message
+
+
 def parse_arguments(raw: str) -> tuple[Any, str | None]:
     """A tool call's arguments as JSON, or the message that tells the model what was wrong with them."""
     if len(raw) > MAX_ARGUMENT_CHARS:
@@ -271,6 +294,29 @@ def parse_arguments(raw: str) -> tuple[Any, str | None]:
         except json.JSONDecodeError:
             return None, "the arguments are a string, not a JSON object"
     return value, None
+
+
+async def kept_summaries(call: UpsertCall, execution: UpsertExecution) -> tuple[UpsertCall, str | None]:
+    """The call with the summaries a model may not write left out, the World IR's rules for summaries:
+    an authored summary (a node the world begins with) is never replaced by a model's, and a summary
+    that is mostly digits or punctuation (a looping model's ``"}, 1, 2, 3, ... 101, "``) says nothing.
+    A new node needs a summary, so one with only such a summary is refused with a message instead."""
+    nodes = []
+    for index, node in enumerate(call.nodes):
+        if node.summary is None:
+            nodes.append(node)
+            continue
+        found = await execution.find_node(node.name)
+        if found is None:
+            if junk_summary(node.summary):
+                return call, (f"nodes[{index}].summary: {node.summary[:40]!r} says nothing about "
+                              f"{node.name!r}; write one sentence about who they are")
+            nodes.append(node)
+        elif junk_summary(node.summary) or (found.first_seen_turn == 0 and found.summary):
+            nodes.append(node.model_copy(update={"summary": None}))
+        else:
+            nodes.append(node)
+    return call.model_copy(update={"nodes": nodes}), None
 
 
 async def guard(call: UpsertCall, execution: UpsertExecution, allowed: set[str]) -> str | None:

@@ -20,6 +20,7 @@ from game.graph.retrieve import find_mentions
 from game.narrator.base import NarrationRequest
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import response_format
+from game.narrator.llm.compact import world_ir_compact_v1
 from game.narrator.llm.guard import clean_json
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply
 from game.narrator.llm.prompts import world_ir_v1
@@ -34,6 +35,9 @@ from game.world.ir import GRAPH_KINDS, WorldIR
 IR_FIELDS = ("charactersPresent", "entities", "relations", "endedRelations", "nextCast", "location")
 MIN_REPLY_TOKENS = 256
 """The least room a World IR reply is asked for; a prompt that leaves less is not sent."""
+MAX_REFITS = 3
+"""Times one World IR request is fitted and sent again after an overflow or a refused response format."""
+FORMATS = ("json_schema", "json_object")
 MAX_REPAIR_ECHO = 4000
 """Characters of a bad reply quoted back to the model with the repair request."""
 _KIND_SYNONYMS = {
@@ -55,30 +59,11 @@ async def ask_world_ir(requests: Requests, llm: LLMSettings, world: World, reque
     attempts = 1 + llm.repair_attempts
     problem = "no reply"
     last_value: Any = None
-    overflowed = False
     for attempt in range(attempts):
-        # Rebuilt each try: a fallback to plain JSON taken meanwhile needs the schema in the prompt.
-        inline = schema if requests.caps.structured == "none" else None
-        fitted = _fitted(requests, llm, world, request, strip_reasoning(narration), mentioned, inline, repairs)
-        if fitted is None:
+        completion = await _ask(requests, llm, world, request, strip_reasoning(narration), mentioned, schema,
+                                repairs, model)
+        if completion is None:
             return None, "this turn is too long for the model's context to record its facts.", 0
-        messages, max_tokens = fitted
-        params: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0, "max_tokens": max_tokens}
-        fmt = response_format(requests.caps.structured, "world_ir", schema)
-        if fmt is not None:
-            params["response_format"] = fmt
-        try:
-            completion = await requests.complete(request.turn, "world-ir", params, ("json_schema", "json_object"))
-        except LLMError as error:
-            if error.kind != "context" or overflowed:
-                raise
-            # The calibration has learned from the refusal; fitted again, the prompt is sent once more.
-            overflowed = True
-            fitted = _fitted(requests, llm, world, request, strip_reasoning(narration), mentioned, inline, repairs)
-            if fitted is None:
-                return None, "this turn is too long for the model's context to record its facts.", 0
-            params = {**params, "messages": fitted[0], "max_tokens": fitted[1]}
-            completion = await requests.complete(request.turn, "world-ir", params, ("json_schema", "json_object"))
         text = reply_text(completion)
         try:
             value = clean_json(parse_json_reply(text))
@@ -105,27 +90,60 @@ async def ask_world_ir(requests: Requests, llm: LLMSettings, world: World, reque
     return None, f"the model's facts for this turn could not be read ({problem}).", 0
 
 
+async def _ask(requests: Requests, llm: LLMSettings, world: World, request: NarrationRequest, narration: str,
+               mentioned: list[Node], schema: dict[str, Any], repairs: list[dict[str, Any]], model: str
+               ) -> dict[str, Any] | None:
+    """One World IR request, fitted to the context; None when even the compact prompt does not fit.
+
+    A refused response format and an overflow both change what fits (the schema moves into the prompt;
+    the calibration learns the server's real count), so the prompt is fitted again before each send,
+    ``MAX_REFITS`` times at most.
+    """
+    for refit in range(MAX_REFITS + 1):
+        # Rebuilt each try: a fallback to plain JSON taken meanwhile needs the schema in the prompt.
+        inline = schema if requests.caps.structured == "none" else None
+        fitted = _fitted(requests, llm, world, request, narration, mentioned, inline, repairs)
+        if fitted is None:
+            return None
+        messages, max_tokens = fitted
+        params: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0, "max_tokens": max_tokens}
+        fmt = response_format(requests.caps.structured, "world_ir", schema)
+        if fmt is not None:
+            params["response_format"] = fmt
+        try:
+            return await requests.complete(request.turn, "world-ir", params, context_size=llm.context_size)
+        except LLMError as error:
+            last = refit == MAX_REFITS
+            if last or (error.kind != "context" and requests.caps.refused(error, FORMATS) is None):
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def _fitted(requests: Requests, llm: LLMSettings, world: World, request: NarrationRequest, narration: str,
             mentioned: list[Node], inline: dict[str, Any] | None, repairs: list[dict[str, Any]]
             ) -> tuple[list[dict[str, Any]], int] | None:
-    """The prompt and ``max_tokens`` fitted to the context: the reply gets at most ``world_ir_tokens``;
-    known characters are left out, then repair turns, before the reply's room falls below
-    ``MIN_REPLY_TOKENS``; None when even the bare prompt leaves less than that."""
+    """The prompt and ``max_tokens`` fitted to the context: the reply gets at most ``world_ir_tokens``,
+    and never more than the context leaves. Known characters are left out first, then the compact
+    prompt (``compact``) replaces the full one, then repair turns go; None when even the bare compact
+    prompt leaves less than ``MIN_REPLY_TOKENS``."""
     calibration = requests.calibration
     shown = list(mentioned)
-    extra = list(repairs)
     while True:
-        prompt = world_ir_v1(world, request.scene, request.turn, request.player_input, narration, shown, inline)
-        messages = [*prompt.messages, *extra]
-        room = llm.context_size - calibration.real(message_tokens(messages))
+        messages = [*world_ir_v1(world, request.scene, request.turn, request.player_input, narration, shown,
+                                 inline).messages, *repairs]
+        room = calibration.room(llm.context_size, message_tokens(messages))
         if room >= MIN_REPLY_TOKENS:
             return messages, min(llm.world_ir_tokens, room)
-        if shown:
-            shown = shown[: len(shown) // 2]
-        elif extra:
-            extra = []
-        else:
-            return None
+        if not shown:
+            break
+        shown = shown[: len(shown) // 2]
+    compact = world_ir_compact_v1(world, request.scene, request.turn, request.player_input, narration,
+                                  mentioned).messages
+    for messages in ([*compact, *repairs], compact) if repairs else (compact,):
+        room = calibration.room(llm.context_size, message_tokens(messages))
+        if room >= MIN_REPLY_TOKENS:
+            return messages, min(llm.world_ir_tokens, room)
+    return None
 
 
 def reply_text(completion: dict[str, Any]) -> str:

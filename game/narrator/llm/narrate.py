@@ -15,11 +15,12 @@ import re
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from game.config import LLMSettings
 from game.errors import NarratorError
+from game.mind.context import ComposedContext
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import NarrationRequest, PastTurn
 from game.narrator.llm.calls import Requests
@@ -38,7 +39,13 @@ from game.narrator.llm.stream import (
     ToolCallAssembler,
     read_chunk,
 )
-from game.narrator.llm.tokens import fit_newest, message_tokens, tools_tokens
+from game.narrator.llm.tokens import (
+    MESSAGE_OVERHEAD,
+    fit_newest,
+    message_tokens,
+    request_tokens,
+    tools_tokens,
+)
 from game.narrator.llm.tools import (
     GET_CHARACTER,
     LIST_CHARACTERS,
@@ -57,6 +64,10 @@ MAX_SQUEEZES = 4
 """Times a turn is sent again with fewer past turns after the server refused it as too long."""
 LOOKUP_RESERVE = 800
 """Tokens kept free for character lookups when the history window is fitted."""
+NARRATION_FLOOR = 256
+"""The reply room below which lookups, then memory lines, give way: two to five sentences fit well within."""
+MIN_NARRATION_TOKENS = 64
+"""The least room a narration is ever asked for; a prompt that leaves less is an error, not a request."""
 _REASONING_MODEL = re.compile(r"(?i)(?<![a-z0-9])r1(?![0-9])|qwq|reason|think")
 """Model names whose chat templates often open the think block in the prompt (DeepSeek-R1 and its
 distills, QwQ): their first reply is held back too, before any reply has shown the habit."""
@@ -100,25 +111,33 @@ class Narration:
                    deadline: float, seconds: float) -> AsyncGenerator[str, None]:
         """The turn's prose as it arrives; ``deadline`` (a loop time) bounds every round together."""
         book = CharacterBook(self.world, request.graph)
-        tools = narration_tools()
-        system = narrate_system_v1(self.world, request.scene, request.npc_context, request.turn,
-                                   request.knowledge, request.context)
-        history, said = self._window(request, tools, system)
-        notices.extend(said)
-        messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history,
-                              request.player_input, system=system).messages
+        caps = self.requests.caps
+        plan = self._plan(request, len(request.history))
+        notices.extend(plan.notices)
+        messages = list(plan.messages)
         emitted = ""
         rounds = 0
         squeeze = 0
-        caps = self.requests.caps
         while True:
-            offer = caps.tools and rounds < self.llm.max_tool_rounds
+            tools = plan.tools if caps.tools else None
+            offer = tools is not None and rounds < self.llm.max_tool_rounds
             params: dict[str, Any] = {"model": model, "messages": list(messages),
-                                      "temperature": self.llm.temperature, "max_tokens": self.llm.narration_tokens}
-            if caps.tools and self.llm.max_tool_rounds > 0:
+                                      "temperature": self.llm.temperature, "max_tokens": plan.max_tokens}
+            if tools is not None:
                 params["tools"] = tools
                 if not offer:
                     params["tool_choice"] = "none"
+            room = self.requests.calibration.room(self.llm.context_size, request_tokens(params))
+            if rounds and room < NARRATION_FLOOR:
+                # The lookups filled the context: the turn is told from the first round's prompt, without
+                # them (it fitted, and sending no tools only makes it smaller).
+                messages = list(plan.messages)
+                params = {**params, "messages": list(messages)}
+                params.pop("tools", None)
+                params.pop("tool_choice", None)
+                offer = False
+                room = self.requests.calibration.room(self.llm.context_size, request_tokens(params))
+            params["max_tokens"] = max(1, min(plan.max_tokens, room))
             if caps.stream_usage:
                 params["stream_options"] = {"include_usage": True}
             round_ = Round()
@@ -135,22 +154,21 @@ class Narration:
                             round_.cut = True
                             break
             except LLMError as error:
-                if error.kind != "context" or emitted or not history or squeeze >= MAX_SQUEEZES:
+                if error.kind != "context" or emitted or squeeze >= MAX_SQUEEZES:
                     raise
                 # The server counted more tokens than the estimate: learn from it, see fewer past turns,
                 # and tell the turn again from the start (nothing of it was shown).
-                self.requests.calibration.overflowed()
+                self.requests.calibration.overflowed(request_tokens(params), error.detail)
                 squeeze += 1
-                history = history[len(history) // 2:] if len(history) > 1 else []
-                kept, _ = self._window(request, tools, system)
-                history = history if len(history) <= len(kept) else history[len(history) - len(kept):]
-                if not self._warned_overflow:
+                had = len(plan.history)
+                plan = self._plan(request, had // 2 if had > 1 else 0)
+                notices.extend(plan.notices)
+                if had and not self._warned_overflow:
                     self._warned_overflow = True
                     notices.append(f"The model server's context is smaller than the story needs: the narrator "
-                                   f"now sees only the {len(history)} latest turn(s). The relationship memory "
-                                   "still holds the rest (context_size under [llm]).")
-                messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history,
-                                      request.player_input, system=system).messages
+                                   f"now sees only the {len(plan.history)} latest turn(s). The relationship "
+                                   "memory still holds the rest (context_size under [llm]).")
+                messages = list(plan.messages)
                 rounds = 0
                 continue
             finally:
@@ -287,26 +305,114 @@ class Narration:
             return await book.get_character(wanted)
         return {"error": f"unknown tool {name!r}; the tools are {LIST_CHARACTERS} and {GET_CHARACTER}"}
 
-    def _window(self, request: NarrationRequest, tools: list[dict[str, Any]], system: str
+    def _plan(self, request: NarrationRequest, most: int) -> Plan:
+        """The first round's prompt fitted to the context, keeping at most ``most`` past turns.
+
+        What gives way, in order: the oldest past turns (the window keeps room for a whole reply and
+        for lookups), then the lookups themselves (no tools this turn), then the reply's ``max_tokens``
+        down to ``NARRATION_FLOOR``, then the relationship memory and what each person knows, from
+        their least relevant lines; a prompt that leaves even less than ``MIN_NARRATION_TOKENS`` is a
+        plain error, never a request the server must refuse.
+        """
+        tools: list[dict[str, Any]] | None = (
+            narration_tools() if self.requests.caps.tools and self.llm.max_tool_rounds > 0 else None)
+        npc_context, knowledge, mind = request.npc_context, dict(request.knowledge or {}), request.context
+        system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind)
+        history, notices = self._window(request, tools, system, most)
+
+        def fitted() -> tuple[list[dict[str, Any]], int]:
+            messages = narrate_v1(self.world, request.scene, npc_context, request.turn, history,
+                                  request.player_input, system=system).messages
+            return messages, self.requests.calibration.room(
+                self.llm.context_size, message_tokens(messages) + tools_tokens(tools or []))
+
+        messages, room = fitted()
+        if room < NARRATION_FLOOR and tools is not None:
+            tools = None
+            messages, room = fitted()
+        while room < NARRATION_FLOOR:
+            smaller = _shrunk(npc_context, knowledge)
+            if smaller is not None:
+                npc_context, knowledge = smaller
+            else:
+                # The people's minds go last: what they remember and feel is what makes them themselves.
+                thinner = _thinner(mind)
+                if thinner is None:
+                    break
+                mind = thinner
+            system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind)
+            messages, room = fitted()
+        if room < MIN_NARRATION_TOKENS:
+            raise NarratorError(
+                f"The model's context ({self.llm.context_size} tokens) is too small for this turn's prompt "
+                "even without past turns and memory; raise context_size under [llm] (and the server's own) "
+                "if the server allows, or use a model with a larger context.")
+        return Plan(messages, history, tools, min(self.llm.narration_tokens, room), notices)
+
+    def _window(self, request: NarrationRequest, tools: list[dict[str, Any]] | None, system: str, most: int
                 ) -> tuple[list[PastTurn], list[str]]:
-        """The newest past turns that fit the context, and what the player should hear about it."""
-        fixed = (estimate_tokens(system) + tools_tokens(tools) + estimate_tokens(request.player_input)
-                 + self.llm.narration_tokens + LOOKUP_RESERVE)
-        budget = self.requests.calibration.budget(self.llm.context_size) - fixed
+        """The newest past turns (at most ``most``) that fit the context beside a whole reply and room
+        for lookups, and what the player should hear about it."""
+        reserve = self.llm.narration_tokens + (LOOKUP_RESERVE if tools else 0)
+        fixed = (estimate_tokens(system) + tools_tokens(tools or []) + estimate_tokens(request.player_input)
+                 + 2 * MESSAGE_OVERHEAD)
+        budget = self.requests.calibration.budget(
+            self.requests.calibration.room(self.llm.context_size, 0) - reserve) - fixed
         past = list(request.history)
+        past = past[len(past) - most:] if most < len(past) else past
         window = fit_newest(len(past), lambda i: message_tokens(history_pair(past[i])), budget)
         notices: list[str] = []
-        if window.dropped and not self._warned_dropping:
+        dropped = len(request.history) - len(window.kept)
+        if dropped and not self._warned_dropping:
             self._warned_dropping = True
             notices.append(f"The story is now longer than the model's context ({self.llm.context_size} tokens): "
-                           f"the narrator no longer sees the {window.dropped} oldest turn(s). The relationship "
+                           f"the narrator no longer sees the {dropped} oldest turn(s). The relationship "
                            "memory still holds them.")
-        elif window.nearly_full and not window.dropped and not self._warned_full:
+        elif window.nearly_full and not dropped and not self._warned_full:
             self._warned_full = True
             notices.append(f"The story so far nearly fills the model's context (about {window.used} of "
                            f"{max(budget, 0)} tokens for past turns); soon the oldest turns will drop out of "
                            "the narrator's view (context_size under [llm]).")
         return [past[i] for i in window.kept], notices
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A turn's first-round prompt as fitted: messages, the past turns in them, the tools offered (None:
+    no lookups this turn) and the reply's ``max_tokens``."""
+
+    messages: list[dict[str, Any]]
+    history: list[PastTurn]
+    tools: list[dict[str, Any]] | None
+    max_tokens: int
+    notices: list[str]
+
+
+def _shrunk(npc_context: str, knowledge: dict[str, list[str]]) -> tuple[str, dict[str, list[str]]] | None:
+    """The memory sections with half their lines left out, least relevant first (the relationship lines
+    are ranked, so the last go; then each person's knowledge); None when nothing is left to leave out."""
+    lines = npc_context.splitlines()
+    facts = [i for i, line in enumerate(lines) if line.startswith("- ")]
+    if facts:
+        cut = set(facts[len(facts) - max(1, len(facts) // 2):])
+        kept = [line for i, line in enumerate(lines) if i not in cut]
+        return ("\n".join(kept) if len(facts) > len(cut) else ""), knowledge
+    if npc_context.strip():
+        return "", knowledge
+    if any(knowledge.values()):
+        return npc_context, {name: list(facts_[: len(facts_) // 2]) for name, facts_ in knowledge.items()}
+    return None
+
+
+def _thinner(mind: ComposedContext) -> ComposedContext | None:
+    """The people's minds with the second half of each section's lines left out (a section keeps its
+    provider's order, most relevant first); None when no line is left to leave out."""
+    if not any(section.lines for section in mind.sections):
+        return None
+    sections = tuple(replace(section, lines=section.lines[: len(section.lines) // 2],
+                             tokens=section.tokens // 2, dropped=section.dropped + len(section.lines)
+                             - len(section.lines) // 2) for section in mind.sections)
+    return replace(mind, sections=sections)
 
 
 def _joined(before: str, piece: str, fresh: bool) -> str:

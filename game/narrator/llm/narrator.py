@@ -36,9 +36,11 @@ from game.graph.upsert import UpsertExecution
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir, limit_closes, plausible_only
+from game.narrator.llm.budget import reply_deadline as default_reply_deadline
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.endpoint import display_url, short_host
+from game.narrator.llm.extract import MIN_REPLY_TOKENS as EXTRACT_MIN_REPLY
 from game.narrator.llm.extract import ToolExtractor, existing_near
 from game.narrator.llm.guard import SafeStream
 from game.narrator.llm.ir import IRAnswer, ask_world_ir, records_anything, supported_only
@@ -47,7 +49,7 @@ from game.narrator.llm.narrate import Narration, no_narration
 from game.narrator.llm.prompts import Prompt, extract_v1
 from game.narrator.llm.record import RecordingTransport, ReplayTransport
 from game.narrator.llm.stream import strip_reasoning
-from game.narrator.llm.tokens import message_tokens, tools_tokens
+from game.narrator.llm.tokens import message_tokens, request_tokens, tools_tokens
 from game.narrator.llm.tools import extraction_tools
 from game.narrator.llm.transport import LLMError, OpenAITransport, Transport
 from game.narrator.llm.usage import UsageLedger
@@ -57,8 +59,8 @@ from game.world.scene import SceneState
 
 EXTRACT_REPLY_RESERVE = 1200
 """Tokens kept free for the extractor's tool calls (and a corrected call) when its prompt is fitted."""
-REPLY_DEADLINE_TIMEOUTS = 5
-"""The whole narration may take this many ``timeout`` periods (5 min at the default 60 s)."""
+NO_ROOM_FOR_EXTRACTOR = ("the extractor's prompt and tools do not fit the model's context "
+                         "(context_size under [llm]); the turn's World IR was recorded as it is")
 
 T = TypeVar("T")
 
@@ -90,7 +92,7 @@ class OpenAINarrator:
         self._ledger = UsageLedger()
         self._requests = Requests(self.transport, self.caps, self._ledger)
         self._narration = Narration(self._requests, llm, world, display_url(llm.base_url))
-        self.reply_deadline = reply_deadline or REPLY_DEADLINE_TIMEOUTS * llm.timeout
+        self.reply_deadline = reply_deadline or default_reply_deadline(llm)
         self.memory_deadline = memory_deadline or llm.memory_deadline
         self._notices: dict[int, list[str]] = {}
         self._memory_started: dict[int, float] = {}
@@ -150,8 +152,15 @@ class OpenAINarrator:
     async def narrate(self, request: NarrationRequest) -> AsyncGenerator[str, None]:
         usage = self._ledger.restart(request.turn)
         notices = self._notices[request.turn] = []
-        model = await self._model("narrate")
         deadline = asyncio.get_running_loop().time() + self.reply_deadline
+        try:
+            # Asking the server for its model (once a session, when none is set) counts against the
+            # narration's deadline too: nothing of a turn may outlast ``budget.worst_case_turn_seconds``.
+            async with asyncio.timeout_at(deadline):
+                model = await self._model("narrate")
+        except TimeoutError:
+            raise NarratorError(f"The model server did not say which model it serves within "
+                                f"{self.reply_deadline:g} s; set one with --model.") from None
         guard = SafeStream(self._requests.secrets)
         told = False
         told_pieces = self._narration.tell(request, model, usage, notices, deadline, self.reply_deadline)
@@ -258,18 +267,29 @@ class OpenAINarrator:
         model = await self._model("extract")
         nodes, edges, names = await existing_near(request.graph, ir)
         prompt = self._fitted_extract_prompt(turn, ir, nodes, edges, names)
+        if self._room(request_tokens({"messages": prompt.messages, "tools": extraction_tools()})) < EXTRACT_MIN_REPLY:
+            # Even the bare prompt leaves no room for a reply (a 2,048-token context with the tools'
+            # schemas): the validated World IR is what can be recorded, rather than nothing.
+            report = await apply_world_ir(ir, execution)
+            report.message = "; ".join(m for m in (report.message, NO_ROOM_FOR_EXTRACTOR) if m)
+            return report
 
         async def complete(step: str, params: dict[str, Any]) -> dict[str, Any]:
-            return await self._requests.complete(turn, step, params, ("tool_choice",))
+            return await self._requests.complete(turn, step, params, ("tool_choice",),
+                                                 context_size=self.llm.context_size)
 
         try:
             return await ToolExtractor(complete, self.caps, model, self.llm.extractor_steps,
-                                       self.llm.extract_tokens).run(prompt, ir, execution)
+                                       self.llm.extract_tokens,
+                                       lambda params: self._room(request_tokens(params))).run(prompt, ir, execution)
         except LLMError as error:
             if self.caps.refused(error, ("tools",)) is None:
                 raise
             # The server refuses tools: the validated World IR is recorded as it is from now on.
             return await apply_world_ir(ir, execution)
+
+    def _room(self, estimated_prompt: int) -> int:
+        return self._requests.calibration.room(self.llm.context_size, estimated_prompt)
 
     def _fitted_extract_prompt(self, turn: int, ir: WorldIR, nodes: list[Node], edges: list[Edge],
                                names: dict[str, Node]) -> Prompt:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from game.mind.context_budget import estimate_tokens
@@ -30,6 +31,18 @@ OVERFLOW_STEP = 1.25
 """How much more a real token count is assumed to be after the server refused a prompt as too long."""
 WARN_AT = 0.8
 """Share of the history budget at which the player is told the window will soon shrink."""
+RECENT_SAMPLES = 8
+"""Ratios remembered: the scale is the highest of them, because the prompts of one session differ (prose,
+JSON, schemas tokenize differently) and a budget must hold for the hungriest of them."""
+SAFETY_SHARE = 0.04
+"""Share of the context never planned for: the estimate of a prompt the server has not counted yet is
+still an estimate, and a request the server must refuse costs a round trip."""
+_OVERFLOW_COUNTS = (
+    re.compile(r"request \((\d+) tokens\) exceeds"),                    # llama.cpp
+    re.compile(r"\((\d+) in the messages"),                              # vLLM
+    re.compile(r"your messages resulted in (\d+) tokens"),                # OpenAI
+)
+"""Where a server's overflow message states how many tokens the prompt alone took."""
 
 
 def message_tokens(messages: Iterable[dict[str, Any]]) -> int:
@@ -46,6 +59,11 @@ def message_tokens(messages: Iterable[dict[str, Any]]) -> int:
 
 def tools_tokens(tools: Sequence[dict[str, Any]]) -> int:
     return estimate_tokens(json.dumps(tools)) if tools else 0
+
+
+def request_tokens(params: dict[str, Any]) -> int:
+    """The estimated prompt of a request's arguments: its messages and the tools it sends."""
+    return message_tokens(params.get("messages") or []) + tools_tokens(params.get("tools") or [])
 
 
 @dataclass(frozen=True)
@@ -80,18 +98,30 @@ def fit_newest(count: int, cost: Callable[[int], int], budget: int) -> Window:
 
 @dataclass
 class Calibration:
-    """Real tokens per estimated token for this session's server (1.0 until it reports a count)."""
+    """Real tokens per estimated token for this session's server (1.0 until it reports a count): the
+    highest ratio among the last few counts, so a budget holds for every kind of prompt the game sends."""
 
     scale: float = 1.0
+    _samples: list[float] = field(default_factory=list)
 
     def observe(self, estimated: int, reported: int) -> None:
         """The server counted ``reported`` prompt tokens for a prompt estimated at ``estimated``."""
         if estimated >= MIN_SAMPLE and reported > 0:
-            self.scale = min(SCALE_RANGE[1], max(SCALE_RANGE[0], reported / estimated))
+            self._learn(reported / estimated)
 
-    def overflowed(self) -> None:
-        """The server refused a prompt that the estimate said would fit: the estimate is too low."""
-        self.scale = min(SCALE_RANGE[1], self.scale * OVERFLOW_STEP)
+    def overflowed(self, estimated: int = 0, detail: str = "") -> None:
+        """The server refused a prompt that the estimate said would fit: the estimate is too low. When the
+        server's words say what the prompt counted (llama.cpp, vLLM, OpenAI do), that is learned exactly;
+        otherwise the scale grows by a step."""
+        counted = overflow_count(detail)
+        if counted is not None and estimated >= MIN_SAMPLE and counted / estimated > self.scale:
+            self._learn(counted / estimated)
+        else:
+            self._learn(self.scale * OVERFLOW_STEP)
+
+    def _learn(self, ratio: float) -> None:
+        self._samples = [*self._samples[-(RECENT_SAMPLES - 1):], min(SCALE_RANGE[1], max(SCALE_RANGE[0], ratio))]
+        self.scale = max(self._samples)
 
     def budget(self, tokens: int) -> int:
         """A budget of ``tokens`` real tokens in estimated tokens."""
@@ -99,3 +129,17 @@ class Calibration:
 
     def real(self, estimated: int) -> int:
         return math.ceil(estimated * self.scale)
+
+    def room(self, context_size: int, estimated_prompt: int) -> int:
+        """Real tokens left for the reply after a prompt of ``estimated_prompt`` estimated tokens, less a
+        safety share of the context: what ``max_tokens`` may be without a request the server must refuse."""
+        return context_size - self.real(estimated_prompt) - math.ceil(SAFETY_SHARE * context_size)
+
+
+def overflow_count(detail: str) -> int | None:
+    """The prompt's real token count stated in a server's overflow message, when it states one."""
+    for pattern in _OVERFLOW_COUNTS:
+        found = pattern.search(detail)
+        if found:
+            return int(found.group(1))
+    return None

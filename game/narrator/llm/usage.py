@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.mind.context_budget import estimate_tokens
-from game.narrator.llm.tokens import Calibration, message_tokens, tools_tokens
+from game.narrator.llm.tokens import Calibration, request_tokens
 
 KEPT_TURNS = 3
 
@@ -34,7 +34,7 @@ class TurnUsage:
 
     def count(self, step: str, params: dict[str, Any], reported: Any, produced: str) -> None:
         """One request: the server's own figures when it sent them (``reported``), else estimates."""
-        sent = message_tokens(params.get("messages") or []) + tools_tokens(params.get("tools") or [])
+        sent = request_tokens(params)
         if isinstance(reported, dict):
             prompt = _int(reported.get("prompt_tokens"))
             self.calibration.observe(sent, prompt)
