@@ -305,7 +305,8 @@ def _doc_blocks(kind: str) -> list[str]:
     import re
 
     text = (CONTENT.parent / "docs" / "world-format.md").read_text(encoding="utf-8")
-    section = text[text.index("## Attitudes"):text.index("## How a turn is told")]
+    start = text.index("## Attitudes")
+    section = text[start:text.index("\n## ", start)]
     return [body for lang, body in re.findall(r"```(\w+)\n(.*?)```", section, re.S) if lang == kind]
 
 

@@ -56,7 +56,7 @@ async def narration_prompt(tmp_path: Path, server: ChatServer, memories: int, bu
                                      narrator=OpenAINarrator(settings.llm, tiny_world(), env={}))
 
     def providers(inputs: ContextInputs) -> Sequence[ContextProvider]:
-        return [*default_providers(inputs), Memories(memories)]
+        return [*(p for p in default_providers(inputs) if p.name != "MEMORY"), Memories(memories)]
 
     session.context_providers = providers
     try:

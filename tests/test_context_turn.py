@@ -77,7 +77,7 @@ async def test_the_narrator_is_told_the_context_and_mind_shows_it_section_by_sec
         told = narrator.requests[-1].context
         assert told == await session.turn_context()  # what /mind reads is what the narrator had
         hob = "npc-hob-tarrant"
-        assert set(told.about(hob)) == {"SCENE", "GRAPH", "KNOWLEDGE"}
+        assert set(told.about(hob)) == {"SCENE", "GRAPH", "KNOWLEDGE", "RELATIONSHIP"}  # no memory of you yet
         assert told.about_named("hob tarrant") == told.about(hob)
         # The blocks narrators always had are the budgeted GRAPH and KNOWLEDGE sections.
         assert [f"{line.text}" for line in told.lines("GRAPH")] == \
@@ -99,7 +99,7 @@ async def test_the_narrator_is_told_the_context_and_mind_shows_it_section_by_sec
 async def test_a_provider_out_of_time_is_left_out_the_turn_goes_on_and_mind_says_so(tmp_path: Path) -> None:
     async with await open_game(tmp_path, time_limits_ms={"MEMORY": 50}) as session:
         def with_slow(inputs: ContextInputs) -> Sequence[ContextProvider]:
-            return [*default_providers(inputs), Slow()]
+            return [*(p for p in default_providers(inputs) if p.name != "MEMORY"), Slow()]
 
         session.context_providers = with_slow
         events = await collect(session, "ask hob about ness")
