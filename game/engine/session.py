@@ -22,7 +22,9 @@ from game.config import Settings
 from game.engine import meta_commands
 from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
 from game.engine.meta import parse_meta
-from game.engine.rebuild import reextract_pending
+from game.engine.enrich import Extractor, Reading, drain
+from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
+from game.engine.rebuild import Rebuilt, rebuild
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
@@ -88,6 +90,7 @@ class GameSession:
         self.vocabulary = vocabulary
         self.new_game = new_game
         self._transcript = Transcript()
+        self._background: BackgroundEnricher | None = None
         self._pipeline = TurnPipeline(
             PlayState.at(graph, scene, turn, history, scene.verbose, talked), narrator, vocabulary, _SaveStore(db),
             seed=settings.seed, retrieval_settings=retrieval_settings(settings), ending_titles=world.ending_titles,
@@ -255,6 +258,8 @@ class GameSession:
 
     async def close(self) -> None:
         try:
+            if self._background is not None:
+                await self._background.pause()
             await self.narrator.aclose()
         finally:
             await self._db.close()
@@ -288,6 +293,16 @@ class GameSession:
 
     async def play_turn(self, text: str) -> AsyncIterator[Event]:
         """Handle one line of player input, yielding events; a story turn commits at most once."""
+        if self._background is not None:
+            await self._background.pause()  # a turn never waits for the queue, only for a commit under way
+        try:
+            async for event in self._play_turn(text):
+                yield event
+        finally:
+            if self._background is not None:
+                self._background.wake()
+
+    async def _play_turn(self, text: str) -> AsyncIterator[Event]:
         text = text.strip()
         command = parse_meta(text) if text else None
         logged = bool(text)  # an empty line is not a command, and is not logged
@@ -302,7 +317,39 @@ class GameSession:
 
     async def reextract_pending(self) -> list[str]:
         """Run the memory update again for turns committed without one; returns a line per turn."""
-        return await reextract_pending(self._db, self._pipeline)
+        return (await self.rebuild()).lines
+
+    async def rebuild(self, extractor: Extractor = "model") -> Rebuilt:
+        """Read every queued turn again with ``extractor``, committed together (``kith graph rebuild``)."""
+        return await rebuild(self._db, self._pipeline, extractor)
+
+    def enrich(self, extractor: Extractor = "model") -> AsyncIterator[Reading]:
+        """Read the queued turns one by one, each committed on its own (``kith graph enrich``)."""
+        return drain(self._db, self._pipeline, extractor)
+
+    def enrich_in_background(self, delay: float = DEFAULT_DELAY) -> BackgroundEnricher | None:
+        """Drain the queue between turns while the player reads (the app asks; headless scripts do not).
+
+        Only a model can enrich: with the offline narrator this does nothing and returns None.
+        """
+        from game.narrator.offline import OfflineNarrator
+
+        if isinstance(self.narrator, OfflineNarrator):
+            return None
+        if self._background is None:
+            self._background = BackgroundEnricher(lambda: drain(self._db, self._pipeline), delay)
+        self._background.delay = delay
+        self._background.wake()
+        return self._background
+
+    async def _pause_background(self) -> None:
+        """The queue stops before the game changes under it (undo, restore, restart, a new narrator)."""
+        if self._background is not None:
+            await self._background.pause()
+
+    async def extraction_counts(self) -> dict[str, int]:
+        """How many turns memory holds each way (``full``, ``fast``, ``none``, ``enriched``)."""
+        return await self._db.extraction_counts()
 
     # ------------------------------------------------------------------------------------- what is saved
 
@@ -353,12 +400,14 @@ class GameSession:
 
     async def restore(self, name: str) -> None:
         """Replace the game with the snapshot ``name`` (whose path the caller checked)."""
+        await self._pause_background()
         await self._db.restore_from(self.snapshot_path(name))
         await self._db.set_meta({"last_snapshot": name})
         await self.reload()
 
     async def undo(self) -> str:
         """Take back the last turn exactly (graph and scene included); returns what the player had typed."""
+        await self._pause_background()
         taken_back = self.history[-1].player_input if self.history else ""
         await self._db.undo_last_turn()
         await self.reload()
@@ -366,6 +415,7 @@ class GameSession:
 
     async def restart(self, keep: str) -> None:
         """Back to turn 0; the game so far is kept first as the snapshot ``keep``."""
+        await self._pause_background()
         await self._db.snapshot_to(self.snapshot_path(keep))
         await self._db.rewind_to_start()  # one transaction: a kill mid-way leaves the game as it was
         await self.reload()
@@ -377,6 +427,7 @@ class GameSession:
 
     async def swap_narrator(self, narrator: Narrator, settings: Settings | None = None) -> None:
         """Tell the next turns with ``narrator`` (and ``settings``); the previous narrator is closed."""
+        await self._pause_background()
         previous = self._pipeline.narrator
         self._pipeline.narrator = narrator
         if settings is not None:
