@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 from game.config import Settings
 from game.engine import meta_commands
-from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
-from game.engine.meta import parse_meta
 from game.engine.enrich import Extractor, Reading, drain
 from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
+from game.engine.events import Event, MetaOutput, NarrationDone, Notice, TurnFailed
+from game.engine.meta import parse_meta
 from game.engine.rebuild import Rebuilt, rebuild
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
