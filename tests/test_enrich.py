@@ -19,7 +19,7 @@ from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relation
 from game.config import Settings
 from game.engine.events import Notice, TurnCommitted
 from game.engine.session import GameSession
-from game.graph.fast_extract.apply import enriched_from, fast_from
+from game.graph.fast_extract.marks import enriched_from, fast_from
 from game.narrator.llm.narrator import OpenAINarrator
 
 PLAIN = "You steady the wick while Edda ties it. Edda Marsh is afraid of Tobin Hale."
@@ -192,3 +192,23 @@ async def test_a_turn_starting_cancels_the_background_reading_and_is_not_blocked
     assert [(t.number, t.extraction) for t in await session.turns()] == [(1, "fast"), (2, "full")]
     await session.close()  # cancels the walk the turn woke again; nothing hangs
     assert not background.running
+
+
+async def test_a_version_with_several_evidence_marks_reads_back_whole(tmp_path: Path) -> None:
+    # Regression: the reader's shortcut for one ``turn-N`` took '["turn-3", "fast:turn-3"]' for one mark.
+    from game.graph.memory import GraphIndex
+    from game.graph.upsert import UpsertExecution
+    from game.graph.vocabulary import Vocabulary
+    from game.store.database import SaveDatabase
+
+    execution = UpsertExecution(GraphIndex(), Vocabulary.default(), 3)
+    await execution.run({"nodes": [{"name": "Mira", "summary": "A thief."}, {"name": "Tomas", "summary": "A priest."}],
+                         "edges": [{"sourceName": "Mira", "targetName": "Tomas", "relation": "TRUSTS",
+                                    "strength": 0.5, "fact": "Mira trusts Tomas with the ledger."}]})
+    (edge_id,) = execution.writes.created_edges
+    edge = execution.writes.edges[edge_id]
+    execution.writes.edges[edge_id] = edge.model_copy(update={"evidence_turn_ids": ["turn-3", "fast:turn-3"]})
+    async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
+        await db.commit_graph(execution.writes)
+        (stored,) = await db.all_edges()
+    assert stored.evidence_turn_ids == ["turn-3", "fast:turn-3"] and fast_from(stored) == 3

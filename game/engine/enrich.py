@@ -58,7 +58,8 @@ async def read_turn(pipeline: TurnPipeline, record: TurnRecord, execution: Upser
 
     Returns whether it worked and a line (without the turn number) saying how.
     """
-    from game.graph.fast_extract.apply import ENRICHED_PREFIX, apply_fast, mark_versions
+    from game.graph.fast_extract.apply import apply_fast, mark_versions
+    from game.graph.fast_extract.marks import ENRICHED_PREFIX
 
     saved = execution.writes.copy()
     before = set(execution.writes.created_edges)
@@ -92,7 +93,7 @@ async def read_turn(pipeline: TurnPipeline, record: TurnRecord, execution: Upser
 def replace_fast_versions(execution: UpsertExecution, graph: GraphIndex, number: int) -> int:
     """Close every version the fast path read from turn ``number`` that is still open after the model's
     reading (one the model stated again was superseded by it already); returns how many it closed."""
-    from game.graph.fast_extract.apply import fast_from
+    from game.graph.fast_extract.marks import fast_from
 
     closed = 0
     stored = [edge for edge in graph.open_edges.values() if fast_from(edge) == number]

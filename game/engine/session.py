@@ -170,7 +170,7 @@ class GameSession:
             seed_world = loaded  # the whole of turn 0 is written before the save gets its name
 
             async def seed(db: SaveDatabase) -> None:
-                await cls._seed_world(db, seed_world)
+                await cls.seed_world(db, seed_world)
 
             db = await SaveDatabase.open(path, create=True, world_id=loaded.id, seed=seed, exclusive=True)
         else:
@@ -230,7 +230,7 @@ class GameSession:
         return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
 
     @staticmethod
-    async def _seed_world(db: SaveDatabase, world: World) -> None:
+    async def seed_world(db: SaveDatabase, world: World) -> None:
         """Turn 0: the world's characters, factions and initial relationships, and its first scene."""
         index = GraphIndex()
         execution = UpsertExecution(index, world.vocabulary, 0, rng=random.Random(0))

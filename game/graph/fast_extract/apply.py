@@ -16,15 +16,10 @@ from functools import lru_cache
 
 from game.graph.fast_extract.extractor import FastExtractor
 from game.graph.fast_extract.gazetteer import Gazetteer
+from game.graph.fast_extract.marks import FAST_PREFIX
 from game.graph.fast_extract.results import Extraction
-from game.graph.models import Edge
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-
-FAST_PREFIX = "fast:turn-"
-"""In an edge's ``evidenceTurnIds``: the version is the fast path's reading of that turn's narration."""
-ENRICHED_PREFIX = "enriched:turn-"
-"""In an edge's ``evidenceTurnIds``: the version is a model's reading of that turn, written later."""
 
 
 @dataclass
@@ -38,23 +33,6 @@ class FastApplied:
     @property
     def opened(self) -> int:
         return len(self.extraction.triples)
-
-
-def fast_from(edge: Edge) -> int | None:
-    """The turn whose narration the fast path read ``edge`` from, or None (a model's or an author's)."""
-    return _marked(edge, FAST_PREFIX)
-
-
-def enriched_from(edge: Edge) -> int | None:
-    """The turn whose narration a model's later reading made ``edge`` from, or None."""
-    return _marked(edge, ENRICHED_PREFIX)
-
-
-def _marked(edge: Edge, prefix: str) -> int | None:
-    for mark in edge.evidence_turn_ids:
-        if mark.startswith(prefix) and mark.removeprefix(prefix).isdigit():
-            return int(mark.removeprefix(prefix))
-    return None
 
 
 @lru_cache(maxsize=8)
