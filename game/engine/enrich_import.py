@@ -81,6 +81,8 @@ def decode_story(data: bytes, label: str) -> str:
     if len(data) > MAX_STORY_BYTES:
         raise InputError(f"{label} is {len(data):,} bytes; a story to import may be at most {MAX_STORY_BYTES:,} "
                          "(split it, and import the parts into separate saves)")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{label} is not UTF-8 text (it is UTF-16); save it as UTF-8 and try again")
     if b"\x00" in data:
         raise InputError(f"{label} is a binary file, not a story: give a plain-text or Markdown file")
     try:
