@@ -207,6 +207,7 @@ class KithApp(App[int]):
         self.map_pane.map.select(None)
         self._show_status()
         self.status.activity = ""
+        session.enrich_in_background()  # turns a model could not record are read again while the player reads
         try:
             await self.refresh_map()
         except Exception as error:
