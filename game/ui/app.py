@@ -407,8 +407,9 @@ class KithApp(App[int]):
             await log.add_memory([change.text for change in event.changes])
         elif isinstance(event, TurnCommitted):
             self.status.turn = event.turn
+            self.status.activity = ""
             # Said until the next turn: this turn's memory is only what the narration plainly states.
-            self.status.activity = "memory read without a model" if event.extraction == "fast" else ""
+            self.status.memory = "fast path" if event.extraction == "fast" else ""
         elif isinstance(event, TurnFailed):
             await self._end_stream()
             await log.discard(self._told)
