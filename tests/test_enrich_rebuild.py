@@ -97,3 +97,51 @@ async def test_rebuild_with_a_model_replaces_the_fast_reading_and_shows_what_cha
     assert report["extracted"] == [1] and report["remaining"] == [] and report["extractor"] == "model"
     assert report["diff"]["changed"] == ["Edda Marsh → Tobin Hale FEARS: -0.50 → -0.80"]
     assert report["diff"]["added"] == ["Edda Marsh → Sam Reed TRUSTS (+0.40)"]
+
+
+@pytest.mark.slow
+async def test_ctrl_c_during_kith_graph_enrich_keeps_the_save_consistent_and_the_next_run_resumes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from chat_server import Delayed
+
+    story = tmp_path / "story.md"
+    story.write_text("Hob Tarrant hates the Saltwrights' Guild.\n\nTibby Tarrant trusts Hob Tarrant.\n", encoding="utf-8")
+    assert await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "import-story", "--save", "s", "--world",
+                                          "brinefall", str(story)]) == 0
+    capsys.readouterr()
+    hates = relation("Hob Tarrant", "Saltwrights' Guild", "HATES", -0.8, "Hob Tarrant has hated the Guild for years.")
+    hates["evidence"] = "Hob Tarrant hates the Saltwrights' Guild."
+    with ChatServer() as server:
+        model_edge = edge("Hob Tarrant", "Saltwrights' Guild", "HATES", -0.8, hates["fact"])
+        server.push(Text(json.dumps(ir(relations=[hates]))),
+                    ToolCalls([("upsert_npc_graph", {"edges": [model_edge]})]),
+                    Delayed(30, Text(json.dumps(ir()))))
+        root = Path(__file__).resolve().parent.parent
+        process = subprocess.Popen(
+            [sys.executable, "-m", "game", "--saves-dir", str(tmp_path), "graph", "enrich", "--save", "s",
+             "--base-url", server.base_url, "--model", "test-model"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(root)})
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("turn 1: extracted"), "turn 1 is committed on its own"
+        deadline = time.monotonic() + 10
+        while len(server.received) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)  # turn 2's model request is under way
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=20)
+    assert process.returncode == 130 and "Stopped: 1 turn(s) enriched" in err and "Traceback" not in err
+    async with await SaveDatabase.open(tmp_path / "s.sqlite") as db:
+        assert (await db.conn.execute_fetchall("PRAGMA integrity_check"))[0][0] == "ok"
+        assert [(t.number, t.extraction) for t in await db.turns()] == [(1, "enriched"), (2, "fast")]
+    with ChatServer() as server:
+        server.push(Text(json.dumps(ir())))
+        code = await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "graph", "enrich", "--save", "s", "--json",
+                                              "--base-url", server.base_url, "--model", "test-model"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["queued"] == [2] and report["enriched"] == [2] and report["remaining"] == []

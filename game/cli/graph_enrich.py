@@ -83,6 +83,7 @@ class Progress:
         if self.stream is None:
             if not quiet:
                 print_text(line)
+                sys.stdout.flush()  # a reader at the other end of a pipe sees each turn as it commits
             return
         filled = BAR_WIDTH * self.count // max(self.total, 1)
         bar = "#" * filled + "." * (BAR_WIDTH - filled)
