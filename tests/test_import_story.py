@@ -143,7 +143,7 @@ def test_a_bad_file_is_refused_and_no_save_is_made(tmp_path: Path, capsys: pytes
                                                    content: bytes, message: str) -> None:
     story = tmp_path / "story.md"
     story.write_bytes(content)
-    code, out, err = kith(tmp_path, capsys, "import-story", "--save", "bad", "--world", "brinefall", str(story))
+    code, _out, err = kith(tmp_path, capsys, "import-story", "--save", "bad", "--world", "brinefall", str(story))
     assert code == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
     saves = tmp_path / "saves"
     assert not saves.exists() or not any(saves.iterdir())
