@@ -190,3 +190,19 @@ async def test_import_then_enrich_with_a_model_replaces_the_fast_reading(
         assert [(t.extracted, t.extraction) for t in await session.turns()] == [(True, "enriched")]
     finally:
         await session.close()
+
+
+async def test_rebuild_without_a_model_leaves_an_imported_story_as_the_fast_path_read_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    story = tmp_path / "s.md"
+    story.write_text("Hob Tarrant hates the Saltwrights' Guild.\n", encoding="utf-8")
+    assert (await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "s", "--world", "brinefall",
+                                    str(story)))[0] == 0
+    code, out, _err = await asyncio.to_thread(kith, tmp_path, capsys, "graph", "rebuild", "--save", "s")
+    assert code == 1 and out.startswith("turn 1: imported from a story; only a model can read it again")
+    session = await _game(tmp_path, "s")
+    try:
+        assert ("Hob Tarrant", "Saltwrights' Guild", "HATES") in _relations(session)
+        assert [t.extraction for t in await session.turns()] == ["fast"]
+    finally:
+        await session.close()

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from game.config import Settings
 from game.engine.events import TurnCommitted, TurnFailed
+from game.engine.rebuild import IMPORTED_TURNS_KEY
 from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
 from game.errors import InputError, SaveError
 from game.graph.fast_extract.marks import fast_from
@@ -244,6 +245,7 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
                 if isinstance(event, TurnCommitted):
                     imported.turns = event.turn
         imported.relations = sum(1 for e in pipeline.state.graph.open_edges.values() if fast_from(e) is not None)
+        await db.set_meta({IMPORTED_TURNS_KEY: str(imported.turns)})
 
     db = await SaveDatabase.open(path, create=True, world_id=world.id, seed=fill)
     await db.close()

@@ -20,6 +20,8 @@ from game.engine.turn import TurnPipeline
 from game.graph.ports import GraphWrites
 from game.store.database import SaveDatabase
 
+IMPORTED_TURNS_KEY = "imported_turns"
+"""Meta key: the number of turns an imported story holds (they come first in the save)."""
 DIFF_KINDS = {"edge-opened": "added", "edge-superseded": "changed", "edge-closed": "closed",
               "node-created": "people"}
 
@@ -52,7 +54,13 @@ async def rebuild(db: SaveDatabase, pipeline: TurnPipeline, extractor: Extractor
         return rebuilt
     state = pipeline.state
     execution = new_execution(pipeline, "rebuild")
+    # The offline story engine can tell its own turns again, never a story's: it would read the story's
+    # paragraph labels as commands and replace what the fast path read with nothing.
+    imported = imported_turns(await db.meta()) if _offline(pipeline) else 0
     for record in pending:
+        if record.number <= imported:
+            rebuilt.lines.append(f"turn {record.number}: imported from a story; only a model can read it again")
+            continue
         ok, line = await read_turn(pipeline, record, execution, extractor)
         rebuilt.lines.append(f"turn {record.number}: {line}")
         if ok:
@@ -64,6 +72,18 @@ async def rebuild(db: SaveDatabase, pipeline: TurnPipeline, extractor: Extractor
         state.graph.apply(execution.writes)
         rebuilt.diff = _diff(execution.writes, nodes, state.turn)
     return rebuilt
+
+
+def imported_turns(meta: dict[str, str]) -> int:
+    """How many of a save's first turns ``kith import-story`` wrote (0 for a played game)."""
+    value = meta.get(IMPORTED_TURNS_KEY, "0")
+    return int(value) if value.isdigit() else 0
+
+
+def _offline(pipeline: TurnPipeline) -> bool:
+    from game.narrator.offline import OfflineNarrator
+
+    return isinstance(pipeline.narrator, OfflineNarrator)
 
 
 def _diff(writes: GraphWrites, nodes: dict[str, Any], turn: int) -> dict[str, list[str]]:

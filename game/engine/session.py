@@ -337,10 +337,19 @@ class GameSession:
         if isinstance(self.narrator, OfflineNarrator):
             return None
         if self._background is None:
-            self._background = BackgroundEnricher(lambda: drain(self._db, self._pipeline), delay)
+            self._background = BackgroundEnricher(self._background_walk, delay)
         self._background.delay = delay
         self._background.wake()
         return self._background
+
+    async def _background_walk(self) -> AsyncIterator[Reading]:
+        """The queue read by the narrator of the moment; none when it has become the offline one."""
+        from game.narrator.offline import OfflineNarrator
+
+        if isinstance(self.narrator, OfflineNarrator):
+            return
+        async for reading in drain(self._db, self._pipeline):
+            yield reading
 
     async def _pause_background(self) -> None:
         """The queue stops before the game changes under it (undo, restore, restart, a new narrator)."""
