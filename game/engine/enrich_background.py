@@ -23,9 +23,12 @@ DEFAULT_DELAY = 2.0
 class BackgroundEnricher:
     """Runs ``drain`` (a fresh queue walk each time) between turns; ``pause`` cancels it cleanly."""
 
-    def __init__(self, drain: Callable[[], AsyncIterator[Reading]], delay: float = DEFAULT_DELAY) -> None:
+    def __init__(self, drain: Callable[[], AsyncIterator[Reading]], delay: float = DEFAULT_DELAY,
+                 on_read: Callable[[Reading], None] | None = None) -> None:
         self._drain = drain
         self.delay = delay
+        self.on_read = on_read
+        """Called (on the loop, between commits) after each turn read: a front end redraws its map."""
         self._task: asyncio.Task[None] | None = None
         self.read: list[Reading] = []
         """Every turn read so far in this game (the newest last), for the status line and tests."""
@@ -62,6 +65,8 @@ class BackgroundEnricher:
             await asyncio.sleep(self.delay)
             async for reading in self._drain():
                 self.read.append(reading)
+                if reading.ok and self.on_read is not None:
+                    self.on_read(reading)
                 if not reading.ok:
                     self.error = reading.line
                     return

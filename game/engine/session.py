@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -327,10 +327,12 @@ class GameSession:
         """Read the queued turns one by one, each committed on its own (``kith graph enrich``)."""
         return drain(self._db, self._pipeline, extractor)
 
-    def enrich_in_background(self, delay: float = DEFAULT_DELAY) -> BackgroundEnricher | None:
+    def enrich_in_background(self, delay: float = DEFAULT_DELAY,
+                             on_read: Callable[[Reading], None] | None = None) -> BackgroundEnricher | None:
         """Drain the queue between turns while the player reads (the app asks; headless scripts do not).
 
-        Only a model can enrich: with the offline narrator this does nothing and returns None.
+        Only a model can enrich: with the offline narrator this does nothing and returns None. ``on_read``
+        is called after each turn read (the app redraws its map).
         """
         from game.narrator.offline import OfflineNarrator
 
@@ -339,6 +341,7 @@ class GameSession:
         if self._background is None:
             self._background = BackgroundEnricher(self._background_walk, delay)
         self._background.delay = delay
+        self._background.on_read = on_read
         self._background.wake()
         return self._background
 
