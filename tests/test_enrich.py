@@ -212,3 +212,18 @@ async def test_a_version_with_several_evidence_marks_reads_back_whole(tmp_path: 
         await db.commit_graph(execution.writes)
         (stored,) = await db.all_edges()
     assert stored.evidence_turn_ids == ["turn-3", "fast:turn-3"] and fast_from(stored) == 3
+
+
+async def test_writes_from_the_background_and_the_front_end_never_interleave_their_transactions(
+        tmp_path: Path) -> None:
+    # The background reading commits through the session's one connection while the app may be saving the
+    # map's layout: two transactions on one connection must take turns, not nest.
+    from game.store.database import SaveDatabase
+
+    async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
+        async def write(key: str) -> None:
+            for n in range(20):
+                await db.set_meta({key: str(n)})
+
+        await asyncio.gather(write("a"), write("b"), write("c"))
+        assert {k: v for k, v in (await db.meta()).items() if k in "abc"} == {"a": "19", "b": "19", "c": "19"}

@@ -12,6 +12,7 @@ part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``iden
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -76,6 +77,9 @@ class SaveDatabase:
         self.name = name or path.stem  # a save being built under a temporary name keeps its own
         self.graph = SqlGraph(conn, self.name)
         self._lock = lock
+        # One transaction at a time on the one connection: a game's background enrichment and the front
+        # end (the map's layout) both write through it, and SQLite cannot nest their BEGINs.
+        self._writing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
@@ -140,19 +144,20 @@ class SaveDatabase:
         """
         if self._lock is None:
             self._lock = SaveLock.acquire(self.path, self.name)
-        try:
-            await self.conn.execute("BEGIN IMMEDIATE")
+        async with self._writing:
             try:
-                yield self.conn
-                await self.conn.execute("COMMIT")
-            except BaseException:
-                if self.conn.in_transaction:
-                    await self.conn.execute("ROLLBACK")
+                await self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.conn
+                    await self.conn.execute("COMMIT")
+                except BaseException:
+                    if self.conn.in_transaction:
+                        await self.conn.execute("ROLLBACK")
+                    raise
+            except SaveError:
                 raise
-        except SaveError:
-            raise
-        except READ_ERRORS as error:
-            raise write_failure(self.name, error) from error
+            except READ_ERRORS as error:
+                raise write_failure(self.name, error) from error
 
     # ---------------------------------------------------------------------------------------- meta
 
