@@ -227,3 +227,23 @@ async def test_writes_from_the_background_and_the_front_end_never_interleave_the
 
         await asyncio.gather(write("a"), write("b"), write("c"))
         assert {k: v for k, v in (await db.meta()).items() if k in "abc"} == {"a": "19", "b": "19", "c": "19"}
+
+
+async def test_a_recorded_or_replayed_session_never_reads_the_queue_in_the_background(
+        tmp_path: Path, server: ChatServer) -> None:
+    # Their exchanges are the turns' own, in order: a background request would shift every later one.
+    settings = _settings(tmp_path, server)
+    replay = Path(__file__).parent / "scripts" / "llm-tiny.jsonl"
+    for narrator in (OpenAINarrator(settings.llm, tiny_world(), env={}, replay=replay),
+                     OpenAINarrator(settings.llm, tiny_world(), env={}, record=tmp_path / "rec.jsonl")):
+        session = await GameSession.open(settings, save="game", new=not (tmp_path / "saves" / "game.sqlite").exists(),
+                                         world="tiny", narrator=narrator)
+        try:
+            assert session.enrich_in_background(delay=0) is None
+        finally:
+            await session.close()
+    live = await _open(settings, new=False)
+    try:
+        assert live.enrich_in_background(delay=60) is not None
+    finally:
+        await live.close()

@@ -334,9 +334,7 @@ class GameSession:
         Only a model can enrich: with the offline narrator this does nothing and returns None. ``on_read``
         is called after each turn read (the app redraws its map).
         """
-        from game.narrator.offline import OfflineNarrator
-
-        if isinstance(self.narrator, OfflineNarrator):
+        if not self._model_reads():
             return None
         if self._background is None:
             self._background = BackgroundEnricher(self._background_walk, delay)
@@ -346,13 +344,21 @@ class GameSession:
         return self._background
 
     async def _background_walk(self) -> AsyncIterator[Reading]:
-        """The queue read by the narrator of the moment; none when it has become the offline one."""
-        from game.narrator.offline import OfflineNarrator
-
-        if isinstance(self.narrator, OfflineNarrator):
+        """The queue read by the narrator of the moment; none when it cannot read in the background."""
+        if not self._model_reads():
             return
         async for reading in drain(self._db, self._pipeline):
             yield reading
+
+    def _model_reads(self) -> bool:
+        """Whether the narrator now can read queued turns between turns: a live model, not the offline
+        story engine, and not a recorded session (replayed or being recorded), whose exchanges must stay
+        the turns' own, in order."""
+        from game.narrator.offline import OfflineNarrator
+
+        if isinstance(self.narrator, OfflineNarrator):
+            return False
+        return not (getattr(self.narrator, "replaying", False) or getattr(self.narrator, "recording", False))
 
     async def _pause_background(self) -> None:
         """The queue stops before the game changes under it (undo, restore, restart, a new narrator)."""
