@@ -365,7 +365,8 @@ class SaveDatabase:
 
     @reads
     async def pending_extraction(self) -> list[TurnRecord]:
-        """Turns whose narration committed but whose memory update failed, oldest first."""
+        """The enrichment queue, oldest first: turns whose narration committed but whose memory no model
+        has recorded (the fast path read them, ``extraction = 'fast'``, or nobody did, ``'none'``)."""
         return await self._turns_where("extracted = 0")
 
     @reads
