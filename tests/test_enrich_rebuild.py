@@ -26,19 +26,29 @@ PLAIN = "Edda Marsh is afraid of Tobin Hale. The lamp gutters."
 
 
 async def old_save_with_an_unread_turn(tmp_path: Path) -> Path:
-    """A tiny-world game whose turn 1 was stored, before migration 6, with its memory update failed."""
-    settings = load_settings(flags={"saves_dir": tmp_path, "content_dir": FIXTURES}, env={})
+    """A tiny-world game as the code before migration 6 (turns.extraction) kept it, with turn 1 stored and
+    its memory update failed: built with the migrations before that one, its rows copied from a new game."""
+    settings = load_settings(flags={"saves_dir": tmp_path / "new", "content_dir": FIXTURES}, env={})
     session = await GameSession.open(settings, save="game", new=True, world="tiny",
                                      narrator=BrokenNarrator(load_world(FIXTURES, "tiny"), None))
     await session.close()
+    before = next(i for i, script in enumerate(MIGRATIONS) if "ADD COLUMN extraction" in script)
     path = tmp_path / "game.sqlite"
     conn = sqlite3.connect(path)
-    conn.execute("ALTER TABLE turns DROP COLUMN extraction")  # as it was at version CURRENT_VERSION - 1 ...
-    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS[:5])}")
+    for script in MIGRATIONS[:before]:
+        conn.executescript(script)
+    conn.execute(f"PRAGMA user_version = {before}")
+    conn.execute("ATTACH DATABASE ? AS new", (str(tmp_path / "new" / "game.sqlite"),))
+    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                              "AND name NOT LIKE 'sqlite_%'")]
+    for table in tables:
+        columns = ", ".join(f'"{row[1]}"' for row in conn.execute(f'PRAGMA main.table_info("{table}")'))
+        conn.execute(f'INSERT INTO main."{table}" ({columns}) SELECT {columns} FROM new."{table}"')
     conn.execute("INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at) "
                  "VALUES (1, 'wait', ?, NULL, '', '{}', 0, '2026-01-01T00:00:00Z')", (PLAIN,))
     conn.execute("INSERT INTO scenes (turn, state) SELECT 1, state FROM scenes WHERE turn = 0")
     conn.commit()
+    conn.execute("DETACH DATABASE new")
     conn.close()
     return path
 
