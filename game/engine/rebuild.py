@@ -92,7 +92,3 @@ def _diff(writes: GraphWrites, nodes: dict[str, Any], turn: int) -> dict[str, li
         diff[DIFF_KINDS[change.kind]].append(change.text)
     return diff
 
-
-async def reextract_pending(db: SaveDatabase, pipeline: TurnPipeline) -> list[str]:
-    """Extract every pending turn of ``db`` with the model into ``pipeline``'s game; a line per turn."""
-    return (await rebuild(db, pipeline)).lines
