@@ -19,6 +19,7 @@ from benchmarks import (
     cli_bench,
     context_bench,
     engine_bench,
+    enrich_bench,
     extract_bench,
     gossip_bench,
     graph_bench,
@@ -39,6 +40,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "context_bench": context_bench.run,
     "launch_bench": launch_bench.run,
     "memory_bench": memory_bench.run,
+    "enrich_bench": enrich_bench.run,
 }
 
 

@@ -29,6 +29,7 @@ COMMAND_MODULES = {
     "graph": "game.cli.graph",
     "worlds": "game.cli.worlds",
     "doctor": "game.cli.doctor",
+    "import-story": "game.cli.import_story",
     "llm": "game.cli.doctor",
 }
 """Each command and the module that adds its subparser. A command's module is imported only when that

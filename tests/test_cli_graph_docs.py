@@ -81,7 +81,7 @@ def examples() -> list[tuple[str, str] | Example]:
 def test_the_page_has_examples_of_every_command() -> None:
     commands = {shlex.split(e.command)[2] for e in examples() if isinstance(e, Example)}
     assert commands >= {"upsert", "import", "dump", "retrieve", "stats", "node", "neighbours", "path", "history",
-                        "merge", "alias", "map", "rebuild"}
+                        "merge", "alias", "map", "rebuild", "enrich"}
     json_forms = {shlex.split(e.command)[2] for e in examples() if isinstance(e, Example) and "--json" in e.command}
     assert json_forms >= {"import", "stats", "node", "neighbours", "path", "history", "merge", "alias"}
 

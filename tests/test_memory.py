@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from chat_server import ChatServer, Failure, Text
 from helpers.play import collect, play_session, text_of
+from helpers.saves import migration_of, older_save
 from llm_helpers import narrator, tiny_world
 from playthrough import Playthrough
 from test_cli_graph import Kith
@@ -26,7 +27,6 @@ from game.mind.memory import Memory, MemoryBook, MemorySettings
 from game.mind.memory_consolidate import consolidate, deterministic_summary, valid_summary
 from game.mind.memory_forming import memory_rows
 from game.narrator.llm.ir import tidy_ir
-from game.store.migrations import MIGRATIONS
 from game.world import World, load_world
 from game.world.ir import IRRelation, WorldIR
 
@@ -236,10 +236,9 @@ async def test_a_save_from_before_memories_opens_and_plays_on(tmp_path: Path) ->
         path = session.save_path
     finally:
         await session.close()
-    mine = next(i for i, script in enumerate(MIGRATIONS) if "npc_memories" in script)
-    with sqlite3.connect(path) as conn:  # as it was before the migration: no tables, an older version
-        conn.executescript("DROP TABLE npc_memories; DROP TABLE npc_said;")
-        conn.execute(f"PRAGMA user_version = {mine}")
+    current = path.with_name("current.sqlite")
+    path.rename(current)
+    older_save(current, path, migration_of("npc_memories"))  # as it was before the migration: no tables
     reopened = await open_game(tmp_path, new=False)
     try:
         told = text_of(await collect(reopened, "help hob"))

@@ -17,6 +17,7 @@ from game.cli.graph_common import (
     non_negative,
     positive,
 )
+from game.cli.graph_enrich import add_enrich_parsers
 from game.cli.graph_extract import add_extract_parser
 from game.cli.graph_gossip import add_gossip_parser
 from game.cli.graph_map import add_map_parsers
@@ -134,6 +135,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
     add_map_parsers(actions)
     add_extract_parser(actions)
+    add_enrich_parsers(actions)
     add_gossip_parser(actions)
     attitude = actions.add_parser(
         "attitude", help="one person's attitude toward the player: trust, respect, friendliness, tier, history",

@@ -1,4 +1,4 @@
-"""``kith graph map`` (the relationship map as text) and ``kith graph rebuild`` (re-run memory updates)."""
+"""``kith graph map``: the relationship map as text."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from game.cli.graph_common import open_save, positive, print_json, print_text, save_path
-from game.errors import SaveError, SaveNotFound
+from game.cli.graph_common import open_save, positive
+from game.errors import SaveError
 
 if TYPE_CHECKING:
     from game.config import Settings
@@ -92,32 +92,8 @@ async def map_command(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-async def rebuild_command(args: argparse.Namespace, settings: Settings) -> int:
-    from game.engine.session import GameSession
-
-    path = save_path(args, settings)
-    if not path.exists():
-        raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
-    session = await GameSession.open(settings, save=path)
-    try:
-        pending = [t.number for t in await session.pending_extraction()]
-        lines = await session.reextract_pending()
-        remaining = [t.number for t in await session.pending_extraction()]
-    finally:
-        await session.close()
-    if args.json:
-        print_json({"pending": pending, "extracted": sorted(set(pending) - set(remaining)),
-                    "remaining": remaining, "report": lines})
-    elif not pending:
-        print_text("Every turn's memory update is already recorded; nothing to rebuild.")
-    else:
-        print_text("\n".join(lines))
-    return 1 if remaining else 0
-
-
 def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from game.cli.doctor import llm_flag_arguments, llm_settings_flags
-    from game.cli.graph_common import add_json_option, add_save_option, handler, non_negative
+    from game.cli.graph_common import add_save_option, handler, non_negative
 
     drawn = actions.add_parser(
         "map", help="the relationship map as text (ANSI colour on a terminal)",
@@ -140,14 +116,3 @@ def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     drawn.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                        help="ANSI colour: on a terminal (auto), always or never")
     drawn.set_defaults(handler=handler("graph_map", "map_command"))
-
-    rebuild = actions.add_parser(
-        "rebuild", help="re-run the memory update of turns whose update failed",
-        description="Turns whose narration committed but whose memory update failed (a model that never "
-                    "called its tool) are extracted again with the configured narrator. Exit 1 if any "
-                    "remain unextracted.",
-    )
-    add_save_option(rebuild)
-    add_json_option(rebuild)
-    llm_flag_arguments(rebuild, record=False)
-    rebuild.set_defaults(handler=handler("graph_map", "rebuild_command"), settings_flags=llm_settings_flags)

@@ -56,7 +56,8 @@ def local_time(stamp: str | None) -> str:
 def format_table(saves: list[SaveInfo]) -> str:
     header = ("NAME", "WORLD", "TURNS", "LAST PLAYED", "SIZE")
     rows = [
-        (s.name, s.world or "?", str(s.turns) if s.error is None else "-", local_time(s.last_played),
+        (s.name, s.world or "?", (f"{s.turns} ({s.fast} fast)" if s.fast else str(s.turns)) if s.error is None else "-",
+         local_time(s.last_played),
          human_size(s.size))
         for s in saves
     ]

@@ -76,6 +76,8 @@ class TurnCommitted:
     turn: int
     extracted: bool
     timings: dict[str, float] = field(default_factory=dict)
+    extraction: str = "full"
+    """How memory holds the turn: ``full``, ``fast`` (the fast path, waiting for a model) or ``none``."""
 
 
 @dataclass(frozen=True)

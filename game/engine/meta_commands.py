@@ -13,7 +13,9 @@ from game.engine.meta import HELP_TEXT, MetaCommand
 from game.engine.player_view import player_view
 from game.engine.turn import scoped_context
 from game.errors import KithError
+from game.graph.fast_extract.marks import enriched_from, fast_from
 from game.graph.map.known import known_graph
+from game.graph.models import Edge
 from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
@@ -209,15 +211,17 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
         return
     lines: list[str] = []
     if result.edges:
-        inputs = await session.turn_inputs(sorted({e.valid_at for e in result.edges if e.valid_at > 0}))
+        read = {e.id: read_from(e) for e in result.edges}
+        inputs = await session.turn_inputs(sorted({read[e.id] for e in result.edges if read[e.id] > 0}))
         lines += [f"**What the narrator is told about {found}, and where it came from:**", ""]
         for edge in result.edges:
             source = result.nodes[edge.source].name
             target = result.nodes[edge.target].name
-            origin = "the world's beginning" if edge.valid_at == 0 else (
-                f"turn {edge.valid_at}" + (f" (“{inputs[edge.valid_at]}”)" if edge.valid_at in inputs else ""))
+            turn = read[edge.id]
+            origin = "the world's beginning" if turn == 0 else (
+                f"turn {turn}" + (f" (“{inputs[turn]}”)" if turn in inputs else ""))
             lines.append(f"- {sign_mark(edge.strength)} **{source}** → **{target}** ({edge.relation}): {edge.fact} "
-                         f"— from {origin}")
+                         f"— from {origin}{how_read(edge)}")
     if heard:
         if lines:
             lines.append("")
@@ -310,6 +314,23 @@ def _not_named(argument: str, match: NameMatch) -> str:
     if match.ambiguous:
         return f"{argument!r} could mean {match.choices()}; use the full name."
     return f"Nobody called {argument!r} is remembered yet."
+
+
+def read_from(edge: Edge) -> int:
+    """The turn a version was read from: its own, or the earlier turn a later reading was of."""
+    later = fast_from(edge)
+    if later is None:
+        later = enriched_from(edge)
+    return edge.valid_at if later is None else later
+
+
+def how_read(edge: Edge) -> str:
+    """Said after a version read without a model, or by one later: a fact's footing, told honestly."""
+    if fast_from(edge) is not None:
+        return ", read from the narration without a model (not yet confirmed)"
+    if enriched_from(edge) is not None:
+        return f", read again by a model at turn {edge.valid_at}"
+    return ""
 
 
 _HANDLERS = {

@@ -1,77 +1,94 @@
 """The memory update run again for turns the story committed without one (``kith graph rebuild``).
 
 A turn whose extraction failed (a model that never called its tool) or whose World IR could not be had
-is stored marked not extracted; the story went on. Here each is extracted at the current turn (relations
-it opens are new versions now), asking for the World IR again from the stored narration when it is
-missing, and all that succeed commit together with their turns marked extracted.
+is stored marked not extracted; the story went on, and the fast path kept what the narration plainly
+states. Here each such turn is read again (``game.engine.enrich.read_turn``) at the current turn
+(relations it opens are new versions now): by the configured narrator's model (``model``, the default),
+whose reading replaces the fast path's versions of the turn, or by the fast path alone (``fast``) for
+the turns nothing read yet. All that succeed commit together with their new marks, and the changes are
+returned as a diff against the graph before (added, changed, closed relations).
 """
 
 from __future__ import annotations
 
-import random
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
+from game.engine.changes import summarize_writes
+from game.engine.enrich import Extractor, new_execution, queue, read_turn
 from game.engine.turn import TurnPipeline
-from game.graph.upsert import UpsertExecution
-from game.narrator.base import NarrationRequest, NarrationResult
-from game.narrator.ir_extract import limit_closes, plausible_only
+from game.graph.ports import GraphWrites
 from game.store.database import SaveDatabase
-from game.world.ir import WorldIR
+
+IMPORTED_TURNS_KEY = "imported_turns"
+"""Meta key: the number of turns an imported story holds (they come first in the save)."""
+DIFF_KINDS = {"edge-opened": "added", "edge-superseded": "changed", "edge-closed": "closed",
+              "node-created": "people"}
 
 
-async def reextract_pending(db: SaveDatabase, pipeline: TurnPipeline) -> list[str]:
-    """Extract every pending turn of ``db`` into ``pipeline``'s game; returns a line per turn."""
-    pending = await db.pending_extraction()
+@dataclass
+class Rebuilt:
+    """What a rebuild did: a line per turn, the turns it read, and the diff against the graph before."""
+
+    lines: list[str] = field(default_factory=list)
+    done: list[int] = field(default_factory=list)
+    diff: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in DIFF_KINDS.values()})
+
+    def diff_json(self) -> dict[str, Any]:
+        return {kind: list(lines) for kind, lines in self.diff.items()}
+
+    def diff_text(self) -> str:
+        """The diff as a person reads it: one line a change, ``+`` added, ``~`` changed, ``-`` closed."""
+        marks = {"people": "new person:", "added": "+", "changed": "~", "closed": "-"}
+        lines = [f"  {marks[kind]} {line}" for kind in ("people", "added", "changed", "closed")
+                 for line in self.diff[kind]]
+        counts = ", ".join(f"{len(self.diff[kind])} {kind}" for kind in ("added", "changed", "closed"))
+        return "\n".join([f"Changes to the graph: {counts}.", *lines])
+
+
+async def rebuild(db: SaveDatabase, pipeline: TurnPipeline, extractor: Extractor = "model") -> Rebuilt:
+    """Read every queued turn of ``db`` into ``pipeline``'s game with ``extractor``, committed together."""
+    rebuilt = Rebuilt()
+    pending = await queue(db, extractor)
     if not pending:
-        return []
-    state, narrator = pipeline.state, pipeline.narrator
-    # The player was there for every pending turn (who else stood on stage then is not kept).
-    execution = UpsertExecution(state.graph, pipeline.vocabulary, state.turn,
-                                rng=random.Random(f"{pipeline.seed}:rebuild:{state.turn}"),
-                                witnesses=sorted(state.graph.player_ids))
-    lines: list[str] = []
-    done: list[int] = []
+        return rebuilt
+    state = pipeline.state
+    execution = new_execution(pipeline, "rebuild")
+    # The offline story engine can tell its own turns again, never a story's: it would read the story's
+    # paragraph labels as commands and replace what the fast path read with nothing.
+    imported = imported_turns(await db.meta()) if _offline(pipeline) else 0
     for record in pending:
-        request = NarrationRequest(turn=state.turn, player_input=record.input, npc_context=record.npc_context,
-                                   scene=state.scene, graph=state.graph, history=tuple(state.history),
-                                   seed=pipeline.seed + record.number)
-        stored = _readable(record.world_ir)
-        if stored is None:
-            # The World IR step failed that turn (or what was stored no longer validates): ask for it
-            # again from the stored narration, through the same checks as a turn's.
-            result = await narrator.finish(request, record.narration)
-            if result.ir_error:
-                lines.append(f"turn {record.number}: still no World IR: {result.ir_error}")
-                continue
-        else:
-            # A stored World IR is held to the same rules as a fresh one (names, repeats, summaries,
-            # authored summaries, relation endings): saves from before they existed may hold a looping
-            # model's junk.
-            stored, _ = await plausible_only(stored, f"{record.input}\n{record.narration}", state.graph)
-            stored, _ = limit_closes(stored)
-            result = NarrationResult(stored, state.scene)
-        saved = execution.writes.copy()
-        report = await narrator.extract(request, result, execution)
-        if report.extracted:
-            done.append(record.number)
-            lines.append(f"turn {record.number}: extracted ({report.calls} calls)")
-        else:
-            execution.writes = saved
-            lines.append(f"turn {record.number}: still not extracted: {report.message}")
-    if done:
-        await db.commit_reextraction(execution.writes, state.turn, done)
+        if record.number <= imported:
+            rebuilt.lines.append(f"turn {record.number}: imported from a story; only a model can read it again")
+            continue
+        ok, line = await read_turn(pipeline, record, execution, extractor)
+        rebuilt.lines.append(f"turn {record.number}: {line}")
+        if ok:
+            rebuilt.done.append(record.number)
+    if rebuilt.done:
+        extracted, extraction = (False, "fast") if extractor == "fast" else (True, "enriched")
+        await db.commit_enrichment(execution.writes, state.turn, [(n, extracted, extraction) for n in rebuilt.done])
+        nodes = {**state.graph.nodes, **execution.writes.nodes}
         state.graph.apply(execution.writes)
-    return lines
+        rebuilt.diff = _diff(execution.writes, nodes, state.turn)
+    return rebuilt
 
 
-def _readable(stored: dict[str, Any] | None) -> WorldIR | None:
-    """A stored World IR, or None when there is none or it does not validate (a save edited by hand, or
-    written before a limit existed): such a turn is asked for again rather than failing the rebuild."""
-    if stored is None:
-        return None
-    try:
-        return WorldIR.model_validate(stored)
-    except ValidationError:
-        return None
+def imported_turns(meta: dict[str, str]) -> int:
+    """How many of a save's first turns ``kith import-story`` wrote (0 for a played game)."""
+    value = meta.get(IMPORTED_TURNS_KEY, "0")
+    return int(value) if value.isdigit() else 0
+
+
+def _offline(pipeline: TurnPipeline) -> bool:
+    from game.narrator.offline import OfflineNarrator
+
+    return isinstance(pipeline.narrator, OfflineNarrator)
+
+
+def _diff(writes: GraphWrites, nodes: dict[str, Any], turn: int) -> dict[str, list[str]]:
+    diff: dict[str, list[str]] = {kind: [] for kind in DIFF_KINDS.values()}
+    for change in summarize_writes(writes, nodes, turn):
+        diff[DIFF_KINDS[change.kind]].append(change.text)
+    return diff
+

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 from game.config import Settings
 from game.engine import meta_commands
 from game.engine.changes import summarize_writes
+from game.engine.enrich import Extractor, Reading, drain
+from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
 from game.engine.events import (
     AttitudeChanged,
     Event,
@@ -33,7 +35,7 @@ from game.engine.events import (
 )
 from game.engine.meta import parse_meta
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
-from game.engine.rebuild import reextract_pending
+from game.engine.rebuild import Rebuilt, rebuild
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
@@ -116,6 +118,7 @@ class GameSession:
         self.vocabulary = vocabulary
         self.new_game = new_game
         self._transcript = Transcript()
+        self._background: BackgroundEnricher | None = None
         self._pipeline = TurnPipeline(
             PlayState.at(graph, scene, turn, history, scene.verbose, talked, attitudes), narrator, vocabulary,
             _SaveStore(db), seed=settings.seed, retrieval_settings=retrieval_settings(settings),
@@ -216,7 +219,7 @@ class GameSession:
             seed_world = loaded  # the whole of turn 0 is written before the save gets its name
 
             async def seed(db: SaveDatabase) -> None:
-                await cls._seed_world(db, seed_world)
+                await cls.seed_world(db, seed_world)
 
             db = await SaveDatabase.open(path, create=True, world_id=loaded.id, seed=seed, exclusive=True)
         else:
@@ -280,7 +283,7 @@ class GameSession:
         return session
 
     @staticmethod
-    async def _seed_world(db: SaveDatabase, world: World) -> None:
+    async def seed_world(db: SaveDatabase, world: World) -> None:
         """Turn 0: the world's characters, factions and initial relationships, and its first scene."""
         index = GraphIndex()
         execution = UpsertExecution(index, world.vocabulary, 0, rng=random.Random(0))
@@ -308,6 +311,8 @@ class GameSession:
 
     async def close(self) -> None:
         try:
+            if self._background is not None:
+                await self._background.pause()
             await self.narrator.aclose()
         finally:
             await self._db.close()
@@ -341,6 +346,16 @@ class GameSession:
 
     async def play_turn(self, text: str) -> AsyncIterator[Event]:
         """Handle one line of player input, yielding events; a story turn commits at most once."""
+        if self._background is not None:
+            await self._background.pause()  # a turn never waits for the queue, only for a commit under way
+        try:
+            async for event in self._play_turn(text):
+                yield event
+        finally:
+            if self._background is not None:
+                self._background.wake()
+
+    async def _play_turn(self, text: str) -> AsyncIterator[Event]:
         text = text.strip()
         command = parse_meta(text) if text else None
         logged = bool(text)  # an empty line is not a command, and is not logged
@@ -376,7 +391,57 @@ class GameSession:
 
     async def reextract_pending(self) -> list[str]:
         """Run the memory update again for turns committed without one; returns a line per turn."""
-        return await reextract_pending(self._db, self._pipeline)
+        return (await self.rebuild()).lines
+
+    async def rebuild(self, extractor: Extractor = "model") -> Rebuilt:
+        """Read every queued turn again with ``extractor``, committed together (``kith graph rebuild``)."""
+        return await rebuild(self._db, self._pipeline, extractor)
+
+    def enrich(self, extractor: Extractor = "model") -> AsyncIterator[Reading]:
+        """Read the queued turns one by one, each committed on its own (``kith graph enrich``)."""
+        return drain(self._db, self._pipeline, extractor)
+
+    def enrich_in_background(self, delay: float = DEFAULT_DELAY,
+                             on_read: Callable[[Reading], None] | None = None) -> BackgroundEnricher | None:
+        """Drain the queue between turns while the player reads (the app asks; headless scripts do not).
+
+        Only a model can enrich: with the offline narrator this does nothing and returns None. ``on_read``
+        is called after each turn read (the app redraws its map).
+        """
+        if not self._model_reads():
+            return None
+        if self._background is None:
+            self._background = BackgroundEnricher(self._background_walk, delay)
+        self._background.delay = delay
+        self._background.on_read = on_read
+        self._background.wake()
+        return self._background
+
+    async def _background_walk(self) -> AsyncIterator[Reading]:
+        """The queue read by the narrator of the moment; none when it cannot read in the background."""
+        if not self._model_reads():
+            return
+        async for reading in drain(self._db, self._pipeline):
+            yield reading
+
+    def _model_reads(self) -> bool:
+        """Whether the narrator now can read queued turns between turns: a live model, not the offline
+        story engine, and not a recorded session (replayed or being recorded), whose exchanges must stay
+        the turns' own, in order."""
+        from game.narrator.offline import OfflineNarrator
+
+        if isinstance(self.narrator, OfflineNarrator):
+            return False
+        return not (getattr(self.narrator, "replaying", False) or getattr(self.narrator, "recording", False))
+
+    async def _pause_background(self) -> None:
+        """The queue stops before the game changes under it (undo, restore, restart, a new narrator)."""
+        if self._background is not None:
+            await self._background.pause()
+
+    async def extraction_counts(self) -> dict[str, int]:
+        """How many turns memory holds each way (``full``, ``fast``, ``none``, ``enriched``)."""
+        return await self._db.extraction_counts()
 
     # ------------------------------------------------------------------------------------- what is saved
 
@@ -442,12 +507,14 @@ class GameSession:
 
     async def restore(self, name: str) -> None:
         """Replace the game with the snapshot ``name`` (whose path the caller checked)."""
+        await self._pause_background()
         await self._db.restore_from(self.snapshot_path(name))
         await self._db.set_meta({"last_snapshot": name})
         await self.reload()
 
     async def undo(self) -> str:
         """Take back the last turn exactly (graph and scene included); returns what the player had typed."""
+        await self._pause_background()
         taken_back = self.history[-1].player_input if self.history else ""
         await self._db.undo_last_turn()
         await self.reload()
@@ -455,6 +522,7 @@ class GameSession:
 
     async def restart(self, keep: str) -> None:
         """Back to turn 0; the game so far is kept first as the snapshot ``keep``."""
+        await self._pause_background()
         await self._db.snapshot_to(self.snapshot_path(keep))
         await self._db.rewind_to_start()  # one transaction: a kill mid-way leaves the game as it was
         await self.reload()
@@ -466,6 +534,7 @@ class GameSession:
 
     async def swap_narrator(self, narrator: Narrator, settings: Settings | None = None) -> None:
         """Tell the next turns with ``narrator`` (and ``settings``); the previous narrator is closed."""
+        await self._pause_background()
         previous = self._pipeline.narrator
         self._pipeline.narrator = narrator
         if settings is not None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from game.engine.changes import summarize_writes
+from game.engine.enrich_fallback import Fallback, fallback_notice, fast_fallback
 from game.engine.events import (
     AttitudeChanged,
     Event,
@@ -340,6 +341,13 @@ class TurnPipeline:
             else:
                 report = await self.narrator.extract(request, result, execution)
             writes = execution.writes if report.extracted else GraphWrites()
+            fallback: Fallback | None = None
+            if not report.extracted:
+                # The model could not record the turn: keep what the narration plainly states (marked fast).
+                fallback = await fast_fallback(state.graph, self.vocabulary, turn, narration,
+                                               rng=random.Random(f"{self.seed}:{turn}:fast"),
+                                               witnesses=await witnesses(state.graph, state.scene.cast))
+                writes = fallback.writes
             if writes and not result.ir_error:
                 # Who was with the player this turn: the World IR's presence. A story that keeps everyone's
                 # place says it exactly; a model's may leave someone out, so the cast counts too (before
@@ -377,7 +385,7 @@ class TurnPipeline:
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=npc_context,
                 world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
-                extracted=report.extracted,
+                extracted=report.extracted, extraction="full" if fallback is None else fallback.extraction,
             )
             await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
                                            (context_row(context), *moved.rows, *memories)))
@@ -394,11 +402,11 @@ class TurnPipeline:
         changes = summarize_writes(writes, state.graph.nodes, turn)
         if changes:
             yield GraphChanged(turn, changes)
-        yield TurnCommitted(turn, report.extracted, timings)
+        yield TurnCommitted(turn, report.extracted, timings, record.extraction)
         for notice in result.notices:
             yield Notice(notice)
-        if not report.extracted:
-            yield Notice(f"The story went on, but memory was not updated this turn: {report.message}", "warning")
+        if fallback is not None:
+            yield Notice(fallback_notice(report.message, fallback), "warning")
         if result.scene.ending:
             yield GameEnded(result.scene.ending, self.ending_title(result.scene.ending))
 

@@ -12,6 +12,7 @@ part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``iden
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -55,7 +56,11 @@ class TurnRecord:
     world_ir: dict[str, Any] | None = None
     timings: dict[str, float] = field(default_factory=dict)
     extracted: bool = True
+    """False while the turn waits for a model's reading (the enrichment queue)."""
     created_at: str = ""
+    extraction: str = "full"
+    """How the graph holds the turn: ``full`` (the narrator's extractor), ``fast`` (the model-free fast
+    path), ``none`` (nothing read yet) or ``enriched`` (a model's reading, written later)."""
 
 
 _FROZEN = False
@@ -72,6 +77,9 @@ class SaveDatabase:
         self.name = name or path.stem  # a save being built under a temporary name keeps its own
         self.graph = SqlGraph(conn, self.name)
         self._lock = lock
+        # One transaction at a time on the one connection: a game's background enrichment and the front
+        # end (the map's layout) both write through it, and SQLite cannot nest their BEGINs.
+        self._writing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
@@ -136,19 +144,20 @@ class SaveDatabase:
         """
         if self._lock is None:
             self._lock = SaveLock.acquire(self.path, self.name)
-        try:
-            await self.conn.execute("BEGIN IMMEDIATE")
+        async with self._writing:
             try:
-                yield self.conn
-                await self.conn.execute("COMMIT")
-            except BaseException:
-                if self.conn.in_transaction:
-                    await self.conn.execute("ROLLBACK")
+                await self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.conn
+                    await self.conn.execute("COMMIT")
+                except BaseException:
+                    if self.conn.in_transaction:
+                        await self.conn.execute("ROLLBACK")
+                    raise
+            except SaveError:
                 raise
-        except SaveError:
-            raise
-        except READ_ERRORS as error:
-            raise write_failure(self.name, error) from error
+            except READ_ERRORS as error:
+                raise write_failure(self.name, error) from error
 
     # ---------------------------------------------------------------------------------------- meta
 
@@ -325,11 +334,11 @@ class SaveDatabase:
         features' tables the turn changed (``rows``) and the scene after it: all in ONE transaction."""
         async with self.transaction() as conn:
             await conn.execute(
-                "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at, "
+                "extraction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (record.number, record.input, record.narration,
                  json.dumps(record.world_ir) if record.world_ir is not None else None, record.npc_context,
-                 json.dumps(record.timings), int(record.extracted), record.created_at or now_iso()),
+                 json.dumps(record.timings), int(record.extracted), record.created_at or now_iso(), record.extraction),
             )
             await self._write_graph(conn, writes, record.number, journal=True)
             await self._log_gossip(conn, told, record.number, journal=True)
@@ -338,19 +347,30 @@ class SaveDatabase:
                                (record.number, json.dumps(scene)))
             await self._put_meta(conn, {"last_played": now_iso()})
 
-    async def commit_reextraction(self, writes: GraphWrites, turn: int, extracted: Sequence[int]) -> None:
-        """Graph writes recovered for earlier turns, and those turns marked extracted, in one transaction.
+    async def commit_enrichment(self, writes: GraphWrites, turn: int, marks: Sequence[tuple[int, bool, str]]) -> None:
+        """Graph writes read later for earlier turns, and each turn's new mark, in one transaction.
 
-        Journaled at the current ``turn``: undoing that turn also undoes the recovery.
+        ``marks``: ``(number, extracted, extraction)`` per turn. Journaled at the current ``turn``, the
+        turns' rows included (``row:turns``): undoing that turn puts the graph and the marks back, so the
+        turns wait in the queue again.
         """
         async with self.transaction() as conn:
-            await self._write_graph(conn, writes, turn, journal=True)
-            await conn.executemany("UPDATE turns SET extracted = 1, recovered_at = ? WHERE number = ?",
-                                   [(turn, n) for n in extracted])
+            await self._write_graph(conn, writes, turn, journal=turn > 0)
+            if turn > 0:
+                await journal_log.record_rows(conn, turn, "turns", [{"number": number} for number, _, _ in marks])
+            await conn.executemany("UPDATE turns SET extracted = ?, extraction = ? WHERE number = ?",
+                                   [(int(extracted), extraction, number) for number, extracted, extraction in marks])
+
+    @reads
+    async def extraction_counts(self) -> dict[str, int]:
+        """How many turns the graph holds each way (``full``, ``fast``, ``none``, ``enriched``)."""
+        rows = await self.conn.execute_fetchall("SELECT extraction, count(*) FROM turns GROUP BY extraction")
+        return {str(row[0]): int(row[1]) for row in rows}
 
     @reads
     async def pending_extraction(self) -> list[TurnRecord]:
-        """Turns whose narration committed but whose memory update failed, oldest first."""
+        """The enrichment queue, oldest first: turns whose narration committed but whose memory no model
+        has recorded (the fast path read them, ``extraction = 'fast'``, or nobody did, ``'none'``)."""
         return await self._turns_where("extracted = 0")
 
     @reads
@@ -392,13 +412,13 @@ class SaveDatabase:
 
     async def _turns_where(self, condition: str, limit: str = "") -> list[TurnRecord]:
         rows = await self.conn.execute_fetchall(
-            "SELECT number, input, narration, npc_context, world_ir, timings, extracted, created_at FROM "
+            "SELECT number, input, narration, npc_context, world_ir, timings, extracted, created_at, extraction FROM "
             f"(SELECT * FROM turns WHERE {condition} ORDER BY number DESC {limit}) ORDER BY number"
         )
         return [
             TurnRecord(number=r[0], input=r[1], narration=r[2], npc_context=r[3],
                        world_ir=json.loads(r[4]) if r[4] else None, timings=json.loads(r[5]),
-                       extracted=bool(r[6]), created_at=r[7])
+                       extracted=bool(r[6]), created_at=r[7], extraction=r[8])
             for r in rows
         ]
 

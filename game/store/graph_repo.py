@@ -46,7 +46,7 @@ def edge_from_row(row: sqlite3.Row | Sequence[Any]) -> Edge:
 
 def _evidence(raw: str) -> list[str]:
     """Evidence lists are nearly always one ``turn-N``; parse that shape without the JSON decoder."""
-    if raw.startswith('["turn-') and raw.endswith('"]') and '","' not in raw and "\\" not in raw:
+    if raw.startswith('["turn-') and raw.endswith('"]') and '"' not in raw[2:-2] and "\\" not in raw:
         return [raw[2:-2]]
     loaded: list[str] = json.loads(raw)
     return loaded

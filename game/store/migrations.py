@@ -210,6 +210,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (npc, key)
     ) WITHOUT ROWID;
     """,
+    # 9: how a turn's memory was made (issue 13): ``full`` by the narrator's own extractor, ``fast`` by the
+    # model-free fast path when that failed or was off, ``none`` when nothing could be read, ``enriched``
+    # when a model read the turn later. ``extracted = 0`` stays the queue the model works through (fast
+    # and none alike); this column says honestly what the graph holds of the turn meanwhile.
+    """
+    ALTER TABLE turns ADD COLUMN extraction TEXT NOT NULL DEFAULT 'full';
+    UPDATE turns SET extraction = 'none' WHERE extracted = 0;
+    UPDATE turns SET extraction = 'enriched' WHERE extracted = 1 AND recovered_at IS NOT NULL;
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

@@ -67,11 +67,13 @@ class SaveInfo:
     last_played: str | None
     size: int
     error: str | None = None
+    fast: int = 0
+    """Turns whose memory only the fast path read (no model yet): ``kith graph enrich`` reads them."""
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "path": str(self.path), "world": self.world, "turns": self.turns,
-            "lastPlayed": self.last_played, "size": self.size, "error": self.error,
+            "lastPlayed": self.last_played, "size": self.size, "fastTurns": self.fast, "error": self.error,
         }
 
 
@@ -82,11 +84,20 @@ def read_save_info(path: Path) -> SaveInfo:
         conn = read_connection(path)
         try:
             turns = int(conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0])
+            fast = _fast_turns(conn)
         finally:
             conn.close()
     except (SaveError, sqlite3.Error, ValueError, TypeError) as error:
         return SaveInfo(path.stem, path, None, 0, None, size, error=str(error))
-    return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size)
+    return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size, fast=fast)
+
+
+def _fast_turns(conn: sqlite3.Connection) -> int:
+    """Turns only the fast path read; 0 for a save from before turns said how they were read."""
+    try:
+        return int(conn.execute("SELECT count(*) FROM turns WHERE extraction = 'fast'").fetchone()[0])
+    except sqlite3.OperationalError:  # no such column: an older save, listed read-only before it migrates
+        return 0
 
 
 def list_saves(saves_dir: Path) -> list[SaveInfo]:

@@ -227,6 +227,8 @@ class KithApp(App[int]):
         self.map_pane.map.select(None)
         self._show_status()
         self.status.activity = ""
+        # Turns a model could not record are read again while the player reads; the map follows.
+        session.enrich_in_background(on_read=lambda reading: self.call_later(self._after_enrichment, reading.number))
         try:
             await self.refresh_map()
         except Exception as error:
@@ -257,6 +259,17 @@ class KithApp(App[int]):
         """Ended relations, the past and a name's history need every version of every edge."""
         graph = self.map_pane.map
         return graph.show_closed or graph.at_turn is not None or graph.selected is not None
+
+    async def _after_enrichment(self, number: int) -> None:
+        """A queued turn was read again by the model: redraw the map (a turn under way redraws it anyway)."""
+        if self.turn_running or self.session is None:
+            return
+        if number == self.session.turn:
+            self.status.memory = ""  # the last turn's memory is a model's reading now
+        try:
+            await self.refresh_map()
+        except Exception as error:
+            self.report(error)
 
     async def refresh_map(self) -> None:
         """Draw the graph and lay out any newcomer off the UI thread.
@@ -431,6 +444,8 @@ class KithApp(App[int]):
         elif isinstance(event, TurnCommitted):
             self.status.turn = event.turn
             self.status.activity = ""
+            # Said until the next turn: this turn's memory is only what the narration plainly states.
+            self.status.memory = "fast path" if event.extraction == "fast" else ""
         elif isinstance(event, TurnFailed):
             await self._end_stream()
             await log.discard(self._told)

@@ -30,6 +30,8 @@ class StatusLine(Widget):
     """What is running now ("telling the turn", "updating memory"); empty when idle."""
     hour: reactive[str] = reactive("")
     """The world's words for the hour by the story clock ("" when the world keeps no time)."""
+    memory: reactive[str] = reactive("")
+    """How the last turn's memory was read when it was not a full reading ("fast path"); empty otherwise."""
     map_turn: reactive[int | None] = reactive(None)
     """The turn the map shows when travelling back in time."""
     _frame: reactive[int] = reactive(0)
@@ -56,6 +58,8 @@ class StatusLine(Widget):
             left.append(f" · turn {self.turn}")
         if self.narrator:
             left.append(f" · {self.narrator}")
+        if self.memory:
+            left.append(f" · memory: {self.memory}", style="italic")
         if self.map_turn is not None:
             left.append(f" · map at turn {self.map_turn}", style="italic")
         if self.activity:

@@ -7,5 +7,7 @@ model enricher may fill, so negated, hypothetical and questioned clauses are ski
 pronoun or name yields nothing. Pure: no I/O and no SQL; the only reads go through ``GraphReader``.
 
 Modules: ``results`` (what an extraction returns), ``gazetteer`` (names to nodes), ``sentences``
-(splitting and the guards), ``patterns`` (relation phrases), ``extractor`` (putting them together).
+(splitting and the guards), ``patterns`` (relation phrases), ``extractor`` (putting them together),
+``apply`` (what it reads written through an upsert execution, each version marked) and ``marks`` (the
+evidence marks that say a version was read by the fast path, or by a model later).
 """

@@ -88,6 +88,7 @@ class OpenAINarrator:
         self._configured_model = base.model if isinstance(base, ReplayTransport) else None
         self.transport: Transport = (
             RecordingTransport(base, record, model=llm.narration_model, full=llm.record_full) if record is not None else base)
+        self.recording = record is not None
         self.caps = Capabilities.from_settings(llm)
         self._ledger = UsageLedger()
         self._requests = Requests(self.transport, self.caps, self._ledger)

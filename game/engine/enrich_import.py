@@ -1,0 +1,267 @@
+"""A story played elsewhere, brought in as a save (``kith import-story``), read by the fast path.
+
+The text is a plain-text or Markdown story: one turn per paragraph, or, when it has ``>`` command lines
+(an interactive-fiction transcript), one turn per command with the paragraphs after it as its
+narration. Each turn goes through the ONE turn pipeline (``game.engine.turn``) with a narrator that
+only hands back the story's own words and has no World IR, so every turn is read by the fast path
+(marked ``fast``), the player's awareness follows what the story names, and each turn is stored like a
+played one: undoable, and queued for a model (``kith graph enrich``). Nobody gossips: an imported story
+was read, not lived.
+
+Names: with a world, its characters and aliases (the save's gazetteer) are the cast. Without one, the
+default world still gives the save its places, and people are also found in the text, conservatively
+(``discover_names``). The save is built under a temporary name and appears only once whole, so a bad
+file or a failure part-way leaves no half-written save.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from game.config import Settings
+from game.engine.events import TurnCommitted, TurnFailed
+from game.engine.rebuild import IMPORTED_TURNS_KEY
+from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
+from game.errors import InputError, SaveError
+from game.graph.fast_extract.marks import fast_from
+from game.graph.gossip import GossipSettings
+from game.graph.upsert import UpsertExecution
+from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
+from game.store.database import SaveDatabase
+from game.world.ir import WorldIR
+from game.world.scene import SceneState
+
+if TYPE_CHECKING:
+    from game.world import World
+
+MAX_STORY_BYTES = 2_000_000
+"""About a long novel's worth of text; more is refused rather than read for minutes into one save."""
+MAX_TURNS = 5000
+IMPORTED = "imported from a story: no model has read it yet"
+"""The reason an imported turn has no World IR (so enrichment asks a model for one)."""
+MIN_MENTIONS = 2
+"""A name found in the text becomes a person only when the story names them at least this often."""
+GROUP_WORDS = frozenset({"guild", "watch", "company", "compact", "order", "council", "house", "run", "folk",
+                         "crew", "brotherhood", "sisterhood", "church", "league", "court", "band", "gang"})
+_COMMAND = re.compile(r"^\s*>\s?(.*)$")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=\S)\1")
+
+
+@dataclass(frozen=True)
+class StoryTurn:
+    """One turn of an imported story: what the player did (a command, or a paragraph's label) and what
+    the story says happened."""
+
+    input: str
+    narration: str
+
+
+@dataclass
+class Imported:
+    """What an import built: the save, its turns, the people the text added, what the fast path kept."""
+
+    save: str
+    path: Path
+    world: str
+    turns: int = 0
+    relations: int = 0
+    people: list[str] = field(default_factory=list)
+
+
+def decode_story(data: bytes, label: str) -> str:
+    """The story's text, or one clear refusal: binary, not UTF-8, empty, or too big to be a story."""
+    if len(data) > MAX_STORY_BYTES:
+        raise InputError(f"{label} is {len(data):,} bytes; a story to import may be at most {MAX_STORY_BYTES:,} "
+                         "(split it, and import the parts into separate saves)")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{label} is not UTF-8 text (it is UTF-16); save it as UTF-8 and try again")
+    if b"\x00" in data:
+        raise InputError(f"{label} is a binary file, not a story: give a plain-text or Markdown file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{label} is not UTF-8 text (byte {error.start} cannot be read); save it as UTF-8 "
+                         "and try again") from error
+    if not text.strip():
+        raise InputError(f"{label} is empty: there is no story to import")
+    return text
+
+
+def split_story(text: str) -> list[StoryTurn]:
+    """The story's turns: one per ``>`` command (with the paragraphs after it), else one per paragraph.
+
+    Markdown's headings, rules and code fences are structure, not story, and are dropped; emphasis marks
+    are taken off. Text before the first command is the opening, told as a turn of its own.
+    """
+    paragraphs: list[tuple[str | None, str]] = []  # (command, text); a command line has no text
+    current: list[str] = []
+    fenced = False
+
+    def flush() -> None:
+        if current:
+            paragraphs.append((None, _EMPHASIS.sub(r"\2", " ".join(current))))
+            current.clear()
+
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if _FENCE.match(line):
+            flush()
+            fenced = not fenced
+            continue
+        typed = _COMMAND.match(line)
+        if fenced or _HEADING.match(line) or _RULE.match(line) or not line.strip():
+            flush()
+        elif typed:
+            flush()
+            paragraphs.append((typed.group(1).strip(), ""))
+        else:
+            current.append(line.strip())
+    flush()
+    commands = [p for p in paragraphs if p[0] is not None and p[0]]
+    if not commands:
+        return [StoryTurn(f"(story, paragraph {n})", body) for n, (_, body) in enumerate(paragraphs, 1)]
+    turns: list[StoryTurn] = []
+    command: str | None = None
+    told: list[str] = []
+    for said, body in paragraphs:
+        if said is None:
+            told.append(body)
+            continue
+        if command is not None or told:
+            turns.append(StoryTurn(command or "(story, opening)", "\n\n".join(told)))
+        command, told = said or "(story)", []
+    turns.append(StoryTurn(command or "(story)", "\n\n".join(told)))
+    return [t for t in turns if t.narration.strip() or t.input]
+
+
+async def discover_names(text: str, db: SaveDatabase) -> list[tuple[str, str]]:
+    """People and groups the story names that the save does not know: ``(name, type)``, conservatively.
+
+    A capitalised name the fast path reports as unknown counts when the text names it at least
+    ``MIN_MENTIONS`` times; a single word also written in lower case in the text ("Harbour", "Tide") is
+    an ordinary word, not a name; a single word that is part of a longer name found is left to it (never
+    a second person). A name ending in a group word ("the Lamp Guild") is a faction.
+    """
+    from game.graph.fast_extract.extractor import unknown_names
+    from game.graph.fast_extract.gazetteer import Gazetteer
+    from game.graph.fast_extract.sentences import split_sentences
+
+    index = await Gazetteer(db.graph).index_for(text)
+    counts: Counter[str] = Counter()
+    spelled: dict[str, str] = {}
+    for sentence in split_sentences(text):
+        for name in unknown_names(sentence.text, index):
+            key = name.casefold()
+            counts[key] += 1
+            spelled.setdefault(key, name)
+    lower_words = set(re.findall(r"\b[a-z][\w'-]*\b", text))
+    found = [key for key, n in counts.items() if n >= MIN_MENTIONS]
+    multi = [key for key in found if " " in key]
+    kept: list[tuple[str, str]] = []
+    for key in sorted(found, key=lambda k: (-counts[k], k)):
+        words = key.split()
+        if len(words) == 1 and (key in lower_words or any(key in other.split() for other in multi)):
+            continue
+        name = spelled[key]
+        kind = "faction" if words[-1] in GROUP_WORDS else "individual"
+        kept.append((name, kind))
+    return kept
+
+
+class StoryNarrator:
+    """Tells each turn with the story's own words and no World IR: the fast path reads every turn."""
+
+    def __init__(self) -> None:
+        self.narration = ""
+
+    @property
+    def label(self) -> str:
+        return "imported story"
+
+    def opening(self, scene: SceneState) -> str:
+        return ""
+
+    async def narrate(self, request: NarrationRequest) -> AsyncIterator[str]:
+        yield self.narration
+
+    async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
+        # Nobody is on stage: the story was read, so only the player (the reader) sees what it states.
+        return NarrationResult(WorldIR(), request.scene.model_copy(update={"cast": []}), ir_error=IMPORTED)
+
+    async def extract(self, request: NarrationRequest, result: NarrationResult,
+                      execution: UpsertExecution) -> ExtractionReport:
+        return ExtractionReport(False, message=IMPORTED)  # never reached: there is no World IR
+
+    async def aclose(self) -> None:
+        return None
+
+
+class _Store:
+    """Each imported turn committed as a played one (its own transaction, journaled for undo)."""
+
+    def __init__(self, db: SaveDatabase) -> None:
+        self.db = db
+
+    async def commit(self, turn: FinishedTurn) -> None:
+        await self.db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told,
+                                  turn.rows)
+
+
+async def import_story(settings: Settings, path: Path, world: World, turns: list[StoryTurn], *,
+                       find_names: bool) -> Imported:
+    """Build the save at ``path`` from ``turns`` in ``world``; it appears only once whole."""
+    from game.engine.session import GameSession
+
+    if len(turns) > MAX_TURNS:
+        raise InputError(f"the story has {len(turns)} turns; an import may hold at most {MAX_TURNS}")
+    if path.exists() or path.is_symlink():
+        raise SaveError(f"a save named {path.stem!r} already exists; import into a new name")
+    imported = Imported(path.stem, path, world.id)
+
+    async def fill(db: SaveDatabase) -> None:
+        await GameSession.seed_world(db, world)
+        if find_names:
+            imported.people = await _add_people(db, world, "\n\n".join(t.narration for t in turns))
+        graph = await db.load_graph_index()
+        raw = await db.scene_at(0)
+        scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
+        narrator = StoryNarrator()
+        pipeline = TurnPipeline(PlayState.at(graph, scene.model_copy(update={"cast": []}), 0, [], False), narrator,
+                                world.vocabulary, _Store(db), seed=settings.seed,
+                                gossip_settings=GossipSettings(exchanges_per_turn=0))
+        for turn in turns:
+            narrator.narration = turn.narration
+            async for event in pipeline.tell(turn.input):
+                if isinstance(event, TurnFailed):
+                    raise SaveError(f"turn {pipeline.state.turn + 1} of the story could not be stored: {event.message}")
+                if isinstance(event, TurnCommitted):
+                    imported.turns = event.turn
+        imported.relations = sum(1 for e in pipeline.state.graph.open_edges.values() if fast_from(e) is not None)
+        await db.set_meta({IMPORTED_TURNS_KEY: str(imported.turns)})
+
+    db = await SaveDatabase.open(path, create=True, world_id=world.id, seed=fill)
+    await db.close()
+    return imported
+
+
+async def _add_people(db: SaveDatabase, world: World, text: str) -> list[str]:
+    """Nodes for the people the text names that the world does not know, at turn 0 (the story's cast)."""
+    names = await discover_names(text, db)
+    if not names:
+        return []
+    execution = UpsertExecution(db.graph, world.vocabulary, 0, rng=random.Random(0))
+    nodes = [{"name": name, "type": kind, "summary": "Named in the imported story."} for name, kind in names]
+    for start in range(0, len(nodes), 8):
+        outcome = await execution.run({"nodes": nodes[start:start + 8]})
+        if outcome.error:
+            raise SaveError(f"the people found in the story could not be added: {outcome.error}")
+    await db.commit_graph(execution.writes)
+    return [name for name, _ in names]

@@ -1,0 +1,76 @@
+"""The fast path written into an upsert execution, with every version it opens marked as its own.
+
+A turn whose model extractor failed, a story imported from text and ``kith graph rebuild --extractor
+fast`` all take this one path: read the text against the save's names (plus the nodes the execution
+has buffered), run the triples and closes as ordinary upsert calls, and mark each version opened here
+with ``fast:turn-N`` (``FAST_PREFIX``, N the turn read) in its ``evidenceTurnIds``. The mark is what lets enrichment later find exactly
+the fast path's versions of a turn and replace them, and what lets ``/why`` say a fact is only read
+from the narration. The extractor's patterns compile on first import (a quarter of a second), so
+callers import this module lazily.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from game.graph.fast_extract.extractor import FastExtractor
+from game.graph.fast_extract.gazetteer import Gazetteer
+from game.graph.fast_extract.marks import FAST_PREFIX
+from game.graph.fast_extract.results import Extraction
+from game.graph.upsert import UpsertExecution
+from game.graph.vocabulary import Vocabulary
+
+
+@dataclass
+class FastApplied:
+    """What the fast path wrote into an execution: how many calls ran, were refused, and what was read."""
+
+    extraction: Extraction
+    calls: int = 0
+    rejected: list[str] = field(default_factory=list)
+
+    @property
+    def opened(self) -> int:
+        return len(self.extraction.triples)
+
+
+@lru_cache(maxsize=8)
+def _extractor(vocabulary: Vocabulary) -> FastExtractor:
+    # Building the vocabulary's patterns takes a few milliseconds; a game asks with one vocabulary.
+    return FastExtractor(vocabulary)
+
+
+def extractor_for(vocabulary: Vocabulary) -> FastExtractor:
+    """A fast extractor over ``vocabulary``'s relations (built once per vocabulary in a process)."""
+    try:
+        return _extractor(vocabulary)
+    except TypeError:  # an unhashable vocabulary: build it each time
+        return FastExtractor(vocabulary)
+
+
+async def apply_fast(execution: UpsertExecution, text: str, read_turn: int | None = None) -> FastApplied:
+    """Read ``text`` (the narration of ``read_turn``, by default the execution's turn) with the fast path
+    and write what it plainly states through ``execution``."""
+    gazetteer = Gazetteer(execution.reader, execution.writes.nodes.values())
+    extraction = extractor_for(execution.vocabulary).extract(text, await gazetteer.index_for(text))
+    applied = FastApplied(extraction)
+    before = set(execution.writes.created_edges)
+    for call in extraction.upsert_calls():
+        outcome = await execution.run(call)
+        applied.calls += 1
+        if outcome.error:
+            applied.rejected.append(outcome.error)
+    mark = f"{FAST_PREFIX}{execution.turn if read_turn is None else read_turn}"
+    mark_versions(execution, set(execution.writes.created_edges) - before, mark)
+    return applied
+
+
+def mark_versions(execution: UpsertExecution, edge_ids: set[str], mark: str) -> None:
+    """Add ``mark`` to the evidence of the buffered versions ``edge_ids`` (those this execution opened)."""
+    for edge_id in sorted(edge_ids):
+        edge = execution.writes.edges.get(edge_id)
+        if edge is None or mark in edge.evidence_turn_ids:
+            continue
+        execution.buffer.put_edge(edge.model_copy(update={"evidence_turn_ids": [*edge.evidence_turn_ids, mark]}),
+                                  created=True)

@@ -1,0 +1,37 @@
+"""Saves as an older Kith wrote them: the schema of the first ``version`` migrations, with the rows of a
+save made by today's code (the columns both have). A test of "an old save opens and plays on" then holds
+for every migration appended later, not only while its own is the newest."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from game.store.migrations import MIGRATIONS
+
+
+def migration_of(marker: str) -> int:
+    """The index of the first migration whose script contains ``marker`` (the version before it)."""
+    return next(i for i, script in enumerate(MIGRATIONS) if marker in script)
+
+
+def older_save(source: Path, destination: Path, version: int) -> Path:
+    """Write ``destination``: ``source``'s rows in the schema of migrations ``[:version]``."""
+    conn = sqlite3.connect(destination)
+    try:
+        for script in MIGRATIONS[:version]:
+            conn.executescript(script)
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.execute("ATTACH DATABASE ? AS new", (str(source),))
+        tables = [row[0] for row in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table' "
+                                                  "AND name NOT LIKE 'sqlite_%'")]
+        for table in tables:
+            old = [row[1] for row in conn.execute(f'PRAGMA main.table_info("{table}")')]
+            new = {row[1] for row in conn.execute(f'PRAGMA new.table_info("{table}")')}
+            columns = ", ".join(f'"{column}"' for column in old if column in new)
+            conn.execute(f'INSERT INTO main."{table}" ({columns}) SELECT {columns} FROM new."{table}"')
+        conn.commit()
+        conn.execute("DETACH DATABASE new")
+    finally:
+        conn.close()
+    return destination

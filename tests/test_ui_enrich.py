@@ -1,0 +1,46 @@
+"""The full-screen game drains the enrichment queue in the background while the player reads: a turn whose
+memory the model could not record shows ``memory: fast path``, the model reads it again a couple of
+seconds later, and the map is redrawn with the model's reading, without the player doing anything."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from chat_server import ChatServer, Text
+from helpers.ui import SIZE, make_app, model_settings, play, screen_text, settle
+from llm_helpers import ir, relation
+
+NARRATION = "Edda Marsh is afraid of Tobin Hale. She lets you hold the lamp oil, which she never does."
+OIL = "She lets you hold the lamp oil, which she never does."
+
+pytestmark = pytest.mark.slow
+
+
+async def test_the_queue_drains_while_the_player_reads_and_the_map_follows(tmp_path: Path) -> None:
+    trusts = relation("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed with the lamp oil.")
+    trusts["evidence"] = OIL
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            # The World IR never validates: the fast path keeps the fear the narration plainly states.
+            server.push(Text(NARRATION), *[Text("no facts here, only words") for _ in range(6)])
+            await play(pilot, "help Edda")
+            session = app.session
+            assert session is not None and app.status.memory == "fast path"
+            assert [t.extraction for t in await session.turns()] == ["fast"]
+            # A couple of seconds later the model reads the turn again (its World IR from the narration).
+            server.replies.clear()  # the World IR replies the turn did not need
+            server.push(Text(json.dumps(ir(charactersPresent=["Sam Reed", "Edda Marsh"], relations=[trusts]))))
+            for _ in range(100):
+                await pilot.pause(0.1)
+                if not await session.pending_extraction():
+                    break
+            await settle(pilot)
+            assert [t.extraction for t in await session.turns()] == ["enriched"]
+            shown = screen_text(app)
+            # The map (its labels carry a sign) shows the model's reading; the story log keeps what happened.
+            assert "+TRUSTS" in shown and "-FEARS" not in shown, shown
+            assert app.status.memory == "" and "memory: fast path" not in shown
