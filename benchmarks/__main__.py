@@ -25,6 +25,7 @@ from benchmarks import (
     launch_bench,
     llm_bench,
     map_bench,
+    metapath_bench,
 )
 
 BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
@@ -37,6 +38,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "gossip_bench": gossip_bench.run,
     "context_bench": context_bench.run,
     "launch_bench": launch_bench.run,
+    "metapath_bench": metapath_bench.run,
 }
 
 
