@@ -15,6 +15,7 @@ the quick path (``game.cli.graph_quick``).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -182,3 +183,25 @@ def rank(edges: Sequence[Edge], limit: int, raised: Sequence[Edge] = (),
 def plain_key(edge: Edge) -> tuple[int, float, str]:
     """The contract's ranking: ``validAt`` newest first, then ``|strength|``, then the ID (deterministic)."""
     return (-edge.valid_at, -abs(edge.strength), edge.id)
+
+
+def active_patterns(enabled: bool, world: Iterable[MetaPath] = (), discovered: Iterable[MetaPath] = ()) -> tuple[MetaPath, ...]:
+    """The patterns retrieval uses: none when ``[retrieval] metapaths`` is off; else the defaults and the
+    world's (which override a default's weight), and the save's discovered ones (never overriding)."""
+    return combine(discovered, DEFAULT_PATTERNS, world) if enabled else ()
+
+
+def patterns_to_json(patterns: Iterable[MetaPath]) -> str:
+    """A world's patterns as the save keeps them (meta ``metapaths``), for commands that load no world."""
+    return json.dumps([[*p.relations, p.weight] for p in patterns], separators=(",", ":"))
+
+
+def patterns_from_json(text: str | None, source: PatternSource = "world") -> tuple[MetaPath, ...]:
+    """What ``patterns_to_json`` wrote; anything else (an older save has nothing) is no patterns."""
+    if not text:
+        return ()
+    try:
+        rows = json.loads(text)
+        return tuple(make_pattern(row[:2], row[2], source) for row in rows)
+    except (ValueError, TypeError, IndexError, KithError):
+        return ()  # written by Kith itself; a damaged value only costs the world's patterns
