@@ -18,8 +18,10 @@ from game.cli.graph_common import (
     positive,
 )
 from game.cli.graph_extract import add_extract_parser
+from game.cli.graph_gaps import add_gaps_parser
 from game.cli.graph_gossip import add_gossip_parser
 from game.cli.graph_map import add_map_parsers
+from game.cli.graph_patterns import add_patterns_parser
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,3 +137,5 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_map_parsers(actions)
     add_extract_parser(actions)
     add_gossip_parser(actions)
+    add_patterns_parser(actions)
+    add_gaps_parser(actions)

@@ -20,6 +20,8 @@ from typing import Any
 
 from game.config import LLMSettings
 from game.errors import NarratorError
+from game.graph.metapaths_gaps import thread_to_pick_up
+from game.graph.names import normalize_name
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import NarrationRequest, PastTurn
 from game.narrator.llm.calls import Requests
@@ -29,7 +31,7 @@ from game.narrator.llm.json_reply import (
     parse_json_reply,
     text_tool_calls,
 )
-from game.narrator.llm.prompts import history_pair, narrate_system_v1, narrate_v1
+from game.narrator.llm.prompts import history_pair, narrate_system_v1, narrate_v1, thread_section
 from game.narrator.llm.stream import (
     HOLD_CHARS,
     ChunkShapeError,
@@ -102,7 +104,7 @@ class Narration:
         book = CharacterBook(self.world, request.graph)
         tools = narration_tools()
         system = narrate_system_v1(self.world, request.scene, request.npc_context, request.turn,
-                                   request.knowledge, request.context)
+                                   request.knowledge, request.context) + await _thread(request)
         history, said = self._window(request, tools, system)
         notices.extend(said)
         messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history,
@@ -320,3 +322,12 @@ def _joined(before: str, piece: str, fresh: bool) -> str:
 
 def no_narration() -> NarratorError:
     return NarratorError("The model returned no narration for this turn; try again, or try another model.")
+
+
+async def _thread(request: NarrationRequest) -> str:
+    """The system prompt's closing section naming one person the player knows of who has gone quiet, or ""."""
+    known = request.scene.known or {}
+    cast = {normalize_name(name) for name in request.scene.cast}
+    on_stage = [node_id for node_id, seen in known.items() if normalize_name(seen.name) in cast]
+    gap = await thread_to_pick_up(request.graph, known, on_stage, request.turn)
+    return "" if gap is None else "\n\n" + thread_section(gap.name, gap.quiet_turns)
