@@ -49,7 +49,8 @@ def crowded(extra: list[Edge], crowd: int = 25) -> tuple[list[Node], list[Edge]]
     strangers = [make_node(f"Stranger {i:02d}") for i in range(5)]
     # Weaker than the family ties below, so the walk (20 strongest per person) still follows those.
     edges = [make_edge(MIRA, f, "TRUSTS", 0.4, valid_at=50 + i) for i, f in enumerate(friends)]
-    edges += [make_edge(f, s, "KNOWS", 0.3, valid_at=80 + i) for i, (f, s) in enumerate(zip(friends[::-1], strangers))]
+    newest = friends[::-1][: len(strangers)]
+    edges += [make_edge(f, s, "KNOWS", 0.3, valid_at=80 + i) for i, (f, s) in enumerate(zip(newest, strangers, strict=True))]
     return [MIRA, OREN, VELL, DAG, GUILD, TOMAS, *friends, *strangers], edges + extra
 
 
