@@ -63,7 +63,7 @@ def test_discover_keeps_the_survivors_in_the_save_and_lists_them_unused_until_en
     again = kith.json("patterns", "--save", "demo", "--json")
     assert [p for p in again["patterns"] if p["source"] == "discovered"] == discovered
     code, out, _ = kith("patterns", "--save", "demo")
-    assert "ALLY_OF, TRUSTS" in out and "not used" in out and "discovered_patterns = false" in out
+    assert code == 0 and "ALLY_OF, TRUSTS" in out and "not used" in out and "discovered_patterns = false" in out
 
 
 def test_discovered_patterns_are_used_by_retrieve_only_when_enabled(kith: Kith, tmp_path: Path) -> None:
