@@ -164,3 +164,24 @@ def test_an_old_save_gets_the_table_and_discovery_works_on_it(kith: Kith, tmp_pa
     kith.upsert("old", town(), "--turn", "1")
     found = kith.json("patterns", "--save", "old", "--discover", "--json")
     assert any(p["source"] == "discovered" for p in found["patterns"])
+
+
+def test_retrieve_uses_the_worlds_patterns_on_the_quick_path_and_the_full_one(kith: Kith, tmp_path: Path) -> None:
+    from game.config import load_settings
+    from game.engine.session import GameSession
+
+    settings = load_settings(env={}, cwd=tmp_path).model_copy(update={
+        "content_dir": Path(__file__).parent / "fixtures" / "metapath-worlds", "saves_dir": kith.saves,
+        "world": "crowd", "narrator": "offline"})
+
+    async def start() -> str:
+        async with await GameSession.open(settings, save="hall", new=True) as session:
+            return session.save_path.stem
+
+    name = asyncio.run(start())
+    quick = kith.json("retrieve", "--save", name, "Mira Sallow")
+    assert "**Dag Mercer** → **Vell Harrow** (OWES)" in quick["npcContext"]  # the world's ALLY_OF, OWES
+    config = tmp_path / "kith.toml"
+    kith.monkeypatch.setenv("KITH_CONFIG", str(config))
+    config.write_text("[retrieval]\ndiscovered_patterns = true\n", encoding="utf-8")  # the full path
+    assert kith.json("retrieve", "--save", name, "Mira Sallow") == quick  # nothing discovered yet: the same
