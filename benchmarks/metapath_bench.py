@@ -9,6 +9,10 @@ Two figures decide it, both printed with meta-paths off and on:
   shows up as no gain. ``[retrieval] metapaths`` is on by default only because "on" recalls more.
 - **cost**: retrieval p50 over ``graph_bench``'s synthetic long game (10k versions; 300 with ``--quick``),
   off and on, in alternating passes on the same in-memory graph. Goal: on is at most 10% slower.
+
+A third recall figure adds what discovery (``kith graph patterns --discover``) keeps on each probe world,
+as ``[retrieval] discovered_patterns = true`` would: the issue keeps discovered patterns off unless a
+save's author turns them on, and this shows what turning them on is worth.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from typing import Any
 
 from benchmarks.graph_bench import messages, percentiles, synthesize
 from game.graph.memory import GraphIndex
-from game.graph.metapaths import DEFAULT_PATTERNS
+from game.graph.metapaths import DEFAULT_PATTERNS, active_patterns
+from game.graph.metapaths_discover import discover
 from game.graph.ports import GraphReader
 from game.graph.retrieve import RetrievalSettings, retrieve
 from game.graph.upsert import UpsertExecution
@@ -102,6 +107,18 @@ async def compare() -> list[tuple[str, Recall, Recall]]:
     return rows
 
 
+async def with_discovered() -> list[tuple[str, Recall, int]]:
+    """Each probe world's recall with the defaults and what ``kith graph patterns --discover`` keeps on it
+    (``discovered_patterns = true``), and how many patterns that was."""
+    rows = []
+    for world in probe_worlds():
+        index = await load_graph(world["lines"])
+        found = discover(index.open_edges.values(), known=DEFAULT_PATTERNS)
+        settings = RetrievalSettings(patterns=active_patterns(True, (), found.kept))
+        rows.append((world["world"], await recall(index, world["probes"], settings), len(found.kept)))
+    return rows
+
+
 async def timings(reader: GraphReader, queries: Sequence[str], passes: int) -> tuple[list[float], list[float]]:
     """Milliseconds per query off and on: the best of ``passes`` alternating passes, so load on a
     shared machine falls on both alike."""
@@ -139,6 +156,10 @@ def run(quick: bool = False) -> list[str]:
             total.kept += part.kept
     verdict = "helps" if total_on.share > total_off.share else "does NOT help"
     lines.append(f"all probes: recall off {total_off.share:.3f}, on {total_on.share:.3f}: meta-paths {verdict}")
+    found = asyncio.run(with_discovered())
+    kept = sum(score.kept for _, score, _ in found) / max(1, sum(score.needed for _, score, _ in found))
+    lines.append("on + discovered patterns (discovered_patterns = true): " + ", ".join(
+        f"{world} {score.share:.3f} ({count} kept)" for world, score, count in found) + f"; all probes {kept:.3f}")
     p50_off, p50_on = asyncio.run(cost(quick))
     ratio = p50_on / p50_off if p50_off else 1.0
     goal = "within" if ratio <= SLOWER_GOAL else "OVER"
