@@ -217,3 +217,18 @@ async def test_retrieval_over_an_index_the_size_of_one_hop_is_unchanged() -> Non
     index.apply(rows([MIRA, OREN], [make_edge(MIRA, OREN, "KIN_OF", 0.5)]))
     on, off = await retrieve(index, "Mira Sallow", (), ON), await retrieve(index, "Mira Sallow", (), OFF)
     assert on.npc_context == off.npc_context != ""
+
+
+def test_the_documented_world_example_loads(tmp_path: Path) -> None:
+    import re
+
+    page = (ROOT.parent / "docs" / "world-format.md").read_text(encoding="utf-8")
+    example = next(body for body in re.findall(r"```toml\n(.*?)```", page, re.S) if "[[metapaths]]" in body)
+    assert load_world(_world_with(tmp_path, example), "tiny").metapaths == (
+        MetaPath(("ALLY_OF", "OWES"), 0.85, "world"),)
+
+
+def test_the_documented_settings_are_the_defaults() -> None:
+    page = (ROOT.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert "metapaths = true" in page and "discovered_patterns = false" in page
+    assert RetrievalSettings().patterns == DEFAULT_PATTERNS
