@@ -181,6 +181,8 @@ def test_retrieve_uses_the_worlds_patterns_on_the_quick_path_and_the_full_one(ki
     name = asyncio.run(start())
     quick = kith.json("retrieve", "--save", name, "Mira Sallow")
     assert "**Dag Mercer** → **Vell Harrow** (OWES)" in quick["npcContext"]  # the world's ALLY_OF, OWES
+    listed = kith.json("patterns", "--save", name, "--json")["patterns"]
+    assert {"relations": ["ALLY_OF", "OWES"], "weight": 0.85, "source": "world", "active": True} in listed
     config = tmp_path / "kith.toml"
     kith.monkeypatch.setenv("KITH_CONFIG", str(config))
     config.write_text("[retrieval]\ndiscovered_patterns = true\n", encoding="utf-8")  # the full path

@@ -1,8 +1,9 @@
 """Pre-turn retrieval: from the names a message mentions to the ``npcContext`` a narrator reads.
 
 Deterministic and model-free, so a turn's context never depends on a model's mood: find the starting points, walk open relations at most two hops,
-rank by recency then strength, keep 20 (a two-hop fact along a meta-path keeps a place: ``metapaths``). Every read goes through ``GraphReader`` one node at a time, so
-the cost follows the neighbourhood walked, not the size of the graph.
+rank by recency then strength, keep 20 (a two-hop fact along a meta-path keeps a place: ``metapaths``).
+Every read goes through ``GraphReader`` one node at a time, so the cost follows the neighbourhood
+walked, not the size of the graph.
 """
 
 from __future__ import annotations
