@@ -96,24 +96,17 @@ def combine(*groups: Iterable[MetaPath]) -> tuple[MetaPath, ...]:
 
 
 class PatternIndex:
-    """Patterns by relation pair: what ``weight`` looks up for each two-hop fact."""
+    """Patterns by their first step, as the walk meets them: a step's relation, then what may follow it."""
 
     def __init__(self, patterns: Iterable[MetaPath]) -> None:
-        self._weights: dict[tuple[str, str], float] = {}
+        weights: dict[tuple[str, str], float] = {}
         for pattern in patterns:
-            self._weights[pattern.relations] = max(self._weights.get(pattern.relations, 0.0), pattern.weight)
+            weights[pattern.relations] = max(weights.get(pattern.relations, 0.0), pattern.weight)
         self.follows: dict[str, list[tuple[str, float]]] = {}
         """A first step's relation -> each second step's relation that completes a pattern, and its weight."""
-        for (first, second), weight in self._weights.items():
+        for (first, second), weight in weights.items():
             self.follows.setdefault(first, []).append((second, weight))
         self.firsts: frozenset[str] = frozenset(self.follows)
-
-    def __bool__(self) -> bool:
-        return bool(self._weights)
-
-    def weight(self, first: str, second: str) -> float:
-        """The weight of the path ``first, second`` (0: no pattern has that shape)."""
-        return self._weights.get((first, second), 0.0)
 
 
 class PathTracker:
