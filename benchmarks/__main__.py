@@ -27,6 +27,7 @@ from benchmarks import (
     llm_bench,
     map_bench,
     memory_bench,
+    metapath_bench,
 )
 
 BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
@@ -41,6 +42,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "launch_bench": launch_bench.run,
     "memory_bench": memory_bench.run,
     "enrich_bench": enrich_bench.run,
+    "metapath_bench": metapath_bench.run,
 }
 
 

@@ -114,6 +114,11 @@ class RetrievalConfig(BaseModel):
     hub_threshold: int = Field(default=30, ge=1)
     max_fanout: int = Field(default=20, ge=1)
     limit: int = Field(default=20, ge=1, le=100)
+    metapaths: bool = True
+    """Meta-path patterns (the defaults and the world's) raise a two-hop fact along a meaningful path;
+    on because the probe worlds recall more with them (``make bench``, metapath_bench)."""
+    discovered_patterns: bool = False
+    """Also use the patterns ``kith graph patterns --discover`` kept in the save (only with ``metapaths``)."""
 
 
 class GossipConfig(BaseModel):

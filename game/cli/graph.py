@@ -19,8 +19,10 @@ from game.cli.graph_common import (
 )
 from game.cli.graph_enrich import add_enrich_parsers
 from game.cli.graph_extract import add_extract_parser
+from game.cli.graph_gaps import add_gaps_parser
 from game.cli.graph_gossip import add_gossip_parser
 from game.cli.graph_map import add_map_parsers
+from game.cli.graph_patterns import add_patterns_parser
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -154,3 +156,5 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_json_option(memories)
     memories.add_argument("name", metavar="NAME", help="a name, alias or node ID")
     memories.set_defaults(handler=handler("graph_memories", "memories_command"))
+    add_patterns_parser(actions)
+    add_gaps_parser(actions)

@@ -50,6 +50,7 @@ def retrieve_view(args: argparse.Namespace, saves_dir: Path, budget: RetrievalSe
         # The records carry every field and property retrieval reads from a Node or an Edge (the tests
         # hold the result equal to the full path's), so the view stands in for a GraphReader.
         reader: GraphReader = view  # type: ignore[assignment]
+        budget = with_world_patterns(budget, view.meta_value("metapaths"))
         found = finish(retrieve(reader, " ".join(args.message), args.cast or [], budget))
     print_json({
         "npcContext": found.npc_context,
@@ -61,11 +62,23 @@ def retrieve_view(args: argparse.Namespace, saves_dir: Path, budget: RetrievalSe
 
 
 def _budget(settings: Settings) -> RetrievalSettings:
+    from game.graph.metapaths import active_patterns
     from game.graph.retrieve import RetrievalSettings
 
     config = settings.retrieval
     return RetrievalSettings(max_hops=config.max_hops, hub_threshold=config.hub_threshold,
-                             max_fanout=config.max_fanout, limit=config.limit)
+                             max_fanout=config.max_fanout, limit=config.limit,
+                             patterns=active_patterns(config.metapaths))
+
+
+def with_world_patterns(budget: RetrievalSettings, stored: str | None) -> RetrievalSettings:
+    """The budget with the world's meta-paths the save keeps (meta ``metapaths``), when meta-paths are on."""
+    from dataclasses import replace
+
+    from game.graph.metapaths import combine, patterns_from_json
+
+    world = patterns_from_json(stored)
+    return replace(budget, patterns=combine(budget.patterns, world)) if budget.patterns and world else budget
 
 
 def _full(args: argparse.Namespace, settings: Settings, name: str) -> int:
@@ -82,6 +95,8 @@ def dump(args: argparse.Namespace, settings: Settings) -> int:
 
 def retrieve_command(args: argparse.Namespace, settings: Settings) -> int:
     """``graph retrieve`` with validated settings (the retrieval budget may be set in kith.toml)."""
+    if settings.retrieval.discovered_patterns and settings.retrieval.metapaths:
+        return _full(args, settings, "retrieve_command")  # the save's table is read by the full path
     code = retrieve_view(args, settings.saves_dir, _budget(settings))
     return _full(args, settings, "retrieve_command") if code is None else code
 

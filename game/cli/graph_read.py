@@ -17,10 +17,12 @@ from game.cli.graph_text import Step, history_text, knows_text, node_text, path_
 from game.config import Settings
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing
+from game.graph.metapaths import active_patterns, patterns_from_json
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphReader
 from game.graph.retrieve import RetrievalSettings, newest_per_relation, retrieve
 from game.graph.vocabulary import Vocabulary
+from game.store import metapath_patterns
 
 DEGREE_BUCKETS: tuple[tuple[str, int, int], ...] = (
     ("0", 0, 0), ("1", 1, 1), ("2-5", 2, 5), ("6-10", 6, 10), ("11-30", 11, 30), ("31+", 31, 1 << 62),
@@ -39,9 +41,13 @@ async def dump(args: argparse.Namespace, settings: Settings) -> int:
 async def retrieve_command(args: argparse.Namespace, settings: Settings) -> int:
     message = " ".join(args.message)
     config = settings.retrieval
-    budget = RetrievalSettings(max_hops=config.max_hops, hub_threshold=config.hub_threshold,
-                               max_fanout=config.max_fanout, limit=config.limit)
     async with open_save(args, settings) as db:
+        meta = await db.meta()
+        discovered = await metapath_patterns.discovered(db) if config.discovered_patterns else ()
+        budget = RetrievalSettings(max_hops=config.max_hops, hub_threshold=config.hub_threshold,
+                                   max_fanout=config.max_fanout, limit=config.limit,
+                                   patterns=active_patterns(config.metapaths, patterns_from_json(meta.get("metapaths")),
+                                                            discovered))
         knower = None if args.as_name is None else (await find_knower(db, args.as_name)).id
         found = await retrieve(db.graph, message, args.cast or [], budget, as_knower=knower)
     print_json({

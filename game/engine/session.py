@@ -41,6 +41,7 @@ from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipelin
 from game.errors import KithError, SaveError
 from game.graph.gossip import GossipSettings, Told
 from game.graph.memory import GraphIndex
+from game.graph.metapaths import MetaPath, active_patterns, patterns_to_json
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
@@ -54,6 +55,7 @@ from game.mind.context import DEFAULT_SHARES, ComposedContext, ContextSettings
 from game.mind.memory import MemoryBook, MemorySettings
 from game.mind.memory_store import load_memory_book
 from game.narrator.base import Narrator, PastTurn
+from game.store import metapath_patterns
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.saves import list_saves, resolve_save, validate_save_name
@@ -78,10 +80,13 @@ def memory_settings(settings: Settings) -> MemorySettings:
     return MemorySettings(capacity=settings.memory.capacity)
 
 
-def retrieval_settings(settings: Settings) -> RetrievalSettings:
+def retrieval_settings(settings: Settings, world: Sequence[MetaPath] = (),
+                       discovered: Sequence[MetaPath] = ()) -> RetrievalSettings:
+    """The walk's budget and the meta-paths in force: the world's, and the save's discovered ones if enabled."""
     r = settings.retrieval
+    patterns = active_patterns(r.metapaths, world, discovered if r.discovered_patterns else ())
     return RetrievalSettings(max_hops=r.max_hops, hub_threshold=r.hub_threshold, max_fanout=r.max_fanout,
-                             limit=r.limit)
+                             limit=r.limit, patterns=patterns)
 
 
 def choose_world_id(settings: Settings, requested: str | None) -> str:
@@ -111,7 +116,8 @@ class GameSession:
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator,
                  graph: GraphIndex, vocabulary: Vocabulary, scene: SceneState, turn: int,
                  history: list[PastTurn], new_game: bool,
-                 talked: dict[tuple[str, str], int] | None = None, attitudes: AttitudeBook | None = None) -> None:
+                 talked: dict[tuple[str, str], int] | None = None, attitudes: AttitudeBook | None = None,
+                 discovered: Sequence[MetaPath] = ()) -> None:
         self._settings = settings
         self._db = db
         self.world = world
@@ -121,7 +127,8 @@ class GameSession:
         self._background: BackgroundEnricher | None = None
         self._pipeline = TurnPipeline(
             PlayState.at(graph, scene, turn, history, scene.verbose, talked, attitudes), narrator, vocabulary,
-            _SaveStore(db), seed=settings.seed, retrieval_settings=retrieval_settings(settings),
+            _SaveStore(db), seed=settings.seed,
+            retrieval_settings=retrieval_settings(settings, world.metapaths, discovered),
             ending_titles=world.ending_titles, gossip_settings=gossip_settings(settings),
             context_settings=context_settings(settings), tier_lines=tier_change_lines(world, settings.seed),
         )
@@ -277,8 +284,9 @@ class GameSession:
             narrator = make_narrator(settings, world, env=env)
         talked = await db.gossip_last_talked()
         attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
+        discovered = await metapath_patterns.discovered(db) if settings.retrieval.discovered_patterns else ()
         session = cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
-                      attitudes)
+                      attitudes, discovered)
         session._pipeline.state.memories = await load_memory_book(db, memory_settings(settings))
         return session
 
@@ -299,15 +307,17 @@ class GameSession:
         scene = scene.model_copy(update={"known": await awareness.at_start(world, seeded, scene.cast)})
         await db.start_game(scene.model_dump(mode="json"), execution.writes, {
             "world": world.id, "title": world.title, "vocabulary": _vocabulary_json(world),
+            "metapaths": patterns_to_json(world.metapaths),
         })
 
     @staticmethod
     async def _store_vocabulary(db: SaveDatabase, world: World) -> None:
-        """Keep the save's copy of the vocabulary (which `kith graph` reads) in step with the world's,
-        so the game and the command line normalize relations alike after a content edit."""
-        current = _vocabulary_json(world)
-        if (await db.meta()).get("vocabulary") != current:
-            await db.set_meta({"vocabulary": current})
+        """Keep the save's copy of the vocabulary and meta-paths (which `kith graph` reads) in step with the
+        world's, so the game and the command line normalize relations and rank facts alike after a content edit."""
+        current = {"vocabulary": _vocabulary_json(world), "metapaths": patterns_to_json(world.metapaths)}
+        meta = await db.meta()
+        if any(meta.get(key) != value for key, value in current.items()):
+            await db.set_meta(current)
 
     async def close(self) -> None:
         try:

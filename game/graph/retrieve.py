@@ -1,17 +1,20 @@
 """Pre-turn retrieval: from the names a message mentions to the ``npcContext`` a narrator reads.
 
 Deterministic and model-free, so a turn's context never depends on a model's mood: find the starting points, walk open relations at most two hops,
-rank by recency then strength, keep 20. Every read goes through ``GraphReader`` one node at a time, so
-the cost follows the neighbourhood walked, not the size of the graph.
+rank by recency then strength, keep 20 (a two-hop fact along a meta-path keeps a place: ``metapaths``).
+Every read goes through ``GraphReader`` one node at a time, so the cost follows the neighbourhood
+walked, not the size of the graph.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from game.graph.knowing_terms import DEFAULT_FLOOR, FIRST_HAND, PUBLIC
+from game.graph.metapaths import DEFAULT_PATTERNS, MetaPath, PathTracker, PatternIndex, rank
 from game.graph.names import candidate_spans, normalize_name
 from game.graph.render import fact_line, render_npc_context
 
@@ -23,12 +26,22 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RetrievalSettings:
-    """The walk's budget; defaults are the contract's (2 hops, hubs over 30, fan-out 20, keep 20)."""
+    """The walk's budget; defaults are the contract's (2 hops, hubs over 30, fan-out 20, keep 20).
+
+    ``patterns``: the meta-paths that raise a two-hop fact (``[retrieval] metapaths``; none: the plain
+    ranking).
+    """
 
     max_hops: int = 2
     hub_threshold: int = 30
     max_fanout: int = 20
     limit: int = 20
+    patterns: tuple[MetaPath, ...] = DEFAULT_PATTERNS
+
+    @cached_property
+    def pattern_index(self) -> PatternIndex:
+        """Built once per settings (a session keeps one), not once per retrieval."""
+        return PatternIndex(self.patterns)
 
 
 @dataclass
@@ -40,6 +53,8 @@ class Retrieval:
     matched_nodes: list[Node] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     nodes: dict[str, Node] = field(default_factory=dict)
+    boosts: dict[str, float] = field(default_factory=dict)
+    """Edge ID -> the weight of the best meta-path that reached it (only facts a pattern raised)."""
 
     @property
     def edge_count(self) -> int:
@@ -122,7 +137,8 @@ async def retrieve(
     collected: dict[str, Edge] = {}
     frontier = [n.id for n in seeds]
     seed_ids = set(frontier)
-    for _hop in range(settings.max_hops):
+    paths = PathTracker(settings.pattern_index, seed_ids) if settings.patterns else None
+    for hop in range(settings.max_hops):
         expandable = frontier
         indirect = [node_id for node_id in frontier if node_id not in seed_ids]
         if indirect:
@@ -134,11 +150,18 @@ async def retrieve(
             if as_knower is not None:
                 edges = await known_to(reader, edges, as_knower, floor)
             edges.sort(key=lambda e: (-abs(e.strength), -e.valid_at, e.id))
+            arrived = paths.arrived.get(node_id) if paths is not None else None
+            starts = paths.firsts if paths is not None and hop + 1 < settings.max_hops else ()
             for edge in edges[: settings.max_fanout]:
                 collected.setdefault(edge.id, edge)
                 other = edge.other_end(node_id)
-                if other not in nodes and other not in next_frontier:
-                    next_frontier.append(other)
+                if arrived and edge.relation in arrived:
+                    paths.step(arrived[edge.relation], edge)  # type: ignore[union-attr]  # arrived: paths
+                if other not in nodes:
+                    if other not in next_frontier:
+                        next_frontier.append(other)
+                    if edge.relation in starts:
+                        paths.reach(other, edge)  # type: ignore[union-attr]
         found = await reader.get_nodes(next_frontier)
         nodes.update(found)
         # A dangling edge (its far end missing) is tolerated: the walk simply does not go there.
@@ -148,14 +171,16 @@ async def retrieve(
             break
 
     usable = [e for e in collected.values() if e.source in nodes and e.target in nodes]
-    usable.sort(key=lambda e: (-e.valid_at, -abs(e.strength), e.id))
-    kept = usable[: settings.limit]
+    boosts = paths.boosts if paths is not None else {}
+    raised = [collected[i] for i in boosts if collected[i].source in nodes and collected[i].target in nodes]
+    kept = rank(usable, settings.limit, raised, boosts)
     return Retrieval(
         npc_context=render_npc_context(kept, nodes),
         seed_nodes=seeds,
         matched_nodes=[nodes[n] for n in reached],
         edges=kept,
         nodes=nodes,
+        boosts={e.id: boosts[e.id] for e in kept if e.id in boosts},
     )
 
 
@@ -211,6 +236,7 @@ async def retrieve_scoped(
     matched: list[Node] = []
     knowledge: dict[str, list[str]] = {}
     held: dict[str, list[tuple[Edge, Knowing]]] = {}
+    boosts: dict[str, float] = {}
     for knower in knowers:
         found = await retrieve(reader, message, cast, settings, as_knower=knower.id, floor=floor)
         seeds = seeds or found.seed_nodes
@@ -221,15 +247,18 @@ async def retrieve_scoped(
         typed: list[tuple[Edge, Knowing]] = []
         for edge in found.edges:
             union.setdefault(edge.id, edge)
+            if edge.id in found.boosts:
+                boosts[edge.id] = max(boosts.get(edge.id, 0.0), found.boosts[edge.id])
             theirs = [row for who, row in rows.get(edge.id, {}).items() if who in (knower.id, PUBLIC)]
             best = max(theirs, key=lambda row: (row.confidence, row.knower != PUBLIC))
             lines.append(f"{fact_line(edge, found.nodes)} ({confidence_word(best)})")
             typed.append((edge, best))
         knowledge.setdefault(knower.name, lines)
         held.setdefault(knower.id, typed)
-    edges = sorted(union.values(), key=lambda e: (-e.valid_at, -abs(e.strength), e.id))[: settings.limit]
+    edges = rank(list(union.values()), settings.limit, [union[i] for i in boosts], boosts)
     retrieval = Retrieval(npc_context=render_npc_context(edges, nodes), seed_nodes=seeds,
-                          matched_nodes=_unique_nodes(matched), edges=edges, nodes=nodes)
+                          matched_nodes=_unique_nodes(matched), edges=edges, nodes=nodes,
+                          boosts={e.id: boosts[e.id] for e in edges if e.id in boosts})
     return ScopedRetrieval(retrieval, knowledge, held)
 
 

@@ -174,6 +174,11 @@ class GraphView:
         except READ_ERRORS as error:
             raise damaged(self.name, error) from error
 
+    def meta_value(self, key: str) -> str | None:
+        """One value of the save's ``meta`` table (None when unset)."""
+        rows = self._rows("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
     def all_nodes(self) -> list[NodeRecord]:
         return self._decode(_node, self._rows(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY first_seen_turn, id"))
 

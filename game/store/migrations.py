@@ -219,6 +219,20 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE turns SET extraction = 'none' WHERE extracted = 0;
     UPDATE turns SET extraction = 'enriched' WHERE extracted = 1 AND recovered_at IS NOT NULL;
     """,
+    # 10: metapath patterns: the relation pairs `kith graph patterns --discover` found worth following on this
+    # save (issue 13), kept so later games and commands use them when `[retrieval] discovered_patterns`
+    # is on. An author's tool, not a turn's write: each discovery replaces the set, undo leaves it.
+    """
+    CREATE TABLE metapath_patterns (
+        first TEXT NOT NULL,
+        second TEXT NOT NULL,
+        weight REAL NOT NULL CHECK (weight > 0 AND weight <= 1),
+        yield INTEGER NOT NULL,
+        novelty REAL NOT NULL,
+        turn INTEGER NOT NULL,
+        PRIMARY KEY (first, second)
+    ) WITHOUT ROWID;
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

@@ -206,6 +206,9 @@ def check_world(world: World, documents: list[tuple[str, WorldDocument]], world_
     checker.told_length(player_label, "player.summary", world.player.summary, SUMMARY_CHARS)
 
     for label, document in documents:
+        for i, metapath in enumerate(document.metapaths):
+            for j, name in enumerate(metapath.relations):
+                checker.relation_ok(label, f"metapaths[{i}].relations[{j}]", name)
         for i, place in enumerate(document.places):
             for direction, target in place.exits.items():
                 checker.place_ok(label, f"places[{i}].exits.{direction}", target)

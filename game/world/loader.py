@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from game.errors import ContentError
+from game.graph.metapaths import make_pattern
 from game.graph.vocabulary import Vocabulary
 from game.world.checks import check_world
 from game.world.model import World, WorldInfo
@@ -167,9 +169,15 @@ def _assemble(folder: str, world_id: str, sources: list[Source]) -> tuple[World 
         commands=[c for s in sources for c in s.document.commands],
         endings={e.id: e for s in sources for e in s.document.endings},
         replies=replies,
+        metapaths=tuple(make_pattern(p.relations, p.weight, "world", _canonical(vocabulary))
+                        for s in sources for p in s.document.metapaths),
     )
     errors = check_world(world, [(s.label, s.document) for s in sources], world_tables[0][0])
     return (None if errors else world), errors
+
+
+def _canonical(vocabulary: Vocabulary) -> Callable[[str], str]:
+    return lambda relation: vocabulary.normalize(relation).name
 
 
 def describe_errors(error: ValidationError, root: type[BaseModel]) -> list[str]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.graph.calls import chunk_calls
+from game.graph.metapaths import MetaPath
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
 from game.world.scene import SceneState, StoryState
@@ -57,6 +58,8 @@ class World:
     commands: list[Command]
     endings: dict[str, Ending]
     replies: Replies
+    metapaths: tuple[MetaPath, ...] = ()
+    """The world's own meta-path patterns (canonical relation names), added to the defaults."""
     _by_name: dict[str, CharacterDef] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

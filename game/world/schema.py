@@ -487,6 +487,14 @@ class Replies(Strict):
     scenery: Text | None = None
 
 
+class MetaPathDef(Strict):
+    """``[[metapaths]]``: two relations in a row that make a two-hop fact worth telling (docs/world-format.md)."""
+
+    relations: list[Annotated[str, Field(pattern=r"^[A-Z][A-Z0-9_]*$")]] = Field(min_length=2, max_length=2)
+    """Relation names in UPPER_SNAKE_CASE (a synonym or an inverse stands for its canonical relation)."""
+    weight: float = Field(default=0.8, gt=0.0, le=1.0)
+
+
 class WorldDocument(Strict):
     """One TOML file of a world. All tables are optional; ``world`` and ``player`` appear once per world."""
 
@@ -501,3 +509,4 @@ class WorldDocument(Strict):
     beats: list[Beat] = Field(default_factory=list)
     commands: list[Command] = Field(default_factory=list)
     relations: list[RelationSpec] = Field(default_factory=list)
+    metapaths: list[MetaPathDef] = Field(default_factory=list)

@@ -20,6 +20,8 @@ from typing import Any
 
 from game.config import LLMSettings
 from game.errors import NarratorError
+from game.graph.metapaths_gaps import thread_to_pick_up
+from game.graph.names import normalize_name
 from game.mind.context import ComposedContext
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import NarrationRequest, PastTurn
@@ -30,7 +32,7 @@ from game.narrator.llm.json_reply import (
     parse_json_reply,
     text_tool_calls,
 )
-from game.narrator.llm.prompts import history_pair, narrate_system_v1, narrate_v1
+from game.narrator.llm.prompts import history_pair, narrate_system_v1, narrate_v1, thread_section
 from game.narrator.llm.stream import (
     HOLD_CHARS,
     ChunkShapeError,
@@ -112,7 +114,8 @@ class Narration:
         """The turn's prose as it arrives; ``deadline`` (a loop time) bounds every round together."""
         book = CharacterBook(self.world, request.graph)
         caps = self.requests.caps
-        plan = self._plan(request, len(request.history))
+        thread = await _thread(request)
+        plan = self._plan(request, len(request.history), thread)
         notices.extend(plan.notices)
         messages = list(plan.messages)
         emitted = ""
@@ -161,7 +164,7 @@ class Narration:
                 self.requests.calibration.overflowed(request_tokens(params), error.detail)
                 squeeze += 1
                 had = len(plan.history)
-                plan = self._plan(request, had // 2 if had > 1 else 0)
+                plan = self._plan(request, had // 2 if had > 1 else 0, thread)
                 notices.extend(plan.notices)
                 if had and not self._warned_overflow:
                     self._warned_overflow = True
@@ -305,19 +308,20 @@ class Narration:
             return await book.get_character(wanted)
         return {"error": f"unknown tool {name!r}; the tools are {LIST_CHARACTERS} and {GET_CHARACTER}"}
 
-    def _plan(self, request: NarrationRequest, most: int) -> Plan:
+    def _plan(self, request: NarrationRequest, most: int, thread: str = "") -> Plan:
         """The first round's prompt fitted to the context, keeping at most ``most`` past turns.
 
         What gives way, in order: the oldest past turns (the window keeps room for a whole reply and
         for lookups), then the lookups themselves (no tools this turn), then the reply's ``max_tokens``
-        down to ``NARRATION_FLOOR``, then the relationship memory and what each person knows, from
-        their least relevant lines; a prompt that leaves even less than ``MIN_NARRATION_TOKENS`` is a
-        plain error, never a request the server must refuse.
+        down to ``NARRATION_FLOOR``, then the thread to pick up (``thread``), the relationship memory and
+        what each person knows, from their least relevant lines, and last the people's minds (memories,
+        attitudes); a prompt that leaves even less than ``MIN_NARRATION_TOKENS`` is a plain error, never a
+        request the server must refuse.
         """
         tools: list[dict[str, Any]] | None = (
             narration_tools() if self.requests.caps.tools and self.llm.max_tool_rounds > 0 else None)
         npc_context, knowledge, mind = request.npc_context, dict(request.knowledge or {}), request.context
-        system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind)
+        system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind) + thread
         history, notices = self._window(request, tools, system, most)
 
         def fitted() -> tuple[list[dict[str, Any]], int]:
@@ -332,7 +336,9 @@ class Narration:
             messages, room = fitted()
         while room < NARRATION_FLOOR:
             smaller = _shrunk(npc_context, knowledge)
-            if smaller is not None:
+            if thread:
+                thread = ""  # a thread to pick up is a suggestion: the first thing a small context gives up
+            elif smaller is not None:
                 npc_context, knowledge = smaller
             else:
                 # The people's minds go last: what they remember and feel is what makes them themselves.
@@ -340,7 +346,7 @@ class Narration:
                 if thinner is None:
                     break
                 mind = thinner
-            system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind)
+            system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind) + thread
             messages, room = fitted()
         if room < MIN_NARRATION_TOKENS:
             raise NarratorError(
@@ -426,3 +432,12 @@ def _joined(before: str, piece: str, fresh: bool) -> str:
 
 def no_narration() -> NarratorError:
     return NarratorError("The model returned no narration for this turn; try again, or try another model.")
+
+
+async def _thread(request: NarrationRequest) -> str:
+    """The system prompt's closing section naming one person the player knows of who has gone quiet, or ""."""
+    known = request.scene.known or {}
+    cast = {normalize_name(name) for name in request.scene.cast}
+    on_stage = [node_id for node_id, seen in known.items() if normalize_name(seen.name) in cast]
+    gap = await thread_to_pick_up(request.graph, known, on_stage, request.turn)
+    return "" if gap is None else "\n\n" + thread_section(gap.name, gap.quiet_turns)

@@ -169,6 +169,13 @@ def narrate_system_v1(world: World, scene: SceneState, npc_context: str, turn: i
     return "\n\n".join(parts)
 
 
+def thread_section(name: str, quiet_turns: int) -> str:
+    """A person the story has let drop (``game.graph.metapaths_gaps``), offered as a thread, never an order."""
+    return (f"## A thread to pick up\n{untrusted(_untagged(name))}, whom the player character knows of, has not "
+            f"come up for {quiet_turns} turns. If the story allows, a mention, a rumour or a meeting may bring "
+            "them back; never force it.")
+
+
 def narrate_v1(world: World, scene: SceneState, npc_context: str, turn: int,
                history: Sequence[PastTurn], player_input: str, *, system: str | None = None,
                knowledge: Mapping[str, Sequence[str]] | None = None) -> Prompt:
