@@ -77,6 +77,8 @@ class PlayState:
     last_input: str | None = None
     talked: dict[tuple[str, str], int] = field(default_factory=dict)
     """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
+    notes: dict[str, str] = field(default_factory=dict)
+    """The save's Memory and Author's note (``game.engine.notes``), handed to the narrator every turn."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
@@ -99,6 +101,24 @@ class FinishedTurn:
     """The turn's gossip exchanges; their knower rows are already in ``writes``."""
     rows: tuple[RowWrite, ...] = ()
     """Rows of other features' tables the turn changed (attitudes, memories...), stored and undone with it."""
+
+
+@dataclass(frozen=True)
+class Telling:
+    """How ``TurnPipeline.tell`` tells a turn other than afresh (``game.engine.swipes``): with a later
+    seed (retry), from a narration given as written (an edit, Story mode), or on from one (continue)."""
+
+    seed_shift: int = 0
+    given: str | None = None
+    """The narration as the player wrote it: nothing is narrated, World IR and extraction read it."""
+    story: bool = False
+    """Story mode: ``given`` is the player's own text added to the story, not a narrator's."""
+    continue_from: str = ""
+    """The narration so far: the narrator writes on from it and the turn keeps both, read as one."""
+
+
+NOTHING_MORE = "There is nothing more to tell of this turn: the narrator has said all it had."
+"""What ``continue`` answers when the narrator adds nothing (the offline story tells each turn whole)."""
 
 
 class TurnStore(Protocol):
@@ -196,6 +216,22 @@ async def stage_places(graph: GraphIndex, scene: SceneState) -> dict[str, str]:
     return places
 
 
+def continued(before: str, more: str) -> str:
+    """A narration and what ``continue`` added, read as one text (a space between unless one is there)."""
+    if not before.strip():
+        return more
+    if more[:1].isspace() or before[-1:].isspace():
+        return before + more
+    return f"{before} {more}"
+
+
+def turn_usage(narrator: Narrator, turn: int) -> dict[str, int]:
+    """A model narrator's requests and tokens by step for ``turn`` (empty for one that counts none)."""
+    usage = getattr(narrator, "usage", None)
+    figures = usage(turn) if callable(usage) else {}
+    return dict(figures) if isinstance(figures, dict) else {}
+
+
 def _not_saved(message: str) -> str:
     sentence = message.strip()
     if sentence and sentence[-1] not in ".!?":
@@ -248,8 +284,15 @@ class TurnPipeline:
         async for event in self.tell(wanted):
             yield event
 
-    async def tell(self, text: str) -> AsyncIterator[Event]:
+    def beside(self, state: PlayState, store: TurnStore) -> TurnPipeline:
+        """This pipeline's narrator and settings over another state and store: a turn told again."""
+        return TurnPipeline(state, self.narrator, self.vocabulary, store, seed=self.seed,
+                            retrieval_settings=self.retrieval_settings, ending_titles=self.ending_titles,
+                            gossip_settings=self.gossip_settings)
+
+    async def tell(self, text: str, telling: Telling | None = None) -> AsyncIterator[Event]:
         """Tell and store the turn ``text`` as it is (no input handling; see ``play``)."""
+        how = telling or Telling()
         state = self.state
         turn = state.turn + 1
         timings: dict[str, float] = {}
@@ -269,15 +312,25 @@ class TurnPipeline:
             scene = state.scene.model_copy(update={"verbose": state.verbose})
             request = NarrationRequest(
                 turn=turn, player_input=text, npc_context=retrieval.npc_context, scene=scene,
-                graph=state.graph, history=tuple(state.history), seed=self.seed + turn,
-                knowledge=scoped.knowledge,
+                graph=state.graph, history=tuple(state.history), seed=self.seed + turn + how.seed_shift,
+                knowledge=scoped.knowledge, memory=state.notes.get("memory", ""),
+                authors_note=state.notes.get("note", ""),
+                mode="story" if how.story else "given" if how.given is not None
+                else "continue" if how.continue_from else "tell",
+                continue_from=how.continue_from,
             )
             parts: list[str] = []
-            async for delta in self.narrator.narrate(request):
-                if delta:
-                    parts.append(delta)
-                    yield NarrationDelta(delta)
-            narration = "".join(parts)
+            if how.given is None:
+                async for delta in self.narrator.narrate(request):
+                    if delta:
+                        parts.append(delta)
+                        yield NarrationDelta(delta)
+            narration = "".join(parts) if how.given is None else how.given
+            if how.continue_from:
+                if not narration.strip():
+                    yield MetaOutput(NOTHING_MORE, "continue")
+                    return
+                narration = continued(how.continue_from, narration)
             lap("narrate_ms")
             yield NarrationDone(narration)
             # The memory step is the World IR and the extraction together: the player sees it from here
@@ -294,6 +347,8 @@ class TurnPipeline:
                 report = ExtractionReport(False, message=result.ir_error)
             else:
                 report = await self.narrator.extract(request, result, execution)
+            if not report.usage:
+                report.usage = turn_usage(self.narrator, turn)
             writes = execution.writes if report.extracted else GraphWrites()
             if writes and not result.ir_error:
                 # Who was with the player this turn: the World IR's presence. A story that keeps everyone's
@@ -334,7 +389,7 @@ class TurnPipeline:
         changes = summarize_writes(writes, state.graph.nodes, turn)
         if changes:
             yield GraphChanged(turn, changes)
-        yield TurnCommitted(turn, report.extracted, timings)
+        yield TurnCommitted(turn, report.extracted, timings, dict(report.usage))
         for notice in result.notices:
             yield Notice(notice)
         if not report.extracted:

@@ -28,7 +28,14 @@ from game.narrator.llm.json_reply import (
     parse_json_reply,
     text_tool_calls,
 )
-from game.narrator.llm.prompts import history_pair, narrate_system_v1, narrate_v1
+from game.narrator.llm.prompts import (
+    continue_messages,
+    history_pair,
+    memory_section,
+    narrate_system_v1,
+    narrate_v1,
+    with_authors_note,
+)
 from game.narrator.llm.stream import (
     HOLD_CHARS,
     ChunkShapeError,
@@ -101,11 +108,10 @@ class Narration:
         book = CharacterBook(self.world, request.graph)
         tools = narration_tools()
         system = narrate_system_v1(self.world, request.scene, request.npc_context, request.turn,
-                                   request.knowledge)
+                                   request.knowledge) + memory_section(request.memory)
         history, said = self._window(request, tools, system)
         notices.extend(said)
-        messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history,
-                              request.player_input, system=system).messages
+        messages = self._messages(request, history, system)
         emitted = ""
         rounds = 0
         squeeze = 0
@@ -148,8 +154,7 @@ class Narration:
                     notices.append(f"The model server's context is smaller than the story needs: the narrator "
                                    f"now sees only the {len(history)} latest turn(s). The relationship memory "
                                    "still holds the rest (context_size under [llm]).")
-                messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history,
-                                      request.player_input, system=system).messages
+                messages = self._messages(request, history, system)
                 rounds = 0
                 continue
             finally:
@@ -286,10 +291,20 @@ class Narration:
             return await book.get_character(wanted)
         return {"error": f"unknown tool {name!r}; the tools are {LIST_CHARACTERS} and {GET_CHARACTER}"}
 
+    def _messages(self, request: NarrationRequest, history: list[PastTurn], system: str) -> list[dict[str, Any]]:
+        """The narrate prompt's messages, with the player's Author's note and a ``continue``'s tail."""
+        said = with_authors_note(request.player_input, request.authors_note)
+        messages = narrate_v1(self.world, request.scene, request.npc_context, request.turn, history, said,
+                              system=system).messages
+        if request.mode == "continue":
+            messages += continue_messages(request.continue_from)
+        return messages
+
     def _window(self, request: NarrationRequest, tools: list[dict[str, Any]], system: str
                 ) -> tuple[list[PastTurn], list[str]]:
         """The newest past turns that fit the context, and what the player should hear about it."""
         fixed = (estimate_tokens(system) + tools_tokens(tools) + estimate_tokens(request.player_input)
+                 + estimate_tokens(request.authors_note) + estimate_tokens(request.continue_from)
                  + self.llm.narration_tokens + LOOKUP_RESERVE)
         budget = self.requests.calibration.budget(self.llm.context_size) - fixed
         past = list(request.history)
