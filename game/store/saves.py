@@ -67,11 +67,16 @@ class SaveInfo:
     last_played: str | None
     size: int
     error: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    """Tokens a model narrator spent on the save's turns, every telling counted (0 offline)."""
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "path": str(self.path), "world": self.world, "turns": self.turns,
             "lastPlayed": self.last_played, "size": self.size, "error": self.error,
+            "tokens": {"prompt": self.prompt_tokens, "completion": self.completion_tokens,
+                       "total": self.prompt_tokens + self.completion_tokens},
         }
 
 
@@ -82,11 +87,22 @@ def read_save_info(path: Path) -> SaveInfo:
         conn = read_connection(path)
         try:
             turns = int(conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0])
+            prompt, completion = _tokens(conn)
         finally:
             conn.close()
     except (SaveError, sqlite3.Error, ValueError, TypeError) as error:
         return SaveInfo(path.stem, path, None, 0, None, size, error=str(error))
-    return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size)
+    return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size,
+                    prompt_tokens=prompt, completion_tokens=completion)
+
+
+def _tokens(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Prompt and completion tokens of every telling kept (``swipes``; a save older than it has none)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'swipes'").fetchone() is None:
+        return 0, 0
+    row = conn.execute("SELECT coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) "
+                       "FROM swipes").fetchone()
+    return int(row[0]), int(row[1])
 
 
 def list_saves(saves_dir: Path) -> list[SaveInfo]:
