@@ -72,7 +72,7 @@ async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
 async def _undo(session: GameSession, argument: str) -> AsyncIterator[Event]:
     """``undo`` takes back the last turn, ``undo N`` the last N: all of them or, when fewer exist, none."""
     count = int(argument) if argument else 1  # parse_meta lets only digits through
-    step = await swipes_commands.undo_step(session) if count == 1 else None
+    step = await swipes_commands.undo_step(session) if not argument else None
     if step is not None:  # an edit, a continuation or a note change made since the turn: that goes first
         async for event in step:
             yield event
