@@ -141,5 +141,5 @@ async def test_a_save_from_before_the_migration_opens_with_empty_tables(tmp_path
     conn.close()
     async with await SaveDatabase.open(path) as db:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
-        assert list(await db.conn.execute_fetchall("SELECT count(*) FROM swipes"))[0][0] == 0
-        assert list(await db.conn.execute_fetchall("SELECT count(*) FROM notes"))[0][0] == 0
+        assert next(iter(await db.conn.execute_fetchall("SELECT count(*) FROM swipes")))[0] == 0
+        assert next(iter(await db.conn.execute_fetchall("SELECT count(*) FROM notes")))[0] == 0

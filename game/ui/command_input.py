@@ -52,6 +52,9 @@ class CommandInput(Input):
         Binding("up", "history_previous", "Previous command", show=False),
         Binding("down", "history_next", "Next command", show=False),
         Binding("ctrl+t", "next_mode", "Input mode", show=False),
+        # Input's own, named here because they do more on an empty line: flip the last turn's tellings.
+        Binding("left", "cursor_left", "Previous telling", show=False),
+        Binding("right", "cursor_right", "Next telling", show=False),
     ]
 
     mode: reactive[str] = reactive("do")

@@ -36,47 +36,51 @@ def swipe(app: KithApp, step: int) -> None:
 
 
 def edit_notes(app: KithApp) -> None:
-    if app._needs_game():
-        app.run_worker(_edit_notes(app), group="dialog", exclusive=True, exit_on_error=False)
-
-
-async def _edit_notes(app: KithApp) -> None:
-    from game.ui.screens.notes import NotesScreen
-
-    session = app.session
+    """F6: the Memory and Author's note in a screen; saved as the ``/memory`` and ``/note`` commands."""
+    session = app._needs_game()
     if session is None:
         return
+    from game.ui.screens.notes import NotesScreen
+
     memory, note = session.notes.get("memory", ""), session.notes.get("note", "")
-    edited = await app.push_screen_wait(NotesScreen(memory, note))
-    if edited is None:
-        return
-    commands = [f"/{name} {text.strip() or 'clear'}" for name, text, before in
-                (("memory", edited[0], memory), ("note", edited[1], note)) if text.strip() != before.strip()]
-    await submit_all(app, commands)
+
+    def saved(edited: tuple[str, str] | None) -> None:
+        if edited is not None:
+            changed = [(name, text.strip()) for name, text, before in
+                       (("memory", edited[0], memory), ("note", edited[1], note)) if text.strip() != before.strip()]
+            _send(app, [f"/{name} {text or 'clear'}" for name, text in changed])
+
+    app.push_screen(NotesScreen(memory, note), saved)
 
 
 def edit_turn(app: KithApp) -> None:
-    if app._needs_game():
-        app.run_worker(_edit_turn(app), group="dialog", exclusive=True, exit_on_error=False)
-
-
-async def _edit_turn(app: KithApp) -> None:
-    from game.ui.screens.edit_turn import EditTurnScreen
-
-    session = app.session
-    if session is None or session.turn == 0 or not session.history:
+    """F7: the last turn's input and narration in a screen; saved as ``/edit-input`` and ``/edit``."""
+    session = app._needs_game()
+    if session is None:
+        return
+    if session.turn == 0 or not session.history:
         app.notify("There is no turn to edit yet.", severity="warning")
         return
+    from game.ui.screens.edit_turn import EditTurnScreen
+
     last = session.history[-1]
-    edited = await app.push_screen_wait(EditTurnScreen(last.number, last.player_input, last.narration))
-    if edited is None:
-        return
-    commands = []
-    if edited[0].strip() and edited[0].strip() != last.player_input.strip():
-        commands.append(f"/edit-input {edited[0].strip()}")
-    if edited[1].strip() and edited[1].strip() != last.narration.strip():
-        commands.append(f"/edit {edited[1].strip()}")
-    await submit_all(app, commands)
+
+    def saved(edited: tuple[str, str] | None) -> None:
+        if edited is None:
+            return
+        commands = []
+        if edited[0].strip() and edited[0].strip() != last.player_input.strip():
+            commands.append(f"/edit-input {edited[0].strip()}")
+        if edited[1].strip() and edited[1].strip() != last.narration.strip():
+            commands.append(f"/edit {edited[1].strip()}")
+        _send(app, commands)
+
+    app.push_screen(EditTurnScreen(last.number, last.player_input, last.narration), saved)
+
+
+def _send(app: KithApp, commands: list[str]) -> None:
+    if commands:
+        app.run_worker(submit_all(app, commands), group="telling", exclusive=True, exit_on_error=False)
 
 
 async def submit_all(app: KithApp, commands: list[str]) -> None:
