@@ -143,3 +143,14 @@ async def test_a_save_from_before_the_migration_opens_with_empty_tables(tmp_path
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
         assert next(iter(await db.conn.execute_fetchall("SELECT count(*) FROM swipes")))[0] == 0
         assert next(iter(await db.conn.execute_fetchall("SELECT count(*) FROM notes")))[0] == 0
+
+
+async def test_a_story_mode_turn_is_edited_never_told_again(tmp_path: Path) -> None:
+    session = await open_tiny(tmp_path)
+    await collect(session, "/story The tide turns.")
+    assert "your own writing (Story mode)" in text_of(await collect(session, "retry"))
+    await collect(session, "/edit The tide turns, and the lamp fails.")
+    assert session.history[-1].narration == "The tide turns, and the lamp fails."
+    assert session.history[-1].player_input == "The tide turns, and the lamp fails."
+    assert "your own writing" in text_of(await collect(session, "retry"))  # still the player's, after an edit
+    await session.close()

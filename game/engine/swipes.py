@@ -17,6 +17,7 @@ the graph holds exactly the kept telling's extraction; the others never reach it
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -31,6 +32,8 @@ from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
 from game.world.scene import SceneState
 
+STORY = "story"
+"""The kind of a turn the player wrote in Story mode: edited, never told again."""
 NO_TURN = "There is no turn to {what} yet: the story has only begun."
 OLD_TURN = ("Turn {turn} was told before this save kept alternatives, so it cannot be told again; "
             "this works from the next turn on.")
@@ -47,7 +50,7 @@ def alternative_of(finished: FinishedTurn, index: int, kind: str, parent: int | 
 
 def first_row(finished: FinishedTurn) -> RowWrite:
     """The ``swipes`` row every committed turn leaves: its first telling, kept."""
-    return alternative_of(finished, 0, "told").row()
+    return alternative_of(finished, 0, "story" if finished.mode == "story" else "told").row()
 
 
 class _Rollback(Exception):
@@ -69,7 +72,13 @@ class Swipes:
     # ------------------------------------------------------------------------------------- telling again
 
     def retry(self) -> AsyncIterator[Event]:
-        return self._retell("retry", None, lambda alts, kept: Telling(seed_shift=len(alts)))
+        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+            if kept.kind == STORY:
+                raise KithError(f"Turn {kept.turn} is your own writing (Story mode): no narrator told it, so "
+                                "none can tell it again. `/edit TEXT` changes it.", title="Retry")
+            return Telling(seed_shift=len(alts))
+
+        return self._retell("retry", None, how)
 
     def continue_turn(self) -> AsyncIterator[Event]:
         return self._retell("continue", None, lambda alts, kept: Telling(
@@ -77,11 +86,18 @@ class Swipes:
 
     def edit(self, narration: str) -> AsyncIterator[Event]:
         text = narration.strip()
-        return self._retell("edit", None, lambda alts, kept: Telling(given=_edit_text(text)))
+        return self._retell("edit", None, lambda alts, kept: Telling(given=_edit_text(text),
+                                                                     story=kept.kind == STORY))
 
     def edit_input(self, player_input: str) -> AsyncIterator[Event]:
         text = player_input.strip()
-        return self._retell("edit-input", text, lambda alts, kept: Telling(given=kept.record.narration))
+
+        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+            if kept.kind == STORY:  # the player's words are the turn: the input is the narration
+                return Telling(given=_edit_text(text), story=True)
+            return Telling(given=kept.record.narration)
+
+        return self._retell("edit-input", text, how)
 
     async def _retell(self, kind: str, new_input: str | None,
                       telling: Callable[[list[Alternative], Alternative], Telling]) -> AsyncIterator[Event]:
@@ -110,16 +126,23 @@ class Swipes:
             return
         index = max(a.index for a in alts) + 1
         parent = kept.index if kind in ("continue", "edit", "edit-input") else None
-        store = _Replacing(self._db, alts, index, kind, parent)
+        store = _Replacing(self._db, alts, index, STORY if how.story else kind, parent)
         state = await self._state_before(turn)
-        async for event in self._pipeline.beside(state, store).tell(new_input or kept.record.input, how):
-            if isinstance(event, TurnCommitted):
-                await self._reload()
-                yield event
-                count = len(alts) + 1
-                yield TurnReplaced(turn, store.narration, count - 1, count, store.player_input)
-            else:
-                yield event
+        said = (new_input or kept.record.input) if not how.story else (how.given or "")
+        try:
+            async for event in self._pipeline.beside(state, store).tell(said, how):
+                if isinstance(event, TurnCommitted):
+                    await self._reload()
+                    yield event
+                    count = len(alts) + 1
+                    yield TurnReplaced(turn, store.narration, count - 1, count, store.player_input)
+                else:
+                    yield event
+        finally:
+            if store.committed and self._pipeline.state.turn == turn and (
+                    not self._pipeline.state.history or self._pipeline.state.history[-1].narration != store.narration):
+                # Cancelled once the new telling was stored: memory must still follow the save.
+                await asyncio.shield(self._reload())
 
     async def _state_before(self, turn: int) -> PlayState:
         """The game as it stood before ``turn``, read inside a transaction that is then rolled back."""
@@ -257,6 +280,7 @@ class _Replacing:
         self._parent = parent
         self.narration = ""
         self.player_input = ""
+        self.committed = False
 
     async def commit(self, turn: FinishedTurn) -> None:
         new = alternative_of(turn, self._index, self._kind, self._parent)
@@ -268,5 +292,6 @@ class _Replacing:
             also.append(swipes_store.step_row(seq, new.turn, "alternative",
                                               {"back_to": self._parent, "drop": new.index, "kind": self._kind}))
         await swipes_store.keep(self._db, new.turn, new, every, also)
+        self.committed = True
         self.narration = turn.record.narration
         self.player_input = turn.record.input

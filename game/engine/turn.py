@@ -101,6 +101,8 @@ class FinishedTurn:
     """The turn's gossip exchanges; their knower rows are already in ``writes``."""
     rows: tuple[RowWrite, ...] = ()
     """Rows of other features' tables the turn changed (attitudes, memories...), stored and undone with it."""
+    mode: str = "tell"
+    """How it was told (``NarrationRequest.mode``): ``story`` is the player's own writing (Story mode)."""
 
 
 @dataclass(frozen=True)
@@ -377,7 +379,7 @@ class TurnPipeline:
                 world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
                 extracted=report.extracted,
             )
-            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told)))
+            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told), mode=request.mode))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
