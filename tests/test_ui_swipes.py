@@ -127,3 +127,9 @@ def test_status_line_with_token_figures(snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(StatusApp(), terminal_size=(140, 3), run_before=run_before)
+
+
+def test_the_documented_status_figures_are_what_the_line_shows() -> None:
+    for doc in ("llm.md", "playing.md"):
+        text = (Path(__file__).resolve().parent.parent / "docs" / doc).read_text(encoding="utf-8")
+        assert token_summary(USAGE, 8192) in text, doc

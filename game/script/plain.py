@@ -39,7 +39,7 @@ def event_text(event: Event) -> str | None:
     if isinstance(event, GameEnded):
         return f"*** {strip_control(event.title)} ***"
     if isinstance(event, TurnReplaced):
-        return telling_line(event)
+        return plain(telling_line(event))
     return None
 
 
