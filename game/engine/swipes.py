@@ -17,7 +17,6 @@ the graph holds exactly the kept telling's extraction; the others never reach it
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -132,17 +131,19 @@ class Swipes:
         try:
             async for event in self._pipeline.beside(state, store).tell(said, how):
                 if isinstance(event, TurnCommitted):
-                    await self._reload()
+                    # The telling's own state (the game before the turn, then this telling applied, as the
+                    # pipeline keeps memory after a commit) is what the save now holds: no re-read needed.
+                    self._pipeline.state = state
                     yield event
                     count = len(alts) + 1
                     yield TurnReplaced(turn, store.narration, count - 1, count, store.player_input)
                 else:
                     yield event
         finally:
-            if store.committed and self._pipeline.state.turn == turn and (
-                    not self._pipeline.state.history or self._pipeline.state.history[-1].narration != store.narration):
-                # Cancelled once the new telling was stored: memory must still follow the save.
-                await asyncio.shield(self._reload())
+            if store.committed:
+                # Cancelled once the new telling was stored: the pipeline applied it to ``state`` before
+                # the cancellation reached here, so memory still follows the save.
+                self._pipeline.state = state
 
     async def _state_before(self, turn: int) -> PlayState:
         """The game as it stood before ``turn``, read inside a transaction that is then rolled back."""
