@@ -154,3 +154,12 @@ async def test_a_story_mode_turn_is_edited_never_told_again(tmp_path: Path) -> N
     assert session.history[-1].player_input == "The tide turns, and the lamp fails."
     assert "your own writing" in text_of(await collect(session, "retry"))  # still the player's, after an edit
     await session.close()
+
+
+async def test_continue_stops_at_the_longest_turn(tmp_path: Path) -> None:
+    session = await open_tiny(tmp_path)
+    await collect(session, "help edda")
+    await collect(session, "/edit " + "x" * 8000)
+    assert "as long as a turn may be" in text_of(await collect(session, "continue"))
+    assert "at most 8000" in text_of(await collect(session, "/edit " + "x" * 8001))
+    await session.close()

@@ -80,8 +80,14 @@ class Swipes:
         return self._retell("retry", None, how)
 
     def continue_turn(self) -> AsyncIterator[Event]:
-        return self._retell("continue", None, lambda alts, kept: Telling(
-            seed_shift=len(alts), continue_from=kept.record.narration))
+        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+            if len(kept.record.narration) >= MAX_EDIT_CHARS:
+                # Every prompt that reads the turn (World IR, the history window) must stay bounded.
+                raise KithError(f"Turn {kept.turn} is as long as a turn may be ({MAX_EDIT_CHARS} characters); "
+                                "play on with a new turn.", title="Continue")
+            return Telling(seed_shift=len(alts), continue_from=kept.record.narration)
+
+        return self._retell("continue", None, how)
 
     def edit(self, narration: str) -> AsyncIterator[Event]:
         text = narration.strip()
