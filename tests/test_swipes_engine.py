@@ -163,3 +163,21 @@ async def test_continue_stops_at_the_longest_turn(tmp_path: Path) -> None:
     assert "as long as a turn may be" in text_of(await collect(session, "continue"))
     assert "at most 8000" in text_of(await collect(session, "/edit " + "x" * 8001))
     await session.close()
+
+
+async def test_a_damaged_telling_is_one_message_and_saves_check_names_it(tmp_path: Path) -> None:
+    from game.store.check import check_save
+
+    session = await open_tiny(tmp_path)
+    await collect(session, "help edda")
+    await session.close()
+    path = tmp_path / "saves" / "game.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE swipes SET payload = '{\"record\": '")
+    conn.close()
+    assert any("swipes 1:0: payload is not valid JSON" in p for p in check_save(path))
+    session = await open_tiny(tmp_path, new=False)
+    said = text_of(await collect(session, "retry"))
+    assert "is damaged" in said and "kith saves check game" in said
+    assert session.turn == 1 and len(await session.turns()) == 1  # nothing else was touched
+    await session.close()

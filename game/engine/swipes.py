@@ -111,7 +111,7 @@ class Swipes:
         if turn == 0:
             yield MetaOutput(NO_TURN.format(what=what), kind)
             return
-        alts = await swipes_store.alternatives(self._db.conn, turn)
+        alts = await swipes_store.alternatives(self._db, turn)
         kept = next((a for a in alts if a.kept), None)
         if kept is None:
             yield MetaOutput(OLD_TURN.format(turn=turn), kind)
@@ -180,7 +180,7 @@ class Swipes:
         if turn == 0:
             yield MetaOutput(NO_TURN.format(what="flip"), "swipe")
             return
-        alts = await swipes_store.alternatives(self._db.conn, turn)
+        alts = await swipes_store.alternatives(self._db, turn)
         at = next((i for i, a in enumerate(alts) if a.kept), None)
         if at is None or len(alts) < 2:
             yield MetaOutput(f"Turn {turn} has one telling only. Type `retry` to have it told again.", "swipe")
@@ -216,7 +216,7 @@ class Swipes:
             await swipes_store.drop_step(self._db, seq, notes.restore_rows(name, str(data.get("before", ""))))
             await self._reload()
             return f"the change to the {notes.LABELS[name]}", None
-        alts = await swipes_store.alternatives(self._db.conn, turn)
+        alts = await swipes_store.alternatives(self._db, turn)
         back = next((a for a in alts if a.index == data.get("back_to")), None)
         if back is None:
             await swipes_store.drop_step(self._db, seq, [])

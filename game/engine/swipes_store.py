@@ -26,12 +26,15 @@ from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.store import journal
+from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.rows import RowWrite, write_rows
 
 SWIPES = "swipes"
 NOTES = "notes"
 STEPS = "undo_steps"
+TELLING_ERRORS: tuple[type[Exception], ...] = (*READ_ERRORS, KeyError)
+"""What reading a damaged telling raises: SQLite's errors, undecodable JSON or models, a missing field."""
 MAX_ALTERNATIVES = 20
 """Alternatives kept per turn: enough to choose among, few enough that a save does not balloon."""
 
@@ -103,12 +106,17 @@ def decode(turn: int, index: int, kind: str, parent: int | None, kept: bool, pay
     return Alternative(turn, index, kind, parent, kept, record, writes, data["scene"], told, rows, dict(usage))
 
 
-async def alternatives(conn: aiosqlite.Connection, turn: int) -> list[Alternative]:
-    """Every alternative of ``turn``, by index (none for a turn told before alternatives were kept)."""
-    rows = await conn.execute_fetchall(
-        f"SELECT idx, kind, parent, kept, payload, usage FROM {SWIPES} WHERE turn = ? ORDER BY idx", (turn,))
-    return [decode(turn, int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]), str(r[4]),
-                   json.loads(r[5])) for r in rows]
+async def alternatives(db: SaveDatabase, turn: int) -> list[Alternative]:
+    """Every alternative of ``turn``, by index (none for a turn told before alternatives were kept).
+
+    A telling that no longer decodes (a damaged save) is one ``SaveError`` naming the save."""
+    try:
+        rows = await db.conn.execute_fetchall(
+            f"SELECT idx, kind, parent, kept, payload, usage FROM {SWIPES} WHERE turn = ? ORDER BY idx", (turn,))
+        return [decode(turn, int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]), str(r[4]),
+                       json.loads(r[5])) for r in rows]
+    except TELLING_ERRORS as error:
+        raise damaged(db.name, error) from error
 
 
 async def kept_usage(conn: aiosqlite.Connection, turn: int) -> dict[str, int]:
