@@ -4,10 +4,13 @@ turn; and the status line's token figures (a snapshot)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from helpers.ui import SIZE, make_app, no_cursor_blink, play, settle
+from chat_server import ChatServer, Text
+from helpers.ui import SIZE, make_app, model_settings, no_cursor_blink, play, screen_text, settle
+from llm_helpers import ir
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
@@ -133,3 +136,20 @@ def test_the_documented_status_figures_are_what_the_line_shows() -> None:
     for doc in ("llm.md", "playing.md"):
         text = (Path(__file__).resolve().parent.parent / "docs" / doc).read_text(encoding="utf-8")
         assert token_summary(USAGE, 8192) in text, doc
+
+
+async def test_the_status_line_shows_a_model_turns_tokens_and_a_retry_keeps_them_apart(tmp_path: Path) -> None:
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert app.status.tokens == ""  # no turn yet
+            server.push(Text("The tide turns."), Text(json.dumps(ir())))
+            await play(pilot, "wait for the tide")
+            assert app.status.tokens.startswith("narrate ") and " · IR " in app.status.tokens
+            assert "ctx " in app.status.tokens and "narrate " in screen_text(app)
+            server.push(Text("The gulls go quiet."), Text(json.dumps(ir())))
+            await pilot.press("ctrl+r")
+            await settle(pilot)
+            assert app.session is not None and app.session.history[-1].narration == "The gulls go quiet."
+            assert app.status.tokens.startswith("narrate ")
