@@ -314,6 +314,7 @@ class KithApp(App[int]):
             return
         log = self.log_view
         before = session.turn
+        last_told = session.history[-1] if session.history else None
         self._stream = None
         self._told = []
         self._outcome = _Outcome()
@@ -329,7 +330,11 @@ class KithApp(App[int]):
                     await self._show(event)
         except asyncio.CancelledError:
             await self._end_stream()
-            saved = session.turn != before
+            # A retold turn (retry, continue, an edit) stored before Esc reached it keeps its number.
+            retold = session.turn == before and bool(session.history) and session.history[-1] != last_told
+            saved = session.turn != before or retold
+            if retold:
+                await log.take_back(session.turn - 1)  # the turn's earlier telling leaves the screen
             if not saved:
                 await log.discard(self._told)
             await log.add_cancelled("Stopped after the turn was saved." if saved
