@@ -58,10 +58,16 @@ async def test_retry_tells_the_turn_again_with_the_next_seed(tmp_path: Path) -> 
     narrator = session.narrator
     assert isinstance(narrator, SeedNarrator)
     await collect(session, "help edda")
+    told = ([n.to_json_dict() for n in await session.all_nodes()], [e.to_json_dict() for e in await session.all_edges()],
+            session.scene.model_dump(), session.history[-1])
     events = await collect(session, "retry")
     assert [e.count for e in events if isinstance(e, TurnReplaced)] == [2]
     assert narrator.seeds[1] == narrator.seeds[0] + 1
     assert session.turn == 1 and len(await session.turns()) == 1
+    await collect(session, "/swipe 1")
+    assert session.history[-1].narration == told[3].narration
+    assert ([n.to_json_dict() for n in await session.all_nodes()], [e.to_json_dict() for e in await session.all_edges()],
+            session.scene.model_dump()) == told[:3]  # the first telling, written back exactly
     await session.close()
 
 
@@ -116,17 +122,36 @@ async def test_undoing_a_turn_takes_back_a_note_changed_during_it(tmp_path: Path
     await session.close()
 
 
-async def test_a_turn_from_before_alternatives_is_not_told_again_but_play_goes_on(tmp_path: Path) -> None:
+async def test_a_turn_told_before_tellings_were_kept_is_retold_and_restored_exactly(tmp_path: Path) -> None:
     session = await open_tiny(tmp_path)
     await collect(session, "help edda")
+    told = ([n.to_json_dict() for n in await session.all_nodes()], [e.to_json_dict() for e in await session.all_edges()],
+            session.scene.model_dump(), session.history[-1])
     await session.close()
     with sqlite3.connect(tmp_path / "saves" / "game.sqlite") as conn:
         conn.execute("DELETE FROM swipes")  # as a turn told before the swipes migration left it
     conn.close()
     session = await open_tiny(tmp_path, new=False)
-    assert "was told before this save kept alternatives" in text_of(await collect(session, "retry"))
-    await collect(session, "wait")
     assert [e.count for e in await collect(session, "retry") if isinstance(e, TurnReplaced)] == [2]
+    await collect(session, "/swipe 1")
+    again = ([n.to_json_dict() for n in await session.all_nodes()], [e.to_json_dict() for e in await session.all_edges()],
+             session.scene.model_dump(), session.history[-1])
+    assert again == told
+    await collect(session, "wait")  # and play goes on
+    assert session.turn == 2
+    await session.close()
+
+
+async def test_a_turn_that_merged_people_is_not_told_again(tmp_path: Path) -> None:
+    session = await open_tiny(tmp_path)
+    await collect(session, "help edda")
+    await session.close()
+    with sqlite3.connect(tmp_path / "saves" / "game.sqlite") as conn:
+        conn.execute("DELETE FROM swipes")
+        conn.execute("INSERT INTO journal (turn, kind, key, before) VALUES (1, 'merge', 'npc-x', NULL)")
+    conn.close()
+    session = await open_tiny(tmp_path, new=False)
+    assert "was told before this save kept alternatives" in text_of(await collect(session, "retry"))
     await session.close()
 
 

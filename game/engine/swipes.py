@@ -34,8 +34,8 @@ from game.world.scene import SceneState
 STORY = "story"
 """The kind of a turn the player wrote in Story mode: edited, never told again."""
 NO_TURN = "There is no turn to {what} yet: the story has only begun."
-OLD_TURN = ("Turn {turn} was told before this save kept alternatives, so it cannot be told again; "
-            "this works from the next turn on.")
+OLD_TURN = ("Turn {turn} was told before this save kept alternatives and changed what cannot be told "
+            "again (a merge, or a row deleted since); this works from the next turn on.")
 MAX_EDIT_CHARS = 8000
 """The longest narration an edit may set (a model's own narration is cut at the same length)."""
 
@@ -112,6 +112,9 @@ class Swipes:
             yield MetaOutput(NO_TURN.format(what=what), kind)
             return
         alts = await swipes_store.alternatives(self._db, turn)
+        if not alts:  # told before tellings were kept: the turn as it stands is its first telling
+            first = await swipes_store.told_from_rows(self._db, turn)
+            alts = [first] if first is not None else []
         kept = next((a for a in alts if a.kept), None)
         if kept is None:
             yield MetaOutput(OLD_TURN.format(turn=turn), kind)

@@ -187,3 +187,61 @@ async def next_seq(conn: aiosqlite.Connection) -> int:
 
 def step_row(seq: int, turn: int, kind: str, data: Mapping[str, Any]) -> RowWrite:
     return RowWrite(STEPS, {"seq": seq}, {"seq": seq, "turn": turn, "kind": kind, "data": json.dumps(dict(data))})
+
+
+async def told_from_rows(db: SaveDatabase, turn: int) -> Alternative | None:
+    """The last turn as it stands, as its first telling, for a turn told before tellings were kept.
+
+    Its writes are the rows the journal names for the turn, read as they are now (after the turn); None
+    when the turn did something a telling cannot replay (a merge, a row deleted) or is not all there.
+    """
+    try:
+        return await _told_from_rows(db, turn)
+    except TELLING_ERRORS as error:
+        raise damaged(db.name, error) from error
+
+
+async def _told_from_rows(db: SaveDatabase, turn: int) -> Alternative | None:
+    from game.store import graph_repo
+
+    conn = db.conn
+    entries = await conn.execute_fetchall("SELECT kind, key, before FROM journal WHERE turn = ? ORDER BY id", (turn,))
+    first: dict[tuple[str, str], bool] = {}
+    for kind, key, before in entries:
+        first.setdefault((str(kind), str(key)), before is None)  # created: no row before the turn
+    if any(kind in ("merge",) for kind, _ in first):
+        return None
+    nodes = [key for kind, key in first if kind == "node"]
+    edges = [key for kind, key in first if kind == "edge"]
+    knowing_keys = [tuple(key.partition("|")[::2]) for kind, key in first if kind == "knowing"]
+    found_nodes = await graph_repo.SqlGraph(conn).get_nodes(nodes)
+    found_edges = await graph_repo.edges_by_id(conn, edges)
+    found_knowings = await graph_repo.knowings_by_key(conn, [(e, k) for e, k in knowing_keys])
+    if len(found_nodes) < len(nodes) or len(found_edges) < len(edges) or len(found_knowings) < len(knowing_keys):
+        return None  # a row the turn wrote is gone since (deleted): nothing to write it back from
+    writes = GraphWrites(dict(found_nodes), dict(found_edges), {n for n in nodes if first[("node", n)]},
+                         {e for e in edges if first[("edge", e)]}, dict(found_knowings))
+    told = []
+    for kind, key in first:
+        if kind == "gossip":
+            number, teller, listener, edge_id = key.split("|", 3)  # gossip_log.journal_key
+            rows = await conn.execute_fetchall(
+                "SELECT confidence FROM gossip_log WHERE turn = ? AND teller = ? AND listener = ? AND edge_id = ?",
+                (int(number), teller, listener, edge_id))
+            told += [Told(int(number), teller, listener, edge_id, float(r[0])) for r in rows]
+    rows_written: list[RowWrite] = []
+    for kind, key in first:
+        table = kind.removeprefix(journal.ROW_KIND_PREFIX)
+        if kind.startswith(journal.ROW_KIND_PREFIX) and table not in (SWIPES, NOTES, STEPS):
+            identity = json.loads(key)
+            where = " AND ".join(f'"{column}" = ?' for column in identity)
+            cursor = await conn.execute(f'SELECT * FROM "{table}" WHERE {where}', list(identity.values()))
+            names = [d[0] for d in cursor.description]
+            row = await cursor.fetchone()
+            await cursor.close()
+            rows_written.append(RowWrite(table, identity, None if row is None else dict(zip(names, row, strict=True))))
+    records = [r for r in await db.turns(last=1) if r.number == turn]
+    scene = await db.scene_at(turn)
+    if not records or scene is None:
+        return None
+    return Alternative(turn, 0, "told", None, True, records[0], writes, scene, tuple(told), tuple(rows_written))
