@@ -23,12 +23,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from game.engine import notes, swipes_store
 from game.engine.events import Event, MetaOutput, NarrationDone, TurnCommitted, TurnReplaced
 from game.engine.swipes_store import Alternative
-from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, Telling, TurnPipeline
+from game.engine.swipes_telling import Telling
+from game.engine.turn import ENDED_REPLY, HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
 from game.narrator.base import PastTurn
 from game.store import journal
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
+from game.text import strip_control
 from game.world.scene import SceneState
 
 STORY = "story"
@@ -245,21 +247,13 @@ class Swipes:
             yield MetaOutput(error.message, "story")
             return
         if self._pipeline.state.scene.ending:
-            yield MetaOutput(_ended(), "story")
+            yield MetaOutput(ENDED_REPLY, "story")
             return
         async for event in self._pipeline.tell(written, Telling(given=written, story=True)):
             yield event
 
 
-def _ended() -> str:
-    from game.engine.turn import ENDED_REPLY
-
-    return ENDED_REPLY
-
-
 def _edit_text(text: str) -> str:
-    from game.text import strip_control
-
     kept = strip_control(text).strip()
     if not kept:
         raise KithError("Type the text after the command: it replaces the last narration.", title="Edit")

@@ -32,6 +32,7 @@ from game.engine.events import (
     TurnCommitted,
     TurnFailed,
 )
+from game.engine.swipes_telling import NOTHING_MORE, Telling, continued, turn_usage
 from game.errors import KithError, NarratorError
 from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
 from game.graph.knowledge import Knowing
@@ -103,24 +104,6 @@ class FinishedTurn:
     """Rows of other features' tables the turn changed (attitudes, memories...), stored and undone with it."""
     mode: str = "tell"
     """How it was told (``NarrationRequest.mode``): ``story`` is the player's own writing (Story mode)."""
-
-
-@dataclass(frozen=True)
-class Telling:
-    """How ``TurnPipeline.tell`` tells a turn other than afresh (``game.engine.swipes``): with a later
-    seed (retry), from a narration given as written (an edit, Story mode), or on from one (continue)."""
-
-    seed_shift: int = 0
-    given: str | None = None
-    """The narration as the player wrote it: nothing is narrated, World IR and extraction read it."""
-    story: bool = False
-    """Story mode: ``given`` is the player's own text added to the story, not a narrator's."""
-    continue_from: str = ""
-    """The narration so far: the narrator writes on from it and the turn keeps both, read as one."""
-
-
-NOTHING_MORE = "There is nothing more to tell of this turn: the narrator has said all it had."
-"""What ``continue`` answers when the narrator adds nothing (the offline story tells each turn whole)."""
 
 
 class TurnStore(Protocol):
@@ -216,22 +199,6 @@ async def stage_places(graph: GraphIndex, scene: SceneState) -> dict[str, str]:
         if len(people) == 1:
             places[people[0].id] = place
     return places
-
-
-def continued(before: str, more: str) -> str:
-    """A narration and what ``continue`` added, read as one text (a space between unless one is there)."""
-    if not before.strip():
-        return more
-    if more[:1].isspace() or before[-1:].isspace():
-        return before + more
-    return f"{before} {more}"
-
-
-def turn_usage(narrator: Narrator, turn: int) -> dict[str, int]:
-    """A model narrator's requests and tokens by step for ``turn`` (empty for one that counts none)."""
-    usage = getattr(narrator, "usage", None)
-    figures = usage(turn) if callable(usage) else {}
-    return dict(figures) if isinstance(figures, dict) else {}
 
 
 def _not_saved(message: str) -> str:
