@@ -28,6 +28,7 @@ from benchmarks import (
     map_bench,
     memory_bench,
     metapath_bench,
+    swipes_bench,
 )
 
 BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
@@ -43,6 +44,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "memory_bench": memory_bench.run,
     "enrich_bench": enrich_bench.run,
     "metapath_bench": metapath_bench.run,
+    "swipes_bench": swipes_bench.run,
 }
 
 

@@ -78,6 +78,20 @@ class TurnCommitted:
     timings: dict[str, float] = field(default_factory=dict)
     extraction: str = "full"
     """How memory holds the turn: ``full``, ``fast`` (the fast path, waiting for a model) or ``none``."""
+    usage: dict[str, int] = field(default_factory=dict)
+    """A model narrator's requests and tokens by step (``narrate.prompt_tokens`` ...); empty offline."""
+
+
+@dataclass(frozen=True)
+class TurnReplaced:
+    """The last turn is now told as ``narration`` (retry, continue, an edit, a swipe, an undone edit):
+    a front end shows it in place of what the turn said before. Alternative ``index`` of ``count``."""
+
+    turn: int
+    narration: str
+    index: int
+    count: int
+    player_input: str = ""
 
 
 @dataclass(frozen=True)
@@ -119,5 +133,5 @@ class QuitRequested:
 
 Event = (
     NarrationDelta | NarrationDone | MetaOutput | MemoryUpdating | GraphChanged | AttitudeChanged | TurnCommitted
-    | TurnFailed | Notice | GameEnded | SessionReset | QuitRequested
+    | TurnFailed | Notice | GameEnded | SessionReset | QuitRequested | TurnReplaced
 )

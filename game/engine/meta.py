@@ -11,9 +11,11 @@ from dataclasses import dataclass
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
     "help", "graph", "why", "mind", "knowledge", "relationship", "npc",
+    *("retry", "continue", "swipe", "edit", "edit-input", "story", "memory", "note"),
 }
-SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship", "npc"})
-"""Ordinary words in the story; only ``/why``, ``/mind``... are commands."""
+SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship", "npc",
+                          "swipe", "edit", "edit-input", "story", "memory", "note"})
+"""Words that are commands only after a ``/``: bare, they are ordinary words of the story."""
 
 HELP_TEXT = """\
 **Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
@@ -24,6 +26,11 @@ Start a line with `"` to speak aloud.
 **Game.** `save [NAME]` keeps a snapshot, `restore [NAME]` (or `load`) returns to one, `undo` takes back the last turn
 (as often as you like; `undo 3` takes back three), `restart` starts over (your game so far is kept as a snapshot), `transcript on|off`
 writes a plain-text log, `verbose` / `brief` set how much a revisited place is described, `quit` (`q`) leaves.
+
+**Telling.** `retry` tells the last turn again (every telling is kept: `/swipe <` and `/swipe >`, or ←/→ on an empty
+input line, flip between them), `continue` has the narrator write on, `/edit TEXT` replaces the last narration and
+`/edit-input TEXT` your last input (`undo` takes an edit or a continuation back first), `/story TEXT` adds your own words
+to the story as written. `/memory [TEXT|clear]` and `/note [TEXT|clear]` show or set what the narrator is always told.
 
 **Memory.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
 `/why NAME` shows those relations with the turns that produced them; `/mind NAME` what the narrator was told
@@ -51,10 +58,10 @@ def parse_meta(text: str) -> MetaCommand | None:
     if word not in META_WORDS:
         return None
     if word in SLASHED_ONLY and not slashed:
-        return None  # "why" and "graph" are ordinary words in the story; only /why and /graph are commands
+        return None  # "why", "note", "story"... are ordinary words in the story; only /why, /note... are commands
     if word == "help" and argument:
         return None  # "help Mira" is an act
-    if word in {"verbose", "brief", "restart", "quit", "q"} and argument:
+    if word in {"verbose", "brief", "restart", "quit", "q", "retry", "continue"} and argument:
         return None
     if word == "undo" and argument and not argument.isdigit():
         return None  # "undo 3" takes back three turns; "undo the knot" is something done in the story

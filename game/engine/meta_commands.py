@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from game.engine import mind_commands
+from game.engine import mind_commands, swipes_commands
 from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
 from game.engine.meta import HELP_TEXT, MetaCommand
 from game.engine.player_view import player_view
@@ -76,6 +76,11 @@ async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
 async def _undo(session: GameSession, argument: str) -> AsyncIterator[Event]:
     """``undo`` takes back the last turn, ``undo N`` the last N: all of them or, when fewer exist, none."""
     count = int(argument) if argument else 1  # parse_meta lets only digits through
+    step = await swipes_commands.undo_step(session) if not argument else None
+    if step is not None:  # an edit, a continuation or a note change made since the turn: that goes first
+        async for event in step:
+            yield event
+        return
     if session.turn == 0:
         yield MetaOutput("There is nothing to undo: this is where the story begins.", "undo")
         return
@@ -337,4 +342,5 @@ _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
     "mind": _mind, "knowledge": _knowledge, "relationship": _relationship, "npc": _npc,
+    **swipes_commands.HANDLERS,
 }

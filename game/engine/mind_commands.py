@@ -13,6 +13,7 @@ import random
 import shlex
 from typing import TYPE_CHECKING
 
+from game.engine import notes
 from game.errors import KithError
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing
@@ -90,6 +91,8 @@ async def mind(session: GameSession, argument: str) -> str:
     parts += ["", budget_line(context)]
     if context.omitted:
         parts += ["", *omissions(context)]
+    # The player's own standing notes reach the narrator every turn, whoever is asked about.
+    parts += ["", *(f"- {line}" for line in notes.mind_lines(session.notes))]
     return "\n".join(parts)
 
 

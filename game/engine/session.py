@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from game.config import Settings
-from game.engine import meta_commands
+from game.engine import meta_commands, notes, swipes_store
 from game.engine.changes import summarize_writes
 from game.engine.enrich import Extractor, Reading, drain
 from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
@@ -36,6 +36,7 @@ from game.engine.events import (
 from game.engine.meta import parse_meta
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.rebuild import Rebuilt, rebuild
+from game.engine.swipes import Swipes, first_row
 from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
@@ -288,6 +289,7 @@ class GameSession:
         session = cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
                       attitudes, discovered)
         session._pipeline.state.memories = await load_memory_book(db, memory_settings(settings))
+        session._pipeline.state.notes = await notes.load(db.conn)
         return session
 
     @staticmethod
@@ -566,6 +568,29 @@ class GameSession:
         attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
         self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
                                             attitudes, await load_memory_book(db, memory_settings(self.settings)))
+        self._pipeline.state.notes = await notes.load(db.conn)
+
+    # ------------------------------------------------------------------------------------- swipes, notes
+
+    @property
+    def swipes(self) -> Swipes:
+        """Retry, continue, edit and flip the last turn; Story mode; undo within a turn."""
+        return Swipes(self._db, self._pipeline, self.reload)
+
+    @property
+    def notes(self) -> Mapping[str, str]:
+        """The save's Memory (``memory``) and Author's note (``note``), as the narrator is given them."""
+        return self._pipeline.state.notes
+
+    async def set_note(self, name: str, text: str) -> tuple[str, str]:
+        """Set or clear (``""``) the Memory or the Author's note; undoable. Returns (before, now)."""
+        changed = await notes.put(self._db, self.turn, name, text)
+        await self.reload()
+        return changed
+
+    async def turn_usage(self) -> dict[str, int]:
+        """The tokens the last turn's kept telling cost, by step (empty offline or before any turn)."""
+        return await swipes_store.kept_usage(self._db.conn, self.turn)
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)
@@ -598,4 +623,4 @@ class _SaveStore:
 
     async def commit(self, turn: FinishedTurn) -> None:
         await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told,
-                                   turn.rows)
+                                   (*turn.rows, first_row(turn)))

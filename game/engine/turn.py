@@ -43,6 +43,7 @@ from game.engine.mind_context import (
     default_providers,
     narrator_inputs,
 )
+from game.engine.swipes_telling import NOTHING_MORE, Telling, continued, turn_usage
 from game.errors import KithError, NarratorError
 from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
 from game.graph.knowledge import Knowing
@@ -102,6 +103,8 @@ class PlayState:
     """Every recorded attitude toward the player (``game.mind.attitude``)."""
     memories: MemoryBook = field(default_factory=MemoryBook)
     """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
+    notes: dict[str, str] = field(default_factory=dict)
+    """The save's Memory and Author's note (``game.engine.notes``), handed to the narrator every turn."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
@@ -133,6 +136,8 @@ class FinishedTurn:
     """The turn's gossip exchanges; their knower rows are already in ``writes``."""
     rows: tuple[RowWrite, ...] = ()
     """Rows of other features' tables the turn changed (attitudes, memories...), stored and undone with it."""
+    mode: str = "tell"
+    """How it was told (``NarrationRequest.mode``): ``story`` is the player's own writing (Story mode)."""
 
 
 class TurnStore(Protocol):
@@ -288,8 +293,18 @@ class TurnPipeline:
         async for event in self.tell(wanted):
             yield event
 
-    async def tell(self, text: str) -> AsyncIterator[Event]:
+    def beside(self, state: PlayState, store: TurnStore) -> TurnPipeline:
+        """This pipeline's narrator and settings over another state and store: a turn told again."""
+        told = TurnPipeline(state, self.narrator, self.vocabulary, store, seed=self.seed,
+                            retrieval_settings=self.retrieval_settings, ending_titles=self.ending_titles,
+                            gossip_settings=self.gossip_settings, context_settings=self.context_settings,
+                            tier_lines=self.tier_lines)
+        told.context_providers = self.context_providers
+        return told
+
+    async def tell(self, text: str, telling: Telling | None = None) -> AsyncIterator[Event]:
         """Tell and store the turn ``text`` as it is (no input handling; see ``play``)."""
+        how = telling or Telling()
         state = self.state
         turn = state.turn + 1
         timings: dict[str, float] = {}
@@ -314,16 +329,26 @@ class TurnPipeline:
             scene = state.scene.model_copy(update={"verbose": state.verbose})
             request = NarrationRequest(
                 turn=turn, player_input=text, npc_context=npc_context, scene=scene, graph=state.graph,
-                history=tuple(p for p in state.history if not is_command(p.player_input)), seed=self.seed + turn,
-                knowledge=knowledge, context=context, attitudes=AttitudeView(state.attitudes, state.graph),
-                memories=state.memories.view(turn),
+                history=tuple(p for p in state.history if not is_command(p.player_input)),
+                seed=self.seed + turn + how.seed_shift, knowledge=knowledge, context=context,
+                attitudes=AttitudeView(state.attitudes, state.graph), memories=state.memories.view(turn),
+                memory=state.notes.get("memory", ""), authors_note=state.notes.get("note", ""),
+                mode="story" if how.story else "given" if how.given is not None
+                else "continue" if how.continue_from else "tell",
+                continue_from=how.continue_from,
             )
             parts: list[str] = []
-            async for delta in self.narrator.narrate(request):
-                if delta:
-                    parts.append(delta)
-                    yield NarrationDelta(delta)
-            narration = "".join(parts)
+            if how.given is None:
+                async for delta in self.narrator.narrate(request):
+                    if delta:
+                        parts.append(delta)
+                        yield NarrationDelta(delta)
+            narration = "".join(parts) if how.given is None else how.given
+            if how.continue_from:
+                if not narration.strip():
+                    yield MetaOutput(NOTHING_MORE, "continue")
+                    return
+                narration = continued(how.continue_from, narration)
             lap("narrate_ms")
             yield NarrationDone(narration)
             # The memory step is the World IR and the extraction together: the player sees it from here
@@ -340,6 +365,8 @@ class TurnPipeline:
                 report = ExtractionReport(False, message=result.ir_error)
             else:
                 report = await self.narrator.extract(request, result, execution)
+            if not report.usage:
+                report.usage = turn_usage(self.narrator, turn)
             writes = execution.writes if report.extracted else GraphWrites()
             fallback: Fallback | None = None
             if not report.extracted:
@@ -388,7 +415,7 @@ class TurnPipeline:
                 extracted=report.extracted, extraction="full" if fallback is None else fallback.extraction,
             )
             await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
-                                           (context_row(context), *moved.rows, *memories)))
+                                           (context_row(context), *moved.rows, *memories), mode=request.mode))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
@@ -402,7 +429,7 @@ class TurnPipeline:
         changes = summarize_writes(writes, state.graph.nodes, turn)
         if changes:
             yield GraphChanged(turn, changes)
-        yield TurnCommitted(turn, report.extracted, timings, record.extraction)
+        yield TurnCommitted(turn, report.extracted, timings, record.extraction, dict(report.usage))
         for notice in result.notices:
             yield Notice(notice)
         if fallback is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
@@ -52,6 +52,16 @@ class NarrationRequest:
     """Everyone's attitude toward the player as the turn begins (the offline story's tiers read it)."""
     memories: MemoryView | None = None
     """What NPCs remember of the player as the turn begins (``game.mind.memory``); the offline story reads it."""
+    memory: str = ""
+    """The player's Memory for this save (``/memory``): always in a model's prompt."""
+    authors_note: str = ""
+    """The player's Author's note (``/note``): a short style note near the end of a model's prompt."""
+    mode: Literal["tell", "continue", "given", "story"] = "tell"
+    """How the turn is told: afresh; ``continue`` on from ``continue_from``; ``given`` (an edit: the
+    narration is the player's, only World IR and extraction run); ``story`` (the player's text added to
+    the story as written, Story mode)."""
+    continue_from: str = ""
+    """The narration so far, which ``continue`` writes on from."""
 
 
 @dataclass

@@ -20,6 +20,7 @@ from game.story.prose import pick, stream_chunks
 from game.story.state import Play
 from game.story.turn import TurnOutcome, tell
 from game.world import World
+from game.world.ir import WorldIR
 from game.world.scene import SceneState
 
 
@@ -48,11 +49,17 @@ class OfflineNarrator:
         return "\n\n".join(p for p in paragraphs if p)
 
     async def narrate(self, request: NarrationRequest) -> AsyncIterator[str]:
+        if request.mode == "continue":
+            return  # the story engine tells a turn whole: there is never more to write on
         outcome = await self._turn(request)
         for chunk in stream_chunks(outcome.text):
             yield chunk
 
     async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
+        if request.mode == "story":
+            # Story mode: the player's words join the story as written; the story engine neither acts on
+            # them nor reads facts from prose it did not tell, so the scene stays as it was.
+            return NarrationResult(world_ir=WorldIR(), scene=request.scene.model_copy(deep=True))
         outcome = await self._turn(request)
         # Copies: the caller owns the result and may change it; the remembered turn must stay as told.
         return NarrationResult(world_ir=outcome.world_ir.model_copy(deep=True),

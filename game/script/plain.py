@@ -25,6 +25,7 @@ from game.engine.events import (
     NarrationDone,
     Notice,
     TurnFailed,
+    TurnReplaced,
 )
 from game.engine.transcript import plain
 from game.text import strip_control
@@ -40,7 +41,16 @@ def event_text(event: Event) -> str | None:
         return f"*** {strip_control(event.title)} ***"
     if isinstance(event, AttitudeChanged):
         return plain(event.line) if event.line else None
+    if isinstance(event, TurnReplaced):
+        return plain(telling_line(event))
     return None
+
+
+def telling_line(event: TurnReplaced) -> str:
+    """Which telling of the turn is kept now (its text came with the ``NarrationDone`` before it)."""
+    if event.count < 2:
+        return f"(Turn {event.turn} is told anew.)"
+    return f"(Telling {event.index + 1} of {event.count} of turn {event.turn}: `/swipe <` and `/swipe >` flip.)"
 
 
 def collect_text(events: Iterable[Event]) -> str:

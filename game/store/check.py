@@ -30,6 +30,7 @@ _JSON_COLUMNS = (
     ("edges", "id", ("evidence",)),
     ("turns", "number", ("world_ir", "timings")),
     ("journal", "id", ("before",)),
+    ("swipes", "turn || ':' || idx", ("payload", "usage")),
 )
 
 
@@ -61,7 +62,10 @@ def _integrity(conn: sqlite3.Connection) -> list[str]:
 
 def _json_columns(conn: sqlite3.Connection) -> list[str]:
     problems: list[str] = []
+    tables = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for table, key, columns in _JSON_COLUMNS:
+        if table not in tables:
+            continue  # a save from before the table's migration (checks never migrate a save)
         for column in columns:
             for row in conn.execute(f"SELECT {key}, {column} FROM {table}"):
                 if row[1] is None and column in {"world_ir", "before"}:

@@ -333,19 +333,25 @@ class SaveDatabase:
         """The turn row, its graph writes (gossip's included, logged as ``told``), the rows of other
         features' tables the turn changed (``rows``) and the scene after it: all in ONE transaction."""
         async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at, "
-                "extraction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.number, record.input, record.narration,
-                 json.dumps(record.world_ir) if record.world_ir is not None else None, record.npc_context,
-                 json.dumps(record.timings), int(record.extracted), record.created_at or now_iso(), record.extraction),
-            )
-            await self._write_graph(conn, writes, record.number, journal=True)
-            await self._log_gossip(conn, told, record.number, journal=True)
-            await write_rows(conn, record.number, rows, journal_it=True)
-            await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
-                               (record.number, json.dumps(scene)))
-            await self._put_meta(conn, {"last_played": now_iso()})
+            await self.write_turn(conn, record, writes, scene, told, rows)
+
+    async def write_turn(self, conn: aiosqlite.Connection, record: TurnRecord, writes: GraphWrites,
+                         scene: dict[str, Any], told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
+        """``commit_turn``'s writes inside the caller's transaction: swapping a turn's told alternative
+        (``game.engine.swipes``) undoes the turn and writes another in one transaction."""
+        await conn.execute(
+            "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at, "
+            "extraction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.number, record.input, record.narration,
+             json.dumps(record.world_ir) if record.world_ir is not None else None, record.npc_context,
+             json.dumps(record.timings), int(record.extracted), record.created_at or now_iso(), record.extraction),
+        )
+        await self._write_graph(conn, writes, record.number, journal=True)
+        await self._log_gossip(conn, told, record.number, journal=True)
+        await write_rows(conn, record.number, rows, journal_it=True)
+        await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
+                           (record.number, json.dumps(scene)))
+        await self._put_meta(conn, {"last_played": now_iso()})
 
     async def commit_enrichment(self, writes: GraphWrites, turn: int, marks: Sequence[tuple[int, bool, str]]) -> None:
         """Graph writes read later for earlier turns, and each turn's new mark, in one transaction.

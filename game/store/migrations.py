@@ -233,6 +233,34 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (first, second)
     ) WITHOUT ROWID;
     """,
+    # 11: retry, continue and edit (``game.engine.swipes``). ``swipes`` keeps every told alternative of a
+    # turn whole (its turn row, graph writes, scene and other rows, as JSON) and its token usage, so the
+    # player can flip between them and the kept one's writes can be put back; ``notes`` holds the save's
+    # Memory and Author's note; ``undo_steps`` the changes within a turn that ``undo`` takes back one at
+    # a time (an edit, a continuation, a note). All three are written as journaled rows, so undoing a
+    # turn takes its alternatives and steps with it. An old save has none: its turns are told again
+    # from their stored rows.
+    """
+    CREATE TABLE swipes (
+        turn INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        parent INTEGER,
+        kept INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL DEFAULT 0,
+        completion_tokens INTEGER NOT NULL DEFAULT 0,
+        usage TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (turn, idx)
+    ) WITHOUT ROWID;
+    CREATE TABLE notes (name TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE undo_steps (
+        seq INTEGER PRIMARY KEY,
+        turn INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL
+    );
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

@@ -69,11 +69,16 @@ class SaveInfo:
     error: str | None = None
     fast: int = 0
     """Turns whose memory only the fast path read (no model yet): ``kith graph enrich`` reads them."""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    """Tokens a model narrator spent on the save's turns, every telling counted (0 offline)."""
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "path": str(self.path), "world": self.world, "turns": self.turns,
             "lastPlayed": self.last_played, "size": self.size, "fastTurns": self.fast, "error": self.error,
+            "tokens": {"prompt": self.prompt_tokens, "completion": self.completion_tokens,
+                       "total": self.prompt_tokens + self.completion_tokens},
         }
 
 
@@ -85,11 +90,13 @@ def read_save_info(path: Path) -> SaveInfo:
         try:
             turns = int(conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0])
             fast = _fast_turns(conn)
+            prompt, completion = _tokens(conn)
         finally:
             conn.close()
     except (SaveError, sqlite3.Error, ValueError, TypeError) as error:
         return SaveInfo(path.stem, path, None, 0, None, size, error=str(error))
-    return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size, fast=fast)
+    return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size, fast=fast,
+                    prompt_tokens=prompt, completion_tokens=completion)
 
 
 def _fast_turns(conn: sqlite3.Connection) -> int:
@@ -98,6 +105,15 @@ def _fast_turns(conn: sqlite3.Connection) -> int:
         return int(conn.execute("SELECT count(*) FROM turns WHERE extraction = 'fast'").fetchone()[0])
     except sqlite3.OperationalError:  # no such column: an older save, listed read-only before it migrates
         return 0
+
+
+def _tokens(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Prompt and completion tokens of every telling kept (``swipes``; a save older than it has none)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'swipes'").fetchone() is None:
+        return 0, 0
+    row = conn.execute("SELECT coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) "
+                       "FROM swipes").fetchone()
+    return int(row[0]), int(row[1])
 
 
 def list_saves(saves_dir: Path) -> list[SaveInfo]:

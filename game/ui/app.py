@@ -34,7 +34,8 @@ from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from game.errors import ConfigError, KithError
-from game.ui.command_input import CommandInput
+from game.ui import telling
+from game.ui.command_input import CommandInput, in_mode
 from game.ui.errors import describe, notify_problem
 from game.ui.keys import KeyStore, environment_with_key
 from game.ui.map_pane import FOLD_BELOW, WIDTH_STEP, MapPane
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from textual.widgets.markdown import MarkdownStream
 
     from game.config import Settings
-    from game.engine.events import Event
+    from game.engine.events import Event, TurnReplaced
     from game.engine.session import GameSession
     from game.graph.map import Position
     from game.narrator.base import Narrator
@@ -95,6 +96,10 @@ class KithApp(App[int]):
         Binding("f3", "resize_map(-1)", "Narrower map", show=False),
         Binding("f4", "resize_map(1)", "Wider map", show=False),
         Binding("f5", "settings", "Settings", show=False),
+        Binding("ctrl+r", "retry", "Retry", show=False),
+        Binding("ctrl+g", "continue_turn", "Continue", show=False),
+        Binding("f6", "notes", "Memory", show=False),
+        Binding("f7", "edit_turn", "Edit turn", show=False),
     ]
 
     def __init__(self, settings: Settings | Callable[[], Settings], save: str | None = None, new: bool = False,
@@ -226,6 +231,7 @@ class KithApp(App[int]):
         self.map_pane.map.at_turn = None
         self.map_pane.map.select(None)
         self._show_status()
+        await telling.show_tokens(self)
         self.status.activity = ""
         # Turns a model could not record are read again while the player reads; the map follows.
         session.enrich_in_background(on_read=lambda reading: self.call_later(self._after_enrichment, reading.number))
@@ -316,7 +322,7 @@ class KithApp(App[int]):
         text = event.value.strip()
         if not text:
             return
-        if self.submit(text):
+        if self.submit(in_mode(self.query_one(CommandInput).mode, text)):
             command = self.query_one(CommandInput)
             command.remember(text)
             command.value = ""
@@ -341,6 +347,7 @@ class KithApp(App[int]):
             return
         log = self.log_view
         before = session.turn
+        last_told = session.history[-1] if session.history else None
         self._stream = None
         self._told = []
         self._outcome = _Outcome()
@@ -356,7 +363,11 @@ class KithApp(App[int]):
                     await self._show(event)
         except asyncio.CancelledError:
             await self._end_stream()
-            saved = session.turn != before
+            # A retold turn (retry, continue, an edit) stored before Esc reached it keeps its number.
+            retold = session.turn == before and bool(session.history) and session.history[-1] != last_told
+            saved = session.turn != before or retold
+            if retold:
+                await log.take_back(session.turn - 1)  # the turn's earlier telling leaves the screen
             if not saved:
                 await log.discard(self._told)
             await log.add_cancelled("Stopped after the turn was saved." if saved
@@ -382,15 +393,18 @@ class KithApp(App[int]):
             if not command.value:
                 command.value = text  # so the player can try again with Enter
                 command.cursor_position = len(text)
-        if session is self.session and session.turn > before and not self._outcome.reset:
+        if session is self.session and self._outcome.replaced is not None:
+            await telling.show_replaced(self, self._outcome.replaced, command_line, self._told)
+        elif session is self.session and session.turn > before and not self._outcome.reset:
             log.belongs_to(session.turn, command_line)
         if session is self.session and self._outcome.reset:
             if self._outcome.reset == "undo":
                 await log.take_back(session.turn)
             else:
                 log.forget_turns()
-        if session is self.session and (session.turn != before or self._outcome.reset):
+        if session is self.session and (session.turn != before or self._outcome.reset or self._outcome.replaced):
             self._show_status()
+            await telling.show_tokens(self)
             if self.map_pane.map.at_turn is not None and self.map_pane.map.at_turn > session.turn:
                 self._travel(None)
             try:
@@ -420,6 +434,7 @@ class KithApp(App[int]):
             SessionReset,
             TurnCommitted,
             TurnFailed,
+            TurnReplaced,
         )
 
         log = self.log_view
@@ -461,6 +476,8 @@ class KithApp(App[int]):
             self.notify(f"The story has reached an ending: {event.title}.", title="The end")
         elif isinstance(event, SessionReset):
             self._outcome.reset = event.reason
+        elif isinstance(event, TurnReplaced):
+            self._outcome.replaced = event
         elif isinstance(event, QuitRequested):
             self._outcome.quit = True
 
@@ -501,6 +518,23 @@ class KithApp(App[int]):
     def action_undo(self) -> None:
         if self._needs_game():
             self.submit("undo")
+
+    # Telling the last turn again and steering the model (game/ui/telling.py).
+    def action_retry(self) -> None:
+        telling.retry(self)
+
+    def action_continue_turn(self) -> None:
+        telling.continue_turn(self)
+
+    def action_notes(self) -> None:
+        telling.edit_notes(self)
+
+    def action_edit_turn(self) -> None:
+        telling.edit_turn(self)
+
+    @on(CommandInput.Swipe)
+    def _swipe(self, event: CommandInput.Swipe) -> None:
+        telling.swipe(self, event.step)
 
     def action_save_as(self) -> None:
         session = self._needs_game()
@@ -727,6 +761,8 @@ class _Outcome:
     reset: str = ""
     """Why the session now shows another state (``SessionReset.reason``); empty when it does not."""
     quit: bool = False
+    replaced: TurnReplaced | None = None
+    """The last turn told another way (retry, continue, an edit, a swipe): shown in place of the old."""
 
 
 def run_app(settings: Settings | Callable[[], Settings], save: str | None = None, new: bool = False, world: str | None = None,

@@ -1,14 +1,39 @@
-"""The input line: Enter submits, Up/Down walk the command history, a leading '"' is speech."""
+"""The input line: Enter submits, Up/Down walk the command history, a leading '"' is speech.
+
+Input modes, as players of AI story games know them (Ctrl+T cycles, the placeholder says which):
+**Do** sends the line as it is typed; **Say** speaks it (a leading '"'); **Story** adds it to the story as
+written (``/story``), told by nobody. Meta commands are sent as typed in every mode. On an empty line
+Left and Right flip between the last turn's tellings (swipes); with text they move the cursor.
+"""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Input
 
 PLACEHOLDER = 'What do you do?  (" to speak · F1 help)'
+MODES = ("do", "say", "story")
+PLACEHOLDERS = {
+    "do": PLACEHOLDER,
+    "say": "Say: what do you say aloud?  (Ctrl+T mode · F1 help)",
+    "story": "Story: write what happens, as it will read  (Ctrl+T mode · F1 help)",
+}
 HISTORY_LIMIT = 200
+
+
+def in_mode(mode: str, text: str) -> str:
+    """What a line typed in ``mode`` asks of the game (meta commands go as typed in every mode)."""
+    from game.engine.meta import parse_meta  # loaded with the first line, not before the first frame
+
+    if mode == "do" or parse_meta(text) is not None:
+        return text
+    if mode == "say":
+        return text if text.startswith('"') else f'"{text}'
+    return f"/story {text}"
 
 
 class CommandInput(Input):
@@ -26,7 +51,21 @@ class CommandInput(Input):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "history_previous", "Previous command", show=False),
         Binding("down", "history_next", "Next command", show=False),
+        Binding("ctrl+t", "next_mode", "Input mode", show=False),
+        # Input's own, named here because they do more on an empty line: flip the last turn's tellings.
+        Binding("left", "cursor_left", "Previous telling", show=False),
+        Binding("right", "cursor_right", "Next telling", show=False),
     ]
+
+    mode: reactive[str] = reactive("do")
+    """The input mode: ``do``, ``say`` or ``story``."""
+
+    class Swipe(Message):
+        """Left or Right on an empty line: flip the last turn to its previous or next telling."""
+
+        def __init__(self, step: int) -> None:
+            super().__init__()
+            self.step = step
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder=PLACEHOLDER, id=id)
@@ -40,6 +79,25 @@ class CommandInput(Input):
             self.history.append(command)
             del self.history[:-HISTORY_LIMIT]
         self._position = None
+
+    def action_next_mode(self) -> None:
+        self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
+
+    def watch_mode(self, mode: str) -> None:
+        self.placeholder = PLACEHOLDERS[mode]
+        self.set_class(mode == "say" or self.value.startswith('"'), "-speech")
+
+    def action_cursor_left(self, select: bool = False) -> None:
+        if not self.value and not select:
+            self.post_message(self.Swipe(-1))
+            return
+        super().action_cursor_left(select)
+
+    def action_cursor_right(self, select: bool = False) -> None:
+        if not self.value and not select:
+            self.post_message(self.Swipe(1))
+            return
+        super().action_cursor_right(select)
 
     def action_history_previous(self) -> None:
         if not self.history:
@@ -66,4 +124,4 @@ class CommandInput(Input):
         self.cursor_position = len(text)
 
     def watch_value(self, value: str) -> None:
-        self.set_class(value.startswith('"'), "-speech")
+        self.set_class(value.startswith('"') or self.mode == "say", "-speech")

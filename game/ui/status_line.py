@@ -1,9 +1,12 @@
-"""The line across the top: save, turn, narrator, the story's clock, and a spinner while work runs.
+"""The line across the top: save, turn, narrator, the last turn's tokens and the context it filled, the
+story's clock, and a spinner while work runs.
 
 The left part (which game, which turn) is never cut; the right part (the hour, or what is running) gets
 what room is left and is shortened with an ellipsis, so the line fits at every width."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -11,6 +14,31 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+STEPS = (("narrate", "narrate"), ("world-ir", "IR"), ("extract", "extract"))
+"""A model turn's steps as the status line names them, in the order they run."""
+
+
+def short_count(value: int) -> str:
+    """1234 as ``1.2k``: the line has little room, and the exact figure is in the save."""
+    return str(value) if value < 1000 else f"{value / 1000:.1f}k"
+
+
+def token_summary(usage: Mapping[str, int], context_size: int) -> str:
+    """The last turn's tokens by step, prompt+completion, and how full the narration prompt made the
+    context (``narrate 1.2k+310 · IR 900+120 · extract 800+60 · ctx 15% of 8.2k``); "" when none were
+    counted (the offline narrator). The fill is a narration request's prompt against ``context_size``."""
+    parts = []
+    for step, label in STEPS:
+        prompt, completion = usage.get(f"{step}.prompt_tokens", 0), usage.get(f"{step}.completion_tokens", 0)
+        if prompt or completion:
+            parts.append(f"{label} {short_count(prompt)}+{short_count(completion)}")
+    if not parts:
+        return ""
+    calls = usage.get("narrate.calls", 0)
+    if calls and context_size > 0:
+        fill = usage.get("narrate.prompt_tokens", 0) / calls / context_size
+        parts.append(f"ctx {round(fill * 100)}% of {short_count(context_size)}")
+    return " · ".join(parts)
 
 
 class StatusLine(Widget):
@@ -32,6 +60,8 @@ class StatusLine(Widget):
     """The world's words for the hour by the story clock ("" when the world keeps no time)."""
     memory: reactive[str] = reactive("")
     """How the last turn's memory was read when it was not a full reading ("fast path"); empty otherwise."""
+    tokens: reactive[str] = reactive("")
+    """The last turn's token figures (``token_summary``); "" offline."""
     map_turn: reactive[int | None] = reactive(None)
     """The turn the map shows when travelling back in time."""
     _frame: reactive[int] = reactive(0)
@@ -65,7 +95,10 @@ class StatusLine(Widget):
         if self.activity:
             right = Text(f"{SPINNER[self._frame]} {self.activity}", style="bold")
         else:
-            right = Text(self.hour, style="italic")
+            right = Text(self.tokens)
+            if self.tokens and self.hour:
+                right.append("  ")
+            right.append(self.hour, style="italic")
         room = self.size.width - left.cell_len - 2
         if right.cell_len > room:
             right.truncate(max(0, room), overflow="ellipsis")

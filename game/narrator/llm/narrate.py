@@ -32,7 +32,15 @@ from game.narrator.llm.json_reply import (
     parse_json_reply,
     text_tool_calls,
 )
-from game.narrator.llm.prompts import history_pair, narrate_system_v1, narrate_v1, thread_section
+from game.narrator.llm.prompts import (
+    continue_messages,
+    history_pair,
+    memory_section,
+    narrate_system_v1,
+    narrate_v1,
+    thread_section,
+    with_authors_note,
+)
 from game.narrator.llm.stream import (
     HOLD_CHARS,
     ChunkShapeError,
@@ -308,6 +316,16 @@ class Narration:
             return await book.get_character(wanted)
         return {"error": f"unknown tool {name!r}; the tools are {LIST_CHARACTERS} and {GET_CHARACTER}"}
 
+    def _messages(self, request: NarrationRequest, history: list[PastTurn], system: str,
+                  npc_context: str) -> list[dict[str, Any]]:
+        """The narrate prompt's messages, with the player's Author's note and a ``continue``'s tail."""
+        said = with_authors_note(request.player_input, request.authors_note)
+        messages = narrate_v1(self.world, request.scene, npc_context, request.turn, history, said,
+                              system=system).messages
+        if request.mode == "continue":
+            messages += continue_messages(request.continue_from)
+        return messages
+
     def _plan(self, request: NarrationRequest, most: int, thread: str = "") -> Plan:
         """The first round's prompt fitted to the context, keeping at most ``most`` past turns.
 
@@ -321,12 +339,12 @@ class Narration:
         tools: list[dict[str, Any]] | None = (
             narration_tools() if self.requests.caps.tools and self.llm.max_tool_rounds > 0 else None)
         npc_context, knowledge, mind = request.npc_context, dict(request.knowledge or {}), request.context
-        system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind) + thread
+        notes = memory_section(request.memory)  # the player's Memory is always in the prompt
+        system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind) + thread + notes
         history, notices = self._window(request, tools, system, most)
 
         def fitted() -> tuple[list[dict[str, Any]], int]:
-            messages = narrate_v1(self.world, request.scene, npc_context, request.turn, history,
-                                  request.player_input, system=system).messages
+            messages = self._messages(request, history, system, npc_context)
             return messages, self.requests.calibration.room(
                 self.llm.context_size, message_tokens(messages) + tools_tokens(tools or []))
 
@@ -346,7 +364,8 @@ class Narration:
                 if thinner is None:
                     break
                 mind = thinner
-            system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind) + thread
+            system = (narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind)
+                      + thread + notes)
             messages, room = fitted()
         if room < MIN_NARRATION_TOKENS:
             raise NarratorError(
@@ -361,6 +380,7 @@ class Narration:
         for lookups, and what the player should hear about it."""
         reserve = self.llm.narration_tokens + (LOOKUP_RESERVE if tools else 0)
         fixed = (estimate_tokens(system) + tools_tokens(tools or []) + estimate_tokens(request.player_input)
+                 + estimate_tokens(request.authors_note) + estimate_tokens(request.continue_from)
                  + 2 * MESSAGE_OVERHEAD)
         budget = self.requests.calibration.budget(
             self.requests.calibration.room(self.llm.context_size, 0) - reserve) - fixed

@@ -182,6 +182,9 @@ class OpenAINarrator:
 
     async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
         """The World IR and the scene after it; the memory step's deadline starts here."""
+        if request.mode in ("given", "story"):
+            # Nothing was narrated for this telling: its account starts here, not on an earlier telling's.
+            self._ledger.restart(request.turn)
         self._memory_started[request.turn] = asyncio.get_running_loop().time()
         notices = self._notices.pop(request.turn, []) + self.caps.take_fallbacks()
         try:

@@ -192,6 +192,33 @@ def narrate_v1(world: World, scene: SceneState, npc_context: str, turn: int,
     return Prompt(NARRATE, messages, None, {"system": len(system), "npcContext": len(npc_context)})
 
 
+# The player's own steering (``game.engine.notes``, ``continue``): kept apart from the narrate prompt so
+# an empty Memory and Author's note leave it exactly as it was (recordings still replay).
+
+CONTINUE_INSTRUCTION = ("Continue the narration from exactly where it stopped, in the same voice. Do not "
+                        "repeat anything already written, and do not act for the player character.")
+
+
+def memory_section(memory: str) -> str:
+    """The player's Memory, for the end of the narrate system prompt ("" when there is none).
+
+    The player wrote it to be kept in mind, so it is told as the story's standing facts, not as data.
+    """
+    text = strip_control(memory).strip()
+    return f"\n\n## Memory (the player's notes: keep to them)\n{text}" if text else ""
+
+
+def with_authors_note(player_input: str, note: str) -> str:
+    """The player's words with the Author's note after them: the end of the prompt, where it weighs most."""
+    text = strip_control(note).strip()
+    return f"{player_input}\n\n[Author's note: {text}]" if text else player_input
+
+
+def continue_messages(narration: str) -> list[dict[str, Any]]:
+    """What ``continue`` adds after the player's words: the narration so far, and the ask to go on."""
+    return [{"role": "assistant", "content": narration}, {"role": "user", "content": CONTINUE_INSTRUCTION}]
+
+
 def history_pair(past: PastTurn) -> list[dict[str, Any]]:
     """The two messages a past turn costs in the window."""
     return [{"role": "user", "content": past.player_input}, {"role": "assistant", "content": past.narration}]

@@ -25,7 +25,13 @@ KEYS = """\
 | F2 | Show or hide the map |
 | F3 / F4 | Narrower / wider map |
 | F5 | Settings: narrator, endpoint, model, key |
-| Ctrl+Z | Undo the last turn |
+| Ctrl+Z | Undo the last turn (an edit or a continuation first) |
+| Ctrl+R | Retry: tell the last turn again (every telling is kept) |
+| Left / Right | On an empty input line: the last turn's previous / next telling |
+| Ctrl+G | Continue: the narrator writes on from where it stopped |
+| F7 | Edit the last turn: what you typed and what the narrator said |
+| F6 | Memory and Author's note: what a model narrator is always told |
+| Ctrl+T | Input mode: Do, Say (spoken aloud), Story (your words, as written) |
 | Ctrl+S | Save as |
 | Ctrl+O | Load a game |
 | Ctrl+N | New game |

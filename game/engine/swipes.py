@@ -1,0 +1,301 @@
+"""Retry, continue, edit, swipe and Story mode: the last turn told another way, the graph kept true.
+
+Every way of changing the last turn tells it again through the one pipeline (``TurnPipeline.tell``)
+from the game as it stood before that turn, and stores the result as a new alternative
+(``swipes_store``): the turn is undone and the new telling written in its place in ONE transaction. So
+the graph holds exactly the kept telling's extraction; the others never reach it.
+
+- ``retry``: told afresh with the next seed (a model samples again; the offline story picks other
+  variants). Alternatives are kept; ``swipe`` flips between them.
+- ``continue``: the narrator writes on from where it stopped; the turn is re-extracted as a whole.
+- ``edit`` / ``edit_input``: the player's text replaces the narration (or their input) and the turn
+  is re-extracted from it.
+- ``undo`` takes back an edit or a continuation first (back to the telling it came from), then whole
+  turns; a retry or a swipe is not a step of its own (undo takes the whole turn back).
+- Story mode (``story``) is a new turn whose narration is the player's text, as written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from game.engine import notes, swipes_store
+from game.engine.events import Event, MetaOutput, NarrationDone, TurnCommitted, TurnReplaced
+from game.engine.swipes_store import Alternative
+from game.engine.swipes_telling import Telling
+from game.engine.turn import ENDED_REPLY, HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
+from game.errors import KithError, SaveError
+from game.narrator.base import PastTurn
+from game.store import journal
+from game.store.database import SaveDatabase
+from game.store.rows import RowWrite
+from game.text import strip_control
+from game.world.scene import SceneState
+
+STORY = "story"
+"""The kind of a turn the player wrote in Story mode: edited, never told again."""
+NO_TURN = "There is no turn to {what} yet: the story has only begun."
+OLD_TURN = ("Turn {turn} was told before this save kept alternatives and changed what cannot be told "
+            "again (a merge, or a row deleted since); this works from the next turn on.")
+MAX_EDIT_CHARS = 8000
+"""The longest narration an edit may set (a model's own narration is cut at the same length)."""
+
+
+def alternative_of(finished: FinishedTurn, index: int, kind: str, parent: int | None = None) -> Alternative:
+    """A finished turn as its alternative ``index`` (kept)."""
+    return Alternative(finished.record.number, index, kind, parent, True, finished.record, finished.writes,
+                       finished.result.scene.model_dump(mode="json"), finished.told, finished.rows,
+                       dict(finished.report.usage))
+
+
+def first_row(finished: FinishedTurn) -> RowWrite:
+    """The ``swipes`` row every committed turn leaves: its first telling, kept."""
+    return alternative_of(finished, 0, "story" if finished.mode == "story" else "told").row()
+
+
+class _Rollback(Exception):
+    """Ends a transaction that only looked at the game before its last turn."""
+
+
+class Swipes:
+    """The last turn's alternatives in one session (``GameSession.swipes``)."""
+
+    def __init__(self, db: SaveDatabase, pipeline: TurnPipeline, reload: Callable[[], Awaitable[None]]) -> None:
+        self._db = db
+        self._pipeline = pipeline
+        self._reload = reload
+
+    @property
+    def turn(self) -> int:
+        return self._pipeline.state.turn
+
+    # ------------------------------------------------------------------------------------- telling again
+
+    def retry(self) -> AsyncIterator[Event]:
+        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+            if kept.kind == STORY:
+                raise KithError(f"Turn {kept.turn} is your own writing (Story mode): no narrator told it, so "
+                                "none can tell it again. `/edit TEXT` changes it.", title="Retry")
+            return Telling(seed_shift=len(alts))
+
+        return self._retell("retry", None, how)
+
+    def continue_turn(self) -> AsyncIterator[Event]:
+        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+            if len(kept.record.narration) >= MAX_EDIT_CHARS:
+                # Every prompt that reads the turn (World IR, the history window) must stay bounded.
+                raise KithError(f"Turn {kept.turn} is as long as a turn may be ({MAX_EDIT_CHARS} characters); "
+                                "play on with a new turn.", title="Continue")
+            return Telling(seed_shift=len(alts), continue_from=kept.record.narration)
+
+        return self._retell("continue", None, how)
+
+    def edit(self, narration: str) -> AsyncIterator[Event]:
+        text = narration.strip()
+        return self._retell("edit", None, lambda alts, kept: Telling(given=_edit_text(text),
+                                                                     story=kept.kind == STORY))
+
+    def edit_input(self, player_input: str) -> AsyncIterator[Event]:
+        text = player_input.strip()
+
+        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+            if kept.kind == STORY:  # the player's words are the turn: the input is the narration
+                return Telling(given=_edit_text(text), story=True)
+            return Telling(given=kept.record.narration)
+
+        return self._retell("edit-input", text, how)
+
+    async def _retell(self, kind: str, new_input: str | None,
+                      telling: Callable[[list[Alternative], Alternative], Telling]) -> AsyncIterator[Event]:
+        turn = self.turn
+        what = {"retry": "retry", "continue": "continue", "edit": "edit", "edit-input": "edit"}[kind]
+        if turn == 0:
+            yield MetaOutput(NO_TURN.format(what=what), kind)
+            return
+        alts = await swipes_store.alternatives(self._db, turn)
+        if not alts:  # told before tellings were kept: the turn as it stands is its first telling
+            first = await swipes_store.told_from_rows(self._db, turn)
+            alts = [first] if first is not None else []
+        kept = next((a for a in alts if a.kept), None)
+        if kept is None:
+            yield MetaOutput(OLD_TURN.format(turn=turn), kind)
+            return
+        if len(alts) >= swipes_store.MAX_ALTERNATIVES:
+            yield MetaOutput(f"Turn {turn} has {len(alts)} tellings already, the most kept; flip between them "
+                             "with `/swipe`, or `undo` the turn and play it again.", kind)
+            return
+        try:
+            how = telling(alts, kept)
+        except KithError as error:
+            yield MetaOutput(error.message, kind)
+            return
+        if kind == "edit-input" and not (new_input or "").strip():
+            yield MetaOutput("Type `/edit-input TEXT`: what you meant to type, in place of the last turn's input.",
+                             kind)
+            return
+        index = max(a.index for a in alts) + 1
+        parent = kept.index if kind in ("continue", "edit", "edit-input") else None
+        store = _Replacing(self._db, alts, index, STORY if how.story else kind, parent)
+        state = await self._state_before(turn)
+        said = (new_input or kept.record.input) if not how.story else (how.given or "")
+        try:
+            async for event in self._pipeline.beside(state, store).tell(said, how):
+                if isinstance(event, TurnCommitted):
+                    # The telling's own state (the game before the turn, then this telling applied, as the
+                    # pipeline keeps memory after a commit) is what the save now holds: no re-read needed.
+                    self._pipeline.state = state
+                    yield event
+                    count = len(alts) + 1
+                    yield TurnReplaced(turn, store.narration, count - 1, count, store.player_input)
+                else:
+                    yield event
+        finally:
+            if store.committed:
+                # Cancelled once the new telling was stored: the pipeline applied it to ``state`` before
+                # the cancellation reached here, so memory still follows the save.
+                self._pipeline.state = state
+
+    async def _state_before(self, turn: int) -> PlayState:
+        """The game as it stood before ``turn``, read inside a transaction that is then rolled back."""
+        db = self._db
+        current = self._pipeline.state
+        found: list[PlayState] = []
+        try:
+            async with db.transaction() as conn:
+                await journal.undo_turn(conn, turn)
+                raw = await db.scene_at(turn - 1)
+                if raw is None:
+                    raise SaveError(f"{db.name} has no scene for turn {turn - 1}; the save is damaged")
+                history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
+                state = PlayState.at(await db.load_graph_index(), SceneState.model_validate(raw), turn - 1,
+                                     history, current.verbose, await db.gossip_last_talked())
+                state.notes = dict(current.notes)  # the notes as the player has them now
+                found.append(state)
+                raise _Rollback
+        except _Rollback:
+            pass
+        return found[0]
+
+    # ------------------------------------------------------------------------------------- flipping
+
+    async def swipe(self, where: str) -> AsyncIterator[Event]:
+        """Keep another telling of the last turn: ``<``/``prev``, ``>``/``next``, or its number (from 1)."""
+        turn = self.turn
+        if turn == 0:
+            yield MetaOutput(NO_TURN.format(what="flip"), "swipe")
+            return
+        alts = await swipes_store.alternatives(self._db, turn)
+        at = next((i for i, a in enumerate(alts) if a.kept), None)
+        if at is None or len(alts) < 2:
+            yield MetaOutput(f"Turn {turn} has one telling only. Type `retry` to have it told again.", "swipe")
+            return
+        target = _target(where.strip().lower(), at, len(alts))
+        if target is None:
+            yield MetaOutput(f"Type `/swipe <` or `/swipe >`, or `/swipe N` for N from 1 to {len(alts)}.", "swipe")
+            return
+        if target == at:
+            yield MetaOutput(f"Telling {at + 1} of {len(alts)} is the one kept already.", "swipe")
+            return
+        every = [dataclasses.replace(a, kept=i == target) for i, a in enumerate(alts)]
+        await swipes_store.keep(self._db, turn, every[target], every)
+        await self._reload()
+        chosen = every[target]
+        yield NarrationDone(chosen.record.narration)
+        yield TurnReplaced(turn, chosen.record.narration, target, len(alts), chosen.record.input)
+
+    # ------------------------------------------------------------------------------------- undo
+
+    async def undo_step(self) -> tuple[str, TurnReplaced | None] | None:
+        """Take back the newest change made within the current turn (a note, an edit, a continuation):
+        what it was and, when the turn's telling changed, the telling now kept. None: there was none."""
+        turn = self.turn
+        step = await swipes_store.last_step(self._db.conn, turn)
+        if step is None:
+            return None
+        seq, kind, data = step
+        if kind == "note":
+            name = str(data.get("name", ""))
+            if name not in notes.LABELS:
+                raise SaveError(f"{self._db.name} holds an undo step it cannot read; the save is damaged")
+            await swipes_store.drop_step(self._db, seq, notes.restore_rows(name, str(data.get("before", ""))))
+            await self._reload()
+            return f"the change to the {notes.LABELS[name]}", None
+        alts = await swipes_store.alternatives(self._db, turn)
+        back = next((a for a in alts if a.index == data.get("back_to")), None)
+        if back is None:
+            await swipes_store.drop_step(self._db, seq, [])
+            return await self.undo_step()
+        every = [dataclasses.replace(a, kept=a.index == back.index) for a in alts if a.index != data.get("drop")]
+        await swipes_store.keep(self._db, turn, back, every, drop_seq=seq)
+        await self._reload()
+        position = [a.index for a in every].index(back.index)
+        what = "the continuation" if data.get("kind") == "continue" else "the edit"
+        return what, TurnReplaced(turn, back.record.narration, position, len(every), back.record.input)
+
+    # ------------------------------------------------------------------------------------- Story mode
+
+    async def story(self, text: str) -> AsyncIterator[Event]:
+        """Story mode: ``text`` joins the story as written, a turn of its own that no narrator tells."""
+        written = text.strip()
+        if not written:
+            yield MetaOutput("Type `/story TEXT`: the words are added to the story as you write them.", "story")
+            return
+        try:
+            written = _edit_text(written)
+        except KithError as error:
+            yield MetaOutput(error.message, "story")
+            return
+        if self._pipeline.state.scene.ending:
+            yield MetaOutput(ENDED_REPLY, "story")
+            return
+        async for event in self._pipeline.tell(written, Telling(given=written, story=True)):
+            yield event
+
+
+def _edit_text(text: str) -> str:
+    kept = strip_control(text).strip()
+    if not kept:
+        raise KithError("Type the text after the command: it replaces the last narration.", title="Edit")
+    if len(kept) > MAX_EDIT_CHARS:
+        raise KithError(f"That is {len(kept)} characters; a turn holds at most {MAX_EDIT_CHARS}. Nothing was "
+                        "changed.", title="Edit")
+    return kept
+
+
+def _target(where: str, at: int, count: int) -> int | None:
+    if where in ("<", "prev", "previous", "left", ""):
+        return (at - 1) % count if where else None
+    if where in (">", "next", "right"):
+        return (at + 1) % count
+    if where.isdigit() and 1 <= int(where) <= count:
+        return int(where) - 1
+    return None
+
+
+class _Replacing:
+    """The store of a turn told again: the new telling replaces the turn, every alternative kept."""
+
+    def __init__(self, db: SaveDatabase, alts: list[Alternative], index: int, kind: str, parent: int | None) -> None:
+        self._db = db
+        self._alts = alts
+        self._index = index
+        self._kind = kind
+        self._parent = parent
+        self.narration = ""
+        self.player_input = ""
+        self.committed = False
+
+    async def commit(self, turn: FinishedTurn) -> None:
+        new = alternative_of(turn, self._index, self._kind, self._parent)
+        every = [dataclasses.replace(a, kept=False) for a in self._alts] + [new]
+        also: list[RowWrite] = []
+        if self._parent is not None:
+            # An edit or a continuation is a step undo takes back on its own: to the telling it came from.
+            seq = await swipes_store.next_seq(self._db.conn)
+            also.append(swipes_store.step_row(seq, new.turn, "alternative",
+                                              {"back_to": self._parent, "drop": new.index, "kind": self._kind}))
+        await swipes_store.keep(self._db, new.turn, new, every, also)
+        self.committed = True
+        self.narration = turn.record.narration
+        self.player_input = turn.record.input

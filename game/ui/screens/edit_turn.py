@@ -1,0 +1,52 @@
+"""Edit the last turn: what the player typed and what the narrator said, replaced as written.
+
+The screen only collects the text; the app sends ``/edit-input`` and ``/edit`` so the turn is re-extracted
+and the change is undoable like one typed (``game.engine.swipes``)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from game.ui.screens.dialog import Dialog
+
+
+class EditTurnScreen(Dialog[tuple[str, str]]):
+    """Returns (input, narration) as edited, or None when cancelled."""
+
+    DEFAULT_CSS = """
+    EditTurnScreen #narration {
+        height: 12;
+    }
+    """
+
+    def __init__(self, turn: int, player_input: str, narration: str) -> None:
+        super().__init__()
+        self.turn = turn
+        self.player_input = player_input
+        self.narration = narration
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(f"Edit turn {self.turn}", classes="title")
+            yield Label("What you typed")
+            yield Input(self.player_input, id="input")
+            yield Label("What the narrator said")
+            yield TextArea(self.narration, id="narration", soft_wrap=True)
+            yield Static("The memory is updated from the edited turn; undo takes the edit back.", classes="hint")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Save", id="save", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#narration", TextArea).focus()
+
+    @on(Button.Pressed, "#save")
+    def _save(self) -> None:
+        self.dismiss((self.query_one("#input", Input).value, self.query_one("#narration", TextArea).text))
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,116 @@
+"""The app's keys for telling the last turn again and steering a model: retry (Ctrl+R), continue (Ctrl+G),
+Left/Right on an empty line (swipes), edit the turn (F7), Memory and Author's note (F6), and the status
+line's token figures. Each key sends the same command a player could type (``retry``, ``/swipe <``...),
+so the screen and a headless script go through the one engine path (``game.engine.swipes``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.widget import Widget
+from textual.widgets import Static
+
+from game.ui.status_line import token_summary
+
+if TYPE_CHECKING:
+    from game.engine.events import TurnReplaced
+    from game.ui.app import KithApp
+
+
+def retry(app: KithApp) -> None:
+    if app._needs_game():
+        app.submit("retry")
+
+
+def continue_turn(app: KithApp) -> None:
+    if app._needs_game():
+        app.submit("continue")
+
+
+def swipe(app: KithApp, step: int) -> None:
+    """Left or Right on an empty line: the last turn's previous or next telling."""
+    session = app.session
+    if session is None or session.turn == 0 or app.turn_running:
+        return  # nothing to flip, or a turn is being told: the key does nothing rather than nag
+    app.submit("/swipe >" if step > 0 else "/swipe <")
+
+
+def edit_notes(app: KithApp) -> None:
+    """F6: the Memory and Author's note in a screen; saved as the ``/memory`` and ``/note`` commands."""
+    session = app._needs_game()
+    if session is None:
+        return
+    from game.ui.screens.notes import NotesScreen
+
+    memory, note = session.notes.get("memory", ""), session.notes.get("note", "")
+
+    def saved(edited: tuple[str, str] | None) -> None:
+        if edited is not None:
+            changed = [(name, text.strip()) for name, text, before in
+                       (("memory", edited[0], memory), ("note", edited[1], note)) if text.strip() != before.strip()]
+            _send(app, [f"/{name} {text or 'clear'}" for name, text in changed])
+
+    app.push_screen(NotesScreen(memory, note), saved)
+
+
+def edit_turn(app: KithApp) -> None:
+    """F7: the last turn's input and narration in a screen; saved as ``/edit-input`` and ``/edit``."""
+    session = app._needs_game()
+    if session is None:
+        return
+    if session.turn == 0 or not session.history:
+        app.notify("There is no turn to edit yet.", severity="warning")
+        return
+    from game.ui.screens.edit_turn import EditTurnScreen
+
+    last = session.history[-1]
+
+    def saved(edited: tuple[str, str] | None) -> None:
+        if edited is None:
+            return
+        commands = []
+        if edited[0].strip() and edited[0].strip() != last.player_input.strip():
+            commands.append(f"/edit-input {edited[0].strip()}")
+        if edited[1].strip() and edited[1].strip() != last.narration.strip():
+            commands.append(f"/edit {edited[1].strip()}")
+        _send(app, commands)
+
+    app.push_screen(EditTurnScreen(last.number, last.player_input, last.narration), saved)
+
+
+def _send(app: KithApp, commands: list[str]) -> None:
+    if commands:
+        app.run_worker(submit_all(app, commands), group="telling", exclusive=True, exit_on_error=False)
+
+
+async def submit_all(app: KithApp, commands: list[str]) -> None:
+    """Send ``commands`` one after another, each once the one before it is done."""
+    for command in commands:
+        if not app.submit(command) or app._turn_worker is None:
+            return
+        try:
+            await app._turn_worker.wait()
+        except Exception:  # the failure was shown by the turn itself; the rest is not sent
+            return
+
+
+async def show_replaced(app: KithApp, event: TurnReplaced, command_line: Widget, told: list[Widget]) -> None:
+    """The last turn told another way: its old text leaves the screen, the kept telling takes its place."""
+    log = app.log_view
+    await log.take_back(event.turn - 1)
+    await log.discard(told)
+    if isinstance(command_line, Static) and event.player_input:
+        command_line.update(f"> {event.player_input}")
+    await log.add_story(event.narration)
+    if event.count > 1:
+        await log.add_meta(f"Telling {event.index + 1} of {event.count} · ←/→ on an empty line flip")
+    log.belongs_to(event.turn, command_line)
+
+
+async def show_tokens(app: KithApp) -> None:
+    """The last turn's token figures on the status line (nothing offline)."""
+    session = app.session
+    if session is None:
+        app.status.tokens = ""
+        return
+    app.status.tokens = token_summary(await session.turn_usage(), session.settings.llm.context_size)

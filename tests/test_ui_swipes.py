@@ -1,0 +1,155 @@
+"""The telling keys in the real app: Ctrl+R retries, Left/Right on an empty line flip tellings, Ctrl+T
+cycles the input modes (shown in the placeholder), F6 edits the Memory and Author's note, F7 the last
+turn; and the status line's token figures (a snapshot)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from chat_server import ChatServer, Text
+from helpers.ui import SIZE, make_app, model_settings, no_cursor_blink, play, screen_text, settle
+from llm_helpers import ir
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+
+from game.ui.command_input import PLACEHOLDERS, CommandInput
+from game.ui.screens.edit_turn import EditTurnScreen
+from game.ui.screens.notes import NotesScreen
+from game.ui.status_line import StatusLine, token_summary
+from game.ui.story_log import StoryLog
+
+USAGE = {"narrate.calls": 1, "narrate.prompt_tokens": 2140, "narrate.completion_tokens": 312,
+         "world-ir.calls": 1, "world-ir.prompt_tokens": 905, "world-ir.completion_tokens": 120,
+         "extract.calls": 1, "extract.prompt_tokens": 1210, "extract.completion_tokens": 64}
+
+
+def story(app: Any) -> str:
+    return str(app.query_one(StoryLog).plain_text())
+
+
+async def test_ctrl_r_retries_and_left_right_flip_the_tellings(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play(pilot, "help edda")
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert app.session is not None and app.session.turn == 1
+        assert "Telling 2 of 2" in story(app)
+        assert story(app).count("> help edda") == 1  # the retold turn stands in place of the first
+        await pilot.press("left")
+        await settle(pilot)
+        assert "Telling 1 of 2" in story(app) and "Telling 2 of 2" not in story(app)
+        field = app.query_one(CommandInput)
+        field.value = "ab"
+        field.cursor_position = 2
+        await pilot.press("left")  # with text, Left moves the cursor and flips nothing
+        await settle(pilot)
+        assert field.cursor_position == 1 and "Telling 1 of 2" in story(app)
+        await play(pilot, "undo")
+        assert app.session.turn == 0 and "help edda" not in story(app).split("> undo")[0]
+
+
+async def test_ctrl_t_cycles_the_input_modes_and_story_mode_adds_text_as_written(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        field = app.query_one(CommandInput)
+        assert field.placeholder == PLACEHOLDERS["do"]
+        await pilot.press("ctrl+t")
+        assert field.mode == "say" and field.placeholder == PLACEHOLDERS["say"]
+        await pilot.press("ctrl+t")
+        assert field.mode == "story" and field.placeholder.startswith("Story:")
+        await play(pilot, "The lamp gutters and nobody speaks.")
+        assert app.session is not None and app.session.turn == 1
+        assert app.session.history[-1].narration == "The lamp gutters and nobody speaks."
+        await play(pilot, "help")  # a meta command is sent as typed in every mode
+        assert app.session.turn == 1
+        await pilot.press("ctrl+t")
+        assert field.mode == "do"
+
+
+async def test_f6_edits_the_memory_and_authors_note(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, NotesScreen)
+        app.screen.query_one("#memory", TextArea).text = "Edda keeps the lamp."
+        app.screen.query_one("#note", Input).value = "Quiet."
+        await pilot.click("#save")
+        await settle(pilot)
+        assert app.session is not None
+        assert dict(app.session.notes) == {"memory": "Edda keeps the lamp.", "note": "Quiet."}
+        await play(pilot, "undo")
+        assert dict(app.session.notes) == {"memory": "Edda keeps the lamp."}
+
+
+async def test_f7_edits_the_last_turn_and_undo_restores_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play(pilot, "help edda")
+        assert app.session is not None
+        told = app.session.history[-1].narration
+        await pilot.press("f7")
+        await settle(pilot)
+        assert isinstance(app.screen, EditTurnScreen)
+        app.screen.query_one("#narration", TextArea).text = "Edda waves you off."
+        await pilot.click("#save")
+        await settle(pilot)
+        assert app.session.history[-1].narration == "Edda waves you off."
+        assert "Edda waves you off." in story(app) and told not in story(app)
+        await play(pilot, "undo")
+        assert app.session.turn == 1 and app.session.history[-1].narration == told
+
+
+def test_token_summary_names_each_step_and_the_context_fill() -> None:
+    assert token_summary(USAGE, 8192) == "narrate 2.1k+312 · IR 905+120 · extract 1.2k+64 · ctx 26% of 8.2k"
+    assert token_summary({}, 8192) == ""  # offline: nothing is shown
+
+
+class StatusApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield StatusLine()
+
+    def on_mount(self) -> None:
+        line = self.query_one(StatusLine)
+        line.save_name, line.turn, line.narrator = "lamp-night", 3, "test-model @ localhost:8080"
+        line.tokens = token_summary(USAGE, 8192)
+        line.hour = "Dusk."
+
+
+def test_status_line_with_token_figures(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        no_cursor_blink(pilot)
+        await pilot.pause()
+
+    assert snap_compare(StatusApp(), terminal_size=(140, 3), run_before=run_before)
+
+
+def test_the_documented_status_figures_are_what_the_line_shows() -> None:
+    for doc in ("llm.md", "playing.md"):
+        text = (Path(__file__).resolve().parent.parent / "docs" / doc).read_text(encoding="utf-8")
+        assert token_summary(USAGE, 8192) in text, doc
+
+
+async def test_the_status_line_shows_a_model_turns_tokens_and_a_retry_keeps_them_apart(tmp_path: Path) -> None:
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert app.status.tokens == ""  # no turn yet
+            server.push(Text("The tide turns."), Text(json.dumps(ir())))
+            await play(pilot, "wait for the tide")
+            assert app.status.tokens.startswith("narrate ") and " · IR " in app.status.tokens
+            assert "ctx " in app.status.tokens and "narrate " in screen_text(app)
+            server.push(Text("The gulls go quiet."), Text(json.dumps(ir())))
+            await pilot.press("ctrl+r")
+            await settle(pilot)
+            assert app.session is not None and app.session.history[-1].narration == "The gulls go quiet."
+            assert app.status.tokens.startswith("narrate ")
