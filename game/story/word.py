@@ -20,6 +20,7 @@ from game.graph.models import Edge, Node
 from game.story.context import Turn
 from game.story.prose import fill
 from game.story.resolve import character_named
+from game.story.tiers import COLD_TIERS
 from game.world import CharacterDef
 from game.world.ir import IRRelation
 from game.world.schema import Item, NewsLine
@@ -122,6 +123,8 @@ async def react_to_news(turn: Turn) -> bool:
             key = f"{character.name}|{edge.id}"
             if key in play.story.news_told:
                 continue
+            if edge.strength >= 0 and _soured(turn, character.name):
+                continue  # good news is not warmly remarked on by someone you have just wronged, or who is cold
             line = _line(turn, character, edge, about)
             if line is None:
                 continue
@@ -134,6 +137,15 @@ async def react_to_news(turn: Turn) -> bool:
             turn.touch(character.name)
             return True
     return False
+
+
+def _soured(turn: Turn, name: str) -> bool:
+    """Whether ``name`` is cold toward the player, or was wronged by them this very turn (a threat, an
+    accusation...): their warm word about good news would then contradict what the story just told."""
+    if turn.rules.tier(name) in COLD_TIERS:
+        return True
+    wronged = [a for a in turn.log.attitudes if a.name == name]
+    return sum(a.trust + a.friendliness for a in wronged) < 0
 
 
 def _has_news_lines(turn: Turn) -> bool:
