@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from game.engine.identity_turn import identity_providers
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
 from game.mind.context import ComposedContext, ContextSettings, compose
@@ -47,6 +48,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         SceneProvider(),
         GraphProvider(inputs.scoped.retrieval),
         KnowledgeProvider(inputs.scoped, inputs.knowers),
+        *identity_providers(inputs.state.pending),
     ]
 
 

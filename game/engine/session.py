@@ -38,6 +38,7 @@ from game.mind.context import DEFAULT_SHARES, ComposedContext, ContextSettings
 from game.narrator.base import Narrator, PastTurn
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
+from game.store.pending import PendingIdentity
 from game.store.saves import list_saves, resolve_save, validate_save_name
 from game.world.scene import SceneState
 
@@ -90,7 +91,8 @@ class GameSession:
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator,
                  graph: GraphIndex, vocabulary: Vocabulary, scene: SceneState, turn: int,
                  history: list[PastTurn], new_game: bool,
-                 talked: dict[tuple[str, str], int] | None = None) -> None:
+                 talked: dict[tuple[str, str], int] | None = None,
+                 pending: Sequence[PendingIdentity] = ()) -> None:
         self._settings = settings
         self._db = db
         self.world = world
@@ -98,10 +100,12 @@ class GameSession:
         self.new_game = new_game
         self._transcript = Transcript()
         self._pipeline = TurnPipeline(
-            PlayState.at(graph, scene, turn, history, scene.verbose, talked), narrator, vocabulary, _SaveStore(db),
+            PlayState.at(graph, scene, turn, history, scene.verbose, talked, pending), narrator, vocabulary,
+            _SaveStore(db),
             seed=settings.seed, retrieval_settings=retrieval_settings(settings), ending_titles=world.ending_titles,
             gossip_settings=gossip_settings(settings), context_settings=context_settings(settings),
         )
+        self._pipeline.reload_graph = db.load_graph_index  # a "yes" to "is that Bram Kettle?" folds a node
 
     # ------------------------------------------------------------------------------------- the game now
 
@@ -242,7 +246,8 @@ class GameSession:
 
             narrator = make_narrator(settings, world, env=env)
         talked = await db.gossip_last_talked()
-        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked)
+        return cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
+                   await db.pending_identities(open_only=True))
 
     @staticmethod
     async def _seed_world(db: SaveDatabase, world: World) -> None:
@@ -428,7 +433,8 @@ class GameSession:
         raw = await db.scene_at(turn)
         scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
         history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked())
+        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
+                                            await db.pending_identities(open_only=True))
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)
@@ -459,4 +465,4 @@ class _SaveStore:
 
     async def commit(self, turn: FinishedTurn) -> None:
         await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told,
-                                   turn.rows)
+                                   turn.rows, turn.merges)

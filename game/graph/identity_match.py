@@ -67,6 +67,14 @@ class Verdict:
     candidate: Candidate | None = None
 
 
+@dataclass(frozen=True)
+class IdentityDecision:
+    """A verdict an upsert acted on: ``node_id`` is the candidate when assumed, the new node when asked."""
+
+    verdict: Verdict
+    node_id: str
+
+
 @lru_cache(maxsize=1 << 16)
 def words(name: str) -> tuple[str, ...]:
     """A name's words, normalized, with the dots of "Capt." and "Dr." dropped."""
