@@ -20,6 +20,7 @@ from game.cli.graph_common import (
 from game.cli.graph_extract import add_extract_parser
 from game.cli.graph_gossip import add_gossip_parser
 from game.cli.graph_map import add_map_parsers
+from game.cli.graph_pending import add_pending_parsers
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,3 +136,4 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_map_parsers(actions)
     add_extract_parser(actions)
     add_gossip_parser(actions)
+    add_pending_parsers(actions)

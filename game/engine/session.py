@@ -356,6 +356,10 @@ class GameSession:
         """Keep a command that changed the game as a turn of its own (``undo`` steps back over it)."""
         return await self._pipeline.commit_command(text, reply, writes)
 
+    async def pending_identities(self, *, open_only: bool = True) -> list[PendingIdentity]:
+        """Questions of identity (a new name that may be someone known), the open ones by default."""
+        return await self._db.pending_identities(open_only=open_only)
+
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns committed without their memory update (see ``reextract_pending``)."""
         return await self._db.pending_extraction()
