@@ -11,36 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.narrators import Introducing
 from helpers.play import collect, text_of
 from store_helpers import state
 
 from game.config import Settings, load_settings
 from game.engine.events import MetaOutput
 from game.engine.session import GameSession
-from game.graph.upsert import UpsertExecution
-from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
-from game.narrator.offline import OfflineNarrator
 from game.store.database import SaveDatabase
-from game.world import World, load_world
+from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
 KEEPER = {"name": "Keeper Marsh", "summary": "A keeper in an oilskin who knows the stair too well."}
-
-
-class Introducing(OfflineNarrator):
-    """The offline narrator, whose memory update at turn ``at`` also records ``call`` (a newcomer)."""
-
-    def __init__(self, world: World, at: int, call: dict[str, Any]) -> None:
-        super().__init__(world, 0)
-        self.at, self.call = at, call
-
-    async def extract(self, request: NarrationRequest, result: NarrationResult,
-                      execution: UpsertExecution) -> ExtractionReport:
-        report = await super().extract(request, result, execution)
-        if request.turn == self.at:
-            outcome = await execution.run(self.call)
-            assert outcome.error is None, outcome.error
-        return report
 
 
 def settings_for(tmp_path: Path) -> Settings:
