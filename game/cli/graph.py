@@ -39,6 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_save_option(upsert)
     add_always_json_option(upsert)
     upsert.add_argument("--turn", type=non_negative, help="the turn to record (default: the save's current turn)")
+    upsert.add_argument("--identity", action="store_true",
+                        help="judge a new name as the game does: a sure match is that person, an unsure one a "
+                             "new node and a question for `kith graph pending`")
     upsert.add_argument("file", metavar="FILE|-", help="a JSON file, or - for standard input")
     upsert.set_defaults(handler=handler(graph_write.upsert))
 

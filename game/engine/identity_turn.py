@@ -29,11 +29,14 @@ MAX_ANSWER_WORDS = 6
 """A longer line is the player doing something else, not answering."""
 
 
-def decided(decisions: Sequence[IdentityDecision], turn: int) -> tuple[list[RowWrite], list[IdentityMerge]]:
-    """A turn's identity decisions as its writes: each question a pending row (``T-K``), each assumed
-    identity a merge-log entry (its name is already an alias in the turn's graph writes)."""
+def decided(decisions: Sequence[IdentityDecision], turn: int,
+            taken: Iterable[str] = ()) -> tuple[list[RowWrite], list[IdentityMerge]]:
+    """A turn's identity decisions as its writes: each question a pending row (``T-K``, skipping the IDs
+    in ``taken``), each assumed identity a merge-log entry (its name is already an alias in the turn's
+    graph writes)."""
     rows: list[RowWrite] = []
     merges: list[IdentityMerge] = []
+    used = set(taken)
     for decision in decisions:
         verdict, candidate = decision.verdict, decision.verdict.candidate
         if candidate is None:
@@ -42,8 +45,12 @@ def decided(decisions: Sequence[IdentityDecision], turn: int) -> tuple[list[RowW
             merges.append(IdentityMerge(decision.node_id, None, verdict.name, "assumed",
                                         f"{candidate.evidence} (confidence {candidate.confidence:.2f})"))
         else:
+            number = len(rows) + 1
+            while f"{turn}-{number}" in used:
+                number += 1
+            used.add(f"{turn}-{number}")
             pending = PendingIdentity(
-                id=f"{turn}-{len(rows) + 1}", turn=turn, new_id=decision.node_id, new_name=verdict.name,
+                id=f"{turn}-{number}", turn=turn, new_id=decision.node_id, new_name=verdict.name,
                 candidate_id=candidate.node.id, candidate_name=candidate.node.name,
                 confidence=round(candidate.confidence, 3), evidence=candidate.evidence,
             )

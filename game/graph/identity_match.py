@@ -144,6 +144,8 @@ def score(name: str, aliases: Sequence[str], node: Node) -> Candidate | None:
         _, their_core = _core(theirs)
         if titles and core == their_core and len(core) >= 2:
             offer(0.9, f"{name!r} is {other!r} with a title")
+        elif titles and core == their_core:
+            offer(0.6, f"{name!r} is {other!r} with a title")
         elif titles and len(core) == 1 and len(their_core) >= 2 and core[0] == their_core[-1]:
             fits = any(title in _described(node) for title in titles)
             offer(0.7 if fits else 0.6,

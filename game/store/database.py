@@ -247,19 +247,23 @@ class SaveDatabase:
 
     # ---------------------------------------------------------------------------------------- graph writes
 
-    async def commit_graph(self, writes: GraphWrites, told: Sequence[Told] = ()) -> None:
+    async def commit_graph(self, writes: GraphWrites, told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
+                           merges: Sequence[IdentityMerge] = ()) -> None:
         """Commit one execution's writes outside a game turn (``kith graph upsert``).
 
         They are journaled at the save's current turn, whatever turn they are dated: undo goes backwards
         through the journal, so a later write must be undone before the turn whose nodes it points at.
-        ``told``: gossip exchanges to log with them (``kith graph gossip``).
+        ``told``: gossip exchanges to log with them (``kith graph gossip``); ``rows`` and ``merges``: the
+        questions and assumed identities of ``kith graph upsert --identity``.
         """
-        if not writes and not told:
+        if not writes and not told and not rows and not merges:
             return
         journal_turn = await self.current_turn()
         async with self.transaction() as conn:
             await self._write_graph(conn, writes, journal_turn, journal=journal_turn > 0)
             await self._log_gossip(conn, told, journal_turn, journal=journal_turn > 0)
+            await write_rows(conn, journal_turn, rows, journal_it=journal_turn > 0)
+            await self._identity_merges(conn, merges, journal_turn)
             await self._put_meta(conn, {"last_played": now_iso()})
 
     async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]]) -> None:
