@@ -22,6 +22,7 @@ from benchmarks import (
     extract_bench,
     gossip_bench,
     graph_bench,
+    identity_bench,
     llm_bench,
     map_bench,
 )
@@ -35,6 +36,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "cli_bench": cli_bench.run,
     "gossip_bench": gossip_bench.run,
     "context_bench": context_bench.run,
+    "identity_bench": identity_bench.run,
 }
 
 

@@ -190,10 +190,10 @@ def judge(name: str, node_type: str, aliases: Sequence[str], nodes: Iterable[Nod
     found: list[Candidate] = []
     sharing = _clues(name, aliases)
     for node in nodes:
-        if node.type != node_type or node.attributes.get("player") is True:
-            continue
         if sharing.isdisjoint(_node_clues(node)):
             continue  # no word in common: no rule can match, and this keeps a big graph cheap
+        if node.type != node_type or node.attributes.get("player") is True:
+            continue
         candidate = score(name, aliases, node)
         if candidate is not None and candidate.confidence >= ASK:
             found.append(candidate)
@@ -217,18 +217,26 @@ def _clues(name: str, aliases: Sequence[str]) -> frozenset[str]:
     return frozenset(clue)
 
 
+_CLUES: dict[str, tuple[Node, frozenset[str]]] = {}
+"""Each node's words by ID, with the node object they were read from: a changed node is a new object
+(nodes are replaced, never edited), so ``is`` tells a stale entry without reading its names again."""
+_MAX_CLUES = 1 << 18
+
+
 def _node_clues(node: Node) -> frozenset[str]:
-    return _node_words(tuple(node.names), tuple(node.labels))
-
-
-@lru_cache(maxsize=1 << 16)
-def _node_words(names: tuple[str, ...], labels: tuple[str, ...]) -> frozenset[str]:
+    cached = _CLUES.get(node.id)
+    if cached is not None and cached[0] is node:
+        return cached[1]
     found: set[str] = set()
-    for name in names:
-        found |= set(words(name))
-    for label in labels:
-        found |= set(words(label))
-    return frozenset(found)
+    for name in node.names:
+        found.update(words(name))
+    for label in node.labels:
+        found.update(words(label))
+    clues = frozenset(found)
+    if len(_CLUES) >= _MAX_CLUES:
+        _CLUES.clear()  # bounded: a process that opens many saves starts again rather than grow
+    _CLUES[node.id] = (node, clues)
+    return clues
 
 
 def question(new_name: str, candidate_name: str) -> str:
