@@ -7,6 +7,7 @@ which on one turn also names a newcomer in its memory update, as a model's extra
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from game.config import Settings, load_settings
 from game.engine.events import MetaOutput
 from game.engine.session import GameSession
 from game.store.database import SaveDatabase
+from game.store.migrations import MIGRATIONS
 from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -164,3 +166,46 @@ def test_rows_are_json_scalars() -> None:
     row = PendingIdentity("1-1", 1, "a", "A", "b", "B", 0.6, "why").write().row
     assert row is not None
     json.dumps(dict(row))
+
+
+async def test_a_question_whose_people_were_merged_meanwhile_is_not_asked(tmp_path: Path) -> None:
+    session = await start(tmp_path)
+    try:
+        await collect(session, "look")
+        [asked] = await session.pending_identities()
+        await session._db.merge_nodes(asked.candidate_id, asked.new_id, strategy="manual", evidence="an author",
+                                      turn=1)
+        await session.reload()
+        assert "is that Edda Marsh?" not in text_of(await collect(session, "wait"))
+        assert read_answer_left_alone(await collect(session, "yes"))
+    finally:
+        await session.close()
+
+
+def read_answer_left_alone(events: list[Any]) -> bool:
+    return not any(isinstance(e, MetaOutput) and "it is:" in e.text for e in events)
+
+
+async def test_a_save_from_before_questions_of_identity_opens_and_asks(tmp_path: Path) -> None:
+    world = load_world(FIXTURES, "tiny")
+    session = await GameSession.open(settings_for(tmp_path), save="game", new=True, world="tiny",
+                                     narrator=Introducing(world, 2, {"nodes": [KEEPER]}))
+    try:
+        await collect(session, "look")
+        path = session._db.path
+    finally:
+        await session.close()
+    at = next(i for i, script in enumerate(MIGRATIONS) if "pending_identities" in script)
+    with sqlite3.connect(path) as conn:  # as a Kith from before this migration left it
+        conn.execute("DROP TABLE pending_identities")
+        conn.execute(f"PRAGMA user_version = {at}")
+    reopened = await GameSession.open(settings_for(tmp_path), save="game",
+                                      narrator=Introducing(world, 2, {"nodes": [KEEPER]}))
+    try:
+        assert await reopened.pending_identities() == []
+        await collect(reopened, "wait")
+        [asked] = await reopened.pending_identities()
+        assert asked.id == "2-1"
+        assert "is that Edda Marsh?" in text_of(await collect(reopened, "wait"))
+    finally:
+        await reopened.close()

@@ -58,10 +58,10 @@ def decided(decisions: Sequence[IdentityDecision], turn: int,
     return rows, merges
 
 
-def identity_providers(pending: Sequence[PendingIdentity]) -> list[ContextProvider]:
+def identity_providers(pending: Sequence[PendingIdentity], graph: GraphIndex) -> list[ContextProvider]:
     """The IDENTITY section when a question waits to be asked (none otherwise, so a turn without one is
     composed exactly as before)."""
-    asking = next_question(pending)
+    asking = next_question(pending, graph.nodes)
     return [IdentityProvider(asking)] if asking is not None else []
 
 

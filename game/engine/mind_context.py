@@ -48,7 +48,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         SceneProvider(),
         GraphProvider(inputs.scoped.retrieval),
         KnowledgeProvider(inputs.scoped, inputs.knowers),
-        *identity_providers(inputs.state.pending),
+        *identity_providers(inputs.state.pending, inputs.state.graph),
     ]
 
 

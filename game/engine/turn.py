@@ -310,7 +310,7 @@ class TurnPipeline:
             count = self.narrator.count_tokens if isinstance(self.narrator, CountsTokens) else None
             context = await compose_turn(turn, text, inputs, self.context_settings, self.context_providers, count)
             npc_context, knowledge = narrator_inputs(context, scoped)
-            asking = next_question(state.pending) if asked_line(context) is not None else None
+            asking = next_question(state.pending, state.graph.nodes) if asked_line(context) is not None else None
             lap("context_ms")
             scene = state.scene.model_copy(update={"verbose": state.verbose})
             request = NarrationRequest(

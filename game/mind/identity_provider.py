@@ -8,7 +8,7 @@ asked; the player's answer at the following turn settles it (``game.engine.ident
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from game.graph.identity_match import question
 from game.mind.context import ComposedContext
@@ -19,9 +19,11 @@ IDENTITY = "IDENTITY"
 """The section's name (and the prompt's tag)."""
 
 
-def next_question(pending: Sequence[PendingIdentity]) -> PendingIdentity | None:
-    """The question this turn asks: the oldest open one nobody has asked yet."""
-    return next((p for p in pending if p.is_open and p.asked_turn is None), None)
+def next_question(pending: Sequence[PendingIdentity], people: Container[str]) -> PendingIdentity | None:
+    """The question this turn asks: the oldest open one nobody has asked yet whose two people are both
+    still in the graph (``people``: node IDs; an author may have merged them meanwhile)."""
+    return next((p for p in pending if p.is_open and p.asked_turn is None
+                 and p.new_id in people and p.candidate_id in people), None)
 
 
 class IdentityProvider:
