@@ -105,3 +105,28 @@ def test_the_kettle_recording_is_what_its_generator_makes(tmp_path: Path) -> Non
         return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
 
     assert requests(fresh) == requests(TESTS / "scripts" / "identity-kettle.jsonl")
+
+
+def test_upsert_judges_new_names_only_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    people = tmp_path / "people.json"
+    people.write_text(json.dumps({"nodes": [
+        {"name": "Bram Kettle", "labels": ["captain"], "summary": "Captain of the Gannet, a year overdue."}]}))
+    titled = tmp_path / "titled.json"
+    titled.write_text(json.dumps({"nodes": [{"name": "Capt. Bram Kettle", "summary": "The Gannet's captain."}]}))
+    assert kith(tmp_path, capsys, "upsert", "--save", "q", str(people))[0] == 0
+    code, out, _ = kith(tmp_path, capsys, "upsert", "--save", "q", "--identity", str(titled))
+    assert code == 0
+    [result] = json.loads(out)[0]["nodes"]["results"]
+    assert (result["id"], result["status"]) == ("npc-bram-kettle", "updated")
+    stats = json.loads(kith(tmp_path, capsys, "stats", "--save", "q", "--json")[1])
+    [assumed] = stats["merges"]["log"]
+    assert assumed["strategy"] == "assumed" and assumed["mergedId"] == "" and assumed["keptId"] == "npc-bram-kettle"
+    assert "with a title" in assumed["evidence"]
+    text = kith(tmp_path, capsys, "stats", "--save", "q")[1]
+    assert "Capt. Bram Kettle → npc-bram-kettle, assumed at turn 0" in text
+    # Without --identity an upsert matches exact names and aliases only, as it always has.
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"nodes": [{"name": "Captain Kettle", "summary": "A man off the night tide."}]}))
+    [created] = json.loads(kith(tmp_path, capsys, "upsert", "--save", "q", str(other))[1])[0]["nodes"]["results"]
+    assert created["status"] == "created"
+    assert json.loads(kith(tmp_path, capsys, "pending", "--save", "q", "--json")[1]) == {"pending": []}
