@@ -20,6 +20,7 @@ is assumed.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -217,15 +218,16 @@ def _clues(name: str, aliases: Sequence[str]) -> frozenset[str]:
     return frozenset(clue)
 
 
-_CLUES: dict[str, tuple[Node, frozenset[str]]] = {}
-"""Each node's words by ID, with the node object they were read from: a changed node is a new object
-(nodes are replaced, never edited), so ``is`` tells a stale entry without reading its names again."""
-_MAX_CLUES = 1 << 18
+_CLUES: dict[str, tuple[weakref.ref[Node], frozenset[str]]] = {}
+"""Each node's words by ID, with a weak reference to the node object they were read from: a changed node
+is a new object (nodes are replaced, never edited), so ``is`` tells a stale entry without reading its
+names again, and the cache never keeps a node (or a closed save's graph) alive."""
+_MAX_CLUES = 1 << 17
 
 
 def _node_clues(node: Node) -> frozenset[str]:
     cached = _CLUES.get(node.id)
-    if cached is not None and cached[0] is node:
+    if cached is not None and cached[0]() is node:
         return cached[1]
     found: set[str] = set()
     for name in node.names:
@@ -235,7 +237,7 @@ def _node_clues(node: Node) -> frozenset[str]:
     clues = frozenset(found)
     if len(_CLUES) >= _MAX_CLUES:
         _CLUES.clear()  # bounded: a process that opens many saves starts again rather than grow
-    _CLUES[node.id] = (node, clues)
+    _CLUES[node.id] = (weakref.ref(node), clues)
     return clues
 
 
