@@ -17,7 +17,7 @@ from helpers.play import collect, text_of
 from store_helpers import state
 
 from game.config import Settings, load_settings
-from game.engine.events import MetaOutput
+from game.engine.events import MetaOutput, TurnFailed
 from game.engine.session import GameSession
 from game.store.database import SaveDatabase
 from game.store.migrations import MIGRATIONS
@@ -209,3 +209,22 @@ async def test_a_save_from_before_questions_of_identity_opens_and_asks(tmp_path:
         assert "is that Edda Marsh?" in text_of(await collect(reopened, "wait"))
     finally:
         await reopened.close()
+
+
+async def test_an_answer_the_save_cannot_keep_changes_nothing(tmp_path: Path) -> None:
+    session = await start(tmp_path)
+    try:
+        await collect(session, "look")
+        await collect(session, "wait")
+        before = await disk(session)
+        with sqlite3.connect(session._db.path) as conn:  # the write of the answer fails inside SQLite
+            conn.execute("CREATE TRIGGER refuse BEFORE INSERT ON pending_identities WHEN NEW.status != 'open' "
+                         "BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END")
+        events = await collect(session, "yes")
+        failed = [e for e in events if isinstance(e, TurnFailed)]
+        assert failed and "simulated write failure" in failed[0].message and "nothing was saved" in failed[0].message
+        assert await disk(session) == before and session.turn == 2
+        [asked] = await session.pending_identities()
+        assert asked.new_id in session.graph.nodes
+    finally:
+        await session.close()

@@ -281,7 +281,11 @@ class TurnPipeline:
         answer = read_answer(text, self.state.pending, self.state.graph, self.state.turn)
         if answer is not None and self.reload_graph is not None:
             reply, row, merge = settle(answer, self.state.turn + 1)
-            turn = await self.commit_command(text.strip(), reply, rows=[row], merges=[merge] if merge else [])
+            try:
+                turn = await self.commit_command(text.strip(), reply, rows=[row], merges=[merge] if merge else [])
+            except KithError as error:  # a save that cannot be written: nothing of the answer was kept
+                yield TurnFailed(_not_saved(error.message), error.title)
+                return
             yield MetaOutput(reply, "identity")
             yield TurnCommitted(turn, True, {})
             return
