@@ -23,6 +23,7 @@ from benchmarks import (
     extract_bench,
     gossip_bench,
     graph_bench,
+    identity_bench,
     launch_bench,
     llm_bench,
     map_bench,
@@ -45,6 +46,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "enrich_bench": enrich_bench.run,
     "metapath_bench": metapath_bench.run,
     "swipes_bench": swipes_bench.run,
+    "identity_bench": identity_bench.run,
 }
 
 

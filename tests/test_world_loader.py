@@ -182,7 +182,7 @@ def test_several_errors_are_reported_together(content: Path) -> None:
 
 
 def test_unknown_or_malformed_world_id(content: Path) -> None:
-    with pytest.raises(ContentError, match=r"no world .atlantis. in .*\(worlds there: skerry, tiny\)"):
+    with pytest.raises(ContentError, match=r"no world .atlantis. in .*\(worlds there: quay, skerry, tiny\)"):
         load_world(content, "atlantis")
     with pytest.raises(ContentError, match="not a world id"):
         load_world(content, "../tiny")

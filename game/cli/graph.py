@@ -23,6 +23,7 @@ from game.cli.graph_gaps import add_gaps_parser
 from game.cli.graph_gossip import add_gossip_parser
 from game.cli.graph_map import add_map_parsers
 from game.cli.graph_patterns import add_patterns_parser
+from game.cli.graph_pending import add_pending_parsers
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,6 +42,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_save_option(upsert)
     add_always_json_option(upsert)
     upsert.add_argument("--turn", type=non_negative, help="the turn to record (default: the save's current turn)")
+    upsert.add_argument("--identity", action="store_true",
+                        help="judge a new name as the game does: a sure match is that person, an unsure one a "
+                             "new node and a question for `kith graph pending`")
     upsert.add_argument("file", metavar="FILE|-", help="a JSON file, or - for standard input")
     upsert.set_defaults(handler=handler("graph_write", "upsert"))
 
@@ -158,3 +162,4 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     memories.set_defaults(handler=handler("graph_memories", "memories_command"))
     add_patterns_parser(actions)
     add_gaps_parser(actions)
+    add_pending_parsers(actions)

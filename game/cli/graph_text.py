@@ -106,7 +106,9 @@ def stats_text(stats: Mapping[str, Any], save_name: str) -> str:
         lines.append(f"  top hubs:       {hubs}")
     lines.append(f"  merges:         {merges['count']}")
     for record in merges["log"][-5:]:
-        lines.append(f"    {record['mergedName']} ({record['mergedId']}) → {record['keptId']}, "
+        # An assumed identity folded no node (the name became an alias): it has no merged ID to show.
+        merged = f" ({record['mergedId']})" if record["mergedId"] else ""
+        lines.append(f"    {record['mergedName']}{merged} → {record['keptId']}, "
                      f"{record['strategy']} at turn {record['turn']}: {record['evidence']}")
     return "\n".join(lines)
 

@@ -20,13 +20,14 @@ from typing import Any
 
 from game.cli.graph_common import find_node, open_save, print_json, print_text, save_path
 from game.config import Settings
+from game.engine.identity_turn import decided
 from game.errors import InputError
 from game.graph.bulk import BulkLoader, LineCounts
 from game.graph.memory import GraphIndex
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader, GraphWrites
-from game.graph.upsert import UpsertExecution, load_calls, load_json
+from game.graph.upsert import NodeSource, UpsertExecution, load_calls, load_json
 from game.store.database import SaveDatabase, node_by_name
 from game.text import strip_control
 
@@ -68,9 +69,15 @@ async def upsert(args: argparse.Namespace, settings: Settings) -> int:
         # Many calls read the save thousands of times: load it into memory once (as import does) instead
         # of a query per name. A few calls read through the indexes, which is cheaper on a long game.
         reader: GraphReader = await db.load_graph_index() if len(calls) > INDEX_FROM_CALLS else db.graph
-        execution = UpsertExecution(reader, await db.vocabulary(), turn)
+        judged: NodeSource | None = None
+        if args.identity:  # as a game's turns judge a new name (game/graph/identity_match.py)
+            everyone = list(reader.nodes.values()) if isinstance(reader, GraphIndex) else await db.all_nodes()
+            judged = lambda: everyone  # noqa: E731
+        execution = UpsertExecution(reader, await db.vocabulary(), turn, identity=judged)
         outcomes = [await execution.run(call) for call in calls]
-        await db.commit_graph(execution.writes)
+        taken = {item.id for item in await db.pending_identities()}
+        rows, merges = decided(execution.identities, turn, taken)
+        await db.commit_graph(execution.writes, rows=rows, merges=merges)
     print_json([outcome.to_json_dict() for outcome in outcomes])
     return 1 if any(outcome.error for outcome in outcomes) else 0
 

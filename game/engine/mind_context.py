@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from game.engine.identity_turn import identity_providers
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
 from game.mind.attitude_provider import AttitudeProvider
@@ -51,6 +52,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         KnowledgeProvider(inputs.scoped, inputs.knowers),
         AttitudeProvider(inputs.state.attitudes),
         MemoryProvider(lambda: inputs.state.memories),
+        *identity_providers(inputs.state.pending, inputs.state.graph),
     ]
 
 

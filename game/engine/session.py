@@ -59,6 +59,7 @@ from game.narrator.base import Narrator, PastTurn
 from game.store import metapath_patterns
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
+from game.store.pending import PendingIdentity
 from game.store.saves import list_saves, resolve_save, validate_save_name
 from game.story.tiers import tier_change_lines
 from game.world.scene import SceneState
@@ -118,7 +119,7 @@ class GameSession:
                  graph: GraphIndex, vocabulary: Vocabulary, scene: SceneState, turn: int,
                  history: list[PastTurn], new_game: bool,
                  talked: dict[tuple[str, str], int] | None = None, attitudes: AttitudeBook | None = None,
-                 discovered: Sequence[MetaPath] = ()) -> None:
+                 discovered: Sequence[MetaPath] = (), pending: Sequence[PendingIdentity] = ()) -> None:
         self._settings = settings
         self._db = db
         self.world = world
@@ -127,12 +128,13 @@ class GameSession:
         self._transcript = Transcript()
         self._background: BackgroundEnricher | None = None
         self._pipeline = TurnPipeline(
-            PlayState.at(graph, scene, turn, history, scene.verbose, talked, attitudes), narrator, vocabulary,
-            _SaveStore(db), seed=settings.seed,
+            PlayState.at(graph, scene, turn, history, scene.verbose, talked, attitudes, pending=pending), narrator,
+            vocabulary, _SaveStore(db), seed=settings.seed,
             retrieval_settings=retrieval_settings(settings, world.metapaths, discovered),
             ending_titles=world.ending_titles, gossip_settings=gossip_settings(settings),
             context_settings=context_settings(settings), tier_lines=tier_change_lines(world, settings.seed),
         )
+        self._pipeline.reload_graph = db.load_graph_index  # a "yes" to "is that Bram Kettle?" folds a node
 
     # ------------------------------------------------------------------------------------- the game now
 
@@ -287,7 +289,7 @@ class GameSession:
         attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
         discovered = await metapath_patterns.discovered(db) if settings.retrieval.discovered_patterns else ()
         session = cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
-                      attitudes, discovered)
+                      attitudes, discovered, await db.pending_identities(open_only=True))
         session._pipeline.state.memories = await load_memory_book(db, memory_settings(settings))
         session._pipeline.state.notes = await notes.load(db.conn)
         return session
@@ -484,6 +486,10 @@ class GameSession:
         """Keep a command that changed the game as a turn of its own (``undo`` steps back over it)."""
         return await self._pipeline.commit_command(text, reply, writes)
 
+    async def pending_identities(self, *, open_only: bool = True) -> list[PendingIdentity]:
+        """Questions of identity (a new name that may be someone known), the open ones by default."""
+        return await self._db.pending_identities(open_only=open_only)
+
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns committed without their memory update (see ``reextract_pending``)."""
         return await self._db.pending_extraction()
@@ -567,7 +573,8 @@ class GameSession:
         history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
         attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
         self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
-                                            attitudes, await load_memory_book(db, memory_settings(self.settings)))
+                                            attitudes, await load_memory_book(db, memory_settings(self.settings)),
+                                            await db.pending_identities(open_only=True))
         self._pipeline.state.notes = await notes.load(db.conn)
 
     # ------------------------------------------------------------------------------------- swipes, notes
@@ -623,4 +630,4 @@ class _SaveStore:
 
     async def commit(self, turn: FinishedTurn) -> None:
         await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told,
-                                   (*turn.rows, first_row(turn)))
+                                   (*turn.rows, first_row(turn)), turn.merges)

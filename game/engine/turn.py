@@ -15,7 +15,7 @@ import asyncio
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -34,6 +34,7 @@ from game.engine.events import (
     TurnCommitted,
     TurnFailed,
 )
+from game.engine.identity_turn import decided, follow, read_answer, settle
 from game.engine.meta import parse_meta
 from game.engine.mind_context import (
     ContextInputs,
@@ -58,6 +59,7 @@ from game.mind import attitude_turn
 from game.mind.attitude import TABLE as ATTITUDES
 from game.mind.attitude import Attitude, AttitudeBook, AttitudeView
 from game.mind.context import ContextSettings
+from game.mind.identity_provider import asked_line, next_question
 from game.mind.memory import MemoryBook
 from game.mind.memory_consolidate import SummarizingNarrator
 from game.mind.memory_forming import memory_rows
@@ -70,6 +72,7 @@ from game.narrator.base import (
     PastTurn,
 )
 from game.store.database import TurnRecord
+from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite
 from game.world import awareness
 from game.world.ir import WorldIR
@@ -105,16 +108,20 @@ class PlayState:
     """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
     notes: dict[str, str] = field(default_factory=dict)
     """The save's Memory and Author's note (``game.engine.notes``), handed to the narrator every turn."""
+    pending: list[PendingIdentity] = field(default_factory=list)
+    """Open questions of identity (``game.store.pending``): one is asked a turn, answered the next."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
            verbose: bool, talked: Mapping[tuple[str, str], int] | None = None,
-           attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None) -> PlayState:
+           attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
+           pending: Iterable[PendingIdentity] = ()) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
-                   dict(talked or {}), attitudes or AttitudeBook(), memories or MemoryBook())
+                   dict(talked or {}), attitudes or AttitudeBook(), memories or MemoryBook(),
+                   pending=[p for p in pending if p.is_open])
 
 
 def is_command(text: str) -> bool:
@@ -136,6 +143,8 @@ class FinishedTurn:
     """The turn's gossip exchanges; their knower rows are already in ``writes``."""
     rows: tuple[RowWrite, ...] = ()
     """Rows of other features' tables the turn changed (attitudes, memories...), stored and undone with it."""
+    merges: tuple[IdentityMerge, ...] = ()
+    """Identities the turn assumed (logged) or the player confirmed (folded), in the same transaction."""
     mode: str = "tell"
     """How it was told (``NarrationRequest.mode``): ``story`` is the player's own writing (Story mode)."""
 
@@ -263,6 +272,9 @@ class TurnPipeline:
         self.seed = seed
         self.retrieval_settings = retrieval_settings or RetrievalSettings()
         self.ending_titles: Mapping[str, str] = ending_titles or {}
+        self.reload_graph: Callable[[], Awaitable[GraphIndex]] | None = None
+        """Reads the graph back after a turn folded one node into another (the in-memory graph only adds
+        and changes); without it (a game in memory) answers to questions of identity are not taken."""
 
     def story_input(self, text: str) -> str | MetaOutput:
         """What the story is asked to do for ``text``, or the reply when no story turn is told.
@@ -290,6 +302,17 @@ class TurnPipeline:
         if isinstance(wanted, MetaOutput):
             yield wanted
             return
+        answer = read_answer(text, self.state.pending, self.state.graph, self.state.turn)
+        if answer is not None and self.reload_graph is not None:
+            reply, row, merge = settle(answer, self.state.turn + 1)
+            try:
+                turn = await self.commit_command(text.strip(), reply, rows=[row], merges=[merge] if merge else [])
+            except KithError as error:  # a save that cannot be written: nothing of the answer was kept
+                yield TurnFailed(_not_saved(error.message), error.title)
+                return
+            yield MetaOutput(reply, "identity")
+            yield TurnCommitted(turn, True, {})
+            return
         async for event in self.tell(wanted):
             yield event
 
@@ -300,6 +323,7 @@ class TurnPipeline:
                             gossip_settings=self.gossip_settings, context_settings=self.context_settings,
                             tier_lines=self.tier_lines)
         told.context_providers = self.context_providers
+        told.reload_graph = self.reload_graph
         return told
 
     async def tell(self, text: str, telling: Telling | None = None) -> AsyncIterator[Event]:
@@ -325,6 +349,7 @@ class TurnPipeline:
             count = self.narrator.count_tokens if isinstance(self.narrator, CountsTokens) else None
             context = await compose_turn(turn, text, inputs, self.context_settings, self.context_providers, count)
             npc_context, knowledge = narrator_inputs(context, scoped)
+            asking = next_question(state.pending, state.graph.nodes) if asked_line(context) is not None else None
             lap("context_ms")
             scene = state.scene.model_copy(update={"verbose": state.verbose})
             request = NarrationRequest(
@@ -358,7 +383,8 @@ class TurnPipeline:
             lap("world_ir_ms")
             execution = UpsertExecution(state.graph, self.vocabulary, turn,
                                         rng=random.Random(f"{self.seed}:{turn}"),
-                                        witnesses=await witnesses(state.graph, state.scene.cast))
+                                        witnesses=await witnesses(state.graph, state.scene.cast),
+                                        identity=state.graph.nodes.values)
             if result.ir_error:
                 # Without a World IR there is nothing true to extract; the turn is stored marked so that
                 # `kith graph rebuild` can ask for the IR again later.
@@ -414,8 +440,11 @@ class TurnPipeline:
                 world_ir=None if result.ir_error else result.world_ir.to_json_dict(), timings=timings,
                 extracted=report.extracted, extraction="full" if fallback is None else fallback.extraction,
             )
+            raised, assumed = decided(execution.identities, turn) if report.extracted else ([], [])
+            asked = [asking.asked(turn).write()] if asking is not None else []
             await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
-                                           (context_row(context), *moved.rows, *memories), mode=request.mode))
+                                           (context_row(context), *moved.rows, *memories, *asked, *raised),
+                                           tuple(assumed), mode=request.mode))
             lap("commit_ms")
         except KithError as error:
             yield TurnFailed(_not_saved(error.message), error.title)
@@ -466,6 +495,8 @@ class TurnPipeline:
                 cancelled = True  # however often Esc is pressed, the commit finishes first
         task.result()  # a failed commit raises here, and nothing was kept
         self.apply(finished)
+        if self.reload_graph is not None and any(merge.merged_id for merge in finished.merges):
+            self.state.graph = await self.reload_graph()
         if cancelled:
             raise asyncio.CancelledError
 
@@ -484,17 +515,19 @@ class TurnPipeline:
         if recorded:
             state.attitudes = state.attitudes.updated(recorded)
         state.memories.apply(finished.rows)
+        state.pending = follow(state.pending, finished.rows)
 
     async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None,
-                             rows: Sequence[RowWrite] = ()) -> int:
-        """Store a command that changes the game (``/knowledge NAME add ...``, ``/relationship NAME set ...``)
-        as a turn of its own: its input is the command, its narration the reply, the scene stays as it was.
-        ``undo`` then steps back over it exactly like over a told turn. Returns the turn's number."""
+                             rows: Sequence[RowWrite] = (), merges: Sequence[IdentityMerge] = ()) -> int:
+        """Store a command that changes the game (``/knowledge NAME add ...``, ``/relationship NAME set ...``,
+        an answer to a question of identity) as a turn of its own: its input is the command, its narration the
+        reply, the scene stays as it was. ``undo`` then steps back over it exactly like over a told turn.
+        Returns the turn's number."""
         state = self.state
         record = TurnRecord(number=state.turn + 1, input=text, narration=reply, npc_context="", world_ir=None)
         result = NarrationResult(world_ir=WorldIR(), scene=state.scene.model_copy(deep=True))
         await self._store(FinishedTurn(record, writes or GraphWrites(), result, ExtractionReport(True), (),
-                                       tuple(rows)))
+                                       tuple(rows), tuple(merges)))
         return record.number
 
     def ending_title(self, ending: str) -> str:

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from game.errors import describe_validation_error
 from game.graph.buffer import WriteBuffer
 from game.graph.identity import united_aliases, united_labels
+from game.graph.identity_match import IdentityDecision, judge
 from game.graph.knowledge import Knowing, default_knowings, keep_better, public_knowing
 from game.graph.models import (
     ClosedEdge,
@@ -68,6 +69,9 @@ class CallOutcome:
 CloseGuard = Callable[[Node, Node], str | None]
 """Decides whether a close of a relation between two nodes is allowed; returns a refusal or None."""
 
+NodeSource = Callable[[], Iterable[Node]]
+"""Every stored node, for judging who a new name may be (``game.graph.identity_match``)."""
+
 
 class UpsertExecution:
     """Applies upsert calls at one turn, buffering writes in ``self.writes``."""
@@ -81,9 +85,13 @@ class UpsertExecution:
         rng: random.Random | None = None,
         close_guard: CloseGuard | None = None,
         witnesses: Iterable[str] = (),
+        identity: NodeSource | None = None,
     ) -> None:
         """``witnesses``: IDs of the individuals who see this execution's relations made (those on stage,
-        the player included); they know every version it writes, beside its ends."""
+        the player included); they know every version it writes, beside its ends. ``identity``: when
+        given (a game's turns), a name that matches no node is judged against these nodes first
+        (``judge``): a sure match is that person, an unsure one a new node and a decision in
+        ``identities`` for the caller to ask about."""
         self.reader = reader
         self.vocabulary = vocabulary
         self.turn = turn
@@ -92,6 +100,9 @@ class UpsertExecution:
         self._rng = rng or random.SystemRandom()
         self._close_guard = close_guard
         self.witnesses: tuple[str, ...] = tuple(dict.fromkeys(witnesses))
+        self._identity = identity
+        self.identities: list[IdentityDecision] = []
+        """Identities assumed or left to ask about by the accepted calls, in order."""
 
     @property
     def writes(self) -> GraphWrites:
@@ -110,10 +121,12 @@ class UpsertExecution:
         except CallRejected as rejected:
             return self._record(CallOutcome(error=str(rejected)))
         self.buffer.begin_call()
+        decided = len(self.identities)
         try:
             result = await self._apply(parsed)
         except CallRejected as rejected:
             self.buffer.roll_back()
+            del self.identities[decided:]
             return self._record(CallOutcome(error=str(rejected)))
         return self._record(CallOutcome(result=result))
 
@@ -160,6 +173,15 @@ class UpsertExecution:
             raise CallRejected(f"{where}.name: {given.name!r} could mean any of {match.choices()}; "
                                "use the full name of the one you mean")
         existing = match.node
+        if existing is None and self._identity is not None:
+            verdict = judge(given.name, given.type or "individual", given.aliases, self._identity_pool())
+            if verdict.decision == "ask":
+                node = await self._create_node(given, where)
+                self.identities.append(IdentityDecision(verdict, node.id))
+                return node, "created"
+            if verdict.candidate is not None:  # assumed: the name becomes one of the candidate's
+                existing = self.writes.nodes.get(verdict.candidate.node.id, verdict.candidate.node)
+                self.identities.append(IdentityDecision(verdict, existing.id))
         if existing is None:
             return await self._create_node(given, where), "created"
         updated = existing.model_copy(update={
@@ -173,6 +195,16 @@ class UpsertExecution:
             self._check_attributes(updated, where)
             self.buffer.put_node(updated)
         return updated, "updated"
+
+    def _identity_pool(self) -> Iterable[Node]:
+        """Every node as this execution sees it: stored ones (buffered versions first), then new ones."""
+        assert self._identity is not None
+        buffered = self.writes.nodes
+        for node in self._identity():
+            yield buffered.get(node.id, node)
+        for node_id in self.writes.created_nodes:
+            if node_id in buffered:
+                yield buffered[node_id]
 
     @staticmethod
     def _check_attributes(node: Node, where: str) -> None:

@@ -13,6 +13,7 @@ import random
 from collections.abc import AsyncIterator
 
 from game.graph.upsert import UpsertExecution
+from game.mind.identity_provider import asked_line
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir
 from game.story.actions.places import describe_place
@@ -54,6 +55,10 @@ class OfflineNarrator:
         outcome = await self._turn(request)
         for chunk in stream_chunks(outcome.text):
             yield chunk
+        asking = asked_line(request.context)
+        if asking is not None and outcome.text:
+            # A question of identity the game is unsure of (game/mind/identity_provider.py), after the turn.
+            yield f"\n\n{asking.text}"
 
     async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
         if request.mode == "story":

@@ -32,13 +32,14 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import connection, gossip_log, graph_repo, identity, snapshots
+from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots
 from game.store import journal as journal_log
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
+from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
@@ -255,19 +256,23 @@ class SaveDatabase:
 
     # ---------------------------------------------------------------------------------------- graph writes
 
-    async def commit_graph(self, writes: GraphWrites, told: Sequence[Told] = ()) -> None:
+    async def commit_graph(self, writes: GraphWrites, told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
+                           merges: Sequence[IdentityMerge] = ()) -> None:
         """Commit one execution's writes outside a game turn (``kith graph upsert``).
 
         They are journaled at the save's current turn, whatever turn they are dated: undo goes backwards
         through the journal, so a later write must be undone before the turn whose nodes it points at.
-        ``told``: gossip exchanges to log with them (``kith graph gossip``).
+        ``told``: gossip exchanges to log with them (``kith graph gossip``); ``rows`` and ``merges``: the
+        questions and assumed identities of ``kith graph upsert --identity``.
         """
-        if not writes and not told:
+        if not writes and not told and not rows and not merges:
             return
         journal_turn = await self.current_turn()
         async with self.transaction() as conn:
             await self._write_graph(conn, writes, journal_turn, journal=journal_turn > 0)
             await self._log_gossip(conn, told, journal_turn, journal=journal_turn > 0)
+            await write_rows(conn, journal_turn, rows, journal_it=journal_turn > 0)
+            await self._identity_merges(conn, merges, journal_turn)
             await self._put_meta(conn, {"last_played": now_iso()})
 
     async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]]) -> None:
@@ -329,14 +334,17 @@ class SaveDatabase:
             await self._put_meta(conn, {**meta, "last_played": now_iso()})
 
     async def commit_turn(self, record: TurnRecord, writes: GraphWrites, scene: dict[str, Any],
-                          told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
+                          told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
+                          merges: Sequence[IdentityMerge] = ()) -> None:
         """The turn row, its graph writes (gossip's included, logged as ``told``), the rows of other
-        features' tables the turn changed (``rows``) and the scene after it: all in ONE transaction."""
+        features' tables the turn changed (``rows``), its identity merges (``merges``, after the writes:
+        a merge may fold a node the turn created) and the scene after it: all in ONE transaction."""
         async with self.transaction() as conn:
-            await self.write_turn(conn, record, writes, scene, told, rows)
+            await self.write_turn(conn, record, writes, scene, told, rows, merges)
 
     async def write_turn(self, conn: aiosqlite.Connection, record: TurnRecord, writes: GraphWrites,
-                         scene: dict[str, Any], told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
+                         scene: dict[str, Any], told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
+                         merges: Sequence[IdentityMerge] = ()) -> None:
         """``commit_turn``'s writes inside the caller's transaction: swapping a turn's told alternative
         (``game.engine.swipes``) undoes the turn and writes another in one transaction."""
         await conn.execute(
@@ -349,6 +357,7 @@ class SaveDatabase:
         await self._write_graph(conn, writes, record.number, journal=True)
         await self._log_gossip(conn, told, record.number, journal=True)
         await write_rows(conn, record.number, rows, journal_it=True)
+        await self._identity_merges(conn, merges, record.number)
         await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
                            (record.number, json.dumps(scene)))
         await self._put_meta(conn, {"last_played": now_iso()})
@@ -450,6 +459,14 @@ class SaveDatabase:
         """Fold ``merged_id`` into ``keep_id`` as ``plan_merge`` decides; the merge is journaled and logged."""
         if keep_id == merged_id:
             raise SaveError("a node cannot be merged into itself")
+        vocabulary = await self.vocabulary()
+        async with self.transaction() as conn:
+            return await self._merge_in(conn, keep_id, merged_id, vocabulary, strategy=strategy, evidence=evidence,
+                                        turn=turn)
+
+    async def _merge_in(self, conn: aiosqlite.Connection, keep_id: str, merged_id: str, vocabulary: Vocabulary, *,
+                        strategy: str, evidence: str, turn: int) -> MergeReport:
+        """A merge inside the caller's transaction (``merge_nodes``, a turn, an answered question)."""
         found = await self.graph.get_nodes([keep_id, merged_id])
         for node_id in (keep_id, merged_id):
             if node_id not in found:
@@ -457,11 +474,35 @@ class SaveDatabase:
         kept, merged = found[keep_id], found[merged_id]
         touching = await self.graph.edges_touching(merged_id)
         others = await self.graph.open_edges_of(keep_id)
-        plan = plan_merge(kept, merged, touching, others, await self.vocabulary(), turn)
-        async with self.transaction() as conn:
-            await identity.apply_merge(conn, kept, merged, plan, [*touching, *others],
-                                       strategy=strategy, evidence=evidence, turn=turn)
+        plan = plan_merge(kept, merged, touching, others, vocabulary, turn)
+        await identity.apply_merge(conn, kept, merged, plan, [*touching, *others],
+                                   strategy=strategy, evidence=evidence, turn=turn)
         return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
+
+    async def _identity_merges(self, conn: aiosqlite.Connection, merges: Sequence[IdentityMerge], turn: int) -> None:
+        """A turn's identity decisions: an assumed name is logged (the turn's writes made it an alias); a
+        "yes" folds the new node into the one it was asked about, journaled at ``turn``."""
+        vocabulary = await self.vocabulary() if any(m.merged_id for m in merges) else None
+        for merge in merges:
+            if merge.merged_id is None or vocabulary is None:
+                await identity.log_merge(conn, merge.kept_id, "", merge.merged_name, merge.strategy, merge.evidence,
+                                         turn)
+            else:
+                await self._merge_in(conn, merge.kept_id, merge.merged_id, vocabulary, strategy=merge.strategy,
+                                     evidence=merge.evidence, turn=turn)
+
+    async def resolve_pending(self, answered: PendingIdentity, turn: int, merge: IdentityMerge | None) -> None:
+        """An author's answer (``kith graph resolve``): the question's row and, for "yes", the merge, in ONE
+        transaction, journaled at ``turn`` (the save's current turn) like ``graph merge``."""
+        async with self.transaction() as conn:
+            await write_rows(conn, turn, [answered.write()], journal_it=turn > 0)
+            if merge is not None:
+                await self._identity_merges(conn, [merge], turn)
+
+    @reads
+    async def pending_identities(self, *, open_only: bool = False) -> list[PendingIdentity]:
+        """Questions of identity (``game.store.pending``), oldest first."""
+        return await pending.read(self.conn, open_only=open_only)
 
     async def add_alias(self, node_id: str, alias: str, turn: int) -> Node:
         """Declare another name for a node (identity rung 3: an explicit alias table)."""

@@ -61,9 +61,16 @@ async def apply_merge(conn: aiosqlite.Connection, kept: Node, merged: Node, plan
     await graph_repo.put_nodes(conn, [plan.united])
     await graph_repo.put_edges(conn, plan.edges.values())
     await graph_repo.delete_node(conn, merged.id)
+    await log_merge(conn, kept.id, merged.id, merged.name, strategy, evidence, turn)
+
+
+async def log_merge(conn: aiosqlite.Connection, kept_id: str, merged_id: str, merged_name: str, strategy: str,
+                    evidence: str, turn: int) -> None:
+    """One row of the merge log (undo of ``turn`` deletes it). ``merged_id`` is "" when no node was folded:
+    an identity assumed on upsert only gave the kept node another name."""
     await conn.execute(
         "INSERT INTO merges (kept_id, merged_id, merged_name, strategy, evidence, turn, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (kept.id, merged.id, merged.name, strategy, evidence, turn, now_iso()),
+        (kept_id, merged_id, merged_name, strategy, evidence, turn, now_iso()),
     )
 
 

@@ -261,6 +261,26 @@ MIGRATIONS: tuple[str, ...] = (
         data TEXT NOT NULL
     );
     """,
+    # 12: pending identities: a new name that may be someone already known (game/store/pending.py), kept
+    # until the player or an author answers. Written with the turn as a RowWrite, so undo removes it.
+    # An older save has no questions.
+    """
+    CREATE TABLE pending_identities (
+        id TEXT PRIMARY KEY,
+        turn INTEGER NOT NULL,
+        new_id TEXT NOT NULL,
+        new_name TEXT NOT NULL,
+        candidate_id TEXT NOT NULL,
+        candidate_name TEXT NOT NULL,
+        confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        evidence TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'same', 'different')),
+        asked_turn INTEGER,
+        resolved_turn INTEGER,
+        resolution TEXT
+    );
+    CREATE INDEX pending_identities_status ON pending_identities(status);
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

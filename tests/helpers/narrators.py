@@ -8,7 +8,7 @@ One double for every failure the session must survive, so each test names the fa
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Literal
+from typing import Any, Literal
 
 from game.errors import NarratorError
 from game.graph.upsert import UpsertExecution
@@ -56,4 +56,21 @@ class BrokenNarrator(OfflineNarrator):
             raise ValueError("extractor crashed after buffering writes")
         if self.step == "memory":
             return ExtractionReport(extracted=False, message=NO_TOOL_CALL)  # the buffered writes abandoned
+        return report
+
+
+class Introducing(OfflineNarrator):
+    """The real offline narrator, whose memory update at turn ``at`` also runs ``call`` (a newcomer named
+    the way a model's extractor would name one: the identity tests' way to meet "Keeper Marsh")."""
+
+    def __init__(self, world: World, at: int, call: dict[str, Any], seed: int = 0) -> None:
+        super().__init__(world, seed)
+        self.at, self.call = at, call
+
+    async def extract(self, request: NarrationRequest, result: NarrationResult,
+                      execution: UpsertExecution) -> ExtractionReport:
+        report = await super().extract(request, result, execution)
+        if request.turn == self.at:
+            outcome = await execution.run(self.call)
+            assert outcome.error is None, outcome.error
         return report

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from game.graph.models import Edge, Node, UpsertCall
 from game.mind.context import ComposedContext
+from game.mind.identity_provider import IDENTITY, asked_line
 from game.narrator.base import PastTurn
 from game.narrator.llm.tools import relation_line
 from game.text import strip_control
@@ -104,7 +105,7 @@ def knowledge_section(knowledge: Mapping[str, Sequence[str]]) -> str:
     )
 
 
-OWN_BLOCKS = frozenset({"GRAPH", "KNOWLEDGE"})
+OWN_BLOCKS = frozenset({"GRAPH", "KNOWLEDGE", IDENTITY})
 """Context sections the prompt shows in blocks of their own (the relationship memory, each person's
 knowledge); every other section goes into the mind block, by person."""
 _SECTION_TAG = re.compile(r"\[([A-Z][A-Z_]{1,30})\]")
@@ -139,6 +140,17 @@ def mind_section(context: ComposedContext | None) -> str:
     )
 
 
+def identity_note(context: ComposedContext | None) -> str:
+    """A question of identity for the model to put to the player (``game.mind.identity_provider``), or ""."""
+    line = asked_line(context)
+    if line is None:
+        return ""
+    return ("## A question to ask\nThe story's memory cannot tell whether two names are one person. At a "
+            "natural moment this turn, have someone in the scene (or the narration) ask the player plainly, "
+            "and do not answer it yourself; the player's reply settles it:\n"
+            + _untagged(line.text))
+
+
 def narrate_system_v1(world: World, scene: SceneState, npc_context: str, turn: int,
                       knowledge: Mapping[str, Sequence[str]] | None = None,
                       context: ComposedContext | None = None) -> str:
@@ -166,6 +178,9 @@ def narrate_system_v1(world: World, scene: SceneState, npc_context: str, turn: i
     known = knowledge_section(knowledge or {})
     if known:
         parts.append(known)
+    note = identity_note(context)
+    if note:
+        parts.append(note)
     return "\n\n".join(parts)
 
 

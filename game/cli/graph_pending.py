@@ -1,0 +1,104 @@
+"""``kith graph pending`` and ``kith graph resolve``: questions of identity, for authors.
+
+A new name the game was unsure about (``game.graph.identity_match``: a confidence from 0.4 to 0.8) got a
+node of its own and a question, which the story puts to the player. An author can list the open
+questions and answer one: ``yes`` folds the new node into the candidate (logged in the merge log as
+``author``, undone by ``undo`` like ``graph merge``), ``no`` keeps them apart. Either way the question is
+closed and kept, with how it was answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from game.cli.graph_common import add_json_option, add_save_option, handler, open_save, print_json, print_text
+from game.errors import InputError
+
+if TYPE_CHECKING:  # `kith graph dump` builds these parsers too, and must not pay for the store or pydantic
+    from game.config import Settings
+    from game.store.pending import PendingIdentity
+
+
+def add_pending_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    pending = actions.add_parser(
+        "pending", help="open questions of identity: a new name that may be someone already known",
+        description="List the open questions of identity: ID, the new name, the candidate it may be, the "
+                    "confidence and the evidence. Answer one with `kith graph resolve`.",
+    )
+    add_save_option(pending)
+    add_json_option(pending)
+    pending.set_defaults(handler=handler("graph_pending", "pending_command"))
+
+    resolve = actions.add_parser(
+        "resolve", help="answer a question of identity: yes merges the two nodes, no keeps them apart",
+        description="Answer the open question ID (see `kith graph pending`): yes folds the new node into the "
+                    "candidate (logged in the merge log; `undo` in the game takes it back), no keeps them apart.",
+    )
+    add_save_option(resolve)
+    add_json_option(resolve)
+    resolve.add_argument("id", metavar="ID", help="the question's ID, as `kith graph pending` lists it")
+    resolve.add_argument("answer", metavar="yes|no", type=_answer, help="whether the two names are one person")
+    resolve.set_defaults(handler=handler("graph_pending", "resolve_command"))
+
+
+def _answer(value: str) -> bool:
+    word = value.strip().casefold()
+    if word in {"yes", "y"}:
+        return True
+    if word in {"no", "n"}:
+        return False
+    raise argparse.ArgumentTypeError(f"answer yes or no (got {value!r})")
+
+
+def _line(item: PendingIdentity) -> str:
+    return (f"{item.id}  {item.new_name} ({item.new_id}) may be {item.candidate_name} ({item.candidate_id}): "
+            f"confidence {item.confidence:.2f}, {item.evidence}; raised at turn {item.turn}"
+            + (f", asked at turn {item.asked_turn}" if item.asked_turn is not None else ""))
+
+
+async def pending_command(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_save(args, settings) as db:
+        items = await db.pending_identities(open_only=True)
+    if args.json:
+        print_json({"pending": [item.to_json_dict() for item in items]})
+    elif not items:
+        print_text("No open questions of identity.")
+    else:
+        for item in items:
+            print_text(_line(item))
+    return 0
+
+
+async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
+    from game.cli.graph_write import merge_turn
+    from game.store.pending import IdentityMerge
+
+    same: bool = args.answer
+    async with open_save(args, settings) as db:
+        items = {item.id: item for item in await db.pending_identities()}
+        item = items.get(args.id.strip())
+        if item is None:
+            open_ids = ", ".join(i.id for i in items.values() if i.is_open) or "none"
+            raise InputError(f"there is no question {args.id!r} in {db.name} (open: {open_ids})")
+        if not item.is_open:
+            raise InputError(f"question {item.id} was already answered ({item.status}: {item.resolution})")
+        nodes = await db.graph.get_nodes([item.new_id, item.candidate_id])
+        missing = [node_id for node_id in (item.new_id, item.candidate_id) if node_id not in nodes]
+        if same and missing:
+            raise InputError(f"question {item.id} cannot be answered yes: {', '.join(missing)} is no longer in "
+                             "the graph (merged or removed since); answer no to close it")
+        turn = await merge_turn(db, *nodes.values())
+        how = "an author said so (kith graph resolve)"
+        merge = IdentityMerge(item.candidate_id, item.new_id, item.new_name, "author", how) if same else None
+        answered = item.resolved(same, turn, how)
+        await db.resolve_pending(answered, turn, merge)
+    if args.json:
+        print_json({"resolved": answered.to_json_dict(), "merged": same})
+    elif same:
+        print_text(f"{item.new_name} ({item.new_id}) is {item.candidate_name} ({item.candidate_id}): merged, "
+                   f"logged at turn {turn}.")
+    else:
+        print_text(f"{item.new_name} ({item.new_id}) and {item.candidate_name} ({item.candidate_id}) stay two "
+                   "people.")
+    return 0

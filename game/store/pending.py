@@ -1,0 +1,124 @@
+"""Pending identities: a new name that may be someone already known, waiting for an answer.
+
+When ``game.graph.identity_match`` is unsure (a confidence from 0.4 to 0.8), the new name gets a node of
+its own and a row here: the story asks the player at the next turn, or an author answers with ``kith graph
+resolve``. A row is written with the turn as a ``RowWrite`` (journaled), so undo removes it, or puts back
+its question unasked or unanswered, exactly. Answered rows stay, with how they were answered: the list is
+also the record of who decided that two names are one person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+import aiosqlite
+
+from game.store.rows import RowWrite, Scalar
+
+PENDING_TABLE = "pending_identities"
+"""The table (migration: pending identities)."""
+
+Status = Literal["open", "same", "different"]
+
+
+@dataclass(frozen=True)
+class PendingIdentity:
+    """One question: is ``new_name`` (node ``new_id``) the same person as ``candidate_name``?"""
+
+    id: str
+    """``T-K``: the K-th question raised at turn T (short enough to type: ``kith graph resolve ... 3-1 yes``)."""
+    turn: int
+    new_id: str
+    new_name: str
+    candidate_id: str
+    candidate_name: str
+    confidence: float
+    evidence: str
+    status: Status = "open"
+    asked_turn: int | None = None
+    """The turn whose narration asked the player (None: not asked yet)."""
+    resolved_turn: int | None = None
+    resolution: str | None = None
+    """How it was answered: "the player said so at turn 5", "kith graph resolve"..."""
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Scalar]) -> PendingIdentity:
+        """A row as ``row()`` wrote it (a ``RowWrite``'s, or one read back)."""
+        return _from_row([row.get(column) for column in COLUMNS.split(", ")])
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+    def row(self) -> dict[str, Scalar]:
+        return {
+            "id": self.id, "turn": self.turn, "new_id": self.new_id, "new_name": self.new_name,
+            "candidate_id": self.candidate_id, "candidate_name": self.candidate_name,
+            "confidence": self.confidence, "evidence": self.evidence, "status": self.status,
+            "asked_turn": self.asked_turn, "resolved_turn": self.resolved_turn, "resolution": self.resolution,
+        }
+
+    def write(self) -> RowWrite:
+        """This row as the turn writes it (journaled by the store, so undo puts back what it replaced)."""
+        return RowWrite(PENDING_TABLE, {"id": self.id}, self.row())
+
+    def asked(self, turn: int) -> PendingIdentity:
+        return replace(self, asked_turn=turn)
+
+    def resolved(self, same: bool, turn: int, how: str) -> PendingIdentity:
+        return replace(self, status="same" if same else "different", resolved_turn=turn, resolution=how)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "turn": self.turn, "newId": self.new_id, "newName": self.new_name,
+            "candidateId": self.candidate_id, "candidate": self.candidate_name,
+            "confidence": round(self.confidence, 3), "evidence": self.evidence, "status": self.status,
+            "askedTurn": self.asked_turn, "resolvedTurn": self.resolved_turn, "resolution": self.resolution,
+        }
+
+
+COLUMNS = ("id, turn, new_id, new_name, candidate_id, candidate_name, confidence, evidence, status, asked_turn, "
+           "resolved_turn, resolution")
+
+
+def _from_row(row: Sequence[Any]) -> PendingIdentity:
+    status = str(row[8])
+    return PendingIdentity(
+        id=str(row[0]), turn=int(row[1]), new_id=str(row[2]), new_name=str(row[3]), candidate_id=str(row[4]),
+        candidate_name=str(row[5]), confidence=float(row[6]), evidence=str(row[7]),
+        status="same" if status == "same" else "different" if status == "different" else "open",
+        asked_turn=None if row[9] is None else int(row[9]),
+        resolved_turn=None if row[10] is None else int(row[10]),
+        resolution=None if row[11] is None else str(row[11]),
+    )
+
+
+async def read(conn: aiosqlite.Connection, *, open_only: bool = False) -> list[PendingIdentity]:
+    """Every question (or the open ones), oldest first; an old save without the table has none."""
+    found = await conn.execute_fetchall(
+        f"SELECT name FROM sqlite_master WHERE type = 'table' AND name = '{PENDING_TABLE}'")
+    if not list(found):
+        return []
+    where = "WHERE status = 'open'" if open_only else ""
+    rows = await conn.execute_fetchall(f"SELECT {COLUMNS} FROM {PENDING_TABLE} {where} ORDER BY turn, id")
+    return sorted((_from_row(r) for r in rows), key=lambda p: (p.turn, _order(p.id)))
+
+
+def _order(pending_id: str) -> int:
+    tail = pending_id.rpartition("-")[2]
+    return int(tail) if tail.isdigit() else 0
+
+
+@dataclass(frozen=True)
+class IdentityMerge:
+    """A merge-log entry a turn writes: an identity assumed (the name became an alias, ``merged_id`` None,
+    nothing to fold), or a question answered "yes" (``merged_id`` folded into ``kept_id``)."""
+
+    kept_id: str
+    merged_id: str | None
+    merged_name: str
+    strategy: str
+    """``assumed`` (the scoring was sure), ``player`` (the answer in the story), ``author`` (``kith graph resolve``)."""
+    evidence: str
