@@ -197,7 +197,7 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     lines = parse_import(text, label, summary)
     async with open_save(args, settings, create=True) as db, bulk_mode(db):
         # One in-memory index for the whole file: each line reads what earlier lines wrote without a query.
-        index = await db.load_graph_index()
+        index = await db.load_graph_index(lazy=False)
         loader = BulkLoader(index, await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
         for line in lines:
             done = await loader.load(line.call, line.turn)

@@ -12,8 +12,8 @@ part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``iden
 
 from __future__ import annotations
 
-import gc
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -35,7 +35,7 @@ from game.store import connection, gossip_log, graph_repo, identity, snapshots
 from game.store import journal as journal_log
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
-from game.store.graph_repo import SqlGraph
+from game.store.graph_repo import SqlGraph, SqlGraphSource
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
 from game.store.rows import RowWrite, write_rows
@@ -58,10 +58,6 @@ class TurnRecord:
     created_at: str = ""
 
 
-_FROZEN = False
-"""Whether this process has moved its loaded graph out of the cyclic collector's sight (see load_graph_index)."""
-
-
 class SaveDatabase:
     """An open save file. Use ``async with await SaveDatabase.open(path)`` or call ``close()``."""
 
@@ -72,6 +68,7 @@ class SaveDatabase:
         self.name = name or path.stem  # a save being built under a temporary name keeps its own
         self.graph = SqlGraph(conn, self.name)
         self._lock = lock
+        self._source: SqlGraphSource | None = None
 
     @classmethod
     async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
@@ -114,6 +111,9 @@ class SaveDatabase:
 
     async def close(self) -> None:
         try:
+            if self._source is not None:
+                self._source.conn.close()
+                self._source = None
             await self.conn.close()
         finally:
             if self._lock is not None:
@@ -201,35 +201,32 @@ class SaveDatabase:
         return int(next(iter(rows))[0])
 
     @reads
-    async def load_graph_index(self) -> GraphIndex:
-        """Every node and open version into memory, with every edge ID (for collision-free new IDs).
+    async def load_graph_index(self, *, lazy: bool = True) -> GraphIndex:
+        """The save's graph in memory, for a session or a command that reads much of it.
 
-        The cyclic garbage collector is paused meanwhile: the load allocates hundreds of thousands of
-        long-lived objects and none of them is garbage, yet each allocation threshold crossed set off
-        another collection over all of them (at 100k versions that was most of the time to open a save).
-        Afterwards they are moved out of its sight (``gc.freeze``): they live as long as the session, and
-        otherwise the first turns would pay for walking them all again. Frozen objects are still freed by
-        reference counting when an edge or node is replaced. The freeze happens once a process.
+        ``lazy`` (a game, most commands): nodes and the merge log now, everything else as it is asked for
+        (see ``game.graph.memory``), read through this save's own read-only connection. Opening a long
+        game then costs its nodes, not its 100k versions and 200k knower rows. Not lazy (a bulk import,
+        which reads most of the graph anyway): every open version, every version ID and every knower row
+        now. Either way the index answers the same.
         """
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            nodes = await self.graph.all_nodes()
-            open_edges = await self.graph.all_edges(open_only=True)
-            ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
-            retired = [merge.merged_id for merge in await self.merges()]
-            knowings = await self.graph.all_knowings()
-            index = GraphIndex(nodes, open_edges, ids, retired, knowings)
-        finally:
-            if was_enabled:
-                gc.enable()
-        global _FROZEN
-        if was_enabled and not _FROZEN:
-            # Once a process, at the first load (a fresh process holds little garbage): freezing again on
-            # every undo or restore would also pin whatever cyclic garbage a long session had made by then.
-            _FROZEN = True
-            gc.freeze()
-        return index
+        nodes = await self.graph.all_nodes()
+        retired = [merge.merged_id for merge in await self.merges()]
+        if lazy:
+            return GraphIndex(nodes, retired_node_ids=retired, source=self._graph_source())
+        open_edges = await self.graph.all_edges(open_only=True)
+        ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
+        knowings = await self.graph.all_knowings()
+        return GraphIndex(nodes, open_edges, ids, retired, knowings)
+
+    def _graph_source(self) -> SqlGraphSource:
+        """This save's read-only connection for lazy reads, opened at the first lazy load."""
+        if self._source is None:
+            immutable = not connection.folder_writable(self.path)
+            reader = sqlite3.connect(connection.readonly_uri(self.path, immutable=immutable), uri=True,
+                                     check_same_thread=False)
+            self._source = SqlGraphSource(reader, self.name)
+        return self._source
 
     async def all_nodes(self) -> list[Node]:
         return await self.graph.all_nodes()

@@ -17,7 +17,7 @@ from game.graph.knowledge import Knowing
 from game.graph.models import MAX_NAME_CHARS, Edge, Node
 from game.graph.names import normalize_name
 from game.graph.trusted import trusted
-from game.store.damage import reads
+from game.store.damage import READ_ERRORS, damaged, reads
 
 NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
 EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
@@ -340,3 +340,72 @@ class SqlGraph:
             (node_id,),
         )
         return [edge_from_row(row) for row in rows]
+
+
+class SqlGraphSource:
+    """``GraphSource`` over a save: what a lazily filled ``GraphIndex`` reads as it is asked for.
+
+    Synchronous on purpose: the index answers gossip, awareness and the views without awaiting, and each
+    read here is one indexed lookup (a node's open relations, a version's knowers, a knower's versions).
+    It has its own read-only connection, so it never shares the writer's; between statements it holds
+    no read transaction, so every read sees what was last committed (WAL lets it read while a turn
+    writes). Damage met while reading becomes the same ``SaveError`` the async reads give.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, name: str) -> None:
+        self.conn = conn
+        self.name = name
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return self.conn.execute(sql, tuple(params)).fetchall()
+        except READ_ERRORS as error:
+            raise damaged(self.name, error) from error
+
+    def _decoded(self, rows: list[Any], decode: Any) -> list[Any]:
+        try:
+            return [decode(row) for row in rows]
+        except READ_ERRORS as error:
+            raise damaged(self.name, error) from error
+
+    def open_edges_touching(self, node_ids: Sequence[str]) -> list[Edge]:
+        found: dict[str, Edge] = {}
+        for chunk in _chunks(sorted(set(node_ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_out WHERE source IN ({marks}) "
+                f"AND invalid_at IS NULL UNION ALL SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_in "
+                f"WHERE target IN ({marks}) AND invalid_at IS NULL",
+                (*chunk, *chunk),
+            )
+            for edge in self._decoded(rows, edge_from_row):
+                found[edge.id] = edge
+        return list(found.values())
+
+    def all_open_edges(self) -> list[Edge]:
+        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL ORDER BY seq")
+        edges: list[Edge] = self._decoded(rows, edge_from_row)
+        return edges
+
+    def edge(self, edge_id: str) -> Edge | None:
+        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE id = ?", (edge_id,))
+        edges: list[Edge] = self._decoded(rows, edge_from_row)
+        return edges[0] if edges else None
+
+    def knowers_of(self, edge_ids: Sequence[str]) -> dict[str, dict[str, Knowing]]:
+        found: dict[str, dict[str, Knowing]] = {}
+        for chunk in _chunks(sorted(set(edge_ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE edge_id IN ({marks}) ORDER BY edge_id, knower", chunk)
+            for knowing in self._decoded(rows, knowing_from_row):
+                found.setdefault(knowing.edge_id, {})[knowing.knower] = knowing
+        return found
+
+    def known_by(self, knower: str) -> set[str]:
+        return {str(row[0]) for row in self._rows("SELECT edge_id FROM knowings WHERE knower = ?", (knower,))}
+
+    def all_knowings(self) -> list[Knowing]:
+        rows = self._rows(f"SELECT {KNOWING_COLUMNS} FROM knowings ORDER BY edge_id, knower")
+        knowings: list[Knowing] = self._decoded(rows, knowing_from_row)
+        return knowings
