@@ -22,10 +22,9 @@ from game.cli.graph_common import find_node, open_save, print_json, print_text, 
 from game.config import Settings
 from game.errors import InputError
 from game.graph.bulk import BulkLoader, LineCounts
-from game.graph.memory import GraphIndex
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
-from game.graph.ports import GraphReader, GraphWrites
+from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution, load_calls, load_json
 from game.store.database import SaveDatabase, node_by_name
 from game.text import strip_control
@@ -170,26 +169,6 @@ async def bulk_mode(db: SaveDatabase) -> AsyncIterator[None]:
             gc.enable()
 
 
-async def commit_verified(db: SaveDatabase, index: GraphIndex, batches: list[tuple[GraphWrites, int]]) -> None:
-    """Commit an import's writes in one transaction, checking edge endpoints here instead of row by row.
-
-    SQLite's foreign-key check costs as much as the insert itself for a bulk load (100k versions: 3 s of
-    6). Every endpoint an upsert writes was resolved to a node of ``index``, which holds the save's
-    nodes plus everything this import added, so the same guarantee is verified once, in memory; only
-    when it holds are the per-row checks switched off for this one commit (never inside a transaction:
-    SQLite ignores the pragma there). Otherwise they stay on and SQLite refuses the bad row.
-    """
-    verified = all(edge.source in index.nodes and edge.target in index.nodes
-                   for writes, _turn in batches for edge in writes.edges.values())
-    if verified:
-        await db.conn.execute("PRAGMA foreign_keys = OFF")
-    try:
-        await db.commit_many(batches)
-    finally:
-        if verified:
-            await db.conn.execute("PRAGMA foreign_keys = ON")
-
-
 async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     save_path(args, settings)
     text, label = read_text(args.file)
@@ -205,7 +184,7 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
                 summary.errors.append({"line": line.number, "error": done})
             else:
                 summary.count(done)
-        await commit_verified(db, index, loader.batches)
+        await db.commit_many(loader.batches)
     summary.errors.sort(key=lambda e: int(e["line"]))
     if args.json:
         print_json(summary.to_json_dict())

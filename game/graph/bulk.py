@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.graph.knowledge import Knowing, default_knowings, keep_better, public_knowing
+from game.graph.knowledge import PUBLIC, Knowing, keep_better
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge, EdgeInput, Node, UpsertCall, UpsertResult
 from game.graph.names import NameMatch, normalize_name, resolve_name, slugify
@@ -74,21 +74,35 @@ class LineCounts:
                    closed=sum(1 for c in result.closed if c.id and not c.skipped))
 
 
+@dataclass(frozen=True)
+class _Relation:
+    """What the lean path needs to know about one relation as written, worked out once per file."""
+
+    normalized: NormalizedRelation
+    slug: str
+    excludes: tuple[NormalizedRelation, ...]
+
+
 class _LineWrites:
     """One line's writes until it is accepted (a rejected line leaves nothing, as a rejected call)."""
 
+    __slots__ = ("_between", "writes")
+
     def __init__(self) -> None:
         self.writes = GraphWrites()
-        self._between: dict[tuple[str, str, str], set[str]] = {}
+        self._between: dict[tuple[str, str, str], list[str]] = {}
 
     def put_edge(self, edge: Edge, *, created: bool = False) -> None:
-        self.writes.edges[edge.id] = edge
-        self._between.setdefault((edge.source, edge.target, edge.relation), set()).add(edge.id)
+        edges = self.writes.edges
+        if edge.id not in edges:
+            self._between.setdefault((edge.source, edge.target, edge.relation), []).append(edge.id)
+        edges[edge.id] = edge
         if created:
             self.writes.created_edges.add(edge.id)
 
     def edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
-        return [self.writes.edges[i] for i in self._between.get((source, target, relation), ())]
+        ids = self._between.get((source, target, relation))
+        return [self.writes.edges[i] for i in ids] if ids else []
 
 
 class BulkLoader:
@@ -97,9 +111,11 @@ class BulkLoader:
     Most lines of a long import only write relations between people who already exist. Those take a
     lean path here that follows ``UpsertExecution._upsert_edge`` step for step (sign check, endpoint
     names, inverse and symmetric relations, self-healing of duplicate open versions, exclusions, default
-    and public knowers) without its per-call set-up, with names resolved once per file instead of once
-    per edge. Every other line (nodes, closes, ``knownBy``, ``toldBy``) goes through ``UpsertExecution``
-    itself. ``tests/test_graph_bulk.py`` holds the two to the same results.
+    and public knowers) without its per-call set-up, with names and relations resolved once per file
+    instead of once per edge. Every other line (nodes, closes, ``knownBy``, ``toldBy``) goes through
+    ``UpsertExecution`` itself. ``tests/test_graph_bulk.py`` holds the two to the same results.
+
+    ``index`` should be loaded whole (``load_graph_index(lazy=False)``): an import reads most of it.
     """
 
     def __init__(self, index: GraphIndex, vocabulary: Vocabulary, rng: random.Random) -> None:
@@ -110,7 +126,8 @@ class BulkLoader:
         # Names are resolved once per file: only a line that writes nodes can change what a name means,
         # and such a line forgets every answer kept so far.
         self._names: dict[str, NameMatch] = {}
-        self._slugs: dict[str, str] = {}
+        self._relations: dict[str, _Relation] = {}
+        self._evidence: dict[int, str] = {}
 
     async def load(self, call: Any, turn: int) -> LineCounts | str:
         """Apply one line's call at ``turn``: what it did, or why it was rejected (nothing of it kept)."""
@@ -152,12 +169,24 @@ class BulkLoader:
             found = self._names[name] = resolve_name(name, self.index.nodes_with_name(normalize_name(name)))
         return found
 
+    def _relation(self, written: str) -> _Relation:
+        found = self._relations.get(written)
+        if found is None:
+            normalized = self.vocabulary.normalize(written)
+            found = self._relations[written] = _Relation(
+                normalized, slugify(normalized.name, max_length=20) or "rel",
+                tuple(self.vocabulary.normalize(name) for name in self.vocabulary.excluded_by(normalized.name)))
+        return found
+
     def _edges_only(self, call: UpsertCall, turn: int, line: _LineWrites) -> LineCounts:
         counts = LineCounts()
+        evidence = self._evidence.get(turn)
+        if evidence is None:
+            evidence = self._evidence[turn] = f"turn-{turn}"
         for given in call.edges:
-            relation = self.vocabulary.normalize(given.relation)
-            ends = self._match(given.source_name), self._match(given.target_name)
-            source, target = ends[0].node, ends[1].node
+            written = self._relation(given.relation)
+            relation = written.normalized
+            source, target = self._match(given.source_name).node, self._match(given.target_name).node
             if relation.flipped:
                 source, target = target, source
             problem = self.vocabulary.sign_problem(relation.name, given.strength)
@@ -181,32 +210,39 @@ class BulkLoader:
                 source_id, target_id = source.id, target.id
             # Every value was validated as the call's EdgeInput (strength, fact) or derived here.
             edge = trusted(Edge, {
-                "id": self._new_edge_id(line, relation.name), "source": source_id, "target": target_id,
+                "id": self._new_edge_id(line, written.slug), "source": source_id, "target": target_id,
                 "relation": relation.name, "strength": given.strength, "fact": given.fact, "valid_at": turn,
-                "invalid_at": None, "evidence_turn_ids": [f"turn-{turn}"],
+                "invalid_at": None, "evidence_turn_ids": [evidence],
             })
             line.put_edge(edge, created=True)
+            knowings = line.writes.knowings
             for knowing in self._knowings(edge, source, target, turn, public=given.public):
-                self._learn(line, knowing)
-            for name in self.vocabulary.excluded_by(edge.relation):
-                for stale in self._open_versions(line, edge.source, edge.target, self.vocabulary.normalize(name)):
+                knowings[(knowing.edge_id, knowing.knower)] = knowing  # a new version: nobody knew it before
+            for excluded in written.excludes:
+                for stale in self._open_versions(line, edge.source, edge.target, excluded):
                     self._close_version(line, stale, turn)
                     counts.closed += 1
             counts.edges_created += 1
         return counts
 
     def _open_versions(self, line: _LineWrites, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
+        pairs = ((source, target), (target, source)) if relation.symmetric and source != target else ((source, target),)
         found: dict[str, Edge] = {}
-        for s, t in relation.directions(source, target):
+        buffered = line.writes.edges
+        for s, t in pairs:
             for edge in self.index.open_between(s, t, relation.name):
-                found[edge.id] = line.writes.edges.get(edge.id, edge)
+                found[edge.id] = buffered.get(edge.id, edge)
             for edge in line.edges_between(s, t, relation.name):
                 found[edge.id] = edge
-        return [e for e in found.values() if e.is_open]
+        if not found:
+            return []
+        return [e for e in found.values() if e.invalid_at is None]
 
     def _self_heal(self, versions: list[Edge], turn: int, line: _LineWrites, counts: LineCounts) -> Edge | None:
         if not versions:
             return None
+        if len(versions) == 1:
+            return versions[0]
         ordered = sorted(versions, key=lambda e: (e.valid_at, e.id in line.writes.created_edges, e.id))
         for stale in ordered[:-1]:
             self._close_version(line, stale, turn)
@@ -224,9 +260,17 @@ class BulkLoader:
 
     @staticmethod
     def _knowings(edge: Edge, source: Node, target: Node, turn: int, *, public: bool) -> list[Knowing]:
-        rows = default_knowings(edge, (source, target), (), turn)
+        """``default_knowings`` with no witnesses, plus everyone when public: every value is a constant or
+        an ID of this index, so the rows are built without validating them again."""
+        rows: list[Knowing] = []
+        ends = (edge.source, edge.target)
+        for node in (source, target) if source.id != target.id else (source,):
+            if node.type == "individual" and node.id in ends:
+                rows.append(trusted(Knowing, {"edge_id": edge.id, "knower": node.id, "how": "authored",
+                                              "source": None, "confidence": 1.0, "since_turn": turn}))
         if public:
-            rows.append(public_knowing(edge.id, turn))
+            rows.append(trusted(Knowing, {"edge_id": edge.id, "knower": PUBLIC, "how": "authored",
+                                          "source": None, "confidence": 1.0, "since_turn": turn}))
         return rows
 
     @staticmethod
@@ -237,10 +281,7 @@ class BulkLoader:
         if kept is not current:
             knowings[knowing.key] = kept
 
-    def _new_edge_id(self, line: _LineWrites, relation: str) -> str:
-        slug = self._slugs.get(relation)
-        if slug is None:
-            slug = self._slugs[relation] = slugify(relation, max_length=20) or "rel"
+    def _new_edge_id(self, line: _LineWrites, slug: str) -> str:
         while True:
             candidate = f"edge-{slug}-{_base36(self.rng.getrandbits(31))}"
             if candidate not in line.writes.edges and not self.index.has_edge_id(candidate):
