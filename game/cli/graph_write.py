@@ -21,7 +21,7 @@ from typing import Any
 from game.cli.graph_common import find_node, open_save, print_json, print_text, save_path
 from game.config import Settings
 from game.errors import InputError
-from game.graph.bulk import BulkLoader, LineCounts
+from game.graph.bulk import LineCounts
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
@@ -176,15 +176,14 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     lines = parse_import(text, label, summary)
     async with open_save(args, settings, create=True) as db, bulk_mode(db):
         # One in-memory index for the whole file: each line reads what earlier lines wrote without a query.
-        index = await db.load_graph_index(lazy=False)
-        loader = BulkLoader(index, await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
+        loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
         for line in lines:
-            done = await loader.load(line.call, line.turn)
+            done = await loader.load_line(line.call, line.turn)
             if isinstance(done, str):
                 summary.errors.append({"line": line.number, "error": done})
             else:
                 summary.count(done)
-        await db.commit_many(loader.batches)
+        await db.commit_load(loader.load)
     summary.errors.sort(key=lambda e: int(e["line"]))
     if args.json:
         print_json(summary.to_json_dict())

@@ -13,6 +13,7 @@ part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``iden
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -24,6 +25,7 @@ from typing import Any, get_args
 import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
+from game.graph.bulk import BulkLoad, BulkLoader, edge_row, knowing_row
 from game.graph.gossip import Told
 from game.graph.knowledge import How
 from game.graph.memory import GraphIndex
@@ -260,36 +262,51 @@ class SaveDatabase:
             await self._put_meta(conn, {"last_played": now_iso()})
 
     async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]]) -> None:
-        """Commit many executions in one transaction (bulk imports), as one load.
+        """Commit many executions in one transaction, as one bulk load (see ``commit_load``)."""
+        load = BulkLoad()
+        for writes, _turn in batches:
+            load.nodes.update(writes.nodes)
+            load.edges.update((i, edge_row(e)) for i, e in writes.edges.items())
+            load.created_nodes |= writes.created_nodes
+            load.created_edges |= writes.created_edges
+            load.knowings.update((k, knowing_row(v)) for k, v in writes.knowings.items())
+        await self.commit_load(load)
+
+    async def bulk_loader(self, vocabulary: Vocabulary, rng: random.Random) -> BulkLoader:
+        """A ``BulkLoader`` over this save as it is: its nodes, open versions, version IDs and knower rows."""
+        return BulkLoader(
+            vocabulary, rng, nodes=await self.graph.all_nodes(),
+            retired_node_ids=[merge.merged_id for merge in await self.merges()],
+            open_edges=await self.conn.execute_fetchall(
+                f"SELECT {graph_repo.EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL ORDER BY seq"),
+            edge_ids=[row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")],
+            knowings=await self.conn.execute_fetchall(f"SELECT {graph_repo.KNOWING_COLUMNS} FROM knowings"),
+        )
+
+    async def commit_load(self, load: BulkLoad) -> None:
+        """Commit a bulk load (``kith graph import``) in one transaction.
 
         On a save with played turns the load is journaled at the current turn, like ``commit_graph``;
         on a fresh save there is nothing to undo to, and the journal would only slow a bulk load. See
         ``bulk_load`` for how the rows go in.
         """
-        final = GraphWrites()
-        for writes, _turn in batches:
-            final.nodes.update(writes.nodes)
-            final.edges.update(writes.edges)
-            final.created_nodes |= writes.created_nodes
-            final.created_edges |= writes.created_edges
-            final.knowings.update(writes.knowings)
-        if not final:
+        if not load:
             return
         journal_turn = await self.current_turn()
-        verified = await self._verified(final)
+        verified = await self._verified(load)
         if verified:
             await self._checks(on=False)
         try:
             async with self.transaction() as conn:
                 if journal_turn > 0:
-                    await self._write_graph(conn, final, journal_turn, journal=True)
+                    await self._write_graph(conn, load.writes(), journal_turn, journal=True)
                 else:
-                    await bulk_load(conn, final)
+                    await bulk_load(conn, load)
         finally:
             if verified:
                 await self._checks(on=True)
 
-    async def _verified(self, writes: GraphWrites) -> bool:
+    async def _verified(self, load: BulkLoad) -> bool:
         """Whether every row of a load keeps the tables' rules, checked here in one pass.
 
         SQLite's per-row checks (foreign keys, the CHECKs of ``knowings`` and ``nodes``) cost as much as
@@ -297,10 +314,10 @@ class SaveDatabase:
         and every value the CHECKs test must be in range; only then are SQLite's checks switched off for
         this one commit. Otherwise they stay on and SQLite refuses the bad row.
         """
-        nodes = {row[0] for row in await self.conn.execute_fetchall("SELECT id FROM nodes")} | set(writes.nodes)
-        return (all(edge.source in nodes and edge.target in nodes for edge in writes.edges.values())
-                and all(node.type in NODE_TYPES for node in writes.nodes.values())
-                and all(k.how in _HOWS and 0.0 <= k.confidence <= 1.0 for k in writes.knowings.values()))
+        nodes = {row[0] for row in await self.conn.execute_fetchall("SELECT id FROM nodes")} | set(load.nodes)
+        return (all(row[1] in nodes and row[2] in nodes for row in load.edges.values())
+                and all(node.type in NODE_TYPES for node in load.nodes.values())
+                and all(row[2] in _HOWS and 0.0 <= row[4] <= 1.0 for row in load.knowings.values()))
 
     async def _checks(self, *, on: bool) -> None:
         # Never inside a transaction: SQLite ignores ``foreign_keys`` there.
@@ -497,7 +514,7 @@ REINDEX_FROM = 1.0
 its rows instead of updating them row by row (one sort per index instead of 100k scattered inserts)."""
 
 
-async def bulk_load(conn: aiosqlite.Connection, writes: GraphWrites) -> None:
+async def bulk_load(conn: aiosqlite.Connection, load: BulkLoad) -> None:
     """Write a bulk load's rows inside the caller's transaction, the cheapest way that gives the same rows.
 
     New versions and their knower rows are plain inserts (an upsert first looks for a conflict, doubling
@@ -505,20 +522,23 @@ async def bulk_load(conn: aiosqlite.Connection, writes: GraphWrites) -> None:
     stored, the secondary indexes of ``edges`` and ``knowings`` are dropped and built again after the
     rows, within the same transaction, so a failure leaves them exactly as they were.
     """
-    created = [e for e in writes.edges.values() if e.id in writes.created_edges]
-    updated = [e for e in writes.edges.values() if e.id not in writes.created_edges]
-    new_rows = [k for k in writes.knowings.values() if k.edge_id in writes.created_edges]
-    old_rows = [k for k in writes.knowings.values() if k.edge_id not in writes.created_edges]
+    created = load.created_edges
+    new_edges = [row for edge_id, row in load.edges.items() if edge_id in created]
+    old_edges = [row for edge_id, row in load.edges.items() if edge_id not in created]
+    new_rows = [row for key, row in load.knowings.items() if key[0] in created]
+    old_rows = [row for key, row in load.knowings.items() if key[0] not in created]
     stored = int(next(iter(await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges")))[0])
-    rebuilt = await graph_repo.secondary_indexes(conn, ("edges", "knowings")) if len(created) >= REINDEX_FROM * max(
-        stored, 1) else []
+    rebuilt = []
+    if len(new_edges) >= REINDEX_FROM * max(stored, 1):
+        rebuilt = await graph_repo.secondary_indexes(conn, ("edges", "knowings"))
     for name, _sql in rebuilt:
         await conn.execute(f'DROP INDEX "{name}"')
-    await graph_repo.put_nodes(conn, writes.nodes.values())
-    await graph_repo.put_edges(conn, updated)
-    await graph_repo.insert_edges(conn, created)
-    await graph_repo.put_knowings(conn, old_rows)
-    await graph_repo.insert_knowings(conn, new_rows)
+    await graph_repo.put_nodes(conn, [n for n in load.nodes.values() if n.id not in load.created_nodes])
+    await graph_repo.insert_nodes(conn, [n for n in load.nodes.values() if n.id in load.created_nodes])
+    await conn.executemany(graph_repo.UPSERT_EDGE, old_edges)
+    await conn.executemany(graph_repo.INSERT_EDGE, new_edges)
+    await conn.executemany(graph_repo.UPSERT_KNOWING, old_rows)
+    await conn.executemany(graph_repo.INSERT_KNOWING, sorted(new_rows))  # key order: appends to the B-tree
     for _name, sql in rebuilt:
         await conn.execute(sql)
 

@@ -105,6 +105,15 @@ async def put_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> None:
     )
 
 
+async def insert_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> None:
+    """Insert nodes known to be new (a bulk load's) with their names: no old names to clear first."""
+    nodes = list(nodes)
+    await conn.executemany(f"INSERT INTO nodes ({NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           [node_params(n) for n in nodes])
+    await conn.executemany("INSERT OR IGNORE INTO node_names (norm, node_id) VALUES (?, ?)",
+                           [row for n in nodes for row in name_rows(n)])
+
+
 async def put_edges(conn: aiosqlite.Connection, edges: Iterable[Edge]) -> None:
     await conn.executemany(UPSERT_EDGE, [edge_params(e) for e in edges])
 
@@ -124,18 +133,6 @@ async def put_knowings(conn: aiosqlite.Connection, knowings: Iterable[Knowing]) 
 
 INSERT_EDGE = f"INSERT INTO edges ({EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_KNOWING = f"INSERT INTO knowings ({KNOWING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
-
-
-async def insert_edges(conn: aiosqlite.Connection, edges: Iterable[Edge]) -> None:
-    """Insert versions known to be new (a bulk load's): half the cost of an upsert, which looks for a
-    conflict first; a version that did exist is refused by the ``id`` UNIQUE constraint, never merged."""
-    await conn.executemany(INSERT_EDGE, [edge_params(e) for e in edges])
-
-
-async def insert_knowings(conn: aiosqlite.Connection, knowings: Iterable[Knowing]) -> None:
-    """Insert knower rows known to be new, in key order (appending to the table's B-tree is cheapest)."""
-    rows = sorted((k.edge_id, k.knower, k.how, k.source, k.confidence, k.since_turn) for k in knowings)
-    await conn.executemany(INSERT_KNOWING, rows)
 
 
 async def secondary_indexes(conn: aiosqlite.Connection, tables: Sequence[str]) -> list[tuple[str, str]]:
