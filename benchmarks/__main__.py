@@ -15,7 +15,17 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from benchmarks import cli_bench, engine_bench, extract_bench, gossip_bench, graph_bench, llm_bench, map_bench
+from benchmarks import (
+    cli_bench,
+    engine_bench,
+    extract_bench,
+    gossip_bench,
+    graph_bench,
+    import_bench,
+    llm_bench,
+    map_bench,
+    open_bench,
+)
 
 BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "graph_bench": graph_bench.run,
@@ -25,6 +35,8 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "extract_bench": extract_bench.run,
     "cli_bench": cli_bench.run,
     "gossip_bench": gossip_bench.run,
+    "import_bench": import_bench.run,
+    "open_bench": open_bench.run,
 }
 
 
