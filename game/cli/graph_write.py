@@ -12,8 +12,8 @@ import gc
 import json
 import random
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,18 +150,17 @@ def parse_import(text: str, label: str, summary: ImportSummary) -> list[ImportLi
     return parsed
 
 
-@asynccontextmanager
-async def bulk_mode(db: SaveDatabase) -> AsyncIterator[None]:
-    """Settings for one big load, undone after it.
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused for one big load, and resumed after it.
 
-    The cyclic garbage collector is paused: a load allocates hundreds of thousands of long-lived rows,
-    and each full collection would walk them all again (it cost a third of a 100k-version import);
-    what the load discards is freed by reference counting anyway. SQLite gets a larger page cache for
-    this connection, so index pages stay in memory while tens of thousands of rows go in.
+    A load allocates hundreds of thousands of long-lived objects (parsed lines, rows) and none of them
+    is garbage until it ends, yet each collection would walk them all again (a third of a 100k-version
+    import once). Whatever the load discards is freed by reference counting anyway; the caller lets go
+    of its rows before the collector resumes, so resuming finds nothing big to walk.
     """
     was_enabled = gc.isenabled()
     gc.disable()
-    await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
     try:
         yield
     finally:
@@ -172,10 +171,25 @@ async def bulk_mode(db: SaveDatabase) -> AsyncIterator[None]:
 async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     save_path(args, settings)
     text, label = read_text(args.file)
+    with collector_paused():
+        summary = await import_lines(args, settings, text, label)  # its rows are freed on return
+    summary.errors.sort(key=lambda e: int(e["line"]))
+    if args.json:
+        print_json(summary.to_json_dict())
+    else:
+        print_text(summary.text(label))
+    return 1 if summary.errors else 0
+
+
+async def import_lines(args: argparse.Namespace, settings: Settings, text: str, label: str) -> ImportSummary:
+    """Parse every line (bad JSON stops everything before the save is touched), apply them, commit once."""
     summary = ImportSummary()
     lines = parse_import(text, label, summary)
-    async with open_save(args, settings, create=True) as db, bulk_mode(db):
-        # One in-memory index for the whole file: each line reads what earlier lines wrote without a query.
+    async with open_save(args, settings, create=True) as db:
+        # SQLite gets a larger page cache for this connection, so index pages stay in memory while tens of
+        # thousands of rows go in.
+        await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
+        # The save as it is, in memory: each line reads what earlier lines wrote without a query.
         loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
         for line in lines:
             done = await loader.load_line(line.call, line.turn)
@@ -184,12 +198,7 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
             else:
                 summary.count(done)
         await db.commit_load(loader.load)
-    summary.errors.sort(key=lambda e: int(e["line"]))
-    if args.json:
-        print_json(summary.to_json_dict())
-    else:
-        print_text(summary.text(label))
-    return 1 if summary.errors else 0
+    return summary
 
 
 async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:
