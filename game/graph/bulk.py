@@ -11,7 +11,7 @@ It also keeps the graph as the rows the save will hold (``EdgeRow``, ``KnowingRo
 in order) instead of models: a 100k-version import derives 100k versions, closes 60k and writes 200k
 knower rows, and building, copying and then serializing a pydantic model for each of them was most of
 its time. Models are made only for the few reads an ``UpsertExecution`` asks of it (lines with nodes,
-closes, ``knownBy`` or ``toldBy``), and for ``writes()``.
+``knownBy`` or ``toldBy``), and for ``writes()``.
 """
 
 from __future__ import annotations
@@ -133,6 +133,9 @@ class _Relation:
     normalized: NormalizedRelation
     slug: str
     excludes: tuple[NormalizedRelation, ...]
+    signed: float
+    """The vocabulary's valence as a sign (1 positive, -1 negative, 0 neutral): a strength of the other
+    sign is the only one ``sign_problem`` can refuse, so only that one asks it."""
 
 
 class _Line:
@@ -170,11 +173,11 @@ class BulkLoad:
 class BulkLoader:
     """Applies an import's lines one by one, each with the rules of one upsert call.
 
-    Most lines of a long import only write relations between people who already exist. Those take a
-    lean path here that follows ``UpsertExecution._upsert_edge`` step for step (sign check, endpoint
+    Most lines of a long import only write or end relations between people who already exist. Those take
+    a lean path here that follows ``UpsertExecution._upsert_edge`` and ``_close`` step for step (sign check, endpoint
     names, inverse and symmetric relations, self-healing of duplicate open versions, exclusions, default
     and public knowers) without its per-call set-up, with names and relations resolved once per file
-    instead of once per edge. Every other line (nodes, closes, ``knownBy``, ``toldBy``) goes through
+    instead of once per edge. Every other line (nodes, ``knownBy``, ``toldBy``) goes through
     ``UpsertExecution`` itself, reading this loader as its ``GraphReader``. ``tests/test_graph_bulk.py``
     holds the two to the same results.
 
@@ -215,8 +218,7 @@ class BulkLoader:
             parsed = parse_call(call)
         except CallRejected as rejected:
             return str(rejected)
-        if parsed.nodes or parsed.close_edges or any(
-                edge.known_by is not None or edge.told_by is not None for edge in parsed.edges):
+        if parsed.nodes or any(edge.known_by is not None or edge.told_by is not None for edge in parsed.edges):
             return await self._through_execution(parsed, turn)
         line = _Line()
         try:
@@ -275,9 +277,11 @@ class BulkLoader:
         found = self._relations.get(written)
         if found is None:
             normalized = self.vocabulary.normalize(written)
+            valence = self.vocabulary.valence(normalized.name)
             found = self._relations[written] = _Relation(
                 normalized, slugify(normalized.name, max_length=20) or "rel",
-                tuple(self.vocabulary.normalize(name) for name in self.vocabulary.excluded_by(normalized.name)))
+                tuple(self.vocabulary.normalize(name) for name in self.vocabulary.excluded_by(normalized.name)),
+                1.0 if valence == "positive" else -1.0 if valence == "negative" else 0.0)
         return found
 
     def _edges_only(self, call: UpsertCall, turn: int, line: _Line) -> LineCounts:
@@ -285,15 +289,18 @@ class BulkLoader:
         evidence = self._evidence.get(turn)
         if evidence is None:
             evidence = self._evidence[turn] = json.dumps([f"turn-{turn}"])
+        names, relations = self._names, self._relations
         for given in call.edges:
-            written = self._relation(given.relation)
+            written = relations.get(given.relation) or self._relation(given.relation)
             relation = written.normalized
-            source, target = self._match(given.source_name).node, self._match(given.target_name).node
+            source = (names.get(given.source_name) or self._match(given.source_name)).node
+            target = (names.get(given.target_name) or self._match(given.target_name)).node
             if relation.flipped:
                 source, target = target, source
-            problem = self.vocabulary.sign_problem(relation.name, given.strength)
-            if problem:
-                raise CallRejected(problem)
+            if written.signed * given.strength < 0:
+                problem = self.vocabulary.sign_problem(relation.name, given.strength)
+                if problem:
+                    raise CallRejected(problem)
             if source is None or target is None:
                 counts.edges_skipped += 1
                 continue
@@ -324,6 +331,16 @@ class BulkLoader:
                     self._close_version(line, stale, turn)
                     counts.closed += 1
             counts.edges_created += 1
+        for ended in call.close_edges:  # as ``UpsertExecution._close``, after the call's edges
+            relation = self._relation(ended.relation).normalized
+            source, target = self._match(ended.source_name).node, self._match(ended.target_name).node
+            if relation.flipped:
+                source, target = target, source
+            if source is None or target is None:  # a missing or ambiguous name: skipped
+                continue
+            for stale in self._open_versions(line, source.id, target.id, relation):
+                self._close_version(line, stale, turn)
+                counts.closed += 1
         return counts
 
     def _open_versions(self, line: _Line, source: str, target: str, relation: NormalizedRelation) -> list[EdgeRow]:
