@@ -50,8 +50,8 @@ class GraphSource(Protocol):
         """The knower rows of each version, by knower (versions nobody knows are left out)."""
         ...
 
-    def known_by(self, knower: str) -> set[str]:
-        """The IDs of every version ``knower`` has a row for."""
+    def known_rows(self, knower: str) -> list[Knowing]:
+        """Every knower row of every version ``knower`` has a row for (theirs and everyone else's)."""
         ...
 
     def all_knowings(self) -> list[Knowing]:
@@ -234,11 +234,19 @@ class GraphIndex:
                 self._knowers[edge_id] = loaded.get(edge_id, {})
 
     def _ensure_known(self, knowers: Iterable[str]) -> None:
+        """Load what each knower knows, and with it every row of those versions: whoever asks what someone
+        knows asks next who else knows each of those facts (the player's views, ``/why``, awareness)."""
         if self._source is None:
             return
         for knower in knowers:
-            if knower not in self._known:
-                self._known[knower] = self._source.known_by(knower)
+            if knower in self._known:
+                continue
+            rows: dict[str, dict[str, Knowing]] = {}
+            for row in self._source.known_rows(knower):
+                rows.setdefault(row.edge_id, {})[row.knower] = row
+            for edge_id, held in rows.items():
+                self._knowers.setdefault(edge_id, held)  # a version loaded before keeps what was written since
+            self._known[knower] = set(rows)
 
     # ------------------------------------------------------------------------------------ updates
 

@@ -424,8 +424,12 @@ class SqlGraphSource:
                 found.setdefault(knowing.edge_id, {})[knowing.knower] = knowing
         return found
 
-    def known_by(self, knower: str) -> set[str]:
-        return {str(row[0]) for row in self._rows("SELECT edge_id FROM knowings WHERE knower = ?", (knower,))}
+    def known_rows(self, knower: str) -> list[Knowing]:
+        rows = self._rows(
+            f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE edge_id IN "
+            "(SELECT edge_id FROM knowings WHERE knower = ?) ORDER BY edge_id, knower", (knower,))
+        knowings: list[Knowing] = self._decoded(rows, knowing_from_row)
+        return knowings
 
     def all_knowings(self) -> list[Knowing]:
         rows = self._rows(f"SELECT {KNOWING_COLUMNS} FROM knowings ORDER BY edge_id, knower")
