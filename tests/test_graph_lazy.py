@@ -14,14 +14,17 @@ import contextlib
 import io
 import json
 import random
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.graph_bench import messages, synthesize
 from game.__main__ import main
+from game.errors import SaveError
 from game.graph.knowledge import PUBLIC, Knowing
 from game.graph.memory import GraphIndex
 from game.graph.ports import GraphWrites
@@ -184,3 +187,22 @@ async def reads_what_was_committed(path: Path) -> None:
         eager = await db.load_graph_index(lazy=False)
         assert fresh.knowers_of(edge.id) == eager.knowers_of(edge.id) and len(eager.knowers_of(edge.id)) > 1
         assert fresh.known_by(listener) == eager.known_by(listener) and len(eager.known_by(listener)) > 1
+
+
+def test_damage_met_while_reading_lazily_is_one_clear_message(tmp_path: Path) -> None:
+    """A row that no longer decodes, read only when first asked for, still says which save and what to do."""
+    path = build_save(tmp_path)
+    asyncio.run(damage_is_reported(path))
+
+
+async def damage_is_reported(path: Path) -> None:
+    async with await SaveDatabase.open(path) as db:
+        index = await db.load_graph_index()
+        edge = (await db.graph.all_edges(open_only=True))[0]
+        writer = sqlite3.connect(path)
+        writer.execute("UPDATE edges SET evidence = '[not json' WHERE id = ?", (edge.id,))
+        writer.commit()
+        writer.close()
+        with pytest.raises(SaveError, match=r"lazy is damaged .*kith saves check lazy"):
+            await index.open_edges_of(edge.source)
+        assert index.knowers_of(edge.id)  # what does decode is still read
