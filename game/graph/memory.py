@@ -136,6 +136,7 @@ class GraphIndex:
         # missing key means no rows. Lazy: an entry present is complete, a missing one is not loaded yet.
         self._knowers: dict[str, dict[str, Knowing]] = {}
         self._known: dict[str, set[str]] = {}
+        self._learned: dict[str, set[str]] = {}  # lazy: versions written for a knower not loaded yet
         self.player_ids: set[str] = set()  # nodes marked ``player: true``: the player witnesses every turn
         for node in nodes:
             self._put_node(node)
@@ -246,7 +247,7 @@ class GraphIndex:
                 rows.setdefault(row.edge_id, {})[row.knower] = row
             for edge_id, held in rows.items():
                 self._knowers.setdefault(edge_id, held)  # a version loaded before keeps what was written since
-            self._known[knower] = set(rows)
+            self._known[knower] = set(rows) | self._learned.pop(knower, set())
 
     # ------------------------------------------------------------------------------------ updates
 
@@ -263,8 +264,10 @@ class GraphIndex:
                     if old is not None:
                         ends.update((old.source, old.target))
             self._ensure_nodes(ends)
+            # A version made by these writes has all its knower rows in them: nothing to read for it.
+            for edge_id in writes.created_edges:
+                self._knowers.setdefault(edge_id, {})
             self._ensure_knowers(k.edge_id for k in writes.knowings.values())
-            self._ensure_known(k.knower for k in writes.knowings.values())
         for edge in writes.edges.values():
             self._put_edge(edge)
         for knowing in writes.knowings.values():
@@ -277,6 +280,11 @@ class GraphIndex:
         rows[knowing.knower] = knowing
         edges = self._known.get(knowing.knower)
         if edges is None:
+            if self._source is not None:
+                # Not loaded yet: kept aside and joined to what is read when it is (a knower's versions
+                # only ever grow), so a turn never reads every fact of everyone it teaches something.
+                self._learned.setdefault(knowing.knower, set()).add(knowing.edge_id)
+                return
             edges = self._known[knowing.knower] = set()
         edges.add(knowing.edge_id)
 
