@@ -24,11 +24,13 @@ from benchmarks import (
     gossip_bench,
     graph_bench,
     identity_bench,
+    import_bench,
     launch_bench,
     llm_bench,
     map_bench,
     memory_bench,
     metapath_bench,
+    open_bench,
     swipes_bench,
 )
 
@@ -47,6 +49,8 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "metapath_bench": metapath_bench.run,
     "swipes_bench": swipes_bench.run,
     "identity_bench": identity_bench.run,
+    "import_bench": import_bench.run,
+    "open_bench": open_bench.run,
 }
 
 

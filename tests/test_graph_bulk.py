@@ -23,7 +23,9 @@ from game.graph.vocabulary import Vocabulary
 
 # Lines that exercise every rule an import must keep: knownBy / toldBy / public knowers, inverse and
 # symmetric relations written backwards, exclusions (DISTRUSTS ends TRUSTS), node updates and aliases,
-# a wrong sign and an unknown knower (both rejected whole), a close, and an edge to nobody (skipped).
+# a wrong sign and an unknown knower (both rejected whole), closes (of a symmetric relation written
+# backwards, of a name nobody has, one dated before the version began, one of a version made in the same
+# line), and an edge to nobody (skipped).
 SPECIAL: list[dict[str, Any]] = [
     {"turn": 0, "nodes": [{"name": "Mira Vell", "summary": "A harbour pilot."},
                           {"name": "Tomas Reed", "summary": "A net mender.", "aliases": ["Tom"]},
@@ -59,6 +61,13 @@ SPECIAL: list[dict[str, Any]] = [
                             "fact": "An ambiguous name: skipped, never guessed."},
                            {"sourceName": "Anna Rook", "targetName": "Bill Rook", "relation": "KIN_OF",
                             "strength": 0.8, "fact": "Sister and brother."}]},
+    {"turn": 13, "closeEdges": [{"sourceName": "Bill Rook", "targetName": "Anna Rook", "relation": "kin of"},
+                                {"sourceName": "Nobody Known", "targetName": "Iska", "relation": "FEARS"}]},
+    {"turn": 2, "closeEdges": [{"sourceName": "Mira Vell", "targetName": "Tomas Reed", "relation": "TRUSTS"}]},
+    {"turn": 14, "edges": [{"sourceName": "Iska", "targetName": "Mira Vell", "relation": "LOVES", "strength": 0.3,
+                            "fact": "Iska is fond of Mira, for one turn."}],
+     "closeEdges": [{"sourceName": "Iska", "targetName": "Mira Vell", "relation": "LOVES"},
+                    {"sourceName": "Mira Vell", "targetName": "Tom", "relation": "DISTRUSTS"}]},
 ]
 
 
@@ -93,7 +102,7 @@ def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: p
     source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     imported = kith(saves, "import", "--json", "--save", "bulk", str(source))
     summary = json.loads(capsys.readouterr().out)
-    assert imported == 1 and [e["line"] for e in summary["errors"]] == [7, 8, 13]  # the bad lines, by number
+    assert imported == 1 and [e["line"] for e in summary["errors"]] == [7, 8, 13, 17]  # the bad lines, by number
 
     rejected = []
     counted = {"nodes": {"created": 0, "updated": 0}, "edges": {"created": 0, "skipped": 0}, "closed": 0}
@@ -108,8 +117,8 @@ def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: p
             for part, counts in (("nodes", ("created", "updated")), ("edges", ("created", "skipped"))):
                 for count in counts:
                     counted[part][count] += outcome[part][count]
-            counted["closed"] += sum(1 for c in outcome["closed"] if c["id"] and not c.get("skipped"))
-    assert rejected == [7, 8, 13]
+            counted["closed"] += sum(1 for c in outcome["closed"] if c.get("id") and not c.get("skipped"))
+    assert rejected == [7, 8, 13, 17]
     assert {key: summary[key] for key in counted} == counted  # the import's summary adds up the same
 
     bulk, single = full_dump(saves / "bulk.sqlite"), full_dump(saves / "single.sqlite")

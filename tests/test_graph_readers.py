@@ -1,4 +1,5 @@
-"""The key upsert rules over both readers: a session's ``GraphIndex`` and the save's SQL tables.
+"""The key upsert rules over every reader: a ``GraphIndex`` in memory, the save's SQL tables, and a
+session's index opened lazily over a save.
 
 The same executions are committed to both and must leave the same graph: IDs, versions, closes and
 self-healing may not depend on where the graph lives.
@@ -58,14 +59,26 @@ class SqlStore:
                 sorted(await self.db.all_edges(), key=lambda e: e.id))
 
 
-@pytest.fixture(params=["memory", "sql"])
+class LazyStore(SqlStore):
+    """A session's way: the save, read through an index opened lazily and kept in step after each commit."""
+
+    def __init__(self, db: SaveDatabase, index: GraphIndex) -> None:
+        super().__init__(db)
+        self.reader = self.index = index
+
+    async def commit(self, writes: GraphWrites, turn: int) -> None:
+        await self.db.commit_graph(writes)
+        self.index.apply(writes)
+
+
+@pytest.fixture(params=["memory", "sql", "lazy"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     if request.param == "memory":
         yield MemoryStore()
         return
     db = await SaveDatabase.open(tmp_path / "readers.sqlite", create=True)
     try:
-        yield SqlStore(db)
+        yield SqlStore(db) if request.param == "sql" else LazyStore(db, await db.load_graph_index())
     finally:
         await db.close()
 

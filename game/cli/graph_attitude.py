@@ -25,7 +25,7 @@ from game.mind.attitude_command import describe
 async def attitude_command(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings) as db:
         node = await find_node(db, args.name)
-        graph = await db.load_graph_index()
+        graph = await db.load_graph_index(lazy=False)  # read after the save is closed
         book = AttitudeBook.from_rows(await db.read_rows(TABLE))
     if node.type != "individual" or node.id in graph.player_ids:
         raise KithError(f"{node.name} is not a person with an attitude toward the player", title="Attitude")

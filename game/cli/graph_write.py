@@ -12,8 +12,8 @@ import gc
 import json
 import random
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,11 +22,11 @@ from game.cli.graph_common import find_node, open_save, print_json, print_text, 
 from game.config import Settings
 from game.engine.identity_turn import decided
 from game.errors import InputError
-from game.graph.bulk import BulkLoader, LineCounts
+from game.graph.bulk import LineCounts
 from game.graph.memory import GraphIndex
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
-from game.graph.ports import GraphReader, GraphWrites
+from game.graph.ports import GraphReader
 from game.graph.upsert import NodeSource, UpsertExecution, load_calls, load_json
 from game.store.database import SaveDatabase, node_by_name
 from game.text import strip_control
@@ -158,18 +158,17 @@ def parse_import(text: str, label: str, summary: ImportSummary) -> list[ImportLi
     return parsed
 
 
-@asynccontextmanager
-async def bulk_mode(db: SaveDatabase) -> AsyncIterator[None]:
-    """Settings for one big load, undone after it.
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused for one big load, and resumed after it.
 
-    The cyclic garbage collector is paused: a load allocates hundreds of thousands of long-lived rows,
-    and each full collection would walk them all again (it cost a third of a 100k-version import);
-    what the load discards is freed by reference counting anyway. SQLite gets a larger page cache for
-    this connection, so index pages stay in memory while tens of thousands of rows go in.
+    A load allocates hundreds of thousands of long-lived objects (parsed lines, rows) and none of them
+    is garbage until it ends, yet each collection would walk them all again (a third of a 100k-version
+    import once). Whatever the load discards is freed by reference counting anyway; the caller lets go
+    of its rows before the collector resumes, so resuming finds nothing big to walk.
     """
     was_enabled = gc.isenabled()
     gc.disable()
-    await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
     try:
         yield
     finally:
@@ -177,48 +176,37 @@ async def bulk_mode(db: SaveDatabase) -> AsyncIterator[None]:
             gc.enable()
 
 
-async def commit_verified(db: SaveDatabase, index: GraphIndex, batches: list[tuple[GraphWrites, int]]) -> None:
-    """Commit an import's writes in one transaction, checking edge endpoints here instead of row by row.
-
-    SQLite's foreign-key check costs as much as the insert itself for a bulk load (100k versions: 3 s of
-    6). Every endpoint an upsert writes was resolved to a node of ``index``, which holds the save's
-    nodes plus everything this import added, so the same guarantee is verified once, in memory; only
-    when it holds are the per-row checks switched off for this one commit (never inside a transaction:
-    SQLite ignores the pragma there). Otherwise they stay on and SQLite refuses the bad row.
-    """
-    verified = all(edge.source in index.nodes and edge.target in index.nodes
-                   for writes, _turn in batches for edge in writes.edges.values())
-    if verified:
-        await db.conn.execute("PRAGMA foreign_keys = OFF")
-    try:
-        await db.commit_many(batches)
-    finally:
-        if verified:
-            await db.conn.execute("PRAGMA foreign_keys = ON")
-
-
 async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     save_path(args, settings)
     text, label = read_text(args.file)
-    summary = ImportSummary()
-    lines = parse_import(text, label, summary)
-    async with open_save(args, settings, create=True) as db, bulk_mode(db):
-        # One in-memory index for the whole file: each line reads what earlier lines wrote without a query.
-        index = await db.load_graph_index()
-        loader = BulkLoader(index, await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
-        for line in lines:
-            done = await loader.load(line.call, line.turn)
-            if isinstance(done, str):
-                summary.errors.append({"line": line.number, "error": done})
-            else:
-                summary.count(done)
-        await commit_verified(db, index, loader.batches)
+    with collector_paused():
+        summary = await import_lines(args, settings, text, label)  # its rows are freed on return
     summary.errors.sort(key=lambda e: int(e["line"]))
     if args.json:
         print_json(summary.to_json_dict())
     else:
         print_text(summary.text(label))
     return 1 if summary.errors else 0
+
+
+async def import_lines(args: argparse.Namespace, settings: Settings, text: str, label: str) -> ImportSummary:
+    """Parse every line (bad JSON stops everything before the save is touched), apply them, commit once."""
+    summary = ImportSummary()
+    lines = parse_import(text, label, summary)
+    async with open_save(args, settings, create=True) as db:
+        # SQLite gets a larger page cache for this connection, so index pages stay in memory while tens of
+        # thousands of rows go in.
+        await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
+        # The save as it is, in memory: each line reads what earlier lines wrote without a query.
+        loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
+        for line in lines:
+            done = await loader.load_line(line.call, line.turn)
+            if isinstance(done, str):
+                summary.errors.append({"line": line.number, "error": done})
+            else:
+                summary.count(done)
+        await db.commit_load(loader.load)
+    return summary
 
 
 async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:

@@ -6,22 +6,31 @@ relation (a 100k-version import asked ``normalize`` 750k times, each a regex and
 ``excluded_by`` 100k times, each a scan of every relation), what each name means, and a validated model
 for every version it derives from inputs already validated. ``BulkLoader`` keeps those answers for the
 file; ``FileVocabulary`` is the vocabulary's part.
+
+It also keeps the graph as the rows the save will hold (``EdgeRow``, ``KnowingRow``: the tables' columns
+in order) instead of models: a 100k-version import derives 100k versions, closes 60k and writes 200k
+knower rows, and building, copying and then serializing a pydantic model for each of them was most of
+its time. Models are made only for the few reads an ``UpsertExecution`` asks of it (lines with nodes,
+``knownBy`` or ``toldBy``), and for ``writes()``.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.graph.knowledge import Knowing, default_knowings, keep_better, public_knowing
+from game.graph.knowing_terms import PUBLIC
+from game.graph.knowledge import Knowing, keep_better
 from game.graph.memory import GraphIndex
-from game.graph.models import Edge, EdgeInput, Node, UpsertCall, UpsertResult
+from game.graph.models import MAX_NAME_CHARS, Edge, Node, UpsertCall, UpsertResult
 from game.graph.names import NameMatch, normalize_name, resolve_name, slugify
 from game.graph.ports import GraphWrites
 from game.graph.trusted import trusted
-from game.graph.upsert import STRENGTH_TOLERANCE, CallRejected, UpsertExecution, parse_call
-from game.graph.upsert import _base36 as _base36  # the same edge IDs as one call would draw
+from game.graph.upsert import _SUFFIX_ALPHABET, STRENGTH_TOLERANCE, CallRejected, UpsertExecution, parse_call
 from game.graph.vocabulary import NormalizedRelation, Vocabulary
 
 
@@ -74,178 +83,395 @@ class LineCounts:
                    closed=sum(1 for c in result.closed if c.id and not c.skipped))
 
 
-class _LineWrites:
-    """One line's writes until it is accepted (a rejected line leaves nothing, as a rejected call)."""
+EdgeRow = list[Any]
+"""A version as the ``edges`` table holds it: id, source, target, relation, strength, fact, valid_at,
+invalid_at, evidence (JSON). A list, so closing a version sets ``invalid_at`` where it lies."""
+KnowingRow = tuple[str, str, str, str | None, float, int]
+"""A knower row as the ``knowings`` table holds it: edge_id, knower, how, source, confidence, since_turn."""
+ID, SOURCE, TARGET, RELATION, STRENGTH, FACT, VALID_AT, INVALID_AT, EVIDENCE = range(9)
+
+
+def edge_row(edge: Edge) -> EdgeRow:
+    return [edge.id, edge.source, edge.target, edge.relation, edge.strength, edge.fact, edge.valid_at,
+            edge.invalid_at, json.dumps(edge.evidence_turn_ids)]
+
+
+def row_edge(row: Sequence[Any]) -> Edge:
+    return trusted(Edge, {
+        "id": row[ID], "source": row[SOURCE], "target": row[TARGET], "relation": row[RELATION],
+        "strength": float(row[STRENGTH]), "fact": row[FACT], "valid_at": row[VALID_AT],
+        "invalid_at": row[INVALID_AT], "evidence_turn_ids": json.loads(row[EVIDENCE]),
+    })
+
+
+def knowing_row(knowing: Knowing) -> KnowingRow:
+    return (knowing.edge_id, knowing.knower, knowing.how, knowing.source, knowing.confidence, knowing.since_turn)
+
+
+def row_knowing(row: Sequence[Any]) -> Knowing:
+    return trusted(Knowing, {"edge_id": row[0], "knower": row[1], "how": row[2], "source": row[3],
+                             "confidence": float(row[4]), "since_turn": row[5]})
+
+
+@functools.cache
+def _triples() -> tuple[str, ...]:
+    """Every three-character run of ``_base36``'s digits, least significant first, by value."""
+    alphabet = _SUFFIX_ALPHABET
+    return tuple(alphabet[n % 36] + alphabet[n // 36 % 36] + alphabet[n // 1296] for n in range(36 ** 3))
+
+
+def _suffix(number: int) -> str:
+    """``upsert._base36(number)`` by two table lookups (a 31-bit number is two runs of three digits), so
+    an import draws the very IDs one call would, at a fraction of the cost."""
+    triples = _triples()
+    return triples[number % 46656] + triples[number // 46656 % 46656]
+
+
+@dataclass(frozen=True)
+class _Relation:
+    """What the lean path needs to know about one relation as written, worked out once per file."""
+
+    normalized: NormalizedRelation
+    slug: str
+    excludes: tuple[NormalizedRelation, ...]
+    signed: float
+    """The vocabulary's valence as a sign (1 positive, -1 negative, 0 neutral): a strength of the other
+    sign is the only one ``sign_problem`` can refuse, so only that one asks it."""
+
+
+class _Line:
+    """One line's changes until it is accepted (a rejected line leaves nothing, as a rejected call)."""
+
+    __slots__ = ("by_key", "closed", "created", "knowings")
 
     def __init__(self) -> None:
-        self.writes = GraphWrites()
-        self._between: dict[tuple[str, str, str], set[str]] = {}
+        self.created: dict[str, EdgeRow] = {}
+        self.by_key: dict[tuple[str, str, str], list[EdgeRow]] = {}
+        self.closed: dict[str, EdgeRow] = {}
+        self.knowings: dict[tuple[str, str], KnowingRow] = {}
 
-    def put_edge(self, edge: Edge, *, created: bool = False) -> None:
-        self.writes.edges[edge.id] = edge
-        self._between.setdefault((edge.source, edge.target, edge.relation), set()).add(edge.id)
-        if created:
-            self.writes.created_edges.add(edge.id)
 
-    def edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
-        return [self.writes.edges[i] for i in self._between.get((source, target, relation), ())]
+@dataclass
+class BulkLoad:
+    """What an import writes: the nodes it created or changed, and the final rows of every version and
+    knower row it created or changed (``created_*``: rows that are new to the save)."""
+
+    nodes: dict[str, Node] = field(default_factory=dict)
+    created_nodes: set[str] = field(default_factory=set)
+    edges: dict[str, EdgeRow] = field(default_factory=dict)  # in the order they were first written
+    created_edges: set[str] = field(default_factory=set)
+    knowings: dict[tuple[str, str], KnowingRow] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.nodes or self.edges or self.knowings)
+
+    def writes(self) -> GraphWrites:
+        """The same as models, for a commit that journals every row (a save with played turns)."""
+        return GraphWrites(dict(self.nodes), {i: row_edge(r) for i, r in self.edges.items()}, set(self.created_nodes),
+                           set(self.created_edges), {k: row_knowing(r) for k, r in self.knowings.items()})
 
 
 class BulkLoader:
-    """Applies an import's lines to ``index`` one by one, each with the rules of one upsert call.
+    """Applies an import's lines one by one, each with the rules of one upsert call.
 
-    Most lines of a long import only write relations between people who already exist. Those take a
-    lean path here that follows ``UpsertExecution._upsert_edge`` step for step (sign check, endpoint
+    Most lines of a long import only write or end relations between people who already exist. Those take
+    a lean path here that follows ``UpsertExecution._upsert_edge`` and ``_close`` step for step (sign check, endpoint
     names, inverse and symmetric relations, self-healing of duplicate open versions, exclusions, default
-    and public knowers) without its per-call set-up, with names resolved once per file instead of once
-    per edge. Every other line (nodes, closes, ``knownBy``, ``toldBy``) goes through ``UpsertExecution``
-    itself. ``tests/test_graph_bulk.py`` holds the two to the same results.
+    and public knowers) without its per-call set-up, with names and relations resolved once per file
+    instead of once per edge. Every other line (nodes, ``knownBy``, ``toldBy``) goes through
+    ``UpsertExecution`` itself, reading this loader as its ``GraphReader``. ``tests/test_graph_bulk.py``
+    holds the two to the same results.
+
+    Built from the save as it is (``nodes``, merged-away node IDs, its open versions, every version ID
+    and every knower row, as table rows); ``load`` holds what the import wrote.
     """
 
-    def __init__(self, index: GraphIndex, vocabulary: Vocabulary, rng: random.Random) -> None:
-        self.index = index
+    def __init__(self, vocabulary: Vocabulary, rng: random.Random, *, nodes: Iterable[Node] = (),
+                 retired_node_ids: Iterable[str] = (), open_edges: Iterable[Sequence[Any]] = (),
+                 edge_ids: Iterable[str] = (), knowings: Iterable[Sequence[Any]] = ()) -> None:
         self.vocabulary = FileVocabulary.of(vocabulary)
         self.rng = rng
-        self.batches: list[tuple[GraphWrites, int]] = []
+        self.nodes = GraphIndex(nodes, retired_node_ids=retired_node_ids)  # names and node IDs
+        self.load = BulkLoad()
+        self._open: dict[tuple[str, str, str], list[EdgeRow]] = {}
+        for stored in open_edges:
+            row = list(stored)
+            self._open.setdefault((row[SOURCE], row[TARGET], row[RELATION]), []).append(row)
+        self._ids: set[str] = set(edge_ids)
+        self._by_edge: dict[str, dict[str, KnowingRow]] = {}
+        for raw in knowings:
+            known: KnowingRow = (raw[0], raw[1], raw[2], raw[3], float(raw[4]), raw[5])
+            self._by_edge.setdefault(known[0], {})[known[1]] = known
+        # Knower rows accepted since ``_by_edge`` was last brought up to date: only a public line about an
+        # unchanged relation, or one through ``UpsertExecution``, asks who knows a version, so most
+        # imports never sort 200k rows by version at all.
+        self._unsorted: list[dict[tuple[str, str], KnowingRow]] = []
+        self.reader = _Reader(self)
         # Names are resolved once per file: only a line that writes nodes can change what a name means,
         # and such a line forgets every answer kept so far.
         self._names: dict[str, NameMatch] = {}
-        self._slugs: dict[str, str] = {}
+        self._relations: dict[str, _Relation] = {}
+        self._evidence: dict[int, str] = {}
 
-    async def load(self, call: Any, turn: int) -> LineCounts | str:
+    async def load_line(self, call: Any, turn: int) -> LineCounts | str:
         """Apply one line's call at ``turn``: what it did, or why it was rejected (nothing of it kept)."""
         try:
             parsed = parse_call(call)
         except CallRejected as rejected:
             return str(rejected)
-        if parsed.nodes or parsed.close_edges or any(
-                edge.known_by is not None or edge.told_by is not None for edge in parsed.edges):
+        if parsed.nodes or any(edge.known_by is not None or edge.told_by is not None for edge in parsed.edges):
             return await self._through_execution(parsed, turn)
-        line = _LineWrites()
+        line = _Line()
         try:
             counts = self._edges_only(parsed, turn, line)
         except CallRejected as rejected:
             return str(rejected)
-        self._accept(line.writes, turn)
+        self._accept(line, turn)
         return counts
 
+    # ------------------------------------------------------------------------------------ through upsert
+
     async def _through_execution(self, call: UpsertCall, turn: int) -> LineCounts | str:
-        execution = UpsertExecution(self.index, self.vocabulary, turn, rng=self.rng)
+        execution = UpsertExecution(self.reader, self.vocabulary, turn, rng=self.rng)
         outcome = await execution.run(call)
         if outcome.result is None:
             return outcome.error or "rejected"
-        if execution.writes.nodes:
+        writes = execution.writes
+        if writes.nodes:
             self._names.clear()
-        self._accept(execution.writes, turn)
+            self.nodes.apply(GraphWrites(nodes=writes.nodes))
+            self.load.nodes.update(writes.nodes)
+            self.load.created_nodes |= writes.created_nodes
+        for edge in writes.edges.values():
+            key = (edge.source, edge.target, edge.relation)
+            if edge.id in writes.created_edges:
+                row = edge_row(edge)
+                self._ids.add(edge.id)
+                self.load.edges[edge.id] = row
+                self.load.created_edges.add(edge.id)
+                if edge.invalid_at is None:
+                    self._open.setdefault(key, []).append(row)
+                continue
+            # A version this import found open and changed (closed): its row, changed where it lies.
+            held = self._open.get(key, [])
+            found = [r for r in held if r[ID] == edge.id]
+            row = found[0] if found else edge_row(edge)
+            row[:] = edge_row(edge)
+            if edge.invalid_at is not None and row in held:
+                held.remove(row)
+            self.load.edges.setdefault(edge.id, row)
+        if writes.knowings:
+            rows = {key: knowing_row(knowing) for key, knowing in writes.knowings.items()}
+            self._unsorted.append(rows)
+            self.load.knowings.update(rows)
         return LineCounts.of(outcome.result)
-
-    def _accept(self, writes: GraphWrites, turn: int) -> None:
-        if writes:
-            self.index.apply(writes)
-            self.batches.append((writes, turn))
 
     # ------------------------------------------------------------------------------------ the lean path
 
     def _match(self, name: str) -> NameMatch:
         found = self._names.get(name)
         if found is None:
-            found = self._names[name] = resolve_name(name, self.index.nodes_with_name(normalize_name(name)))
+            found = self._names[name] = resolve_name(name, self.nodes.nodes_with_name(normalize_name(name)))
         return found
 
-    def _edges_only(self, call: UpsertCall, turn: int, line: _LineWrites) -> LineCounts:
+    def _relation(self, written: str) -> _Relation:
+        found = self._relations.get(written)
+        if found is None:
+            normalized = self.vocabulary.normalize(written)
+            valence = self.vocabulary.valence(normalized.name)
+            found = self._relations[written] = _Relation(
+                normalized, slugify(normalized.name, max_length=20) or "rel",
+                tuple(self.vocabulary.normalize(name) for name in self.vocabulary.excluded_by(normalized.name)),
+                1.0 if valence == "positive" else -1.0 if valence == "negative" else 0.0)
+        return found
+
+    def _edges_only(self, call: UpsertCall, turn: int, line: _Line) -> LineCounts:
         counts = LineCounts()
+        evidence = self._evidence.get(turn)
+        if evidence is None:
+            evidence = self._evidence[turn] = json.dumps([f"turn-{turn}"])
+        names, relations = self._names, self._relations
         for given in call.edges:
-            relation = self.vocabulary.normalize(given.relation)
-            ends = self._match(given.source_name), self._match(given.target_name)
-            source, target = ends[0].node, ends[1].node
+            written = relations.get(given.relation) or self._relation(given.relation)
+            relation = written.normalized
+            source = (names.get(given.source_name) or self._match(given.source_name)).node
+            target = (names.get(given.target_name) or self._match(given.target_name)).node
             if relation.flipped:
                 source, target = target, source
-            problem = self.vocabulary.sign_problem(relation.name, given.strength)
-            if problem:
-                raise CallRejected(problem)
+            if written.signed * given.strength < 0:
+                problem = self.vocabulary.sign_problem(relation.name, given.strength)
+                if problem:
+                    raise CallRejected(problem)
             if source is None or target is None:
                 counts.edges_skipped += 1
                 continue
             current = self._self_heal(self._open_versions(line, source.id, target.id, relation), turn, line, counts)
-            if current is not None and _same(current, given):
+            if current is not None and abs(current[STRENGTH] - given.strength) <= STRENGTH_TOLERANCE \
+                    and current[FACT] == given.fact:
                 if given.public:  # nothing new about the relation, but now everyone knows it
-                    stored = self.index.knowers_of(current.id)
-                    for knowing in self._knowings(current, source, target, turn, public=True):
-                        self._learn(line, knowing, stored.get(knowing.knower))
+                    stored = self.knowers(current[ID])
+                    for knowing in self._knowings(current[ID], current, source, target, turn, public=True):
+                        self._learn(line, knowing, stored.get(knowing[1]))
                 counts.edges_skipped += 1
                 continue
             if current is not None:
                 self._close_version(line, current, turn)
-                source_id, target_id = current.source, current.target  # a symmetric relation keeps its direction
+                source_id, target_id = current[SOURCE], current[TARGET]  # a symmetric relation keeps its direction
             else:
                 source_id, target_id = source.id, target.id
             # Every value was validated as the call's EdgeInput (strength, fact) or derived here.
-            edge = trusted(Edge, {
-                "id": self._new_edge_id(line, relation.name), "source": source_id, "target": target_id,
-                "relation": relation.name, "strength": given.strength, "fact": given.fact, "valid_at": turn,
-                "invalid_at": None, "evidence_turn_ids": [f"turn-{turn}"],
-            })
-            line.put_edge(edge, created=True)
-            for knowing in self._knowings(edge, source, target, turn, public=given.public):
-                self._learn(line, knowing)
-            for name in self.vocabulary.excluded_by(edge.relation):
-                for stale in self._open_versions(line, edge.source, edge.target, self.vocabulary.normalize(name)):
+            edge_id = self._new_edge_id(line, written.slug)
+            row: EdgeRow = [edge_id, source_id, target_id, relation.name, given.strength, given.fact, turn, None,
+                            evidence]
+            line.created[edge_id] = row
+            line.by_key.setdefault((source_id, target_id, relation.name), []).append(row)
+            for knowing in self._knowings(edge_id, row, source, target, turn, public=given.public):
+                line.knowings[(edge_id, knowing[1])] = knowing  # a new version: nobody knew it before
+            for excluded in written.excludes:
+                for stale in self._open_versions(line, source_id, target_id, excluded):
                     self._close_version(line, stale, turn)
                     counts.closed += 1
             counts.edges_created += 1
+        for ended in call.close_edges:  # as ``UpsertExecution._close``, after the call's edges
+            relation = self._relation(ended.relation).normalized
+            source, target = self._match(ended.source_name).node, self._match(ended.target_name).node
+            if relation.flipped:
+                source, target = target, source
+            if source is None or target is None:  # a missing or ambiguous name: skipped
+                continue
+            for stale in self._open_versions(line, source.id, target.id, relation):
+                self._close_version(line, stale, turn)
+                counts.closed += 1
         return counts
 
-    def _open_versions(self, line: _LineWrites, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
-        found: dict[str, Edge] = {}
-        for s, t in relation.directions(source, target):
-            for edge in self.index.open_between(s, t, relation.name):
-                found[edge.id] = line.writes.edges.get(edge.id, edge)
-            for edge in line.edges_between(s, t, relation.name):
-                found[edge.id] = edge
-        return [e for e in found.values() if e.is_open]
+    def _open_versions(self, line: _Line, source: str, target: str, relation: NormalizedRelation) -> list[EdgeRow]:
+        name = relation.name
+        keys = ((source, target, name), (target, source, name)) if relation.symmetric and source != target \
+            else ((source, target, name),)
+        found: list[EdgeRow] = []
+        closed = line.closed
+        for key in keys:
+            for row in self._open.get(key, ()):
+                if row[ID] not in closed:
+                    found.append(row)
+            for row in line.by_key.get(key, ()):
+                if row[ID] not in closed:
+                    found.append(row)
+        return found
 
-    def _self_heal(self, versions: list[Edge], turn: int, line: _LineWrites, counts: LineCounts) -> Edge | None:
+    @staticmethod
+    def _self_heal(versions: list[EdgeRow], turn: int, line: _Line, counts: LineCounts) -> EdgeRow | None:
         if not versions:
             return None
-        ordered = sorted(versions, key=lambda e: (e.valid_at, e.id in line.writes.created_edges, e.id))
+        if len(versions) == 1:
+            return versions[0]
+        ordered = sorted(versions, key=lambda r: (r[VALID_AT], r[ID] in line.created, r[ID]))
         for stale in ordered[:-1]:
-            self._close_version(line, stale, turn)
+            BulkLoader._close_version(line, stale, turn)
             counts.closed += 1
         return ordered[-1]
 
     @staticmethod
-    def _close_version(line: _LineWrites, edge: Edge, turn: int) -> None:
-        if turn < edge.valid_at:
+    def _close_version(line: _Line, row: EdgeRow, turn: int) -> None:
+        if turn < row[VALID_AT]:
             raise CallRejected(
-                f"{edge.relation} from {edge.source} to {edge.target} was last set at turn {edge.valid_at}; "
-                f"a change dated turn {turn} would end it before it began (use turn {edge.valid_at} or later)"
+                f"{row[RELATION]} from {row[SOURCE]} to {row[TARGET]} was last set at turn {row[VALID_AT]}; "
+                f"a change dated turn {turn} would end it before it began (use turn {row[VALID_AT]} or later)"
             )
-        line.put_edge(trusted(Edge, {**edge.__dict__, "invalid_at": turn}))
+        line.closed[row[ID]] = row
 
     @staticmethod
-    def _knowings(edge: Edge, source: Node, target: Node, turn: int, *, public: bool) -> list[Knowing]:
-        rows = default_knowings(edge, (source, target), (), turn)
+    def _knowings(edge_id: str, row: EdgeRow, source: Node, target: Node, turn: int, *,
+                  public: bool) -> list[KnowingRow]:
+        """``default_knowings`` with no witnesses (its individual ends, authored), plus everyone when public."""
+        rows: list[KnowingRow] = []
+        ends = (row[SOURCE], row[TARGET])
+        for node in (source, target) if source.id != target.id else (source,):
+            if node.type == "individual" and node.id in ends:
+                rows.append((edge_id, node.id, "authored", None, 1.0, turn))
         if public:
-            rows.append(public_knowing(edge.id, turn))
+            rows.append((edge_id, PUBLIC, "authored", None, 1.0, turn))
         return rows
 
     @staticmethod
-    def _learn(line: _LineWrites, knowing: Knowing, stored: Knowing | None = None) -> None:
-        knowings = line.writes.knowings
-        current = knowings.get(knowing.key) or stored
-        kept = keep_better(current, knowing)
-        if kept is not current:
-            knowings[knowing.key] = kept
+    def _learn(line: _Line, knowing: KnowingRow, stored: KnowingRow | None = None) -> None:
+        key = (knowing[0], knowing[1])
+        current = line.knowings.get(key) or stored
+        kept = keep_better(row_knowing(current) if current else None, row_knowing(knowing))
+        if current is None or knowing_row(kept) != current:
+            line.knowings[key] = knowing_row(kept)
 
-    def _new_edge_id(self, line: _LineWrites, relation: str) -> str:
-        slug = self._slugs.get(relation)
-        if slug is None:
-            slug = self._slugs[relation] = slugify(relation, max_length=20) or "rel"
+    def _new_edge_id(self, line: _Line, slug: str) -> str:
         while True:
-            candidate = f"edge-{slug}-{_base36(self.rng.getrandbits(31))}"
-            if candidate not in line.writes.edges and not self.index.has_edge_id(candidate):
+            candidate = f"edge-{slug}-{_suffix(self.rng.getrandbits(31))}"
+            if candidate not in line.created and candidate not in self._ids:
                 return candidate
 
+    def _accept(self, line: _Line, turn: int) -> None:
+        """Keep a line's changes: new versions in the order made, then the closes, then knower rows."""
+        load = self.load
+        self._ids.update(line.created)
+        load.edges.update(line.created)
+        load.created_edges.update(line.created)
+        for edge_id, row in line.closed.items():
+            row[INVALID_AT] = turn
+            held = self._open.get((row[SOURCE], row[TARGET], row[RELATION]))
+            if held and row in held:
+                held.remove(row)
+            load.edges.setdefault(edge_id, row)
+        for key, rows in line.by_key.items():
+            still = [row for row in rows if row[INVALID_AT] is None]
+            if still:
+                self._open.setdefault(key, []).extend(still)
+        if line.knowings:
+            self._unsorted.append(line.knowings)
+            load.knowings.update(line.knowings)
 
-def _same(edge: Edge, given: EdgeInput) -> bool:
-    return abs(edge.strength - given.strength) <= STRENGTH_TOLERANCE and edge.fact == given.fact
+    def knowers(self, edge_id: str) -> dict[str, KnowingRow]:
+        """Who knows a version as the import stands, by knower."""
+        if self._unsorted:
+            by_edge = self._by_edge
+            for rows in self._unsorted:
+                for (version, knower), known in rows.items():
+                    held = by_edge.get(version)
+                    if held is None:
+                        held = by_edge[version] = {}
+                    held[knower] = known
+            self._unsorted = []
+        return self._by_edge.get(edge_id, {})
+
+
+class _Reader:
+    """``GraphReader`` over a loader's state, for the lines that go through ``UpsertExecution``."""
+
+    def __init__(self, loader: BulkLoader) -> None:
+        self._loader = loader
+
+    async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[Node]]:
+        return await self._loader.nodes.nodes_named(normalized_names)
+
+    async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, Node]:
+        return await self._loader.nodes.get_nodes(node_ids)
+
+    async def node_id_taken(self, node_id: str) -> bool:
+        return await self._loader.nodes.node_id_taken(node_id)
+
+    async def edge_id_taken(self, edge_id: str) -> bool:
+        return edge_id in self._loader._ids
+
+    async def open_edges_of(self, node_id: str) -> list[Edge]:
+        return [row_edge(row) for rows in self._loader._open.values() for row in rows
+                if node_id in (row[SOURCE], row[TARGET])]
+
+    async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
+        return [row_edge(row) for row in self._loader._open.get((source, target, relation), ())]
+
+    async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
+        return {i: len(await self.open_edges_of(i)) for i in node_ids}
+
+    async def longest_name(self) -> int:
+        return min(await self._loader.nodes.longest_name(), MAX_NAME_CHARS)
+
+    async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
+        found = {i: self._loader.knowers(i) for i in edge_ids}
+        return {i: {k: row_knowing(r) for k, r in rows.items()} for i, rows in found.items() if rows}

@@ -1,13 +1,27 @@
-"""A session's graph in memory: nodes, open edges and the adjacency derived from them.
+"""A session's graph in memory: nodes, open edges and the adjacency derived from them, and who knows what.
 
-Loaded once when a save opens and kept in step with each commit (``apply``), so a turn's retrieval and
-upsert never go back to disk. The adjacency is derived from the open edges and never stored apart.
+Kept in step with each commit (``apply``), so a turn never reads the same part of the graph from disk
+twice. It is filled one of two ways:
+
+- **eager** (no ``source``): everything is given to the constructor. Tests, the in-memory playthrough,
+  a world's turn 0 and bulk imports (which touch most of the graph anyway) use this.
+- **lazy** (a ``GraphSource``: the save, read synchronously): nodes at once (every name lookup needs
+  them, and there are few); a node's open relations the first time anything asks about that node; a
+  version's knowers, and a knower's versions, the first time they are asked for; every open version
+  only when something goes through them all (the map). Opening a save of 100k versions then reads a
+  few thousand rows instead of 300k, and a turn reads only the neighbourhood it walks.
+
+Writes go on top of what was loaded: before ``apply`` touches a node's relations, a version's knowers
+or a knower's versions, that part is loaded first. So the index answers the same whether the writes are
+already committed (a session applies after its commit: loading then reads them, and applying them again
+changes nothing) or not yet (a bulk load applies line by line and commits at the end).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from typing import Protocol
 
 from game.graph.knowing_terms import DEFAULT_FLOOR, PUBLIC
 from game.graph.knowledge import Knowing
@@ -15,61 +29,265 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 
+Key = tuple[str, str, str]
+
+
+class GraphSource(Protocol):
+    """Where a lazily filled ``GraphIndex`` reads what it has not loaded yet (committed rows only)."""
+
+    def open_edges_touching(self, node_ids: Sequence[str]) -> list[Edge]:
+        """Every open version with one of ``node_ids`` at either end."""
+        ...
+
+    def all_open_edges(self) -> list[Edge]:
+        """Every open version, in the order they were written."""
+        ...
+
+    def edge(self, edge_id: str) -> Edge | None:
+        """The version with this ID, open or closed, or None."""
+        ...
+
+    def knowers_of(self, edge_ids: Sequence[str]) -> dict[str, dict[str, Knowing]]:
+        """The knower rows of each version, by knower (versions nobody knows are left out)."""
+        ...
+
+    def known_rows(self, knower: str) -> list[Knowing]:
+        """Every knower row of every version ``knower`` has a row for (theirs and everyone else's)."""
+        ...
+
+    def all_knowings(self) -> list[Knowing]:
+        """Every knower row."""
+        ...
+
+
+class OpenEdges(Mapping[str, Edge]):
+    """The open versions by ID, as a read-only mapping.
+
+    Looking one up by ID loads only that version; going through them all (iteration, ``values()``,
+    ``len``) loads every open version once. Callers that read a few edges by ID (gossip, awareness)
+    so never pay for the whole graph.
+    """
+
+    def __init__(self, index: GraphIndex) -> None:
+        self._index = index
+
+    def __getitem__(self, edge_id: str) -> Edge:
+        edge = self._index.open_edge(edge_id)
+        if edge is None:
+            raise KeyError(edge_id)
+        return edge
+
+    def get(self, edge_id: str, default: Edge | None = None) -> Edge | None:  # type: ignore[override]
+        edge = self._index.open_edge(edge_id)
+        return default if edge is None else edge
+
+    def __contains__(self, edge_id: object) -> bool:
+        return isinstance(edge_id, str) and self._index.open_edge(edge_id) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index.every_open_edge())
+
+    def __len__(self) -> int:
+        return len(self._index.every_open_edge())
+
+    def keys(self) -> KeysView[str]:
+        return self._index.every_open_edge().keys()
+
+    def values(self) -> ValuesView[Edge]:
+        return self._index.every_open_edge().values()
+
+    def items(self) -> ItemsView[str, Edge]:
+        return self._index.every_open_edge().items()
+
+    def __repr__(self) -> str:
+        return f"OpenEdges({len(self._index._open)} loaded)"
+
 
 class GraphIndex:
-    """Implements ``GraphReader`` over dictionaries."""
+    """Implements ``GraphReader`` over dictionaries, filled eagerly or lazily (see the module's notes)."""
 
     def __init__(self, nodes: Iterable[Node] = (), open_edges: Iterable[Edge] = (),
                  edge_ids: Iterable[str] = (), retired_node_ids: Iterable[str] = (),
-                 knowings: Iterable[Knowing] = ()) -> None:
+                 knowings: Iterable[Knowing] = (), *, source: GraphSource | None = None) -> None:
         """``retired_node_ids``: IDs of nodes merged away, which the merge log still names. ``knowings``:
-        the knower rows of every version (closed ones too: time travel asks who knew what then)."""
+        the knower rows of every version (closed ones too: time travel asks who knew what then).
+
+        With a ``source`` only ``nodes`` and ``retired_node_ids`` are taken; the rest is read from the
+        source as it is asked for (``open_edges``, ``edge_ids`` and ``knowings`` must then be empty).
+        """
+        self._source = source
         self.nodes: dict[str, Node] = {}
         self._retired: set[str] = set(retired_node_ids)
-        self.open_edges: dict[str, Edge] = {}
+        self._open: dict[str, Edge] = {}
+        self._all_open = source is None  # every open version is in ``_open``
+        self._loaded: set[str] = set()  # lazy: nodes whose open relations are all in ``_open``
+        self._closed: set[str] = set()  # lazy: IDs known not to be an open version (closed, or no version)
+        self.open_edges = OpenEdges(self)
         self._names: dict[str, set[str]] = defaultdict(set)
         self._adjacency: dict[str, set[str]] = defaultdict(set)
         # Open versions by (source, target, relation): upsert asks this for every edge it writes, and a
-        # scan of the source's adjacency would cost a hub's whole degree each time.
-        self._by_key: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+        # scan of the source's adjacency would cost a hub's whole degree each time. Lazily, a key is
+        # complete once its source or target is loaded.
+        self._by_key: dict[Key, set[str]] = defaultdict(set)
+        # Eager: every version ID. Lazy: the IDs written since opening (the source knows the rest).
         self._edge_ids: set[str] = set(edge_ids)
         self._longest = 0
         # Knowers both ways: who knows a version (scoped retrieval filters by it) and what a knower knows
-        # (``kith graph knows``, gossip's candidates) without scanning every row.
-        self._knowers: dict[str, dict[str, Knowing]] = defaultdict(dict)
-        self._known: dict[str, set[str]] = defaultdict(set)
+        # (``kith graph knows``, gossip's candidates) without scanning every row. Eager: complete, a
+        # missing key means no rows. Lazy: an entry present is complete, a missing one is not loaded yet.
+        self._knowers: dict[str, dict[str, Knowing]] = {}
+        self._known: dict[str, set[str]] = {}
+        self._learned: dict[str, set[str]] = {}  # lazy: versions written for a knower not loaded yet
         self.player_ids: set[str] = set()  # nodes marked ``player: true``: the player witnesses every turn
         for node in nodes:
             self._put_node(node)
-        # What ``_put_edge`` and ``_put_knowing`` do, inlined: a save of 100k versions opens with some
-        # 300k of these rows, none of them replacing another, and the calls were a third of the build.
-        adjacency, by_key, edge_ids = self._adjacency, self._by_key, self._edge_ids
+        # What ``_put_edge`` and ``_put_knowing`` do, inlined: an eager index of a big graph is built from
+        # hundreds of thousands of these rows, none of them replacing another.
+        adjacency, by_key, ids, open_ = self._adjacency, self._by_key, self._edge_ids, self._open
         for edge in open_edges:
-            edge_ids.add(edge.id)
+            ids.add(edge.id)
             if edge.invalid_at is None:
-                self.open_edges[edge.id] = edge
+                open_[edge.id] = edge
                 adjacency[edge.source].add(edge.id)
                 adjacency[edge.target].add(edge.id)
                 by_key[(edge.source, edge.target, edge.relation)].add(edge.id)
         knowers, known = self._knowers, self._known
         for knowing in knowings:
-            knowers[knowing.edge_id][knowing.knower] = knowing
-            known[knowing.knower].add(knowing.edge_id)
+            rows = knowers.get(knowing.edge_id)
+            if rows is None:
+                rows = knowers[knowing.edge_id] = {}
+            rows[knowing.knower] = knowing
+            edges = known.get(knowing.knower)
+            if edges is None:
+                edges = known[knowing.knower] = set()
+            edges.add(knowing.edge_id)
+
+    @property
+    def lazy(self) -> bool:
+        """Whether parts of the graph are still read from the save as they are asked for."""
+        return self._source is not None
+
+    # ------------------------------------------------------------------------------------ loading
+
+    def _ensure_nodes(self, node_ids: Iterable[str]) -> None:
+        """Load the open relations of every node among ``node_ids`` not loaded yet (one read for all)."""
+        if self._all_open or self._source is None:
+            return
+        missing = [i for i in dict.fromkeys(node_ids) if i not in self._loaded]
+        if not missing:
+            return
+        wanted = set(missing)
+        for stored in self._source.open_edges_touching(missing):
+            edge = self._cache(stored)
+            if edge is None:
+                continue
+            for end in (edge.source, edge.target):
+                if end in wanted:
+                    self._adjacency[end].add(edge.id)
+        self._loaded.update(missing)
+
+    def _cache(self, stored: Edge) -> Edge | None:
+        """Keep an open version read from the source; what was written here since wins over it."""
+        if stored.id in self._closed or stored.invalid_at is not None:
+            return None
+        held = self._open.get(stored.id)
+        if held is None:
+            held = self._open[stored.id] = stored
+            self._by_key[(stored.source, stored.target, stored.relation)].add(stored.id)
+        return held
+
+    def open_edge(self, edge_id: str) -> Edge | None:
+        """The open version with this ID, or None (closed, or no such version)."""
+        edge = self._open.get(edge_id)
+        if edge is not None or self._all_open or self._source is None or edge_id in self._closed:
+            return edge
+        found = self._source.edge(edge_id)
+        edge = self._cache(found) if found is not None else None
+        if edge is None:
+            self._closed.add(edge_id)
+        return edge
+
+    def every_open_edge(self) -> dict[str, Edge]:
+        """Every open version by ID, in the order written (loads them all once)."""
+        if not self._all_open and self._source is not None:
+            ordered: dict[str, Edge] = {}
+            for stored in self._source.all_open_edges():
+                if stored.id not in self._closed:
+                    ordered[stored.id] = self._open.get(stored.id, stored)
+            for edge_id, edge in self._open.items():  # written here and not committed yet
+                ordered.setdefault(edge_id, edge)
+            self._open = ordered
+            self._adjacency = defaultdict(set)
+            self._by_key = defaultdict(set)
+            for edge in ordered.values():
+                self._adjacency[edge.source].add(edge.id)
+                self._adjacency[edge.target].add(edge.id)
+                self._by_key[(edge.source, edge.target, edge.relation)].add(edge.id)
+            self._all_open = True
+        return self._open
+
+    def _ensure_knowers(self, edge_ids: Iterable[str]) -> None:
+        if self._source is None:
+            return
+        missing = [i for i in dict.fromkeys(edge_ids) if i not in self._knowers]
+        if missing:
+            loaded = self._source.knowers_of(missing)
+            for edge_id in missing:
+                self._knowers[edge_id] = loaded.get(edge_id, {})
+
+    def _ensure_known(self, knowers: Iterable[str]) -> None:
+        """Load what each knower knows, and with it every row of those versions: whoever asks what someone
+        knows asks next who else knows each of those facts (the player's views, ``/why``, awareness)."""
+        if self._source is None:
+            return
+        for knower in knowers:
+            if knower in self._known:
+                continue
+            rows: dict[str, dict[str, Knowing]] = {}
+            for row in self._source.known_rows(knower):
+                rows.setdefault(row.edge_id, {})[row.knower] = row
+            for edge_id, held in rows.items():
+                self._knowers.setdefault(edge_id, held)  # a version loaded before keeps what was written since
+            self._known[knower] = set(rows) | self._learned.pop(knower, set())
 
     # ------------------------------------------------------------------------------------ updates
 
     def apply(self, writes: GraphWrites) -> None:
-        """Bring the index in step with writes that have just been committed."""
+        """Bring the index in step with writes (committed, or about to be: see the module's notes)."""
         for node in writes.nodes.values():
             self._put_node(node)
+        if self._source is not None:
+            ends: set[str] = set()
+            for edge in writes.edges.values():
+                ends.update((edge.source, edge.target))
+                if edge.id not in writes.created_edges:
+                    old = self.open_edge(edge.id)
+                    if old is not None:
+                        ends.update((old.source, old.target))
+            self._ensure_nodes(ends)
+            # A version made by these writes has all its knower rows in them: nothing to read for it.
+            for edge_id in writes.created_edges:
+                self._knowers.setdefault(edge_id, {})
+            self._ensure_knowers(k.edge_id for k in writes.knowings.values())
         for edge in writes.edges.values():
             self._put_edge(edge)
         for knowing in writes.knowings.values():
             self._put_knowing(knowing)
 
     def _put_knowing(self, knowing: Knowing) -> None:
-        self._knowers[knowing.edge_id][knowing.knower] = knowing
-        self._known[knowing.knower].add(knowing.edge_id)
+        rows = self._knowers.get(knowing.edge_id)
+        if rows is None:
+            rows = self._knowers[knowing.edge_id] = {}
+        rows[knowing.knower] = knowing
+        edges = self._known.get(knowing.knower)
+        if edges is None:
+            if self._source is not None:
+                # Not loaded yet: kept aside and joined to what is read when it is (a knower's versions
+                # only ever grow), so a turn never reads every fact of everyone it teaches something.
+                self._learned.setdefault(knowing.knower, set()).add(knowing.edge_id)
+                return
+            edges = self._known[knowing.knower] = set()
+        edges.add(knowing.edge_id)
 
     def _put_node(self, node: Node) -> None:
         old = self.nodes.get(node.id)
@@ -88,16 +306,19 @@ class GraphIndex:
 
     def _put_edge(self, edge: Edge) -> None:
         self._edge_ids.add(edge.id)
-        old = self.open_edges.pop(edge.id, None)
+        old = self._open.pop(edge.id, None)
         if old is not None:
             self._adjacency[old.source].discard(edge.id)
             self._adjacency[old.target].discard(edge.id)
             self._by_key[(old.source, old.target, old.relation)].discard(edge.id)
         if edge.is_open:
-            self.open_edges[edge.id] = edge
+            self._closed.discard(edge.id)
+            self._open[edge.id] = edge
             self._adjacency[edge.source].add(edge.id)
             self._adjacency[edge.target].add(edge.id)
             self._by_key[(edge.source, edge.target, edge.relation)].add(edge.id)
+        elif self._source is not None:
+            self._closed.add(edge.id)
 
     # ------------------------------------------------------------------------------------ GraphReader
 
@@ -119,12 +340,15 @@ class GraphIndex:
         return self.has_edge_id(edge_id)
 
     async def open_edges_of(self, node_id: str) -> list[Edge]:
-        return [self.open_edges[i] for i in self._adjacency.get(node_id, ())]
+        self._ensure_nodes((node_id,))
+        return [self._open[i] for i in self._adjacency.get(node_id, ())]
 
     async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
         return self.open_between(source, target, relation)
 
     async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
+        node_ids = list(node_ids)
+        self._ensure_nodes(node_ids)
         return {i: len(self._adjacency.get(i, ())) for i in node_ids}
 
     async def longest_name(self) -> int:
@@ -132,10 +356,13 @@ class GraphIndex:
 
     def adjacent(self, node_id: str) -> set[str]:
         """IDs of the open versions touching ``node_id`` (gossip follows ties without awaiting)."""
+        self._ensure_nodes((node_id,))
         return set(self._adjacency.get(node_id, ()))
 
     async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
-        return {i: dict(self._knowers[i]) for i in edge_ids if self._knowers.get(i)}
+        edge_ids = list(edge_ids)
+        self._ensure_knowers(edge_ids)
+        return {i: dict(rows) for i in edge_ids if (rows := self._knowers.get(i))}
 
     # ------------------------------------------------------------------------------------ without awaiting
     # The same reads for code that runs many thousands of them in a row (``game.graph.bulk``).
@@ -148,23 +375,30 @@ class GraphIndex:
         return sorted((self.nodes[i] for i in ids if i in self.nodes), key=lambda n: n.id)
 
     def has_edge_id(self, edge_id: str) -> bool:
-        return edge_id in self._edge_ids
+        if edge_id in self._edge_ids or edge_id in self._open:
+            return True
+        return self._source is not None and self._source.edge(edge_id) is not None
 
     def open_between(self, source: str, target: str, relation: str) -> list[Edge]:
-        return [self.open_edges[i] for i in self._by_key.get((source, target, relation), ())]
+        if not self._all_open:
+            self._ensure_nodes((source,))
+        return [self._open[i] for i in self._by_key.get((source, target, relation), ())]
 
     # ------------------------------------------------------------------------------------ knowledge
 
     def knowers_of(self, edge_id: str) -> dict[str, Knowing]:
         """Who knows a version, by knower (``PUBLIC`` among them when everyone does)."""
+        self._ensure_knowers((edge_id,))
         return dict(self._knowers.get(edge_id, {}))
 
     def known_by(self, knower: str) -> set[str]:
         """Every version ``knower`` knows, at any confidence; public versions count for everyone."""
+        self._ensure_known((knower, PUBLIC))
         return set(self._known.get(knower, ())) | set(self._known.get(PUBLIC, ()))
 
     def knows(self, knower: str, edge_id: str, floor: float = DEFAULT_FLOOR) -> bool:
         """Whether ``knower`` knows a version at ``floor`` or above (a public version: everyone does)."""
+        self._ensure_knowers((edge_id,))
         rows = self._knowers.get(edge_id)
         if not rows:
             return False
@@ -176,4 +410,10 @@ class GraphIndex:
 
     def all_knowings(self) -> list[Knowing]:
         """Every knower row, for dumps and checks."""
-        return [row for rows in self._knowers.values() for row in rows.values()]
+        if self._source is None:
+            return [row for rows in self._knowers.values() for row in rows.values()]
+        found = {(row.edge_id, row.knower): row for row in self._source.all_knowings()}
+        for rows in self._knowers.values():  # what was written here wins over what is stored
+            for row in rows.values():
+                found[(row.edge_id, row.knower)] = row
+        return list(found.values())

@@ -13,22 +13,25 @@ part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``iden
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
+import random
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, get_args
 
 import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
+from game.graph.bulk import BulkLoad, BulkLoader, edge_row, knowing_row
 from game.graph.gossip import Told
+from game.graph.knowing_terms import How
 from game.graph.memory import GraphIndex
 from game.graph.merge_plan import plan_merge
-from game.graph.models import Edge, Node
+from game.graph.models import NODE_TYPES, Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
@@ -36,7 +39,7 @@ from game.store import connection, gossip_log, graph_repo, identity, pending, sn
 from game.store import journal as journal_log
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
-from game.store.graph_repo import SqlGraph
+from game.store.graph_repo import SqlGraph, SqlGraphSource
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
 from game.store.pending import IdentityMerge, PendingIdentity
@@ -64,10 +67,6 @@ class TurnRecord:
     path), ``none`` (nothing read yet) or ``enriched`` (a model's reading, written later)."""
 
 
-_FROZEN = False
-"""Whether this process has moved its loaded graph out of the cyclic collector's sight (see load_graph_index)."""
-
-
 class SaveDatabase:
     """An open save file. Use ``async with await SaveDatabase.open(path)`` or call ``close()``."""
 
@@ -81,6 +80,7 @@ class SaveDatabase:
         # One transaction at a time on the one connection: a game's background enrichment and the front
         # end (the map's layout) both write through it, and SQLite cannot nest their BEGINs.
         self._writing = asyncio.Lock()
+        self._source: SqlGraphSource | None = None
 
     @classmethod
     async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
@@ -114,15 +114,28 @@ class SaveDatabase:
     async def _create(cls, path: Path, meta: dict[str, str], seed: Seed | None, exclusive: bool) -> SaveDatabase:
         async def fill(temporary: Path, conn: aiosqlite.Connection, lock: SaveLock) -> None:
             if seed is not None:
-                await seed(cls(temporary, conn, lock, name=path.stem))
+                building = cls(temporary, conn, lock, name=path.stem)
+                try:
+                    await seed(building)
+                finally:
+                    # A lazy graph read the temporary file through a second connection: it must be gone
+                    # before the file is checkpointed and renamed, or its WAL would outlive the name.
+                    building.close_graph_source()
 
         conn, lock = await connection.create_save(path, meta, fill)
         if not exclusive:
             lock.release()
         return cls(path, conn, lock if exclusive else None)
 
+    def close_graph_source(self) -> None:
+        """Close the read-only connection lazy graph reads use (a lazy index read after this fails)."""
+        if self._source is not None:
+            self._source.conn.close()
+            self._source = None
+
     async def close(self) -> None:
         try:
+            self.close_graph_source()
             await self.conn.close()
         finally:
             if self._lock is not None:
@@ -211,35 +224,32 @@ class SaveDatabase:
         return int(next(iter(rows))[0])
 
     @reads
-    async def load_graph_index(self) -> GraphIndex:
-        """Every node and open version into memory, with every edge ID (for collision-free new IDs).
+    async def load_graph_index(self, *, lazy: bool = True) -> GraphIndex:
+        """The save's graph in memory, for a session or a command that reads much of it.
 
-        The cyclic garbage collector is paused meanwhile: the load allocates hundreds of thousands of
-        long-lived objects and none of them is garbage, yet each allocation threshold crossed set off
-        another collection over all of them (at 100k versions that was most of the time to open a save).
-        Afterwards they are moved out of its sight (``gc.freeze``): they live as long as the session, and
-        otherwise the first turns would pay for walking them all again. Frozen objects are still freed by
-        reference counting when an edge or node is replaced. The freeze happens once a process.
+        ``lazy`` (a game, most commands): nodes and the merge log now, everything else as it is asked for
+        (see ``game.graph.memory``), read through this save's own read-only connection. Opening a long
+        game then costs its nodes, not its 100k versions and 200k knower rows. Not lazy (a bulk import,
+        which reads most of the graph anyway): every open version, every version ID and every knower row
+        now. Either way the index answers the same.
         """
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            nodes = await self.graph.all_nodes()
-            open_edges = await self.graph.all_edges(open_only=True)
-            ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
-            retired = [merge.merged_id for merge in await self.merges()]
-            knowings = await self.graph.all_knowings()
-            index = GraphIndex(nodes, open_edges, ids, retired, knowings)
-        finally:
-            if was_enabled:
-                gc.enable()
-        global _FROZEN
-        if was_enabled and not _FROZEN:
-            # Once a process, at the first load (a fresh process holds little garbage): freezing again on
-            # every undo or restore would also pin whatever cyclic garbage a long session had made by then.
-            _FROZEN = True
-            gc.freeze()
-        return index
+        nodes = await self.graph.all_nodes()
+        retired = [merge.merged_id for merge in await self.merges()]
+        if lazy:
+            return GraphIndex(nodes, retired_node_ids=retired, source=self._graph_source())
+        open_edges = await self.graph.all_edges(open_only=True)
+        ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
+        knowings = await self.graph.all_knowings()
+        return GraphIndex(nodes, open_edges, ids, retired, knowings)
+
+    def _graph_source(self) -> SqlGraphSource:
+        """This save's read-only connection for lazy reads, opened at the first lazy load."""
+        if self._source is None:
+            immutable = not connection.folder_writable(self.path)
+            reader = sqlite3.connect(connection.readonly_uri(self.path, immutable=immutable), uri=True,
+                                     check_same_thread=False)
+            self._source = SqlGraphSource(reader, self.name)
+        return self._source
 
     async def all_nodes(self) -> list[Node]:
         return await self.graph.all_nodes()
@@ -276,23 +286,67 @@ class SaveDatabase:
             await self._put_meta(conn, {"last_played": now_iso()})
 
     async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]]) -> None:
-        """Commit many executions in one transaction (bulk imports).
+        """Commit many executions in one transaction, as one bulk load (see ``commit_load``)."""
+        load = BulkLoad()
+        for writes, _turn in batches:
+            load.nodes.update(writes.nodes)
+            load.edges.update((i, edge_row(e)) for i, e in writes.edges.items())
+            load.created_nodes |= writes.created_nodes
+            load.created_edges |= writes.created_edges
+            load.knowings.update((k, knowing_row(v)) for k, v in writes.knowings.items())
+        await self.commit_load(load)
+
+    async def bulk_loader(self, vocabulary: Vocabulary, rng: random.Random) -> BulkLoader:
+        """A ``BulkLoader`` over this save as it is: its nodes, open versions, version IDs and knower rows."""
+        return BulkLoader(
+            vocabulary, rng, nodes=await self.graph.all_nodes(),
+            retired_node_ids=[merge.merged_id for merge in await self.merges()],
+            open_edges=await self.conn.execute_fetchall(
+                f"SELECT {graph_repo.EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL ORDER BY seq"),
+            edge_ids=[row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")],
+            knowings=await self.conn.execute_fetchall(f"SELECT {graph_repo.KNOWING_COLUMNS} FROM knowings"),
+        )
+
+    async def commit_load(self, load: BulkLoad) -> None:
+        """Commit a bulk load (``kith graph import``) in one transaction.
 
         On a save with played turns the load is journaled at the current turn, like ``commit_graph``;
-        on a fresh save there is nothing to undo to, and the journal would only slow a bulk load.
+        on a fresh save there is nothing to undo to, and the journal would only slow a bulk load. See
+        ``bulk_load`` for how the rows go in.
         """
-        final = GraphWrites()
-        for writes, _turn in batches:
-            final.nodes.update(writes.nodes)
-            final.edges.update(writes.edges)
-            final.created_nodes |= writes.created_nodes
-            final.created_edges |= writes.created_edges
-            final.knowings.update(writes.knowings)
-        if not final:
+        if not load:
             return
         journal_turn = await self.current_turn()
-        async with self.transaction() as conn:
-            await self._write_graph(conn, final, journal_turn, journal=journal_turn > 0)
+        verified = await self._verified(load)
+        if verified:
+            await self._checks(on=False)
+        try:
+            async with self.transaction() as conn:
+                if journal_turn > 0:
+                    await self._write_graph(conn, load.writes(), journal_turn, journal=True)
+                else:
+                    await bulk_load(conn, load)
+        finally:
+            if verified:
+                await self._checks(on=True)
+
+    async def _verified(self, load: BulkLoad) -> bool:
+        """Whether every row of a load keeps the tables' rules, checked here in one pass.
+
+        SQLite's per-row checks (foreign keys, the CHECKs of ``knowings`` and ``nodes``) cost as much as
+        the inserts themselves for a bulk load. Every endpoint must be a node of the save or of the load,
+        and every value the CHECKs test must be in range; only then are SQLite's checks switched off for
+        this one commit. Otherwise they stay on and SQLite refuses the bad row.
+        """
+        nodes = {row[0] for row in await self.conn.execute_fetchall("SELECT id FROM nodes")} | set(load.nodes)
+        return (all(row[1] in nodes and row[2] in nodes for row in load.edges.values())
+                and all(node.type in NODE_TYPES for node in load.nodes.values())
+                and all(row[2] in _HOWS and 0.0 <= row[4] <= 1.0 for row in load.knowings.values()))
+
+    async def _checks(self, *, on: bool) -> None:
+        # Never inside a transaction: SQLite ignores ``foreign_keys`` there.
+        await self.conn.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
+        await self.conn.execute(f"PRAGMA ignore_check_constraints = {'OFF' if on else 'ON'}")
 
     async def _write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
         if journal:
@@ -545,6 +599,47 @@ class SaveDatabase:
         if self._lock is None:
             self._lock = SaveLock.acquire(self.path, self.name)
         await snapshots.restore_into(self.conn, self.name, source)
+
+
+_HOWS = frozenset(get_args(How))
+
+REINDEX_FROM = 1.0
+"""A load at least this many times the versions already stored rebuilds the secondary indexes after
+its rows instead of updating them row by row (one sort per index instead of 100k scattered inserts)."""
+
+
+async def bulk_load(conn: aiosqlite.Connection, load: BulkLoad) -> None:
+    """Write a bulk load's rows inside the caller's transaction, the cheapest way that gives the same rows.
+
+    New versions and their knower rows are plain inserts (an upsert first looks for a conflict, doubling
+    the cost); only rows that already existed are upserted. When the load is large against what is
+    stored, the secondary indexes of ``edges`` and ``knowings`` are dropped and built again after the
+    rows, within the same transaction, so a failure leaves them exactly as they were.
+    """
+    created = load.created_edges
+    new_edges = [row for edge_id, row in load.edges.items() if edge_id in created]
+    old_edges = [row for edge_id, row in load.edges.items() if edge_id not in created]
+    new_rows = [row for key, row in load.knowings.items() if key[0] in created]
+    old_rows = [row for key, row in load.knowings.items() if key[0] not in created]
+    stored = int(next(iter(await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges")))[0])
+    rebuilt = []
+    if len(new_edges) >= REINDEX_FROM * max(stored, 1):
+        rebuilt = await graph_repo.secondary_indexes(conn, ("edges", "knowings"))
+    for name, _sql in rebuilt:
+        await conn.execute(f'DROP INDEX "{name}"')
+    await graph_repo.put_nodes(conn, [n for n in load.nodes.values() if n.id not in load.created_nodes])
+    await graph_repo.insert_nodes(conn, [n for n in load.nodes.values() if n.id in load.created_nodes])
+    await conn.executemany(graph_repo.UPSERT_EDGE, old_edges)
+    # The versions go in on the connection's thread while this one puts the knower rows in key order
+    # (appending to the table's B-tree is its cheapest insert): SQLite releases the GIL as it works.
+    inserting = asyncio.ensure_future(conn.executemany(graph_repo.INSERT_EDGE, new_edges))
+    await asyncio.sleep(0)  # let the insert reach the connection's thread before sorting
+    new_rows.sort()
+    await inserting
+    await conn.executemany(graph_repo.UPSERT_KNOWING, old_rows)
+    await conn.executemany(graph_repo.INSERT_KNOWING, new_rows)
+    for _name, sql in rebuilt:
+        await conn.execute(sql)
 
 
 async def node_by_name(db: SaveDatabase, name: str) -> list[Node]:

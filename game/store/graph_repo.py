@@ -17,7 +17,7 @@ from game.graph.knowledge import Knowing
 from game.graph.models import MAX_NAME_CHARS, Edge, Node
 from game.graph.names import normalize_name
 from game.graph.trusted import trusted
-from game.store.damage import reads
+from game.store.damage import READ_ERRORS, damaged, reads
 
 NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
 EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
@@ -105,6 +105,15 @@ async def put_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> None:
     )
 
 
+async def insert_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> None:
+    """Insert nodes known to be new (a bulk load's) with their names: no old names to clear first."""
+    nodes = list(nodes)
+    await conn.executemany(f"INSERT INTO nodes ({NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           [node_params(n) for n in nodes])
+    await conn.executemany("INSERT OR IGNORE INTO node_names (norm, node_id) VALUES (?, ?)",
+                           [row for n in nodes for row in name_rows(n)])
+
+
 async def put_edges(conn: aiosqlite.Connection, edges: Iterable[Edge]) -> None:
     await conn.executemany(UPSERT_EDGE, [edge_params(e) for e in edges])
 
@@ -120,6 +129,19 @@ async def put_knowings(conn: aiosqlite.Connection, knowings: Iterable[Knowing]) 
     await conn.executemany(UPSERT_KNOWING, [
         (k.edge_id, k.knower, k.how, k.source, k.confidence, k.since_turn) for k in knowings
     ])
+
+
+INSERT_EDGE = f"INSERT INTO edges ({EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_KNOWING = f"INSERT INTO knowings ({KNOWING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+async def secondary_indexes(conn: aiosqlite.Connection, tables: Sequence[str]) -> list[tuple[str, str]]:
+    """The named indexes of ``tables`` as ``(name, CREATE statement)`` (those of keys have no statement)."""
+    marks = ",".join("?" * len(tables))
+    rows = await conn.execute_fetchall(
+        f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ({marks}) "
+        "ORDER BY name", tuple(tables))
+    return [(str(row[0]), str(row[1])) for row in rows]
 
 
 async def delete_knowing(conn: aiosqlite.Connection, key: str) -> None:
@@ -340,3 +362,76 @@ class SqlGraph:
             (node_id,),
         )
         return [edge_from_row(row) for row in rows]
+
+
+class SqlGraphSource:
+    """``GraphSource`` over a save: what a lazily filled ``GraphIndex`` reads as it is asked for.
+
+    Synchronous on purpose: the index answers gossip, awareness and the views without awaiting, and each
+    read here is one indexed lookup (a node's open relations, a version's knowers, a knower's versions).
+    It has its own read-only connection, so it never shares the writer's; between statements it holds
+    no read transaction, so every read sees what was last committed (WAL lets it read while a turn
+    writes). Damage met while reading becomes the same ``SaveError`` the async reads give.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, name: str) -> None:
+        self.conn = conn
+        self.name = name
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return self.conn.execute(sql, tuple(params)).fetchall()
+        except READ_ERRORS as error:
+            raise damaged(self.name, error) from error
+
+    def _decoded(self, rows: list[Any], decode: Any) -> list[Any]:
+        try:
+            return [decode(row) for row in rows]
+        except READ_ERRORS as error:
+            raise damaged(self.name, error) from error
+
+    def open_edges_touching(self, node_ids: Sequence[str]) -> list[Edge]:
+        found: dict[str, Edge] = {}
+        for chunk in _chunks(sorted(set(node_ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_out WHERE source IN ({marks}) "
+                f"AND invalid_at IS NULL UNION ALL SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_in "
+                f"WHERE target IN ({marks}) AND invalid_at IS NULL",
+                (*chunk, *chunk),
+            )
+            for edge in self._decoded(rows, edge_from_row):
+                found[edge.id] = edge
+        return list(found.values())
+
+    def all_open_edges(self) -> list[Edge]:
+        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL ORDER BY seq")
+        edges: list[Edge] = self._decoded(rows, edge_from_row)
+        return edges
+
+    def edge(self, edge_id: str) -> Edge | None:
+        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE id = ?", (edge_id,))
+        edges: list[Edge] = self._decoded(rows, edge_from_row)
+        return edges[0] if edges else None
+
+    def knowers_of(self, edge_ids: Sequence[str]) -> dict[str, dict[str, Knowing]]:
+        found: dict[str, dict[str, Knowing]] = {}
+        for chunk in _chunks(sorted(set(edge_ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE edge_id IN ({marks}) ORDER BY edge_id, knower", chunk)
+            for knowing in self._decoded(rows, knowing_from_row):
+                found.setdefault(knowing.edge_id, {})[knowing.knower] = knowing
+        return found
+
+    def known_rows(self, knower: str) -> list[Knowing]:
+        rows = self._rows(
+            f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE edge_id IN "
+            "(SELECT edge_id FROM knowings WHERE knower = ?) ORDER BY edge_id, knower", (knower,))
+        knowings: list[Knowing] = self._decoded(rows, knowing_from_row)
+        return knowings
+
+    def all_knowings(self) -> list[Knowing]:
+        rows = self._rows(f"SELECT {KNOWING_COLUMNS} FROM knowings ORDER BY edge_id, knower")
+        knowings: list[Knowing] = self._decoded(rows, knowing_from_row)
+        return knowings
