@@ -117,12 +117,10 @@ def _budget(settings: Settings) -> RetrievalSettings:
 
 def with_world_patterns(budget: RetrievalSettings, stored: str | None) -> RetrievalSettings:
     """The budget with the world's meta-paths the save keeps (meta ``metapaths``), when meta-paths are on."""
-    from dataclasses import replace
-
     from game.graph.metapaths import combine, patterns_from_json
 
     world = patterns_from_json(stored)
-    return replace(budget, patterns=combine(budget.patterns, world)) if budget.patterns and world else budget
+    return budget._replace(patterns=combine(budget.patterns, world)) if budget.patterns and world else budget
 
 
 def _full(args: argparse.Namespace, settings: Settings, name: str) -> int:
