@@ -37,6 +37,11 @@ command runs (or for the full ``--help``): ``kith graph dump`` need not load the
 or the script parser. A misspelt module name fails on its command, and tests run every command's help."""
 COMMANDS = set(COMMAND_MODULES)
 
+ONE_ACTION_MODULES = {("graph", "dump"): "game.cli.graph_quick", ("graph", "retrieve"): "game.cli.graph_quick"}
+"""Actions whose command's parser another module builds with that action alone: ``kith graph dump`` and
+``retrieve``, which scripts run in a loop, parse with ``graph_quick``'s head and actions (the very ones the
+full ``graph`` parser has) instead of importing every other action's module to build theirs (issue 15)."""
+
 
 class VersionAction(argparse.Action):
     """``--version``: the installed distribution's version, looked up only when asked for."""
@@ -72,8 +77,9 @@ def kith_version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
-    """The whole command line, or with ``commands`` only their subparsers (what one run needs)."""
+def build_parser(commands: Collection[str] | None = None, action: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``commands`` only their subparsers (what one run needs), and for
+    one command with an ``action`` listed in ``ONE_ACTION_MODULES``, only that module's actions."""
     parser = KithParser(
         prog="kith",
         description="Kith: a terminal text adventure whose characters remember who they are to each other.",
@@ -85,6 +91,9 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
     parser.add_argument("--content-dir", type=Path, help="folder of shipped worlds (default: see folders below)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules = COMMAND_MODULES.values() if commands is None else [COMMAND_MODULES[name] for name in commands]
+    if commands is not None and len(commands) == 1 and action is not None:
+        (command,) = commands
+        modules = [ONE_ACTION_MODULES.get((command, action), COMMAND_MODULES[command])]
     for name in dict.fromkeys(modules):
         importlib.import_module(name).add_parser(subparsers)
     return parser
@@ -115,14 +124,15 @@ def _with_default_command(words: list[str]) -> list[str]:
     return words
 
 
-def _commands_needed(words: Sequence[str]) -> list[str] | None:
+def _commands_needed(words: Sequence[str]) -> tuple[list[str] | None, str | None]:
     """The commands whose parsers this run needs: its own, none for ``--version``, and every one (None)
-    for ``--help`` or a mistake, whose message lists them all."""
+    for ``--help`` or a mistake, whose message lists them all; and the word after the command (its
+    action, or anything else)."""
     at = _after_global_options(words)
     word = words[at] if at < len(words) else None
     if word in COMMANDS:
-        return [str(word)]
-    return [] if word == "--version" else None
+        return [str(word)], words[at + 1] if at + 1 < len(words) else None
+    return ([] if word == "--version" else None), None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -140,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser(_commands_needed(words))
+    parser = build_parser(*_commands_needed(words))
     args = parser.parse_args(words)
     try:
         from game.settings_source import gather_settings

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from game.errors import ConfigError
 
@@ -153,10 +152,12 @@ def _read_file(path: Path) -> dict[str, Any]:
 FOLDER_SETTINGS = ("saves_dir", "content_dir", "worlds_dir")
 
 
-@dataclass(frozen=True)
-class Folders:
+class Folders(NamedTuple):
     """The settings a read-only command needs, when nothing else was set: every other setting has its
-    default, so ``game.config.Settings()`` with these folders is exactly what validation would give."""
+    default, so ``game.config.Settings()`` with these folders is exactly what validation would give.
+
+    This module and its two records avoid ``dataclasses``: importing it costs ``kith graph dump`` a
+    quarter of its floor (issue 15)."""
 
     saves_dir: Path
     content_dir: Path
@@ -164,15 +165,22 @@ class Folders:
     world: str | None = None
 
 
-@dataclass(frozen=True)
 class SettingsSource:
     """The merged, unvalidated settings, and where each came from (for ``game.config``'s messages)."""
 
-    data: dict[str, Any]
-    flags: Mapping[str, Any] = field(default_factory=dict)
-    environment_sources: Mapping[tuple[str, ...], str] = field(default_factory=dict)
-    from_file: Mapping[str, Any] = field(default_factory=dict)
-    path: Path | None = None
+    __slots__ = ("data", "environment_sources", "flags", "from_file", "path")
+
+    def __init__(self, data: dict[str, Any], flags: Mapping[str, Any] | None = None,
+                 environment_sources: Mapping[tuple[str, ...], str] | None = None,
+                 from_file: Mapping[str, Any] | None = None, path: Path | None = None) -> None:
+        self.data = data
+        self.flags: Mapping[str, Any] = {} if flags is None else flags
+        self.environment_sources: Mapping[tuple[str, ...], str] = {} if environment_sources is None else environment_sources
+        self.from_file: Mapping[str, Any] = {} if from_file is None else from_file
+        self.path = path
+
+    def __repr__(self) -> str:
+        return f"SettingsSource(data={self.data!r}, path={self.path!r})"
 
     def folders(self) -> Folders | None:
         """The folders, if the settings set nothing but folders (as text or paths) and a world's name;

@@ -1,11 +1,13 @@
 """``kith play`` draws its first frame before the settings are validated (issue 15): the app may be given
-a function that validates them, called as the game opens, after the frame, and the game plays as ever."""
+a function that validates them, called as the game opens, after the frame, and the game plays as ever.
+The map pane's contents (the map and the details) are mounted just after the first frame too: a map key
+pressed before that does nothing, and the map works as ever once it is there."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.ui import WORLDS, play, settle
+from helpers.ui import WORLDS, make_app, play, settle, toasts
 from textual.widgets import Input
 
 from game.config import Settings, load_settings
@@ -32,3 +34,23 @@ async def test_settings_validated_after_the_first_frame_open_and_play_the_game(t
         assert "> help Edda" in app.query_one(StoryLog).plain_text()
     assert calls == [1]
     assert (tmp_path / "saves" / "game.sqlite").is_file()
+
+
+async def test_map_keys_pressed_before_the_map_is_mounted_do_nothing_and_the_map_then_works(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert not app.map_pane.filled, "the first frame is drawn without the map's contents"
+        # What the keys and the command palette run, before the map exists: ignored, not an error.
+        await app.run_action("toggle_closed")
+        await app.run_action("focus_character")
+        await app.run_action("resize_map(1)")
+        await settle(pilot)
+        assert app.map_pane.filled and app.session is not None
+        graph = app.map_pane.map
+        assert not graph.show_closed, "a key pressed before the map was there is not replayed later"
+        assert not [toast for toast in toasts(app) if "rror" in toast], toasts(app)
+        await app.run_action("toggle_closed")
+        assert graph.show_closed
+        await play(pilot, "help Edda")
+        assert "> help Edda" in app.query_one(StoryLog).plain_text()
+        assert {node.name for node in graph.nodes}, "the map shows who the player knows"

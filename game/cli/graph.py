@@ -27,11 +27,7 @@ from game.cli.graph_pending import add_pending_parsers
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "graph", help="inspect and edit a save's relationship graph",
-        description="Read and write a save's relationship graph. JSON forms are documented in docs/graph-cli.md.",
-    )
-    actions = parser.add_subparsers(dest="graph_action", metavar="ACTION", required=True)
+    actions = graph_quick.add_graph_parser(subparsers)
 
     upsert = actions.add_parser(
         "upsert", help="apply upsert calls from a JSON file (one call or a list) as one execution",
@@ -59,22 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     bulk.add_argument("file", metavar="FILE.jsonl", help="a JSON Lines file, or - for standard input")
     bulk.set_defaults(handler=handler("graph_write", "import_command"))
 
-    dump = actions.add_parser("dump", help="every node and every edge version, as JSON")
-    add_save_option(dump)
-    add_always_json_option(dump)
-    dump.set_defaults(handler=graph_quick.dump, quick_handler=graph_quick.quick_dump)
-
-    retrieve = actions.add_parser(
-        "retrieve", help="the npcContext a turn with MESSAGE would get, as JSON",
-        description="Run pre-turn retrieval for MESSAGE (seeds from the names it mentions, else from --cast).",
-    )
-    add_save_option(retrieve)
-    add_always_json_option(retrieve)
-    retrieve.add_argument("--cast", action="append", metavar="NAME", help="a character on stage (repeatable)")
-    retrieve.add_argument("--as", dest="as_name", metavar="NAME",
-                          help="only the relations NAME knows (confidence 0.3 or more); 'player' is the player")
-    retrieve.add_argument("message", nargs="+", metavar="MESSAGE", help="the player's message")
-    retrieve.set_defaults(handler=graph_quick.retrieve_command, quick_handler=graph_quick.quick_retrieve)
+    graph_quick.add_quick_actions(actions)
 
     knows = actions.add_parser(
         "knows", help="what one person knows: each open relation, how they learned it, from whom, how sure",

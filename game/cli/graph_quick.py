@@ -6,6 +6,10 @@ pydantic, asyncio and aiosqlite cost them ten times that (issue 15). The output 
 full path's, which still serves the cases this one leaves to it: a save older than this code (opening
 migrates it), ``retrieve --as`` (finding a knower uses the store's name lookups), and settings that set
 more than folders (validated first, then read here all the same).
+
+This module also builds the ``graph`` parser's head and these two actions: ``kith graph dump`` and
+``retrieve`` build theirs from here alone (``game.__main__``), not from ``game.cli.graph``, whose other
+actions' modules would cost them a third of their floor to import and parse for nothing.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from game.cli.graph_common import print_json
+from game.cli.graph_common import add_always_json_option, add_save_option, print_json
 from game.store.graph_view import GraphView, finish
 from game.store.saves import resolve_save
 
@@ -24,6 +28,46 @@ if TYPE_CHECKING:
     from game.graph.ports import GraphReader
     from game.graph.retrieve import RetrievalSettings
     from game.settings_source import SettingsSource
+
+
+QUICK_ACTIONS = ("dump", "retrieve")
+"""The ``kith graph`` actions whose parser this module builds alone (``add_parser``)."""
+
+
+def add_graph_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+                     ) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """The ``graph`` command's parser, without actions: the one head for the full and the quick parser."""
+    parser = subparsers.add_parser(
+        "graph", help="inspect and edit a save's relationship graph",
+        description="Read and write a save's relationship graph. JSON forms are documented in docs/graph-cli.md.",
+    )
+    return parser.add_subparsers(dest="graph_action", metavar="ACTION", required=True)
+
+
+def add_quick_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``graph dump`` and ``graph retrieve``."""
+    dump = actions.add_parser("dump", help="every node and every edge version, as JSON")
+    add_save_option(dump)
+    add_always_json_option(dump)
+    dump.set_defaults(handler=dump_command, quick_handler=quick_dump)
+
+    retrieve = actions.add_parser(
+        "retrieve", help="the npcContext a turn with MESSAGE would get, as JSON",
+        description="Run pre-turn retrieval for MESSAGE (seeds from the names it mentions, else from --cast).",
+    )
+    add_save_option(retrieve)
+    add_always_json_option(retrieve)
+    retrieve.add_argument("--cast", action="append", metavar="NAME", help="a character on stage (repeatable)")
+    retrieve.add_argument("--as", dest="as_name", metavar="NAME",
+                          help="only the relations NAME knows (confidence 0.3 or more); 'player' is the player")
+    retrieve.add_argument("message", nargs="+", metavar="MESSAGE", help="the player's message")
+    retrieve.set_defaults(handler=retrieve_command, quick_handler=quick_retrieve)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``kith graph`` with only the quick actions: what ``kith graph dump`` and ``retrieve`` parse with.
+    Their options, help and errors are the full parser's (the same functions build both)."""
+    add_quick_actions(add_graph_parser(subparsers))
 
 
 def dump_view(args: argparse.Namespace, saves_dir: Path) -> int | None:
@@ -73,12 +117,10 @@ def _budget(settings: Settings) -> RetrievalSettings:
 
 def with_world_patterns(budget: RetrievalSettings, stored: str | None) -> RetrievalSettings:
     """The budget with the world's meta-paths the save keeps (meta ``metapaths``), when meta-paths are on."""
-    from dataclasses import replace
-
     from game.graph.metapaths import combine, patterns_from_json
 
     world = patterns_from_json(stored)
-    return replace(budget, patterns=combine(budget.patterns, world)) if budget.patterns and world else budget
+    return budget._replace(patterns=combine(budget.patterns, world)) if budget.patterns and world else budget
 
 
 def _full(args: argparse.Namespace, settings: Settings, name: str) -> int:
@@ -87,7 +129,7 @@ def _full(args: argparse.Namespace, settings: Settings, name: str) -> int:
     return handler("graph_read", name)(args, settings)
 
 
-def dump(args: argparse.Namespace, settings: Settings) -> int:
+def dump_command(args: argparse.Namespace, settings: Settings) -> int:
     """``graph dump`` with validated settings."""
     code = dump_view(args, settings.saves_dir)
     return _full(args, settings, "dump") if code is None else code

@@ -9,8 +9,9 @@ along such a path keeps a place among the 20 (``rank``).
 A step matches its relation in either direction, as the walk itself goes both ways: ``MEMBER_OF,
 LEADS`` is "Mira is a member of the Guild, and Tomas leads it". Patterns have exactly two steps, because
 the walk goes two hops. Matching is a dictionary look-up per relation pair, so the cost follows what the
-walk found, never the size of the graph. Plain dataclasses, no pydantic: ``kith graph retrieve`` runs on
-the quick path (``game.cli.graph_quick``).
+walk found, never the size of the graph. Plain NamedTuples, no pydantic and no dataclasses: ``kith graph
+retrieve`` runs on the quick path (``game.cli.graph_quick``), where importing either costs more than the
+retrieval (issue 15).
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from game.errors import KithError
 
@@ -38,8 +38,7 @@ keep the rest."""
 _RELATION = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
-@dataclass(frozen=True)
-class MetaPath:
+class MetaPath(NamedTuple):
     """A weighted sequence of two relations; ``source`` says where it came from (shown by ``graph patterns``)."""
 
     relations: tuple[str, str]

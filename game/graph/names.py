@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from game.text import straighten_quotes, strip_control
 
@@ -31,12 +30,12 @@ def normalize_name(name: str) -> str:
     return _SPACES.sub(" ", folded).strip()
 
 
-@dataclass(frozen=True)
-class NameMatch:
+class NameMatch(NamedTuple):
     """What a typed name means: exactly one node, several tied (ambiguous), or none.
 
     ``node`` is set only when the answer is unambiguous; ``tied`` lists the nodes an ambiguous name could
-    mean, so the caller can report them instead of picking one.
+    mean, so the caller can report them instead of picking one. A NamedTuple, not a dataclass: ``kith
+    graph retrieve`` imports this module, and ``dataclasses`` would cost it a tenth of its run (issue 15).
     """
 
     wanted: str

@@ -9,9 +9,8 @@ walked, not the size of the graph.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.graph.knowing_terms import DEFAULT_FLOOR, FIRST_HAND, PUBLIC
 from game.graph.metapaths import DEFAULT_PATTERNS, MetaPath, PathTracker, PatternIndex, rank
@@ -24,8 +23,16 @@ if TYPE_CHECKING:
     from game.graph.ports import GraphReader
 
 
-@dataclass(frozen=True)
-class RetrievalSettings:
+# The records here are a NamedTuple and plain classes, not dataclasses: ``kith graph retrieve`` imports
+# this module, and ``dataclasses`` (which loads ``inspect``) would cost it a tenth of its run (issue 15).
+
+
+@lru_cache(maxsize=16)
+def _pattern_index(patterns: tuple[MetaPath, ...]) -> PatternIndex:
+    return PatternIndex(patterns)
+
+
+class RetrievalSettings(NamedTuple):
     """The walk's budget; defaults are the contract's (2 hops, hubs over 30, fan-out 20, keep 20).
 
     ``patterns``: the meta-paths that raise a two-hop fact (``[retrieval] metapaths``; none: the plain
@@ -38,23 +45,47 @@ class RetrievalSettings:
     limit: int = 20
     patterns: tuple[MetaPath, ...] = DEFAULT_PATTERNS
 
-    @cached_property
+    @property
     def pattern_index(self) -> PatternIndex:
-        """Built once per settings (a session keeps one), not once per retrieval."""
-        return PatternIndex(self.patterns)
+        """Built once per set of patterns (a session keeps one), not once per retrieval."""
+        return _pattern_index(self.patterns)
 
 
-@dataclass
-class Retrieval:
-    """What a retrieval found: the rendered context and how it got there."""
+class _Record:
+    """Equality and a repr by the fields named in ``__slots__``, as a dataclass would give."""
 
-    npc_context: str
-    seed_nodes: list[Node] = field(default_factory=list)
-    matched_nodes: list[Node] = field(default_factory=list)
-    edges: list[Edge] = field(default_factory=list)
-    nodes: dict[str, Node] = field(default_factory=dict)
-    boosts: dict[str, float] = field(default_factory=dict)
-    """Edge ID -> the weight of the best meta-path that reached it (only facts a pattern raised)."""
+    __slots__: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable contents, as an unfrozen dataclass
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+class Retrieval(_Record):
+    """What a retrieval found: the rendered context and how it got there.
+
+    ``boosts``: edge ID -> the weight of the best meta-path that reached it (only facts a pattern raised).
+    """
+
+    __slots__ = ("boosts", "edges", "matched_nodes", "nodes", "npc_context", "seed_nodes")
+
+    def __init__(self, npc_context: str, seed_nodes: list[Node] | None = None,
+                 matched_nodes: list[Node] | None = None, edges: list[Edge] | None = None,
+                 nodes: dict[str, Node] | None = None, boosts: dict[str, float] | None = None) -> None:
+        self.npc_context = npc_context
+        self.seed_nodes: list[Node] = [] if seed_nodes is None else seed_nodes
+        self.matched_nodes: list[Node] = [] if matched_nodes is None else matched_nodes
+        self.edges: list[Edge] = [] if edges is None else edges
+        self.nodes: dict[str, Node] = {} if nodes is None else nodes
+        self.boosts: dict[str, float] = {} if boosts is None else boosts
 
     @property
     def edge_count(self) -> int:
@@ -203,15 +234,21 @@ def confidence_word(row: Knowing) -> str:
     return "heard" if row.how == "told" else "rumour"
 
 
-@dataclass
-class ScopedRetrieval:
-    """What the people present know: the union as one ``npcContext``, and each knower's own lines."""
+class ScopedRetrieval(_Record):
+    """What the people present know: the union as one ``npcContext``, and each knower's own lines.
 
-    retrieval: Retrieval
-    knowledge: dict[str, list[str]] = field(default_factory=dict)
-    """Per knower's name (the player first), their facts as ``fact_line``s ending in a confidence word."""
-    held: dict[str, list[tuple[Edge, Knowing]]] = field(default_factory=dict)
-    """Per knower's node ID, the same facts typed: each version with the row saying how the knower holds it."""
+    ``knowledge``: per knower's name (the player first), their facts as ``fact_line``s ending in a
+    confidence word. ``held``: per knower's node ID, the same facts typed: each version with the row
+    saying how the knower holds it.
+    """
+
+    __slots__ = ("held", "knowledge", "retrieval")
+
+    def __init__(self, retrieval: Retrieval, knowledge: dict[str, list[str]] | None = None,
+                 held: dict[str, list[tuple[Edge, Knowing]]] | None = None) -> None:
+        self.retrieval = retrieval
+        self.knowledge: dict[str, list[str]] = {} if knowledge is None else knowledge
+        self.held: dict[str, list[tuple[Edge, Knowing]]] = {} if held is None else held
 
 
 async def retrieve_scoped(

@@ -2,7 +2,7 @@
 
 ``kith graph dump`` and ``kith graph retrieve`` do one query's worth of work; loading aiosqlite, asyncio
 and pydantic (``SaveDatabase``, the graph's models) cost them ten times that (issue 15). So they read
-here: a read-only connection, rows as frozen dataclasses with the fields, properties and JSON form of
+here: a read-only connection, rows as plain records with the fields, properties and JSON form of
 ``Node``, ``Edge`` and ``Knowing`` that those commands use, and ``GraphReader``'s reads as coroutines
 that never wait, which ``finish`` runs to the end without an event loop. Retrieval itself is the one in
 ``game.graph.retrieve``; tests hold the records' JSON and the reads equal to ``SqlGraph``'s.
@@ -10,6 +10,9 @@ that never wait, which ``finish`` runs to the end without an event loop. Retriev
 The rows were validated when written and the tables re-check them, as ``graph_repo`` also trusts them.
 Only a save at this code's schema version is read here: an older one is migrated (a write) by the full
 open, so ``GraphView.open`` returns None and the command takes that path.
+
+The records are plain classes with ``__slots__``, not dataclasses: importing ``dataclasses`` (it loads
+``inspect``) and running its decorators cost these commands a quarter of their floor (issue 15).
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Coroutine, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,19 +39,23 @@ in ``SqlGraph``; not imported, since that module loads pydantic."""
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
 class NodeRecord:
     """A stored node, as ``game.graph.models.Node`` holds it."""
 
-    id: str
-    name: str
-    aliases: list[str]
-    type: str
-    labels: list[str]
-    summary: str
-    first_seen_turn: int
-    last_seen_turn: int
-    attributes: dict[str, Any]
+    __slots__ = ("aliases", "attributes", "first_seen_turn", "id", "labels", "last_seen_turn", "name", "summary",
+                 "type")
+
+    def __init__(self, id: str, name: str, aliases: list[str], type: str, labels: list[str], summary: str,
+                 first_seen_turn: int, last_seen_turn: int, attributes: dict[str, Any]) -> None:
+        self.id = id
+        self.name = name
+        self.aliases = aliases
+        self.type = type
+        self.labels = labels
+        self.summary = summary
+        self.first_seen_turn = first_seen_turn
+        self.last_seen_turn = last_seen_turn
+        self.attributes = attributes
 
     @property
     def names(self) -> list[str]:
@@ -62,19 +68,23 @@ class NodeRecord:
                 "lastSeenTurn": self.last_seen_turn, "attributes": self.attributes}
 
 
-@dataclass(frozen=True, slots=True)
 class EdgeRecord:
     """A stored edge version, as ``game.graph.models.Edge`` holds it."""
 
-    id: str
-    source: str
-    target: str
-    relation: str
-    strength: float
-    fact: str
-    valid_at: int
-    invalid_at: int | None
-    evidence_turn_ids: list[str]
+    __slots__ = ("evidence_turn_ids", "fact", "id", "invalid_at", "relation", "source", "strength", "target",
+                 "valid_at")
+
+    def __init__(self, id: str, source: str, target: str, relation: str, strength: float, fact: str,
+                 valid_at: int, invalid_at: int | None, evidence_turn_ids: list[str]) -> None:
+        self.id = id
+        self.source = source
+        self.target = target
+        self.relation = relation
+        self.strength = strength
+        self.fact = fact
+        self.valid_at = valid_at
+        self.invalid_at = invalid_at
+        self.evidence_turn_ids = evidence_turn_ids
 
     @property
     def is_open(self) -> bool:
@@ -94,16 +104,19 @@ class EdgeRecord:
         return data
 
 
-@dataclass(frozen=True, slots=True)
 class KnowingRecord:
     """One knower of one version, as ``game.graph.knowledge.Knowing`` holds it."""
 
-    edge_id: str
-    knower: str
-    how: str
-    source: str | None
-    confidence: float
-    since_turn: int
+    __slots__ = ("confidence", "edge_id", "how", "knower", "since_turn", "source")
+
+    def __init__(self, edge_id: str, knower: str, how: str, source: str | None, confidence: float,
+                 since_turn: int) -> None:
+        self.edge_id = edge_id
+        self.knower = knower
+        self.how = how
+        self.source = source
+        self.confidence = confidence
+        self.since_turn = since_turn
 
 
 def _node(row: Sequence[Any]) -> NodeRecord:

@@ -8,15 +8,18 @@ accepted, so a name can never reach outside the saves folder.
 from __future__ import annotations
 
 import re
-import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.errors import SaveError, SaveNotFound
-from game.store.connection import inspect_save, read_connection, remove_file, sweep_leftovers, temporary_name
-from game.store.damage import brief
-from game.store.lock import SaveLock
+
+if TYPE_CHECKING:
+    import sqlite3
+
+# Checking and resolving a save's name is all ``kith graph dump`` and ``retrieve`` need from here, so the
+# connection, lock and damage modules (and sqlite3) are imported by the functions that use them, and
+# ``SaveInfo`` is a NamedTuple rather than a dataclass: the dataclasses module alone costs those one-shot
+# commands a quarter of their floor (issue 15).
 
 MAX_NAME = 64
 SAVE_NAME = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_NAME}}}")
@@ -56,8 +59,7 @@ def resolve_save(value: str, saves_dir: Path) -> Path:
     return saves_dir / f"{validate_save_name(value)}{SUFFIX}"
 
 
-@dataclass(frozen=True)
-class SaveInfo:
+class SaveInfo(NamedTuple):
     """One save as ``kith saves list`` shows it; ``error`` is set for a file that cannot be read."""
 
     name: str
@@ -83,6 +85,10 @@ class SaveInfo:
 
 
 def read_save_info(path: Path) -> SaveInfo:
+    import sqlite3
+
+    from game.store.connection import inspect_save, read_connection
+
     size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
     try:
         _version, meta = inspect_save(path)
@@ -101,6 +107,8 @@ def read_save_info(path: Path) -> SaveInfo:
 
 def _fast_turns(conn: sqlite3.Connection) -> int:
     """Turns only the fast path read; 0 for a save from before turns said how they were read."""
+    import sqlite3
+
     try:
         return int(conn.execute("SELECT count(*) FROM turns WHERE extraction = 'fast'").fetchone()[0])
     except sqlite3.OperationalError:  # no such column: an older save, listed read-only before it migrates
@@ -121,6 +129,8 @@ def list_saves(saves_dir: Path) -> list[SaveInfo]:
 
     Anything that is not a regular file (a FIFO, a folder) is listed with why it cannot be read.
     """
+    from game.store.connection import sweep_leftovers
+
     if not saves_dir.is_dir():
         return []
     sweep_leftovers(saves_dir)
@@ -137,6 +147,9 @@ def _existing(name: str, saves_dir: Path) -> Path:
 
 def delete_save(name: str, saves_dir: Path) -> Path:
     """Remove a save and its WAL files. Only Kith saves are deleted."""
+    from game.store.connection import inspect_save
+    from game.store.lock import SaveLock
+
     path = _existing(name, saves_dir)
     inspect_save(path)
     lock = SaveLock.acquire(path)  # never delete a save a game is playing
@@ -152,6 +165,11 @@ def delete_save(name: str, saves_dir: Path) -> Path:
 
 def copy_save(source: str, destination: str, saves_dir: Path) -> Path:
     """Copy a save with SQLite's backup API; refuses to overwrite an existing save."""
+    import sqlite3
+
+    from game.store.connection import inspect_save, read_connection, remove_file, temporary_name
+    from game.store.damage import brief
+
     origin = _existing(source, saves_dir)
     inspect_save(origin)
     target = resolve_save(destination, saves_dir)

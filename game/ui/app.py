@@ -39,7 +39,6 @@ from game.ui.command_input import CommandInput, in_mode
 from game.ui.errors import describe, notify_problem
 from game.ui.keys import KeyStore, environment_with_key
 from game.ui.map_pane import FOLD_BELOW, WIDTH_STEP, MapPane
-from game.ui.relationship_map import RelationshipMap
 from game.ui.status_line import StatusLine
 from game.ui.story_log import StoryLog
 
@@ -144,11 +143,18 @@ class KithApp(App[int]):
         self.query_one(CommandInput).focus()
         if self._settings is not None:
             self._remembered_key()
+        # After the first frame: the player sees the screen at once; the map's contents, then the game,
+        # come into it (issue 15). Map keys pressed meanwhile do nothing (``map_pane.filled``).
+        self.call_after_refresh(self._after_first_frame)
+
+    async def _after_first_frame(self) -> None:
+        panes = self.query(MapPane)
+        if not panes or not await panes.first().fill():
+            return  # the app is closing already (it may exit in its first frame)
         graph = self.map_pane.map
         for attribute in ("show_closed", "at_turn", "selected"):
             self.watch(graph, attribute, self._history_wanted, init=False)
-        # After the first frame: the player sees the screen at once, and the game opens into it.
-        self.call_after_refresh(self.open_game, self._pending)
+        self.open_game(self._pending)
 
     @property
     def settings(self) -> Settings:
@@ -224,6 +230,7 @@ class KithApp(App[int]):
             return
         self._pending = OpenRequest()
         await self._close_session()
+        await self.map_pane.fill()  # at once, unless a game opens before the first frame's follow-up ran
         self.session = session
         self._positions = await session.map_layout()
         await self.log_view.clear()
@@ -608,12 +615,16 @@ class KithApp(App[int]):
         pane.resize_by(direction * WIDTH_STEP, self.size.width)
 
     def action_toggle_closed(self) -> None:
+        if not self.map_pane.filled:
+            return  # a key pressed before the map was mounted (just after the first frame)
         graph = self.map_pane.map
         graph.show_closed = not graph.show_closed
         self.notify("Ended relations are shown, dashed." if graph.show_closed else "Ended relations are hidden.",
                     title="Map")
 
     def action_focus_character(self) -> None:
+        if not self.map_pane.filled:
+            return
         graph = self.map_pane.map
         if not graph.nodes:
             self.notify("Nobody is on the map yet.", title="Map")
@@ -697,8 +708,7 @@ class KithApp(App[int]):
         self._show_status()
         self.notify(f"Narrator: {narrator.label}.", title="Settings")
 
-    @on(RelationshipMap.Leave)
-    def _leave_map(self) -> None:
+    def on_relationship_map_leave(self) -> None:  # RelationshipMap.Leave, by name: that module loads later
         self.query_one(CommandInput).focus()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

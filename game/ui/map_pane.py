@@ -1,19 +1,23 @@
-"""The right-hand pane: the map, and the selected node's details below it."""
+"""The right-hand pane: the map, and the selected node's details below it.
+
+The pane's frame is drawn in the first frame; its contents are mounted by ``fill`` just after it (the app
+does so before the game opens), so the map's widgets, their CSS and their first render do not delay the
+screen (issue 15). Until then ``filled`` is False and the app leaves the map alone.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from textual.app import ComposeResult
 from textual.containers import Vertical
-
-from game.ui.node_details import NodeDetails
-from game.ui.relationship_map import RelationshipMap
 
 if TYPE_CHECKING:
     from game.graph.map import Position
     from game.graph.models import Edge, Node
+    from game.ui.node_details import NodeDetails
+    from game.ui.relationship_map import RelationshipMap
 
 WIDTH_STEP = 6
 MIN_WIDTH = 24
@@ -44,18 +48,37 @@ class MapPane(Vertical):
         super().__init__(id=id)
         self.border_title = "Relationships"
         self.border_subtitle = "Tab select · +/- zoom · c ended"
+        self._filled: asyncio.Event | None = None
+        """Set once the map and the details are mounted; None until ``fill`` is first called."""
 
-    def compose(self) -> ComposeResult:
-        yield RelationshipMap(id="map")
-        yield NodeDetails(id="details")
+    async def fill(self) -> bool:
+        """Mount the map and the details (once; a second caller waits for the first). False when the pane
+        has left the screen already: an app may close in its first frame."""
+        if self._filled is not None:
+            await self._filled.wait()
+            return True
+        if not self.is_attached:
+            return False
+        self._filled = asyncio.Event()
+        from game.ui.node_details import NodeDetails
+        from game.ui.relationship_map import RelationshipMap
+
+        await self.mount(RelationshipMap(id="map"), NodeDetails(id="details"))
+        self._filled.set()
+        return True
+
+    @property
+    def filled(self) -> bool:
+        """Whether ``map`` and ``details`` exist yet (they are mounted just after the first frame)."""
+        return self._filled is not None and self._filled.is_set()
 
     @property
     def map(self) -> RelationshipMap:
-        return self.query_one(RelationshipMap)
+        return cast("RelationshipMap", self.query_one("#map"))
 
     @property
     def details(self) -> NodeDetails:
-        return self.query_one(NodeDetails)
+        return cast("NodeDetails", self.query_one("#details"))
 
     def set_graph(self, nodes: Sequence[Node], edges: Sequence[Edge], positions: Mapping[str, Position]) -> None:
         self.map.set_graph(nodes, edges, positions)
