@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from helpers.play import collect, text_of
+from helpers.saves import empty_old_save, migration_of
 
 from game.config import Settings, load_settings
 from game.engine.events import MetaOutput, TurnCommitted
@@ -22,7 +23,7 @@ from game.mind.sections import ContextProvider, ContextQuery, Section, SectionLi
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
+from game.store.migrations import CURRENT_VERSION
 from game.story.context import Turn
 from game.world import World, load_world
 
@@ -199,17 +200,9 @@ async def test_a_save_from_before_contexts_were_kept_opens_and_plays_on(tmp_path
     async with await open_game(tmp_path) as session:
         await collect(session, "ask hob about ness")
         path = session.save_path
-    at = next(i for i, script in enumerate(MIGRATIONS) if "turn_context" in script)
     with sqlite3.connect(path) as conn:  # the turn's context as an older Kith left it: nowhere
         conn.execute("DELETE FROM turn_context")
-    old = tmp_path / "old.sqlite"
-    conn = sqlite3.connect(old)
-    for script in MIGRATIONS[:at]:
-        conn.executescript(script)
-    conn.execute(f"PRAGMA user_version = {at}")
-    conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", "w")])
-    conn.commit()
-    conn.close()
+    old = empty_old_save(tmp_path / "old.sqlite", migration_of("turn_context"))
     db = await SaveDatabase.open(old)
     try:
         assert [tuple(row) for row in await db.conn.execute_fetchall("PRAGMA user_version")] == [(CURRENT_VERSION,)]

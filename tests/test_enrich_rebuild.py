@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
 from helpers.narrators import BrokenNarrator
+from helpers.saves import migration_of, older_save
 from llm_helpers import edge, ir, relation
 
 from game.__main__ import main
 from game.config import load_settings
 from game.engine.session import GameSession
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
+from game.store.migrations import CURRENT_VERSION
 from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -32,23 +33,13 @@ async def old_save_with_an_unread_turn(tmp_path: Path) -> Path:
     session = await GameSession.open(settings, save="game", new=True, world="tiny",
                                      narrator=BrokenNarrator(load_world(FIXTURES, "tiny"), None))
     await session.close()
-    before = next(i for i, script in enumerate(MIGRATIONS) if "ADD COLUMN extraction" in script)
-    path = tmp_path / "game.sqlite"
+    before = migration_of("ADD COLUMN extraction")
+    path = older_save(tmp_path / "new" / "game.sqlite", tmp_path / "game.sqlite", before)
     conn = sqlite3.connect(path)
-    for script in MIGRATIONS[:before]:
-        conn.executescript(script)
-    conn.execute(f"PRAGMA user_version = {before}")
-    conn.execute("ATTACH DATABASE ? AS new", (str(tmp_path / "new" / "game.sqlite"),))
-    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                              "AND name NOT LIKE 'sqlite_%'")]
-    for table in tables:
-        columns = ", ".join(f'"{row[1]}"' for row in conn.execute(f'PRAGMA main.table_info("{table}")'))
-        conn.execute(f'INSERT INTO main."{table}" ({columns}) SELECT {columns} FROM new."{table}"')
     conn.execute("INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at) "
                  "VALUES (1, 'wait', ?, NULL, '', '{}', 0, '2026-01-01T00:00:00Z')", (PLAIN,))
     conn.execute("INSERT INTO scenes (turn, state) SELECT 1, state FROM scenes WHERE turn = 0")
     conn.commit()
-    conn.execute("DETACH DATABASE new")
     conn.close()
     return path
 

@@ -15,6 +15,20 @@ def migration_of(marker: str) -> int:
     return next(i for i, script in enumerate(MIGRATIONS) if marker in script)
 
 
+def empty_old_save(path: Path, version: int, world: str = "w") -> Path:
+    """Write ``path``: an empty save of world ``world`` in the schema of migrations ``[:version]``."""
+    conn = sqlite3.connect(path)
+    try:
+        for script in MIGRATIONS[:version]:
+            conn.executescript(script)
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", world)])
+        conn.commit()
+    finally:
+        conn.close()
+    return path
+
+
 def older_save(source: Path, destination: Path, version: int) -> Path:
     """Write ``destination``: ``source``'s rows in the schema of migrations ``[:version]``."""
     conn = sqlite3.connect(destination)
