@@ -108,7 +108,19 @@ async def test_ordinary_replies_carry_the_tier_line(world: World) -> None:
     game = await play(world, ["w", "threaten tibby", "e", "wait", "wait"])
     told = await game.play("ask hob about the price of eels")
     assert "Couldn't tell you" in told
-    assert "nothing for you today" in told or "Not for you" in told
+    assert "all you'll have of me today" in told or "Not for you" in told
+
+
+async def test_a_cold_characters_answer_to_a_topic_carries_the_tier_line_and_a_neutral_ones_does_not(
+        world: World) -> None:
+    cold = await play(world, ["w", "threaten tibby", "e", "wait", "wait"])
+    told = await cold.play("ask hob about ness")
+    assert "She ran with the Eel Run" in told
+    assert "all you'll have of me today" in told or "Not for you" in told
+    neutral = await play(world, [])
+    told = await neutral.play("ask hob about ness")
+    assert "She ran with the Eel Run" in told
+    assert "all you'll have of me today" not in told and "Not for you" not in told
 
 
 async def test_a_bare_tier_outside_a_character_is_refused(tmp_path: Path, world: World) -> None:

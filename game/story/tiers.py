@@ -4,7 +4,10 @@ What the player does to someone (help, threaten, a gift...) is recorded in the t
 change to that person's attitude (``record_act``); the engine applies it after the turn with everything
 else that moves attitudes (``game.mind.attitude_turn``). What a character says in their ordinary replies
 (a greeting, nothing to say, a refusal) shows their tier toward the player as the turn began: the
-character's own line for the tier (``[characters.tiers]``), else the world's (``[world.tiers]``).
+character's own line for the tier (``[characters.tiers]``), else the world's (``[world.tiers]``). At
+the cold tiers a topic's answer shows it too: someone you have wronged may still tell you what they
+know, but not as if nothing had happened (a warm tier leaves answers alone: a nod after every answer
+would be noise, and warmth is shown where the tier line already goes).
 """
 
 from __future__ import annotations
@@ -54,6 +57,13 @@ def add_tier_line(turn: Turn, character: CharacterDef) -> None:
         turn.log.paragraphs[-1] += f" {line}"
     else:
         turn.log.say(line)
+
+
+def add_cold_line(turn: Turn, character: CharacterDef) -> None:
+    """Close an answer with ``character``'s tier line when they are cold toward the player (HOSTILE,
+    UNFRIENDLY), so every reply of theirs shows it until the player makes amends."""
+    if turn.rules.tier(character.name) in COLD_TIERS:
+        add_tier_line(turn, character)
 
 
 def change_line(world: World, name: str, tier: Tier, rng: random.Random) -> str | None:
