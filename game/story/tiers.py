@@ -24,6 +24,8 @@ from game.world.tiers import Tier
 
 COLD_TIERS: frozenset[str] = frozenset({"HOSTILE", "UNFRIENDLY"})
 """Tiers at which a character's line takes the place of their greeting (warmer ones add it after)."""
+WARM_TIERS: frozenset[str] = frozenset({"FRIENDLY", "ALLIED", "DEVOTED"})
+"""Tiers at which someone does not bring up a grievance unprompted (``game.story.memory_lines``)."""
 ANSWERED_ONLY = frozenset({"help", "give"})
 """Acts that change nothing when refused: a help not needed, a gift not wanted."""
 
@@ -64,6 +66,13 @@ def add_cold_line(turn: Turn, character: CharacterDef) -> None:
     UNFRIENDLY), so every reply of theirs shows it until the player makes amends."""
     if turn.rules.tier(character.name) in COLD_TIERS:
         add_tier_line(turn, character)
+
+
+def feels_like(turn: Turn, name: str, valence: float) -> bool:
+    """Whether a memory of this ``valence`` fits how ``name`` stands toward the player now: someone cold
+    does not bring up a kindness of yours, nor a friend a grievance (NEUTRAL may bring up either)."""
+    tier = turn.rules.tier(name)
+    return not ((tier in COLD_TIERS and valence > 0) or (tier in WARM_TIERS and valence < 0))
 
 
 def change_line(world: World, name: str, tier: Tier, rng: random.Random) -> str | None:
