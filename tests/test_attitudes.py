@@ -352,3 +352,14 @@ async def test_again_after_a_set_repeats_the_last_story_line_even_after_reopenin
         assert "The Ferry Landing" in text_of(await collect(reopened, "again"))
     finally:
         await reopened.close()
+
+
+def test_relationship_shows_each_change_with_its_reason_and_the_values_it_left() -> None:
+    from game.mind.attitude_command import describe
+
+    threatened = Attitude("npc-hob", "Hob Tarrant", 15, 3, 7.5).changed(Delta(-20, -5, -25, "you threatened them"), 2)
+    helped = threatened.changed(Delta(6, 4, 8, "you helped them"), 3)
+    shown = describe(helped)
+    assert "- turn 2 (you threatened them): now trust -5, respect -2, friendliness -17.5" in shown
+    # A help that leaves trust still below zero does not read as if it cost trust.
+    assert "- turn 3 (you helped them): now trust 1, respect 2, friendliness -9.5" in shown
