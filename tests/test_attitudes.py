@@ -198,7 +198,8 @@ def test_relationship_arguments_are_read_and_bad_ones_say_how() -> None:
     assert (request.name, request.dimension, request.value) == ("Old Hob", "trust", 100)
     assert parse_relationship("hob set friendliness -300").value == -100
     for bad, message in (("", "Type `/relationship NAME`"), ("hob set charm 3", "not something you can set"),
-                         ("hob set trust lots", "not a number"), ("hob set trust nan", "from -100 to 100"),
+                         ("hob set trust lots", "not a number"), ("hob set trust nan", "^'nan' is not a number; give one from -100 to 100"),
+                         ("hob set trust inf", "^'inf' is not a number"),
                          ("hob set", "Type `/relationship NAME`")):
         with pytest.raises(KithError, match=message):
             parse_relationship(bad)

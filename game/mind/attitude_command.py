@@ -49,7 +49,7 @@ def parse_relationship(argument: str) -> RelationshipRequest:
         raise KithError(f"{match.group('value')!r} is not a number; give one from -100 to 100.",
                         title="Relationship") from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise KithError("give a number from -100 to 100.", title="Relationship")
+        raise KithError(f"{match.group('value')!r} is not a number; give one from -100 to 100.", title="Relationship")
     return RelationshipRequest(match.group("name").strip(), dimension, max(-LIMIT, min(LIMIT, value)))
 
 
