@@ -130,7 +130,7 @@ def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) 
     if topic.once:
         turn.play.spend(f"topic:{character.name}:{index}")
     turn.log.say(text)
-    add_cold_line(turn, character)
+    add_cold_line(turn, character, topic.effects)
     turn.rules.apply(topic.effects, text, teller=character.name)
     turn.memory.note_revealed(character.name, topic.effects.reveal)
 

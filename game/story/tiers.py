@@ -20,6 +20,7 @@ from game.story.context import Turn
 from game.story.prose import fill, pick
 from game.world import CharacterDef, World
 from game.world.ir import IRAttitude
+from game.world.schema import Effects
 from game.world.tiers import Tier
 
 COLD_TIERS: frozenset[str] = frozenset({"HOSTILE", "UNFRIENDLY"})
@@ -61,11 +62,24 @@ def add_tier_line(turn: Turn, character: CharacterDef) -> None:
         turn.log.say(line)
 
 
-def add_cold_line(turn: Turn, character: CharacterDef) -> None:
+def add_cold_line(turn: Turn, character: CharacterDef, effects: Effects) -> None:
     """Close an answer with ``character``'s tier line when they are cold toward the player (HOSTILE,
-    UNFRIENDLY), so every reply of theirs shows it until the player makes amends."""
-    if turn.rules.tier(character.name) in COLD_TIERS:
+    UNFRIENDLY), so every reply of theirs shows it until the player makes amends. An answer whose own
+    ``effects`` warm them toward the player (Hob, told the truth, will stand beside you) is that amends:
+    a cold line after it would take back what they just said."""
+    if turn.rules.tier(character.name) in COLD_TIERS and not warms(turn, character, effects):
         add_tier_line(turn, character)
+
+
+def warms(turn: Turn, character: CharacterDef, effects: Effects) -> bool:
+    """Whether ``effects`` open a positive relation from ``character`` toward the player, or raise their
+    attitude by a world's rule."""
+    own = {name.casefold() for name in character.names}
+    player = {"player", *(name.casefold() for name in [turn.world.player.name, *turn.world.player.aliases])}
+    opened = any(r.strength > 0 and r.source.casefold() in own and r.target.casefold() in player
+                 for r in effects.relations)
+    raised = any(a.name.casefold() in own and a.trust + a.friendliness > 0 for a in effects.attitude)
+    return opened or raised
 
 
 def feels_like(turn: Turn, name: str, valence: float) -> bool:
