@@ -5,8 +5,8 @@ player: chosen from the memory store (the most relevant few, one of them by a ge
 turn and the person, so the turn's own choices are not disturbed), said in a line the world supplies
 (``[[characters.memories]]``, then ``[[world.memories]]``, then the built-in lines), and not every turn:
 only by chance, and never twice within ``RECALL_GAP`` turns from the same person, and only a memory that
-fits how they stand toward the player now (``feels_like``: no kindness recalled by someone cold to you). A memory said is
-recalled (an ``IRAct``), which strengthens it when the turn is stored.
+fits how they stand toward the player now (``feels_like``: no kindness recalled by someone cold to you).
+A memory said is recalled (an ``IRAct``), which strengthens it when the turn is stored.
 """
 
 from __future__ import annotations
