@@ -1,36 +1,47 @@
 """The context orchestrator's time per turn, and the prompt's size by section at 10 and 200 memories per NPC.
 
-Brinefall's graph in memory with five characters on stage: each turn composes the context from the real
-providers (SCENE, GRAPH, KNOWLEDGE) and two synthetic ones standing in for the minds' sections until
-they are wired in: RELATIONSHIP (one tier line per person) and MEMORY (10 or 200 memories of the player
-per person). The figures: the orchestrator's median and p95 milliseconds per turn, each section's tokens
-and lines kept (of those offered) within the default 2,000-token budget, and the narration system
-prompt's estimated tokens with the context in it.
+Brinefall's graph in memory with five characters on stage, composed by the game's own providers
+(``default_providers``: SCENE, GRAPH, KNOWLEDGE, RELATIONSHIP, MEMORY): nothing synthetic stands in. Each
+person on stage holds 10 or 200 real memories of the player in a ``MemoryBook`` (rows as the memory step
+writes them, sentences from its own act table: what the player did to them and what they saw done to the
+others) and a real attitude in an ``AttitudeBook`` (each act done to them applied with the attitude
+rules' own deltas), so their tiers differ. The MEMORY provider offers each person's few most relevant
+memories (``CONTEXT_RECALL``), ranked over all they hold: the memories held cost time, not prompt.
+
+The figures: the orchestrator's median and p95 milliseconds per turn, each section's tokens and lines
+kept (of those offered) within the default 2,000-token budget, and the narration system prompt's
+estimated tokens with the context in it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.engine.mind_context import ContextInputs, compose_turn, default_providers, narrator_inputs
+from game.engine.mind_context import ContextInputs, compose_turn, narrator_inputs
 from game.engine.turn import PlayState, present_knowers, scoped_context
 from game.graph.memory import GraphIndex
+from game.graph.models import Node
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
+from game.mind.attitude import AttitudeBook
+from game.mind.attitude_rules import ACT_DELTAS, ACT_REASONS, Delta
 from game.mind.context import ComposedContext, ContextSettings
 from game.mind.context_budget import estimate_tokens
-from game.mind.sections import ContextProvider, ContextQuery, Section, SectionLine
+from game.mind.memory import Memory, MemoryBook
+from game.mind.memory_forming import ACTS, WITNESS_FACTOR
 from game.narrator.llm.prompts import narrate_system_v1
 from game.settings_source import default_content_dir
 from game.world import World, load_world
 
 STAGE = 5
 """Characters on stage with the player."""
+VERBS = ("help", "give", "warn", "threaten", "accuse", "ask", "tell", "show")
+DETAILS = ("the ledger", "a coil of rope", "the tide tables", "a salt-stained letter")
 
 
 @dataclass(frozen=True)
@@ -40,41 +51,11 @@ class Scale:
 
 
 FULL = Scale(memories=(10, 200), turns=200)
-QUICK = Scale(memories=(10,), turns=3)
+QUICK = Scale(memories=(10, 200), turns=2)
 
 
-class SyntheticMemories:
-    """MEMORY: ``count`` one-sentence memories of the player per person in focus, newest weighing most."""
-
-    def __init__(self, count: int) -> None:
-        self.count = count
-
-    @property
-    def name(self) -> str:
-        return "MEMORY"
-
-    async def provide(self, query: ContextQuery) -> Section:
-        return Section("MEMORY", tuple(
-            SectionLine(person, f"You remember that on turn {i} the player helped you haul the nets in before "
-                        "the tide turned.", weight=1.0 - i / (self.count + 1),
-                        facts={"kind": "episodic", "turn": i, "importance": 0.5, "valence": 0.4})
-            for person in query.focus for i in range(self.count)))
-
-
-class SyntheticTiers:
-    """RELATIONSHIP: the seed's tier line for each person in focus."""
-
-    @property
-    def name(self) -> str:
-        return "RELATIONSHIP"
-
-    async def provide(self, query: ContextQuery) -> Section:
-        return Section("RELATIONSHIP", tuple(SectionLine(
-            person, "Current relationship tier: FRIENDLY. Trust 70/100, respect 60/100, friendliness 80/100. "
-            "Interactions: 12.", facts={"tier": "FRIENDLY"}) for person in query.focus))
-
-
-async def _graph(world: World) -> GraphIndex:
+async def world_graph(world: World) -> GraphIndex:
+    """The world's turn-0 graph, through real upserts as a new game seeds it."""
     index = GraphIndex()
     execution = UpsertExecution(index, world.vocabulary, 0, rng=random.Random(0))
     for call in world.initial_graph_calls():
@@ -83,28 +64,54 @@ async def _graph(world: World) -> GraphIndex:
     return index
 
 
-async def _measure(world: World, memories: int, turns: int) -> tuple[list[float], ComposedContext, int]:
-    graph = await _graph(world)
+def minds(graph: GraphIndex, people: list[Node], per_npc: int, seed: int = 0) -> tuple[AttitudeBook, MemoryBook]:
+    """``per_npc`` memories of the player for each of ``people`` (turns 1..per_npc) and the attitudes
+    the acts done to them left: each turn the player does one act to one of them, the rest look on."""
+    rng = random.Random(seed)
+    player = graph.nodes[sorted(graph.player_ids)[0]]
+    book = MemoryBook()
+    attitudes = {p.id: AttitudeBook().of(graph, p) for p in people}
+    rows = []
+    for turn in range(1, per_npc + 1):
+        target = people[turn % len(people)]
+        verb = rng.choice(VERBS)
+        how, detail = ACTS[verb], rng.choice(DETAILS)
+        for witness in people:
+            own = witness.id == target.id
+            text = how.text.format(player=player.name, target="me" if own else target.name, detail=detail,
+                                   about=f" of {detail}")
+            rows.append(Memory(npc=witness.id, seq=turn, kind="episodic", text=text, turn=turn,
+                               importance=how.importance * (1.0 if own else WITNESS_FACTOR), valence=how.valence,
+                               tags=how.tags, strength=1.0, last_used=turn, about="" if own else target.id).row())
+        if verb in ACT_DELTAS:
+            reason = ACT_REASONS[verb].format(thing=detail)
+            attitudes[target.id] = attitudes[target.id].changed(Delta(*ACT_DELTAS[verb], reason), turn)
+    book.apply(rows)
+    return AttitudeBook().updated(attitudes.values()), book
+
+
+async def measure(world: World, memories: int, turns: int) -> tuple[list[float], ComposedContext, int]:
+    """Compose ``turns`` turns' contexts with ``memories`` memories per person on stage."""
+    graph = await world_graph(world)
     cast = [character.name for character in world.characters[:STAGE]]
     scene = world.initial_scene().model_copy(update={"cast": cast})
-    state = PlayState.at(graph, scene, 1, [], False)
-
-    def providers(inputs: ContextInputs) -> Sequence[ContextProvider]:
-        return [*default_providers(inputs), SyntheticTiers(), SyntheticMemories(memories)]
-
+    people = [node for node in await present_knowers(graph, cast) if node.id not in graph.player_ids]
+    attitudes, book = minds(graph, people, memories)
+    state = PlayState.at(graph, scene, memories, [], False, attitudes=attitudes, memories=book)
     settings = ContextSettings()
     timings: list[float] = []
     context = ComposedContext()
     texts = ["look", "ask hob about ness", "talk to tibby", "wait"]
+    scoped = await scoped_context(graph, texts[0], cast, RetrievalSettings())
     for number in range(turns):
         text = texts[number % len(texts)]
         scoped = await scoped_context(graph, text, cast, RetrievalSettings())
         inputs = ContextInputs(state, scoped, await present_knowers(graph, cast))
         started = time.perf_counter()
-        context = await compose_turn(number + 1, text, inputs, settings, providers)
+        context = await compose_turn(memories + 1 + number, text, inputs, settings)
         timings.append((time.perf_counter() - started) * 1000)
     npc_context, knowledge = narrator_inputs(context, scoped)
-    system = narrate_system_v1(world, scene, npc_context, turns, knowledge, context)
+    system = narrate_system_v1(world, scene, npc_context, memories + turns, knowledge, context)
     return timings, context, estimate_tokens(system)
 
 
@@ -113,15 +120,17 @@ def run(quick: bool) -> list[str]:
     world = load_world(default_content_dir(), "brinefall")
     lines: list[str] = []
     for memories in scale.memories:
-        timings, context, prompt = asyncio.run(_measure(world, memories, scale.turns))
+        timings, context, prompt = asyncio.run(measure(world, memories, scale.turns))
         timings.sort()
-        p95 = timings[max(0, int(len(timings) * 0.95) - 1)]
+        p95 = timings[max(0, math.ceil(len(timings) * 0.95) - 1)]  # never below the median, however few turns
         lines.append(f"{memories:>3} memories per NPC, {STAGE} on stage: orchestrator per turn median "
                      f"{statistics.median(timings):.3f} ms, p95 {p95:.3f} ms ({scale.turns} turns)")
         for section in context.sections:
             offered = len(section.lines) + section.dropped
             lines.append(f"    {section.name:<12} {section.tokens:>5} tokens, {len(section.lines):>4} of "
-                         f"{offered:>4} lines kept")
+                         f"{offered:>4} lines kept, {section.ms:.3f} ms")
+        for omission in context.omitted:
+            lines.append(f"    {omission.name:<12} left out: {omission.reason}")
         lines.append(f"    {'all sections':<12} {context.tokens:>5} of {context.budget} tokens; narration system "
                      f"prompt {prompt} tokens")
     return lines

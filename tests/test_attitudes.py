@@ -109,7 +109,19 @@ async def test_ordinary_replies_carry_the_tier_line(world: World) -> None:
     game = await play(world, ["w", "threaten tibby", "e", "wait", "wait"])
     told = await game.play("ask hob about the price of eels")
     assert "Couldn't tell you" in told
-    assert "nothing for you today" in told or "Not for you" in told
+    assert "all you'll have of me today" in told or "Not for you" in told
+
+
+async def test_a_cold_characters_answer_to_a_topic_carries_the_tier_line_and_a_neutral_ones_does_not(
+        world: World) -> None:
+    cold = await play(world, ["w", "threaten tibby", "e", "wait", "wait"])
+    told = await cold.play("ask hob about ness")
+    assert "She ran with the Eel Run" in told
+    assert "all you'll have of me today" in told or "Not for you" in told
+    neutral = await play(world, [])
+    told = await neutral.play("ask hob about ness")
+    assert "She ran with the Eel Run" in told
+    assert "all you'll have of me today" not in told and "Not for you" not in told
 
 
 async def test_a_bare_tier_outside_a_character_is_refused(tmp_path: Path, world: World) -> None:
@@ -187,7 +199,8 @@ def test_relationship_arguments_are_read_and_bad_ones_say_how() -> None:
     assert (request.name, request.dimension, request.value) == ("Old Hob", "trust", 100)
     assert parse_relationship("hob set friendliness -300").value == -100
     for bad, message in (("", "Type `/relationship NAME`"), ("hob set charm 3", "not something you can set"),
-                         ("hob set trust lots", "not a number"), ("hob set trust nan", "from -100 to 100"),
+                         ("hob set trust lots", "not a number"), ("hob set trust nan", "^'nan' is not a number; give one from -100 to 100"),
+                         ("hob set trust inf", "^'inf' is not a number"),
                          ("hob set", "Type `/relationship NAME`")):
         with pytest.raises(KithError, match=message):
             parse_relationship(bad)
@@ -333,3 +346,14 @@ async def test_again_after_a_set_repeats_the_last_story_line_even_after_reopenin
         assert "The Ferry Landing" in text_of(await collect(reopened, "again"))
     finally:
         await reopened.close()
+
+
+def test_relationship_shows_each_change_with_its_reason_and_the_values_it_left() -> None:
+    from game.mind.attitude_command import describe
+
+    threatened = Attitude("npc-hob", "Hob Tarrant", 15, 3, 7.5).changed(Delta(-20, -5, -25, "you threatened them"), 2)
+    helped = threatened.changed(Delta(6, 4, 8, "you helped them"), 3)
+    shown = describe(helped)
+    assert "- turn 2 (you threatened them): now trust -5, respect -2, friendliness -17.5" in shown
+    # A help that leaves trust still below zero does not read as if it cost trust.
+    assert "- turn 3 (you helped them): now trust 1, respect 2, friendliness -9.5" in shown

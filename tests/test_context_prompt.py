@@ -1,7 +1,9 @@
 """The model's prompt holds the context's sections for the people present, within the budget: [MEMORY] and
 [RELATIONSHIP] lines in each person's mind block (the attitude provider is the game's own; a test-only
-MEMORY provider gives each person as many memories as a case needs), [KNOWLEDGE] blocks, the relationship memory beside them. Real parts: a save on disk, the
-openai client against the local chat server, the recorded request it received."""
+MEMORY provider gives each person as many memories as a case needs, and one case uses the game's own
+memories, formed by an earlier turn of the same session), [KNOWLEDGE] blocks, the relationship memory beside
+them. Real parts: a save on disk, the openai client against the local chat server, the recorded request it
+received."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pathlib import Path
 import pytest
 from chat_server import ChatServer, Received, Text, ToolCalls
 from helpers.play import collect
-from llm_helpers import WORLDS, character, ir, llm_settings, tiny_world
+from llm_helpers import WORLDS, character, edge, ir, llm_settings, relation, tiny_world
 
 from game.config import Settings
 from game.engine.events import TurnCommitted
@@ -125,3 +127,48 @@ def test_the_model_narrator_counts_the_context_in_its_servers_tokens() -> None:
     text = "Edda Marsh trusts Sam Reed since Sam steadied her wick."
     assert isinstance(teller, CountsTokens) and teller.count_tokens(text) == estimate_tokens(text)
     assert not isinstance(OfflineNarrator(tiny_world()), CountsTokens)  # the plain estimate is used
+
+
+STEADIED = "Edda Marsh trusts Sam Reed since Sam steadied her wick."
+
+
+async def test_what_an_earlier_turn_left_in_a_mind_is_in_the_next_prompt_within_the_budget(
+        tmp_path: Path, server: ChatServer) -> None:
+    """No test provider: the game's own. Turn 1 the player helps Edda (the model states her trust); turn 2
+    the player talks to her, and that request's prompt holds the memory turn 1 formed, the tier its trust
+    gave, and what Edda knows, each in her own lines, all within a budget small enough to cut."""
+    budget = 300
+    settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "saves",
+                        llm=llm_settings(server.base_url), context={"budget": budget})
+    session = await GameSession.open(settings, save="game", new=True, world="tiny",
+                                     narrator=OpenAINarrator(settings.llm, tiny_world(), env={}))
+    try:
+        held = "You hold the wick steady while Edda ties it off."
+        trust = {**relation("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, STEADIED), "evidence": held}
+        helped = ir(charactersPresent=["Sam Reed", "Edda Marsh"], entities=[character("Edda Marsh")],
+                    relations=[trust], nextCast=["Edda Marsh"])
+        server.push(Text(held), Text(json.dumps(helped)),
+                    ToolCalls([("upsert_npc_graph", {"edges": [edge("Edda Marsh", "Sam Reed", "TRUSTS", 0.6,
+                                                                     STEADIED)]})]),
+                    ToolCalls([("runtime_done", {})]))
+        assert any(isinstance(e, TurnCommitted) for e in await collect(session, "help Edda with the wick"))
+        talked = ir(charactersPresent=["Sam Reed", "Edda Marsh"], entities=[character("Edda Marsh")],
+                    nextCast=["Edda Marsh"])
+        server.push(Text(NARRATION), Text(json.dumps(talked)), ToolCalls([("runtime_done", {})]))
+        before = len(server.chat_requests)
+        assert any(isinstance(e, TurnCommitted) for e in await collect(session, "talk to Edda"))
+        system = str(server.chat_requests[before].messages[0]["content"])
+        context = await session.turn_context()
+    finally:
+        await session.close()
+    assert context is not None and context.budget == budget
+    assert sum(section.dropped for section in context.sections) > 0  # the budget bit: something was cut
+    mind = system[system.index("<mind>"):system.index("</mind>")]
+    edda = mind[mind.index("### Edda Marsh\n"):]
+    assert f"\n[MEMORY] Edda Marsh remembers (saw, turn 1): {STEADIED}\n" in edda
+    assert ("\n[RELATIONSHIP] Current relationship tier: FRIENDLY. Trust 30/100, respect 6/100, "
+            "friendliness 15/100. Interactions: 1.") in edda
+    known = system[system.index("[KNOWLEDGE] Edda Marsh\n"):system.index("</knowledge>")]
+    assert f"- [+] **Edda Marsh** → **Sam Reed** (TRUSTS): {STEADIED}" in known
+    assert "- [+] **Tobin Hale** → **Edda Marsh** (SERVES): Tobin Hale has trimmed" in known
+    assert sum(estimate_tokens(line) + LINE_OVERHEAD for line in section_lines(system)) <= budget

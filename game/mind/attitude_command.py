@@ -49,7 +49,7 @@ def parse_relationship(argument: str) -> RelationshipRequest:
         raise KithError(f"{match.group('value')!r} is not a number; give one from -100 to 100.",
                         title="Relationship") from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise KithError("give a number from -100 to 100.", title="Relationship")
+        raise KithError(f"{match.group('value')!r} is not a number; give one from -100 to 100.", title="Relationship")
     return RelationshipRequest(match.group("name").strip(), dimension, max(-LIMIT, min(LIMIT, value)))
 
 
@@ -72,8 +72,9 @@ def describe(attitude: Attitude) -> str:
     if attitude.history:
         lines += ["", "Recent changes:"]
         for change in attitude.history[-RECENT:]:
-            lines.append(f"- turn {change.turn}: trust {change.trust:g}, respect {change.respect:g}, "
-                         f"friendliness {change.friendliness:g} ({change.reason})")
+            # The values after the change, said so: "trust -5" after a help read as if helping cost trust.
+            lines.append(f"- turn {change.turn} ({change.reason}): now trust {change.trust:g}, respect "
+                         f"{change.respect:g}, friendliness {change.friendliness:g}")
     else:
         lines += ["", "Nothing has changed it yet: this is how things stood from the start."]
     return "\n".join(lines)

@@ -4,8 +4,9 @@ After the player speaks to or acts on someone, that person may bring up one of t
 player: chosen from the memory store (the most relevant few, one of them by a generator seeded by the
 turn and the person, so the turn's own choices are not disturbed), said in a line the world supplies
 (``[[characters.memories]]``, then ``[[world.memories]]``, then the built-in lines), and not every turn:
-only by chance, and never twice within ``RECALL_GAP`` turns from the same person. A memory said is
-recalled (an ``IRAct``), which strengthens it when the turn is stored.
+only by chance, and never twice within ``RECALL_GAP`` turns from the same person, and only a memory that
+fits how they stand toward the player now (``feels_like``: no kindness recalled by someone cold to you).
+A memory said is recalled (an ``IRAct``), which strengthens it when the turn is stored.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from game.mind.memory import Memory
 from game.story.context import Turn
 from game.story.prose import fill
 from game.story.remembered import RECALLED
+from game.story.tiers import feels_like
 from game.world import CharacterDef
 from game.world.ir import IRAct
 from game.world.schema import MemoryLine
@@ -61,7 +63,8 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         last = memory_view.said_turn(npc, RECALLED)
         if last is not None and turn.number - last < RECALL_GAP:
             continue
-        candidates = [m for m in memory_view.relevant(npc) if _worth_saying(m, turn.number)][:CANDIDATES]
+        candidates = [m for m in memory_view.relevant(npc)
+                      if _worth_saying(m, turn.number) and feels_like(turn, name, m.valence)][:CANDIDATES]
         if not candidates:
             continue
         # Its own generator: whether and which memory comes up never changes the turn's other choices.

@@ -12,7 +12,7 @@ from typing import Literal
 from game.story.context import Turn
 from game.story.prose import choose, fill, join_words
 from game.story.resolve import topic_matches
-from game.story.tiers import add_tier_line, record_act
+from game.story.tiers import add_cold_line, add_tier_line, record_act
 from game.world import CharacterDef
 from game.world.schema import ITEM_ACTS, TOPIC_ACTS, Act, Item, Reaction, ShowLine, Topic
 
@@ -66,6 +66,7 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
     if shown is not None:
         turn.log.say(turn.world.text(fill(turn.pick(shown.text), {"name": character.short_name, "thing": item.name
                                                                   if item else "it"})))
+        add_tier_line(turn, character)  # the world's answer stands in for their refusal, and reads the same
         return False
     refusal = character.refusals.get(act)
     text = choose(refusal, turn.rng) if refusal else DEFAULT_REFUSALS[act]
@@ -129,6 +130,7 @@ def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) 
     if topic.once:
         turn.play.spend(f"topic:{character.name}:{index}")
     turn.log.say(text)
+    add_cold_line(turn, character, topic.effects)
     turn.rules.apply(topic.effects, text, teller=character.name)
     turn.memory.note_revealed(character.name, topic.effects.reveal)
 

@@ -4,7 +4,10 @@ What the player does to someone (help, threaten, a gift...) is recorded in the t
 change to that person's attitude (``record_act``); the engine applies it after the turn with everything
 else that moves attitudes (``game.mind.attitude_turn``). What a character says in their ordinary replies
 (a greeting, nothing to say, a refusal) shows their tier toward the player as the turn began: the
-character's own line for the tier (``[characters.tiers]``), else the world's (``[world.tiers]``).
+character's own line for the tier (``[characters.tiers]``), else the world's (``[world.tiers]``). At
+the cold tiers a topic's answer shows it too: someone you have wronged may still tell you what they
+know, but not as if nothing had happened (a warm tier leaves answers alone: a nod after every answer
+would be noise, and warmth is shown where the tier line already goes).
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ from game.story.context import Turn
 from game.story.prose import fill, pick
 from game.world import CharacterDef, World
 from game.world.ir import IRAttitude
+from game.world.schema import Effects
 from game.world.tiers import Tier
 
 COLD_TIERS: frozenset[str] = frozenset({"HOSTILE", "UNFRIENDLY"})
 """Tiers at which a character's line takes the place of their greeting (warmer ones add it after)."""
+WARM_TIERS: frozenset[str] = frozenset({"FRIENDLY", "ALLIED", "DEVOTED"})
+"""Tiers at which someone does not bring up a grievance unprompted (``game.story.memory_lines``)."""
 ANSWERED_ONLY = frozenset({"help", "give"})
 """Acts that change nothing when refused: a help not needed, a gift not wanted."""
 
@@ -54,6 +60,33 @@ def add_tier_line(turn: Turn, character: CharacterDef) -> None:
         turn.log.paragraphs[-1] += f" {line}"
     else:
         turn.log.say(line)
+
+
+def add_cold_line(turn: Turn, character: CharacterDef, effects: Effects) -> None:
+    """Close an answer with ``character``'s tier line when they are cold toward the player (HOSTILE,
+    UNFRIENDLY), so every reply of theirs shows it until the player makes amends. An answer whose own
+    ``effects`` warm them toward the player (Hob, told the truth, will stand beside you) is that amends:
+    a cold line after it would take back what they just said."""
+    if turn.rules.tier(character.name) in COLD_TIERS and not warms(turn, character, effects):
+        add_tier_line(turn, character)
+
+
+def warms(turn: Turn, character: CharacterDef, effects: Effects) -> bool:
+    """Whether ``effects`` open a positive relation from ``character`` toward the player, or raise their
+    attitude by a world's rule."""
+    own = {name.casefold() for name in character.names}
+    player = {"player", *(name.casefold() for name in [turn.world.player.name, *turn.world.player.aliases])}
+    opened = any(r.strength > 0 and r.source.casefold() in own and r.target.casefold() in player
+                 for r in effects.relations)
+    raised = any(a.name.casefold() in own and a.trust + a.friendliness > 0 for a in effects.attitude)
+    return opened or raised
+
+
+def feels_like(turn: Turn, name: str, valence: float) -> bool:
+    """Whether a memory of this ``valence`` fits how ``name`` stands toward the player now: someone cold
+    does not bring up a kindness of yours, nor a friend a grievance (NEUTRAL may bring up either)."""
+    tier = turn.rules.tier(name)
+    return not ((tier in COLD_TIERS and valence > 0) or (tier in WARM_TIERS and valence < 0))
 
 
 def change_line(world: World, name: str, tier: Tier, rng: random.Random) -> str | None:

@@ -17,7 +17,7 @@ from game.story.parser import Intent
 from game.story.prose import fill, mid_sentence
 from game.story.resolve import character_named, item_named
 from game.story.responses import DEFAULT_REFUSALS, TopicVerb, answer_topic, no_topic, pick_topic, react
-from game.story.tiers import COLD_TIERS, tier_line
+from game.story.tiers import COLD_TIERS, add_tier_line, tier_line
 from game.story.word import pass_on, pass_on_item
 from game.world import CharacterDef
 from game.world.schema import Act, Item
@@ -122,7 +122,9 @@ class Say(Action[Address]):
             if chosen is not None:
                 answer_topic(turn, character, *chosen)
                 return
-        turn.log.say(f"{character.short_name} hears you out, and waits for something {character.short_name} can use.")
+        they = character.pronoun or character.short_name
+        turn.log.say(f"{character.short_name} hears you out, and waits for something {they} can use.")
+        add_tier_line(turn, character)  # nothing to say to it is an ordinary reply: it shows their tier
 
 
 class ActOn(Action[Address]):
