@@ -86,7 +86,8 @@ def build_parser(commands: Collection[str] | None = None, action: str | None = N
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=VersionAction, help="print Kith's version and exit")
-    parser.add_argument("--config", type=Path, help="settings file (default: ./kith.toml, then ~/.config/kith/kith.toml)")
+    parser.add_argument("--config", type=Path, help="settings file (default: $KITH_CONFIG, else ./kith.toml, else "
+                        "the checkout's kith.toml, else the user config folder's)")
     parser.add_argument("--saves-dir", type=Path, help="folder of save files (default: see folders below)")
     parser.add_argument("--content-dir", type=Path, help="folder of shipped worlds (default: see folders below)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -155,7 +155,7 @@ class ContextConfig(BaseModel):
         out: dict[str, float] = {}
         for name, number in value.items():
             if not name.strip() or not name.replace("_", "").isalnum():
-                raise ValueError(f"{name!r} is not a section name (MEMORY, RELATIONSHIP, KNOWLEDGE, GRAPH, SCENE)")
+                raise ValueError(f"{name!r} is not a section name (MEMORY, RELATIONSHIP, KNOWLEDGE, GRAPH, SCENE, IDENTITY)")
             if not 0 < number <= 60_000 or number != number:
                 raise ValueError(f"{name}: must be above 0 (got {number})")
             out[name.strip().upper()] = float(number)
