@@ -51,7 +51,8 @@ async def test_the_status_line_says_what_is_being_read_and_the_story_log_gets_on
     trusts = relation("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed with the lamp oil.")
     trusts["evidence"] = OIL
     with ChatServer() as server:
-        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        # A slow model (2.5 s a reading, within its time limit): the status line has time to be read.
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url, timeout=6.0))
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             for command in ("help Edda", "help Edda again"):  # two turns the fast path reads
@@ -62,17 +63,17 @@ async def test_the_status_line_says_what_is_being_read_and_the_story_log_gets_on
             assert session is not None and [t.extraction for t in await session.turns()] == ["fast", "fast"]
             server.replies.clear()
             # The model takes its time over each turn: the status line says what it is doing meanwhile.
-            reading = Delayed(1.5, Text(json.dumps(ir(charactersPresent=["Sam Reed", "Edda Marsh"],
+            reading = Delayed(2.5, Text(json.dumps(ir(charactersPresent=["Sam Reed", "Edda Marsh"],
                                                       relations=[trusts]))))
             server.push(reading, reading)
             seen = ""
-            for _ in range(60):
+            for _ in range(80):
                 await pilot.pause(0.1)
                 seen = screen_text(app)
                 if "memory: reading" in seen:
                     break
             assert "memory: reading 2 earlier turns with the model" in seen, seen
-            for _ in range(100):
+            for _ in range(150):
                 await pilot.pause(0.1)
                 if not await session.pending_extraction() and app.status.enriching == 0:
                     break
