@@ -206,3 +206,42 @@ async def test_rebuild_without_a_model_leaves_an_imported_story_as_the_fast_path
         assert [t.extraction for t in await session.turns()] == ["fast"]
     finally:
         await session.close()
+
+
+KETTLE = ("# The Quay\n\nBram Kettle rolled a barrel up the quay. Bram Kettle fears Wenna Pike.\n\n"
+          "Captain Kettle shouted from the deck. Wenna Pike laughed at him.\n\n"
+          "Later, Captain Kettle slept.\n")
+
+
+async def test_without_a_world_a_name_that_may_be_someone_found_before_is_a_question(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    story = tmp_path / "quay.md"
+    story.write_text(KETTLE, encoding="utf-8")
+    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "quay", "--json",
+                                             str(story))
+    assert code == 0, err
+    report = json.loads(out)
+    assert sorted(report["people"]) == ["Bram Kettle", "Captain Kettle", "Wenna Pike"]
+    assert report["questions"] == ["Captain Kettle — is that Bram Kettle?"]
+    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "graph", "pending", "--save", "quay", "--json")
+    (question,) = json.loads(out)["pending"]
+    assert (question["newName"], question["candidate"], question["status"]) == ("Captain Kettle", "Bram Kettle", "open")
+    assert 0.4 <= question["confidence"] < 0.8, "unsure: asked, never merged silently"
+    # Played on, the story asks it at the next turn (the offline engine ends its narration with it).
+    session = await _game(tmp_path, "quay")
+    try:
+        told = text_of(await collect(session, "look"))
+        assert "Captain Kettle — is that Bram Kettle?" in told, told
+        await collect(session, "undo")
+    finally:
+        await session.close()
+    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "graph", "resolve", "--save", "quay", question["id"], "yes")
+    assert code == 0 and "merged" in out, err
+    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "graph", "pending", "--save", "quay", "--json")
+    assert json.loads(out)["pending"] == []
+    session = await _game(tmp_path, "quay")
+    try:
+        (bram,) = [n for n in session.graph.nodes.values() if "Kettle" in n.name]
+        assert bram.name == "Bram Kettle" and "Captain Kettle" in bram.aliases
+    finally:
+        await session.close()

@@ -79,11 +79,15 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
     command = f"kith graph enrich --save {imported.save}"
     if args.json:
         print_json({"save": imported.save, "world": imported.world, "turns": imported.turns,
-                    "relations": imported.relations, "people": imported.people, "enrich": command})
+                    "relations": imported.relations, "people": imported.people, "questions": imported.questions, "enrich": command})
     else:
         found = f", {len(imported.people)} people found in the text ({', '.join(imported.people)})" if imported.people else ""
         print_text(f"Imported {imported.turns} turn(s) into {imported.save} (world {imported.world}): "
                    f"{imported.relations} relation(s) read without a model{found}.")
+        if imported.questions:
+            print_text(f"{len(imported.questions)} question(s) of identity wait for an answer "
+                       f"(kith graph pending --save {imported.save}; kith graph resolve to answer): "
+                       + " ".join(imported.questions))
         if not args.enrich:
             print_text(f"A model can read the turns again and replace those relations with its own: {command}")
     if args.enrich:

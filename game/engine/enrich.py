@@ -4,8 +4,13 @@ The queue is the turns stored with ``extracted = 0`` (marked ``fast`` or ``none`
 configured narrator is asked for the turn's World IR (the stored one when the World IR step had
 succeeded) and runs its extractor at the current turn, as ``kith graph rebuild`` always did. Its result
 REPLACES the fast path's versions of that turn: a relation the model states again supersedes the fast
-version (a new version, ``supersedes``), and a fast version the model does not state is closed. Every
-version the model opens carries ``enriched:turn-N`` in its evidence.
+version (a new version, ``supersedes``), and a fast version the model does not state is closed. It wins
+the other way too: what the fast path ENDED reading that turn (``fast-closed:turn-N``: "no longer
+trusts", or a value it read over an older one) is opened again, as a new version at the current turn,
+unless the model ended it as well, or the relation was written again since, or a relation that excludes it
+stands. Every version the model opens or puts back carries ``enriched:turn-N`` in its evidence. The fast
+versions are found in the save by their marks (``SaveDatabase.fast_reading``, indexed), never by going
+through every open version.
 
 Each turn commits on its own (``SaveDatabase.commit_enrichment``, journaled at the current turn with
 the turn's row), shielded from cancellation: Ctrl+C or a new turn starting stops the queue between two
@@ -23,7 +28,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import ValidationError
 
 from game.engine.turn import TurnPipeline
-from game.graph.memory import GraphIndex
+from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest, NarrationResult
@@ -36,6 +41,22 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class Replaced:
+    """What a model's reading of a turn did beside the fast path's reading of it."""
+
+    fast: bool = False
+    """Whether the fast path had read the turn (else nobody had)."""
+    added: int = 0
+    """Versions the model's reading opened."""
+    confirmed: int = 0
+    """Fast versions whose relation the model stated too (superseded by its version, or the same)."""
+    replaced: int = 0
+    """Fast versions the model did not state: closed."""
+    reopened: int = 0
+    """Relations the fast path ended that the model did not: opened again."""
+
+
+@dataclass(frozen=True)
 class Reading:
     """One queued turn read again: whether it worked, a line saying how, and the mark it now has."""
 
@@ -44,6 +65,24 @@ class Reading:
     line: str
     extraction: str
     writes: GraphWrites
+    replaced: Replaced = Replaced()
+
+    def story_note(self) -> str | None:
+        """The one quiet line the story log gets for a turn a model read again (None when it failed, or
+        the fast path read it: that is no news to the player)."""
+        if not self.ok or self.extraction != "enriched":
+            return None
+        done = self.replaced
+        if not done.fast:
+            return f"Turn {self.number}'s memory was read by the model: {_count(done.added, 'relation')} recorded."
+        parts = [f"{_count(done.confirmed, 'relation')} confirmed", f"{done.replaced} replaced"]
+        if done.reopened:
+            parts.append(f"{done.reopened} the fast reading had ended put back")
+        return f"Turn {self.number}'s memory was read again by the model: {', '.join(parts)}."
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def new_execution(pipeline: TurnPipeline, label: str) -> UpsertExecution:
@@ -54,11 +93,12 @@ def new_execution(pipeline: TurnPipeline, label: str) -> UpsertExecution:
                            witnesses=sorted(state.graph.player_ids))
 
 
-async def read_turn(pipeline: TurnPipeline, record: TurnRecord, execution: UpsertExecution,
-                    extractor: Extractor = "model") -> tuple[bool, str]:
+async def read_turn(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecord, execution: UpsertExecution,
+                    extractor: Extractor = "model") -> tuple[bool, str, Replaced]:
     """Read ``record`` into ``execution`` with ``extractor``; on failure nothing of it stays buffered.
 
-    Returns whether it worked and a line (without the turn number) saying how.
+    Returns whether it worked, a line (without the turn number) saying how, and what it did beside the
+    fast path's reading of the turn.
     """
     from game.graph.fast_extract.apply import apply_fast, mark_versions
     from game.graph.fast_extract.marks import ENRICHED_PREFIX
@@ -67,7 +107,7 @@ async def read_turn(pipeline: TurnPipeline, record: TurnRecord, execution: Upser
     before = set(execution.writes.created_edges)
     if extractor == "fast":
         applied = await apply_fast(execution, record.narration, read_turn=record.number)
-        return True, f"read by the fast path ({applied.opened} relation(s))"
+        return True, f"read by the fast path ({applied.opened} relation(s))", Replaced()
     state, narrator = pipeline.state, pipeline.narrator
     request = NarrationRequest(turn=state.turn, player_input=record.input, npc_context=record.npc_context,
                                scene=state.scene, graph=state.graph, history=tuple(state.history),
@@ -78,20 +118,129 @@ async def read_turn(pipeline: TurnPipeline, record: TurnRecord, execution: Upser
         # from the stored narration, through the same checks as a turn's.
         result = await narrator.finish(request, record.narration)
         if result.ir_error:
-            return False, f"still no World IR: {result.ir_error}"
+            return False, f"still no World IR: {result.ir_error}", Replaced()
     else:
         # A stored World IR is held to the same rules as a fresh one (names, repeats, summaries, authored
         # summaries, relation endings): saves from before they existed may hold a looping model's junk.
         stored, _ = await plausible_only(stored, f"{record.input}\n{record.narration}", state.graph)
         stored, _ = limit_closes(stored)
         result = NarrationResult(stored, state.scene)
+    said = len(execution.outcomes)
     report = await narrator.extract(request, result, execution)
     if not report.extracted:
         execution.writes = saved
-        return False, f"still not extracted: {report.message}"
-    mark_versions(execution, set(execution.writes.created_edges) - before, f"{ENRICHED_PREFIX}{record.number}")
-    replaced = replace_fast_versions(execution, state.graph, record.number)
-    return True, f"extracted ({report.calls} calls)" + (f", {replaced} fast relation(s) replaced" if replaced else "")
+        return False, f"still not extracted: {report.message}", Replaced()
+    opened = set(execution.writes.created_edges) - before
+    mark = f"{ENRICHED_PREFIX}{record.number}"
+    mark_versions(execution, opened, mark)
+    model = _ModelSaid.of(execution, said)
+    fast = await db.fast_reading(record.number)
+    confirmed, replaced = replace_fast_versions(execution, fast.opened, record.number, model)
+    reopened = await reopen_fast_closes(db, execution, fast.ended, record.number, model)
+    done = Replaced(record.extraction == "fast", len(opened), confirmed, replaced, reopened)
+    line = f"extracted ({report.calls} calls)"
+    if replaced:
+        line += f", {replaced} fast relation(s) replaced"
+    if reopened:
+        line += f", {reopened} relation(s) the fast path had ended put back"
+    return True, line, done
+
+
+@dataclass
+class _ModelSaid:
+    """The relations a model's reading stated and the ones it ended, by ``NormalizedRelation.key``."""
+
+    stated: set[tuple[str, str, str]]
+    ended: set[tuple[str, str, str]]
+
+    @classmethod
+    def of(cls, execution: UpsertExecution, start: int) -> _ModelSaid:
+        vocabulary = execution.vocabulary
+        said = cls(set(), set())
+        for outcome in execution.outcomes[start:]:
+            if outcome.result is None:
+                continue
+            for edge in outcome.result.edges.results:
+                if edge.id is not None and edge.source is not None and edge.target is not None:
+                    said.stated.add(vocabulary.normalize(edge.relation).key(edge.source, edge.target))
+            for closed in outcome.result.closed:
+                explicit = closed.reason == "closed" or closed.skipped == "no open relation"
+                if explicit and closed.source is not None and closed.target is not None:
+                    said.ended.add(vocabulary.normalize(closed.relation).key(closed.source, closed.target))
+        return said
+
+
+def _key(execution: UpsertExecution, edge: Edge) -> tuple[str, str, str]:
+    return execution.vocabulary.normalize(edge.relation).key(edge.source, edge.target)
+
+
+def replace_fast_versions(execution: UpsertExecution, stored: list[Edge], number: int,
+                          model: _ModelSaid) -> tuple[int, int]:
+    """Close every version the fast path read from turn ``number`` whose relation the model did not state
+    (one it stated again was superseded by it already, or is the same); returns (confirmed, closed).
+
+    ``stored``: the turn's open fast versions in the save; the execution's own buffered ones (a rebuild
+    reads many turns before it commits) are looked at too."""
+    from game.graph.fast_extract.marks import fast_from
+
+    buffered = [edge for edge in execution.writes.edges.values() if fast_from(edge) == number]
+    confirmed = closed = 0
+    for edge in {e.id: e for e in [*stored, *buffered]}.values():
+        current = execution.writes.edges.get(edge.id, edge)
+        if _key(execution, current) in model.stated:
+            confirmed += 1
+        elif current.is_open:
+            execution.buffer.put_edge(current.model_copy(update={"invalid_at": execution.turn}))
+            closed += 1
+    return confirmed, closed
+
+
+async def reopen_fast_closes(db: SaveDatabase, execution: UpsertExecution, ended: list[Edge], number: int,
+                             model: _ModelSaid) -> int:
+    """Open again, as new versions at the execution's turn, what the fast path's reading of turn
+    ``number`` ended and the model's reading did not; returns how many.
+
+    Left ended: a relation the model ended too, one written again since (a later turn's version), one
+    open now, and one a relation that excludes it stands beside. The new version keeps the old one's
+    strength, fact and knowers, and says why in its evidence (``enriched:turn-N``)."""
+    from game.graph.fast_extract.marks import ENRICHED_PREFIX
+
+    reader, buffer, vocabulary = execution.reader, execution.buffer, execution.vocabulary
+    reopened = 0
+    done: set[tuple[str, str, str]] = set()
+    for old in sorted(ended, key=lambda e: (e.invalid_at or 0, e.id), reverse=True):
+        key = _key(execution, old)
+        if key in model.ended or key in done or old.invalid_at is None:
+            continue
+        done.add(key)  # the newest ended version of a relation is the one put back
+        if len(await reader.get_nodes({old.source, old.target})) < len({old.source, old.target}):
+            continue  # an end merged away since
+        if any([await _open_now(execution, old.source, old.target, name)
+                for name in [old.relation, *vocabulary.excluded_by(old.relation)]]):
+            continue
+        later = [v for v in await db.edges_between(old.source, old.target)
+                 if _key(execution, v) == key and v.valid_at > old.invalid_at]
+        if later:
+            continue
+        edge = old.model_copy(update={
+            "id": await execution.new_edge_id(old.relation), "valid_at": execution.turn, "invalid_at": None,
+            "evidence_turn_ids": [f"turn-{execution.turn}", f"{ENRICHED_PREFIX}{number}"]})
+        buffer.put_edge(edge, created=True)
+        for knowing in (await reader.knowings_of([old.id])).get(old.id, {}).values():
+            buffer.put_knowing(knowing.model_copy(update={"edge_id": edge.id, "since_turn": execution.turn}))
+        reopened += 1
+    return reopened
+
+
+async def _open_now(execution: UpsertExecution, source: str, target: str, relation: str) -> bool:
+    """Whether a version of ``relation`` between the two stands, in the save or this execution's writes."""
+    normalized = execution.vocabulary.normalize(relation)
+    for s, t in normalized.directions(source, target):
+        found = await execution.reader.open_edges_between(s, t, normalized.name)
+        for edge in [*found, *execution.buffer.edges_between(s, t, normalized.name)]:
+            if execution.writes.edges.get(edge.id, edge).is_open:
+                return True
+    return False
 
 
 def _readable(stored: dict[str, Any] | None) -> WorldIR | None:
@@ -105,27 +254,11 @@ def _readable(stored: dict[str, Any] | None) -> WorldIR | None:
         return None
 
 
-def replace_fast_versions(execution: UpsertExecution, graph: GraphIndex, number: int) -> int:
-    """Close every version the fast path read from turn ``number`` that is still open after the model's
-    reading (one the model stated again was superseded by it already); returns how many it closed."""
-    from game.graph.fast_extract.marks import fast_from
-
-    closed = 0
-    stored = [edge for edge in graph.open_edges.values() if fast_from(edge) == number]
-    buffered = [edge for edge in execution.writes.edges.values() if fast_from(edge) == number]
-    for edge in {e.id: e for e in [*stored, *buffered]}.values():
-        current = execution.writes.edges.get(edge.id, edge)
-        if current.is_open:
-            execution.buffer.put_edge(current.model_copy(update={"invalid_at": execution.turn}))
-            closed += 1
-    return closed
-
-
 async def enrich_one(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecord,
                      extractor: Extractor = "model") -> Reading:
     """Read one queued turn and commit it on its own; memory follows only what was stored."""
     execution = new_execution(pipeline, f"enrich:{record.number}")
-    ok, line = await read_turn(pipeline, record, execution, extractor)
+    ok, line, done = await read_turn(db, pipeline, record, execution, extractor)
     line = f"turn {record.number}: {line}"
     if not ok:
         return Reading(record.number, False, line, record.extraction, GraphWrites())
@@ -137,7 +270,7 @@ async def enrich_one(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecor
         pipeline.state.graph.apply(writes)  # memory follows the store, inside the shield with it
 
     await _shielded(commit())
-    return Reading(record.number, True, line, extraction, writes)
+    return Reading(record.number, True, line, extraction, writes, done)
 
 
 async def queue(db: SaveDatabase, extractor: Extractor = "model") -> list[TurnRecord]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from game.engine.enrich import Reading
 
@@ -24,11 +24,19 @@ class BackgroundEnricher:
     """Runs ``drain`` (a fresh queue walk each time) between turns; ``pause`` cancels it cleanly."""
 
     def __init__(self, drain: Callable[[], AsyncIterator[Reading]], delay: float = DEFAULT_DELAY,
-                 on_read: Callable[[Reading], None] | None = None) -> None:
+                 on_read: Callable[[Reading], None] | None = None,
+                 queued: Callable[[], Awaitable[int]] | None = None,
+                 on_progress: Callable[[int], None] | None = None) -> None:
         self._drain = drain
         self.delay = delay
         self.on_read = on_read
         """Called (on the loop, between commits) after each turn read: a front end redraws its map."""
+        self._queued = queued
+        self.on_progress = on_progress
+        """Called with ``left`` whenever it changes: a front end's status line says what is being read."""
+        self.left = 0
+        """Turns still to read while a walk reads them (the queue's length when it starts, less each turn
+        read); 0 when no walk is reading. Counted only when ``queued`` is given."""
         self._task: asyncio.Task[None] | None = None
         self.read: list[Reading] = []
         """Every turn read so far in this game (the newest last), for the status line and tests."""
@@ -59,12 +67,22 @@ class BackgroundEnricher:
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.shield(self._task)
 
+    def _progress(self, left: int) -> None:
+        if left != self.left:
+            self.left = left
+            if self.on_progress is not None:
+                self.on_progress(left)
+
     async def _run(self) -> None:
         self.error = None
         try:
             await asyncio.sleep(self.delay)
+            if self._queued is not None:
+                self._progress(await self._queued())
             async for reading in self._drain():
                 self.read.append(reading)
+                if reading.ok:
+                    self._progress(max(0, self.left - 1))
                 if reading.ok and self.on_read is not None:
                     self.on_read(reading)
                 if not reading.ok:
@@ -74,3 +92,5 @@ class BackgroundEnricher:
             raise
         except Exception as error:  # never let a background walk take the game down: say why it stopped
             self.error = f"{type(error).__name__}: {error}"
+        finally:
+            self._progress(0)  # stopped, paused or done: nothing is being read now

@@ -10,7 +10,10 @@ was read, not lived.
 
 Names: with a world, its characters and aliases (the save's gazetteer) are the cast. Without one, the
 default world still gives the save its places, and people are also found in the text, conservatively
-(``discover_names``). The save is built under a temporary name and appears only once whole, so a bad
+(``discover_names``), and a name that may be someone found before it ("Captain Kettle" after "Bram
+Kettle") is judged as a game's turns judge a new name (``game.graph.identity_match``): unsure, it is a
+person of its own and a question for ``kith graph pending`` (asked in the story when the save is played
+on); sure, it is that person's alias. The save is built under a temporary name and appears only once whole, so a bad
 file or a failure part-way leaves no half-written save.
 """
 
@@ -75,6 +78,8 @@ class Imported:
     turns: int = 0
     relations: int = 0
     people: list[str] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+    """The questions of identity raised (``kith graph pending`` lists them), as the story would ask them."""
 
 
 def decode_story(data: bytes, label: str) -> str:
@@ -229,7 +234,7 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
     async def fill(db: SaveDatabase) -> None:
         await GameSession.seed_world(db, world)
         if find_names:
-            imported.people = await _add_people(db, world, "\n\n".join(t.narration for t in turns))
+            imported.people, imported.questions = await _add_people(db, world, "\n\n".join(t.narration for t in turns))
         graph = await db.load_graph_index()
         raw = await db.scene_at(0)
         scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
@@ -252,16 +257,37 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
     return imported
 
 
-async def _add_people(db: SaveDatabase, world: World, text: str) -> list[str]:
-    """Nodes for the people the text names that the world does not know, at turn 0 (the story's cast)."""
+async def _add_people(db: SaveDatabase, world: World, text: str) -> tuple[list[str], list[str]]:
+    """Nodes for the people the text names that the world does not know, at turn 0 (the story's cast), and
+    the questions of identity among them (as the story asks them).
+
+    Each name is judged against the people found before it (``judge``, through the upsert's ``identity``),
+    never against the world's own cast, which an imported story need not be about. Full names go first
+    and names led by a title after them, each group in the order the story first names them: "Captain
+    Kettle" is asked about as "Bram Kettle", never the other way round."""
+    from game.engine.identity_turn import decided
+    from game.graph.identity_match import ARTICLES, TITLES, question, words
+
     names = await discover_names(text, db)
     if not names:
-        return []
-    execution = UpsertExecution(db.graph, world.vocabulary, 0, rng=random.Random(0))
+        return [], []
+
+    def order(found: tuple[str, str]) -> tuple[bool, int]:
+        first = words(found[0])[:1]
+        at = text.find(found[0])
+        return bool(first) and (first[0] in TITLES or first[0] in ARTICLES), at if at >= 0 else len(text)
+
+    names = sorted(names, key=order)
+    execution = UpsertExecution(db.graph, world.vocabulary, 0, rng=random.Random(0), identity=lambda: ())
     nodes = [{"name": name, "type": kind, "summary": "Named in the imported story."} for name, kind in names]
     for start in range(0, len(nodes), 8):
         outcome = await execution.run({"nodes": nodes[start:start + 8]})
         if outcome.error:
             raise SaveError(f"the people found in the story could not be added: {outcome.error}")
-    await db.commit_graph(execution.writes)
-    return [name for name, _ in names]
+    rows, merges = decided(execution.identities, 0, {item.id for item in await db.pending_identities()})
+    await db.commit_graph(execution.writes, rows=rows, merges=merges)
+    asked = [question(d.verdict.name, d.verdict.candidate.node.name) for d in execution.identities
+             if d.verdict.decision == "ask" and d.verdict.candidate is not None]
+    created = execution.writes.created_nodes
+    return [name for name, _ in names if any(n.name == name for i, n in execution.writes.nodes.items()
+                                              if i in created)], asked

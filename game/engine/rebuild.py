@@ -61,7 +61,7 @@ async def rebuild(db: SaveDatabase, pipeline: TurnPipeline, extractor: Extractor
         if record.number <= imported:
             rebuilt.lines.append(f"turn {record.number}: imported from a story; only a model can read it again")
             continue
-        ok, line = await read_turn(pipeline, record, execution, extractor)
+        ok, line, _ = await read_turn(db, pipeline, record, execution, extractor)
         rebuilt.lines.append(f"turn {record.number}: {line}")
         if ok:
             rebuilt.done.append(record.number)

@@ -415,19 +415,21 @@ class GameSession:
         """Read the queued turns one by one, each committed on its own (``kith graph enrich``)."""
         return drain(self._db, self._pipeline, extractor)
 
-    def enrich_in_background(self, delay: float = DEFAULT_DELAY,
-                             on_read: Callable[[Reading], None] | None = None) -> BackgroundEnricher | None:
+    def enrich_in_background(self, delay: float = DEFAULT_DELAY, on_read: Callable[[Reading], None] | None = None,
+                             on_progress: Callable[[int], None] | None = None) -> BackgroundEnricher | None:
         """Drain the queue between turns while the player reads (the app asks; headless scripts do not).
 
         Only a model can enrich: with the offline narrator this does nothing and returns None. ``on_read``
-        is called after each turn read (the app redraws its map).
+        is called after each turn read (the app redraws its map and tells the story log), ``on_progress``
+        with how many turns are left to read while it reads (0 once it stops: the status line).
         """
         if not self._model_reads():
             return None
         if self._background is None:
-            self._background = BackgroundEnricher(self._background_walk, delay)
+            self._background = BackgroundEnricher(self._background_walk, delay, queued=self._queued_count)
         self._background.delay = delay
         self._background.on_read = on_read
+        self._background.on_progress = on_progress
         self._background.wake()
         return self._background
 
@@ -437,6 +439,9 @@ class GameSession:
             return
         async for reading in drain(self._db, self._pipeline):
             yield reading
+
+    async def _queued_count(self) -> int:
+        return len(await self._db.pending_extraction())
 
     def _model_reads(self) -> bool:
         """Whether the narrator now can read queued turns between turns: a live model, not the offline

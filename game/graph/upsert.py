@@ -410,6 +410,11 @@ class UpsertExecution:
             )
         self.buffer.put_edge(edge.model_copy(update={"invalid_at": self.turn}))
 
+    async def new_edge_id(self, relation: str) -> str:
+        """A version ID no saved or buffered version has (for a version written outside a call, such as
+        one enrichment reopens)."""
+        return await self._new_edge_id(relation)
+
     async def _new_edge_id(self, relation: str) -> str:
         slug = slugify(relation, max_length=20) or "rel"
         while True:

@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import aiosqlite
 
@@ -47,6 +47,9 @@ from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
 Seed = Callable[["SaveDatabase"], Awaitable[None]]
+
+if TYPE_CHECKING:
+    from game.store.fast_marks import FastReading
 
 
 @dataclass
@@ -429,6 +432,14 @@ class SaveDatabase:
                 await journal_log.record_rows(conn, turn, "turns", [{"number": number} for number, _, _ in marks])
             await conn.executemany("UPDATE turns SET extracted = ?, extraction = ? WHERE number = ?",
                                    [(int(extracted), extraction, number) for number, extracted, extraction in marks])
+
+    @reads
+    async def fast_reading(self, turn: int) -> FastReading:
+        """What the fast path's reading of ``turn`` left: its open versions and the ones it ended (by their
+        evidence marks, through their indexes: a few rows however long the game)."""
+        from game.store.fast_marks import fast_reading
+
+        return await fast_reading(self.conn, turn)
 
     @reads
     async def extraction_counts(self) -> dict[str, int]:

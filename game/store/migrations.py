@@ -281,6 +281,19 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX pending_identities_status ON pending_identities(status);
     """,
+    # 13: the fast path's versions of a turn, found by their evidence mark (game/store/fast_marks.py):
+    # enrichment reads a turn's ``fast:turn-N`` versions and the versions its ``fast-closed:turn-N``
+    # reading ended through these indexes instead of scanning every open version (O(E) a turn, and on a
+    # lazily opened game it loaded them all). Expressions of built-in functions only, so any sqlite3
+    # still reads the file; partial, so versions without a mark (nearly all) cost nothing. IF NOT EXISTS:
+    # a save taken back to an older version number (as tests simulate one) may hold them already.
+    """
+    CREATE INDEX IF NOT EXISTS edges_fast_read ON edges(CAST(substr(evidence, instr(evidence, 'fast:turn-') + 10) AS INTEGER))
+        WHERE instr(evidence, 'fast:turn-') > 0;
+    CREATE INDEX IF NOT EXISTS edges_fast_closed ON edges(
+        CAST(substr(evidence, instr(evidence, 'fast-closed:turn-') + 17) AS INTEGER))
+        WHERE instr(evidence, 'fast-closed:turn-') > 0;
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

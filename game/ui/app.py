@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from textual.widgets.markdown import MarkdownStream
 
     from game.config import Settings
+    from game.engine.enrich import Reading
     from game.engine.events import Event, TurnReplaced
     from game.engine.session import GameSession
     from game.graph.map import Position
@@ -241,7 +242,8 @@ class KithApp(App[int]):
         await telling.show_tokens(self)
         self.status.activity = ""
         # Turns a model could not record are read again while the player reads; the map follows.
-        session.enrich_in_background(on_read=lambda reading: self.call_later(self._after_enrichment, reading.number))
+        session.enrich_in_background(on_read=lambda reading: self.call_later(self._after_enrichment, reading),
+                                     on_progress=self._enrichment_progress)
         try:
             await self.refresh_map()
         except Exception as error:
@@ -273,11 +275,20 @@ class KithApp(App[int]):
         graph = self.map_pane.map
         return graph.show_closed or graph.at_turn is not None or graph.selected is not None
 
-    async def _after_enrichment(self, number: int) -> None:
-        """A queued turn was read again by the model: redraw the map (a turn under way redraws it anyway)."""
+    def _enrichment_progress(self, left: int) -> None:
+        """The background reading's progress on the status line ("memory: reading 3 earlier turns...")."""
+        if self.status.is_attached:
+            self.status.enriching = left
+
+    async def _after_enrichment(self, reading: Reading) -> None:
+        """A queued turn was read again by the model: one quiet line in the story log saying what it made
+        of the fast reading, and the map redrawn (a turn under way redraws it anyway)."""
         if self.turn_running or self.session is None:
             return
-        if number == self.session.turn:
+        note = reading.story_note()
+        if note:
+            await self.log_view.add_memory([note])
+        if reading.number == self.session.turn:
             self.status.memory = ""  # the last turn's memory is a model's reading now
         try:
             await self.refresh_map()

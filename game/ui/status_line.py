@@ -60,6 +60,9 @@ class StatusLine(Widget):
     """The world's words for the hour by the story clock ("" when the world keeps no time)."""
     memory: reactive[str] = reactive("")
     """How the last turn's memory was read when it was not a full reading ("fast path"); empty otherwise."""
+    enriching: reactive[int] = reactive(0)
+    """How many earlier turns the model is reading again in the background (0: none); said instead of
+    ``memory`` while it lasts."""
     tokens: reactive[str] = reactive("")
     """The last turn's token figures (``token_summary``); "" offline."""
     map_turn: reactive[int | None] = reactive(None)
@@ -88,7 +91,10 @@ class StatusLine(Widget):
             left.append(f" · turn {self.turn}")
         if self.narrator:
             left.append(f" · {self.narrator}")
-        if self.memory:
+        if self.enriching:
+            turns = f"{self.enriching} earlier turn" + ("" if self.enriching == 1 else "s")
+            left.append(f" · memory: reading {turns} with the model", style="italic")
+        elif self.memory:
             left.append(f" · memory: {self.memory}", style="italic")
         if self.map_turn is not None:
             left.append(f" · map at turn {self.map_turn}", style="italic")

@@ -3,7 +3,8 @@
 A turn whose model extractor failed, a story imported from text and ``kith graph rebuild --extractor
 fast`` all take this one path: read the text against the save's names (plus the nodes the execution
 has buffered), run the triples and closes as ordinary upsert calls, and mark each version opened here
-with ``fast:turn-N`` (``FAST_PREFIX``, N the turn read) in its ``evidenceTurnIds``. The mark is what lets enrichment later find exactly
+with ``fast:turn-N`` (``FAST_PREFIX``, N the turn read) in its ``evidenceTurnIds``; a version it ends
+(closed, excluded, superseded) gets ``fast-closed:turn-N``. The mark is what lets enrichment later find exactly
 the fast path's versions of a turn and replace them, and what lets ``/why`` say a fact is only read
 from the narration. The extractor's patterns compile on first import (a quarter of a second), so
 callers import this module lazily.
@@ -16,7 +17,7 @@ from functools import lru_cache
 
 from game.graph.fast_extract.extractor import FastExtractor
 from game.graph.fast_extract.gazetteer import Gazetteer
-from game.graph.fast_extract.marks import FAST_PREFIX
+from game.graph.fast_extract.marks import FAST_CLOSED_PREFIX, FAST_PREFIX
 from game.graph.fast_extract.results import Extraction
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
@@ -56,21 +57,27 @@ async def apply_fast(execution: UpsertExecution, text: str, read_turn: int | Non
     extraction = extractor_for(execution.vocabulary).extract(text, await gazetteer.index_for(text))
     applied = FastApplied(extraction)
     before = set(execution.writes.created_edges)
+    ended = {i for i, e in execution.writes.edges.items() if not e.is_open}
     for call in extraction.upsert_calls():
         outcome = await execution.run(call)
         applied.calls += 1
         if outcome.error:
             applied.rejected.append(outcome.error)
-    mark = f"{FAST_PREFIX}{execution.turn if read_turn is None else read_turn}"
-    mark_versions(execution, set(execution.writes.created_edges) - before, mark)
+    number = execution.turn if read_turn is None else read_turn
+    created = set(execution.writes.created_edges)
+    mark_versions(execution, created - before, f"{FAST_PREFIX}{number}")
+    # What this reading ended of what stood before it: a model reading the turn later may put it back.
+    closed = {i for i, e in execution.writes.edges.items() if not e.is_open and i not in created} - ended
+    mark_versions(execution, closed, f"{FAST_CLOSED_PREFIX}{number}", created=False)
     return applied
 
 
-def mark_versions(execution: UpsertExecution, edge_ids: set[str], mark: str) -> None:
-    """Add ``mark`` to the evidence of the buffered versions ``edge_ids`` (those this execution opened)."""
+def mark_versions(execution: UpsertExecution, edge_ids: set[str], mark: str, *, created: bool = True) -> None:
+    """Add ``mark`` to the evidence of the buffered versions ``edge_ids`` (those this execution opened, or
+    with ``created=False`` stored versions it changed)."""
     for edge_id in sorted(edge_ids):
         edge = execution.writes.edges.get(edge_id)
         if edge is None or mark in edge.evidence_turn_ids:
             continue
         execution.buffer.put_edge(edge.model_copy(update={"evidence_turn_ids": [*edge.evidence_turn_ids, mark]}),
-                                  created=True)
+                                  created=created)

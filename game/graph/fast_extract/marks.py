@@ -10,6 +10,9 @@ from game.graph.models import Edge
 
 FAST_PREFIX = "fast:turn-"
 """In an edge's ``evidenceTurnIds``: the version is the fast path's reading of that turn's narration."""
+FAST_CLOSED_PREFIX = "fast-closed:turn-"
+"""In a CLOSED version's ``evidenceTurnIds``: the fast path's reading of that turn ended it (a close, an
+exclusion, a new value superseding it). A model reading the turn later and not ending it too reopens it."""
 ENRICHED_PREFIX = "enriched:turn-"
 """In an edge's ``evidenceTurnIds``: the version is a model's reading of that turn, written later."""
 
@@ -22,6 +25,11 @@ def fast_from(edge: Edge) -> int | None:
 def enriched_from(edge: Edge) -> int | None:
     """The turn whose narration a model's later reading made ``edge`` from, or None."""
     return _marked(edge, ENRICHED_PREFIX)
+
+
+def fast_closed_at(edge: Edge) -> int | None:
+    """The turn whose narration the fast path read when it ended ``edge``, or None."""
+    return _marked(edge, FAST_CLOSED_PREFIX)
 
 
 def _marked(edge: Edge, prefix: str) -> int | None:
