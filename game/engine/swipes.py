@@ -39,6 +39,8 @@ NO_TURN = "There is no turn to {what} yet: the story has only begun."
 OLD_TURN = ("Turn {turn} was told before this save kept alternatives and changed what cannot be told "
             "again (a merge, or a row deleted since); this works from the next turn on.")
 MAX_EDIT_CHARS = 8000
+EMPTY_NARRATION = "Type the text after the command: it replaces the last narration."
+EMPTY_INPUT = "Type `/edit-input TEXT`: what you meant to type, in place of the last turn's input."
 """The longest narration an edit may set (a model's own narration is cut at the same length)."""
 
 
@@ -97,11 +99,19 @@ class Swipes:
                                                                      story=kept.kind == STORY))
 
     def edit_input(self, player_input: str) -> AsyncIterator[Event]:
-        text = player_input.strip()
+        # The new input is bounded and made terminal-safe as an edited narration is: it is shown, kept and
+        # read into every later prompt. Nothing left after that is no input at all (``_retell`` says so).
+        try:
+            text = _edit_text(player_input, EMPTY_INPUT)
+        except KithError as error:
+            if error.message == EMPTY_INPUT:
+                text = ""
+            else:
+                return _said(error.message, "edit-input")
 
         def how(alts: list[Alternative], kept: Alternative) -> Telling:
             if kept.kind == STORY:  # the player's words are the turn: the input is the narration
-                return Telling(given=_edit_text(text), story=True)
+                return Telling(given=_edit_text(text, EMPTY_INPUT), story=True)
             return Telling(given=kept.record.narration)
 
         return self._retell("edit-input", text, how)
@@ -131,8 +141,7 @@ class Swipes:
             yield MetaOutput(error.message, kind)
             return
         if kind == "edit-input" and not (new_input or "").strip():
-            yield MetaOutput("Type `/edit-input TEXT`: what you meant to type, in place of the last turn's input.",
-                             kind)
+            yield MetaOutput(EMPTY_INPUT, kind)
             return
         index = max(a.index for a in alts) + 1
         parent = kept.index if kind in ("continue", "edit", "edit-input") else None
@@ -253,10 +262,14 @@ class Swipes:
             yield event
 
 
-def _edit_text(text: str) -> str:
+async def _said(text: str, kind: str) -> AsyncIterator[Event]:
+    yield MetaOutput(text, kind)
+
+
+def _edit_text(text: str, empty: str = EMPTY_NARRATION) -> str:
     kept = strip_control(text).strip()
     if not kept:
-        raise KithError("Type the text after the command: it replaces the last narration.", title="Edit")
+        raise KithError(empty, title="Edit")
     if len(kept) > MAX_EDIT_CHARS:
         raise KithError(f"That is {len(kept)} characters; a turn holds at most {MAX_EDIT_CHARS}. Nothing was "
                         "changed.", title="Edit")
