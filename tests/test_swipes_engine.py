@@ -227,3 +227,21 @@ async def test_an_empty_edit_of_a_story_turn_input_says_what_it_replaces(tmp_pat
     said = text_of(await collect(session, "/edit-input \x07"))
     assert "/edit-input TEXT" in said and "last narration" not in said
     await session.close()
+
+
+async def test_a_save_missing_a_table_it_should_have_is_one_message_and_saves_check_names_it(tmp_path: Path) -> None:
+    import pytest
+
+    from game.engine.swipes_store import NOTES
+    from game.errors import SaveError
+    from game.store.check import check_save
+
+    session = await open_tiny(tmp_path)
+    await collect(session, "help edda")
+    await session.close()
+    path = tmp_path / "saves" / "game.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"DROP TABLE {NOTES}")
+    with pytest.raises(SaveError, match=r"game is damaged .*no such table: notes"):
+        await open_tiny(tmp_path, new=False)
+    assert "tables: notes is missing" in check_save(path)
