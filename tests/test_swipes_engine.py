@@ -226,6 +226,8 @@ async def test_an_empty_edit_of_a_story_turn_input_says_what_it_replaces(tmp_pat
     await collect(session, "/story The tide turns.")
     said = text_of(await collect(session, "/edit-input \x07"))
     assert "/edit-input TEXT" in said and "last narration" not in said
+    said = text_of(await collect(session, "/story \x1b[2J"))
+    assert "/story TEXT" in said and "last narration" not in said and session.turn == 1
     await session.close()
 
 

@@ -132,6 +132,24 @@ async def test_f7_edits_the_last_turn_and_undo_restores_it(tmp_path: Path) -> No
         assert app.session.turn == 1 and app.session.history[-1].narration == told
 
 
+async def test_f7_keeps_the_screen_open_with_the_words_when_an_edit_is_too_long(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play(pilot, "help edda")
+        assert app.session is not None
+        told = app.session.history[-1].narration
+        await pilot.press("f7")
+        await settle(pilot)
+        app.screen.query_one("#narration", TextArea).text = "n" * 8001
+        await pilot.click("#save")
+        await settle(pilot)
+        assert isinstance(app.screen, EditTurnScreen)
+        assert app.screen.query_one("#narration", TextArea).text == "n" * 8001
+        assert "at most 8000" in str(app.screen.query_one("#edit-problem").render())
+        assert app.session.history[-1].narration == told
+
+
 def test_token_summary_names_each_step_and_the_context_fill() -> None:
     assert token_summary(USAGE, 8192) == "narrate 2.1k+312 · IR 905+120 · extract 1.2k+64 · ctx 26% of 8.2k"
     assert token_summary({}, 8192) == ""  # offline: nothing is shown
