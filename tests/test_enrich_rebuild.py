@@ -146,3 +146,23 @@ async def test_ctrl_c_during_kith_graph_enrich_keeps_the_save_consistent_and_the
                                               "--base-url", server.base_url, "--model", "test-model"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["queued"] == [2] and report["enriched"] == [2] and report["remaining"] == []
+
+
+async def test_enrich_stops_when_turns_fail_alike_instead_of_asking_a_down_server_for_every_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    story = tmp_path / "story.md"
+    story.write_text("\n\n".join(f"Hob Tarrant trusts Tibby Tarrant. The tide turns {n}." for n in range(6)) + "\n",
+                     encoding="utf-8")
+    assert await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "import-story", "--save", "s", "--world",
+                                          "brinefall", str(story)]) == 0
+    capsys.readouterr()
+    with ChatServer() as server:
+        down = server.base_url
+    # Nothing listens there any more: every turn would fail the same way, and with a server that hangs
+    # instead of refusing, each would wait out the whole timeout.
+    code = await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "graph", "enrich", "--save", "s", "--json",
+                                          "--base-url", down, "--model", "test-model"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["enriched"] == [] and report["remaining"] == [1, 2, 3, 4, 5, 6]
+    assert len(report["report"]) == 3, report["report"]  # two turns failing alike, then why it stopped
+    assert report["report"][-1].startswith("Stopped: turns 1 and 2 failed alike")

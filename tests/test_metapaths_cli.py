@@ -127,6 +127,13 @@ def test_gaps_lists_the_people_left_out_quietest_first(kith: Kith) -> None:
     assert code == 0 and "Hermit: no relations, nothing new for 19 turns" in out
 
 
+def test_gaps_says_one_turn_in_the_singular(kith: Kith) -> None:
+    kith.upsert("demo", {"nodes": [node_call("Hermit")]}, "--turn", "1")
+    kith.upsert("demo", {"nodes": [node_call("Mira")]}, "--turn", "2")
+    code, out, _ = kith("gaps", "--save", "demo")
+    assert code == 0 and "Hermit: no relations, nothing new for 1 turn (last at turn 1)" in out
+
+
 def test_gaps_and_patterns_refuse_a_missing_save_plainly(kith: Kith) -> None:
     for command in ("gaps", "patterns"):
         code, _, err = kith(command, "--save", "nowhere")

@@ -206,3 +206,44 @@ async def test_a_damaged_telling_is_one_message_and_saves_check_names_it(tmp_pat
     assert "is damaged" in said and "kith saves check game" in said
     assert session.turn == 1 and len(await session.turns()) == 1  # nothing else was touched
     await session.close()
+
+
+async def test_an_edited_input_is_bounded_and_terminal_safe_like_an_edited_narration(tmp_path: Path) -> None:
+    session = await open_tiny(tmp_path)
+    await collect(session, "help edda")
+    before = session.history[-1]
+    # Control characters alone are no input at all; a huge input is refused; neither keeps a telling.
+    assert "/edit-input TEXT" in text_of(await collect(session, "/edit-input \x01\x02"))
+    assert "at most 8000" in text_of(await collect(session, "/edit-input " + "w" * 8001))
+    assert session.history[-1] == before
+    await collect(session, "/edit-input help \x1b[2Jedda\x07")
+    assert session.history[-1].player_input == "help edda"  # the escape sequence and the bell are gone
+    await session.close()
+
+
+async def test_an_empty_edit_of_a_story_turn_input_says_what_it_replaces(tmp_path: Path) -> None:
+    session = await open_tiny(tmp_path)
+    await collect(session, "/story The tide turns.")
+    said = text_of(await collect(session, "/edit-input \x07"))
+    assert "/edit-input TEXT" in said and "last narration" not in said
+    said = text_of(await collect(session, "/story \x1b[2J"))
+    assert "/story TEXT" in said and "last narration" not in said and session.turn == 1
+    await session.close()
+
+
+async def test_a_save_missing_a_table_it_should_have_is_one_message_and_saves_check_names_it(tmp_path: Path) -> None:
+    import pytest
+
+    from game.engine.swipes_store import NOTES
+    from game.errors import SaveError
+    from game.store.check import check_save
+
+    session = await open_tiny(tmp_path)
+    await collect(session, "help edda")
+    await session.close()
+    path = tmp_path / "saves" / "game.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"DROP TABLE {NOTES}")
+    with pytest.raises(SaveError, match=r"game is damaged .*no such table: notes"):
+        await open_tiny(tmp_path, new=False)
+    assert "tables: notes is missing" in check_save(path)

@@ -173,3 +173,15 @@ async def test_a_recorded_retry_replays_without_a_server(tmp_path: Path, server:
         await collect(again, "retry")
         assert again.history[-1].narration == RETOLD
         assert ("Edda Marsh", "Sam Reed", "DISTRUSTS") in relations(again)
+
+
+async def test_a_memory_too_long_for_a_small_context_is_named_as_what_to_shorten(
+        tmp_path: Path, server: ChatServer) -> None:
+    settings = settings_for(tmp_path, server)
+    settings = settings.model_copy(update={"llm": settings.llm.model_copy(update={"context_size": 1024})})
+    session = await open_game(settings)
+    await collect(session, "/memory " + "Remember the sea and the lamp. " * 60)
+    said = text_of(await collect(session, "greet the keeper"))  # nothing is sent: the prompt cannot fit
+    assert "too small" in said and "/memory" in said, said
+    assert session.turn == 0 and server.chat_requests == []
+    await session.close()

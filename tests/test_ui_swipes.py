@@ -89,6 +89,30 @@ async def test_f6_edits_the_memory_and_authors_note(tmp_path: Path) -> None:
         assert dict(app.session.notes) == {"memory": "Edda keeps the lamp."}
 
 
+async def test_f6_keeps_the_screen_open_with_the_words_when_a_note_is_too_long(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        app.screen.query_one("#memory", TextArea).text = "m" * 2001
+        app.screen.query_one("#note", Input).value = "Quiet."
+        await pilot.click("#save")
+        await settle(pilot)
+        # Refused where the words are, not after the screen is gone: nothing is lost, nothing is set.
+        assert isinstance(app.screen, NotesScreen)
+        assert app.screen.query_one("#memory", TextArea).text == "m" * 2001
+        assert "at most 2000" in str(app.screen.query_one("#notes-problem").render())
+        app.screen.query_one("#memory", TextArea).text = "Edda keeps the lamp."
+        await pilot.pause(0.3)  # a button ignores a second press while it still shows the first
+        await pilot.click("#save")
+        await settle(pilot)
+        assert not isinstance(app.screen, NotesScreen)
+        await settle(pilot)
+        assert app.session is not None
+        assert dict(app.session.notes) == {"memory": "Edda keeps the lamp.", "note": "Quiet."}
+
+
 async def test_f7_edits_the_last_turn_and_undo_restores_it(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -106,6 +130,24 @@ async def test_f7_edits_the_last_turn_and_undo_restores_it(tmp_path: Path) -> No
         assert "Edda waves you off." in story(app) and told not in story(app)
         await play(pilot, "undo")
         assert app.session.turn == 1 and app.session.history[-1].narration == told
+
+
+async def test_f7_keeps_the_screen_open_with_the_words_when_an_edit_is_too_long(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play(pilot, "help edda")
+        assert app.session is not None
+        told = app.session.history[-1].narration
+        await pilot.press("f7")
+        await settle(pilot)
+        app.screen.query_one("#narration", TextArea).text = "n" * 8001
+        await pilot.click("#save")
+        await settle(pilot)
+        assert isinstance(app.screen, EditTurnScreen)
+        assert app.screen.query_one("#narration", TextArea).text == "n" * 8001
+        assert "at most 8000" in str(app.screen.query_one("#edit-problem").render())
+        assert app.session.history[-1].narration == told
 
 
 def test_token_summary_names_each_step_and_the_context_fill() -> None:

@@ -136,6 +136,9 @@ def _print_report(report: ProbeReport, settings: Settings, out: TextIO) -> None:
     plan.append("looks characters up with tools" if report.passed("tools") else "tells turns without character lookups")
     if settings.llm.extraction == "world-ir":
         plan.append("memory is recorded from each turn's World IR (extraction = \"world-ir\")")
+    elif report.tools_refused or not settings.llm.tools:
+        # The narrator turns tools off on a refusal (or by the setting) and keeps memory from the World IR.
+        plan.append("memory is recorded from each turn's World IR (tools are off)")
     elif report.passed("tools"):
         plan.append("the extractor records memory through tool calls"
                     + ("" if report.passed("tool_choice") else ", insisting when tool_choice is ignored"))

@@ -54,11 +54,22 @@ async def enrich_command(args: argparse.Namespace, settings: Settings) -> int:
     enriched: list[int] = []
     session = await GameSession.open(settings, save=save_path(args, settings))
     try:
+        failed: tuple[int, str] | None = None  # the last turn that failed, and why
         async for reading in session.enrich():
             lines.append(reading.line)
             if reading.ok:
                 enriched.append(reading.number)
             progress.step(reading.line, args.json)
+            why = reading.line.partition(": ")[2]
+            if not reading.ok and failed is not None and failed[1] == why:
+                # A server that is down or refuses fails every turn alike: asking it for each of hundreds of
+                # turns (each maybe waiting out the timeout) helps nobody. The rest stay queued.
+                stop = (f"Stopped: turns {failed[0]} and {reading.number} failed alike; the rest stay queued. "
+                        "Fix the model server and run it again.")
+                lines.append(stop)
+                progress.step(stop, args.json)
+                break  # between two commits: the walk holds nothing open
+            failed = None if reading.ok else (reading.number, why)
         remaining = [t.number for t in await session.pending_extraction()]
     except asyncio.CancelledError:
         # Ctrl+C: every turn read so far is committed on its own; the rest stay queued for the next run.

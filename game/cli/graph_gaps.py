@@ -71,6 +71,6 @@ def _text(gaps: list[Gap], turn: int) -> str:
     lines = [f"Gaps at turn {turn} (quietest first):"]
     for gap in gaps:
         relations = "no relations" if gap.relations == 0 else f"{gap.relations} relation{'s' * (gap.relations != 1)}"
-        lines.append(f"  {gap.name}: {relations}, nothing new for {gap.quiet_turns} turns "
+        lines.append(f"  {gap.name}: {relations}, nothing new for {gap.quiet_turns} turn{'s' * (gap.quiet_turns != 1)} "
                      f"(last at turn {gap.last_learned}) [{', '.join(gap.reasons)}]")
     return "\n".join(lines)

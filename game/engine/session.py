@@ -57,7 +57,7 @@ from game.mind.memory import MemoryBook, MemorySettings
 from game.mind.memory_store import load_memory_book
 from game.narrator.base import Narrator, PastTurn
 from game.store import metapath_patterns
-from game.store.damage import DECODE_ERRORS, damaged
+from game.store.damage import DECODE_ERRORS, READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.pending import PendingIdentity
 from game.store.saves import list_saves, resolve_save, validate_save_name
@@ -237,7 +237,7 @@ class GameSession:
         try:
             try:
                 return await cls._start(settings, db, creating, narrator, loaded, env)
-            except DECODE_ERRORS as error:  # a stored scene or row that no longer validates
+            except READ_ERRORS as error:  # a stored scene or row that no longer validates, a table gone
                 raise damaged(db.name, error) from error
         except BaseException:
             await db.close()

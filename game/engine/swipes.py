@@ -39,6 +39,9 @@ NO_TURN = "There is no turn to {what} yet: the story has only begun."
 OLD_TURN = ("Turn {turn} was told before this save kept alternatives and changed what cannot be told "
             "again (a merge, or a row deleted since); this works from the next turn on.")
 MAX_EDIT_CHARS = 8000
+EMPTY_NARRATION = "Type the text after the command: it replaces the last narration."
+EMPTY_STORY = "Type `/story TEXT`: the words are added to the story as you write them."
+EMPTY_INPUT = "Type `/edit-input TEXT`: what you meant to type, in place of the last turn's input."
 """The longest narration an edit may set (a model's own narration is cut at the same length)."""
 
 
@@ -93,15 +96,23 @@ class Swipes:
 
     def edit(self, narration: str) -> AsyncIterator[Event]:
         text = narration.strip()
-        return self._retell("edit", None, lambda alts, kept: Telling(given=_edit_text(text),
+        return self._retell("edit", None, lambda alts, kept: Telling(given=edit_text(text),
                                                                      story=kept.kind == STORY))
 
     def edit_input(self, player_input: str) -> AsyncIterator[Event]:
-        text = player_input.strip()
+        # The new input is bounded and made terminal-safe as an edited narration is: it is shown, kept and
+        # read into every later prompt. Nothing left after that is no input at all (``_retell`` says so).
+        try:
+            text = edit_text(player_input, EMPTY_INPUT)
+        except KithError as error:
+            if error.message == EMPTY_INPUT:
+                text = ""
+            else:
+                return _said(error.message, "edit-input")
 
         def how(alts: list[Alternative], kept: Alternative) -> Telling:
             if kept.kind == STORY:  # the player's words are the turn: the input is the narration
-                return Telling(given=_edit_text(text), story=True)
+                return Telling(given=edit_text(text, EMPTY_INPUT), story=True)
             return Telling(given=kept.record.narration)
 
         return self._retell("edit-input", text, how)
@@ -131,8 +142,7 @@ class Swipes:
             yield MetaOutput(error.message, kind)
             return
         if kind == "edit-input" and not (new_input or "").strip():
-            yield MetaOutput("Type `/edit-input TEXT`: what you meant to type, in place of the last turn's input.",
-                             kind)
+            yield MetaOutput(EMPTY_INPUT, kind)
             return
         index = max(a.index for a in alts) + 1
         parent = kept.index if kind in ("continue", "edit", "edit-input") else None
@@ -237,12 +247,8 @@ class Swipes:
 
     async def story(self, text: str) -> AsyncIterator[Event]:
         """Story mode: ``text`` joins the story as written, a turn of its own that no narrator tells."""
-        written = text.strip()
-        if not written:
-            yield MetaOutput("Type `/story TEXT`: the words are added to the story as you write them.", "story")
-            return
         try:
-            written = _edit_text(written)
+            written = edit_text(text, EMPTY_STORY)  # control characters alone are no text either
         except KithError as error:
             yield MetaOutput(error.message, "story")
             return
@@ -253,10 +259,15 @@ class Swipes:
             yield event
 
 
-def _edit_text(text: str) -> str:
+async def _said(text: str, kind: str) -> AsyncIterator[Event]:
+    yield MetaOutput(text, kind)
+
+
+def edit_text(text: str, empty: str = EMPTY_NARRATION) -> str:
+    """An edited narration or input as it is kept (terminal-safe, trimmed); refused empty or over the limit."""
     kept = strip_control(text).strip()
     if not kept:
-        raise KithError("Type the text after the command: it replaces the last narration.", title="Edit")
+        raise KithError(empty, title="Edit")
     if len(kept) > MAX_EDIT_CHARS:
         raise KithError(f"That is {len(kept)} characters; a turn holds at most {MAX_EDIT_CHARS}. Nothing was "
                         "changed.", title="Edit")

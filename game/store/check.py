@@ -19,6 +19,7 @@ from game.errors import SaveError
 from game.graph.models import Edge, Node
 from game.store.connection import inspect_save, read_connection
 from game.store.damage import DECODE_ERRORS, brief
+from game.store.migrations import MIGRATIONS
 
 SceneCheck = Callable[[dict[str, Any]], object]
 MAX_PROBLEMS = 50
@@ -43,7 +44,7 @@ def check_save(path: Path, scene_check: SceneCheck | None = None) -> list[str]:
         raise SaveError(f"{path.stem} cannot be opened: {brief(error)}") from error
     problems: list[str] = []
     try:
-        for step in (_integrity, _json_columns, _rows_decode, _open_versions, _knowers, _gossip_log,
+        for step in (_integrity, _tables, _json_columns, _rows_decode, _open_versions, _knowers, _gossip_log,
                      _contiguous_turns):
             try:
                 problems += step(conn)
@@ -58,6 +59,20 @@ def check_save(path: Path, scene_check: SceneCheck | None = None) -> list[str]:
 def _integrity(conn: sqlite3.Connection) -> list[str]:
     rows = conn.execute("PRAGMA integrity_check(20)").fetchall()
     return [] if [tuple(r) for r in rows] == [("ok",)] else [f"integrity: {r[0]}" for r in rows]
+
+
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    """Every table the save's schema version promises: one dropped by hand or by a tool fails every read."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    have = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    promised = sqlite3.connect(":memory:")
+    try:
+        promised.executescript(";\n".join(MIGRATIONS[:version]))
+        wanted = [str(row[0]) for row in promised.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                                          "ORDER BY name")]
+    finally:
+        promised.close()
+    return [f"tables: {name} is missing" for name in wanted if name not in have]
 
 
 def _json_columns(conn: sqlite3.Connection) -> list[str]:

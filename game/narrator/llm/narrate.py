@@ -368,9 +368,16 @@ class Narration:
                       + thread + notes)
             messages, room = fitted()
         if room < MIN_NARRATION_TOKENS:
+            # The player's own notes are in every prompt and never trimmed: when they are there, they are the
+            # one part the player can shorten at once, so the message names them first.
+            mine = [f"{name} ({len(text)} characters, /{command})" for name, text, command in
+                    (("Memory", request.memory.strip(), "memory"), ("Author's note", request.authors_note.strip(),
+                                                                     "note")) if text]
             raise NarratorError(
                 f"The model's context ({self.llm.context_size} tokens) is too small for this turn's prompt "
-                "even without past turns and memory; raise context_size under [llm] (and the server's own) "
+                "even without past turns and memory; "
+                + (f"shorten your {' and '.join(mine)}, or " if mine else "")
+                + "raise context_size under [llm] (and the server's own) "
                 "if the server allows, or use a model with a larger context.")
         return Plan(messages, history, tools, min(self.llm.narration_tokens, room), notices)
 

@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from game.engine.swipes import edit_text
+from game.errors import KithError
 from game.ui.screens.dialog import Dialog
 
 
@@ -35,6 +37,7 @@ class EditTurnScreen(Dialog[tuple[str, str]]):
             yield Input(self.player_input, id="input")
             yield Label("What the narrator said")
             yield TextArea(self.narration, id="narration", soft_wrap=True)
+            yield Static("", id="edit-problem", classes="hint")
             yield Static("The memory is updated from the edited turn; undo takes the edit back.", classes="hint")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
@@ -45,7 +48,17 @@ class EditTurnScreen(Dialog[tuple[str, str]]):
 
     @on(Button.Pressed, "#save")
     def _save(self) -> None:
-        self.dismiss((self.query_one("#input", Input).value, self.query_one("#narration", TextArea).text))
+        player_input, narration = self.query_one("#input", Input).value, self.query_one("#narration", TextArea).text
+        # Checked here, while the words are on screen: refused after the screen closed, they would be lost.
+        # An empty field is left as it was (the app sends nothing for it), so only a non-empty one is checked.
+        try:
+            for text in (player_input, narration):
+                if text.strip():
+                    edit_text(text)
+        except KithError as error:
+            self.query_one("#edit-problem", Static).update(error.message)
+            return
+        self.dismiss((player_input, narration))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:

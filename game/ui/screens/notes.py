@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from game.engine import notes
+from game.errors import KithError
 from game.ui.screens.dialog import Dialog
 
 
@@ -34,6 +36,7 @@ class NotesScreen(Dialog[tuple[str, str]]):
             yield TextArea(self.memory, id="memory", soft_wrap=True)
             yield Label("Author's note: a short style note (tone, pace), given near the end of the prompt")
             yield Input(self.note, placeholder="e.g. grim, terse, rain", id="note")
+            yield Static("", id="notes-problem", classes="hint")
             yield Static("Both are kept in the save; undo takes a change back. A model narrator reads them; "
                          "the offline story does not.", classes="hint")
             with Horizontal(classes="buttons"):
@@ -46,7 +49,15 @@ class NotesScreen(Dialog[tuple[str, str]]):
     @on(Input.Submitted, "#note")
     @on(Button.Pressed, "#save")
     def _save(self) -> None:
-        self.dismiss((self.query_one("#memory", TextArea).text, self.query_one("#note", Input).value))
+        memory, note = self.query_one("#memory", TextArea).text, self.query_one("#note", Input).value
+        # Checked here, while the words are on screen: refused after the screen closed, they would be lost.
+        try:
+            notes.cleaned(notes.MEMORY, memory)
+            notes.cleaned(notes.NOTE, note)
+        except KithError as error:
+            self.query_one("#notes-problem", Static).update(error.message)
+            return
+        self.dismiss((memory, note))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
