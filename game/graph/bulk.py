@@ -231,7 +231,6 @@ class BulkLoader:
         # unchanged relation, or one through ``UpsertExecution``, asks who knows a version, so most
         # imports never sort 200k rows by version at all.
         self._unsorted: list[dict[tuple[str, str], KnowingRow]] = []
-        self.reader = _Reader(self)
         # Names are resolved once per file: only a line that writes nodes can change what a name means,
         # and such a line forgets every answer kept so far.
         self._names: dict[str, NameMatch] = {}
@@ -321,7 +320,10 @@ class BulkLoader:
     # ------------------------------------------------------------------------------------ through upsert
 
     async def _through_execution(self, call: UpsertCall, turn: int) -> LineCounts | str:
-        execution = UpsertExecution(self.reader, self.vocabulary, turn, rng=self.rng)
+        # A reader per line, never kept: one the loader held would hold the loader in a cycle, and an
+        # import runs with the cyclic collector paused (its hundreds of thousands of rows would then
+        # outlive it, to be walked and freed by the first collection after).
+        execution = UpsertExecution(_Reader(self), self.vocabulary, turn, rng=self.rng)
         outcome = await execution.run(call)
         if outcome.result is None:
             return outcome.error or "rejected"
