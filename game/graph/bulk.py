@@ -130,7 +130,6 @@ _EdgeItem = tuple[str, str, str, float, str, bool]
 """An edge of a line as the lean path reads it: sourceName, targetName, relation, strength, fact, public."""
 _CloseItem = tuple[str, str, str]
 """A ``closeEdges`` item: sourceName, targetName, relation."""
-_EDGE_KEYS = frozenset({"sourceName", "targetName", "relation", "strength", "fact", "public"})
 _CLOSE_KEYS = frozenset({"sourceName", "targetName", "relation"})
 _NONE: list[Any] = []  # an absent list of items; read, never changed
 # The whole text must match, as pydantic's regex engine reads RELATION_PATTERN: Python's ``$`` would also
@@ -278,20 +277,27 @@ class BulkLoader:
         relations = self._plain_relations
         given: list[_EdgeItem] = []
         for edge in edges:
-            if type(edge) is not dict or not edge.keys() <= _EDGE_KEYS:
+            # Five keys that are all the required ones, or those and ``public``: nothing unknown.
+            if type(edge) is not dict or not 5 <= len(edge) <= 6:
                 return None
-            source, target = edge.get("sourceName"), edge.get("targetName")
-            relation, strength, fact = edge.get("relation"), edge.get("strength"), edge.get("fact")
-            public = edge.get("public", False)
+            try:
+                source, target, fact = edge["sourceName"], edge["targetName"], edge["fact"]
+                relation, strength = edge["relation"], edge["strength"]
+                public = edge["public"] if len(edge) == 6 else False
+            except KeyError:
+                return None
             if type(source) is not str or type(target) is not str or type(fact) is not str \
                     or type(public) is not bool or not 0 < len(source) <= MAX_NAME_CHARS \
                     or not 0 < len(target) <= MAX_NAME_CHARS:
                 return None
             if type(relation) is not str or (relation not in relations and not self._plain_relation(relation)):
                 return None
-            if type(strength) is int and -1 <= strength <= 1:
+            if type(strength) is float:
+                if not -1.0 <= strength <= 1.0:  # NaN fails the comparison too
+                    return None
+            elif type(strength) is int and -1 <= strength <= 1:
                 strength = float(strength)  # as pydantic reads a whole number for a float field
-            elif type(strength) is not float or not -1.0 <= strength <= 1.0:  # NaN fails the comparison too
+            else:
                 return None
             fact = " ".join(fact.split())
             if not MIN_FACT_CHARS <= len(fact) <= MAX_FACT_CHARS:
@@ -445,14 +451,14 @@ class BulkLoader:
         keys = ((source, target, name), (target, source, name)) if relation.symmetric and source != target \
             else ((source, target, name),)
         found: list[EdgeRow] = []
-        closed = line.closed
+        closed, held, pending = line.closed, self._open, line.by_key
         for key in keys:
-            for row in self._open.get(key, ()):
-                if row[ID] not in closed:
-                    found.append(row)
-            for row in line.by_key.get(key, ()):
-                if row[ID] not in closed:
-                    found.append(row)
+            rows = held.get(key)
+            if rows:
+                found += [row for row in rows if row[ID] not in closed] if closed else rows
+            rows = pending.get(key)
+            if rows:
+                found += [row for row in rows if row[ID] not in closed] if closed else rows
         return found
 
     @staticmethod
@@ -498,9 +504,11 @@ class BulkLoader:
             line.knowings[key] = knowing_row(kept)
 
     def _new_edge_id(self, line: _Line, slug: str) -> str:
+        draw, triples, taken, created = self.rng.getrandbits, _triples(), self._ids, line.created
         while True:
-            candidate = f"edge-{slug}-{_suffix(self.rng.getrandbits(31))}"
-            if candidate not in line.created and candidate not in self._ids:
+            number = draw(31)  # ``_suffix``, inline: a hundred thousand calls
+            candidate = f"edge-{slug}-{triples[number % 46656]}{triples[number // 46656 % 46656]}"
+            if candidate not in created and candidate not in taken:
                 return candidate
 
     def _accept(self, line: _Line, turn: int) -> None:
