@@ -622,23 +622,27 @@ async def bulk_load(conn: aiosqlite.Connection, load: BulkLoad) -> None:
     new_rows = [row for key, row in load.knowings.items() if key[0] in created]
     old_rows = [row for key, row in load.knowings.items() if key[0] not in created]
     stored = int(next(iter(await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges")))[0])
-    rebuilt = []
+    edge_indexes: list[tuple[str, str]] = []
+    knowing_indexes: list[tuple[str, str]] = []
     if len(new_edges) >= REINDEX_FROM * max(stored, 1):
-        rebuilt = await graph_repo.secondary_indexes(conn, ("edges", "knowings"))
-    for name, _sql in rebuilt:
+        edge_indexes = await graph_repo.secondary_indexes(conn, ("edges",))
+        knowing_indexes = await graph_repo.secondary_indexes(conn, ("knowings",))
+    for name, _sql in edge_indexes + knowing_indexes:
         await conn.execute(f'DROP INDEX "{name}"')
     await graph_repo.put_nodes(conn, [n for n in load.nodes.values() if n.id not in load.created_nodes])
     await graph_repo.insert_nodes(conn, [n for n in load.nodes.values() if n.id in load.created_nodes])
     await conn.executemany(graph_repo.UPSERT_EDGE, old_edges)
-    # The versions go in on the connection's thread while this one puts the knower rows in key order
-    # (appending to the table's B-tree is its cheapest insert): SQLite releases the GIL as it works.
-    inserting = asyncio.ensure_future(conn.executemany(graph_repo.INSERT_EDGE, new_edges))
-    await asyncio.sleep(0)  # let the insert reach the connection's thread before sorting
+    await conn.executemany(graph_repo.INSERT_EDGE, new_edges)
+    # The indexes of ``edges`` are built on the connection's thread while this one puts the knower rows
+    # in key order (appending to the table's B-tree is its cheapest insert): a CREATE INDEX is one call
+    # that releases the GIL throughout, where an insert per row would wait for it at every row.
+    building = [asyncio.ensure_future(conn.execute(sql)) for _name, sql in edge_indexes]
+    await asyncio.sleep(0)  # let the first build reach the connection's thread before sorting
     new_rows.sort()
-    await inserting
+    await asyncio.gather(*building)
     await conn.executemany(graph_repo.UPSERT_KNOWING, old_rows)
     await conn.executemany(graph_repo.INSERT_KNOWING, new_rows)
-    for _name, sql in rebuilt:
+    for _name, sql in knowing_indexes:
         await conn.execute(sql)
 
 
