@@ -8,8 +8,10 @@ order) and every knower row.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import random
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from benchmarks.graph_bench import synthesize
 from game.__main__ import main
 from game.graph.bulk import FileVocabulary
 from game.graph.vocabulary import Vocabulary
+from game.store.database import SaveDatabase
 
 # Lines that exercise every rule an import must keep: knownBy / toldBy / public knowers, inverse and
 # symmetric relations written backwards, exclusions (DISTRUSTS ends TRUSTS), node updates and aliases,
@@ -180,3 +183,32 @@ def test_import_from_standard_input_matches_a_file(tmp_path: Path, capsys: pytes
     kith(tmp_path / "saves", "import", "--save", "b", "-")
     capsys.readouterr()
     assert full_dump(tmp_path / "saves" / "a.sqlite") == full_dump(tmp_path / "saves" / "b.sqlite")
+
+
+def test_an_import_into_a_new_save_leaves_only_the_save(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new save is filled under a temporary name and named when whole: nothing else stays in the folder."""
+    source = tmp_path / "f.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in SPECIAL), encoding="utf-8")
+    kith(tmp_path / "saves", "import", "--save", "fresh", str(source))
+    capsys.readouterr()
+    assert sorted(path.name for path in (tmp_path / "saves").iterdir()) == ["fresh.sqlite"]
+    assert full_dump(tmp_path / "saves" / "fresh.sqlite")["edges"]
+
+
+def test_an_unpublished_commit_gives_the_connection_back_as_it_was(tmp_path: Path) -> None:
+    """The one commit of a save being built skips waiting for the disk; the close after it (which syncs
+    the file before it is named) and every later commit wait again."""
+
+    async def go() -> tuple[int, int, int]:
+        async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
+            before = (await db.conn.execute_fetchall("PRAGMA synchronous"))[0][0]
+            loader = await db.bulk_loader(await db.vocabulary(), random.Random(1))
+            for line in SPECIAL[:6]:
+                assert not isinstance(await loader.load_line({k: v for k, v in line.items() if k != "turn"},
+                                                             line["turn"]), str)
+            await db.commit_load(loader.load, unpublished=True)
+            after = (await db.conn.execute_fetchall("PRAGMA synchronous"))[0][0]
+            return before, after, len(await db.all_edges())
+
+    before, after, edges = asyncio.run(go())
+    assert before == after != 0 and edges == 5

@@ -307,12 +307,16 @@ class SaveDatabase:
             knowings=await self.conn.execute_fetchall(f"SELECT {graph_repo.KNOWING_COLUMNS} FROM knowings"),
         )
 
-    async def commit_load(self, load: BulkLoad) -> None:
+    async def commit_load(self, load: BulkLoad, *, unpublished: bool = False) -> None:
         """Commit a bulk load (``kith graph import``) in one transaction.
 
         On a save with played turns the load is journaled at the current turn, like ``commit_graph``;
         on a fresh save there is nothing to undo to, and the journal would only slow a bulk load. See
         ``bulk_load`` for how the rows go in.
+
+        ``unpublished``: this save is being built under a temporary name (a ``SaveDatabase.open`` seed),
+        so its commit does not wait for the disk: a crash leaves only a leftover nobody opens, and the
+        file is synced when it is closed, before it is named. Never for a save that already has its name.
         """
         if not load:
             return
@@ -320,6 +324,10 @@ class SaveDatabase:
         verified = await self._verified(load)
         if verified:
             await self._checks(on=False)
+        synchronous = None
+        if unpublished:
+            synchronous = int((await self.conn.execute_fetchall("PRAGMA synchronous"))[0][0])  # type: ignore[index]
+            await self.conn.execute("PRAGMA synchronous = OFF")
         try:
             async with self.transaction() as conn:
                 if journal_turn > 0:
@@ -327,6 +335,8 @@ class SaveDatabase:
                 else:
                     await bulk_load(conn, load)
         finally:
+            if synchronous is not None:
+                await self.conn.execute(f"PRAGMA synchronous = {synchronous}")
             if verified:
                 await self._checks(on=True)
 
