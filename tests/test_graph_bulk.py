@@ -196,19 +196,26 @@ def test_an_import_into_a_new_save_leaves_only_the_save(tmp_path: Path, capsys: 
 
 
 def test_an_unpublished_commit_gives_the_connection_back_as_it_was(tmp_path: Path) -> None:
-    """The one commit of a save being built skips waiting for the disk; the close after it (which syncs
-    the file before it is named) and every later commit wait again."""
+    """The one commit of a save being built goes without a journal and without waiting for the disk;
+    after it the save is a whole WAL-mode file again, and every later commit journals and waits again."""
 
-    async def go() -> tuple[int, int, int]:
+    async def go() -> tuple[tuple[Any, ...], tuple[Any, ...], int]:
         async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
-            before = (await db.conn.execute_fetchall("PRAGMA synchronous"))[0][0]
+            settings = "SELECT * FROM pragma_synchronous, pragma_journal_mode"
+            [before] = await db.conn.execute_fetchall(settings)
             loader = await db.bulk_loader(await db.vocabulary(), random.Random(1))
             for line in SPECIAL[:6]:
                 assert not isinstance(await loader.load_line({k: v for k, v in line.items() if k != "turn"},
                                                              line["turn"]), str)
             await db.commit_load(loader.load, unpublished=True)
-            after = (await db.conn.execute_fetchall("PRAGMA synchronous"))[0][0]
-            return before, after, len(await db.all_edges())
+            [after] = await db.conn.execute_fetchall(settings)
+            return tuple(before), tuple(after), len(await db.all_edges())
 
     before, after, edges = asyncio.run(go())
-    assert before == after != 0 and edges == 5
+    assert before == after and before[0] != 0 and before[1] == "wal" and edges == 5
+    conn = sqlite3.connect(tmp_path / "s.sqlite")
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        conn.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -314,9 +315,10 @@ class SaveDatabase:
         on a fresh save there is nothing to undo to, and the journal would only slow a bulk load. See
         ``bulk_load`` for how the rows go in.
 
-        ``unpublished``: this save is being built under a temporary name (a ``SaveDatabase.open`` seed),
-        so its commit does not wait for the disk: a crash leaves only a leftover nobody opens, and the
-        file is synced when it is closed, before it is named. Never for a save that already has its name.
+        ``unpublished``: this save is being built under a temporary name (a ``SaveDatabase.open`` seed)
+        that nothing else has open, so its commit writes the pages once, straight into the file, without
+        a journal and without waiting for the disk; the file is synced after it, before it is named. A
+        failure there leaves a file nobody opens, and the save is not created. Never for a named save.
         """
         if not load:
             return
@@ -327,6 +329,7 @@ class SaveDatabase:
         synchronous = None
         if unpublished:
             synchronous = int((await self.conn.execute_fetchall("PRAGMA synchronous"))[0][0])  # type: ignore[index]
+            await self.conn.execute("PRAGMA journal_mode = OFF")
             await self.conn.execute("PRAGMA synchronous = OFF")
         try:
             async with self.transaction() as conn:
@@ -336,9 +339,13 @@ class SaveDatabase:
                     await bulk_load(conn, load)
         finally:
             if synchronous is not None:
+                await self.conn.execute("PRAGMA journal_mode = WAL")
                 await self.conn.execute(f"PRAGMA synchronous = {synchronous}")
             if verified:
                 await self._checks(on=True)
+        if unpublished:
+            # Closing syncs only what went through the WAL, and these pages did not.
+            await asyncio.to_thread(sync_file, self.path)
 
     async def _verified(self, load: BulkLoad) -> bool:
         """Whether every row of a load keeps the tables' rules, checked here in one pass.
@@ -654,6 +661,12 @@ async def bulk_load(conn: aiosqlite.Connection, load: BulkLoad) -> None:
     await conn.executemany(graph_repo.INSERT_KNOWING, new_rows)
     for _name, sql in knowing_indexes:
         await conn.execute(sql)
+
+
+def sync_file(path: Path) -> None:
+    """Wait until ``path``'s contents are on the disk."""
+    with path.open("r+b") as file:
+        os.fsync(file.fileno())
 
 
 async def node_by_name(db: SaveDatabase, name: str) -> list[Node]:
