@@ -8,8 +8,10 @@ order) and every knower row.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import random
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from benchmarks.graph_bench import synthesize
 from game.__main__ import main
 from game.graph.bulk import FileVocabulary
 from game.graph.vocabulary import Vocabulary
+from game.store.database import SaveDatabase
 
 # Lines that exercise every rule an import must keep: knownBy / toldBy / public knowers, inverse and
 # symmetric relations written backwards, exclusions (DISTRUSTS ends TRUSTS), node updates and aliases,
@@ -71,6 +74,35 @@ SPECIAL: list[dict[str, Any]] = [
 ]
 
 
+def _edge(**given: Any) -> dict[str, Any]:
+    return {"sourceName": "Iska", "targetName": "Mira Vell", "relation": "TRUSTS", "strength": 0.4,
+            "fact": "Iska trusts Mira with her letters.", **given}
+
+
+# Values at the edges of what ``UpsertCall`` accepts: the import checks plain lines without pydantic and must
+# accept, reject and word each exactly as pydantic does (a doubtful line is left to pydantic).
+EDGE_CASES: list[dict[str, Any]] = [
+    {"turn": 15, "edges": [_edge(strength=True)]},
+    {"turn": 15, "edges": [_edge(strength="0.5")]},
+    {"turn": 15, "edges": [_edge(strength=1.5)]},
+    {"turn": 15, "edges": [_edge(strength=float("nan"))]},
+    {"turn": 15, "edges": [_edge(fact="  a    b    c  ")]},
+    {"turn": 15, "edges": [_edge(relation="TRUSTS\n")]},
+    {"turn": 15, "edges": [_edge(relation="T" * 49)]},
+    {"turn": 15, "closeEdges": [{"sourceName": "Iska", "targetName": "Mira Vell", "relation": "trusts!"}]},
+    {"turn": 15, "edges": [_edge(sourceName="")]},
+    {"turn": 15, "edges": [{**_edge(), "source_name": "Iska"}]},
+    {"turn": 15, "edges": [_edge()], "extra": 1},
+    {"turn": 15, "edges": [], "closeEdges": []},
+    {"turn": 15, "edges": [_edge()] * 13},
+    {"turn": 15, "edges": [_edge(strength=1, fact="  Iska   trusts\tMira,   completely.  ")]},
+    {"turn": 16, "edges": [_edge(strength=0.5, public=1)]},
+    {"turn": 17, "edges": [_edge(relation="trusts", strength=0.6, knownBy=None)]},
+    {"turn": 18, "closeEdges": [{"sourceName": "Iska", "targetName": "Mira Vell", "relation": "trusts"}]},
+]
+REJECTED = [7, 8, 13, 17, *range(len(SPECIAL) + 1, len(SPECIAL) + 14)]  # the bad lines, by number
+
+
 def kith(saves: Path, *args: str) -> int:
     return main(["--saves-dir", str(saves), "graph", *args])
 
@@ -92,8 +124,8 @@ def full_dump(path: Path) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("lines", [
-    pytest.param(SPECIAL, id="every-rule"),
-    pytest.param(SPECIAL + synthesize(400, seed=3).lines, id="synthetic-game"),
+    pytest.param(SPECIAL + EDGE_CASES, id="every-rule"),
+    pytest.param(SPECIAL + EDGE_CASES + synthesize(400, seed=3).lines, id="synthetic-game"),
 ])
 def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                       lines: list[dict[str, Any]]) -> None:
@@ -102,9 +134,10 @@ def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: p
     source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     imported = kith(saves, "import", "--json", "--save", "bulk", str(source))
     summary = json.loads(capsys.readouterr().out)
-    assert imported == 1 and [e["line"] for e in summary["errors"]] == [7, 8, 13, 17]  # the bad lines, by number
+    assert imported == 1 and [e["line"] for e in summary["errors"]] == REJECTED
 
     rejected = []
+    messages = []
     counted = {"nodes": {"created": 0, "updated": 0}, "edges": {"created": 0, "skipped": 0}, "closed": 0}
     for number, line in enumerate(lines, start=1):
         call = {key: value for key, value in line.items() if key != "turn"}
@@ -113,12 +146,15 @@ def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: p
         if kith(saves, "upsert", "--save", "single", "--turn", str(line["turn"]), str(one)) != 0:
             rejected.append(number)
         [outcome] = json.loads(capsys.readouterr().out)
+        if "error" in outcome:
+            messages.append({"line": number, "error": outcome["error"]})
         if "error" not in outcome:
             for part, counts in (("nodes", ("created", "updated")), ("edges", ("created", "skipped"))):
                 for count in counts:
                     counted[part][count] += outcome[part][count]
             counted["closed"] += sum(1 for c in outcome["closed"] if c.get("id") and not c.get("skipped"))
-    assert rejected == [7, 8, 13, 17]
+    assert rejected == REJECTED
+    assert summary["errors"] == messages  # each refused in the same words
     assert {key: summary[key] for key in counted} == counted  # the import's summary adds up the same
 
     bulk, single = full_dump(saves / "bulk.sqlite"), full_dump(saves / "single.sqlite")
@@ -147,3 +183,39 @@ def test_import_from_standard_input_matches_a_file(tmp_path: Path, capsys: pytes
     kith(tmp_path / "saves", "import", "--save", "b", "-")
     capsys.readouterr()
     assert full_dump(tmp_path / "saves" / "a.sqlite") == full_dump(tmp_path / "saves" / "b.sqlite")
+
+
+def test_an_import_into_a_new_save_leaves_only_the_save(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new save is filled under a temporary name and named when whole: nothing else stays in the folder."""
+    source = tmp_path / "f.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in SPECIAL), encoding="utf-8")
+    kith(tmp_path / "saves", "import", "--save", "fresh", str(source))
+    capsys.readouterr()
+    assert sorted(path.name for path in (tmp_path / "saves").iterdir()) == ["fresh.sqlite"]
+    assert full_dump(tmp_path / "saves" / "fresh.sqlite")["edges"]
+
+
+def test_an_unpublished_commit_gives_the_connection_back_as_it_was(tmp_path: Path) -> None:
+    """The one commit of a save being built goes without a journal and without waiting for the disk;
+    after it the save is a whole WAL-mode file again, and every later commit journals and waits again."""
+
+    async def go() -> tuple[tuple[Any, ...], tuple[Any, ...], int]:
+        async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
+            settings = "SELECT * FROM pragma_synchronous, pragma_journal_mode"
+            [before] = await db.conn.execute_fetchall(settings)
+            loader = await db.bulk_loader(await db.vocabulary(), random.Random(1))
+            for line in SPECIAL[:6]:
+                assert not isinstance(await loader.load_line({k: v for k, v in line.items() if k != "turn"},
+                                                             line["turn"]), str)
+            await db.commit_load(loader.load, unpublished=True)
+            [after] = await db.conn.execute_fetchall(settings)
+            return tuple(before), tuple(after), len(await db.all_edges())
+
+    before, after, edges = asyncio.run(go())
+    assert before == after and before[0] != 0 and before[1] == "wal" and edges == 5
+    conn = sqlite3.connect(tmp_path / "s.sqlite")
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        conn.close()

@@ -23,7 +23,7 @@ from game.text import strip_control
 if TYPE_CHECKING:
     from game.config import Settings
     from game.graph.models import Node
-    from game.store.database import SaveDatabase
+    from game.store.database import SaveDatabase, Seed
 
 # Building ``kith graph``'s parser imports this module and no command's: each command's module (and the
 # store, pydantic and asyncio behind it) loads when that command runs, so ``kith graph dump`` pays for
@@ -51,13 +51,15 @@ def save_path(args: argparse.Namespace, settings: Settings) -> Path:
 
 
 @asynccontextmanager
-async def open_save(args: argparse.Namespace, settings: Settings, *, create: bool = False) -> AsyncIterator[SaveDatabase]:
-    """The save ``--save`` names, opened (and created only when ``create``), always closed after."""
+async def open_save(args: argparse.Namespace, settings: Settings, *, create: bool = False,
+                    seed: Seed | None = None) -> AsyncIterator[SaveDatabase]:
+    """The save ``--save`` names, opened (and created only when ``create``, filled by ``seed`` before it
+    gets its name), always closed after."""
     from game.store.database import SaveDatabase
 
     path = save_path(args, settings)
     try:
-        db = await SaveDatabase.open(path, create=create)
+        db = await SaveDatabase.open(path, create=create, seed=seed)
     except sqlite3.Error as error:
         raise SaveError(f"{path.name} could not be opened: {error}") from error
     try:

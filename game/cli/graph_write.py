@@ -190,23 +190,40 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def import_lines(args: argparse.Namespace, settings: Settings, text: str, label: str) -> ImportSummary:
-    """Parse every line (bad JSON stops everything before the save is touched), apply them, commit once."""
+    """Parse every line (bad JSON stops everything before the save is touched), apply them, commit once.
+
+    A new save is filled under its temporary name and named only when whole (``SaveDatabase.open``'s
+    seed): its one commit need not wait for the disk, since nothing can open it before it is complete.
+    """
     summary = ImportSummary()
     lines = parse_import(text, label, summary)
-    async with open_save(args, settings, create=True) as db:
-        # SQLite gets a larger page cache for this connection, so index pages stay in memory while tens of
-        # thousands of rows go in.
-        await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
-        # The save as it is, in memory: each line reads what earlier lines wrote without a query.
-        loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
-        for line in lines:
-            done = await loader.load_line(line.call, line.turn)
-            if isinstance(done, str):
-                summary.errors.append({"line": line.number, "error": done})
-            else:
-                summary.count(done)
-        await db.commit_load(loader.load)
+    filled = False
+
+    async def fill(db: SaveDatabase) -> None:
+        nonlocal filled
+        filled = True
+        await load_lines(db, lines, summary, unpublished=True)
+
+    async with open_save(args, settings, create=True, seed=fill) as db:
+        if not filled:  # the save was already there
+            await load_lines(db, lines, summary, unpublished=False)
     return summary
+
+
+async def load_lines(db: SaveDatabase, lines: list[ImportLine], summary: ImportSummary, *, unpublished: bool) -> None:
+    """Apply an import's lines to ``db`` and commit what they wrote, once; rejected lines are counted."""
+    # SQLite gets a larger page cache for this connection, so index pages stay in memory while tens of
+    # thousands of rows go in.
+    await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
+    # The save as it is, in memory: each line reads what earlier lines wrote without a query.
+    loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
+    for line in lines:
+        done = await loader.load_line(line.call, line.turn)
+        if isinstance(done, str):
+            summary.errors.append({"line": line.number, "error": done})
+        else:
+            summary.count(done)
+    await db.commit_load(loader.load, unpublished=unpublished)
 
 
 async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,19 @@ from typing import Any
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing, keep_better
 from game.graph.memory import GraphIndex
-from game.graph.models import MAX_NAME_CHARS, Edge, Node, UpsertCall, UpsertResult
+from game.graph.models import (
+    MAX_CLOSES_PER_CALL,
+    MAX_EDGES_PER_CALL,
+    MAX_FACT_CHARS,
+    MAX_NAME_CHARS,
+    MAX_RELATION_CHARS,
+    MIN_FACT_CHARS,
+    RELATION_PATTERN,
+    Edge,
+    Node,
+    UpsertCall,
+    UpsertResult,
+)
 from game.graph.names import NameMatch, normalize_name, resolve_name, slugify
 from game.graph.ports import GraphWrites
 from game.graph.trusted import trusted
@@ -111,6 +124,17 @@ def knowing_row(knowing: Knowing) -> KnowingRow:
 def row_knowing(row: Sequence[Any]) -> Knowing:
     return trusted(Knowing, {"edge_id": row[0], "knower": row[1], "how": row[2], "source": row[3],
                              "confidence": float(row[4]), "since_turn": row[5]})
+
+
+_EdgeItem = tuple[str, str, str, float, str, bool]
+"""An edge of a line as the lean path reads it: sourceName, targetName, relation, strength, fact, public."""
+_CloseItem = tuple[str, str, str]
+"""A ``closeEdges`` item: sourceName, targetName, relation."""
+_CLOSE_KEYS = frozenset({"sourceName", "targetName", "relation"})
+_NONE: list[Any] = []  # an absent list of items; read, never changed
+# The whole text must match, as pydantic's regex engine reads RELATION_PATTERN: Python's ``$`` would also
+# match before a final newline, so the anchors become ``fullmatch``.
+_RELATION_MATCH = re.compile(RELATION_PATTERN.removeprefix("^").removesuffix("$")).fullmatch
 
 
 @functools.cache
@@ -206,33 +230,106 @@ class BulkLoader:
         # unchanged relation, or one through ``UpsertExecution``, asks who knows a version, so most
         # imports never sort 200k rows by version at all.
         self._unsorted: list[dict[tuple[str, str], KnowingRow]] = []
-        self.reader = _Reader(self)
         # Names are resolved once per file: only a line that writes nodes can change what a name means,
         # and such a line forgets every answer kept so far.
         self._names: dict[str, NameMatch] = {}
         self._relations: dict[str, _Relation] = {}
         self._evidence: dict[int, str] = {}
+        self._plain_relations: set[str] = set()  # relations as written that ``EdgeInput`` accepts
 
     async def load_line(self, call: Any, turn: int) -> LineCounts | str:
         """Apply one line's call at ``turn``: what it did, or why it was rejected (nothing of it kept)."""
-        try:
-            parsed = parse_call(call)
-        except CallRejected as rejected:
-            return str(rejected)
-        if parsed.nodes or any(edge.known_by is not None or edge.told_by is not None for edge in parsed.edges):
-            return await self._through_execution(parsed, turn)
+        plain = self._plain_call(call)
+        if plain is None:  # not plainly valid: pydantic decides, and words any rejection
+            try:
+                parsed = parse_call(call)
+            except CallRejected as rejected:
+                return str(rejected)
+            if parsed.nodes or any(edge.known_by is not None or edge.told_by is not None for edge in parsed.edges):
+                return await self._through_execution(parsed, turn)
+            plain = ([(e.source_name, e.target_name, e.relation, e.strength, e.fact, e.public) for e in parsed.edges],
+                     [(c.source_name, c.target_name, c.relation) for c in parsed.close_edges])
         line = _Line()
         try:
-            counts = self._edges_only(parsed, turn, line)
+            counts = self._edges_only(plain[0], plain[1], turn, line)
         except CallRejected as rejected:
             return str(rejected)
         self._accept(line, turn)
         return counts
 
+    def _plain_call(self, call: Any) -> tuple[list[_EdgeItem], list[_CloseItem]] | None:
+        """A line of only edges and closes whose every value ``UpsertCall`` would accept as it stands, as
+        the values it would give (the fact's spaces collapsed, a whole-number strength as a float); None
+        for anything else, which then goes through ``parse_call``.
+
+        Plain checks cost a fraction of building the models, and most lines of an import are like this.
+        They may say None for a call pydantic accepts (it is then parsed), never the other way round:
+        every rejection, and so every message, is still pydantic's (``tests/test_graph_bulk.py``).
+        """
+        if type(call) is not dict:
+            return None
+        edges = call.get("edges", _NONE)
+        closes = call.get("closeEdges", _NONE)
+        if len(call) != ("edges" in call) + ("closeEdges" in call) or type(edges) is not list \
+                or type(closes) is not list or not (edges or closes) \
+                or len(edges) > MAX_EDGES_PER_CALL or len(closes) > MAX_CLOSES_PER_CALL:
+            return None
+        relations = self._plain_relations
+        given: list[_EdgeItem] = []
+        for edge in edges:
+            # Five keys that are all the required ones, or those and ``public``: nothing unknown.
+            if type(edge) is not dict or not 5 <= len(edge) <= 6:
+                return None
+            try:
+                source, target, fact = edge["sourceName"], edge["targetName"], edge["fact"]
+                relation, strength = edge["relation"], edge["strength"]
+                public = edge["public"] if len(edge) == 6 else False
+            except KeyError:
+                return None
+            if type(source) is not str or type(target) is not str or type(fact) is not str \
+                    or type(public) is not bool or not 0 < len(source) <= MAX_NAME_CHARS \
+                    or not 0 < len(target) <= MAX_NAME_CHARS:
+                return None
+            if type(relation) is not str or (relation not in relations and not self._plain_relation(relation)):
+                return None
+            if type(strength) is float:
+                if not -1.0 <= strength <= 1.0:  # NaN fails the comparison too
+                    return None
+            elif type(strength) is int and -1 <= strength <= 1:
+                strength = float(strength)  # as pydantic reads a whole number for a float field
+            else:
+                return None
+            fact = " ".join(fact.split())
+            if not MIN_FACT_CHARS <= len(fact) <= MAX_FACT_CHARS:
+                return None
+            given.append((source, target, relation, strength, fact, public))
+        ended: list[_CloseItem] = []
+        for close in closes:
+            if type(close) is not dict or not close.keys() <= _CLOSE_KEYS:
+                return None
+            source, target, relation = close.get("sourceName"), close.get("targetName"), close.get("relation")
+            if type(source) is not str or type(target) is not str or not 0 < len(source) <= MAX_NAME_CHARS \
+                    or not 0 < len(target) <= MAX_NAME_CHARS:
+                return None
+            if type(relation) is not str or (relation not in relations and not self._plain_relation(relation)):
+                return None
+            ended.append((source, target, relation))
+        return given, ended
+
+    def _plain_relation(self, relation: str) -> bool:
+        """Whether ``relation`` passes ``EdgeInput.relation``'s checks (remembered for the file when it does)."""
+        if not 0 < len(relation) <= MAX_RELATION_CHARS or _RELATION_MATCH(relation) is None:
+            return False
+        self._plain_relations.add(relation)
+        return True
+
     # ------------------------------------------------------------------------------------ through upsert
 
     async def _through_execution(self, call: UpsertCall, turn: int) -> LineCounts | str:
-        execution = UpsertExecution(self.reader, self.vocabulary, turn, rng=self.rng)
+        # A reader per line, never kept: one the loader held would hold the loader in a cycle, and an
+        # import runs with the cyclic collector paused (its hundreds of thousands of rows would then
+        # outlive it, to be walked and freed by the first collection after).
+        execution = UpsertExecution(_Reader(self), self.vocabulary, turn, rng=self.rng)
         outcome = await execution.run(call)
         if outcome.result is None:
             return outcome.error or "rejected"
@@ -285,30 +382,30 @@ class BulkLoader:
                 1.0 if valence == "positive" else -1.0 if valence == "negative" else 0.0)
         return found
 
-    def _edges_only(self, call: UpsertCall, turn: int, line: _Line) -> LineCounts:
+    def _edges_only(self, edges: list[_EdgeItem], closes: list[_CloseItem], turn: int, line: _Line) -> LineCounts:
         counts = LineCounts()
         evidence = self._evidence.get(turn)
         if evidence is None:
             evidence = self._evidence[turn] = json.dumps([f"turn-{turn}"])
         names, relations = self._names, self._relations
-        for given in call.edges:
-            written = relations.get(given.relation) or self._relation(given.relation)
+        for source_name, target_name, written_relation, strength, fact, public in edges:
+            written = relations.get(written_relation) or self._relation(written_relation)
             relation = written.normalized
-            source = (names.get(given.source_name) or self._match(given.source_name)).node
-            target = (names.get(given.target_name) or self._match(given.target_name)).node
+            source = (names.get(source_name) or self._match(source_name)).node
+            target = (names.get(target_name) or self._match(target_name)).node
             if relation.flipped:
                 source, target = target, source
-            if written.signed * given.strength < 0:
-                problem = self.vocabulary.sign_problem(relation.name, given.strength)
+            if written.signed * strength < 0:
+                problem = self.vocabulary.sign_problem(relation.name, strength)
                 if problem:
                     raise CallRejected(problem)
             if source is None or target is None:
                 counts.edges_skipped += 1
                 continue
             current = self._self_heal(self._open_versions(line, source.id, target.id, relation), turn, line, counts)
-            if current is not None and abs(current[STRENGTH] - given.strength) <= STRENGTH_TOLERANCE \
-                    and current[FACT] == given.fact:
-                if given.public:  # nothing new about the relation, but now everyone knows it
+            if current is not None and abs(current[STRENGTH] - strength) <= STRENGTH_TOLERANCE \
+                    and current[FACT] == fact:
+                if public:  # nothing new about the relation, but now everyone knows it
                     stored = self.knowers(current[ID])
                     for knowing in self._knowings(current[ID], current, source, target, turn, public=True):
                         self._learn(line, knowing, stored.get(knowing[1]))
@@ -321,20 +418,25 @@ class BulkLoader:
                 source_id, target_id = source.id, target.id
             # Every value was validated as the call's EdgeInput (strength, fact) or derived here.
             edge_id = self._new_edge_id(line, written.slug)
-            row: EdgeRow = [edge_id, source_id, target_id, relation.name, given.strength, given.fact, turn, None,
-                            evidence]
+            row: EdgeRow = [edge_id, source_id, target_id, relation.name, strength, fact, turn, None, evidence]
             line.created[edge_id] = row
             line.by_key.setdefault((source_id, target_id, relation.name), []).append(row)
-            for knowing in self._knowings(edge_id, row, source, target, turn, public=given.public):
-                line.knowings[(edge_id, knowing[1])] = knowing  # a new version: nobody knew it before
+            knowings = line.knowings  # a new version: nobody knew it before
+            if source.type == "individual" and (source.id == source_id or source.id == target_id):
+                knowings[(edge_id, source.id)] = (edge_id, source.id, "authored", None, 1.0, turn)
+            if target.id != source.id and target.type == "individual" \
+                    and (target.id == source_id or target.id == target_id):
+                knowings[(edge_id, target.id)] = (edge_id, target.id, "authored", None, 1.0, turn)
+            if public:
+                knowings[(edge_id, PUBLIC)] = (edge_id, PUBLIC, "authored", None, 1.0, turn)
             for excluded in written.excludes:
                 for stale in self._open_versions(line, source_id, target_id, excluded):
                     self._close_version(line, stale, turn)
                     counts.closed += 1
             counts.edges_created += 1
-        for ended in call.close_edges:  # as ``UpsertExecution._close``, after the call's edges
-            relation = self._relation(ended.relation).normalized
-            source, target = self._match(ended.source_name).node, self._match(ended.target_name).node
+        for ended_source, ended_target, ended_relation in closes:  # as ``UpsertExecution._close``, after the edges
+            relation = self._relation(ended_relation).normalized
+            source, target = self._match(ended_source).node, self._match(ended_target).node
             if relation.flipped:
                 source, target = target, source
             if source is None or target is None:  # a missing or ambiguous name: skipped
@@ -349,14 +451,14 @@ class BulkLoader:
         keys = ((source, target, name), (target, source, name)) if relation.symmetric and source != target \
             else ((source, target, name),)
         found: list[EdgeRow] = []
-        closed = line.closed
+        closed, held, pending = line.closed, self._open, line.by_key
         for key in keys:
-            for row in self._open.get(key, ()):
-                if row[ID] not in closed:
-                    found.append(row)
-            for row in line.by_key.get(key, ()):
-                if row[ID] not in closed:
-                    found.append(row)
+            rows = held.get(key)
+            if rows:
+                found += [row for row in rows if row[ID] not in closed] if closed else rows
+            rows = pending.get(key)
+            if rows:
+                found += [row for row in rows if row[ID] not in closed] if closed else rows
         return found
 
     @staticmethod
@@ -402,9 +504,11 @@ class BulkLoader:
             line.knowings[key] = knowing_row(kept)
 
     def _new_edge_id(self, line: _Line, slug: str) -> str:
+        draw, triples, taken, created = self.rng.getrandbits, _triples(), self._ids, line.created
         while True:
-            candidate = f"edge-{slug}-{_suffix(self.rng.getrandbits(31))}"
-            if candidate not in line.created and candidate not in self._ids:
+            number = draw(31)  # ``_suffix``, inline: a hundred thousand calls
+            candidate = f"edge-{slug}-{triples[number % 46656]}{triples[number // 46656 % 46656]}"
+            if candidate not in created and candidate not in taken:
                 return candidate
 
     def _accept(self, line: _Line, turn: int) -> None:

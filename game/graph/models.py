@@ -26,6 +26,8 @@ MAX_CLOSES_PER_CALL = 12
 MAX_RELATION_CHARS = 48
 MAX_KNOWN_BY = 24
 MAX_NAME_CHARS = 100
+MIN_FACT_CHARS = 8
+MAX_FACT_CHARS = 400
 RELATION_PATTERN = r"^[A-Za-z][A-Za-z0-9_ \-]*$"
 MAX_ATTRIBUTE_KEYS = 32
 MAX_ATTRIBUTES_BYTES = 4096
@@ -210,7 +212,7 @@ class EdgeInput(CamelModel):
     target_name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
     relation: str = Field(min_length=1, max_length=MAX_RELATION_CHARS, pattern=RELATION_PATTERN)
     strength: float = Field(ge=-1.0, le=1.0, allow_inf_nan=False)
-    fact: str = Field(min_length=8, max_length=400)
+    fact: str = Field(min_length=MIN_FACT_CHARS, max_length=MAX_FACT_CHARS)
     # Left out of the JSON schema: the narrator's tool schema is generated from this model, and recorded
     # model sessions are keyed by it; authors and the CLI write these fields, a model need not.
     known_by: SkipJsonSchema[list[str] | None] = Field(

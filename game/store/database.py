@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -310,12 +311,17 @@ class SaveDatabase:
             knowings=await self.conn.execute_fetchall(f"SELECT {graph_repo.KNOWING_COLUMNS} FROM knowings"),
         )
 
-    async def commit_load(self, load: BulkLoad) -> None:
+    async def commit_load(self, load: BulkLoad, *, unpublished: bool = False) -> None:
         """Commit a bulk load (``kith graph import``) in one transaction.
 
         On a save with played turns the load is journaled at the current turn, like ``commit_graph``;
         on a fresh save there is nothing to undo to, and the journal would only slow a bulk load. See
         ``bulk_load`` for how the rows go in.
+
+        ``unpublished``: this save is being built under a temporary name (a ``SaveDatabase.open`` seed)
+        that nothing else has open, so its commit writes the pages once, straight into the file, without
+        a journal and without waiting for the disk; the file is synced after it, before it is named. A
+        failure there leaves a file nobody opens, and the save is not created. Never for a named save.
         """
         if not load:
             return
@@ -323,6 +329,11 @@ class SaveDatabase:
         verified = await self._verified(load)
         if verified:
             await self._checks(on=False)
+        synchronous = None
+        if unpublished:
+            synchronous = int((await self.conn.execute_fetchall("PRAGMA synchronous"))[0][0])  # type: ignore[index]
+            await self.conn.execute("PRAGMA journal_mode = OFF")
+            await self.conn.execute("PRAGMA synchronous = OFF")
         try:
             async with self.transaction() as conn:
                 if journal_turn > 0:
@@ -330,8 +341,14 @@ class SaveDatabase:
                 else:
                     await bulk_load(conn, load)
         finally:
+            if synchronous is not None:
+                await self.conn.execute("PRAGMA journal_mode = WAL")
+                await self.conn.execute(f"PRAGMA synchronous = {synchronous}")
             if verified:
                 await self._checks(on=True)
+        if unpublished:
+            # Closing syncs only what went through the WAL, and these pages did not.
+            await asyncio.to_thread(sync_file, self.path)
 
     async def _verified(self, load: BulkLoad) -> bool:
         """Whether every row of a load keeps the tables' rules, checked here in one pass.
@@ -633,24 +650,34 @@ async def bulk_load(conn: aiosqlite.Connection, load: BulkLoad) -> None:
     new_rows = [row for key, row in load.knowings.items() if key[0] in created]
     old_rows = [row for key, row in load.knowings.items() if key[0] not in created]
     stored = int(next(iter(await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges")))[0])
-    rebuilt = []
+    edge_indexes: list[tuple[str, str]] = []
+    knowing_indexes: list[tuple[str, str]] = []
     if len(new_edges) >= REINDEX_FROM * max(stored, 1):
-        rebuilt = await graph_repo.secondary_indexes(conn, ("edges", "knowings"))
-    for name, _sql in rebuilt:
+        edge_indexes = await graph_repo.secondary_indexes(conn, ("edges",))
+        knowing_indexes = await graph_repo.secondary_indexes(conn, ("knowings",))
+    for name, _sql in edge_indexes + knowing_indexes:
         await conn.execute(f'DROP INDEX "{name}"')
     await graph_repo.put_nodes(conn, [n for n in load.nodes.values() if n.id not in load.created_nodes])
     await graph_repo.insert_nodes(conn, [n for n in load.nodes.values() if n.id in load.created_nodes])
     await conn.executemany(graph_repo.UPSERT_EDGE, old_edges)
-    # The versions go in on the connection's thread while this one puts the knower rows in key order
-    # (appending to the table's B-tree is its cheapest insert): SQLite releases the GIL as it works.
-    inserting = asyncio.ensure_future(conn.executemany(graph_repo.INSERT_EDGE, new_edges))
-    await asyncio.sleep(0)  # let the insert reach the connection's thread before sorting
+    await conn.executemany(graph_repo.INSERT_EDGE, new_edges)
+    # The indexes of ``edges`` are built on the connection's thread while this one puts the knower rows
+    # in key order (appending to the table's B-tree is its cheapest insert): a CREATE INDEX is one call
+    # that releases the GIL throughout, where an insert per row would wait for it at every row.
+    building = [asyncio.ensure_future(conn.execute(sql)) for _name, sql in edge_indexes]
+    await asyncio.sleep(0)  # let the first build reach the connection's thread before sorting
     new_rows.sort()
-    await inserting
+    await asyncio.gather(*building)
     await conn.executemany(graph_repo.UPSERT_KNOWING, old_rows)
     await conn.executemany(graph_repo.INSERT_KNOWING, new_rows)
-    for _name, sql in rebuilt:
+    for _name, sql in knowing_indexes:
         await conn.execute(sql)
+
+
+def sync_file(path: Path) -> None:
+    """Wait until ``path``'s contents are on the disk."""
+    with path.open("r+b") as file:
+        os.fsync(file.fileno())
 
 
 async def node_by_name(db: SaveDatabase, name: str) -> list[Node]:
