@@ -313,3 +313,14 @@ async def test_chat_template_markers_never_reach_the_story(server: ChatServer, m
     teller = narrator(world, server.base_url)
     assert await collect(teller.narrate(request(world, graph, "look at lamp"))) == "The lamp is cold."
     await teller.aclose()
+
+
+async def test_a_turn_the_model_makes_up_after_its_end_marker_is_not_told(server: ChatServer) -> None:
+    """A model that writes past its end-of-turn marker invents the player's next line and answers it: the
+    story ends at the marker, even with the marker split across chunks."""
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(Text("The lamp is cold.<|im_end|>\n<|im_start|>user\nlight the lamp", chunk_size=4))
+    teller = narrator(world, server.base_url)
+    assert await collect(teller.narrate(request(world, graph, "look at lamp"))) == "The lamp is cold."
+    await teller.aclose()

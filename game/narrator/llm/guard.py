@@ -26,6 +26,9 @@ TEMPLATE_MARKERS = re.compile(
 )
 """Chat-template markers a model (often a base model, or a server without the right template) writes as
 text: they must never be shown, saved or sent back as history."""
+END_OF_TURN = re.compile(r"<\|im_end\|>|<end_of_turn>|<\|eot_id\|>|<\|endoftext\|>|<\|end_of_text\|>|</s>")
+"""Markers that end the model's turn: whatever a model writes after one is a turn it made up (a "user"
+line, another reply), never part of the story, so a stream stops there."""
 _START_PENDING = re.compile(r"(?:<\|im_start\|>|<start_of_turn>|<\|start_header_id\|>)[a-z]*(?:<\|?[a-z_]*\|?>?)?$")
 MAX_MARKER = 48
 """Longest stretch held back at the end of a streamed piece while it may still become a marker."""
@@ -92,8 +95,11 @@ class SafeStream:
         self._hold = max((len(s) for s in self._secrets), default=1) - 1
         self._raw = ""
         self._clean = ""
+        self._ended = False
 
     def feed(self, piece: str) -> str:
+        if self._ended:
+            return ""
         self._raw += piece
         cut = _unfinished_escape(self._raw)
         self._clean += strip_control(self._raw[:cut])
@@ -102,6 +108,8 @@ class SafeStream:
 
     def flush(self) -> str:
         """The rest at the end of the reply; an escape sequence that never finished is dropped."""
+        if self._ended:
+            return ""
         self._clean += strip_control(self._raw)
         self._raw = ""
         return self._release(final=True)
@@ -110,7 +118,7 @@ class SafeStream:
         text = mask_secrets(self._clean, self._secrets)
         if final:
             self._clean = ""
-            return strip_markers(text)
+            return strip_markers(self._until_end(text))
         # A secret not yet masked cannot start before the held tail: had it started earlier, it would be
         # whole by now, and masked above. A marker may still be arriving after the last "<" or "[", and a
         # start marker's role word runs to the end of its line.
@@ -123,4 +131,14 @@ class SafeStream:
         if pending:
             keep = max(keep, len(text) - pending.start())
         out, self._clean = text[: len(text) - keep], text[len(text) - keep:]
-        return strip_markers(out)
+        return strip_markers(self._until_end(out))
+
+    def _until_end(self, text: str) -> str:
+        """``text`` up to an end-of-turn marker; after one, the stream releases nothing more (the held
+        tail never splits a marker, so a whole one is always seen here)."""
+        end = END_OF_TURN.search(text)
+        if end is None:
+            return text
+        self._ended = True
+        self._clean = self._raw = ""
+        return text[: end.start()]
