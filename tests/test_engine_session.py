@@ -508,3 +508,17 @@ async def test_undo_n_takes_back_n_turns_and_says_so_when_fewer_exist(session: G
     await collect(session, "undo 1")
     assert (await disk_state(session), memory_state(session)) == states[0]
     assert parse_meta("undo 3") is not None and parse_meta("undo three") is None
+
+
+async def test_a_line_too_long_for_a_turn_is_refused_and_control_characters_never_reach_the_save(
+        tmp_path: Path) -> None:
+    session = await GameSession.open(make_settings(tmp_path), save="game", new=True, world="tiny")
+    try:
+        refused = text_of(await collect(session, "look " * 2000))
+        assert "more than one turn can take" in refused
+        assert session.turn == 0 and await session.turns() == []
+        await collect(session, "look\x1b[2J at the \x07lamp")
+        [stored] = await session.turns()
+        assert stored.input == "look at the lamp"
+    finally:
+        await session.close()

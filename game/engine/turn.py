@@ -74,6 +74,7 @@ from game.narrator.base import (
 from game.store.database import TurnRecord
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite
+from game.text import strip_control
 from game.world import awareness
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
@@ -86,6 +87,9 @@ HISTORY_TURNS = 24
 AGAIN_WORDS = frozenset({"again", "g"})
 EMPTY_REPLY = "You wait for yourself to decide. (Type `help` for what you can do.)"
 NOTHING_AGAIN = "There is nothing to do again yet."
+MAX_INPUT_CHARS = 8000
+"""The longest line a turn takes (an edited input has the same bound): every later prompt carries it."""
+TOO_LONG_REPLY = f"That is more than one turn can take ({MAX_INPUT_CHARS:,} characters). Say it in shorter steps."
 ENDED_REPLY = ("The story has reached its end. Type `undo` to step back, `restart` to begin again, "
                "or `restore` to return to a snapshot.")
 
@@ -282,7 +286,9 @@ class TurnPipeline:
         The one place for empty input, ``again``/``g`` (the last committed input, told afresh) and a
         story that has ended; narrators never see any of these.
         """
-        text = text.strip()
+        text = strip_control(text).strip()  # kept in the save and in every later prompt: terminal-safe
+        if len(text) > MAX_INPUT_CHARS:
+            return MetaOutput(TOO_LONG_REPLY, "too-long")
         # Read as the story's parser reads a line (case, quotes, punctuation, "please"), so "again." and
         # "again please" repeat and "..." is empty here, not as a second rule inside one narrator.
         cleaned = clean(text)
