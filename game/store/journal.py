@@ -73,26 +73,43 @@ async def record_rows(
     before changing the rows, inside the turn's transaction; a row changed twice in one turn is fine.
     """
     columns = await primary_key(conn, table)
+    names = await column_names(conn, table)
+    selected = ", ".join(f'"{name}"' for name in names)
+    where = " AND ".join(f'"{column}" = ?' for column in columns)
     entries: list[Entry] = []
     for key in keys:
         if sorted(key) != sorted(columns):
             raise ValueError(f"a key of {table} names {sorted(key)}, not its primary key {sorted(columns)}")
-        where = " AND ".join(f'"{column}" = ?' for column in columns)
-        cursor = await conn.execute(f'SELECT * FROM "{table}" WHERE {where}', [key[c] for c in columns])
-        names = [description[0] for description in cursor.description]
-        row = await cursor.fetchone()
-        await cursor.close()
-        before = None if row is None else json.dumps(dict(zip(names, row, strict=True)))
+        found = await conn.execute_fetchall(f'SELECT {selected} FROM "{table}" WHERE {where}',
+                                            [key[c] for c in columns])
+        before = next((json.dumps(dict(zip(names, row, strict=True))) for row in found), None)
         entries.append((turn, ROW_KIND_PREFIX + table, json.dumps({c: key[c] for c in columns}), before))
     await record(conn, entries)
 
 
+_COLUMNS: dict[str, list[str]] = {}
+"""Every column of a journaled table, in table order, by table (see ``_PRIMARY_KEYS``)."""
+_PRIMARY_KEYS: dict[str, list[str]] = {}
+"""Primary keys already read, by table: a table's key is fixed by the migration that made it, and a turn
+journals dozens of rows (memories, attitudes...), each of which would otherwise ask SQLite again."""
+
+
+async def column_names(conn: aiosqlite.Connection, table: str) -> list[str]:
+    """Every column of ``table``, in table order."""
+    if table not in _COLUMNS:
+        _COLUMNS[table] = [str(row[1]) for row in await conn.execute_fetchall(f'PRAGMA table_info("{table}")')]
+    return _COLUMNS[table]
+
+
 async def primary_key(conn: aiosqlite.Connection, table: str) -> list[str]:
     """The primary-key columns of ``table``, in key order (a table without one cannot be journaled)."""
+    if table in _PRIMARY_KEYS:
+        return _PRIMARY_KEYS[table]
     info = await conn.execute_fetchall(f'PRAGMA table_info("{table}")')
     columns = [str(row[1]) for row in sorted((r for r in info if r[5]), key=lambda r: r[5])]
     if not columns:
         raise ValueError(f"{table} has no primary key, so its rows cannot be journaled")
+    _PRIMARY_KEYS[table] = columns
     return columns
 
 

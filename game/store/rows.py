@@ -37,12 +37,16 @@ async def write_rows(conn: aiosqlite.Connection, turn: int, writes: Sequence[Row
             raise ValueError(f"a row of {write.table} does not carry its own key {dict(write.key)}")
         if journal_it:
             await journal.record_rows(conn, turn, write.table, [write.key])
-        where = " AND ".join(f'"{column}" = ?' for column in write.key)
-        await conn.execute(f'DELETE FROM "{write.table}" WHERE {where}', list(write.key.values()))
-        if write.row is not None:
+        if write.row is None:
+            where = " AND ".join(f'"{column}" = ?' for column in write.key)
+            await conn.execute(f'DELETE FROM "{write.table}" WHERE {where}', list(write.key.values()))
+        else:
+            # One statement: the row under this key is replaced whole (a turn's rows are many, and each
+            # statement is a trip to the database thread).
             names = ", ".join(f'"{column}"' for column in write.row)
             marks = ", ".join("?" for _ in write.row)
-            await conn.execute(f'INSERT INTO "{write.table}" ({names}) VALUES ({marks})', list(write.row.values()))
+            await conn.execute(f'INSERT OR REPLACE INTO "{write.table}" ({names}) VALUES ({marks})',
+                               list(write.row.values()))
 
 
 async def read_rows(conn: aiosqlite.Connection, table: str) -> list[dict[str, Scalar]]:
