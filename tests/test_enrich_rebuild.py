@@ -166,3 +166,21 @@ async def test_enrich_stops_when_turns_fail_alike_instead_of_asking_a_down_serve
     assert code == 1 and report["enriched"] == [] and report["remaining"] == [1, 2, 3, 4, 5, 6]
     assert len(report["report"]) == 3, report["report"]  # two turns failing alike, then why it stopped
     assert report["report"][-1].startswith("Stopped: turns 1 and 2 failed alike")
+
+
+async def test_rebuild_stops_when_turns_fail_alike_instead_of_asking_a_down_server_for_every_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    story = tmp_path / "story.md"
+    story.write_text("\n\n".join(f"Hob Tarrant trusts Tibby Tarrant. The tide turns {n}." for n in range(6)) + "\n",
+                     encoding="utf-8")
+    assert await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "import-story", "--save", "s", "--world",
+                                          "brinefall", str(story)]) == 0
+    capsys.readouterr()
+    with ChatServer() as server:
+        down = server.base_url
+    code = await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "graph", "rebuild", "--save", "s",
+                                          "--extractor", "model", "--base-url", down, "--model", "test-model"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "Stopped: turns 1 and 2 failed alike" in out
+    assert "turn 3:" not in out  # the rest were never asked for

@@ -57,6 +57,7 @@ async def rebuild(db: SaveDatabase, pipeline: TurnPipeline, extractor: Extractor
     # The offline story engine can tell its own turns again, never a story's: it would read the story's
     # paragraph labels as commands and replace what the fast path read with nothing.
     imported = imported_turns(await db.meta()) if _offline(pipeline) else 0
+    failed: tuple[int, str] | None = None  # the last turn that failed, and why
     for record in pending:
         if record.number <= imported:
             rebuilt.lines.append(f"turn {record.number}: imported from a story; only a model can read it again")
@@ -65,6 +66,13 @@ async def rebuild(db: SaveDatabase, pipeline: TurnPipeline, extractor: Extractor
         rebuilt.lines.append(f"turn {record.number}: {line}")
         if ok:
             rebuilt.done.append(record.number)
+        elif failed is not None and failed[1] == line:
+            # A server that is down or refuses fails every turn alike (as `kith graph enrich` stops too):
+            # asking it for each of hundreds of turns, each maybe waiting out the timeout, helps nobody.
+            rebuilt.lines.append(f"Stopped: turns {failed[0]} and {record.number} failed alike; the rest stay "
+                                 "queued. Fix the model server and run it again.")
+            break
+        failed = None if ok else (record.number, line)
     if rebuilt.done:
         extracted, extraction = (False, "fast") if extractor == "fast" else (True, "enriched")
         await db.commit_enrichment(execution.writes, state.turn, [(n, extracted, extraction) for n in rebuilt.done])
