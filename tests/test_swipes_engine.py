@@ -247,3 +247,26 @@ async def test_a_save_missing_a_table_it_should_have_is_one_message_and_saves_ch
     with pytest.raises(SaveError, match=r"game is damaged .*no such table: notes"):
         await open_tiny(tmp_path, new=False)
     assert "tables: notes is missing" in check_save(path)
+
+
+async def test_a_retried_turn_starts_from_the_minds_and_graph_as_they_were_before_it(tmp_path: Path) -> None:
+    """Retry tells the turn again from the game before it: the attitudes and memories earlier turns built,
+    and the graph as it stood (not the turn's own writes, which a lazily read graph would see)."""
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
+    session = await GameSession.open(settings, "game", new=True, world="brinefall")
+    try:
+        for line in ["n", "e", "talk to maud", "help maud", "help maud"]:
+            await collect(session, line)
+        maud = session.attitudes.named("Maud Quaile")
+        remembered = [m.text for m in session.memories.of("npc-maud-quaile")]
+        await collect(session, "help maud")
+        after_once = session.attitudes.named("Maud Quaile")
+        events = [event async for event in session.swipes.retry()]
+        assert any(isinstance(event, TurnReplaced) for event in events)
+        retold = session.attitudes.named("Maud Quaile")
+        assert maud is not None and after_once is not None and retold is not None
+        assert (retold.trust, retold.friendliness) == (after_once.trust, after_once.friendliness)
+        assert retold.trust > maud.trust > 0
+        assert [m.text for m in session.memories.of("npc-maud-quaile")][: len(remembered)] == remembered
+    finally:
+        await session.close()

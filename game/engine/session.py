@@ -570,24 +570,34 @@ class GameSession:
 
     async def reload(self) -> None:
         """Re-read graph, scene and history from disk (after undo, restore or restart)."""
+        self._pipeline.state = await self.read_state()
+
+    async def read_state(self, *, lazy: bool = True) -> PlayState:
+        """The whole game as the save holds it: graph, scene, history, minds, questions and notes.
+
+        Read inside a transaction (as retry reads the game before a turn it has undone but not committed),
+        pass ``lazy=False``: a lazy graph reads through a second connection, which sees only what is
+        committed.
+        """
         db = self._db
-        graph = await db.load_graph_index()
+        graph = await db.load_graph_index(lazy=lazy)
         turn = await db.current_turn()
         raw = await db.scene_at(turn)
         scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
         history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
         attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
-        self._pipeline.state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
-                                            attitudes, await load_memory_book(db, memory_settings(self.settings)),
-                                            await db.pending_identities(open_only=True))
-        self._pipeline.state.notes = await notes.load(db.conn)
+        state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
+                             attitudes, await load_memory_book(db, memory_settings(self.settings)),
+                             await db.pending_identities(open_only=True))
+        state.notes = await notes.load(db.conn)
+        return state
 
     # ------------------------------------------------------------------------------------- swipes, notes
 
     @property
     def swipes(self) -> Swipes:
         """Retry, continue, edit and flip the last turn; Story mode; undo within a turn."""
-        return Swipes(self._db, self._pipeline, self.reload)
+        return Swipes(self._db, self._pipeline, self.reload, self.read_state)
 
     @property
     def notes(self) -> Mapping[str, str]:

@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Protocol
 
 from game.engine import notes, swipes_store
 from game.engine.events import Event, MetaOutput, NarrationDone, TurnCommitted, TurnReplaced
 from game.engine.swipes_store import Alternative
 from game.engine.swipes_telling import Telling
-from game.engine.turn import ENDED_REPLY, HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
+from game.engine.turn import ENDED_REPLY, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
-from game.narrator.base import PastTurn
 from game.store import journal
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
 from game.text import strip_control
-from game.world.scene import SceneState
 
 STORY = "story"
 """The kind of a turn the player wrote in Story mode: edited, never told again."""
@@ -61,13 +60,21 @@ class _Rollback(Exception):
     """Ends a transaction that only looked at the game before its last turn."""
 
 
+class ReadState(Protocol):
+    """How the session reads the whole game from its save (``GameSession.read_state``)."""
+
+    async def __call__(self, *, lazy: bool = True) -> PlayState: ...
+
+
 class Swipes:
     """The last turn's alternatives in one session (``GameSession.swipes``)."""
 
-    def __init__(self, db: SaveDatabase, pipeline: TurnPipeline, reload: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, db: SaveDatabase, pipeline: TurnPipeline, reload: Callable[[], Awaitable[None]],
+                 read_state: ReadState) -> None:
         self._db = db
         self._pipeline = pipeline
         self._reload = reload
+        self._read_state = read_state
 
     @property
     def turn(self) -> int:
@@ -174,12 +181,11 @@ class Swipes:
         try:
             async with db.transaction() as conn:
                 await journal.undo_turn(conn, turn)
-                raw = await db.scene_at(turn - 1)
-                if raw is None:
+                if await db.scene_at(turn - 1) is None:
                     raise SaveError(f"{db.name} has no scene for turn {turn - 1}; the save is damaged")
-                history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-                state = PlayState.at(await db.load_graph_index(), SceneState.model_validate(raw), turn - 1,
-                                     history, current.verbose, await db.gossip_last_talked())
+                # Everything the turn started from (graph, minds, questions), read whole inside this
+                # transaction: a lazy graph would read the committed turn through its own connection.
+                state = await self._read_state(lazy=False)
                 state.notes = dict(current.notes)  # the notes as the player has them now
                 found.append(state)
                 raise _Rollback
