@@ -148,8 +148,10 @@ async def test_ctrl_c_during_kith_graph_enrich_keeps_the_save_consistent_and_the
     assert code == 0 and report["queued"] == [2] and report["enriched"] == [2] and report["remaining"] == []
 
 
-async def test_enrich_stops_when_turns_fail_alike_instead_of_asking_a_down_server_for_every_turn(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+async def six_queued_turns_and_a_down_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """A save ``s`` of six imported turns waiting for a model, and the address of a server no longer there:
+    every turn would fail the same way (and with a server that hangs instead of refusing, each would wait
+    out the whole timeout)."""
     story = tmp_path / "story.md"
     story.write_text("\n\n".join(f"Hob Tarrant trusts Tibby Tarrant. The tide turns {n}." for n in range(6)) + "\n",
                      encoding="utf-8")
@@ -157,9 +159,12 @@ async def test_enrich_stops_when_turns_fail_alike_instead_of_asking_a_down_serve
                                           "brinefall", str(story)]) == 0
     capsys.readouterr()
     with ChatServer() as server:
-        down = server.base_url
-    # Nothing listens there any more: every turn would fail the same way, and with a server that hangs
-    # instead of refusing, each would wait out the whole timeout.
+        return server.base_url
+
+
+async def test_enrich_stops_when_turns_fail_alike_instead_of_asking_a_down_server_for_every_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    down = await six_queued_turns_and_a_down_server(tmp_path, capsys)
     code = await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "graph", "enrich", "--save", "s", "--json",
                                           "--base-url", down, "--model", "test-model"])
     report = json.loads(capsys.readouterr().out)
@@ -170,14 +175,7 @@ async def test_enrich_stops_when_turns_fail_alike_instead_of_asking_a_down_serve
 
 async def test_rebuild_stops_when_turns_fail_alike_instead_of_asking_a_down_server_for_every_turn(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    story = tmp_path / "story.md"
-    story.write_text("\n\n".join(f"Hob Tarrant trusts Tibby Tarrant. The tide turns {n}." for n in range(6)) + "\n",
-                     encoding="utf-8")
-    assert await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "import-story", "--save", "s", "--world",
-                                          "brinefall", str(story)]) == 0
-    capsys.readouterr()
-    with ChatServer() as server:
-        down = server.base_url
+    down = await six_queued_turns_and_a_down_server(tmp_path, capsys)
     code = await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "graph", "rebuild", "--save", "s",
                                           "--extractor", "model", "--base-url", down, "--model", "test-model"])
     out = capsys.readouterr().out
