@@ -47,7 +47,6 @@ from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
-from game.graph.vocabulary import Vocabulary
 from game.mind import attitude_turn
 from game.mind.attitude import TABLE as ATTITUDES
 from game.mind.attitude import AttitudeBook, AttitudeView
@@ -112,24 +111,38 @@ def _vocabulary_json(world: World) -> str:
     return json.dumps([spec.model_dump(mode="json") for spec in world.vocabulary.relations.values()])
 
 
+async def read_play_state(db: SaveDatabase, world: World, settings: Settings, verbose: bool, *,
+                          lazy: bool = True) -> PlayState:
+    """Everything the next turn starts from, as ``db`` holds it: the graph, the scene, recent history,
+    gossip's cooldowns, attitudes, memories, open identity questions and the player's notes. The one
+    reading for opening a game, undo, restore and retry alike."""
+    graph = await db.load_graph_index(lazy=lazy)
+    turn = await db.current_turn()
+    raw = await db.scene_at(turn)
+    scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
+    history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
+    state = PlayState.at(graph, scene, turn, history, verbose, await db.gossip_last_talked(),
+                         AttitudeBook.from_rows(await db.read_rows(ATTITUDES)),
+                         await load_memory_book(db, memory_settings(settings)),
+                         await db.pending_identities(open_only=True))
+    state.notes = await notes.load(db.conn)
+    return state
+
+
 class GameSession:
     """An open save with its world, narrator, in-memory graph and scene."""
 
-    def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator,
-                 graph: GraphIndex, vocabulary: Vocabulary, scene: SceneState, turn: int,
-                 history: list[PastTurn], new_game: bool,
-                 talked: dict[tuple[str, str], int] | None = None, attitudes: AttitudeBook | None = None,
-                 discovered: Sequence[MetaPath] = (), pending: Sequence[PendingIdentity] = ()) -> None:
+    def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator, state: PlayState,
+                 new_game: bool, discovered: Sequence[MetaPath] = ()) -> None:
         self._settings = settings
         self._db = db
         self.world = world
-        self.vocabulary = vocabulary
+        self.vocabulary = world.vocabulary
         self.new_game = new_game
         self._transcript = Transcript()
         self._background: BackgroundEnricher | None = None
         self._pipeline = TurnPipeline(
-            PlayState.at(graph, scene, turn, history, scene.verbose, talked, attitudes, pending=pending), narrator,
-            vocabulary, _SaveStore(db), seed=settings.seed,
+            state, narrator, world.vocabulary, _SaveStore(db), seed=settings.seed,
             retrieval_settings=retrieval_settings(settings, world.metapaths, discovered),
             ending_titles=world.ending_titles, gossip_settings=gossip_settings(settings),
             context_settings=context_settings(settings), tier_lines=tier_change_lines(world, settings.seed),
@@ -274,25 +287,13 @@ class GameSession:
             world = load_world(settings.content_dir, world_id)
         if not creating:
             await cls._store_vocabulary(db, world)
-        graph = await db.load_graph_index()
-        turn = await db.current_turn()
-        raw_scene = await db.scene_at(turn)
-        scene = SceneState.model_validate(raw_scene) if raw_scene is not None else world.initial_scene()
-        verbose = (await db.meta()).get("verbose") == "1"
-        scene = scene.model_copy(update={"verbose": verbose})
-        history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
+        state = await read_play_state(db, world, settings, (await db.meta()).get("verbose") == "1")
         if narrator is None:
             from game.narrator.factory import make_narrator
 
             narrator = make_narrator(settings, world, env=env)
-        talked = await db.gossip_last_talked()
-        attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
         discovered = await metapath_patterns.discovered(db) if settings.retrieval.discovered_patterns else ()
-        session = cls(settings, db, world, narrator, graph, world.vocabulary, scene, turn, history, creating, talked,
-                      attitudes, discovered, await db.pending_identities(open_only=True))
-        session._pipeline.state.memories = await load_memory_book(db, memory_settings(settings))
-        session._pipeline.state.notes = await notes.load(db.conn)
-        return session
+        return cls(settings, db, world, narrator, state, creating, discovered)
 
     @staticmethod
     async def seed_world(db: SaveDatabase, world: World) -> None:
@@ -573,24 +574,13 @@ class GameSession:
         self._pipeline.state = await self.read_state()
 
     async def read_state(self, *, lazy: bool = True) -> PlayState:
-        """The whole game as the save holds it: graph, scene, history, minds, questions and notes.
+        """The whole game as the save holds it (``read_play_state``).
 
         Read inside a transaction (as retry reads the game before a turn it has undone but not committed),
         pass ``lazy=False``: a lazy graph reads through a second connection, which sees only what is
         committed.
         """
-        db = self._db
-        graph = await db.load_graph_index(lazy=lazy)
-        turn = await db.current_turn()
-        raw = await db.scene_at(turn)
-        scene = SceneState.model_validate(raw) if raw else self.world.initial_scene()
-        history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-        attitudes = AttitudeBook.from_rows(await db.read_rows(ATTITUDES))
-        state = PlayState.at(graph, scene, turn, history, self.verbose, await db.gossip_last_talked(),
-                             attitudes, await load_memory_book(db, memory_settings(self.settings)),
-                             await db.pending_identities(open_only=True))
-        state.notes = await notes.load(db.conn)
-        return state
+        return await read_play_state(self._db, self.world, self.settings, self.verbose, lazy=lazy)
 
     # ------------------------------------------------------------------------------------- swipes, notes
 
