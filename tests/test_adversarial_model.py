@@ -455,3 +455,13 @@ async def test_control_sequences_in_world_ir_facts_never_reach_the_graph(tmp_pat
     facts = [e.fact for e in session.graph.open_edges.values() if e.relation == "TRUSTS"]
     await session.close()
     assert facts == ["Edda Marsh trusts Sam Reed now."]
+
+
+@pytest.mark.parametrize("marker", ["<|im_end|>", "<end_of_turn>", "<|eot_id|>", "</s>"])
+def test_a_stream_releases_nothing_after_the_models_end_of_turn_marker(marker: str) -> None:
+    """What a model writes past its end-of-turn marker is a turn it made up: the stream stops there, even
+    with the marker split across pieces."""
+    text = f"The lamp is cold.{marker}\n<|im_start|>user\nlight the lamp\nThe lamp flares."
+    guard = SafeStream()
+    told = "".join(guard.feed(text[i:i + 3]) for i in range(0, len(text), 3)) + guard.flush()
+    assert told == "The lamp is cold."
