@@ -34,7 +34,7 @@ from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from game.errors import ConfigError, KithError
-from game.ui import telling
+from game.ui import telling, terminal_watch
 from game.ui.command_input import CommandInput, in_mode
 from game.ui.errors import describe, notify_problem
 from game.ui.keys import KeyStore, environment_with_key
@@ -147,6 +147,14 @@ class KithApp(App[int]):
         # After the first frame: the player sees the screen at once; the map's contents, then the game,
         # come into it (issue 15). Map keys pressed meanwhile do nothing (``map_pane.filled``).
         self.call_after_refresh(self._after_first_frame)
+        terminal = None if self.is_headless else terminal_watch.terminal_fd()
+        if terminal is not None:
+            self.set_interval(terminal_watch.CHECK_SECONDS, lambda: self._leave_if_terminal_lost(terminal))
+
+    def _leave_if_terminal_lost(self, terminal: int) -> None:
+        """The terminal was closed under the game: every turn is saved, so the game ends with it."""
+        if terminal_watch.terminal_lost(terminal):
+            self.exit()
 
     async def _after_first_frame(self) -> None:
         panes = self.query(MapPane)
