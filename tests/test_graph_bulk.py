@@ -20,8 +20,10 @@ import pytest
 
 from benchmarks.graph_bench import synthesize
 from game.__main__ import main
-from game.graph.bulk import FileVocabulary
+from game.errors import SaveError
+from game.graph.bulk import BulkLoad, FileVocabulary
 from game.graph.vocabulary import Vocabulary
+from game.store import bulk_write
 from game.store.database import SaveDatabase
 
 # Lines that exercise every rule an import must keep: knownBy / toldBy / public knowers, inverse and
@@ -82,6 +84,8 @@ def _edge(**given: Any) -> dict[str, Any]:
 # Values at the edges of what ``UpsertCall`` accepts: the import checks plain lines without pydantic and must
 # accept, reject and word each exactly as pydantic does (a doubtful line is left to pydantic).
 EDGE_CASES: list[dict[str, Any]] = [
+    {"turn": 15, "edges": [_edge(fact="Iska trusts Mira \ud800 with letters.")]},  # a lone surrogate: not text
+    {"turn": 15, "edges": [_edge(targetName="Mira \udfff Vell")]},
     {"turn": 15, "edges": [_edge(strength=True)]},
     {"turn": 15, "edges": [_edge(strength="0.5")]},
     {"turn": 15, "edges": [_edge(strength=1.5)]},
@@ -99,8 +103,14 @@ EDGE_CASES: list[dict[str, Any]] = [
     {"turn": 16, "edges": [_edge(strength=0.5, public=1)]},
     {"turn": 17, "edges": [_edge(relation="trusts", strength=0.6, knownBy=None)]},
     {"turn": 18, "closeEdges": [{"sourceName": "Iska", "targetName": "Mira Vell", "relation": "trusts"}]},
+    # An unchanged relation restated at an earlier turn: Anna has known it since turn 19, not 20 (her knower
+    # row is rewritten), and Mira learns it.
+    {"turn": 20, "edges": [{"sourceName": "Anna Rook", "targetName": "Iska", "relation": "KNOWS", "strength": 0.3,
+                            "fact": "Anna buys rope news from Iska."}]},
+    {"turn": 19, "edges": [{"sourceName": "Anna Rook", "targetName": "Iska", "relation": "KNOWS", "strength": 0.3,
+                            "fact": "Anna buys rope news from Iska.", "knownBy": ["Anna Rook", "Mira Vell"]}]},
 ]
-REJECTED = [7, 8, 13, 17, *range(len(SPECIAL) + 1, len(SPECIAL) + 14)]  # the bad lines, by number
+REJECTED = [7, 8, 13, 17, *range(len(SPECIAL) + 1, len(SPECIAL) + 16)]  # the bad lines, by number
 
 
 def kith(saves: Path, *args: str) -> int:
@@ -123,22 +133,14 @@ def full_dump(path: Path) -> dict[str, Any]:
     return {"nodes": nodes, "names": names, "edges": [row[1:] for row in edges], "knowings": knowings}
 
 
-@pytest.mark.parametrize("lines", [
-    pytest.param(SPECIAL + EDGE_CASES, id="every-rule"),
-    pytest.param(SPECIAL + EDGE_CASES + synthesize(400, seed=3).lines, id="synthetic-game"),
-])
-def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                      lines: list[dict[str, Any]]) -> None:
-    saves = tmp_path / "saves"
-    source = tmp_path / "all.jsonl"
-    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    imported = kith(saves, "import", "--json", "--save", "bulk", str(source))
-    summary = json.loads(capsys.readouterr().out)
-    assert imported == 1 and [e["line"] for e in summary["errors"]] == REJECTED
-
+def single_upserts(saves: Path, lines: list[dict[str, Any]], capsys: pytest.CaptureFixture[str],
+                   tmp_path: Path) -> tuple[list[int], list[dict[str, Any]], dict[str, Any]]:
+    """Each line as its own ``kith graph upsert`` into the save ``single``: the lines refused, their
+    messages, and the counts an import's summary should add up to."""
     rejected = []
     messages = []
-    counted = {"nodes": {"created": 0, "updated": 0}, "edges": {"created": 0, "skipped": 0}, "closed": 0}
+    counted: dict[str, Any] = {"nodes": {"created": 0, "updated": 0}, "edges": {"created": 0, "skipped": 0},
+                               "closed": 0}
     for number, line in enumerate(lines, start=1):
         call = {key: value for key, value in line.items() if key != "turn"}
         one = tmp_path / "one.json"
@@ -153,6 +155,31 @@ def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: p
                 for count in counts:
                     counted[part][count] += outcome[part][count]
             counted["closed"] += sum(1 for c in outcome["closed"] if c.get("id") and not c.get("skipped"))
+    return rejected, messages, counted
+
+
+@pytest.fixture(params=["one-batch", "batches-of-3"])
+def batches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import's rows reach the save in batches while later lines are still read (``bulk_write``). With
+    a batch every three versions, versions are closed, and knower rows rewritten, after they were sent."""
+    if request.param == "batches-of-3":
+        monkeypatch.setattr(bulk_write, "SEND_EVERY", 3)
+
+
+@pytest.mark.parametrize("lines", [
+    pytest.param(SPECIAL + EDGE_CASES, id="every-rule"),
+    pytest.param(SPECIAL + EDGE_CASES + synthesize(400, seed=3).lines, id="synthetic-game"),
+])
+def test_import_writes_what_one_upsert_per_line_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      lines: list[dict[str, Any]], batches: None) -> None:
+    saves = tmp_path / "saves"
+    source = tmp_path / "all.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    imported = kith(saves, "import", "--json", "--save", "bulk", str(source))
+    summary = json.loads(capsys.readouterr().out)
+    assert imported == 1 and [e["line"] for e in summary["errors"]] == REJECTED
+
+    rejected, messages, counted = single_upserts(saves, lines, capsys, tmp_path)
     assert rejected == REJECTED
     assert summary["errors"] == messages  # each refused in the same words
     assert {key: summary[key] for key in counted} == counted  # the import's summary adds up the same
@@ -219,3 +246,119 @@ def test_an_unpublished_commit_gives_the_connection_back_as_it_was(tmp_path: Pat
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     finally:
         conn.close()
+
+
+def test_an_import_into_a_graph_already_imported_writes_what_upserts_would(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], batches: None) -> None:
+    """A second file into a save the first filled: versions the save already had are closed in place, knower
+    rows of theirs are rewritten, and with fewer new versions than stored the indexes are kept up row by row."""
+    saves = tmp_path / "saves"
+    game = synthesize(300, seed=5).lines
+    first, second = SPECIAL + game, EDGE_CASES + [{**line, "turn": line["turn"] + 20} for line in game[-40:]]
+    for name, part in (("first", first), ("second", second)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in part), encoding="utf-8")
+        kith(saves, "import", "--json", "--save", "bulk", str(tmp_path / f"{name}.jsonl"))
+    capsys.readouterr()
+    single_upserts(saves, first + second, capsys, tmp_path)
+    bulk, single = full_dump(saves / "bulk.sqlite"), full_dump(saves / "single.sqlite")
+    assert len(bulk["edges"]) > len(full_dump_of(first, tmp_path, capsys)["edges"])  # the second file added some
+    assert bulk == single
+    assert schema(saves / "bulk.sqlite") == schema(saves / "single.sqlite")  # every index is there again
+
+
+def full_dump_of(lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    source = tmp_path / "only.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    kith(tmp_path / "saves", "import", "--save", "only", str(source))
+    capsys.readouterr()
+    return full_dump(tmp_path / "saves" / "only.sqlite")
+
+
+def schema(path: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_fact_json_cannot_carry_to_sqlite_is_written_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          batches: None) -> None:
+    """A NUL inside a fact would end the text in SQLite's JSON reader: such a batch goes row by row instead."""
+    lines = [SPECIAL[0],
+             {"turn": 1, "edges": [_edge(fact="Iska keeps a letter\u0000 sealed for Mira."),
+                                   _edge(relation="FEARS", strength=-0.2, fact="Iska fears the seal.")]},
+             {"turn": 2, "closeEdges": [{"sourceName": "Iska", "targetName": "Mira Vell", "relation": "TRUSTS"}]}]
+    saves = tmp_path / "saves"
+    (tmp_path / "nul.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert kith(saves, "import", "--save", "bulk", str(tmp_path / "nul.jsonl")) == 0
+    capsys.readouterr()
+    single_upserts(saves, lines, capsys, tmp_path)
+    bulk = full_dump(saves / "bulk.sqlite")
+    assert bulk == full_dump(saves / "single.sqlite")
+    assert bulk["edges"][0][4] == "Iska keeps a letter\u0000 sealed for Mira." and bulk["edges"][0][6] == 2
+
+
+def test_a_load_that_breaks_a_rule_of_the_tables_writes_nothing(tmp_path: Path) -> None:
+    """The save's own checks are off while a load's rows go in, so the load is checked whole before the commit:
+    a version whose end is no node is refused in SQLite's words, and the save is left as it was."""
+    path = tmp_path / "s.sqlite"
+    source = tmp_path / "f.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in SPECIAL[:6]), encoding="utf-8")
+    assert kith(tmp_path, "import", "--save", str(path), str(source)) == 0
+    before = full_dump(path)
+
+    async def go() -> None:
+        async with await SaveDatabase.open(path) as db:
+            load = BulkLoad()
+            load.edges["edge-fears-000001"] = ["edge-fears-000001", "npc-iska", "npc-nobody", "FEARS", -0.5,
+                                               "Iska fears a person who does not exist.", 20, None, "[]"]
+            load.created_edges.add("edge-fears-000001")
+            await db.commit_load(load)
+
+    with pytest.raises(SaveError, match=r"FOREIGN KEY constraint failed.*npc-nobody.*nothing was saved"):
+        asyncio.run(go())
+    assert full_dump(path) == before
+    assert schema(path) == schema_of_new_save(tmp_path)
+
+
+def schema_of_new_save(tmp_path: Path) -> list[tuple[str, str]]:
+    async def make() -> None:
+        async with await SaveDatabase.open(tmp_path / "empty.sqlite", create=True):
+            pass
+
+    asyncio.run(make())
+    return schema(tmp_path / "empty.sqlite")
+
+
+def test_an_import_that_stops_half_way_leaves_the_save_as_it_was(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows already sent are part of the one transaction: an interruption after some batches rolls them back,
+    and the indexes dropped for the load are there again."""
+    monkeypatch.setattr(bulk_write, "SEND_EVERY", 10)
+    path = tmp_path / "s.sqlite"
+    source = tmp_path / "f.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in SPECIAL[:3]), encoding="utf-8")
+    assert kith(tmp_path, "import", "--save", str(path), str(source)) == 0
+    before, shape = full_dump(path), schema(path)
+
+    async def go() -> int:
+        sent = 0
+        async with await SaveDatabase.open(path) as db:
+            loader = await db.bulk_loader(await db.vocabulary(), random.Random(1))
+            lines = synthesize(200, seed=8).lines
+            async with db.load_stream(loader.load, versions=10_000) as stream:
+                assert stream is not None
+                for line in lines:
+                    await loader.load_line({k: v for k, v in line.items() if k != "turn"}, line["turn"] + 5)
+                    if stream.due():
+                        await stream.send()
+                        sent += 1
+                    if sent == 3:
+                        raise KeyboardInterrupt
+        return sent
+
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(go())
+    assert full_dump(path) == before
+    assert schema(path) == shape

@@ -217,13 +217,16 @@ async def load_lines(db: SaveDatabase, lines: list[ImportLine], summary: ImportS
     await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
     # The save as it is, in memory: each line reads what earlier lines wrote without a query.
     loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
-    for line in lines:
-        done = await loader.load_line(line.call, line.turn)
-        if isinstance(done, str):
-            summary.errors.append({"line": line.number, "error": done})
-        else:
-            summary.count(done)
-    await db.commit_load(loader.load, unpublished=unpublished)
+    versions = sum(len(line.call.get("edges", ())) for line in lines if isinstance(line.call, dict))
+    async with db.load_stream(loader.load, versions=versions, unpublished=unpublished) as stream:
+        for line in lines:
+            done = await loader.load_line(line.call, line.turn)
+            if isinstance(done, str):
+                summary.errors.append({"line": line.number, "error": done})
+            else:
+                summary.count(done)
+            if stream is not None and stream.due():
+                await stream.send()
 
 
 async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:

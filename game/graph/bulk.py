@@ -137,6 +137,18 @@ _NONE: list[Any] = []  # an absent list of items; read, never changed
 _RELATION_MATCH = re.compile(RELATION_PATTERN.removeprefix("^").removesuffix("$")).fullmatch
 
 
+def _is_text(value: str) -> bool:
+    """Whether pydantic takes ``value`` as a string: JSON can spell a lone surrogate (``"\\ud800"``), which
+    is no character and cannot be written as UTF-8, and pydantic refuses it."""
+    if value.isascii():
+        return True
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 @functools.cache
 def _triples() -> tuple[str, ...]:
     """Every three-character run of ``_base36``'s digits, least significant first, by value."""
@@ -185,6 +197,11 @@ class BulkLoad:
     edges: dict[str, EdgeRow] = field(default_factory=dict)  # in the order they were first written
     created_edges: set[str] = field(default_factory=set)
     knowings: dict[tuple[str, str], KnowingRow] = field(default_factory=dict)
+    written_knowings: list[dict[tuple[str, str], KnowingRow]] = field(default_factory=list)
+    """Every knower row written, new or changed, line by line in order (``knowings`` holds the last of each)."""
+    closed: list[EdgeRow] = field(default_factory=list)
+    """Every version row closed after a line first wrote it, in order (closing is the only change a
+    version ever sees): how a writer that sent rows early knows which to send again."""
 
     def __bool__(self) -> bool:
         return bool(self.nodes or self.edges or self.knowings)
@@ -288,7 +305,8 @@ class BulkLoader:
                 return None
             if type(source) is not str or type(target) is not str or type(fact) is not str \
                     or type(public) is not bool or not 0 < len(source) <= MAX_NAME_CHARS \
-                    or not 0 < len(target) <= MAX_NAME_CHARS:
+                    or not 0 < len(target) <= MAX_NAME_CHARS \
+                    or not (_is_text(source) and _is_text(target) and _is_text(fact)):
                 return None
             if type(relation) is not str or (relation not in relations and not self._plain_relation(relation)):
                 return None
@@ -309,7 +327,7 @@ class BulkLoader:
                 return None
             source, target, relation = close.get("sourceName"), close.get("targetName"), close.get("relation")
             if type(source) is not str or type(target) is not str or not 0 < len(source) <= MAX_NAME_CHARS \
-                    or not 0 < len(target) <= MAX_NAME_CHARS:
+                    or not 0 < len(target) <= MAX_NAME_CHARS or not (_is_text(source) and _is_text(target)):
                 return None
             if type(relation) is not str or (relation not in relations and not self._plain_relation(relation)):
                 return None
@@ -357,9 +375,11 @@ class BulkLoader:
             if edge.invalid_at is not None and row in held:
                 held.remove(row)
             self.load.edges.setdefault(edge.id, row)
+            self.load.closed.append(row)  # (UpsertExecution only ever closes a stored version)
         if writes.knowings:
             rows = {key: knowing_row(knowing) for key, knowing in writes.knowings.items()}
             self._unsorted.append(rows)
+            self.load.written_knowings.append(rows)
             self.load.knowings.update(rows)
         return LineCounts.of(outcome.result)
 
@@ -517,6 +537,7 @@ class BulkLoader:
         self._ids.update(line.created)
         load.edges.update(line.created)
         load.created_edges.update(line.created)
+        load.closed += line.closed.values()
         for edge_id, row in line.closed.items():
             row[INVALID_AT] = turn
             held = self._open.get((row[SOURCE], row[TARGET], row[RELATION]))
@@ -529,6 +550,7 @@ class BulkLoader:
                 self._open.setdefault(key, []).extend(still)
         if line.knowings:
             self._unsorted.append(line.knowings)
+            load.written_knowings.append(line.knowings)
             load.knowings.update(line.knowings)
 
     def knowers(self, edge_id: str) -> dict[str, KnowingRow]:

@@ -17,27 +17,28 @@ import json
 import os
 import random
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
 from game.graph.bulk import BulkLoad, BulkLoader, edge_row, knowing_row
 from game.graph.gossip import Told
-from game.graph.knowing_terms import How
 from game.graph.memory import GraphIndex
 from game.graph.merge_plan import plan_merge
-from game.graph.models import NODE_TYPES, Edge, Node
+from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots
 from game.store import journal as journal_log
+from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
@@ -312,56 +313,67 @@ class SaveDatabase:
         )
 
     async def commit_load(self, load: BulkLoad, *, unpublished: bool = False) -> None:
-        """Commit a bulk load (``kith graph import``) in one transaction.
+        """Commit a whole bulk load in one transaction (see ``load_stream``)."""
+        if load:
+            async with self.load_stream(load, unpublished=unpublished, versions=len(load.edges)):
+                pass
 
-        On a save with played turns the load is journaled at the current turn, like ``commit_graph``;
-        on a fresh save there is nothing to undo to, and the journal would only slow a bulk load. See
-        ``bulk_load`` for how the rows go in.
+    @asynccontextmanager
+    async def load_stream(self, load: BulkLoad, *, versions: int,
+                          unpublished: bool = False) -> AsyncIterator[LoadStream | None]:
+        """Commit a bulk load (``kith graph import``) in one transaction, as the caller makes it.
+
+        On a save with played turns this gives None, and the load is journaled at the current turn when
+        the block ends, like ``commit_graph``. On a save with none there is nothing to undo to: it gives
+        a ``LoadStream`` (``bulk_write``) whose batches the caller sends while it goes on making the load,
+        and the transaction commits when the block ends. An exception in the block writes nothing.
 
         ``unpublished``: this save is being built under a temporary name (a ``SaveDatabase.open`` seed)
         that nothing else has open, so its commit writes the pages once, straight into the file, without
         a journal and without waiting for the disk; the file is synced after it, before it is named. A
         failure there leaves a file nobody opens, and the save is not created. Never for a named save.
+
+        ``versions``: about how many versions the load will write; when that is at least as many as the
+        save holds, the indexes of the graph's tables are built again after the rows instead of kept up.
         """
-        if not load:
-            return
         journal_turn = await self.current_turn()
-        verified = await self._verified(load)
-        if verified:
-            await self._checks(on=False)
+        if journal_turn > 0:
+            yield None
+            if load:
+                async with self.transaction() as conn:
+                    await self._write_graph(conn, load.writes(), journal_turn, journal=True)
+            return
+        stored_node_ids = {str(row[0]) for row in await self.conn.execute_fetchall("SELECT id FROM nodes")}
         synchronous = None
         if unpublished:
             synchronous = int((await self.conn.execute_fetchall("PRAGMA synchronous"))[0][0])  # type: ignore[index]
             await self.conn.execute("PRAGMA journal_mode = OFF")
             await self.conn.execute("PRAGMA synchronous = OFF")
+        await self._checks(on=False)  # ``LoadStream.finish`` checks every row instead
+        switch_interval = sys.getswitchinterval()
+        # The connection's thread needs Python's lock for a moment after each batch; by default it would
+        # wait up to 5 ms for the reading thread to let go, and sit idle meanwhile.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         try:
             async with self.transaction() as conn:
-                if journal_turn > 0:
-                    await self._write_graph(conn, load.writes(), journal_turn, journal=True)
-                else:
-                    await bulk_load(conn, load)
+                stream = LoadStream(conn, load, stored_node_ids)
+                stored = (await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges"))[0][0]  # type: ignore[index]
+                if versions >= REINDEX_FROM * max(int(stored), 1):
+                    await stream.drop_indexes()
+                try:
+                    yield stream
+                    await stream.finish()
+                finally:
+                    await stream.settle()
         finally:
+            sys.setswitchinterval(switch_interval)
             if synchronous is not None:
                 await self.conn.execute("PRAGMA journal_mode = WAL")
                 await self.conn.execute(f"PRAGMA synchronous = {synchronous}")
-            if verified:
-                await self._checks(on=True)
+            await self._checks(on=True)
         if unpublished:
             # Closing syncs only what went through the WAL, and these pages did not.
             await asyncio.to_thread(sync_file, self.path)
-
-    async def _verified(self, load: BulkLoad) -> bool:
-        """Whether every row of a load keeps the tables' rules, checked here in one pass.
-
-        SQLite's per-row checks (foreign keys, the CHECKs of ``knowings`` and ``nodes``) cost as much as
-        the inserts themselves for a bulk load. Every endpoint must be a node of the save or of the load,
-        and every value the CHECKs test must be in range; only then are SQLite's checks switched off for
-        this one commit. Otherwise they stay on and SQLite refuses the bad row.
-        """
-        nodes = {row[0] for row in await self.conn.execute_fetchall("SELECT id FROM nodes")} | set(load.nodes)
-        return (all(row[1] in nodes and row[2] in nodes for row in load.edges.values())
-                and all(node.type in NODE_TYPES for node in load.nodes.values())
-                and all(row[2] in _HOWS and 0.0 <= row[4] <= 1.0 for row in load.knowings.values()))
 
     async def _checks(self, *, on: bool) -> None:
         # Never inside a transaction: SQLite ignores ``foreign_keys`` there.
@@ -627,51 +639,6 @@ class SaveDatabase:
         if self._lock is None:
             self._lock = SaveLock.acquire(self.path, self.name)
         await snapshots.restore_into(self.conn, self.name, source)
-
-
-_HOWS = frozenset(get_args(How))
-
-REINDEX_FROM = 1.0
-"""A load at least this many times the versions already stored rebuilds the secondary indexes after
-its rows instead of updating them row by row (one sort per index instead of 100k scattered inserts)."""
-
-
-async def bulk_load(conn: aiosqlite.Connection, load: BulkLoad) -> None:
-    """Write a bulk load's rows inside the caller's transaction, the cheapest way that gives the same rows.
-
-    New versions and their knower rows are plain inserts (an upsert first looks for a conflict, doubling
-    the cost); only rows that already existed are upserted. When the load is large against what is
-    stored, the secondary indexes of ``edges`` and ``knowings`` are dropped and built again after the
-    rows, within the same transaction, so a failure leaves them exactly as they were.
-    """
-    created = load.created_edges
-    new_edges = [row for edge_id, row in load.edges.items() if edge_id in created]
-    old_edges = [row for edge_id, row in load.edges.items() if edge_id not in created]
-    new_rows = [row for key, row in load.knowings.items() if key[0] in created]
-    old_rows = [row for key, row in load.knowings.items() if key[0] not in created]
-    stored = int(next(iter(await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges")))[0])
-    edge_indexes: list[tuple[str, str]] = []
-    knowing_indexes: list[tuple[str, str]] = []
-    if len(new_edges) >= REINDEX_FROM * max(stored, 1):
-        edge_indexes = await graph_repo.secondary_indexes(conn, ("edges",))
-        knowing_indexes = await graph_repo.secondary_indexes(conn, ("knowings",))
-    for name, _sql in edge_indexes + knowing_indexes:
-        await conn.execute(f'DROP INDEX "{name}"')
-    await graph_repo.put_nodes(conn, [n for n in load.nodes.values() if n.id not in load.created_nodes])
-    await graph_repo.insert_nodes(conn, [n for n in load.nodes.values() if n.id in load.created_nodes])
-    await conn.executemany(graph_repo.UPSERT_EDGE, old_edges)
-    await conn.executemany(graph_repo.INSERT_EDGE, new_edges)
-    # The indexes of ``edges`` are built on the connection's thread while this one puts the knower rows
-    # in key order (appending to the table's B-tree is its cheapest insert): a CREATE INDEX is one call
-    # that releases the GIL throughout, where an insert per row would wait for it at every row.
-    building = [asyncio.ensure_future(conn.execute(sql)) for _name, sql in edge_indexes]
-    await asyncio.sleep(0)  # let the first build reach the connection's thread before sorting
-    new_rows.sort()
-    await asyncio.gather(*building)
-    await conn.executemany(graph_repo.UPSERT_KNOWING, old_rows)
-    await conn.executemany(graph_repo.INSERT_KNOWING, new_rows)
-    for _name, sql in knowing_indexes:
-        await conn.execute(sql)
 
 
 def sync_file(path: Path) -> None:
