@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from helpers.saves import empty_old_save
 from store_helpers import VOCABULARY, person, play, relation, seeded, state
 
 from game.errors import SaveError, SaveNotFound
@@ -32,6 +33,25 @@ async def test_a_new_save_is_wal_with_foreign_keys_and_current_schema(tmp_path: 
         assert (await db.meta())["world"] == "test-world"
     finally:
         await db.close()
+
+
+def schema(path: Path) -> list[tuple[str, str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("version", range(1, CURRENT_VERSION))
+async def test_an_old_save_migrated_has_the_schema_of_a_new_one(tmp_path: Path, version: int) -> None:
+    """A new save gets every migration in one transaction; an old one takes them step by step on opening.
+    Both must end with the same tables, indexes and columns, in the same words."""
+    async with await SaveDatabase.open(tmp_path / "new.sqlite", create=True):
+        pass
+    async with await SaveDatabase.open(empty_old_save(tmp_path / "old.sqlite", version)):
+        pass
+    assert schema(tmp_path / "old.sqlite") == schema(tmp_path / "new.sqlite")
 
 
 async def test_missing_save_is_not_created_unless_asked(tmp_path: Path) -> None:
