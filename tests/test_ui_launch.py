@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers.ui import WORLDS, make_app, play, settle, toasts
-from textual.widgets import Input
+from textual.widgets import Footer, Input
+from textual.widgets._footer import FooterKey
 
 from game.config import Settings, load_settings
 from game.ui.app import KithApp
@@ -54,3 +55,18 @@ async def test_map_keys_pressed_before_the_map_is_mounted_do_nothing_and_the_map
         await play(pilot, "help Edda")
         assert "> help Edda" in app.query_one(StoryLog).plain_text()
         assert {node.name for node in graph.nodes}, "the map shows who the player knows"
+
+
+async def test_the_key_bar_follows_the_first_frame_and_its_keys_work_before_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert not app.query(Footer), "the first frame is drawn without the key bar"
+        await pilot.press("f2")  # a key the bar shows, pressed before the bar is there
+        assert app.map_pane.has_class("-hidden")
+        await settle(pilot)
+        footer = app.query_one(Footer)
+        assert footer.region.y == 35, "the key bar takes the last line"
+        shown = {key.description for key in footer.query(FooterKey)}
+        assert {"Undo", "Help", "Map"} <= shown
+        await pilot.press("f2")
+        assert not app.map_pane.has_class("-hidden")

@@ -19,9 +19,8 @@ import importlib
 import os
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from contextlib import aclosing
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -34,9 +33,7 @@ from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from game.errors import ConfigError, KithError
-from game.ui import telling, terminal_watch
 from game.ui.command_input import CommandInput, in_mode
-from game.ui.errors import describe, notify_problem
 from game.ui.keys import KeyStore, environment_with_key
 from game.ui.map_pane import FOLD_BELOW, WIDTH_STEP, MapPane
 from game.ui.status_line import StatusLine
@@ -58,8 +55,7 @@ if TYPE_CHECKING:
 RECOVER_HINT = "Ctrl+N starts a new game, Ctrl+O loads another, F5 opens the settings."
 
 
-@dataclass(frozen=True)
-class OpenRequest:
+class OpenRequest(NamedTuple):
     save: str | None = None
     new: bool = False
     world: str | None = None
@@ -137,26 +133,35 @@ class KithApp(App[int]):
                 yield StoryLog(id="log")
                 yield CommandInput(id="command")
             yield MapPane(id="map-pane")
-        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#story-pane").border_title = "Story"
         self.query_one(CommandInput).focus()
         if self._settings is not None:
             self._remembered_key()
-        # After the first frame: the player sees the screen at once; the map's contents, then the game,
-        # come into it (issue 15). Map keys pressed meanwhile do nothing (``map_pane.filled``).
+        # After the first frame: the player sees the screen at once; the key bar, the map's contents, then
+        # the game come into it (issue 15). Map keys pressed meanwhile do nothing (``map_pane.filled``).
         self.call_after_refresh(self._after_first_frame)
+
+    def _watch_terminal(self) -> None:
+        from game.ui import terminal_watch
+
         terminal = None if self.is_headless else terminal_watch.terminal_fd()
         if terminal is not None:
             self.set_interval(terminal_watch.CHECK_SECONDS, lambda: self._leave_if_terminal_lost(terminal))
 
     def _leave_if_terminal_lost(self, terminal: int) -> None:
         """The terminal was closed under the game: every turn is saved, so the game ends with it."""
+        from game.ui import terminal_watch
+
         if terminal_watch.terminal_lost(terminal):
             self.exit()
 
     async def _after_first_frame(self) -> None:
+        self._watch_terminal()
+        # The key bar follows the first frame too: its keys work from the start, and while the story pane
+        # is still empty the line it takes back from it moves nothing the player can see.
+        await self.mount(Footer())
         panes = self.query(MapPane)
         if not panes or not await panes.first().fill():
             return  # the app is closing already (it may exit in its first frame)
@@ -198,6 +203,8 @@ class KithApp(App[int]):
 
     def report(self, error: BaseException, *, modal: bool = False) -> None:
         """Show an error the way the player can act on it: a notification, or a modal when it blocks play."""
+        from game.ui.errors import describe, notify_problem  # loaded with the first problem, if any
+
         if modal:
             from game.ui.screens.problem import ProblemScreen
 
@@ -247,6 +254,8 @@ class KithApp(App[int]):
         self.map_pane.map.at_turn = None
         self.map_pane.map.select(None)
         self._show_status()
+        from game.ui import telling  # the turn's telling, loaded with the first game after the first frame
+
         await telling.show_tokens(self)
         self.status.activity = ""
         # Turns a model could not record are read again while the player reads; the map follows.
@@ -379,6 +388,7 @@ class KithApp(App[int]):
         self._outcome = _Outcome()
         command_line = await log.add_command(text)
         from game.engine.meta import parse_meta  # loaded with the first turn, not before the first frame
+        from game.ui import telling
 
         if parse_meta(text) is None:
             self.status.activity = "telling the turn"
@@ -408,6 +418,8 @@ class KithApp(App[int]):
             await self._end_stream()
             if session.turn == before:
                 await log.discard(self._told)
+            from game.ui.errors import describe
+
             await log.add_failure(describe(error).message)
             self.report(error)
             self._outcome.failed = True
@@ -547,19 +559,29 @@ class KithApp(App[int]):
 
     # Telling the last turn again and steering the model (game/ui/telling.py).
     def action_retry(self) -> None:
+        from game.ui import telling
+
         telling.retry(self)
 
     def action_continue_turn(self) -> None:
+        from game.ui import telling
+
         telling.continue_turn(self)
 
     def action_notes(self) -> None:
+        from game.ui import telling
+
         telling.edit_notes(self)
 
     def action_edit_turn(self) -> None:
+        from game.ui import telling
+
         telling.edit_turn(self)
 
     @on(CommandInput.Swipe)
     def _swipe(self, event: CommandInput.Swipe) -> None:
+        from game.ui import telling
+
         telling.swipe(self, event.step)
 
     def action_save_as(self) -> None:
@@ -782,16 +804,16 @@ class KithApp(App[int]):
         await self._close_session()
 
 
-@dataclass
 class _Outcome:
     """What one line's events asked of the screen after they are shown."""
 
-    failed: bool = False
-    reset: str = ""
-    """Why the session now shows another state (``SessionReset.reason``); empty when it does not."""
-    quit: bool = False
-    replaced: TurnReplaced | None = None
-    """The last turn told another way (retry, continue, an edit, a swipe): shown in place of the old."""
+    def __init__(self) -> None:
+        self.failed = False
+        self.reset = ""
+        """Why the session now shows another state (``SessionReset.reason``); empty when it does not."""
+        self.quit = False
+        self.replaced: TurnReplaced | None = None
+        """The last turn told another way (retry, continue, an edit, a swipe): shown in place of the old."""
 
 
 def run_app(settings: Settings | Callable[[], Settings], save: str | None = None, new: bool = False, world: str | None = None,

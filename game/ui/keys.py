@@ -6,7 +6,6 @@ Only on request, in one file readable by its owner alone (``$XDG_CONFIG_HOME/kit
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -27,6 +26,8 @@ class KeyStore:
         """The remembered keys; none when no key was ever remembered. A file that is there but cannot be
         read is a ConfigError rather than nothing, so the player learns why a key is not used and the
         file is not overwritten (which would lose what it held)."""
+        import json  # not before the first frame: a key is read as the game opens
+
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -44,6 +45,8 @@ class KeyStore:
         return self._read().get(variable)
 
     def save(self, variable: str, key: str) -> None:
+        import json
+
         data = self._read()
         data[variable] = key
         try:
