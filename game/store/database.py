@@ -343,7 +343,6 @@ class SaveDatabase:
                 async with self.transaction() as conn:
                     await self._write_graph(conn, load.writes(), journal_turn, journal=True)
             return
-        stored_node_ids = {str(row[0]) for row in await self.conn.execute_fetchall("SELECT id FROM nodes")}
         synchronous = None
         if unpublished:
             synchronous = int((await self.conn.execute_fetchall("PRAGMA synchronous"))[0][0])  # type: ignore[index]
@@ -356,6 +355,7 @@ class SaveDatabase:
         sys.setswitchinterval(SWITCH_INTERVAL)
         try:
             async with self.transaction() as conn:
+                stored_node_ids = {str(row[0]) for row in await conn.execute_fetchall("SELECT id FROM nodes")}
                 stream = LoadStream(conn, load, stored_node_ids)
                 stored = (await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges"))[0][0]  # type: ignore[index]
                 if versions >= REINDEX_FROM * max(int(stored), 1):
