@@ -29,7 +29,6 @@ from textual.command import SimpleCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from game.errors import ConfigError, KithError
@@ -161,6 +160,8 @@ class KithApp(App[int]):
         self._watch_terminal()
         # The key bar follows the first frame too: its keys work from the start, and while the story pane
         # is still empty the line it takes back from it moves nothing the player can see.
+        from textual.widgets import Footer
+
         await self.mount(Footer())
         panes = self.query(MapPane)
         if not panes or not await panes.first().fill():
