@@ -280,3 +280,19 @@ def test_attitudes_unite_weighted_by_history_in_turn_order() -> None:
     assert fold_attitude(KEPT, HOOD, None, None, 7) == (None, "none")
     moved, how = fold_attitude(KEPT, HOOD, None, taken, 7)
     assert how == "merged" and moved is not None and (moved.npc_id, moved.trust) == ("npc-maud", -30.0)
+
+
+def test_the_kettle_mind_recording_is_what_its_generator_makes(tmp_path: Path) -> None:
+    import importlib.util
+    maker = Path(__file__).parent / "fixtures" / "llm" / "make_kettle_mind_recording.py"
+    spec = importlib.util.spec_from_file_location("make_kettle_mind", maker)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fresh = tmp_path / "fresh.jsonl"
+    assert module.record(fresh).splitlines()[-1] == "1 passed, 0 failed"
+
+    def requests(path: Path) -> list[Any]:
+        return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+
+    assert requests(fresh) == requests(Path(__file__).parent / "scripts" / "identity-kettle-mind.jsonl")
