@@ -106,6 +106,11 @@ async def test_a_yes_in_play_gives_the_kept_person_the_strangers_mind(tmp_path: 
         assert {r["text"] for r in rows_of(after, "npc_memories", edda)} >= {"Sam Reed helped me."}
         npc = text_of(await collect(session, "/npc Edda"))
         assert "Sam Reed helped me." in npc
+        # The narrator is told so at the next turn: Edda's MEMORY section holds what the keeper saw.
+        await collect(session, "look")
+        mind = text_of(await collect(session, "/mind Edda"))
+        assert "[MEMORY]" in mind and "Sam Reed helped me." in mind
+        await collect(session, "undo")
         # Undo takes back the merge and both minds, exactly.
         await collect(session, "undo")
         assert (await minds(session._db), await state(session._db)) == before
@@ -126,13 +131,13 @@ def kith(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str, config:
     return code, out, err
 
 
-async def played(tmp_path: Path) -> dict[str, list[dict[str, Any]]]:
+async def played(tmp_path: Path) -> tuple[Any, ...]:
     """A save ``game`` at turn 2: the keeper met and helped at turn 1 (question 1-1 about him asked at turn
-    2). Returns the mind's tables as they were after turn 1."""
+    2). Returns the mind's tables and the graph as they were after turn 1."""
     session = await start(tmp_path)
     try:
         await collect(session, "look")
-        after_first = await minds(session._db)
+        after_first = await minds(session._db), await state(session._db)
         await collect(session, "wait")
     finally:
         await session.close()
@@ -172,8 +177,8 @@ def test_graph_merge_folds_the_mind_keeps_the_graph_in_agreement_and_undo_restor
             tables = await minds(db)
             for table in MIND_TABLES:
                 assert rows_of(tables, table, "npc-keeper-marsh") == []
-            await db.undo_last_turn()  # turn 2: the question, the upsert and the merge
-            assert await minds(db) == after_first
+            await db.undo_last_turn()  # turn 2: the question, the upsert, the merge and its closed trust
+            assert (await minds(db), await state(db)) == after_first
 
     asyncio.run(undo())
 

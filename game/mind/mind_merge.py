@@ -185,8 +185,8 @@ async def _agreement(db: SaveDatabase, kept: Node, after: Attitude, held: Attitu
     tier asks for a change is the whole graph read (the upsert that makes it checks against all of it).
     """
     players = await db.graph.player_nodes()
-    if not players:
-        return GraphWrites()
+    if not players or kept.type != "individual" or kept.id in {p.id for p in players}:
+        return GraphWrites()  # no player, or no one whose attitude toward the player the graph states
     small = GraphIndex([kept, *players], await db.graph.open_edges_of(kept.id))
     before = held if held is not None else baseline(small, kept)
     tiers = [TierChange(kept.id, kept.name, before.tier, after.tier)] if after.tier != before.tier else []
