@@ -29,6 +29,7 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import NodeSource, UpsertExecution, load_calls, load_json
 from game.store.database import SaveDatabase, node_by_name
+from game.store.mind_fold import MindSummary
 from game.text import strip_control
 
 BULK_CACHE_KIB = 64 * 1024
@@ -241,6 +242,23 @@ async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:
     return latest
 
 
+def fold_minds_on_merge(db: SaveDatabase, settings: Settings) -> None:
+    """A merge by this command also folds the merged NPC's mind into the kept one's (``mind_merge``)."""
+    from game.engine.session import memory_settings
+    from game.mind.mind_merge import fold_with
+
+    db.fold_minds = fold_with(memory_settings(settings))
+
+
+def mind_line(mind: MindSummary) -> str:
+    """The text output's line for what a merge folded of the merged NPC's mind."""
+    details = [f"{n} {what}" for n, what in ((mind.repeated, "already remembered"),
+                                               (mind.forgotten, "forgotten past capacity")) if n]
+    extra = f" ({', '.join(details)})" if details else ""
+    return (f"Mind: {mind.memories} memory(ies) taken over{extra}; attitude {mind.attitude}; "
+            f"{mind.said} thing(s) said taken over.")
+
+
 async def merge(args: argparse.Namespace, settings: Settings) -> int:
     evidence = " ".join(args.evidence.split())
     if not evidence:
@@ -252,16 +270,20 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
             raise InputError(strip_control(
                 f"{args.keep!r} and {args.merged!r} are already the same node, {keep.name} ({keep.id})"))
         turn = await merge_turn(db, keep, merged)
+        fold_minds_on_merge(db, settings)
         report = await db.merge_nodes(keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn)
         record = (await db.merges())[-1]
+    mind = report.mind or MindSummary()
     if args.json:
         print_json({"kept": report.kept.to_json_dict(), "merged": report.merged.to_json_dict(),
-                    "repointed": report.repointed, "closed": report.closed, "merge": record.to_json_dict()})
+                    "repointed": report.repointed, "closed": report.closed, "merge": record.to_json_dict(),
+                    "mind": mind.to_json_dict()})
     else:
         closed = f", {len(report.closed)} closed as duplicates or self-relations" if report.closed else ""
         print_text(f"Merged {merged.name} ({merged.id}) into {keep.name} ({keep.id}): "
               f"{report.repointed} edge version(s) re-pointed{closed}.")
         print_text(f"Aliases of {keep.name} now: {', '.join(report.kept.aliases) or '-'}")
+        print_text(mind_line(mind))
         print_text(f"Logged at turn {turn} as manual: {evidence}")
     return 0
 

@@ -54,6 +54,7 @@ from game.mind.attitude_command import RelationshipRequest, describe_set, set_at
 from game.mind.context import DEFAULT_SHARES, ComposedContext, ContextSettings
 from game.mind.memory import MemoryBook, MemorySettings
 from game.mind.memory_store import load_memory_book
+from game.mind.mind_merge import fold_with
 from game.narrator.base import Narrator, PastTurn
 from game.store import metapath_patterns
 from game.store.damage import DECODE_ERRORS, READ_ERRORS, damaged
@@ -147,7 +148,9 @@ class GameSession:
             ending_titles=world.ending_titles, gossip_settings=gossip_settings(settings),
             context_settings=context_settings(settings), tier_lines=tier_change_lines(world, settings.seed),
         )
-        self._pipeline.reload_graph = db.load_graph_index  # a "yes" to "is that Bram Kettle?" folds a node
+        # A "yes" to "is that Bram Kettle?" folds a node, and the stranger's mind into Bram's (mind_merge).
+        self._pipeline.reread_state = self.read_state
+        db.fold_minds = fold_with(memory_settings(settings))
 
     # ------------------------------------------------------------------------------------- the game now
 

@@ -276,9 +276,10 @@ class TurnPipeline:
         self.seed = seed
         self.retrieval_settings = retrieval_settings or RetrievalSettings()
         self.ending_titles: Mapping[str, str] = ending_titles or {}
-        self.reload_graph: Callable[[], Awaitable[GraphIndex]] | None = None
-        """Reads the graph back after a turn folded one node into another (the in-memory graph only adds
-        and changes); without it (a game in memory) answers to questions of identity are not taken."""
+        self.reread_state: Callable[[], Awaitable[PlayState]] | None = None
+        """Reads the game back after a turn folded one person into another (the graph, and the minds the
+        merge united: the in-memory state only adds and changes); without it (a game in memory) answers
+        to questions of identity are not taken."""
 
     def story_input(self, text: str) -> str | MetaOutput:
         """What the story is asked to do for ``text``, or the reply when no story turn is told.
@@ -309,7 +310,7 @@ class TurnPipeline:
             yield wanted
             return
         answer = read_answer(text, self.state.pending, self.state.graph, self.state.turn)
-        if answer is not None and self.reload_graph is not None:
+        if answer is not None and self.reread_state is not None:
             reply, row, merge = settle(answer, self.state.turn + 1)
             try:
                 turn = await self.commit_command(text.strip(), reply, rows=[row], merges=[merge] if merge else [])
@@ -329,7 +330,7 @@ class TurnPipeline:
                             gossip_settings=self.gossip_settings, context_settings=self.context_settings,
                             tier_lines=self.tier_lines)
         told.context_providers = self.context_providers
-        told.reload_graph = self.reload_graph
+        told.reread_state = self.reread_state
         return told
 
     async def tell(self, text: str, telling: Telling | None = None) -> AsyncIterator[Event]:
@@ -501,8 +502,8 @@ class TurnPipeline:
                 cancelled = True  # however often Esc is pressed, the commit finishes first
         task.result()  # a failed commit raises here, and nothing was kept
         self.apply(finished)
-        if self.reload_graph is not None and any(merge.merged_id for merge in finished.merges):
-            self.state.graph = await self.reload_graph()
+        if self.reread_state is not None and any(merge.merged_id for merge in finished.merges):
+            self.state = await self.reread_state()
         if cancelled:
             raise asyncio.CancelledError
 

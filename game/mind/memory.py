@@ -179,6 +179,18 @@ class MemoryBook:
                 else:
                     self.said.setdefault(npc, {})[key] = int(write.row["turn"] or 0)
 
+    def over_capacity(self, npc: str, turn: int) -> list[Memory]:
+        """What ``npc`` forgets to stay within bounds at ``turn``: past each kind's capacity (episodic and
+        semantic counted apart), the least relevant now (``Memory.relevance``), oldest first among equals.
+        The one rule for forming a memory and for a merge that gives someone another's memories."""
+        settings = self.settings
+        forgotten: list[Memory] = []
+        for kind, capacity in (("episodic", settings.capacity), ("semantic", settings.semantic_capacity)):
+            kept = [m for m in self.of(npc) if m.kind == kind]
+            if len(kept) > capacity:
+                forgotten += sorted(kept, key=lambda m: (m.relevance(turn, settings), m.seq))[:len(kept) - capacity]
+        return forgotten
+
     def recalled(self, memory: Memory, turn: int) -> Memory:
         """``memory`` strengthened by being recalled at ``turn``."""
         now = memory.strength_at(turn, self.settings)

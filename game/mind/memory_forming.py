@@ -201,15 +201,9 @@ async def _heard(planner: _Planner, graph: GraphIndex, writes: GraphWrites, play
 
 
 def _keep_within_bounds(planner: _Planner, npc: str) -> None:
-    """Forget the least relevant memories past the capacity (episodic and semantic counted apart)."""
-    settings, turn = planner.book.settings, planner.turn
-    for kind, capacity in (("episodic", settings.capacity), ("semantic", settings.semantic_capacity)):
-        kept = [m for m in planner.book.of(npc) if m.kind == kind]
-        if len(kept) <= capacity:
-            continue
-        weakest = sorted(kept, key=lambda m: (m.relevance(turn, settings), m.seq))[:len(kept) - capacity]
-        for memory in weakest:
-            planner.write(memory.deleted())
+    """Forget the least relevant memories past the capacity (``MemoryBook.over_capacity``)."""
+    for memory in planner.book.over_capacity(npc, planner.turn):
+        planner.write(memory.deleted())
 
 
 def _node(graph: GraphIndex, writes: GraphWrites, node_id: str) -> Node | None:

@@ -44,6 +44,7 @@ from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
+from game.store.mind_fold import MindFold
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 
@@ -86,6 +87,9 @@ class SaveDatabase:
         # end (the map's layout) both write through it, and SQLite cannot nest their BEGINs.
         self._writing = asyncio.Lock()
         self._source: SqlGraphSource | None = None
+        self.fold_minds: MindFold | None = None
+        """Set by whoever may merge people (a game, ``graph merge``, ``graph resolve``): a merge then
+        folds the merged NPC's memories, attitude and said words into the kept one's (``mind_fold``)."""
 
     @classmethod
     async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
@@ -571,7 +575,14 @@ class SaveDatabase:
         plan = plan_merge(kept, merged, touching, others, vocabulary, turn)
         await identity.apply_merge(conn, kept, merged, plan, [*touching, *others],
                                    strategy=strategy, evidence=evidence, turn=turn)
-        return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
+        mind = None
+        if self.fold_minds is not None:  # the same transaction, journaled at the same turn
+            folded = await self.fold_minds(self, plan.united, merged, turn)
+            await self._write_graph(conn, folded.writes, turn, journal=True)
+            await write_rows(conn, turn, folded.rows, journal_it=True)
+            mind = folded.summary
+        return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed,
+                           mind=mind)
 
     async def _identity_merges(self, conn: aiosqlite.Connection, merges: Sequence[IdentityMerge], turn: int) -> None:
         """A turn's identity decisions: an assumed name is logged (the turn's writes made it an alias); a

@@ -17,6 +17,7 @@ from game.graph.merge_plan import MergePlan
 from game.graph.models import Edge, Node
 from game.store import graph_repo, journal
 from game.store.connection import now_iso
+from game.store.mind_fold import MindSummary
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class MergeReport:
     merged: Node
     repointed: int
     closed: list[str]
+    mind: MindSummary | None = None
+    """What was folded of the merged NPC's mind; None when the save was opened without a ``MindFold``."""
 
 
 async def apply_merge(conn: aiosqlite.Connection, kept: Node, merged: Node, plan: MergePlan,

@@ -1,0 +1,73 @@
+"""The store's half of folding a merged person's mind into the kept one's: the hook and the plain rows.
+
+A merge (``SaveDatabase._merge_in``: ``graph merge``, ``graph resolve``, a "yes" in play) re-points the
+graph in the store. What the merged NPC remembered, felt and said lives in the mind's tables, and the
+rules for uniting two minds (memory capacity and eviction, attitude tiers) belong to ``game.mind``, above
+the store. So the caller that opens the save hands it a ``MindFold`` (as ``Seed`` is handed in): the store
+calls it inside the merge's transaction, after the graph is merged, and writes what it returns journaled
+at the merge's turn, so undo of that turn restores both minds exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import aiosqlite
+
+from game.graph.models import Node
+from game.graph.ports import GraphWrites
+from game.store.rows import RowWrite, Scalar
+
+if TYPE_CHECKING:
+    from game.store.database import SaveDatabase
+
+AttitudeFold = Literal["kept", "merged", "united", "none"]
+
+
+@dataclass(frozen=True)
+class MindSummary:
+    """What a merge folded: the merged NPC's memories and said words taken over, and whose attitude the
+    kept NPC now has (``kept``: only the kept one had a recorded attitude; ``merged``: only the merged one;
+    ``united``: both, united; ``none``: neither)."""
+
+    memories: int = 0
+    attitude: AttitudeFold = "none"
+    said: int = 0
+    repeated: int = 0
+    """Of ``memories``, how many the kept NPC already held (same text and turn): kept once."""
+    forgotten: int = 0
+    """Memories the kept NPC forgot to stay within capacity after taking the others'."""
+
+    def to_json_dict(self) -> dict[str, int | str]:
+        """The contract shape (``graph merge --json``'s ``mind``)."""
+        return {"memories": self.memories, "attitude": self.attitude, "said": self.said}
+
+
+@dataclass(frozen=True)
+class FoldedMind:
+    """What a ``MindFold`` decided: rows of the mind's tables, graph writes keeping relations toward the
+    player in agreement with the united attitude, and the summary."""
+
+    rows: Sequence[RowWrite] = ()
+    writes: GraphWrites = field(default_factory=GraphWrites)
+    summary: MindSummary = field(default_factory=MindSummary)
+
+
+MindFold = Callable[["SaveDatabase", Node, Node, int], Awaitable[FoldedMind]]
+"""``fold(db, kept, merged, turn)``: called inside the merge's transaction once the graph is merged
+(``kept`` as it now is, ``merged`` as it was); reads through ``db`` (its one connection sees the merge)."""
+
+
+async def rows_where(conn: aiosqlite.Connection, table: str, column: str,
+                     values: Sequence[Scalar]) -> list[dict[str, Scalar]]:
+    """The rows of ``table`` whose ``column`` is one of ``values``, as column -> value."""
+    if not values:
+        return []
+    marks = ", ".join("?" for _ in values)
+    cursor = await conn.execute(f'SELECT * FROM "{table}" WHERE "{column}" IN ({marks})', list(values))
+    names = [c[0] for c in cursor.description]
+    rows = await cursor.fetchall()
+    await cursor.close()
+    return [dict(zip(names, row, strict=True)) for row in rows]
