@@ -28,6 +28,7 @@ from game.engine.swipes_telling import Telling
 from game.engine.turn import ENDED_REPLY, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
 from game.store import journal
+from game.store.damage import reading
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
 from game.text import strip_control
@@ -226,7 +227,8 @@ class Swipes:
         """Take back the newest change made within the current turn (a note, an edit, a continuation):
         what it was and, when the turn's telling changed, the telling now kept. None: there was none."""
         turn = self.turn
-        step = await swipes_store.last_step(self._db.conn, turn)
+        with reading(self._db.name):
+            step = await swipes_store.last_step(self._db.conn, turn)
         if step is None:
             return None
         seq, kind, data = step
@@ -309,7 +311,8 @@ class _Replacing:
         also: list[RowWrite] = []
         if self._parent is not None:
             # An edit or a continuation is a step undo takes back on its own: to the telling it came from.
-            seq = await swipes_store.next_seq(self._db.conn)
+            with reading(self._db.name):
+                seq = await swipes_store.next_seq(self._db.conn)
             also.append(swipes_store.step_row(seq, new.turn, "alternative",
                                               {"back_to": self._parent, "drop": new.index, "kind": self._kind}))
         await swipes_store.keep(self._db, new.turn, new, every, also)
