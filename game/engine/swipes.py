@@ -194,6 +194,19 @@ class Swipes:
             pass
         return found[0]
 
+    async def kept(self) -> TurnReplaced | None:
+        """The last turn as the save keeps it (which telling, of how many), or None before any turn or for a
+        turn told before tellings were kept. For a front end whose retelling was stored but whose
+        ``TurnReplaced`` never reached it (Esc pressed while the store finished)."""
+        turn = self.turn
+        if turn == 0:
+            return None
+        alts = await swipes_store.alternatives(self._db, turn)
+        at = next((i for i, a in enumerate(alts) if a.kept), None)
+        if at is None:
+            return None
+        return TurnReplaced(turn, alts[at].record.narration, at, len(alts), alts[at].record.input)
+
     # ------------------------------------------------------------------------------------- flipping
 
     async def swipe(self, where: str) -> AsyncIterator[Event]:
