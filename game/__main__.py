@@ -56,16 +56,41 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+FOLDERS_HEADING = "folders (change them with the options above, or see docs/configuration.md):"
+
+
+class KithHelpFormatter(argparse.HelpFormatter):
+    """argparse's layout, except that a line never breaks inside a hyphenated word: the help names
+    ``COMMANDS-FILE``, ``TEST-NAME-PATTERN`` and ``--api-key-env``, which must read as written."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+
 class KithParser(argparse.ArgumentParser):
-    """The top-level parser, whose help ends with where Kith's folders are. Worked out when help is asked
-    for, not when the parser is built: finding the folders loads the settings module (and pydantic)."""
+    """Every command's parser (subparsers take their parent's class), whose help ends with where Kith's
+    folders are. Worked out when help is asked for, not when the parser is built: finding the folders
+    loads the settings module (and pydantic)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", KithHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def format_help(self) -> str:
         from game.cli.worlds import folder_lines
 
-        folders = "\n".join(f"  {line}" for line in folder_lines())
-        self.epilog = f"folders (change them with the options above, or see docs/configuration.md):\n{folders}"
-        return super().format_help()
+        folders = "".join(f"  {line}\n" for line in folder_lines())
+        # Added after argparse's layout rather than as the epilog: an epilog is filled as one paragraph
+        # by every parser whose formatter is not the raw one (each subcommand's), squashing the list.
+        return f"{super().format_help()}\n{FOLDERS_HEADING}\n{folders}"
 
 
 def kith_version() -> str:

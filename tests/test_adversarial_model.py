@@ -46,12 +46,12 @@ from llm_helpers import (
     tiny_world,
 )
 
-from game.cli.doctor import doctor
 from game.config import Settings
 from game.engine.events import Event, Notice, TurnCommitted, TurnFailed
 from game.engine.session import GameSession
 from game.errors import KithError, NarratorError
 from game.narrator.base import NarrationResult
+from game.narrator.llm.checkup import doctor
 from game.narrator.llm.guard import SafeStream
 from game.narrator.llm.ir import reply_text, salvage, tidy_ir
 from game.narrator.llm.narrator import OpenAINarrator

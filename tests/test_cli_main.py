@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game.__main__ import build_parser, main
+from game.__main__ import FOLDERS_HEADING, build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,3 +57,45 @@ def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, command: list[st
         os.close(writing)
     assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr, result.stderr
     assert result.returncode in (0, 1, 2)
+
+
+def _help_of(words: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as leaving:
+        main([*words, "--help"])
+    assert leaving.value.code == 0
+    return capsys.readouterr().out
+
+
+def _every_command() -> list[list[str]]:
+    """Every command and every action under one (``kith graph dump``, ``kith saves list``...)."""
+    import argparse
+
+    found: list[list[str]] = [[]]
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in dict(action.choices).items():
+                    if [*words, name] not in found:
+                        found.append([*words, name])
+                        walk(sub, [*words, name])
+
+    walk(build_parser(), [])
+    return found
+
+
+def test_every_commands_help_lays_out_the_folders_one_a_line(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``kith play --help`` as ``kith --help``: the folders paragraph is a list, never one squashed line."""
+    from game.cli.worlds import folder_lines
+
+    monkeypatch.setenv("COLUMNS", "100")
+    expected = [FOLDERS_HEADING,
+                *(f"  {line}" for line in folder_lines())]
+    commands = _every_command()
+    assert ["play"] in commands and ["graph", "dump"] in commands and ["llm", "check"] in commands
+    for words in commands:
+        lines = _help_of(words, capsys).rstrip("\n").splitlines()
+        at = lines.index(expected[0]) if expected[0] in lines else -1
+        assert at >= 0, f"kith {' '.join(words)} --help has no folders list"
+        assert lines[at:] == expected, f"kith {' '.join(words)} --help: {lines[at:]}"

@@ -86,3 +86,36 @@ def test_a_broken_script_names_its_line(tmp_path: Path, capsys: pytest.CaptureFi
     code, _, err = kith(capsys, "run", str(bad))
     assert code == 2
     assert f"{bad}:3: sign=sideways: the sign is +, - or 0" in err
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def documented_forms(text: str) -> list[str]:
+    """The ``kith run`` lines of the first code block that shows them (docs/commands.md, docs/scripts.md)."""
+    block = text.split("\n```\nkith run ", 1)[1].split("\n```", 1)[0]
+    return [f"kith run {block.splitlines()[0]}", *block.splitlines()[1:]]
+
+
+@pytest.mark.parametrize("columns", ["60", "100"])
+def test_run_help_shows_both_documented_forms_the_transcript_one_with_its_commands_file(
+        columns: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COLUMNS", columns)  # the help is laid out for the terminal: any width keeps the words
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    shown = capsys.readouterr().out
+    usage = [line.removeprefix("usage: ").strip() for line in shown.split("\n\n", 1)[0].splitlines()]
+    for doc in ("docs/commands.md", "docs/scripts.md"):
+        assert documented_forms((ROOT / doc).read_text(encoding="utf-8")) == usage, doc
+    assert usage[1] == "kith run --transcript [--save NAME] COMMANDS-FILE"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"| `{usage[1]}` |" in readme
+    # The options say what the form means: --transcript plays the COMMANDS-FILE given.
+    transcript = next(line for line in shown.splitlines() if line.strip().startswith("--transcript"))
+    assert "COMMANDS-FILE" in transcript
+    assert "COMMANDS-FILE" in shown.split("positional arguments:", 1)[1].split("options:", 1)[0]
+
+
+def test_transcript_without_a_commands_file_says_which_file_it_wants(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = kith(capsys, "run", "--transcript")
+    assert code == 2 and "COMMANDS-FILE" in err and "Traceback" not in err

@@ -195,3 +195,70 @@ async def test_the_status_line_shows_a_model_turns_tokens_and_a_retry_keeps_them
             await settle(pilot)
             assert app.session is not None and app.session.history[-1].narration == "The gulls go quiet."
             assert app.status.tokens.startswith("narrate ")
+
+
+async def test_esc_after_a_continuation_is_saved_shows_the_whole_turn_as_the_save_holds_it(tmp_path: Path) -> None:
+    """Esc pressed while a continuation is being stored: the store finishes (the save keeps the continued
+    turn whole), and the story pane shows that whole turn in place of the old telling, not only the
+    streamed addition."""
+    import asyncio
+    import sqlite3
+
+    from chat_server import Delayed
+
+    from game.store.database import SaveDatabase
+
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url, timeout=10.0))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            server.push(Text("The tide turns under the pier."), Text(json.dumps(ir())))
+            await play(pilot, "wait for the tide")
+            assert app.session is not None and app.session.turn == 1
+            # The continuation streams its addition; its World IR comes a moment later, and by then another
+            # writer holds the save, so the turn waits to be stored while Esc is pressed.
+            server.push(Text("The gulls go quiet on the rail."), Delayed(0.3, Text(json.dumps(ir()))))
+            await pilot.press("ctrl+g")
+            for _ in range(250):
+                await pilot.pause(0.02)
+                if len(server.chat_requests) == 4:
+                    break
+            assert len(server.chat_requests) == 4, "the continuation's World IR was never asked for"
+            other = sqlite3.connect(tmp_path / "saves" / "game.sqlite", isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            try:
+                # The IR arrives and the store begins its transaction, which waits for the other writer.
+                storing = app.session._db._writing  # the save's one-transaction-at-a-time lock
+                for _ in range(200):
+                    await asyncio.sleep(0.02)
+                    if storing.locked():
+                        break
+                assert storing.locked() and app.turn_running
+                await pilot.press("escape")
+                await pilot.pause(0.1)
+            finally:
+                other.execute("COMMIT")
+                other.close()
+            for _ in range(250):  # the cancelled worker ends once the store it waited for is done
+                await pilot.pause(0.02)
+                if not app.turn_running:
+                    break
+            await settle(pilot)
+            shown = story(app)
+            assert "Stopped after the turn was saved." in shown
+            kept = app.session.history[-1].narration
+            assert "The tide turns under the pier." in kept and "The gulls go quiet on the rail." in kept
+            assert kept in shown, shown  # the whole turn, not only the addition
+            assert shown.count("The gulls go quiet on the rail.") == 1
+            assert shown.count("The tide turns under the pier.") == 1
+            assert shown.count("> wait for the tide") == 1 and "> continue" not in shown
+            assert "Telling 2 of 2" in shown
+            await play(pilot, "undo")  # the continuation is a step of its own: undo takes it back
+            shown = story(app)
+            assert "The gulls go quiet on the rail." not in shown.split("> undo")[0]
+            assert shown.count("The tide turns under the pier.") == 1
+            kept = app.session.history[-1].narration
+            assert kept == "The tide turns under the pier."
+    async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db:
+        [turn] = await db.turns()
+        assert turn.narration == kept

@@ -22,22 +22,29 @@ from game.script.parser import Script, TestCase, load_script, select_tests
 from game.script.report import format_result, summary
 from game.script.runner import RunOptions, ScriptRunner, TestResult
 
+SCRIPTS_FORM = "kith run SCRIPT... [-v] [--vital] [-l] [TEST-NAME-PATTERN...]"
+TRANSCRIPT_FORM = "kith run --transcript [--save NAME] COMMANDS-FILE"
+"""The two forms, exactly as docs/commands.md and docs/scripts.md show them (a test compares)."""
+
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run", help="run test scripts headless (or play a command list with --transcript)",
-        usage="kith run SCRIPT... [-v] [--vital] [-l] [TEST-NAME-PATTERN...]\n"
-              "       kith run --transcript [--save NAME] COMMANDS-FILE",
+        usage=f"{SCRIPTS_FORM}\n       {TRANSCRIPT_FORM}",
         description="Each test of a script is a fresh game in a temporary folder; the output ends with "
-                    "'N passed, N failed' and any failure exits 1. See docs/scripts.md.",
+                    "'N passed, N failed' and any failure exits 1. With --transcript, COMMANDS-FILE is "
+                    "played and its story printed, checking nothing. See docs/scripts.md.",
     )
-    parser.add_argument("targets", nargs="+", metavar="SCRIPT-OR-PATTERN",
-                        help="script files, then test-name patterns (a glob, or text found in the name)")
+    # Any number here, so a missing file is refused by ``run_command`` naming the form it belongs to.
+    parser.add_argument("targets", nargs="*", metavar="SCRIPT-OR-PATTERN",
+                        help="script files, then test-name patterns (a glob, or text found in the name); "
+                             "with --transcript, the one COMMANDS-FILE")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every command and its output")
     parser.add_argument("--vital", action="store_true", help="stop a test at its first failed check")
     parser.add_argument("-l", "--list", action="store_true", help="list the tests instead of running them")
     parser.add_argument("--transcript", action="store_true",
-                        help="play a plain command file (one per line, # comments) and print the story")
+                        help="play COMMANDS-FILE, a plain command file (one per line, # comments), and print "
+                             "the story")
     parser.add_argument("--save", metavar="NAME", help="with --transcript: keep the game in this save")
     parser.add_argument("--world", metavar="ID", help="world, unless a script's header names one")
     parser.add_argument("--seed", type=int, metavar="N", help="seed, unless a script's header sets one")
@@ -63,6 +70,8 @@ def run_command(args: argparse.Namespace, settings: Settings) -> int:
         return _transcript(args, settings)
     if args.save:
         raise InputError("--save goes with --transcript; a test script always plays in a temporary game")
+    if not args.targets:
+        raise InputError(f"name a script to run: {SCRIPTS_FORM}")
     scripts, patterns = split_targets(args.targets)
     if not scripts:
         raise InputError(f"no script among {' '.join(args.targets)!s}: name a .regtest file first")
@@ -121,6 +130,6 @@ def _transcript(args: argparse.Namespace, settings: Settings) -> int:
     from game.script.transcript import play_transcript
 
     if len(args.targets) != 1:
-        raise InputError("--transcript plays one command file: kith run --transcript [--save NAME] FILE")
+        raise InputError(f"--transcript plays one command file: {TRANSCRIPT_FORM}")
     return asyncio.run(play_transcript(settings, Path(args.targets[0]), args.save, sys.stdout,
                                        record=getattr(args, "record", None)))

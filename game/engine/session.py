@@ -56,7 +56,7 @@ from game.mind.memory import MemoryBook, MemorySettings
 from game.mind.memory_store import load_memory_book
 from game.mind.mind_merge import fold_with
 from game.narrator.base import Narrator, PastTurn
-from game.store import metapath_patterns
+from game.store import damage, metapath_patterns
 from game.store.damage import DECODE_ERRORS, READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.pending import PendingIdentity
@@ -605,7 +605,8 @@ class GameSession:
 
     async def turn_usage(self) -> dict[str, int]:
         """The tokens the last turn's kept telling cost, by step (empty offline or before any turn)."""
-        return await swipes_store.kept_usage(self._db.conn, self.turn)
+        with damage.reading(self._db.name):
+            return await swipes_store.kept_usage(self._db.conn, self.turn)
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)

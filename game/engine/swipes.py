@@ -28,6 +28,7 @@ from game.engine.swipes_telling import Telling
 from game.engine.turn import ENDED_REPLY, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
 from game.store import journal
+from game.store.damage import reading
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
 from game.text import strip_control
@@ -193,6 +194,19 @@ class Swipes:
             pass
         return found[0]
 
+    async def kept(self) -> TurnReplaced | None:
+        """The last turn as the save keeps it (which telling, of how many), or None before any turn or for a
+        turn told before tellings were kept. For a front end whose retelling was stored but whose
+        ``TurnReplaced`` never reached it (Esc pressed while the store finished)."""
+        turn = self.turn
+        if turn == 0:
+            return None
+        alts = await swipes_store.alternatives(self._db, turn)
+        at = next((i for i, a in enumerate(alts) if a.kept), None)
+        if at is None:
+            return None
+        return TurnReplaced(turn, alts[at].record.narration, at, len(alts), alts[at].record.input)
+
     # ------------------------------------------------------------------------------------- flipping
 
     async def swipe(self, where: str) -> AsyncIterator[Event]:
@@ -226,7 +240,8 @@ class Swipes:
         """Take back the newest change made within the current turn (a note, an edit, a continuation):
         what it was and, when the turn's telling changed, the telling now kept. None: there was none."""
         turn = self.turn
-        step = await swipes_store.last_step(self._db.conn, turn)
+        with reading(self._db.name):
+            step = await swipes_store.last_step(self._db.conn, turn)
         if step is None:
             return None
         seq, kind, data = step
@@ -309,7 +324,8 @@ class _Replacing:
         also: list[RowWrite] = []
         if self._parent is not None:
             # An edit or a continuation is a step undo takes back on its own: to the telling it came from.
-            seq = await swipes_store.next_seq(self._db.conn)
+            with reading(self._db.name):
+                seq = await swipes_store.next_seq(self._db.conn)
             also.append(swipes_store.step_row(seq, new.turn, "alternative",
                                               {"back_to": self._parent, "drop": new.index, "kind": self._kind}))
         await swipes_store.keep(self._db, new.turn, new, every, also)

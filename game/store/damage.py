@@ -7,10 +7,11 @@ any of those becomes a ``SaveError`` pointing at ``kith saves check``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sqlite3
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from game.errors import SaveError
@@ -68,6 +69,17 @@ def reads(
             raise damaged(self.name, error) from error
 
     return guarded
+
+
+@contextlib.contextmanager
+def reading(label: str) -> Iterator[None]:
+    """``reads`` for a block: damage met reading rows of the save ``label`` becomes one ``SaveError``."""
+    try:
+        yield
+    except SaveError:
+        raise
+    except READ_ERRORS as error:
+        raise damaged(label, error) from error
 
 
 def write_failure(label: str, error: BaseException) -> SaveError:

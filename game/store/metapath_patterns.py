@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from game.graph.metapaths import MetaPath
+from game.store.damage import reading
+from game.store.promised import expects
 
 if TYPE_CHECKING:
     from game.store.database import SaveDatabase
@@ -28,11 +30,16 @@ class KeptPattern:
 
 
 async def load(db: SaveDatabase) -> list[KeptPattern]:
-    """The kept patterns, best weight first."""
-    rows = await db.conn.execute_fetchall(
-        "SELECT first, second, weight, yield, novelty, turn FROM metapath_patterns ORDER BY weight DESC, first, second")
-    return [KeptPattern(MetaPath((str(r[0]), str(r[1])), float(r[2]), "discovered"), int(r[3]), float(r[4]), int(r[5]))
-            for r in rows]
+    """The kept patterns, best weight first (none in a save older than them; a missing table or a row that
+    does not decode in a newer one is one ``SaveError`` naming the save)."""
+    with reading(db.name):
+        if not await expects(db.conn, "metapath_patterns"):
+            return []
+        rows = await db.conn.execute_fetchall(
+            "SELECT first, second, weight, yield, novelty, turn FROM metapath_patterns "
+            "ORDER BY weight DESC, first, second")
+        return [KeptPattern(MetaPath((str(r[0]), str(r[1])), float(r[2]), "discovered"), int(r[3]), float(r[4]),
+                            int(r[5])) for r in rows]
 
 
 async def discovered(db: SaveDatabase) -> tuple[MetaPath, ...]:

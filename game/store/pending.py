@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
+from game.store.promised import expects
 from game.store.rows import RowWrite, Scalar
 
 PENDING_TABLE = "pending_identities"
@@ -96,10 +97,9 @@ def _from_row(row: Sequence[Any]) -> PendingIdentity:
 
 
 async def read(conn: aiosqlite.Connection, *, open_only: bool = False) -> list[PendingIdentity]:
-    """Every question (or the open ones), oldest first; an old save without the table has none."""
-    found = await conn.execute_fetchall(
-        f"SELECT name FROM sqlite_master WHERE type = 'table' AND name = '{PENDING_TABLE}'")
-    if not list(found):
+    """Every question (or the open ones), oldest first. A save older than the table has none; in a newer
+    save a missing table is damage, and the read fails (``promised``)."""
+    if not await expects(conn, PENDING_TABLE):
         return []
     where = "WHERE status = 'open'" if open_only else ""
     rows = await conn.execute_fetchall(f"SELECT {COLUMNS} FROM {PENDING_TABLE} {where} ORDER BY turn, id")

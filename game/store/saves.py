@@ -88,6 +88,7 @@ def read_save_info(path: Path) -> SaveInfo:
     import sqlite3
 
     from game.store.connection import inspect_save, read_connection
+    from game.store.damage import damaged
 
     size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
     try:
@@ -99,25 +100,32 @@ def read_save_info(path: Path) -> SaveInfo:
             prompt, completion = _tokens(conn)
         finally:
             conn.close()
-    except (SaveError, sqlite3.Error, ValueError, TypeError) as error:
+    except SaveError as error:
         return SaveInfo(path.stem, path, None, 0, None, size, error=str(error))
+    except (sqlite3.Error, ValueError, TypeError) as error:
+        # A Kith save whose rows or tables are not as its version promises: listed as damaged, as
+        # every command that reads it reports it.
+        return SaveInfo(path.stem, path, None, 0, None, size, error=damaged(path.stem, error).message)
     return SaveInfo(path.stem, path, meta.get("world"), int(turns), meta.get("last_played"), size, fast=fast,
                     prompt_tokens=prompt, completion_tokens=completion)
 
 
 def _fast_turns(conn: sqlite3.Connection) -> int:
-    """Turns only the fast path read; 0 for a save from before turns said how they were read."""
-    import sqlite3
+    """Turns only the fast path read; 0 for a save from before turns said how they were read (listed
+    read-only, before it migrates). A newer save without the column is damaged: the read fails."""
+    from game.store.promised import expects_sync
 
-    try:
-        return int(conn.execute("SELECT count(*) FROM turns WHERE extraction = 'fast'").fetchone()[0])
-    except sqlite3.OperationalError:  # no such column: an older save, listed read-only before it migrates
+    if not expects_sync(conn, "turns.extraction"):
         return 0
+    return int(conn.execute("SELECT count(*) FROM turns WHERE extraction = 'fast'").fetchone()[0])
 
 
 def _tokens(conn: sqlite3.Connection) -> tuple[int, int]:
-    """Prompt and completion tokens of every telling kept (``swipes``; a save older than it has none)."""
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'swipes'").fetchone() is None:
+    """Prompt and completion tokens of every telling kept (``swipes``; a save older than it has none, a
+    newer one without it is damaged)."""
+    from game.store.promised import expects_sync
+
+    if not expects_sync(conn, "swipes"):
         return 0, 0
     row = conn.execute("SELECT coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) "
                        "FROM swipes").fetchone()

@@ -403,8 +403,8 @@ class KithApp(App[int]):
             # A retold turn (retry, continue, an edit) stored before Esc reached it keeps its number.
             retold = session.turn == before and bool(session.history) and session.history[-1] != last_told
             saved = session.turn != before or retold
-            if retold:
-                await log.take_back(session.turn - 1)  # the turn's earlier telling leaves the screen
+            if retold:  # the turn as the save keeps it, in place of its earlier telling
+                await telling.show_kept(self, command_line, self._told)
             if not saved:
                 await log.discard(self._told)
             await log.add_cancelled("Stopped after the turn was saved." if saved

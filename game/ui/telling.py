@@ -107,6 +107,24 @@ async def show_replaced(app: KithApp, event: TurnReplaced, command_line: Widget,
     log.belongs_to(event.turn, command_line)
 
 
+async def show_kept(app: KithApp, command_line: Widget, told: list[Widget]) -> None:
+    """Esc reached a retelling (retry, continue, an edit) after it was stored: its ``TurnReplaced`` never
+    came, and the screen holds only what streamed (a continuation's addition). Show the turn whole, as the
+    save keeps it, in place of its old telling and of that partial text."""
+    from game.errors import KithError
+
+    session = app.session
+    try:
+        kept = await session.swipes.kept() if session is not None else None
+    except KithError as error:  # a damaged save: said, and the old telling at least leaves
+        await app.log_view.add_failure(error.message)
+        kept = None
+    if kept is None:
+        await app.log_view.take_back(session.turn - 1 if session is not None else 0)
+        return
+    await show_replaced(app, kept, command_line, told)
+
+
 async def show_tokens(app: KithApp) -> None:
     """The last turn's token figures on the status line (nothing offline)."""
     session = app.session

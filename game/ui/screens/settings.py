@@ -110,7 +110,7 @@ class SettingsScreen(Dialog[SettingsChoice]):
 
     @work(exclusive=True, exit_on_error=False)
     async def _run_test(self, choice: SettingsChoice) -> None:
-        from game.cli.doctor import doctor
+        from game.narrator.llm.checkup import doctor
 
         env = dict(self.env)
         if choice.key:
