@@ -194,6 +194,9 @@ async def test_a_fast_close_the_model_ends_too_is_confirmed_and_undo_restores_it
         server.push(Text(LAPSE), Text(json.dumps(ENDED)), Text(CLAIM), Text(CLAIM))
         await collect(session, "drop the lamp")
         (ended,) = [e for e in await session.all_edges() if fast_closed_at(e) == 2]
+        # Turn 3, an ordinary model turn, then the model reads turn 2 again (journaled at turn 3).
+        server.push(Text(QUIET), Text(json.dumps(ir(charactersPresent=["Sam Reed"]))))  # nothing to record
+        assert next(e for e in await collect(session, "wait") if isinstance(e, TurnCommitted)).extracted
         close = {"sourceName": "Edda Marsh", "targetName": "Sam Reed", "relation": "TRUSTS"}
         server.push(ToolCalls([("upsert_npc_graph", {"closeEdges": [close]})]), DONE)
         (reading,) = [r async for r in session.enrich()]
@@ -202,10 +205,14 @@ async def test_a_fast_close_the_model_ends_too_is_confirmed_and_undo_restores_it
         confirmed = stored[ended.id]
         assert (confirmed.invalid_at, confirmed.strength, confirmed.fact) == (2, ended.strength, ended.fact)
         assert fast_closed_at(confirmed) is None and enriched_closed_at(confirmed) == 2
+        assert confirmed.evidence_turn_ids == ["turn-1", "enriched-closed:turn-2"]
         assert ("Edda Marsh", "Sam Reed", "TRUSTS") not in open_relations(session.graph)
         assert await session._db.fast_reading(2) == ([], [])
+        # Undo of turn 3 takes the reading back with it: the close is the fast path's again, and queued.
         await collect(session, "undo")
-        assert fast_closed_at({e.id: e for e in await session.all_edges()}[ended.id]) == 2
+        assert {e.id: e for e in await session.all_edges()}[ended.id].evidence_turn_ids == [
+            "turn-1", "fast-closed:turn-2"]
+        assert [(t.number, t.extraction) for t in await session.pending_extraction()] == [(2, "fast")]
     finally:
         await session.close()
 
