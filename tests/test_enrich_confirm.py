@@ -223,11 +223,18 @@ def _kith(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tup
     return code, out, err
 
 
+def _saves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    assert main(["--saves-dir", str(tmp_path / "saves"), "saves", "list", "--json"]) == 0
+    listed: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    return listed
+
+
 async def test_kith_graph_rebuild_confirms_history_shows_it_and_a_second_rebuild_changes_nothing(
         tmp_path: Path, server: ChatServer, capsys: pytest.CaptureFixture[str]) -> None:
     session = await _open(tmp_path, server)
     fast = await _fast_turns(session, server)
     await session.close()
+    assert [s["fastTurns"] for s in await asyncio.to_thread(_saves, tmp_path, capsys)] == [2]
     server.push(ToolCalls([("upsert_npc_graph", {"edges": [_same_as(fast[FEARS])]})]), DONE)
     model = ("--base-url", server.base_url, "--model", "test-model")
     code, out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "rebuild", "--save", "game", "--json", *model)
@@ -241,6 +248,7 @@ async def test_kith_graph_rebuild_confirms_history_shows_it_and_a_second_rebuild
                                              "Edda Marsh", "Tobin Hale")
     assert code == 0, err
     assert f"({fast[FEARS].id}, turn-1, enriched:turn-1, confirmed:turn-2)" in out and "fast:turn-1" not in out
+    assert [s["fastTurns"] for s in await asyncio.to_thread(_saves, tmp_path, capsys)] == [0]
     reopened = await _open(tmp_path, server, new=False)
     before = sorted((e.id, e.invalid_at, tuple(e.evidence_turn_ids)) for e in await reopened.all_edges())
     await reopened.close()
