@@ -261,3 +261,26 @@ async def test_kith_graph_rebuild_confirms_history_shows_it_and_a_second_rebuild
         assert confirmed_at(_version(reopened, FEARS)) == 2
     finally:
         await reopened.close()
+
+
+async def test_a_rebuild_that_confirms_a_fast_close_of_its_own_turn_lists_no_change(
+        tmp_path: Path, server: ChatServer, capsys: pytest.CaptureFixture[str]) -> None:
+    # The fast path ended the trust at turn 2 and the rebuild runs at turn 2: the version's end is dated the
+    # rebuild's turn, yet confirming it changes only its marks, no relation.
+    session = await _open(tmp_path, server)
+    server.push(Text("Edda lets you hold the lamp."), Text(json.dumps(FACTS)),
+                ToolCalls([("upsert_npc_graph", {"edges": [TRUST]})]), DONE)
+    await collect(session, "help Edda")
+    server.push(Text(LAPSE), Text(json.dumps(ENDED)), Text(CLAIM), Text(CLAIM))
+    await collect(session, "drop the lamp")
+    (ended,) = [e for e in await session.all_edges() if fast_closed_at(e) == 2]
+    await session.close()
+    close = {"sourceName": "Edda Marsh", "targetName": "Sam Reed", "relation": "TRUSTS"}
+    server.push(ToolCalls([("upsert_npc_graph", {"closeEdges": [close]})]), DONE)
+    code, out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "rebuild", "--save", "game", "--base-url",
+                                             server.base_url, "--model", "test-model")
+    assert code == 0, err
+    assert out.splitlines()[-1] == "Changes to the graph: 0 added, 0 changed, 0 closed."
+    code, out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "history", "--save", "game",
+                                             "Edda Marsh", "Sam Reed")
+    assert f"({ended.id}, turn-1, enriched-closed:turn-2)" in out
