@@ -13,9 +13,8 @@ version the model states again UNCHANGED (same strength and fact: the upsert ski
 instead: the same version, its ``fast:turn-N`` traded for ``enriched:turn-N`` plus ``confirmed:turn-M`` (M
 the turn of this reading); a fast close the model ends too, by a close, a new value or a relation that
 excludes it, trades ``fast-closed:turn-N`` for ``enriched-closed:turn-N``. Both are written with the
-reading's other writes, so undo restores the marks. The fast
-versions are found in the save by their marks (``SaveDatabase.fast_reading``, indexed), never by going
-through every open version.
+reading's other writes, so undo restores the marks. The fast versions are found in the save by their
+marks (``SaveDatabase.fast_reading``, indexed), never by going through every open version.
 
 Each turn commits on its own (``SaveDatabase.commit_enrichment``, journaled at the current turn with
 the turn's row), shielded from cancellation: Ctrl+C or a new turn starting stops the queue between two
