@@ -284,3 +284,30 @@ async def test_a_rebuild_that_confirms_a_fast_close_of_its_own_turn_lists_no_cha
     code, out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "history", "--save", "game",
                                              "Edda Marsh", "Sam Reed")
     assert f"({ended.id}, turn-1, enriched-closed:turn-2)" in out
+
+
+async def test_a_fast_value_read_over_an_older_one_confirmed_confirms_both_the_version_and_the_end(
+        tmp_path: Path, server: ChatServer) -> None:
+    # Turn 1, a model's reading, records the fear at -0.7; turn 2's extractor fails and the fast path reads
+    # the fear again in its own words (a new version, the old one ended). The model, reading turn 2, states
+    # the fast path's version unchanged: both the new value and the end of the old one are its reading.
+    session = await _open(tmp_path, server)
+    try:
+        older = edge("Edda Marsh", "Tobin Hale", "FEARS", -0.7, "Edda Marsh is afraid of Tobin Hale, who wants her post.")
+        server.push(Text("Edda eyes the stair."), Text(json.dumps(FACTS)),
+                    ToolCalls([("upsert_npc_graph", {"edges": [older]})]), DONE)
+        await collect(session, "watch Edda")
+        _failed_turn(server, "Edda Marsh is afraid of Tobin Hale.")
+        await collect(session, "wait")
+        fast = _version(session, FEARS)
+        (ended,) = [e for e in await session.all_edges() if fast_closed_at(e) == 2]
+        assert fast_from(fast) == 2 and ended.fact == older["fact"]
+        server.push(ToolCalls([("upsert_npc_graph", {"edges": [_same_as(fast)]})]), DONE)
+        (reading,) = [r async for r in session.enrich()]
+        assert reading.ok and "put back" not in reading.line
+        stored = {e.id: e for e in await session.all_edges()}
+        assert stored[fast.id].evidence_turn_ids == ["turn-2", "enriched:turn-2", "confirmed:turn-2"]
+        assert stored[ended.id].evidence_turn_ids == ["turn-1", "enriched-closed:turn-2"]
+        assert stored[ended.id].invalid_at == 2 and _version(session, FEARS).id == fast.id
+    finally:
+        await session.close()
