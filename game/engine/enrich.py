@@ -8,9 +8,13 @@ version (a new version, ``supersedes``), and a fast version the model does not s
 the other way too: what the fast path ENDED reading that turn (``fast-closed:turn-N``: "no longer
 trusts", or a value it read over an older one) is opened again, as a new version at the current turn,
 unless the model ended it as well, or the relation was written again since, or a relation that excludes it
-stands. Every version the model opens or puts back carries ``enriched:turn-N`` in its evidence. The fast
-versions are found in the save by their marks (``SaveDatabase.fast_reading``, indexed), never by going
-through every open version.
+stands. Every version the model opens or puts back carries ``enriched:turn-N`` in its evidence. A fast
+version the model states again UNCHANGED (same strength and fact: the upsert skips it) is confirmed
+instead: the same version, its ``fast:turn-N`` traded for ``enriched:turn-N`` plus ``confirmed:turn-M`` (M
+the turn of this reading); a fast close the model ends too, by a close, a new value or a relation that
+excludes it, trades ``fast-closed:turn-N`` for ``enriched-closed:turn-N``. Both are written with the
+reading's other writes, so undo restores the marks. The fast versions are found in the save by their
+marks (``SaveDatabase.fast_reading``, indexed), never by going through every open version.
 
 Each turn commits on its own (``SaveDatabase.commit_enrichment``, journaled at the current turn with
 the turn's row), shielded from cancellation: Ctrl+C or a new turn starting stops the queue between two
@@ -22,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from pydantic import ValidationError
@@ -152,6 +156,8 @@ class _ModelSaid:
 
     stated: set[tuple[str, str, str]]
     ended: set[tuple[str, str, str]]
+    kept: set[str] = field(default_factory=set)
+    """The versions it stated again unchanged (the upsert skipped them: "unchanged relation")."""
 
     @classmethod
     def of(cls, execution: UpsertExecution, start: int) -> _ModelSaid:
@@ -163,11 +169,23 @@ class _ModelSaid:
             for edge in outcome.result.edges.results:
                 if edge.id is not None and edge.source is not None and edge.target is not None:
                     said.stated.add(vocabulary.normalize(edge.relation).key(edge.source, edge.target))
+                    if edge.skipped == "unchanged relation":
+                        said.kept.add(edge.id)
             for closed in outcome.result.closed:
                 explicit = closed.reason == "closed" or closed.skipped == "no open relation"
                 if explicit and closed.source is not None and closed.target is not None:
                     said.ended.add(vocabulary.normalize(closed.relation).key(closed.source, closed.target))
         return said
+
+    def ends(self, execution: UpsertExecution, edge: Edge) -> bool:
+        """Whether this reading ends ``edge``'s relation too: it closed it, stated a value of it of its own
+        (which stands in the old one's place), or stated a relation that cannot stand beside it."""
+        key = _key(execution, edge)
+        if key in self.ended or key in self.stated:
+            return True
+        vocabulary = execution.vocabulary
+        return any(vocabulary.normalize(other).key(edge.source, edge.target) in self.stated
+                   for other in vocabulary.excluded_by(edge.relation))
 
 
 def _key(execution: UpsertExecution, edge: Edge) -> tuple[str, str, str]:
@@ -177,10 +195,12 @@ def _key(execution: UpsertExecution, edge: Edge) -> tuple[str, str, str]:
 def replace_fast_versions(execution: UpsertExecution, stored: list[Edge], number: int,
                           model: _ModelSaid) -> tuple[int, int]:
     """Close every version the fast path read from turn ``number`` whose relation the model did not state
-    (one it stated again was superseded by it already, or is the same); returns (confirmed, closed).
+    (one it stated again was superseded by it already, or is the same: then it is confirmed, marked as the
+    model's reading); returns (confirmed, closed).
 
     ``stored``: the turn's open fast versions in the save; the execution's own buffered ones (a rebuild
     reads many turns before it commits) are looked at too."""
+    from game.graph.fast_extract.marks import confirmed as confirmed_version
     from game.graph.fast_extract.marks import fast_from
 
     buffered = [edge for edge in execution.writes.edges.values() if fast_from(edge) == number]
@@ -189,6 +209,10 @@ def replace_fast_versions(execution: UpsertExecution, stored: list[Edge], number
         current = execution.writes.edges.get(edge.id, edge)
         if _key(execution, current) in model.stated:
             confirmed += 1
+            if current.is_open and current.id in model.kept and fast_from(current) == number:
+                # Restated unchanged, the upsert kept it: the same version is the model's reading now.
+                execution.buffer.put_edge(confirmed_version(current, number, execution.turn),
+                                          created=current.id in execution.writes.created_edges)
         elif current.is_open:
             execution.buffer.put_edge(current.model_copy(update={"invalid_at": execution.turn}))
             closed += 1
@@ -200,14 +224,20 @@ async def reopen_fast_closes(db: SaveDatabase, execution: UpsertExecution, ended
     """Open again, as new versions at the execution's turn, what the fast path's reading of turn
     ``number`` ended and the model's reading did not; returns how many.
 
-    Left ended: a relation the model ended too, one written again since (a later turn's version), one
-    open now, and one a relation that excludes it stands beside. The new version keeps the old one's
-    strength, fact and knowers, and says why in its evidence (``enriched:turn-N``)."""
-    from game.graph.fast_extract.marks import ENRICHED_PREFIX
+    Left ended: a relation the model ended too (its close is then confirmed: ``enriched-closed:turn-N``),
+    one written again since (a later turn's version), one open now, and one a relation that excludes it
+    stands beside. The new version keeps the old one's strength, fact and knowers, and says why in its
+    evidence (``enriched:turn-N``)."""
+    from game.graph.fast_extract.marks import ENRICHED_PREFIX, close_confirmed, fast_closed_at
 
     reader, buffer, vocabulary = execution.reader, execution.buffer, execution.vocabulary
     reopened = 0
     done: set[tuple[str, str, str]] = set()
+    for old in sorted(ended, key=lambda e: (e.invalid_at or 0, e.id), reverse=True):
+        current = execution.writes.edges.get(old.id, old)
+        if current.invalid_at is not None and fast_closed_at(current) == number and model.ends(execution, current):
+            buffer.put_edge(close_confirmed(current, number), created=current.id in execution.writes.created_edges)
+            done.add(_key(execution, current))  # the model ended it: neither it nor an older one comes back
     for old in sorted(ended, key=lambda e: (e.invalid_at or 0, e.id), reverse=True):
         key = _key(execution, old)
         if key in model.ended or key in done or old.invalid_at is None:

@@ -13,7 +13,7 @@ from game.engine.meta import HELP_TEXT, MetaCommand
 from game.engine.player_view import player_view
 from game.engine.turn import scoped_context
 from game.errors import KithError
-from game.graph.fast_extract.marks import enriched_from, fast_from
+from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
 from game.graph.map.known import known_graph
 from game.graph.models import Edge
 from game.graph.names import NameMatch, normalize_name, resolve_name
@@ -333,6 +333,9 @@ def how_read(edge: Edge) -> str:
     """Said after a version read without a model, or by one later: a fact's footing, told honestly."""
     if fast_from(edge) is not None:
         return ", read from the narration without a model (not yet confirmed)"
+    confirmed = confirmed_at(edge)
+    if confirmed is not None:
+        return f", read from the narration without a model and confirmed by a model at turn {confirmed}"
     if enriched_from(edge) is not None:
         return f", read again by a model at turn {edge.valid_at}"
     return ""

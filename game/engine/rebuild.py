@@ -95,8 +95,16 @@ def _offline(pipeline: TurnPipeline) -> bool:
 
 
 def _diff(writes: GraphWrites, nodes: dict[str, Any], turn: int) -> dict[str, list[str]]:
+    from game.graph.fast_extract.marks import enriched_closed_at
+
+    # A fast end the model confirmed (``enriched-closed``) was already ended before: only its marks
+    # changed, though its end may be dated this very turn. No version closed here carries that mark.
+    changed = writes.copy()
+    for edge_id in [i for i, e in changed.edges.items()
+                    if i not in changed.created_edges and enriched_closed_at(e) is not None]:
+        del changed.edges[edge_id]
     diff: dict[str, list[str]] = {kind: [] for kind in DIFF_KINDS.values()}
-    for change in summarize_writes(writes, nodes, turn):
+    for change in summarize_writes(changed, nodes, turn):
         diff[DIFF_KINDS[change.kind]].append(change.text)
     return diff
 

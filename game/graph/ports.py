@@ -56,9 +56,10 @@ class GraphReader(Protocol):
 class GraphWrites:
     """An execution's buffered writes: whole rows to store, committed together, once.
 
-    ``nodes`` holds new and changed nodes; ``edges`` new versions and versions whose ``invalid_at`` was
-    set. ``created_*`` tells inserts from updates. ``knowings`` holds the knower rows to store, keyed by
-    ``(edge_id, knower)``: they commit in the same transaction as the versions they are about.
+    ``nodes`` holds new and changed nodes; ``edges`` new versions and versions whose ``invalid_at`` (or,
+    when enrichment confirms the fast path's reading, whose evidence marks) changed. ``created_*`` tells
+    inserts from updates. ``knowings`` holds the knower rows to store, keyed by ``(edge_id, knower)``:
+    they commit in the same transaction as the versions they are about.
     """
 
     nodes: dict[str, Node] = field(default_factory=dict)
