@@ -115,7 +115,9 @@ async def insert_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> Non
 
 
 async def put_edges(conn: aiosqlite.Connection, edges: Iterable[Edge]) -> None:
-    await conn.executemany(UPSERT_EDGE, [edge_params(e) for e in edges])
+    rows = [edge_params(e) for e in edges]
+    if rows:  # most turns change no version, and even an empty statement is a trip to the database thread
+        await conn.executemany(UPSERT_EDGE, rows)
 
 
 UPSERT_KNOWING = f"""
@@ -126,9 +128,9 @@ UPSERT_KNOWING = f"""
 
 
 async def put_knowings(conn: aiosqlite.Connection, knowings: Iterable[Knowing]) -> None:
-    await conn.executemany(UPSERT_KNOWING, [
-        (k.edge_id, k.knower, k.how, k.source, k.confidence, k.since_turn) for k in knowings
-    ])
+    rows = [(k.edge_id, k.knower, k.how, k.source, k.confidence, k.since_turn) for k in knowings]
+    if rows:
+        await conn.executemany(UPSERT_KNOWING, rows)
 
 
 INSERT_EDGE = f"INSERT INTO edges ({EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
