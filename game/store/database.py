@@ -30,7 +30,7 @@ import aiosqlite
 from game.errors import SaveError, SaveNotFound
 from game.graph.bulk import BulkLoad, BulkLoader, edge_row, knowing_row
 from game.graph.gossip import Told
-from game.graph.memory import GraphIndex
+from game.graph.memory import GraphIndex, GraphSource
 from game.graph.merge_plan import plan_merge
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
@@ -38,6 +38,7 @@ from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots
 from game.store import journal as journal_log
+from game.store.before_turn import BeforeTurnSource, read_turn_before
 from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
@@ -229,23 +230,29 @@ class SaveDatabase:
         return int(next(iter(rows))[0])
 
     @reads
-    async def load_graph_index(self, *, lazy: bool = True) -> GraphIndex:
+    async def load_graph_index(self, *, lazy: bool = True, source: GraphSource | None = None) -> GraphIndex:
         """The save's graph in memory, for a session or a command that reads much of it.
 
         ``lazy`` (a game, most commands): nodes and the merge log now, everything else as it is asked for
         (see ``game.graph.memory``), read through this save's own read-only connection. Opening a long
         game then costs its nodes, not its 100k versions and 200k knower rows. Not lazy (a bulk import,
         which reads most of the graph anyway): every open version, every version ID and every knower row
-        now. Either way the index answers the same.
+        now. Either way the index answers the same. ``source``: where a lazy index reads instead of the
+        save as committed (``graph_before_turn``).
         """
         nodes = await self.graph.all_nodes()
         retired = [merge.merged_id for merge in await self.merges()]
         if lazy:
-            return GraphIndex(nodes, retired_node_ids=retired, source=self._graph_source())
+            return GraphIndex(nodes, retired_node_ids=retired, source=source or self._graph_source())
         open_edges = await self.graph.all_edges(open_only=True)
         ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
         knowings = await self.graph.all_knowings()
         return GraphIndex(nodes, open_edges, ids, retired, knowings)
+
+    async def graph_before_turn(self, turn: int) -> BeforeTurnSource:
+        """A lazy graph source answering as this save did before ``turn`` while it still holds the turn
+        (retry). Call it in the transaction that undoes the turn, before undoing it: it reads the journal."""
+        return BeforeTurnSource(self._graph_source(), await read_turn_before(self.conn, turn))
 
     def _graph_source(self) -> SqlGraphSource:
         """This save's read-only connection for lazy reads, opened at the first lazy load."""

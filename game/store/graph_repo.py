@@ -411,6 +411,14 @@ class SqlGraphSource:
         edges: list[Edge] = self._decoded(rows, edge_from_row)
         return edges
 
+    def open_edges_and(self, edge_ids: Sequence[str]) -> list[Edge]:
+        """Every open version and the versions among ``edge_ids`` (open or not), in the order written."""
+        ids = json.dumps(sorted(set(edge_ids)))
+        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL "
+                          "OR id IN (SELECT value FROM json_each(?)) ORDER BY seq", (ids,))
+        edges: list[Edge] = self._decoded(rows, edge_from_row)
+        return edges
+
     def edge(self, edge_id: str) -> Edge | None:
         rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE id = ?", (edge_id,))
         edges: list[Edge] = self._decoded(rows, edge_from_row)
