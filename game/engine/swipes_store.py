@@ -28,6 +28,7 @@ from game.graph.ports import GraphWrites
 from game.store import journal
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
+from game.store.packed import unpack, unpack_text
 from game.store.rows import RowWrite, write_rows
 
 SWIPES = "swipes"
@@ -113,8 +114,8 @@ async def alternatives(db: SaveDatabase, turn: int) -> list[Alternative]:
     try:
         rows = await db.conn.execute_fetchall(
             f"SELECT idx, kind, parent, kept, payload, usage FROM {SWIPES} WHERE turn = ? ORDER BY idx", (turn,))
-        return [decode(turn, int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]), str(r[4]),
-                       json.loads(r[5])) for r in rows]
+        return [decode(turn, int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]),
+                       unpack_text(r[4]), json.loads(r[5])) for r in rows]
     except TELLING_ERRORS as error:
         raise damaged(db.name, error) from error
 
@@ -239,7 +240,8 @@ async def _told_from_rows(db: SaveDatabase, turn: int) -> Alternative | None:
             names = [d[0] for d in cursor.description]
             row = await cursor.fetchone()
             await cursor.close()
-            rows_written.append(RowWrite(table, identity, None if row is None else dict(zip(names, row, strict=True))))
+            rows_written.append(RowWrite(table, identity, None if row is None else
+                                         {name: unpack(value) for name, value in zip(names, row, strict=True)}))
     records = [r for r in await db.turns(last=1) if r.number == turn]
     scene = await db.scene_at(turn)
     if not records or scene is None:

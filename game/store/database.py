@@ -45,6 +45,7 @@ from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
+from game.store.packed import unpack
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 
@@ -500,7 +501,7 @@ class SaveDatabase:
     @reads
     async def latest_turn_row(self, table: str, at_most: int) -> dict[str, Scalar] | None:
         """The row of a per-turn table of a feature (keyed by ``turn``, written by ``RowWrite``) for the
-        newest turn at or before ``at_most``, or None."""
+        newest turn at or before ``at_most``, or None. Packed texts come back as text."""
         cursor = await self.conn.execute(f'SELECT * FROM "{table}" WHERE turn <= ? ORDER BY turn DESC LIMIT 1',
                                          (at_most,))
         try:
@@ -508,7 +509,7 @@ class SaveDatabase:
             names = [column[0] for column in cursor.description or ()]
         finally:
             await cursor.close()
-        return None if row is None else dict(zip(names, row, strict=True))
+        return None if row is None else {name: unpack(value) for name, value in zip(names, row, strict=True)}
 
     @reads
     async def scene_at(self, turn: int) -> dict[str, Any] | None:

@@ -7,6 +7,7 @@ ends as it was before the first change. Everything here runs inside the caller's
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
@@ -104,7 +105,7 @@ async def record_tables(conn: aiosqlite.Connection, turn: int,
             for row in found:
                 number, index = int(row[0]), int(row[1])
                 names = plans[number][2]
-                before[(number, index)] = json.dumps(dict(zip(names, row[2:2 + len(names)], strict=True)))
+                before[(number, index)] = encode_row(dict(zip(names, row[2:2 + len(names)], strict=True)))
             parts.clear()
             parameters.clear()
 
@@ -129,8 +130,24 @@ async def record_tables(conn: aiosqlite.Connection, turn: int,
     ])
 
 
+def encode_row(row: Mapping[str, object]) -> str:
+    """A row's before-image as JSON. A packed value (bytes: ``game.store.packed``) is kept as
+    ``{"base64": ...}``: a column value is never an object otherwise, so the tag cannot be mistaken."""
+    return json.dumps({name: {"base64": base64.b64encode(value).decode("ascii")} if isinstance(value, bytes)
+                       else value for name, value in row.items()})
+
+
+def decode_row(before: str) -> dict[str, object]:
+    """A before-image as the row's values, packed ones as the very bytes that were stored."""
+    row: dict[str, object] = json.loads(before)
+    return {name: base64.b64decode(value["base64"]) if isinstance(value, dict) else value
+            for name, value in row.items()}
+
+
 _COLUMNS: dict[str, list[str]] = {}
 """Every column of a journaled table, in table order, by table (see ``_PRIMARY_KEYS``)."""
+_BLOBS: dict[str, frozenset[str]] = {}
+"""The columns of a table declared ``BLOB``: their texts are stored packed (``game.store.packed``)."""
 _PRIMARY_KEYS: dict[str, list[str]] = {}
 """Primary keys already read, by table: a table's key is fixed by the migration that made it, and a turn
 journals dozens of rows (memories, attitudes...), each of which would otherwise ask SQLite again."""
@@ -139,8 +156,16 @@ journals dozens of rows (memories, attitudes...), each of which would otherwise 
 async def column_names(conn: aiosqlite.Connection, table: str) -> list[str]:
     """Every column of ``table``, in table order."""
     if table not in _COLUMNS:
-        _COLUMNS[table] = [str(row[1]) for row in await conn.execute_fetchall(f'PRAGMA table_info("{table}")')]
+        info = await conn.execute_fetchall(f'PRAGMA table_info("{table}")')
+        _BLOBS[table] = frozenset(str(row[1]) for row in info if str(row[2]).upper() == "BLOB")
+        _COLUMNS[table] = [str(row[1]) for row in info]
     return _COLUMNS[table]
+
+
+async def blob_columns(conn: aiosqlite.Connection, table: str) -> frozenset[str]:
+    """The columns of ``table`` declared ``BLOB`` (``write_rows`` packs the texts written to them)."""
+    await column_names(conn, table)
+    return _BLOBS[table]
 
 
 async def primary_key(conn: aiosqlite.Connection, table: str) -> list[str]:
@@ -161,7 +186,7 @@ async def _put_back_row(conn: aiosqlite.Connection, table: str, key: str, before
     where = " AND ".join(f'"{column}" = ?' for column in identity)
     await conn.execute(f'DELETE FROM "{table}" WHERE {where}', list(identity.values()))
     if before is not None:
-        row: dict[str, object] = json.loads(before)
+        row = decode_row(before)
         names = ", ".join(f'"{column}"' for column in row)
         marks = ", ".join("?" for _ in row)
         await conn.execute(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', list(row.values()))

@@ -4,7 +4,9 @@ The graph has typed writes of its own (``GraphWrites``). Everything else a turn 
 attitude, a memory, a per-save note) is a ``RowWrite``: the whole row by its primary key, or ``None`` to
 delete it. The store journals each row's before-image (``journal.record_rows``) and writes it, so undo
 puts back exactly what the turn replaced, without the feature writing any undo code of its own.
-Columns hold JSON-able scalars (text, integers, reals, NULL): a before-image is kept as JSON.
+Columns hold JSON-able scalars (text, integers, reals, NULL): a before-image is kept as JSON. A text
+written to a column declared ``BLOB`` is stored compressed (``game.store.packed``) and ``read_rows`` gives
+it back as text.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from game.store import journal
+from game.store.packed import pack, unpack
 
 Scalar = str | int | float | None
 
@@ -53,13 +56,16 @@ async def write_rows(conn: aiosqlite.Connection, turn: int, writes: Sequence[Row
             keys.setdefault(write.table, []).append(write.key)
         await journal.record_tables(conn, turn, keys)
     deletes: dict[str, list[list[Scalar]]] = {}
-    inserts: dict[tuple[str, tuple[str, ...]], list[list[Scalar]]] = {}
+    inserts: dict[tuple[str, tuple[str, ...]], list[list[Scalar | bytes]]] = {}
     for (table, identity), write in final.items():
         if write.row is None:
             deletes.setdefault(f'DELETE FROM "{table}" WHERE ' + " AND ".join(f'"{c}" = ?' for c, _ in identity),
                                []).append([value for _, value in identity])
         else:
-            inserts.setdefault((table, tuple(write.row)), []).append(list(write.row.values()))
+            packed = await journal.blob_columns(conn, table)
+            inserts.setdefault((table, tuple(write.row)), []).append(
+                [pack(value) if name in packed and isinstance(value, str) else value
+                 for name, value in write.row.items()])
     # Deletes first: an insert never needs a row its own turn deletes, and distinct keys cannot collide.
     for statement, parameters in deletes.items():
         await conn.executemany(statement, parameters)
@@ -76,4 +82,4 @@ async def read_rows(conn: aiosqlite.Connection, table: str) -> list[dict[str, Sc
     names = [column[0] for column in cursor.description]
     rows = await cursor.fetchall()
     await cursor.close()
-    return [dict(zip(names, row, strict=True)) for row in rows]
+    return [{name: unpack(value) for name, value in zip(names, row, strict=True)} for row in rows]
