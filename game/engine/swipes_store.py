@@ -28,7 +28,7 @@ from game.graph.ports import GraphWrites
 from game.store import journal
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
-from game.store.packed import unpack, unpack_text
+from game.store.packed import json_text, unpack, unpack_text
 from game.store.rows import RowWrite, write_rows
 
 SWIPES = "swipes"
@@ -77,7 +77,7 @@ class Alternative:
 def encode(alt: Alternative) -> str:
     """The turn an alternative tells, as JSON: enough to write it again exactly."""
     r, w = alt.record, alt.writes
-    return json.dumps({
+    return json_text({
         "record": {"input": r.input, "narration": r.narration, "npcContext": r.npc_context, "worldIR": r.world_ir,
                    "timings": r.timings, "extracted": r.extracted},
         "writes": {"nodes": [n.to_json_dict() for n in w.nodes.values()],
@@ -88,7 +88,7 @@ def encode(alt: Alternative) -> str:
         "told": [asdict(t) for t in alt.told],
         "rows": [{"table": row.table, "key": dict(row.key), "row": None if row.row is None else dict(row.row)}
                  for row in alt.rows],
-    }, ensure_ascii=False)
+    })
 
 
 def decode(turn: int, index: int, kind: str, parent: int | None, kept: bool, payload: str,
