@@ -389,13 +389,15 @@ class SaveDatabase:
         await self.conn.execute(f"PRAGMA ignore_check_constraints = {'OFF' if on else 'ON'}")
 
     async def _write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
+        stored: dict[str, Node] | None = None
         if journal:
-            await journal_log.record_nodes(conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
-                                           created=[n for n in writes.nodes if n in writes.created_nodes])
+            stored = await journal_log.record_nodes(
+                conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
+                created=[n for n in writes.nodes if n in writes.created_nodes])
             await journal_log.record_edges(conn, turn, [e for e in writes.edges if e not in writes.created_edges],
                                            created=[e for e in writes.edges if e in writes.created_edges])
             await journal_log.record_knowings(conn, turn, list(writes.knowings))
-        await graph_repo.put_nodes(conn, writes.nodes.values())
+        await graph_repo.put_nodes(conn, writes.nodes.values(), stored)
         await graph_repo.put_edges(conn, writes.edges.values())
         await graph_repo.put_knowings(conn, writes.knowings.values())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -92,16 +92,25 @@ UPSERT_EDGE = f"""
 """
 
 
-async def put_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> None:
-    """Insert or update node rows and re-index their names."""
+async def put_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node], stored: Mapping[str, Node] | None = None
+                    ) -> None:
+    """Insert or update node rows and re-index their names.
+
+    ``stored``: the rows as they are now, when the caller has read them (a turn's journal does): a node
+    whose names they already have keeps its name rows. Nearly every turn rewrites a node only to move its
+    ``last_seen_turn``, and its name rows and their two indexes were three more pages for the disk.
+    """
     nodes = list(nodes)
     if not nodes:
         return
     await conn.executemany(UPSERT_NODE, [node_params(n) for n in nodes])
-    await conn.executemany("DELETE FROM node_names WHERE node_id = ?", [(n.id,) for n in nodes])
+    renamed = [n for n in nodes if stored is None or n.id not in stored or stored[n.id].names != n.names]
+    if not renamed:
+        return
+    await conn.executemany("DELETE FROM node_names WHERE node_id = ?", [(n.id,) for n in renamed])
     await conn.executemany(
         "INSERT OR IGNORE INTO node_names (norm, node_id) VALUES (?, ?)",
-        [row for n in nodes for row in name_rows(n)],
+        [row for n in renamed for row in name_rows(n)],
     )
 
 

@@ -38,12 +38,15 @@ async def record(conn: aiosqlite.Connection, entries: Iterable[Entry]) -> None:
         await conn.executemany("INSERT INTO journal (turn, kind, key, before) VALUES (?, ?, ?, ?)", rows)
 
 
-async def record_nodes(conn: aiosqlite.Connection, turn: int, changed: Sequence[str], created: Sequence[str]) -> None:
-    """Before-images of nodes about to be written (``created`` ones did not exist)."""
+async def record_nodes(conn: aiosqlite.Connection, turn: int, changed: Sequence[str],
+                       created: Sequence[str]) -> dict[str, Node]:
+    """Before-images of nodes about to be written (``created`` ones did not exist); gives the changed
+    nodes as stored (``graph_repo.put_nodes`` then leaves the name rows of those not renamed)."""
     before = await graph_repo.SqlGraph(conn).get_nodes(changed)
     entries: list[Entry] = [(turn, "node", node_id, before_image(before.get(node_id))) for node_id in changed]
     entries += [(turn, "node", node_id, None) for node_id in created]
     await record(conn, entries)
+    return before
 
 
 async def record_edges(conn: aiosqlite.Connection, turn: int, changed: Sequence[str], created: Sequence[str]) -> None:
