@@ -60,7 +60,18 @@ async def _bulk_versions(db: SaveDatabase, versions: int) -> None:
     await db.commit_many(batches)
 
 
-async def _turns_per_second(settings_dir: Path, extra_versions: int, turns: int) -> tuple[float, float]:
+async def used_bytes(db: SaveDatabase) -> int:
+    """The bytes a save's rows take (its pages in use, the WAL's written back first): what it grows by."""
+    await db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    rows = await db.conn.execute_fetchall("SELECT (SELECT page_count FROM pragma_page_count) - "
+                                          "(SELECT freelist_count FROM pragma_freelist_count), "
+                                          "(SELECT page_size FROM pragma_page_size)")
+    pages, size = next(iter(rows))
+    return int(pages) * int(size)
+
+
+async def _turns_per_second(settings_dir: Path, extra_versions: int, turns: int) -> tuple[float, float, float]:
+    """Turns per second, the median turn in ms, and the bytes the save grew by per turn."""
     settings = load_settings(flags={"saves_dir": settings_dir}, env={})
     name = f"bench{extra_versions}"
     session = await GameSession.open(settings, save=name, new=True)
@@ -76,6 +87,7 @@ async def _turns_per_second(settings_dir: Path, extra_versions: int, turns: int)
         session = await GameSession.open(settings, save=name)
     durations: list[float] = []
     try:
+        before = await used_bytes(session._db)
         for i in range(turns):
             started = time.perf_counter()
             async for event in session.play_turn(COMMANDS[i % len(COMMANDS)]):
@@ -84,9 +96,10 @@ async def _turns_per_second(settings_dir: Path, extra_versions: int, turns: int)
                 if isinstance(event, TurnCommitted):
                     pass
             durations.append(time.perf_counter() - started)
+        grown = (await used_bytes(session._db) - before) / turns
     finally:
         await session.close()
-    return turns / sum(durations), statistics.median(durations) * 1000
+    return turns / sum(durations), statistics.median(durations) * 1000, grown
 
 
 async def _open_time(folder: Path, versions: int) -> float:
@@ -110,9 +123,10 @@ def run(quick: bool = False) -> list[str]:
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        fresh_rate, fresh_median = asyncio.run(_turns_per_second(folder, 0, turns))
+        fresh_rate, fresh_median, grown = asyncio.run(_turns_per_second(folder, 0, turns))
         lines.append(f"offline turns/s, fresh save:            {fresh_rate:8.1f}  (median turn {fresh_median:.2f} ms)")
-        big_rate, big_median = asyncio.run(_turns_per_second(folder, big, turns))
+        lines.append(f"save bytes per offline turn (fresh save, {turns} turns): {grown:,.0f}")
+        big_rate, big_median, _ = asyncio.run(_turns_per_second(folder, big, turns))
         lines.append(f"offline turns/s, save with {big:,} versions: {big_rate:8.1f}  (median turn {big_median:.2f} ms)")
         open_ms = asyncio.run(_open_time(folder, huge))
         lines.append(f"save open (GameSession.open) at {huge:,} edge versions: {open_ms:.0f} ms")

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+from benchmarks.engine_bench import used_bytes
 from game.config import LLMSettings, Settings
 from game.engine.events import TurnCommitted, TurnFailed
 from game.engine.session import GameSession
@@ -112,8 +113,9 @@ def _without_usage(recording: Path, target: Path) -> None:
 
 
 async def _replay(folder: Path, recording: Path, commands: list[str], run: int
-                  ) -> tuple[list[float], list[dict[str, float]], list[TurnUsage]]:
-    """Replay the session once: wall ms, the engine's timings and the narrator's usage, per turn."""
+                  ) -> tuple[list[float], list[dict[str, float]], list[TurnUsage], float]:
+    """Replay the session once: wall ms, the engine's timings and the narrator's usage, per turn, and the
+    bytes the save grew by per turn."""
     teller = OpenAINarrator(LLMSettings(), _world(), replay=recording)
     session = await GameSession.open(_settings(folder / f"replay{run}"), save="replay", new=True, world="tiny",
                                      narrator=teller)
@@ -121,15 +123,17 @@ async def _replay(folder: Path, recording: Path, commands: list[str], run: int
     timings: list[dict[str, float]] = []
     usages: list[TurnUsage] = []
     try:
+        before = await used_bytes(session._db)
         for command in commands:
             wall, timing = await _play(session, command)
             walls.append(wall)
             timings.append(timing)
             counts = teller.usage(session.turn)
             usages.append(TurnUsage({k: v for k, v in counts.items() if k != "model_ms"}, counts["model_ms"] / 1000))
+        grown = (await used_bytes(session._db) - before) / len(commands)
     finally:
         await session.close()
-    return walls, timings, usages
+    return walls, timings, usages, grown
 
 
 def _step_words(usage: TurnUsage, step: str) -> str:
@@ -259,6 +263,7 @@ async def _measure(replays: int) -> list[str]:
     lines.append(f"  of which the replay's own reading of the recording (digests): about {reading:.0f} ms a turn")
     lines.append("  by phase (median): " + ", ".join(f"{k.removesuffix('_ms')} {v:.1f}" for k, v in phases.items())
                  + " ms")
+    lines.append(f"save bytes per model turn (replay, {len(commands)} turns): {runs[0][3]:,.0f}")
     lines.append("live against the test server (wall / waiting on the model / the rest), ms: "
                  + ", ".join(f"{wall:.0f}/{model}/{wall - model:.0f}" for _, wall, model in live))
     lines.append("")

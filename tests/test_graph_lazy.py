@@ -31,7 +31,7 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import retrieve, retrieve_scoped
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.store.database import SaveDatabase
+from game.store.database import SaveDatabase, TurnRecord
 
 VOCABULARY = Vocabulary.default()
 DATA = synthesize(500, seed=5)
@@ -206,3 +206,46 @@ async def damage_is_reported(path: Path) -> None:
         with pytest.raises(SaveError, match=r"lazy is damaged .*kith saves check lazy"):
             await index.open_edges_of(edge.source)
         assert index.knowers_of(edge.id)  # what does decode is still read
+
+
+def test_a_lazy_index_from_before_a_turn_answers_as_the_save_with_that_turn_undone(tmp_path: Path) -> None:
+    """Retry reads the graph lazily while the save still holds the turn it tells again: read through
+    ``graph_before_turn``, every answer (and every read of the source itself) is the undone save's."""
+    asyncio.run(before_a_turn(build_save(tmp_path), tmp_path / "undone.sqlite"))
+
+
+async def before_a_turn(path: Path, undone: Path) -> None:
+    async with await SaveDatabase.open(path) as db:
+        for number, seed in ((1, 3), (2, 4)):
+            index = await db.load_graph_index()
+            writes = await a_turn(db, index, 600 + number, seed)
+            # Someone's knowing changes too (a row with a before-image), and a listener hears a version.
+            edge = next(e for e in sorted(index.open_edges.values(), key=lambda e: e.id) if index.knowers_of(e.id))
+            knower, row = sorted(index.knowers_of(edge.id).items())[0]
+            writes.knowings[(edge.id, knower)] = row.model_copy(update={"confidence": 0.25 * number})
+            listener = sorted(index.nodes)[number]
+            writes.knowings[(edge.id, listener)] = Knowing(edge_id=edge.id, knower=listener, how="told",
+                                                          source=knower, confidence=0.5, since_turn=600 + number)
+            await db.commit_turn(TurnRecord(number, "wait", "Time passes.", ""), writes, {})
+        source = await db.graph_before_turn(2)
+        before = await db.load_graph_index(source=source)
+        with sqlite3.connect(path) as live, sqlite3.connect(undone) as copy:
+            live.backup(copy)
+        touched = sorted({k for _, k in source._before.knowings} | {PUBLIC})
+        async with await SaveDatabase.open(undone) as other:
+            await other.undo_last_turn()
+            plain = other._graph_source()
+            assert source.all_open_edges() == plain.all_open_edges()
+            assert source.all_knowings() == plain.all_knowings()
+            for knower in touched:
+                assert source.known_rows(knower) == plain.known_rows(knower)
+            eager = await other.load_graph_index(lazy=False)
+            every_edge = sorted(e.id for e in await other.all_edges())
+            for kind in ("edges_of", "degree", "between", "knowers", "known_by", "knows", "edge", "has_id",
+                         "adjacent", "scoped"):
+                for which in range(0, 10_000, 613):
+                    assert await answer(before, every_edge, kind, which) == await answer(eager, every_edge, kind, which)
+            for knower in touched:
+                assert before.known_by(knower) == eager.known_by(knower)
+            assert whole(before) == whole(eager)
+            other.close_graph_source()

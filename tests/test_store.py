@@ -15,6 +15,7 @@ from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.store.database import SaveDatabase, TurnRecord
+from game.store.graph_repo import name_rows
 from game.store.migrations import CURRENT_VERSION
 from game.store.saves import copy_save, delete_save, list_saves, resolve_save
 
@@ -285,5 +286,30 @@ async def test_a_change_dated_before_the_version_it_replaces_is_rejected(tmp_pat
         outcome = await execution.run({"edges": [relation("Mira", "Tomas", "TRUSTS", 0.9, "Mira trusts Tomas with her life.")]})
         assert outcome.error is not None and "would end it before it began" in outcome.error
         assert not execution.writes
+    finally:
+        await db.close()
+
+
+async def test_the_name_index_follows_every_node_through_turns_that_rename_or_only_touch_it(tmp_path: Path) -> None:
+    """A turn that rewrites a node without renaming it leaves its name rows; one that renames it, and undo,
+    re-index them: every step, the index holds exactly the stored nodes' names."""
+
+    async def names_held(db: SaveDatabase) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        rows = sorted((str(r[0]), str(r[1])) for r in await db.conn.execute_fetchall("SELECT norm, node_id FROM node_names"))
+        wanted = sorted(row for node in await db.all_nodes() for row in name_rows(node))
+        return rows, wanted
+
+    db = await seeded(tmp_path / "game.sqlite")
+    try:
+        await play(db, 1, {"nodes": [{"name": "Mira", "summary": "Mira counts the boats."}]})  # touched only
+        rows, wanted = await names_held(db)
+        assert rows == wanted and ("mira", "npc-mira") in rows
+        await play(db, 2, {"nodes": [{"name": "Mira", "aliases": ["the Keeper"], "summary": "Mira keeps the ledger."}]})
+        rows, wanted = await names_held(db)
+        assert rows == wanted and ("the keeper", "npc-mira") in rows
+        assert [n.id for n in (await db.graph.nodes_named(["the keeper"]))["the keeper"]] == ["npc-mira"]
+        await db.undo_last_turn()
+        rows, wanted = await names_held(db)
+        assert rows == wanted and ("the keeper", "npc-mira") not in rows
     finally:
         await db.close()

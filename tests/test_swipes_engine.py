@@ -6,17 +6,22 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from helpers.play import collect, text_of
 
+from benchmarks.engine_bench import _bulk_versions
 from game.config import Settings, load_settings
 from game.engine.events import NarrationDelta, TurnReplaced
 from game.engine.meta import parse_meta
 from game.engine.session import GameSession
+from game.graph.names import normalize_name
+from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
 from game.store.database import SaveDatabase
 from game.store.migrations import CURRENT_VERSION, MIGRATIONS
+from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
 
@@ -38,8 +43,6 @@ class SeedNarrator(OfflineNarrator):
 
 
 async def open_tiny(tmp_path: Path, new: bool = True) -> GameSession:
-    from game.world import load_world
-
     settings = make_settings(tmp_path)
     narrator = SeedNarrator(load_world(FIXTURES, "tiny"))
     return await GameSession.open(settings, "game", new=new, world="tiny", narrator=narrator)
@@ -268,5 +271,75 @@ async def test_a_retried_turn_starts_from_the_minds_and_graph_as_they_were_befor
         assert (retold.trust, retold.friendliness) == (after_once.trust, after_once.friendliness)
         assert retold.trust > maud.trust > 0
         assert [m.text for m in session.memories.of("npc-maud-quaile")][: len(remembered)] == remembered
+    finally:
+        await session.close()
+
+
+class ReachingNarrator(OfflineNarrator):
+    """The offline narrator, noting what the graph it extracts into says of one node it reaches lazily
+    (nothing on stage touches it, so only a read through the lazy source finds its relations)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.node_id = ""
+        self.seen: list[tuple[list[tuple[str, float, int | None]], dict[str, list[str]]]] = []
+
+    async def extract(self, request, result, execution):  # type: ignore[no-untyped-def]
+        if self.node_id:
+            self.seen.append(await relations_of(execution.reader, self.node_id))
+        return await super().extract(request, result, execution)
+
+
+async def relations_of(reader: Any, node_id: str) -> tuple[list[tuple[str, float, int | None]], dict[str, list[str]]]:
+    """A node's open versions (ID, strength, end) and who knows each, as ``reader`` has them."""
+    edges = await reader.open_edges_of(node_id)
+    knowers = await reader.knowings_of([e.id for e in edges])
+    return (sorted((e.id, e.strength, e.invalid_at) for e in edges),
+            {edge_id: sorted(rows) for edge_id, rows in sorted(knowers.items())})
+
+
+async def test_a_retry_on_a_long_save_reaches_the_graph_as_it_was_before_the_turn(tmp_path: Path) -> None:
+    """The retried turn's graph is read lazily after the turn is undone and rolled back: the nodes it
+    reaches must show the relations and knowers from before the turn, not the ones the save still holds."""
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
+    session = await GameSession.open(settings, "game", new=True, world="brinefall")
+    path = session.save_path
+    await session.close()
+    db = await SaveDatabase.open(path)
+    try:
+        await _bulk_versions(db, 2000)
+    finally:
+        await db.close()
+    narrator = ReachingNarrator(load_world(settings.content_dir, "brinefall"))
+    session = await GameSession.open(settings, "game", world="brinefall", narrator=narrator)
+    try:
+        await collect(session, "look")
+        store = session._db
+        [person] = session.graph.nodes_with_name(normalize_name("Bench Person 3"))
+        before = await relations_of(store.graph, person.id)
+        assert len(before[0]) >= 2
+        await collect(session, "wait")
+        # Turn 2 also changes this person's relations (as `kith graph upsert` does, journaled at the turn):
+        # one changed, one made, with their knowers.
+        graph = await store.load_graph_index()
+        # Dated after the synthetic history (as `graph upsert` dates them), journaled at turn 2 all the same.
+        execution = UpsertExecution(graph, session.vocabulary, await store.latest_turn(), witnesses=["npc-hob-tarrant"])
+        changed = (await store.graph.open_edges_of(person.id))[0]
+        ends = [graph.nodes[changed.source].name, graph.nodes[changed.target].name]
+        outcome = await execution.run({"edges": [
+            {"sourceName": ends[0], "targetName": ends[1], "relation": changed.relation,
+             "strength": round(changed.strength / 2, 2), "fact": "It mattered less later."},
+            {"sourceName": "Bench Person 3", "targetName": "Hob Tarrant", "relation": "OWES", "strength": 0.4,
+             "fact": "Bench Person 3 owes Hob."}]})
+        assert outcome.error is None, outcome.error
+        await store.commit_graph(execution.writes)
+        assert await relations_of(store.graph, person.id) != before
+        narrator.node_id = person.id
+        events = await collect(session, "retry")
+        assert any(isinstance(event, TurnReplaced) for event in events)
+        assert narrator.seen == [before]
+        # The telling replaced the turn: the save and the session's graph agree on this person again.
+        assert await relations_of(store.graph, person.id) == before
+        assert await relations_of(session.graph, person.id) == before
     finally:
         await session.close()

@@ -9,7 +9,6 @@ through the prompt's mind block and the offline engine through ``NarrationReques
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,6 +24,7 @@ from game.mind.knowledge_provider import KnowledgeProvider, knowledge_by_name
 from game.mind.memory_provider import MemoryProvider
 from game.mind.scene_provider import SceneProvider
 from game.mind.sections import ContextProvider, ContextQuery
+from game.store.packed import json_text
 from game.store.rows import RowWrite
 
 if TYPE_CHECKING:
@@ -88,4 +88,4 @@ def narrator_inputs(context: ComposedContext, scoped: ScopedRetrieval) -> tuple[
 def context_row(context: ComposedContext) -> RowWrite:
     """The turn's context as a row of its own table: stored in the turn's transaction, undone with it."""
     return RowWrite(CONTEXT_TABLE, {"turn": context.turn},
-                    {"turn": context.turn, "context": json.dumps(context.to_json(), ensure_ascii=False)})
+                    {"turn": context.turn, "context": json_text(context.to_json())})

@@ -41,7 +41,7 @@ from game.engine.transcript import Transcript
 from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
 from game.graph.gossip import GossipSettings, Told
-from game.graph.memory import GraphIndex
+from game.graph.memory import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath, active_patterns, patterns_to_json
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
@@ -113,11 +113,11 @@ def _vocabulary_json(world: World) -> str:
 
 
 async def read_play_state(db: SaveDatabase, world: World, settings: Settings, verbose: bool, *,
-                          lazy: bool = True) -> PlayState:
+                          lazy: bool = True, source: GraphSource | None = None) -> PlayState:
     """Everything the next turn starts from, as ``db`` holds it: the graph, the scene, recent history,
     gossip's cooldowns, attitudes, memories, open identity questions and the player's notes. The one
     reading for opening a game, undo, restore and retry alike."""
-    graph = await db.load_graph_index(lazy=lazy)
+    graph = await db.load_graph_index(lazy=lazy, source=source)
     turn = await db.current_turn()
     raw = await db.scene_at(turn)
     scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
@@ -576,14 +576,14 @@ class GameSession:
         """Re-read graph, scene and history from disk (after undo, restore or restart)."""
         self._pipeline.state = await self.read_state()
 
-    async def read_state(self, *, lazy: bool = True) -> PlayState:
+    async def read_state(self, *, lazy: bool = True, source: GraphSource | None = None) -> PlayState:
         """The whole game as the save holds it (``read_play_state``).
 
         Read inside a transaction (as retry reads the game before a turn it has undone but not committed),
-        pass ``lazy=False``: a lazy graph reads through a second connection, which sees only what is
-        committed.
+        a lazy graph needs a ``source`` that sees what the transaction does (``graph_before_turn``), or
+        ``lazy=False``: it reads through a second connection, which sees only what is committed.
         """
-        return await read_play_state(self._db, self.world, self.settings, self.verbose, lazy=lazy)
+        return await read_play_state(self._db, self.world, self.settings, self.verbose, lazy=lazy, source=source)
 
     # ------------------------------------------------------------------------------------- swipes, notes
 

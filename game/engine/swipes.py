@@ -27,7 +27,9 @@ from game.engine.swipes_store import Alternative
 from game.engine.swipes_telling import Telling
 from game.engine.turn import ENDED_REPLY, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
+from game.graph.memory import GraphSource
 from game.store import journal
+from game.store.before_turn import BeforeTurnSource
 from game.store.damage import reading
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
@@ -64,7 +66,7 @@ class _Rollback(Exception):
 class ReadState(Protocol):
     """How the session reads the whole game from its save (``GameSession.read_state``)."""
 
-    async def __call__(self, *, lazy: bool = True) -> PlayState: ...
+    async def __call__(self, *, lazy: bool = True, source: GraphSource | None = None) -> PlayState: ...
 
 
 class Swipes:
@@ -155,10 +157,12 @@ class Swipes:
         index = max(a.index for a in alts) + 1
         parent = kept.index if kind in ("continue", "edit", "edit-input") else None
         store = _Replacing(self._db, alts, index, STORY if how.story else kind, parent)
-        state = await self._state_before(turn)
+        state, before = await self._state_before(turn)
         said = (new_input or kept.record.input) if not how.story else (how.given or "")
         try:
             async for event in self._pipeline.beside(state, store).tell(said, how):
+                if store.committed:
+                    before.settle()  # the save holds the graph before the turn and this telling now
                 if isinstance(event, TurnCommitted):
                     # The telling's own state (the game before the turn, then this telling applied, as the
                     # pipeline keeps memory after a commit) is what the save now holds: no re-read needed.
@@ -170,25 +174,29 @@ class Swipes:
                     yield event
         finally:
             if store.committed:
+                before.settle()
                 # Cancelled once the new telling was stored: the pipeline applied it to ``state`` before
                 # the cancellation reached here, so memory still follows the save.
                 self._pipeline.state = state
 
-    async def _state_before(self, turn: int) -> PlayState:
-        """The game as it stood before ``turn``, read inside a transaction that is then rolled back."""
+    async def _state_before(self, turn: int) -> tuple[PlayState, BeforeTurnSource]:
+        """The game as it stood before ``turn``, read inside a transaction that is then rolled back, and
+        the source its graph reads lazily through (to ``settle`` once a telling replaces the turn)."""
         db = self._db
         current = self._pipeline.state
-        found: list[PlayState] = []
+        found: list[tuple[PlayState, BeforeTurnSource]] = []
         try:
             async with db.transaction() as conn:
+                # The graph is read lazily, later, through the save's own connection, which sees the
+                # turn committed: this source takes back what the turn changed (its journal) over it.
+                before = await db.graph_before_turn(turn)
                 await journal.undo_turn(conn, turn)
                 if await db.scene_at(turn - 1) is None:
                     raise SaveError(f"{db.name} has no scene for turn {turn - 1}; the save is damaged")
-                # Everything the turn started from (graph, minds, questions), read whole inside this
-                # transaction: a lazy graph would read the committed turn through its own connection.
-                state = await self._read_state(lazy=False)
+                # Everything else the turn started from (minds, questions, scene), read inside this transaction.
+                state = await self._read_state(source=before)
                 state.notes = dict(current.notes)  # the notes as the player has them now
-                found.append(state)
+                found.append((state, before))
                 raise _Rollback
         except _Rollback:
             pass

@@ -28,6 +28,7 @@ from game.graph.ports import GraphWrites
 from game.store import journal
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
+from game.store.packed import json_text, unpack, unpack_text
 from game.store.rows import RowWrite, write_rows
 
 SWIPES = "swipes"
@@ -76,7 +77,7 @@ class Alternative:
 def encode(alt: Alternative) -> str:
     """The turn an alternative tells, as JSON: enough to write it again exactly."""
     r, w = alt.record, alt.writes
-    return json.dumps({
+    return json_text({
         "record": {"input": r.input, "narration": r.narration, "npcContext": r.npc_context, "worldIR": r.world_ir,
                    "timings": r.timings, "extracted": r.extracted},
         "writes": {"nodes": [n.to_json_dict() for n in w.nodes.values()],
@@ -87,7 +88,7 @@ def encode(alt: Alternative) -> str:
         "told": [asdict(t) for t in alt.told],
         "rows": [{"table": row.table, "key": dict(row.key), "row": None if row.row is None else dict(row.row)}
                  for row in alt.rows],
-    }, ensure_ascii=False)
+    })
 
 
 def decode(turn: int, index: int, kind: str, parent: int | None, kept: bool, payload: str,
@@ -113,8 +114,8 @@ async def alternatives(db: SaveDatabase, turn: int) -> list[Alternative]:
     try:
         rows = await db.conn.execute_fetchall(
             f"SELECT idx, kind, parent, kept, payload, usage FROM {SWIPES} WHERE turn = ? ORDER BY idx", (turn,))
-        return [decode(turn, int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]), str(r[4]),
-                       json.loads(r[5])) for r in rows]
+        return [decode(turn, int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]),
+                       unpack_text(r[4]), json.loads(r[5])) for r in rows]
     except TELLING_ERRORS as error:
         raise damaged(db.name, error) from error
 
@@ -239,7 +240,8 @@ async def _told_from_rows(db: SaveDatabase, turn: int) -> Alternative | None:
             names = [d[0] for d in cursor.description]
             row = await cursor.fetchone()
             await cursor.close()
-            rows_written.append(RowWrite(table, identity, None if row is None else dict(zip(names, row, strict=True))))
+            rows_written.append(RowWrite(table, identity, None if row is None else
+                                         {name: unpack(value) for name, value in zip(names, row, strict=True)}))
     records = [r for r in await db.turns(last=1) if r.number == turn]
     scene = await db.scene_at(turn)
     if not records or scene is None:

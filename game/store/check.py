@@ -20,18 +20,20 @@ from game.graph.models import Edge, Node
 from game.store.connection import inspect_save, read_connection
 from game.store.damage import DECODE_ERRORS, brief
 from game.store.migrations import MIGRATIONS
+from game.store.packed import unpack
 
 SceneCheck = Callable[[dict[str, Any]], object]
 MAX_PROBLEMS = 50
 _CHECK_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, *DECODE_ERRORS)
 
-# (table, key column, JSON columns) whose every value must decode.
+# (table, key column, JSON columns) whose every value must decode (a packed one once unpacked).
 _JSON_COLUMNS = (
     ("nodes", "id", ("aliases", "labels", "attributes")),
     ("edges", "id", ("evidence",)),
     ("turns", "number", ("world_ir", "timings")),
     ("journal", "id", ("before",)),
     ("swipes", "turn || ':' || idx", ("payload", "usage")),
+    ("turn_context", "turn", ("context",)),
 )
 
 
@@ -86,7 +88,12 @@ def _json_columns(conn: sqlite3.Connection) -> list[str]:
                 if row[1] is None and column in {"world_ir", "before"}:
                     continue
                 try:
-                    json.loads(row[1])
+                    text = unpack(row[1])
+                except ValueError:
+                    problems.append(f"{table} {row[0]}: {column} is compressed and does not decompress")
+                    continue
+                try:
+                    json.loads(text)  # type: ignore[arg-type]
                 except (TypeError, ValueError):
                     problems.append(f"{table} {row[0]}: {column} is not valid JSON")
     return problems

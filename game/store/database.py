@@ -30,7 +30,7 @@ import aiosqlite
 from game.errors import SaveError, SaveNotFound
 from game.graph.bulk import BulkLoad, BulkLoader, edge_row, knowing_row
 from game.graph.gossip import Told
-from game.graph.memory import GraphIndex
+from game.graph.memory import GraphIndex, GraphSource
 from game.graph.merge_plan import plan_merge
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
@@ -38,6 +38,7 @@ from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots
 from game.store import journal as journal_log
+from game.store.before_turn import BeforeTurnSource, read_turn_before
 from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
@@ -45,6 +46,7 @@ from game.store.graph_repo import SqlGraph, SqlGraphSource
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
 from game.store.mind_fold import MindFold
+from game.store.packed import unpack
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 
@@ -233,23 +235,29 @@ class SaveDatabase:
         return int(next(iter(rows))[0])
 
     @reads
-    async def load_graph_index(self, *, lazy: bool = True) -> GraphIndex:
+    async def load_graph_index(self, *, lazy: bool = True, source: GraphSource | None = None) -> GraphIndex:
         """The save's graph in memory, for a session or a command that reads much of it.
 
         ``lazy`` (a game, most commands): nodes and the merge log now, everything else as it is asked for
         (see ``game.graph.memory``), read through this save's own read-only connection. Opening a long
         game then costs its nodes, not its 100k versions and 200k knower rows. Not lazy (a bulk import,
         which reads most of the graph anyway): every open version, every version ID and every knower row
-        now. Either way the index answers the same.
+        now. Either way the index answers the same. ``source``: where a lazy index reads instead of the
+        save as committed (``graph_before_turn``).
         """
         nodes = await self.graph.all_nodes()
         retired = [merge.merged_id for merge in await self.merges()]
         if lazy:
-            return GraphIndex(nodes, retired_node_ids=retired, source=self._graph_source())
+            return GraphIndex(nodes, retired_node_ids=retired, source=source or self._graph_source())
         open_edges = await self.graph.all_edges(open_only=True)
         ids = [row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")]
         knowings = await self.graph.all_knowings()
         return GraphIndex(nodes, open_edges, ids, retired, knowings)
+
+    async def graph_before_turn(self, turn: int) -> BeforeTurnSource:
+        """A lazy graph source answering as this save did before ``turn`` while it still holds the turn
+        (retry). Call it in the transaction that undoes the turn, before undoing it: it reads the journal."""
+        return BeforeTurnSource(self._graph_source(), await read_turn_before(self.conn, turn))
 
     def _graph_source(self) -> SqlGraphSource:
         """This save's read-only connection for lazy reads, opened at the first lazy load."""
@@ -385,13 +393,15 @@ class SaveDatabase:
         await self.conn.execute(f"PRAGMA ignore_check_constraints = {'OFF' if on else 'ON'}")
 
     async def _write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
+        stored: dict[str, Node] | None = None
         if journal:
-            await journal_log.record_nodes(conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
-                                           created=[n for n in writes.nodes if n in writes.created_nodes])
+            stored = await journal_log.record_nodes(
+                conn, turn, [n for n in writes.nodes if n not in writes.created_nodes],
+                created=[n for n in writes.nodes if n in writes.created_nodes])
             await journal_log.record_edges(conn, turn, [e for e in writes.edges if e not in writes.created_edges],
                                            created=[e for e in writes.edges if e in writes.created_edges])
             await journal_log.record_knowings(conn, turn, list(writes.knowings))
-        await graph_repo.put_nodes(conn, writes.nodes.values())
+        await graph_repo.put_nodes(conn, writes.nodes.values(), stored)
         await graph_repo.put_edges(conn, writes.edges.values())
         await graph_repo.put_knowings(conn, writes.knowings.values())
 
@@ -497,7 +507,7 @@ class SaveDatabase:
     @reads
     async def latest_turn_row(self, table: str, at_most: int) -> dict[str, Scalar] | None:
         """The row of a per-turn table of a feature (keyed by ``turn``, written by ``RowWrite``) for the
-        newest turn at or before ``at_most``, or None."""
+        newest turn at or before ``at_most``, or None. Packed texts come back as text."""
         cursor = await self.conn.execute(f'SELECT * FROM "{table}" WHERE turn <= ? ORDER BY turn DESC LIMIT 1',
                                          (at_most,))
         try:
@@ -505,7 +515,7 @@ class SaveDatabase:
             names = [column[0] for column in cursor.description or ()]
         finally:
             await cursor.close()
-        return None if row is None else dict(zip(names, row, strict=True))
+        return None if row is None else {name: unpack(value) for name, value in zip(names, row, strict=True)}
 
     @reads
     async def scene_at(self, turn: int) -> dict[str, Any] | None:

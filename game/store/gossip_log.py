@@ -22,10 +22,9 @@ def journal_key(told: Told) -> str:
 
 
 async def put(conn: aiosqlite.Connection, told: Iterable[Told]) -> None:
-    await conn.executemany(
-        f"INSERT OR REPLACE INTO gossip_log ({COLUMNS}) VALUES (?, ?, ?, ?, ?)",
-        [(t.turn, t.teller, t.listener, t.edge_id, t.confidence) for t in told],
-    )
+    rows = [(t.turn, t.teller, t.listener, t.edge_id, t.confidence) for t in told]
+    if rows:  # most turns tell nothing, and even an empty statement is a trip to the database thread
+        await conn.executemany(f"INSERT OR REPLACE INTO gossip_log ({COLUMNS}) VALUES (?, ?, ?, ?, ?)", rows)
 
 
 async def delete(conn: aiosqlite.Connection, key: str) -> None:

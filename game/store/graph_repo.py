@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -92,16 +92,25 @@ UPSERT_EDGE = f"""
 """
 
 
-async def put_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> None:
-    """Insert or update node rows and re-index their names."""
+async def put_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node], stored: Mapping[str, Node] | None = None
+                    ) -> None:
+    """Insert or update node rows and re-index their names.
+
+    ``stored``: the rows as they are now, when the caller has read them (a turn's journal does): a node
+    whose names they already have keeps its name rows. Nearly every turn rewrites a node only to move its
+    ``last_seen_turn``, and its name rows and their two indexes were three more pages for the disk.
+    """
     nodes = list(nodes)
     if not nodes:
         return
     await conn.executemany(UPSERT_NODE, [node_params(n) for n in nodes])
-    await conn.executemany("DELETE FROM node_names WHERE node_id = ?", [(n.id,) for n in nodes])
+    renamed = [n for n in nodes if stored is None or n.id not in stored or stored[n.id].names != n.names]
+    if not renamed:
+        return
+    await conn.executemany("DELETE FROM node_names WHERE node_id = ?", [(n.id,) for n in renamed])
     await conn.executemany(
         "INSERT OR IGNORE INTO node_names (norm, node_id) VALUES (?, ?)",
-        [row for n in nodes for row in name_rows(n)],
+        [row for n in renamed for row in name_rows(n)],
     )
 
 
@@ -115,7 +124,9 @@ async def insert_nodes(conn: aiosqlite.Connection, nodes: Iterable[Node]) -> Non
 
 
 async def put_edges(conn: aiosqlite.Connection, edges: Iterable[Edge]) -> None:
-    await conn.executemany(UPSERT_EDGE, [edge_params(e) for e in edges])
+    rows = [edge_params(e) for e in edges]
+    if rows:  # most turns change no version, and even an empty statement is a trip to the database thread
+        await conn.executemany(UPSERT_EDGE, rows)
 
 
 UPSERT_KNOWING = f"""
@@ -126,9 +137,9 @@ UPSERT_KNOWING = f"""
 
 
 async def put_knowings(conn: aiosqlite.Connection, knowings: Iterable[Knowing]) -> None:
-    await conn.executemany(UPSERT_KNOWING, [
-        (k.edge_id, k.knower, k.how, k.source, k.confidence, k.since_turn) for k in knowings
-    ])
+    rows = [(k.edge_id, k.knower, k.how, k.source, k.confidence, k.since_turn) for k in knowings]
+    if rows:
+        await conn.executemany(UPSERT_KNOWING, rows)
 
 
 INSERT_EDGE = f"INSERT INTO edges ({EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -406,6 +417,14 @@ class SqlGraphSource:
 
     def all_open_edges(self) -> list[Edge]:
         rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL ORDER BY seq")
+        edges: list[Edge] = self._decoded(rows, edge_from_row)
+        return edges
+
+    def open_edges_and(self, edge_ids: Sequence[str]) -> list[Edge]:
+        """Every open version and the versions among ``edge_ids`` (open or not), in the order written."""
+        ids = json.dumps(sorted(set(edge_ids)))
+        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL "
+                          "OR id IN (SELECT value FROM json_each(?)) ORDER BY seq", (ids,))
         edges: list[Edge] = self._decoded(rows, edge_from_row)
         return edges
 

@@ -294,6 +294,36 @@ MIGRATIONS: tuple[str, ...] = (
         CAST(substr(evidence, instr(evidence, 'fast-closed:turn-') + 17) AS INTEGER))
         WHERE instr(evidence, 'fast-closed:turn-') > 0;
     """,
+    # 14: a turn's two large texts are stored compressed (game/store/packed.py): the composed context
+    # (``turn_context.context``, ~8 KB of JSON) and each telling (``swipes.payload``, ~13 KB) are BLOB
+    # columns now, and ``write_rows`` keeps any text written to a BLOB column zlib-compressed (~21 KB a
+    # turn -> ~4 KB). The tables are rebuilt (SQLite cannot change a column's type) with their rows as
+    # they were: older rows stay plain text, and every reader takes either form. ``swipes`` loses WITHOUT
+    # ROWID: such a table keeps only ~1 KB of a row in its page and the rest in overflow pages of its own,
+    # so a 2.5 KB telling took 5 KB. The version it bumps also keeps an older Kith from reading a
+    # compressed row as damaged JSON: it refuses the save instead.
+    """
+    CREATE TABLE turn_context_new (turn INTEGER PRIMARY KEY, context BLOB NOT NULL);
+    INSERT INTO turn_context_new (turn, context) SELECT turn, context FROM turn_context;
+    DROP TABLE turn_context;
+    ALTER TABLE turn_context_new RENAME TO turn_context;
+    CREATE TABLE swipes_new (
+        turn INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        parent INTEGER,
+        kept INTEGER NOT NULL,
+        payload BLOB NOT NULL,
+        prompt_tokens INTEGER NOT NULL DEFAULT 0,
+        completion_tokens INTEGER NOT NULL DEFAULT 0,
+        usage TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (turn, idx)
+    );
+    INSERT INTO swipes_new (turn, idx, kind, parent, kept, payload, prompt_tokens, completion_tokens, usage)
+        SELECT turn, idx, kind, parent, kept, payload, prompt_tokens, completion_tokens, usage FROM swipes;
+    DROP TABLE swipes;
+    ALTER TABLE swipes_new RENAME TO swipes;
+    """,
 )
 
 CURRENT_VERSION = len(MIGRATIONS)

@@ -4,7 +4,9 @@ The graph has typed writes of its own (``GraphWrites``). Everything else a turn 
 attitude, a memory, a per-save note) is a ``RowWrite``: the whole row by its primary key, or ``None`` to
 delete it. The store journals each row's before-image (``journal.record_rows``) and writes it, so undo
 puts back exactly what the turn replaced, without the feature writing any undo code of its own.
-Columns hold JSON-able scalars (text, integers, reals, NULL): a before-image is kept as JSON.
+Columns hold JSON-able scalars (text, integers, reals, NULL): a before-image is kept as JSON. A text
+written to a column declared ``BLOB`` is stored compressed (``game.store.packed``) and ``read_rows`` gives
+it back as text.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from game.store import journal
+from game.store.packed import pack, unpack
 
 Scalar = str | int | float | None
 
@@ -31,22 +34,46 @@ class RowWrite:
 
 
 async def write_rows(conn: aiosqlite.Connection, turn: int, writes: Sequence[RowWrite], *, journal_it: bool) -> None:
-    """Write ``writes`` in order inside the caller's transaction, journaled at ``turn`` when ``journal_it``."""
+    """Write ``writes`` inside the caller's transaction, journaled at ``turn`` when ``journal_it``.
+
+    The result is as if they were written one by one in order: a later write of a key wins over an
+    earlier one (so a delete then an insert of one key leaves the row, an insert then a delete leaves
+    none), and each row's before-image is the row as it was before the first of them. They go to SQLite
+    batched, though, because each statement is a trip to the database thread and a turn writes many
+    rows: the before-images of every key in one query, their journal entries in one statement, then per
+    table its deletes in one statement and its rows of each column set in one statement each.
+    """
+    final: dict[tuple[str, tuple[tuple[str, Scalar], ...]], RowWrite] = {}
     for write in writes:
         if write.row is not None and any(write.row.get(column) != value for column, value in write.key.items()):
             raise ValueError(f"a row of {write.table} does not carry its own key {dict(write.key)}")
-        if journal_it:
-            await journal.record_rows(conn, turn, write.table, [write.key])
+        final[(write.table, tuple(sorted(write.key.items())))] = write
+    if not final:
+        return
+    if journal_it:
+        keys: dict[str, list[Mapping[str, Scalar]]] = {}
+        for write in final.values():
+            keys.setdefault(write.table, []).append(write.key)
+        await journal.record_tables(conn, turn, keys)
+    deletes: dict[str, list[list[Scalar]]] = {}
+    inserts: dict[tuple[str, tuple[str, ...]], list[list[Scalar | bytes]]] = {}
+    for (table, identity), write in final.items():
         if write.row is None:
-            where = " AND ".join(f'"{column}" = ?' for column in write.key)
-            await conn.execute(f'DELETE FROM "{write.table}" WHERE {where}', list(write.key.values()))
+            deletes.setdefault(f'DELETE FROM "{table}" WHERE ' + " AND ".join(f'"{c}" = ?' for c, _ in identity),
+                               []).append([value for _, value in identity])
         else:
-            # One statement: the row under this key is replaced whole (a turn's rows are many, and each
-            # statement is a trip to the database thread).
-            names = ", ".join(f'"{column}"' for column in write.row)
-            marks = ", ".join("?" for _ in write.row)
-            await conn.execute(f'INSERT OR REPLACE INTO "{write.table}" ({names}) VALUES ({marks})',
-                               list(write.row.values()))
+            packed = await journal.blob_columns(conn, table)
+            inserts.setdefault((table, tuple(write.row)), []).append(
+                [pack(value) if name in packed and isinstance(value, str) else value
+                 for name, value in write.row.items()])
+    # Deletes first: an insert never needs a row its own turn deletes, and distinct keys cannot collide.
+    for statement, parameters in deletes.items():
+        await conn.executemany(statement, parameters)
+    for (table, names), values in inserts.items():
+        # The row under each key is replaced whole.
+        columns = ", ".join(f'"{column}"' for column in names)
+        marks = ", ".join("?" for _ in names)
+        await conn.executemany(f'INSERT OR REPLACE INTO "{table}" ({columns}) VALUES ({marks})', values)
 
 
 async def read_rows(conn: aiosqlite.Connection, table: str) -> list[dict[str, Scalar]]:
@@ -55,4 +82,4 @@ async def read_rows(conn: aiosqlite.Connection, table: str) -> list[dict[str, Sc
     names = [column[0] for column in cursor.description]
     rows = await cursor.fetchall()
     await cursor.close()
-    return [dict(zip(names, row, strict=True)) for row in rows]
+    return [{name: unpack(value) for name, value in zip(names, row, strict=True)} for row in rows]

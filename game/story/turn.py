@@ -9,6 +9,7 @@ input always tell the same turn.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from game.graph.models import Node
 from game.graph.names import normalize_name
@@ -164,12 +165,15 @@ COMMAND_SYNONYMS: dict[str, str] = {
     "climb into": "board", "climb aboard": "board", "step into": "board", "step onto": "board",
     "tug": "pull", "yank": "pull", "haul": "pull", "toll": "ring", "sound": "ring",
 }
+_SYNONYMS_LONGEST_FIRST = sorted(COMMAND_SYNONYMS, key=len, reverse=True)
 
 
+# Cached: every turn matches the line against each phrase of each of the world's commands.
+@lru_cache(maxsize=4096)
 def command_key(phrase: str) -> str:
     """A phrase as the world's verbs are matched: its words, with a synonym verb read as the usual one."""
     words = key_words(phrase)
-    for synonym in sorted(COMMAND_SYNONYMS, key=len, reverse=True):
+    for synonym in _SYNONYMS_LONGEST_FIRST:
         if words == synonym or words.startswith(synonym + " "):
             return COMMAND_SYNONYMS[synonym] + words[len(synonym):]
     return words

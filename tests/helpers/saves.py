@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from game.store.migrations import MIGRATIONS
+from game.store.packed import unpack
 
 
 def migration_of(marker: str) -> int:
@@ -30,8 +31,11 @@ def empty_old_save(path: Path, version: int, world: str = "w") -> Path:
 
 
 def older_save(source: Path, destination: Path, version: int) -> Path:
-    """Write ``destination``: ``source``'s rows in the schema of migrations ``[:version]``."""
+    """Write ``destination``: ``source``'s rows in the schema of migrations ``[:version]``. A text stored
+    compressed (a ``BLOB`` column now) goes into an older schema's ``TEXT`` column as the text itself,
+    as the Kith of that schema wrote it."""
     conn = sqlite3.connect(destination)
+    conn.create_function("plain", 1, unpack, deterministic=True)
     try:
         for script in MIGRATIONS[:version]:
             conn.executescript(script)
@@ -40,10 +44,12 @@ def older_save(source: Path, destination: Path, version: int) -> Path:
         tables = [row[0] for row in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table' "
                                                   "AND name NOT LIKE 'sqlite_%'")]
         for table in tables:
-            old = [row[1] for row in conn.execute(f'PRAGMA main.table_info("{table}")')]
-            new = {row[1] for row in conn.execute(f'PRAGMA new.table_info("{table}")')}
-            columns = ", ".join(f'"{column}"' for column in old if column in new)
-            conn.execute(f'INSERT INTO main."{table}" ({columns}) SELECT {columns} FROM new."{table}"')
+            old = {row[1]: str(row[2]).upper() for row in conn.execute(f'PRAGMA main.table_info("{table}")')}
+            new = {row[1]: str(row[2]).upper() for row in conn.execute(f'PRAGMA new.table_info("{table}")')}
+            kept = [column for column in old if column in new]
+            columns = ", ".join(f'"{column}"' for column in kept)
+            values = ", ".join(f'plain("{c}")' if new[c] == "BLOB" != old[c] else f'"{c}"' for c in kept)
+            conn.execute(f'INSERT INTO main."{table}" ({columns}) SELECT {values} FROM new."{table}"')
         conn.commit()
         conn.execute("DETACH DATABASE new")
     finally:
