@@ -35,6 +35,7 @@ from game.engine.events import (
     TurnFailed,
 )
 from game.engine.identity_turn import decided, follow, read_answer, settle
+from game.engine.merge_tiers import tier_changes, tiers_before
 from game.engine.meta import parse_meta
 from game.engine.mind_context import (
     ContextInputs,
@@ -312,12 +313,18 @@ class TurnPipeline:
         answer = read_answer(text, self.state.pending, self.state.graph, self.state.turn)
         if answer is not None and self.reread_state is not None:
             reply, row, merge = settle(answer, self.state.turn + 1)
+            merges = [merge] if merge else []
+            before = tiers_before(merges, self.state.attitudes, self.state.graph)
             try:
-                turn = await self.commit_command(text.strip(), reply, rows=[row], merges=[merge] if merge else [])
+                turn = await self.commit_command(text.strip(), reply, rows=[row], merges=merges)
             except KithError as error:  # a save that cannot be written: nothing of the answer was kept
                 yield TurnFailed(_not_saved(error.message), error.title)
                 return
             yield MetaOutput(reply, "identity")
+            changes = tier_changes(before, self.state.attitudes, self.state.graph)
+            said = self._tier_said(attitude_turn.AttitudeTurn(changes=tuple(changes)), self.state.scene.cast)
+            for change in changes:  # the merge moved the kept person's tier: said as a told turn says it
+                yield AttitudeChanged(turn, change.name, change.before, change.after, said.get(change.npc_id, ""))
             yield TurnCommitted(turn, True, {})
             return
         async for event in self.tell(wanted):
