@@ -8,6 +8,7 @@ whose memory update names a newcomer, "Keeper Marsh", as a model's extractor wou
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 from helpers.play import collect, text_of
@@ -63,5 +64,76 @@ async def test_a_yes_that_changes_the_kept_persons_tier_says_so(tmp_path: Path) 
         await collect(session, "undo")
         await collect(session, "undo")
         assert session.attitudes.of(session.graph.nodes["npc-edda-marsh"]).tier == "NEUTRAL"
+    finally:
+        await session.close()
+
+
+# ------------------------------------------------------------------ names and IDs left behind by a merge
+
+KEEPER_ID, EDDA_ID, TOBIN_ID = "npc-keeper-marsh", "npc-edda-marsh", "npc-tobin-hale"
+LEFT_BEHIND = ("npc_said", "gossip_log", "pending_identities")
+
+
+def leave_traces(path: Path) -> str:
+    """What a longer game would hold of the keeper besides his own mind: Tobin told the player the
+    keeper's secret, the keeper told Tobin (and Edda) how he stands with the player, Tobin told him back,
+    and another question asks whether the keeper is Tobin. Returns the told relation's ID."""
+    conn = sqlite3.connect(path)
+    try:
+        [(edge,)] = conn.execute("SELECT id FROM edges WHERE source = ? AND relation = 'DISTRUSTS'", (KEEPER_ID,))
+        conn.executemany("INSERT INTO npc_said (npc, key, turn) VALUES (?, ?, ?)", [
+            (TOBIN_ID, "revealed:Keeper Marsh:oilskin", 1), (KEEPER_ID, "revealed:Keeper Marsh:oilskin", 2),
+            (TOBIN_ID, "revealed:Edda Marsh:age", 1)])
+        conn.executemany("INSERT INTO gossip_log (turn, teller, listener, edge_id, confidence) VALUES (?, ?, ?, ?, ?)",
+                         [(1, KEEPER_ID, TOBIN_ID, edge, 0.8), (2, TOBIN_ID, KEEPER_ID, edge, 0.6),
+                          (1, KEEPER_ID, EDDA_ID, edge, 0.9)])
+        conn.execute("INSERT INTO pending_identities (id, turn, new_id, new_name, candidate_id, candidate_name, "
+                     "confidence, evidence) VALUES ('2-9', 2, ?, 'Keeper Marsh', ?, 'Tobin Hale', 0.4, 'a lamp')",
+                     (KEEPER_ID, TOBIN_ID))
+        conn.commit()
+    finally:
+        conn.close()
+    return str(edge)
+
+
+def table(path: Path, name: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return sorted(conn.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr)
+    finally:
+        conn.close()
+
+
+async def test_a_merge_leaves_no_name_or_id_of_the_merged_person_behind(tmp_path: Path) -> None:
+    session = await start_lined(tmp_path)
+    try:
+        await collect(session, "look")
+        await collect(session, "wait")  # "is Keeper Marsh Edda Marsh?"
+    finally:
+        await session.close()
+    path = tmp_path / "saves" / "game.sqlite"
+    edge = leave_traces(path)
+    before = {name: table(path, name) for name in LEFT_BEHIND}
+    content = tmp_path / "content"
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": content}, env={})
+    session = await GameSession.open(settings, save="game", narrator=Witnessed(load_world(content, "tiny")))
+    try:
+        assert "Edda Marsh it is" in text_of(await collect(session, "yes"))
+        said = table(path, "npc_said")
+        assert (TOBIN_ID, "revealed:Edda Marsh:oilskin", 1) in said  # what Tobin told is of Edda now
+        assert (EDDA_ID, "revealed:Edda Marsh:oilskin", 2) in said  # and the keeper's confession is hers
+        assert (TOBIN_ID, "revealed:Edda Marsh:age", 1) in said
+        assert not [row for row in said if KEEPER_ID in row or "Keeper Marsh" in str(row[1])]
+        gossip = table(path, "gossip_log")
+        assert (1, EDDA_ID, TOBIN_ID, edge, 0.8) in gossip and (2, TOBIN_ID, EDDA_ID, edge, 0.6) in gossip
+        # What the keeper told Edda herself, before anyone knew they were one, stays as it happened.
+        assert [row for row in gossip if KEEPER_ID in row] == [(1, KEEPER_ID, EDDA_ID, edge, 0.9)]
+        # Gossip's cooldown sees the pair that talked: Edda and Tobin.
+        assert any(set(pair) == {EDDA_ID, TOBIN_ID} for pair in session._pipeline.state.talked)
+        [other] = [row for row in table(path, "pending_identities") if row[0] == "2-9"]
+        assert other[2:6] == (EDDA_ID, "Edda Marsh", TOBIN_ID, "Tobin Hale")
+        assert [(p.id, p.new_name) for p in await session.pending_identities()] == [("2-9", "Edda Marsh")]
+        await collect(session, "undo")
+        assert {name: table(path, name) for name in LEFT_BEHIND} == before
     finally:
         await session.close()
