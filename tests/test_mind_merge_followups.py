@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from helpers.play import collect, text_of
+from helpers.saves import migration_of, older_save
 from test_mind_merge import FIXTURES, Witnessed
 
 from game.config import load_settings
@@ -135,5 +136,38 @@ async def test_a_merge_leaves_no_name_or_id_of_the_merged_person_behind(tmp_path
         assert [(p.id, p.new_name) for p in await session.pending_identities()] == [("2-9", "Edda Marsh")]
         await collect(session, "undo")
         assert {name: table(path, name) for name in LEFT_BEHIND} == before
+    finally:
+        await session.close()
+
+
+# ------------------------------------------------ a save from before the mind's tables: first meetings
+
+GREETING = "\"Mind the rail,\" Edda says."
+
+
+async def test_a_save_from_before_memories_remembers_who_the_player_has_met(tmp_path: Path) -> None:
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": FIXTURES}, env={})
+    session = await GameSession.open(settings, save="current", new=True, world="tiny")
+    try:
+        first = text_of(await collect(session, "talk to Edda"))  # turn 1: the first meeting
+        assert GREETING in first
+        await collect(session, "wait")
+        assert GREETING not in text_of(await collect(session, "talk to Edda"))  # met: not greeted again
+        await collect(session, "wait")
+    finally:
+        await session.close()
+    # The same game as a Kith from before NPCs' memories saved it: turns and scenes, no said rows.
+    saves = tmp_path / "saves"
+    older_save(saves / "current.sqlite", saves / "old.sqlite", migration_of("CREATE TABLE npc_said"))
+    session = await GameSession.open(settings, save="old")
+    try:
+        assert session.memories.has_said("npc-edda-marsh", "met")
+        assert session.memories.said_turn("npc-edda-marsh", "met") == 1
+        assert not session.memories.has_said("npc-tobin-hale", "met")  # never spoken to
+        again = text_of(await collect(session, "talk to Edda"))
+        assert GREETING not in again and "Edda" in again
+        # She remembers the meeting, as one made then.
+        assert [m.text for m in session.memories.of("npc-edda-marsh") if m.turn == 1] == [
+            "Met Sam Reed for the first time."]
     finally:
         await session.close()
