@@ -7,18 +7,25 @@ whose memory update names a newcomer, "Keeper Marsh", as a model's extractor wou
 
 from __future__ import annotations
 
+import asyncio
+import json
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
+import pytest
 from helpers.play import collect, text_of
 from helpers.saves import migration_of, older_save
-from test_mind_merge import FIXTURES, Witnessed
+from test_mind_merge import FIXTURES, Witnessed, kith, played
 
 from game.config import load_settings
 from game.engine.events import AttitudeChanged
 from game.engine.session import GameSession
+from game.graph.models import Node
+from game.mind.merge_traces import fold_known
 from game.world import load_world
+from game.world.scene import Awareness
 
 EDDA_COLD = "Edda keeps her back to you and her hands on the wick."
 FALLS = "{name} will not look at you now."
@@ -72,7 +79,7 @@ async def test_a_yes_that_changes_the_kept_persons_tier_says_so(tmp_path: Path) 
 # ------------------------------------------------------------------ names and IDs left behind by a merge
 
 KEEPER_ID, EDDA_ID, TOBIN_ID = "npc-keeper-marsh", "npc-edda-marsh", "npc-tobin-hale"
-LEFT_BEHIND = ("npc_said", "gossip_log", "pending_identities")
+LEFT_BEHIND = ("npc_said", "gossip_log", "pending_identities", "scenes")
 
 
 def leave_traces(path: Path) -> str:
@@ -131,6 +138,9 @@ async def test_a_merge_leaves_no_name_or_id_of_the_merged_person_behind(tmp_path
         assert [row for row in gossip if KEEPER_ID in row] == [(1, KEEPER_ID, EDDA_ID, edge, 0.9)]
         # Gossip's cooldown sees the pair that talked: Edda and Tobin.
         assert any(set(pair) == {EDDA_ID, TOBIN_ID} for pair in session._pipeline.state.talked)
+        # The player heard of the keeper at turn 1 and has known Edda since the start: one person, known so.
+        assert KEEPER_ID not in (session.scene.known or {})
+        assert (session.scene.known or {})[EDDA_ID].how == "met"
         [other] = [row for row in table(path, "pending_identities") if row[0] == "2-9"]
         assert other[2:6] == (EDDA_ID, "Edda Marsh", TOBIN_ID, "Tobin Hale")
         assert [(p.id, p.new_name) for p in await session.pending_identities()] == [("2-9", "Edda Marsh")]
@@ -171,3 +181,31 @@ async def test_a_save_from_before_memories_remembers_who_the_player_has_met(tmp_
             "Met Sam Reed for the first time."]
     finally:
         await session.close()
+
+
+def test_what_the_player_knew_of_either_is_known_of_the_kept_person() -> None:
+    kept = Node(id="npc-maud", name="Maud Pike", type="individual", summary="", first_seen_turn=0, last_seen_turn=0)
+    known = {"npc-hood": Awareness(name="the stranger in the hood", how="met", since_turn=2, revealed=["hood:scar"]),
+             "npc-maud": Awareness(name="Maud Pike", how="heard", since_turn=5, revealed=["maud:debt"])}
+    after = fold_known(known, kept, "npc-hood")
+    assert after == {"npc-maud": Awareness(name="Maud Pike", how="met", since_turn=2,
+                                           revealed=["maud:debt", "hood:scar"])}
+    # Met only as the stranger: known as Maud now, by her name (the story engine knows people by name).
+    assert fold_known({"npc-hood": known["npc-hood"]}, kept, "npc-hood") == {
+        "npc-maud": Awareness(name="Maud Pike", how="met", since_turn=2, revealed=["hood:scar"])}
+    assert fold_known({"npc-maud": known["npc-maud"]}, kept, "npc-hood") is None  # nothing to fold
+    assert fold_known(None, kept, "npc-hood") is None
+
+
+def test_graph_merge_folds_what_the_player_knows_in_the_current_scene(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(played(tmp_path))
+    path = tmp_path / "saves" / "game.sqlite"
+
+    def known() -> dict[str, Any]:
+        [(state,)] = [row[1:] for row in table(path, "scenes") if row[0] == 2]
+        return dict(json.loads(str(state))["known"])
+
+    assert KEEPER_ID in known()
+    assert kith(tmp_path, capsys, "merge", "--save", "game", "Edda Marsh", "Keeper Marsh")[0] == 0
+    assert KEEPER_ID not in known() and known()[EDDA_ID]["how"] == "met"

@@ -35,7 +35,7 @@ from game.engine.events import (
     TurnFailed,
 )
 from game.engine.identity_turn import decided, follow, read_answer, settle
-from game.engine.merge_tiers import tier_changes, tiers_before
+from game.engine.merge_play import known_after, tier_changes, tiers_before
 from game.engine.meta import parse_meta
 from game.engine.mind_context import (
     ContextInputs,
@@ -315,8 +315,9 @@ class TurnPipeline:
             reply, row, merge = settle(answer, self.state.turn + 1)
             merges = [merge] if merge else []
             before = tiers_before(merges, self.state.attitudes, self.state.graph)
+            scene = known_after(merges, self.state.scene, self.state.graph)
             try:
-                turn = await self.commit_command(text.strip(), reply, rows=[row], merges=merges)
+                turn = await self.commit_command(text.strip(), reply, rows=[row], merges=merges, scene=scene)
             except KithError as error:  # a save that cannot be written: nothing of the answer was kept
                 yield TurnFailed(_not_saved(error.message), error.title)
                 return
@@ -532,14 +533,15 @@ class TurnPipeline:
         state.pending = follow(state.pending, finished.rows)
 
     async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None,
-                             rows: Sequence[RowWrite] = (), merges: Sequence[IdentityMerge] = ()) -> int:
+                             rows: Sequence[RowWrite] = (), merges: Sequence[IdentityMerge] = (),
+                             scene: SceneState | None = None) -> int:
         """Store a command that changes the game (``/knowledge NAME add ...``, ``/relationship NAME set ...``,
         an answer to a question of identity) as a turn of its own: its input is the command, its narration the
-        reply, the scene stays as it was. ``undo`` then steps back over it exactly like over a told turn.
-        Returns the turn's number."""
+        reply, the scene stays as it was (or is ``scene``: an answer's merge folds who the player knows).
+        ``undo`` then steps back over it exactly like over a told turn. Returns the turn's number."""
         state = self.state
         record = TurnRecord(number=state.turn + 1, input=text, narration=reply, npc_context="", world_ir=None)
-        result = NarrationResult(world_ir=WorldIR(), scene=state.scene.model_copy(deep=True))
+        result = NarrationResult(world_ir=WorldIR(), scene=(scene or state.scene).model_copy(deep=True))
         await self._store(FinishedTurn(record, writes or GraphWrites(), result, ExtractionReport(True), (),
                                        tuple(rows), tuple(merges)))
         return record.number

@@ -15,6 +15,11 @@ Three more tables name a person outside the graph, and each is decided on its ow
 - ``pending_identities``: an open question naming the merged person now names the kept one ("is the
   stranger Tobin?" is "is Maud Tobin?"); one asking whether the two are one person is answered by the
   merge. Answered questions are the record of who decided what, and stay as they were.
+- ``scenes``: what the player knows of people (``SceneState.known``, by node ID) is the game as it stands:
+  what they knew of either is known of the kept person (met if either was met, since the earlier turn,
+  every revelation learned), under the kept one's name. The merge's own turn's scene carries it (a
+  "yes" in play: ``game.engine.merge_play``; ``graph merge`` and ``graph resolve``: the scene of the turn
+  the merge is journaled at, rewritten here). Earlier turns' scenes are history.
 
 Left as history on purpose: ``turn_context`` (what the narrator was told, as told), memories' text and
 attitude history reasons (the words of what was remembered and why it changed), ``swipes`` and
@@ -24,6 +29,7 @@ is a ``RowWrite`` journaled at the merge's turn, so undo puts each back exactly.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
@@ -34,6 +40,7 @@ from game.store.database import SaveDatabase
 from game.store.mind_fold import rows_like, rows_where
 from game.store.pending import PENDING_TABLE, PendingIdentity
 from game.store.rows import RowWrite, Scalar
+from game.world.scene import Awareness, SceneState
 
 GOSSIP_TABLE = "gossip_log"
 REVEALED = "revealed:"
@@ -106,3 +113,36 @@ async def repoint_questions(db: SaveDatabase, kept: Node, merged: Node, turn: in
             moved = replace(moved, candidate_id=kept.id, candidate_name=kept.name)
         rows.append(moved.write())
     return rows
+
+
+def fold_known(known: Mapping[str, Awareness] | None, kept: Node, merged_id: str) -> dict[str, Awareness] | None:
+    """What the player knows of people once ``merged_id`` is ``kept``; None when it names no one merged."""
+    if known is None or merged_id not in known:
+        return None
+    after = {node_id: aware for node_id, aware in known.items() if node_id != merged_id}
+    theirs, ours = known[merged_id], known.get(kept.id)
+    if ours is None:
+        after[kept.id] = theirs.model_copy(update={"name": kept.name})
+    else:
+        after[kept.id] = ours.model_copy(update={
+            "how": "met" if "met" in (ours.how, theirs.how) else "heard",
+            "since_turn": min(ours.since_turn, theirs.since_turn),
+            "revealed": [*ours.revealed, *(key for key in theirs.revealed if key not in ours.revealed)]})
+    return after
+
+
+async def repoint_scene(db: SaveDatabase, kept: Node, merged_id: str, turn: int) -> list[RowWrite]:
+    """The scene of ``turn`` (when it is stored: a merge by ``graph merge`` at the save's turn) with what
+    the player knows of the merged person folded into the kept one."""
+    rows = await rows_where(db.conn, "scenes", "turn", [turn])
+    if not rows:
+        return []  # a merge in play: its turn's scene is written after it, folded (game.engine.merge_play)
+    try:
+        scene = SceneState.model_validate(json.loads(str(rows[0]["state"])))
+    except ValueError:
+        return []  # a damaged scene is left as it is (``kith graph check`` says so)
+    known = fold_known(scene.known, kept, merged_id)
+    if known is None:
+        return []
+    state = json.dumps(scene.model_copy(update={"known": known}).model_dump(mode="json"))
+    return [RowWrite("scenes", {"turn": turn}, {"turn": turn, "state": state})]

@@ -44,7 +44,7 @@ from game.mind.memory import (
     memory_from_row,
     said_row,
 )
-from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, said_of
+from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, repoint_scene, said_of
 from game.store.database import SaveDatabase
 from game.store.mind_fold import AttitudeFold, FoldedMind, MindFold, MindSummary, rows_where
 from game.store.rows import RowWrite
@@ -182,7 +182,7 @@ async def fold_minds(db: SaveDatabase, kept: Node, merged: Node, turn: int, sett
     held = stored.get(kept.id)
     attitude, how = fold_attitude(kept, merged, held, stored.get(merged.id), turn)
     rows = [*memories.rows, *said_rows, *await repoint_gossip(db, kept.id, merged.id),
-            *await repoint_questions(db, kept, merged, turn)]
+            *await repoint_questions(db, kept, merged, turn), *await repoint_scene(db, kept, merged.id, turn)]
     writes = GraphWrites()
     if merged.id in stored:
         rows.append(RowWrite(ATTITUDES, {"npc_id": merged.id}, None))

@@ -1,4 +1,4 @@
-"""The tier changes a merge makes in play: said like any other turn's.
+"""What a merge in play changes besides the save's tables: the tiers it moves, and what the player knows.
 
 A "yes" to "is the stranger Maud?" folds the stranger's attitude into Maud's (``game.mind.mind_merge``,
 inside the store's transaction). If that moves how Maud stands toward the player (NEUTRAL to UNFRIENDLY),
@@ -7,6 +7,10 @@ on stage, and the game read back after the merge holds the new attitude, so the 
 follow from the next turn on. "Before" is the tier the player knew: the kept person's as the game stood
 before the answer (recorded, or what their relations implied); "after" is theirs once the merge is read
 back.
+
+The answer's turn stores the scene as it is after the merge: what the player knew of the stranger is
+known of Maud (``merge_traces.fold_known``), so she is someone the player has met and heard of, and the
+stranger's ID is known no more.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from game.graph.memory import GraphIndex
 from game.mind.attitude import AttitudeBook
 from game.mind.attitude_turn import TierChange
+from game.mind.merge_traces import fold_known
 from game.store.pending import IdentityMerge
+from game.world.scene import SceneState
 from game.world.tiers import Tier
 
 
@@ -41,3 +47,13 @@ def tier_changes(before: Mapping[str, Tier], book: AttitudeBook, graph: GraphInd
         if now != was:
             changes.append(TierChange(npc_id, kept.name, was, now))
     return changes
+
+
+def known_after(merges: Sequence[IdentityMerge], scene: SceneState, graph: GraphIndex) -> SceneState:
+    """``scene`` with what the player knows of each merged person known of the kept one."""
+    known = scene.known
+    for merge in merges:
+        kept = graph.nodes.get(merge.kept_id)
+        if merge.merged_id is not None and kept is not None:
+            known = fold_known(known, kept, merge.merged_id) or known
+    return scene if known is scene.known else scene.model_copy(update={"known": known})
