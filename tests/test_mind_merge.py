@@ -264,7 +264,7 @@ def test_memories_move_renumbered_once_each_within_capacity() -> None:
 
 
 def test_said_is_united_and_the_earlier_turn_wins() -> None:
-    rows = fold_said({"npc-maud": {"met": 5}, "npc-hood": {"met": 2, "recalled": 4}}, "npc-maud", "npc-hood")
+    rows = fold_said({"npc-maud": {"met": 5}, "npc-hood": {"met": 2, "recalled": 4}}, KEPT, HOOD)
     book = MemoryBook(said={"npc-maud": {"met": 5}, "npc-hood": {"met": 2, "recalled": 4}})
     book.apply(rows)
     assert book.said == {"npc-maud": {"met": 2, "recalled": 4}, "npc-hood": {}}

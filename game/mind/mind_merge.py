@@ -14,7 +14,9 @@ felt, and does not greet the player as a stranger again. The rules (pure, over r
   "merged with NAME (turn N)" records the union. One recorded: the kept NPC has it (a merged one's with
   that entry). Neither: nothing is written (the attitude still follows the relations, now united). The
   graph is then kept in agreement with the tier as an attitude turn keeps it (``attitude_turn``).
-- Said: the union; for a key both said, the earlier turn (a first meeting stays the first).
+- Said: the union; for a key both said, the earlier turn (a first meeting stays the first). Anyone's
+  revelation key naming the merged person names the kept one (``merge_traces``).
+- What else names the merged person (the gossip log, open questions of identity): ``merge_traces``.
 - The merged NPC's rows are removed.
 
 ``fold_with(settings)`` is the ``MindFold`` a game and the graph commands hand to the save.
@@ -23,7 +25,7 @@ felt, and does not greet the player as a stranger again. The rules (pure, over r
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from game.graph.memory import GraphIndex
@@ -42,6 +44,7 @@ from game.mind.memory import (
     memory_from_row,
     said_row,
 )
+from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, repoint_scene, said_of
 from game.store.database import SaveDatabase
 from game.store.mind_fold import AttitudeFold, FoldedMind, MindFold, MindSummary, rows_where
 from game.store.rows import RowWrite
@@ -115,15 +118,31 @@ def _put(book: MemoryBook, memory: Memory) -> RowWrite:
     return row
 
 
-def fold_said(said: dict[str, dict[str, int]], kept_id: str, merged_id: str) -> list[RowWrite]:
-    """The said rows that give ``kept_id`` the union of both NPCs' words (the earlier turn for a key both
-    said) and remove ``merged_id``'s."""
-    kept = said.get(kept_id, {})
+def fold_said(said: Mapping[str, Mapping[str, int]], kept: Node, merged: Node) -> list[RowWrite]:
+    """The said rows that give ``kept`` the union of both NPCs' words (the earlier turn for a key both
+    said), remove ``merged``'s, and make every key naming ``merged`` name ``kept``. ``said``: NPC ID -> key
+    -> turn, for both NPCs and everyone holding a key naming the merged one."""
+    after: dict[str, dict[str, int]] = {npc: dict(keys) for npc, keys in said.items() if npc != merged.id}
+    into = after.setdefault(kept.id, {})
+    for key, turn in said.get(merged.id, {}).items():
+        if key not in into or turn < into[key]:
+            into[key] = turn
+    for held in after.values():
+        for key in sorted(held):
+            new = renamed_key(key, merged.names, kept.name)
+            if new != key:
+                turn = held.pop(key)
+                if new not in held or turn < held[new]:
+                    held[new] = turn
     rows: list[RowWrite] = []
-    for key, turn in sorted(said.get(merged_id, {}).items()):
-        rows.append(RowWrite(SAID_TABLE, {"npc": merged_id, "key": key}, None))
-        if key not in kept or turn < kept[key]:
-            rows.append(said_row(kept_id, key, turn))
+    for npc, keys in sorted(said.items()):
+        for key in sorted(keys):
+            if key not in after.get(npc, {}):
+                rows.append(RowWrite(SAID_TABLE, {"npc": npc, "key": key}, None))
+    for npc, now in sorted(after.items()):
+        for key, turn in sorted(now.items()):
+            if said.get(npc, {}).get(key) != turn:
+                rows.append(said_row(npc, key, turn))
     return rows
 
 
@@ -157,14 +176,13 @@ async def fold_minds(db: SaveDatabase, kept: Node, merged: Node, turn: int, sett
         book.memories.setdefault(memory.npc, {})[memory.seq] = memory
     others = [memory_from_row(r) for r in await rows_where(db.conn, MEMORY_TABLE, "about", [merged.id])]
     memories = fold_memories(book, kept.id, merged.id, turn, others)
-    said: dict[str, dict[str, int]] = {}
-    for row in await rows_where(db.conn, SAID_TABLE, "npc", ids):
-        said.setdefault(str(row["npc"]), {})[str(row["key"])] = int(row["turn"] or 0)
-    said_rows = fold_said(said, kept.id, merged.id)
+    said = await said_of(db, kept, merged)
+    said_rows = fold_said(said, kept, merged)
     stored = AttitudeBook.from_rows(await rows_where(db.conn, ATTITUDES, "npc_id", ids)).stored
     held = stored.get(kept.id)
     attitude, how = fold_attitude(kept, merged, held, stored.get(merged.id), turn)
-    rows = [*memories.rows, *said_rows]
+    rows = [*memories.rows, *said_rows, *await repoint_gossip(db, kept.id, merged.id),
+            *await repoint_questions(db, kept, merged, turn), *await repoint_scene(db, kept, merged.id, turn)]
     writes = GraphWrites()
     if merged.id in stored:
         rows.append(RowWrite(ATTITUDES, {"npc_id": merged.id}, None))

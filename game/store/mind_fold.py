@@ -71,3 +71,12 @@ async def rows_where(conn: aiosqlite.Connection, table: str, column: str,
     rows = await cursor.fetchall()
     await cursor.close()
     return [dict(zip(names, row, strict=True)) for row in rows]
+
+
+async def rows_like(conn: aiosqlite.Connection, table: str, column: str, prefix: str) -> list[dict[str, Scalar]]:
+    """The rows of ``table`` whose text ``column`` starts with ``prefix`` (case-sensitive, no wildcards)."""
+    cursor = await conn.execute(f'SELECT * FROM "{table}" WHERE substr("{column}", 1, ?) = ?', (len(prefix), prefix))
+    names = [c[0] for c in cursor.description]
+    rows = await cursor.fetchall()
+    await cursor.close()
+    return [dict(zip(names, row, strict=True)) for row in rows]
