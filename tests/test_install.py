@@ -167,3 +167,18 @@ def test_the_wheel_carries_its_worlds_and_plays_from_any_folder(tmp_path: Path) 
     version = run("--version")
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     assert version.returncode == 0 and version.stdout.strip() == f"kith {declared}"
+
+
+def test_worlds_lines_up_titles_of_different_lengths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`kith worlds` padded ids but not titles, so each world's folder started in another column."""
+    worlds = _own_world(tmp_path)
+    world_toml = worlds / "saltmarsh" / "world.toml"
+    world_toml.write_text(world_toml.read_text(encoding="utf-8").replace('title = "Brinefall"',
+                                                                          'title = "The Salt Marsh"', 1),
+                          encoding="utf-8")
+    monkeypatch.setenv("KITH_WORLDS", str(worlds))
+    assert main(["worlds"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("The Salt Marsh" in line for line in lines), lines
+    assert len({line.index("[") for line in lines}) == 1, lines
