@@ -111,3 +111,12 @@ def test_a_commands_help_sends_you_to_the_folder_options_where_they_are(capsys: 
     assert COMMAND_FOLDERS_HEADING in worlds and "--saves-dir" not in worlds.split(COMMAND_FOLDERS_HEADING)[0]
     parser = build_parser()
     assert parser.parse_args(["--saves-dir", "x", "worlds"]).saves_dir.name == "x"  # the form it names works
+
+
+def test_play_help_does_not_say_a_world_must_be_under_content(capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kith play --help` said --world is "a folder under content/"; a world of your own (worlds_dir) plays
+    too, and `kith worlds` lists every id --world takes."""
+    monkeypatch.setenv("COLUMNS", "200")
+    world_line = next(line for line in _help_of(["play"], capsys).splitlines() if line.strip().startswith("--world ID"))
+    assert "under content/" not in world_line and "kith worlds" in world_line
