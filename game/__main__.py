@@ -57,6 +57,8 @@ class VersionAction(argparse.Action):
 
 
 FOLDERS_HEADING = "folders (change them with the options above, or see docs/configuration.md):"
+COMMAND_FOLDERS_HEADING = "folders (kith --saves-dir DIR COMMAND changes one; see docs/configuration.md):"
+"""A command's help has no folder options of its own to point at: they are ``kith``'s, before the command."""
 
 
 class KithHelpFormatter(argparse.HelpFormatter):
@@ -90,7 +92,8 @@ class KithParser(argparse.ArgumentParser):
         folders = "".join(f"  {line}\n" for line in folder_lines())
         # Added after argparse's layout rather than as the epilog: an epilog is filled as one paragraph
         # by every parser whose formatter is not the raw one (each subcommand's), squashing the list.
-        return f"{super().format_help()}\n{FOLDERS_HEADING}\n{folders}"
+        heading = FOLDERS_HEADING if self.prog == "kith" else COMMAND_FOLDERS_HEADING
+        return f"{super().format_help()}\n{heading}\n{folders}"
 
 
 def kith_version() -> str:

@@ -283,11 +283,16 @@ def world_folders(settings: Settings) -> list[tuple[str, Path]]:
     return [("shipped", settings.content_dir), ("yours", settings.worlds_dir)]
 
 
+def world_dir_of(settings: Settings, world_id: str) -> Path:
+    """The folder that holds ``world_id``: the shipped worlds first, then the player's own (the shipped
+    folder when neither has it, so the error names where worlds are looked for first)."""
+    if not (settings.content_dir / world_id).is_dir() and (settings.worlds_dir / world_id).is_dir():
+        return settings.worlds_dir
+    return settings.content_dir
+
+
 def with_world_folder(settings: Settings, world_id: str | None) -> Settings:
     """Settings whose ``content_dir`` holds ``world_id``: a world found only among the player's own worlds
-    is played from there. Everything below the CLI reads one folder; this is where the two meet."""
-    if not world_id or (settings.content_dir / world_id).is_dir():
-        return settings
-    if (settings.worlds_dir / world_id).is_dir():
-        return settings.model_copy(update={"content_dir": settings.worlds_dir})
-    return settings
+    is played from there. A game opened by its save finds its world the same way (``world_dir_of``)."""
+    folder = world_dir_of(settings, world_id) if world_id else settings.content_dir
+    return settings if folder == settings.content_dir else settings.model_copy(update={"content_dir": folder})

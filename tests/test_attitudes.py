@@ -357,3 +357,20 @@ def test_relationship_shows_each_change_with_its_reason_and_the_values_it_left()
     assert "- turn 2 (you threatened them): now trust -5, respect -2, friendliness -17.5" in shown
     # A help that leaves trust still below zero does not read as if it cost trust.
     assert "- turn 3 (you helped them): now trust 1, respect 2, friendliness -9.5" in shown
+
+
+async def test_a_refused_harm_to_a_warm_character_carries_no_warm_line(world: World) -> None:
+    """Lying to Sister Ambry after helping her told "Sister Ambry hears you out and doesn't believe a word.
+    Sister Ambry gives you the nod Brinefall keeps for its own." and then that she cooled: a warm line
+    after a harm is a contradiction. A harm refused shows a cold tier, never a warm one."""
+    warm_lines = [line.replace("{name}", "").strip(" .") for tier in ("FRIENDLY", "ALLIED", "DEVOTED")
+                  for line in world.section.tiers.get(tier, [])]
+    assert warm_lines
+    for act in ("lie to ambry", "threaten ambry", "accuse ambry of theft"):
+        game = await play(world, ["n", "w", "help ambry"])
+        ambry = AttitudeView(game.pipeline.state.attitudes, game.graph).named("Ambry")
+        assert ambry is not None and ambry.tier == "FRIENDLY"
+        told = await game.play(act)
+        assert not [line for line in warm_lines if line in told], told
+    helped = await play(world, ["n", "w", "help ambry"])
+    assert [line for line in warm_lines if line in await helped.play("talk to ambry")]

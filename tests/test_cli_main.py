@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game.__main__ import FOLDERS_HEADING, build_parser, main
+from game.__main__ import COMMAND_FOLDERS_HEADING, FOLDERS_HEADING, build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,12 +90,33 @@ def test_every_commands_help_lays_out_the_folders_one_a_line(monkeypatch: pytest
     from game.cli.worlds import folder_lines
 
     monkeypatch.setenv("COLUMNS", "100")
-    expected = [FOLDERS_HEADING,
-                *(f"  {line}" for line in folder_lines())]
+    folders = [f"  {line}" for line in folder_lines()]
     commands = _every_command()
     assert ["play"] in commands and ["graph", "dump"] in commands and ["llm", "check"] in commands
     for words in commands:
+        expected = [FOLDERS_HEADING if not words else COMMAND_FOLDERS_HEADING, *folders]
         lines = _help_of(words, capsys).rstrip("\n").splitlines()
         at = lines.index(expected[0]) if expected[0] in lines else -1
         assert at >= 0, f"kith {' '.join(words)} --help has no folders list"
         assert lines[at:] == expected, f"kith {' '.join(words)} --help: {lines[at:]}"
+
+
+def test_a_commands_help_sends_you_to_the_folder_options_where_they_are(capsys: pytest.CaptureFixture[str]) -> None:
+    """`kith worlds --help` said "change them with the options above" above only -h and --json: the folder
+    options go before the command (`kith --saves-dir DIR worlds`), and a command's help says so."""
+    assert "options above" in FOLDERS_HEADING
+    assert "options above" not in COMMAND_FOLDERS_HEADING
+    assert "kith --saves-dir DIR COMMAND" in COMMAND_FOLDERS_HEADING
+    worlds = _help_of(["worlds"], capsys)
+    assert COMMAND_FOLDERS_HEADING in worlds and "--saves-dir" not in worlds.split(COMMAND_FOLDERS_HEADING)[0]
+    parser = build_parser()
+    assert parser.parse_args(["--saves-dir", "x", "worlds"]).saves_dir.name == "x"  # the form it names works
+
+
+def test_play_help_does_not_say_a_world_must_be_under_content(capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kith play --help` said --world is "a folder under content/"; a world of your own (worlds_dir) plays
+    too, and `kith worlds` lists every id --world takes."""
+    monkeypatch.setenv("COLUMNS", "200")
+    world_line = next(line for line in _help_of(["play"], capsys).splitlines() if line.strip().startswith("--world ID"))
+    assert "under content/" not in world_line and "kith worlds" in world_line

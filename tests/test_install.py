@@ -4,6 +4,7 @@ of the player's own, and (slow) a wheel built, installed into a fresh venv and p
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -167,3 +168,38 @@ def test_the_wheel_carries_its_worlds_and_plays_from_any_folder(tmp_path: Path) 
     version = run("--version")
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     assert version.returncode == 0 and version.stdout.strip() == f"kith {declared}"
+
+
+def test_worlds_lines_up_titles_of_different_lengths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`kith worlds` padded ids but not titles, so each world's folder started in another column."""
+    worlds = _own_world(tmp_path)
+    world_toml = worlds / "saltmarsh" / "world.toml"
+    world_toml.write_text(world_toml.read_text(encoding="utf-8").replace('title = "Brinefall"',
+                                                                          'title = "The Salt Marsh"', 1),
+                          encoding="utf-8")
+    monkeypatch.setenv("KITH_WORLDS", str(worlds))
+    assert main(["worlds"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("The Salt Marsh" in line for line in lines), lines
+    assert len({line.index("[") for line in lines}) == 1, lines
+
+
+def test_a_game_in_a_world_of_the_players_own_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A game started with `--world saltmarsh` (a world of the player's own) could not be opened again:
+    `kith play --save mine` said "no world 'saltmarsh' in .../content" although KITH_WORLDS holds it."""
+    monkeypatch.setenv("KITH_WORLDS", str(_own_world(tmp_path)))
+    commands = tmp_path / "commands.txt"
+    commands.write_text("look\n", encoding="utf-8")
+    saves = tmp_path / "saves"
+    first = main(["--saves-dir", str(saves), "run", "--transcript", "--world", "saltmarsh", "--save", "mine",
+                  str(commands)])
+    assert first == 0, capsys.readouterr().err
+    capsys.readouterr()
+    again = main(["--saves-dir", str(saves), "run", "--transcript", "--save", "mine", str(commands)])
+    assert again == 0, capsys.readouterr().err
+    assert "resumed at turn 1" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("look\nquit\n"))
+    assert main(["--saves-dir", str(saves), "play", "--plain"]) == 0, capsys.readouterr().err
+    assert "The Ferry Landing" in capsys.readouterr().out

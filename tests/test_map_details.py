@@ -58,3 +58,11 @@ def test_details_drop_terminal_escapes_from_every_untrusted_field() -> None:
     text = describe_node(evil, [evil, mira], [relation("e1", "npc-evil", "npc-mira", "TRUSTS", 0.5)])
     assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text
     assert "### Evil" in text and "alias" in text and "label" in text and "Summary." in text
+
+
+def test_someone_seen_at_one_turn_reads_as_that_turn_not_a_range() -> None:
+    """Brinefall's map said Sister Ambry was "seen turns 4–4"."""
+    nodes, edges = harbour()
+    once = nodes[0].model_copy(update={"first_seen_turn": 4, "last_seen_turn": 4})
+    assert "*individual* · seen at turn 4" in describe_node(once, nodes, edges)
+    assert "4–4" not in describe_node(once, nodes, edges)

@@ -267,3 +267,15 @@ def test_every_line_carries_its_sign_as_a_glyph_and_the_legend_never_wraps() -> 
         legend = text.splitlines()[-1]
         assert legend in (LEGEND, "+pos -neg ·neutral") and len(legend) <= width
     assert render_map(nodes, edges, 14, 12, positions=HARBOUR_POSITIONS).plain().count("neutral") == 0
+
+
+def test_a_short_one_way_line_still_carries_its_sign() -> None:
+    """Brinefall's opening map drew Ness → Wren (KIN_OF) as a bare `↑ │`: two rows apart, the line had no
+    middle cell, so it showed neither its name nor its sign. The end without an arrow carries the sign."""
+    nodes = [person("npc-ness", "Ness"), person("npc-wren", "Wren")]
+    edges = [relation("edge-1", "npc-ness", "npc-wren", "KIN_OF", 0.8)]
+    for height in range(5, 9):  # from two cells of line between them
+        drawing = render_map(nodes, edges, 30, height, positions={"npc-wren": (0.1, 0.0), "npc-ness": (0.1, 1.0)})
+        body = drawing.plain().splitlines()[:-1]
+        assert sum(row.count("+") for row in body) == 1, "\n".join(body)
+        assert sum(row.count("↑") for row in body) == 1, "\n".join(body)

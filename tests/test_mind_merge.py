@@ -301,3 +301,18 @@ def test_the_kettle_mind_recording_is_what_its_generator_makes(tmp_path: Path) -
         return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
 
     assert requests(fresh) == requests(Path(__file__).parent / "scripts" / "identity-kettle-mind.jsonl")
+
+
+def test_graph_merge_refuses_to_fold_the_player_away(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`kith graph merge --save S Lise Wren` folded the player into Lise: Lise got the player's flag and
+    relations and the game went on with Lise as the player. The player is never the merged one."""
+    asyncio.run(played(tmp_path))
+    save = tmp_path / "saves" / "game.sqlite"
+    before = save.read_bytes()
+    code, _, err = kith(tmp_path, capsys, "merge", "--save", "game", "Edda Marsh", PLAYER)
+    assert code == 2
+    assert f"{PLAYER} is the player character" in err and "Nothing was changed" in err
+    assert f"kith graph merge --save game '{PLAYER}' 'Edda Marsh'" in err
+    assert save.read_bytes() == before
+    dump = json.loads(kith(tmp_path, capsys, "dump", "--save", "game")[1])
+    assert [n["name"] for n in dump["nodes"] if n.get("attributes", {}).get("player")] == [PLAYER]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +145,17 @@ def test_line_mode_wraps_to_the_terminal_width_and_a_pipe_is_left_as_written(mon
     wrapped = io.StringIO()
     PlainPrinter(wrapped, width=21).paragraph("**Saltwrights' Hall** is long and low and smells of brine.")
     assert wrapped.getvalue().splitlines()[0] == "Saltwrights' Hall is"
+
+
+
+def test_help_in_line_mode_is_one_line_per_section_for_the_terminal_to_wrap(tmp_path: Path) -> None:
+    """`help` in line mode printed the help's source line breaks, ragged against the terminal's own
+    wrapping (one line 130 characters, the next 60); each section is one paragraph, as on the screen."""
+    commands = tmp_path / "commands.txt"
+    commands.write_text("help\n", encoding="utf-8")
+    done = subprocess.run([str(Path(sys.executable).parent / "kith"), "--saves-dir", str(tmp_path / "saves"), "run",
+                           "--transcript", str(commands)], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    told = done.stdout.split("\n> help\n")[1]
+    lines = [line for line in told.splitlines() if line.strip()]
+    assert [line.split(".")[0] for line in lines] == ["Playing", "Game", "Telling", "Memory"], told

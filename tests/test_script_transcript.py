@@ -51,3 +51,14 @@ def test_with_a_save_the_game_is_kept_and_resumed(tmp_path: Path) -> None:
     assert second.returncode == 0, second.stderr
     assert second.stdout.startswith("The Lamp Room — resumed at turn 2.")
     assert [(s.name, s.turns) for s in list_saves(tmp_path / "saves")] == [("kept", 4)]
+
+
+def test_quitting_a_temporary_game_does_not_claim_it_was_saved(tmp_path: Path) -> None:
+    """Without --save, `quit` said "Your game is saved as transcript at turn 2.": no such save exists."""
+    done = transcript(tmp_path)
+    assert done.returncode == 0, done.stderr
+    quit_block = done.stdout.split("\n> quit\n")[1]
+    assert "saved as" not in quit_block
+    assert "not kept" in quit_block and "--save NAME" in quit_block
+    kept = transcript(tmp_path, "--save", "kept")
+    assert "Your game is saved as kept at turn 2." in kept.stdout.split("\n> quit\n")[1]

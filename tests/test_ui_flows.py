@@ -14,6 +14,7 @@ from helpers.ui import (
     legacy_app,
     make_app,
     model_settings,
+    offline_settings,
     play,
     screen_text,
     settle,
@@ -455,3 +456,26 @@ async def test_a_remembered_key_is_stored_for_the_owner_only_and_used_next_time(
             await play(pilot, "wait")
             assert again.session is not None and again.session.turn == 1
             assert server.chat_requests[-1].headers["authorization"] == f"Bearer {KEY}"
+
+
+async def test_a_new_game_can_start_in_a_world_of_the_players_own(tmp_path: Path) -> None:
+    """The New game screen listed only the shipped worlds, so a world in the player's own folder
+    (`worlds_dir`, KITH_WORLDS) could not be chosen there; and a save in one could not be loaded."""
+    import shutil
+
+    own = tmp_path / "my-worlds"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "worlds" / "skerry", own / "skerry-mine")
+    settings = offline_settings(tmp_path).model_copy(update={"worlds_dir": own})
+    app = make_app(tmp_path, settings, save="first")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen)
+        assert {"tiny", "skerry-mine"} <= {w.id for w in app.screen.worlds}
+        app.screen.query_one("#world", Select).value = "skerry-mine"  # refused unless it is an option
+        app.screen.query_one("#name", Input).value = "mine"
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session is not None and app.session.world.id == "skerry-mine"

@@ -259,6 +259,16 @@ def mind_line(mind: MindSummary) -> str:
             f"{mind.said} thing(s) said taken over.")
 
 
+def player_merge_refusal(save: str, keep: Node, player: Node) -> str:
+    """Why the player is never the merged node: the kept one would take their place as the player."""
+    import shlex
+
+    return (f"{player.name} is the player character ({player.id}): merging them into {keep.name} would make "
+            f"{keep.name} the player. Nothing was changed. To fold {keep.name} into the player instead, put "
+            f"the player first: kith graph merge --save {shlex.quote(save)} {shlex.quote(player.name)} "
+            f"{shlex.quote(keep.name)}")
+
+
 async def merge(args: argparse.Namespace, settings: Settings) -> int:
     evidence = " ".join(args.evidence.split())
     if not evidence:
@@ -269,6 +279,8 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
         if keep.id == merged.id:
             raise InputError(strip_control(
                 f"{args.keep!r} and {args.merged!r} are already the same node, {keep.name} ({keep.id})"))
+        if merged.attributes.get("player") is True:
+            raise InputError(strip_control(player_merge_refusal(args.save, keep, merged)))
         turn = await merge_turn(db, keep, merged)
         fold_minds_on_merge(db, settings)
         report = await db.merge_nodes(keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn)

@@ -67,7 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("--save", metavar="NAME", help="the save to play (created if it does not exist)")
     parser.add_argument("--new", action="store_true", help="start a new game (refuses an existing --save)")
-    parser.add_argument("--world", metavar="ID", help="world for a new game (a folder under content/)")
+    parser.add_argument("--world", metavar="ID", help="world for a new game: an id from kith worlds (shipped, or your own)")
     parser.add_argument("--seed", type=int, metavar="N", help="seed for the offline narrator's choices")
     parser.add_argument("--plain", action="store_true",
                         help="line mode: plain text in and out, for screen readers and pipes")

@@ -48,11 +48,12 @@ def run_worlds(args: argparse.Namespace, settings: Settings) -> int:
         print(f"No worlds found in {settings.content_dir} or {settings.worlds_dir}.")
         return 1
     width = max(len(row["id"] or "") for row in rows)
+    title_width = max(len(row["title"] or "") for row in rows)
     for row in rows:
         note = f"  (broken: {row['error']})" if row["error"] else "  (hidden by the shipped world)" \
             if row["hiddenBy"] else ""
         # Titles and errors come from files anyone may have written: no terminal escapes reach the screen.
-        print(strip_control(f"{row['id']:<{width}}  {row['title']}  [{row['source']}: {row['folder']}]{note}"))
+        print(strip_control(f"{row['id']:<{width}}  {row['title'] or '':<{title_width}}  [{row['source']}: {row['folder']}]{note}"))
     return 0
 
 

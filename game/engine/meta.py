@@ -17,7 +17,7 @@ SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship", "
                           "swipe", "edit", "edit-input", "story", "memory", "note"})
 """Words that are commands only after a ``/``: bare, they are ordinary words of the story."""
 
-HELP_TEXT = """\
+_HELP_SOURCE = """\
 **Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
 `inventory` (`i`), `take X`, `drop X`, `give X to Y`, `show X to Y`, `talk to X`, `ask X about Y`, `tell X about Y`,
 `wait` (`z`), `again` (`g`), and acts toward people: `help X`, `threaten X`, `bribe X`, `accuse X of Y`, `lie to X`, `follow X`.
@@ -39,6 +39,9 @@ about NAME this turn, section by section; `/knowledge NAME` what NAME knows, and
 how NAME regards you (trust, respect, friendliness, tier), and `/relationship NAME set trust|respect|friendliness
 VALUE` sets one; `/npc NAME` what NAME remembers of you.
 """
+HELP_TEXT = "\n\n".join(" ".join(part.split("\n")) for part in _HELP_SOURCE.strip().split("\n\n")) + "\n"
+"""What ``help`` shows: one line per section, so the screen's Markdown and a line-mode terminal wrap it
+alike (the source's line breaks would print as ragged hard breaks in line mode and transcripts)."""
 
 
 @dataclass(frozen=True)

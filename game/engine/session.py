@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from game.config import Settings
+from game.config import Settings, world_dir_of
 from game.engine import meta_commands, notes, swipes_store
 from game.engine.changes import summarize_writes
 from game.engine.enrich import Extractor, Reading, drain
@@ -241,7 +241,8 @@ class GameSession:
         if creating:
             from game.world import load_world
 
-            loaded = load_world(settings.content_dir, choose_world_id(settings, world))
+            world_id = choose_world_id(settings, world)
+            loaded = load_world(world_dir_of(settings, world_id), world_id)
             seed_world = loaded  # the whole of turn 0 is written before the save gets its name
 
             async def seed(db: SaveDatabase) -> None:
@@ -287,7 +288,7 @@ class GameSession:
         if not world_id:
             raise SaveError(f"{db.name} holds a graph but no game (it has no world); play it with a new save")
         if world is None:
-            world = load_world(settings.content_dir, world_id)
+            world = load_world(world_dir_of(settings, world_id), world_id)
         if not creating:
             await cls._store_vocabulary(db, world)
         state = await read_play_state(db, world, settings, (await db.meta()).get("verbose") == "1")

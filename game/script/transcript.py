@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
 from game.config import Settings
-from game.engine.events import Event, QuitRequested
+from game.engine.events import Event, MetaOutput, QuitRequested
 from game.errors import InputError
 from game.script.parser import file_lines, read_file_text
 from game.script.plain import PlainPrinter
@@ -40,8 +40,14 @@ def read_commands(path: Path) -> list[str]:
     return commands
 
 
-async def play_commands(session: GameSession, commands: list[str], out: TextIO) -> int:
-    """Print the opening, then each command and its output; stop early if the game is quit."""
+NOT_KEPT = ("This game is not kept: without `--save` it was played in a temporary folder. "
+            "`kith run --transcript --save NAME FILE` keeps it.")
+"""What ``quit`` says in a temporary game, in place of "Your game is saved as ..." (no such save exists)."""
+
+
+async def play_commands(session: GameSession, commands: list[str], out: TextIO, *, kept: bool = True) -> int:
+    """Print the opening, then each command and its output; stop early if the game is quit. ``kept``:
+    the game is in a save that outlives the run (False: a temporary one, and ``quit`` says so)."""
     printer = PlainPrinter(out)
     printer.paragraph(session.opening_text())
     played = 0
@@ -51,6 +57,8 @@ async def play_commands(session: GameSession, commands: list[str], out: TextIO) 
         stream = cast("AsyncGenerator[Event, None]", session.play_turn(command))
         async with aclosing(stream):
             async for event in stream:
+                if not kept and isinstance(event, MetaOutput) and event.command == "quit":
+                    event = MetaOutput(NOT_KEPT, "quit")
                 printer.show(event)
                 quit_asked = quit_asked or isinstance(event, QuitRequested)
         printer.end_command()
@@ -80,16 +88,17 @@ async def play_transcript(settings: Settings, path: Path, save: str | None, out:
         temporary = settings.model_copy(update={"saves_dir": Path(folder)})
         session = await GameSession.open(temporary, save=Path(folder) / "transcript.sqlite", new=True,
                                          world=settings.world)
-        await _play(session, commands, out, record)
+        await _play(session, commands, out, record, kept=False)
     return 0
 
 
-async def _play(session: GameSession, commands: list[str], out: TextIO, record: Path | None) -> None:
+async def _play(session: GameSession, commands: list[str], out: TextIO, record: Path | None, *,
+                kept: bool = True) -> None:
     from game.script.runner import attach_recorder
 
     try:
         if record is not None:
             await attach_recorder(session, record)
-        await play_commands(session, commands, out)
+        await play_commands(session, commands, out, kept=kept)
     finally:
         await session.close()

@@ -71,7 +71,7 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
     refusal = character.refusals.get(act)
     text = choose(refusal, turn.rng) if refusal else DEFAULT_REFUSALS[act]
     turn.log.say(turn.world.text(fill(text, {"name": character.short_name, "thing": item.name if item else "it"})))
-    add_tier_line(turn, character)
+    add_tier_line(turn, character, act)
     return False
 
 

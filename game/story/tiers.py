@@ -51,8 +51,12 @@ def tier_line(turn: Turn, character: CharacterDef) -> str | None:
     return fill(turn.pick(variants), {"name": character.short_name})
 
 
-def add_tier_line(turn: Turn, character: CharacterDef) -> None:
-    """Close the reply just said with ``character``'s tier line, when their tier has one."""
+def add_tier_line(turn: Turn, character: CharacterDef, act: str = "") -> None:
+    """Close the reply just said with ``character``'s tier line, when their tier has one. After a harm
+    (``act``: a lie, a threat...) only a cold tier's: a warm nod right after a lie they saw through
+    would contradict the cooling the act itself brings."""
+    if harms(act) and turn.rules.tier(character.name) not in COLD_TIERS:
+        return
     line = tier_line(turn, character)
     if line is None:
         return
@@ -60,6 +64,12 @@ def add_tier_line(turn: Turn, character: CharacterDef) -> None:
         turn.log.paragraphs[-1] += f" {line}"
     else:
         turn.log.say(line)
+
+
+def harms(act: str) -> bool:
+    """Whether ``act`` done to someone lowers their attitude toward the player."""
+    delta = act_delta(act)
+    return delta is not None and sum(delta) < 0
 
 
 def add_cold_line(turn: Turn, character: CharacterDef, effects: Effects) -> None:

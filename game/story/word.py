@@ -140,12 +140,16 @@ async def react_to_news(turn: Turn) -> bool:
 
 
 def _soured(turn: Turn, name: str) -> bool:
-    """Whether ``name`` is cold toward the player, or was wronged by them this very turn (a threat, an
-    accusation...): their warm word about good news would then contradict what the story just told."""
+    """Whether ``name`` is cold toward the player, was wronged by them this very turn (a threat, an
+    accusation...), or has just turned against them (the captain marking you as trouble): their warm
+    word about good news would then contradict what the story just told."""
     if turn.rules.tier(name) in COLD_TIERS:
         return True
     wronged = [a for a in turn.log.attitudes if a.name == name]
-    return sum(a.trust + a.friendliness for a in wronged) < 0
+    if sum(a.trust + a.friendliness for a in wronged) < 0:
+        return True
+    player = {turn.world.player_name, "player"}
+    return any(r.source == name and r.target in player and r.strength < 0 for r in turn.log.relations)
 
 
 def _has_news_lines(turn: Turn) -> bool:
@@ -165,10 +169,19 @@ async def _news_of(turn: Turn, hearer: Node, player: Node) -> list[tuple[Edge, K
     news = []
     for edge, person in found:
         row = rows.get(edge.id, {}).get(hearer.id)
-        if row is not None and row.how in SECOND_HAND and row.confidence >= DEFAULT_FLOOR:
+        if row is not None and row.how in SECOND_HAND and row.confidence >= DEFAULT_FLOOR \
+                and not _there_when_said(edge, row):
             news.append((edge, row, person))
     news.sort(key=lambda n: (-n[1].since_turn, n[0].id))
     return news
+
+
+def _there_when_said(edge: Edge, row: Knowing) -> bool:
+    """Whether the hearer learned ``edge`` on stage as it was said (the captain marking you as trouble in
+    front of his sergeant): the story's own words make the people there "told" by the speaker, but it is
+    not word that got about. Gossip never passes on a fact in the turn it was learned, so a row "told"
+    in the very turn the version was made was heard there and then."""
+    return row.how == "told" and row.since_turn == edge.valid_at
 
 
 def _line(turn: Turn, hearer: CharacterDef, edge: Edge, about: Node) -> NewsLine | None:

@@ -624,7 +624,8 @@ class KithApp(App[int]):
 
         world = self.session.world.id if self.session else self.settings.world
         self.push_screen(NewGameScreen(self.settings.content_dir, self.settings.saves_dir,
-                                       generated_save_name(world or "kith"), world), chosen)
+                                       generated_save_name(world or "kith"), world, self.settings.worlds_dir),
+                         chosen)
 
     def action_help(self) -> None:
         from game.ui.screens.help import HelpScreen

@@ -23,7 +23,9 @@ def describe_node(node: Node, nodes: Sequence[Node], edges: Sequence[Edge], at_t
     the history of every relation touching the node, turn by turn."""
     names = {n.id: n.name for n in nodes}
     own = [e for e in edges if node.id in (e.source, e.target)]
-    lines = [f"### {_escape(node.name)}", "", f"*{node.type}* · seen turns {node.first_seen_turn}–{node.last_seen_turn}"]
+    seen = (f"seen at turn {node.first_seen_turn}" if node.first_seen_turn == node.last_seen_turn
+            else f"seen turns {node.first_seen_turn}–{node.last_seen_turn}")
+    lines = [f"### {_escape(node.name)}", "", f"*{node.type}* · {seen}"]
     if node.labels:
         lines.append(f"  \n**Labels:** {_escape(', '.join(node.labels))}")
     if node.aliases:

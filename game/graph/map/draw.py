@@ -228,10 +228,14 @@ def _lead(versions: Sequence[Edge]) -> Edge:
 
 def _mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> None:
     """An unlabelled line still shows its sign: the glyph on the cell nearest its middle that is this
-    line's alone (not a crossing, a corner shared with another line, an arrow or a name)."""
-    cells = [index for index, _mask in route.cells[1:-1]]
-    middle = len(cells) // 2
-    for _distance, index in sorted((abs(order - middle), index) for order, index in enumerate(cells)):
+    line's alone (not a crossing, a corner shared with another line, an arrow or a name). An end without
+    an arrowhead counts too, so a line only two cells long (one end an arrow) still shows its sign."""
+    inner = [index for index, _mask in route.cells[1:-1]]
+    middle = len(inner) // 2
+    arrows = set(ARROWS.values())
+    ends = [index for index, _mask in (route.cells[0], route.cells[-1]) if canvas.chars[index] not in arrows]
+    for index in [index for _distance, index in sorted((abs(order - middle), index)
+                                                         for order, index in enumerate(inner))] + ends:
         if canvas.kind[index] == EMPTY and canvas.line_count[index] == 1:
             canvas.set_cell(index, sign_glyph(_lead(versions).strength), CellStyle(fg=style.fg, dim=style.dim,
                                                                                   bold=True))

@@ -40,7 +40,7 @@ class Examine(Action[Sight]):
         world, play = turn.world, turn.play
         phrase = intent.obj
         wanted = key_words(phrase)
-        if wanted in SELF_WORDS:
+        if wanted in SELF_WORDS or (phrase and world.is_player(phrase)):  # "x wren" is "x me"
             return Sight(f"You are {world.player.name}. {world.text(world.player.summary)}")
         if wanted in HERE_WORDS or names_place(world, play.location, phrase):
             return Sight(whole_place=True)

@@ -18,6 +18,8 @@ from game.ui.errors import Problem
 from game.ui.screens.dialog import Dialog
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from game.world import WorldInfo
 
 
@@ -29,10 +31,12 @@ class NewGame:
 
 class NewGameScreen(Dialog[NewGame]):
     def __init__(self, content_dir: Path, saves_dir: Path, suggested_name: str = "",
-                 default_world: str | None = None) -> None:
+                 default_world: str | None = None, worlds_dir: Path | None = None) -> None:
         super().__init__()
         self.default_world = default_world
         self.content_dir = content_dir
+        self.worlds_dir = worlds_dir
+        """The player's own worlds, offered after the shipped ones (a shipped id hides one of theirs)."""
         self.saves_dir = saves_dir
         self.suggested_name = suggested_name
         self.worlds: list[WorldInfo] = []
@@ -58,7 +62,7 @@ class NewGameScreen(Dialog[NewGame]):
     async def _load_worlds(self) -> None:
         from game.world import list_worlds
 
-        self.worlds = await asyncio.to_thread(list_worlds, self.content_dir)
+        self.worlds = await asyncio.to_thread(self._list_worlds, list_worlds)
         select = self.query_one("#world", Select)
         playable = [w for w in self.worlds if w.error is None]
         select.set_options([(w.title, w.id) for w in playable])
@@ -72,6 +76,14 @@ class NewGameScreen(Dialog[NewGame]):
         if broken:
             self.query_one("#summary", Static).update(
                 "Not listed (broken): " + "; ".join(f"{w.id}: {w.error}" for w in broken))
+
+    def _list_worlds(self, list_worlds: Callable[[Path], list[WorldInfo]]) -> list[WorldInfo]:
+        """Every world in the shipped folder, then the player's own whose id is not taken (``kith worlds``)."""
+        found = list_worlds(self.content_dir)
+        if self.worlds_dir is not None and self.worlds_dir != self.content_dir:
+            taken = {w.id for w in found}
+            found += [w for w in list_worlds(self.worlds_dir) if w.id not in taken]
+        return found
 
     def worker_failed(self, problem: Problem) -> None:
         self.query_one("#world", Select).prompt = "No worlds"
