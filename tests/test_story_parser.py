@@ -74,7 +74,9 @@ async def test_the_ways_people_talk_to_someone(brinefall: World) -> None:
                  "what happened to ness?", "talk to hob 🙂 about ness!!", "Hob: ask about ness"):
         told = (await play(brinefall, ["talk to hob", line])).told
         assert told[1] == expected, line
-    for line in ("say hello to hob", "hello hob", "greet hob", "hob, hello", "talk to hob 🙂", "wave to hob"):
+    # A greeting said aloud greets (Say mode makes every line speech): '"Hello' was "Hob hears you out".
+    for line in ("say hello to hob", "hello hob", "greet hob", "hob, hello", "talk to hob 🙂", "wave to hob",
+                 '"Hello', '"hello, Hob', '"Good morning"'):
         told = (await play(brinefall, [line])).told
         assert "Hob says" in told[0], line
 

@@ -152,4 +152,7 @@ async def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None
                    and not turn.play.spent(f"topic:{character.name}:{i}")
                    and not (t.lie and await _no_longer_lies(turn, character, t))]
     if open_topics:
-        turn.log.paragraphs[-1] += f" {character.short_name} might talk about {join_words(open_topics[:3], 'or')}."
+        topics = join_words(open_topics[:3], "or")
+        # A "tell" names what they would listen to: "Hob might talk about the truth" had it backwards.
+        turn.log.paragraphs[-1] += (f" You could tell {character.short_name} about {topics}." if verb == "tell"
+                                    else f" {character.short_name} might talk about {topics}.")

@@ -7,6 +7,7 @@ player's partner in conversation; the report is the character's response (``resp
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from game.story.actions.base import Action
@@ -95,8 +96,15 @@ class Converse(Action[Address]):
         answer_topic(turn, plan.character, *chosen)
 
 
+SPOKEN_GREETING = re.compile(
+    r"^(?:hello|hi|hey|hullo|greetings|good (?:morning|afternoon|evening|day))(?: there)?(?: \S+)?$")
+"""A greeting said aloud ('"Hello', '"hi Hob'; in Say mode every line is speech): it is met as
+``talk to`` is, not heard out as if it were news."""
+
+
 class Say(Action[Address]):
-    """Speaking aloud: whoever you were talking to (or the only one here) answers if it touches a topic."""
+    """Speaking aloud: whoever you were talking to (or the only one here) answers if it touches a topic,
+    and greets you back when it is a greeting."""
 
     async def check(self, turn: Turn, intent: Intent) -> Address | Refusal:
         if intent.target:  # "hob, the sluice was opened on purpose"
@@ -122,6 +130,11 @@ class Say(Action[Address]):
             if chosen is not None:
                 answer_topic(turn, character, *chosen)
                 return
+        if SPOKEN_GREETING.match(plan.topic):
+            talk = Talk()
+            await talk.carry_out(turn, character)
+            await talk.report(turn, character)
+            return
         they = character.pronoun or character.short_name
         turn.log.say(f"{character.short_name} hears you out, and waits for something {they} can use.")
         add_tier_line(turn, character)  # nothing to say to it is an ordinary reply: it shows their tier
