@@ -441,7 +441,8 @@ class TurnPipeline:
                                              None if result.ir_error else result.world_ir, turn)
             if report.extracted:
                 writes = await attitude_turn.agree(execution, writes, moved.agreement)
-            said = self._tier_said(moved, result.scene.cast)
+            # An ending's epilogue has the last word: a tier line after it would speak from beyond the end.
+            said = {} if result.scene.ending else self._tier_said(moved, result.scene.cast)
             if said:
                 narration = "\n\n".join([narration, *said.values()])
             lap("attitude_ms")
