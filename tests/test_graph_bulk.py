@@ -362,3 +362,51 @@ def test_an_import_that_stops_half_way_leaves_the_save_as_it_was(tmp_path: Path,
         asyncio.run(go())
     assert full_dump(path) == before
     assert schema(path) == shape
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("into", ["a new save", "an existing save"])
+def test_ctrl_c_during_an_import_leaves_every_save_as_it_was(tmp_path: Path, into: str) -> None:
+    """Ctrl-C while a long file is going in: the one transaction is rolled back (a new save never gets its
+    name), the command says so, and exits 130."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    saves = tmp_path / "saves"
+    first = tmp_path / "first.jsonl"
+    first.write_text("".join(json.dumps(line) + "\n" for line in SPECIAL[:6]), encoding="utf-8")
+    if into == "an existing save":
+        assert kith(saves, "import", "--save", "s", str(first)) == 0
+    before = full_dump(saves / "s.sqlite") if into == "an existing save" else None
+    big = tmp_path / "big.jsonl"
+    big.write_text("".join(json.dumps({**line, "turn": line["turn"] + 20}) + "\n"
+                           for line in synthesize(150_000, seed=4).lines), encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    process = subprocess.Popen([sys.executable, "-m", "game", "--saves-dir", str(saves), "graph", "import", "--save",
+                                "s", str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)})
+
+    def written() -> int:  # the batches going in: the new save's temporary file, or the existing save's WAL
+        return sum(path.stat().st_size for path in saves.glob("*") if path.name != "s.sqlite" and path.is_file()) \
+            if saves.is_dir() else 0
+
+    deadline = time.monotonic() + 60
+    while written() < 2_000_000 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the import ended before it could be interrupted"
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "Traceback" not in err
+    assert "interrupted; nothing from" in err and "the save is as it was" in err
+    if before is None:
+        assert not saves.exists() or not list(saves.iterdir()), "no save, and nothing half made, is left"
+    else:
+        assert full_dump(saves / "s.sqlite") == before
+        conn = sqlite3.connect(saves / "s.sqlite")
+        try:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        finally:
+            conn.close()

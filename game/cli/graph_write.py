@@ -8,6 +8,7 @@ command are committed together in one transaction.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import json
 import random
@@ -180,8 +181,13 @@ def collector_paused() -> Iterator[None]:
 async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     save_path(args, settings)
     text, label = read_text(args.file)
-    with collector_paused():
-        summary = await import_lines(args, settings, text, label)  # its rows are freed on return
+    try:
+        with collector_paused():
+            summary = await import_lines(args, settings, text, label)  # its rows are freed on return
+    except asyncio.CancelledError:  # Ctrl-C: the import's one transaction was rolled back
+        print(f"kith: interrupted; nothing from {strip_control(label)} was imported, and the save is as it was",
+              file=sys.stderr)
+        raise
     summary.errors.sort(key=lambda e: int(e["line"]))
     if args.json:
         print_json(summary.to_json_dict())
