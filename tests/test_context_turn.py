@@ -136,6 +136,7 @@ async def test_a_small_budget_cuts_what_the_narrator_is_told(tmp_path: Path) -> 
 
 async def test_knowledge_lists_what_someone_knows_how_and_how_sure(tmp_path: Path) -> None:
     async with await open_game(tmp_path) as session:
+        await collect(session, "ask hob about pell")  # Hob names Maud: the player has heard of her now
         shown = await reply(session, "/knowledge Maud Quaile")
         assert shown.startswith("**What Maud Quaile knows (2 facts), how and how sure:**")
         assert "(OWES): Pell Garrow drinks on a slate" in shown and "their own doing, since turn 0, 100% sure" in shown
@@ -147,6 +148,7 @@ async def test_knowledge_lists_what_someone_knows_how_and_how_sure(tmp_path: Pat
 async def test_a_fact_taught_is_a_turn_of_its_own_and_undo_takes_it_back_exactly(tmp_path: Path) -> None:
     narrator = Listening(load_world(CONTENT, "brinefall"))
     async with await open_game(tmp_path, narrator) as session:
+        await collect(session, "ask hob about pell")  # the player hears of Pell Garrow and Maud Quaile
         await collect(session, "ask hob about ness")
         graph = session.graph
         owes = next(e for e in graph.open_edges.values() if e.relation == "OWES" and e.source == "npc-pell-garrow")
@@ -156,7 +158,7 @@ async def test_a_fact_taught_is_a_turn_of_its_own_and_undo_takes_it_back_exactly
         events = await collect(session, '/knowledge Hob add "Pell Garrow" OWES "Maud Quaile"')
         assert [e.text for e in events if isinstance(e, MetaOutput)] == [
             f"Hob Tarrant now knows: {owes.fact} (`undo` takes it back.)"]
-        assert session.turn == 2 and session.graph.knows("npc-hob-tarrant", owes.id)
+        assert session.turn == 3 and session.graph.knows("npc-hob-tarrant", owes.id)
         assert "Pell Garrow" in await reply(session, "/knowledge Hob")
         assert "already knows" in await reply(session, '/knowledge Hob add "Pell Garrow" OWES "Maud Quaile"')
 
@@ -165,24 +167,26 @@ async def test_a_fact_taught_is_a_turn_of_its_own_and_undo_takes_it_back_exactly
         assert all(not p.player_input.startswith("/") for p in narrator.requests[-1].history)
         await collect(session, "undo")
         await collect(session, "undo")
-        assert session.turn == 1 and session.graph.knowers_of(owes.id) == before
+        assert session.turn == 2 and session.graph.knowers_of(owes.id) == before
         assert "Pell Garrow" not in await reply(session, "/knowledge Hob")
 
 
 async def test_a_new_fact_is_written_through_the_vocabulary_with_its_knower_and_its_ends(tmp_path: Path) -> None:
     async with await open_game(tmp_path) as session:
-        shown = await reply(session, "/knowledge Tibby add Lise FEARS Dace")
-        assert shown.startswith("Tibby Tarrant now knows: Lise Brack fears Dace Merrow.")
-        edge = next(e for e in session.graph.open_edges.values() if e.relation == "FEARS" and e.valid_at == 1)
+        await collect(session, "ask hob about the watch")  # Hob names Lise Brack and the captain, Dace Merrow
+        shown = await reply(session, "/knowledge Hob add Lise FEARS Dace")
+        assert shown.startswith("Hob Tarrant now knows: Lise Brack fears Dace Merrow.")
+        edge = next(e for e in session.graph.open_edges.values() if e.relation == "FEARS" and e.valid_at == 2)
         assert edge.strength < 0 and set(session.graph.knowers_of(edge.id)) == {
-            "npc-tibby-tarrant", "npc-lise-brack", "npc-dace-merrow"}
+            "npc-hob-tarrant", "npc-lise-brack", "npc-dace-merrow"}
         assert "a relation of this world (did you mean 'FEARS'?)" in await reply(
-            session, "/knowledge Tibby add Lise FEERS Dace")
-        assert "Nobody called 'Lsie'" in await reply(session, "/knowledge Tibby add Lsie FEARS Dace")
-        assert "No closing quotation" in await reply(session, '/knowledge Tibby add "Lise FEARS Dace')
-        assert "needs a subject, a predicate and an object" in await reply(session, "/knowledge Tibby add Lise Dace")
-        assert "only one person knows things" in await reply(session, "/knowledge Stilt Folk add Lise FEARS Dace")
-        assert session.turn == 1  # refusals change nothing
+            session, "/knowledge Hob add Lise FEERS Dace")
+        assert "Nobody called 'Lsie'" in await reply(session, "/knowledge Hob add Lsie FEARS Dace")
+        assert "No closing quotation" in await reply(session, '/knowledge Hob add "Lise FEARS Dace')
+        assert "needs a subject, a predicate and an object" in await reply(session, "/knowledge Hob add Lise Dace")
+        assert "only one person knows things" in await reply(
+            session, "/knowledge Harbour Watch add Lise FEARS Dace")
+        assert session.turn == 2  # refusals change nothing
 
 
 def test_the_story_engine_reads_the_context_by_person() -> None:

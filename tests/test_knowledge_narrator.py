@@ -104,6 +104,7 @@ def test_why_shows_what_the_narrator_is_told_never_a_secret_nobody_present_knows
         kith: Kith, server: ChatServer) -> None:
     settings = _settings(kith, server)
     _secret_between_absent_people(kith, settings, server)
+    _turn(settings, server, "ask Edda about Tobin")  # Edda names him: the player has heard of Tobin now
 
     async def why() -> str:
         session = await GameSession.open(settings, save="game", new=False, world="tiny",

@@ -221,7 +221,9 @@ async def test_npc_lists_memories_newest_and_strongest_first(tmp_path: Path) -> 
         assert [line.split(" · ")[0] for line in lines] == ["- turn 3", "- turn 3", "- turn 2", "- turn 1"]
         assert "Told Wren Tallis about Ness Tallis: She ran brandy" in lines[1]
         assert "Wren Tallis helped me. [help, kind]" in lines[2]
-        assert "remembers nothing of you yet" in text_of(await collect(session, "/npc orla"))
+        # Ness is known from the start (heard of, never met here); Orla Vance, not yet heard of, is nobody.
+        assert "Ness Tallis remembers nothing of you yet" in text_of(await collect(session, "/npc ness"))
+        assert "Nobody called 'orla'" in text_of(await collect(session, "/npc orla"))
         assert "Type `/npc NAME`" in text_of(await collect(session, "/npc"))
         assert "Nobody called 'zed'" in text_of(await collect(session, "/npc zed"))
         assert session.turn == 3  # looking is not a turn

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from game.engine import mind_commands, swipes_commands
 from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
+from game.engine.known_names import heard_of, not_named
 from game.engine.meta import HELP_TEXT, MetaCommand
 from game.engine.player_view import player_view
 from game.engine.turn import scoped_context
@@ -16,7 +17,6 @@ from game.errors import KithError
 from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
 from game.graph.map.known import known_graph
 from game.graph.models import Edge
-from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
 from game.mind.attitude_command import describe, parse_relationship
@@ -169,11 +169,10 @@ async def _graph(session: GameSession, argument: str) -> AsyncIterator[Event]:
     nodes_known, edges_known = known_graph(session.graph.nodes.values(), session.graph.open_edges.values(), view)
     nodes = {node.id: node for node in nodes_known}
     if argument:
-        match = await _named(session, argument)
-        tied = tuple(n for n in match.tied if n.id in nodes)
-        if match.node is None or match.node.id not in nodes:
+        match = await heard_of(session, argument)
+        if match.node is None:
             # Someone the player has not heard of reads exactly like no one at all.
-            yield MetaOutput(_not_named(argument, NameMatch(argument, tied=tied if len(tied) > 1 else ())), "graph")
+            yield MetaOutput(not_named(session, argument, match), "graph")
             return
         found = match.node.name
         # The narrator's walk from NAME (two hops), keeping only what the player knows.
@@ -200,9 +199,9 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if not argument:
         yield MetaOutput("Type `/why NAME` to see what the narrator is told about someone, and why.", "why")
         return
-    match = await _named(session, argument)
+    match = await heard_of(session, argument)
     if match.node is None:
-        yield MetaOutput(_not_named(argument, match), "why")
+        yield MetaOutput(not_named(session, argument, match), "why")
         return
     found = match.node.name
     # The scoped view a turn about NAME would hand the narrator now: only what the player and the people
@@ -252,9 +251,9 @@ async def _npc(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if not argument:
         yield MetaOutput("Type `/npc NAME` to see what someone remembers of you.", "npc")
         return
-    match = await _named(session, argument)
+    match = await heard_of(session, argument)
     if match.node is None or match.node.type != "individual":
-        yield MetaOutput(_not_named(argument, match), "npc")
+        yield MetaOutput(not_named(session, argument, match), "npc")
         return
     book = session.memories
     yield MetaOutput(render_memories(match.node.name, book.ranked(match.node.id, session.turn), session.turn,
@@ -293,13 +292,10 @@ async def _heard(session: GameSession, node_id: str) -> list[str]:
 async def _relationship(session: GameSession, argument: str) -> AsyncIterator[Event]:
     """`/relationship NAME` shows an attitude; `... set DIMENSION VALUE` sets it as a turn of its own."""
     request = parse_relationship(argument)
-    match = await _named(session, request.name)
+    match = await heard_of(session, request.name)
     node = match.node
-    known = session.scene.known
-    if node is not None and known is not None and node.id not in known:
-        node = None  # someone the player has not heard of is nobody to them
     if node is None or node.type != "individual" or node.id in session.graph.player_ids:
-        yield MetaOutput(_not_named(request.name, match) if node is None else
+        yield MetaOutput(not_named(session, request.name, match) if node is None else
                          f"{node.name} is not a person whose regard you can have.", "relationship")
         return
     if request.dimension is None:
@@ -307,18 +303,6 @@ async def _relationship(session: GameSession, argument: str) -> AsyncIterator[Ev
         return
     async for event in session.set_attitude(node, request, f"/relationship {argument}".strip()):
         yield event
-
-
-async def _named(session: GameSession, name: str) -> NameMatch:
-    """What a typed name means, by the graph's one rule (``resolve_name``: a name before an alias)."""
-    key = normalize_name(name)
-    return resolve_name(name, (await session.graph.nodes_named([key])).get(key, []))
-
-
-def _not_named(argument: str, match: NameMatch) -> str:
-    if match.ambiguous:
-        return f"{argument!r} could mean {match.choices()}; use the full name."
-    return f"Nobody called {argument!r} is remembered yet."
 
 
 def read_from(edge: Edge) -> int:

@@ -14,11 +14,11 @@ import shlex
 from typing import TYPE_CHECKING
 
 from game.engine import notes
+from game.engine.known_names import heard_of, not_named
 from game.errors import KithError
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
-from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.graph.render import fact_line
 from game.graph.retrieve import confidence_word
 from game.graph.upsert import UpsertExecution
@@ -37,19 +37,12 @@ STRENGTH_BY_VALENCE = {"positive": 0.5, "negative": -0.5, "neutral": 0.0}
 
 
 async def person(session: GameSession, name: str) -> Node:
-    """The one node ``name`` means (a name before an alias), or a ``KithError`` saying why not."""
-    key = normalize_name(name)
-    match = resolve_name(name, (await session.graph.nodes_named([key])).get(key, []))
+    """The one person the player has met or heard of that ``name`` means, or a ``KithError`` saying why
+    not, in the same words as ``/graph NAME`` (``known_names``)."""
+    match = await heard_of(session, name)
     if match.node is None:
-        raise KithError(_not_found(session, name, match))
+        raise KithError(not_named(session, name, match))
     return match.node
-
-
-def _not_found(session: GameSession, name: str, match: NameMatch) -> str:
-    if match.ambiguous:
-        return f"{name!r} could mean {match.choices()}; use the full name."
-    names = [alias for node in session.graph.nodes.values() for alias in (node.name, *node.aliases)]
-    return f"Nobody called {name!r} is remembered yet{did_you_mean(name, names)}."
 
 
 # ------------------------------------------------------------------------------------------ /mind, /why

@@ -14,6 +14,7 @@ from game.graph.knowing_terms import PUBLIC
 from game.graph.map.known import KnownView, known_by_one
 from game.graph.memory import GraphIndex
 from game.graph.models import Edge
+from game.world.awareness import Known
 from game.world.model import World
 from game.world.scene import SceneState
 
@@ -32,17 +33,29 @@ def learned_by(graph: GraphIndex, knowers: set[str]) -> dict[str, int]:
     return learned
 
 
+def known_ids(scene: SceneState | None, graph: GraphIndex) -> Known | None:
+    """The people the player has met or heard of (node id -> awareness), or None when they may see everyone.
+
+    The one rule for who the player knows of: the map and ``/graph`` show these, and every inspector
+    command resolves a typed name among them (``game.engine.known_names``).
+    """
+    if scene is None or scene.known is None or not graph.player_ids:
+        return None
+    return scene.known
+
+
 def player_view(world: World | None, scene: SceneState | None, graph: GraphIndex) -> KnownView | None:
     """The player's knowledge, or None when the player may see everything."""
-    if scene is None or scene.known is None or not graph.player_ids:
+    known = known_ids(scene, graph)
+    if known is None:
         return None
     summaries: dict[str, str] = {}
     if world is not None:
-        for node_id, aware in scene.known.items():
+        for node_id, aware in known.items():
             character = world.character(aware.name)
             if character is not None and not world.is_player(aware.name):
                 summaries[node_id] = world.text(character.seen_as(aware.revealed))
-    nodes = {node_id: aware.since_turn for node_id, aware in scene.known.items()}
+    nodes = {node_id: aware.since_turn for node_id, aware in known.items()}
     return KnownView(nodes, learned_by(graph, set(graph.player_ids)), summaries)
 
 

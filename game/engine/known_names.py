@@ -1,0 +1,42 @@
+"""The one rule the inspector commands (``/graph``, ``/relationship``, ``/why``, ``/mind``, ``/npc``,
+``/knowledge``) resolve a typed name by: the graph's name rule (``resolve_name``) among the people the
+player has met or heard of (``player_view.known_ids``, the set the map and ``/graph`` show).
+
+Someone the player has not heard of reads exactly like no one at all, with the same words, so no command
+spoils who exists in the story before the player learns of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.engine.player_view import known_ids
+from game.graph.names import NameMatch, normalize_name, resolve_name
+from game.text import did_you_mean
+
+if TYPE_CHECKING:
+    from game.engine.session import GameSession
+
+
+async def heard_of(session: GameSession, name: str) -> NameMatch:
+    """What ``name`` means to the player: one person they met or heard of, several tied, or nobody.
+
+    The unknown are left out BEFORE the name rule runs, so a known person's alias is not shadowed (nor
+    made ambiguous) by the name of someone the player has never heard of.
+    """
+    key = normalize_name(name)
+    candidates = (await session.graph.nodes_named([key])).get(key, [])
+    known = known_ids(session.scene, session.graph)
+    if known is not None:
+        candidates = [node for node in candidates if node.id in known]
+    return resolve_name(name, candidates)
+
+
+def not_named(session: GameSession, name: str, match: NameMatch) -> str:
+    """The refusal every inspector command gives; a *did you mean* offers only people the player knows."""
+    if match.ambiguous:
+        return f"{name!r} could mean {match.choices()}; use the full name."
+    known = known_ids(session.scene, session.graph)
+    names = [alias for node in session.graph.nodes.values() if known is None or node.id in known
+             for alias in (node.name, *node.aliases)]
+    return f"Nobody called {name!r} is remembered yet{did_you_mean(name, names)}."
