@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.bytecode import compile_kith
 from game.__main__ import main as kith_main
 
 COMMANDS = "look\nask hob about the bell\nnorth\n"
@@ -46,6 +47,7 @@ def _run_ms(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 def run(quick: bool = False) -> list[str]:
     """Quick: one run of each; full: the median of eleven, the commands taken in turns."""
+    compile_kith()
     repeat = 1 if quick else 11
     with tempfile.TemporaryDirectory(prefix="kith-cli-bench-") as tmp:
         saves = Path(tmp)

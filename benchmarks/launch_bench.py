@@ -21,6 +21,8 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+from benchmarks.bytecode import compile_kith
+
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (120, 36)
 
@@ -75,6 +77,7 @@ def _launch_ms(code: str, *args: str, env: dict[str, str]) -> tuple[float, float
 
 
 def launch(repeat: int) -> list[str]:
+    compile_kith()
     content = ROOT / "content"
     if not any(content.glob("*/*.toml")):
         content = ROOT / "tests" / "fixtures" / "worlds"

@@ -103,9 +103,12 @@ def is_cjk(char: str) -> bool:
     )
 
 
-CJK = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9d\U00020000-\U0003ffff\u0e00-\u0eff]")
-"""The characters ``is_cjk`` accepts, for scanning a whole text at C speed (a turn scans its narration
-several times, and a Python test per character was a tenth of an offline turn)."""
+@lru_cache(maxsize=1)
+def cjk_pattern() -> re.Pattern[str]:
+    """The characters ``is_cjk`` accepts, for scanning a whole text at C speed (a turn scans its narration
+    several times, and a Python test per character was a tenth of an offline turn). Compiled when first
+    needed: its ranges take 2 ms to compile, which ``kith graph retrieve`` would pay for nothing."""
+    return re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9d\U00020000-\U0003ffff\u0e00-\u0eff]")
 
 
 def _is_word(char: str) -> bool:
@@ -147,7 +150,7 @@ def _span_bounds(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     """``text`` normalized, where a name may start in it and where one may end (ascending). Cached: a turn
     looks for names in its narration once per reader (the save's graph, the turn's own writes)."""
     norm = normalize_name(text)
-    if CJK.search(norm) is not None:
+    if cjk_pattern().search(norm) is not None:
         starts = [i for i in range(len(norm)) if not norm[i].isspace() and _boundary(norm, i)]
         ends = [i for i in range(1, len(norm) + 1) if not norm[i - 1].isspace() and _boundary(norm, i)]
         return norm, tuple(starts), tuple(ends)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-from game.graph.names import CJK
+from game.graph.names import cjk_pattern
 
 TokenCount = Callable[[str], int]
 """How many tokens a text costs: the plain estimate, or a narrator's calibrated one."""
@@ -39,7 +39,7 @@ def estimate_tokens(text: str) -> int:
         return 0
     if text.isascii():  # no CJK possible: the same count without looking at every character
         return math.ceil(len(text) / 3.6)
-    cjk = len(CJK.findall(text))
+    cjk = len(cjk_pattern().findall(text))
     return cjk + math.ceil((len(text) - cjk) / 3.6)
 
 
