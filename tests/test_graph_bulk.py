@@ -109,6 +109,10 @@ EDGE_CASES: list[dict[str, Any]] = [
                             "fact": "Anna buys rope news from Iska."}]},
     {"turn": 19, "edges": [{"sourceName": "Anna Rook", "targetName": "Iska", "relation": "KNOWS", "strength": 0.3,
                             "fact": "Anna buys rope news from Iska.", "knownBy": ["Anna Rook", "Mira Vell"]}]},
+    # Only new names, so the import makes them without pydantic: a slug already taken (npc-anna-rook-2), a
+    # type written "Faction ", spaces collapsed in a name and a summary.
+    {"turn": 21, "nodes": [{"name": "Anna-Rook", "summary": "A namesake of Anna's, from upriver."},
+                           {"name": "Tide   Guild", "type": "Faction ", "summary": "  A guild   of the tide.  "}]},
 ]
 REJECTED = [7, 8, 13, 17, *range(len(SPECIAL) + 1, len(SPECIAL) + 16)]  # the bad lines, by number
 

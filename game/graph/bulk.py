@@ -32,8 +32,11 @@ from game.graph.models import (
     MAX_EDGES_PER_CALL,
     MAX_FACT_CHARS,
     MAX_NAME_CHARS,
+    MAX_NODES_PER_CALL,
     MAX_RELATION_CHARS,
+    MAX_SUMMARY_CHARS,
     MIN_FACT_CHARS,
+    NODE_TYPES,
     RELATION_PATTERN,
     Edge,
     Node,
@@ -45,6 +48,7 @@ from game.graph.ports import GraphWrites
 from game.graph.trusted import trusted
 from game.graph.upsert import _SUFFIX_ALPHABET, STRENGTH_TOLERANCE, CallRejected, UpsertExecution, parse_call
 from game.graph.vocabulary import NormalizedRelation, Vocabulary
+from game.text import has_control
 
 
 @dataclass
@@ -131,6 +135,7 @@ _EdgeItem = tuple[str, str, str, float, str, bool]
 _CloseItem = tuple[str, str, str]
 """A ``closeEdges`` item: sourceName, targetName, relation."""
 _CLOSE_KEYS = frozenset({"sourceName", "targetName", "relation"})
+_NEW_NODE_KEYS = frozenset({"name", "summary", "type"})
 _NONE: list[Any] = []  # an absent list of items; read, never changed
 # The whole text must match, as pydantic's regex engine reads RELATION_PATTERN: Python's ``$`` would also
 # match before a final newline, so the anchors become ``fullmatch``.
@@ -256,6 +261,9 @@ class BulkLoader:
 
     async def load_line(self, call: Any, turn: int) -> LineCounts | str:
         """Apply one line's call at ``turn``: what it did, or why it was rejected (nothing of it kept)."""
+        new_nodes = self._new_nodes(call, turn)
+        if new_nodes is not None:
+            return new_nodes
         plain = self._plain_call(call)
         if plain is None:  # not plainly valid: pydantic decides, and words any rejection
             try:
@@ -333,6 +341,47 @@ class BulkLoader:
                 return None
             ended.append((source, target, relation))
         return given, ended
+
+    def _new_nodes(self, call: Any, turn: int) -> LineCounts | None:
+        """A line of only new people, groups or factions, each given by name and summary (and type): made
+        here as ``UpsertExecution._create_node`` makes them, without a model per input and per node. None
+        for any other line, which then goes the usual way (a name already known, an alias, a label, an
+        attribute, a value pydantic might refuse or word: all of those are decided there).
+        """
+        if type(call) is not dict or len(call) != 1:
+            return None
+        items = call.get("nodes")
+        if type(items) is not list or not 0 < len(items) <= MAX_NODES_PER_CALL:
+            return None
+        made: dict[str, Node] = {}
+        keys: set[str] = set()
+        for item in items:
+            if type(item) is not dict or not 2 <= len(item) <= 3 or not item.keys() <= _NEW_NODE_KEYS:
+                return None
+            name, summary, kind = item.get("name"), item.get("summary"), item.get("type", "individual")
+            if type(name) is not str or type(summary) is not str or type(kind) is not str \
+                    or not 0 < len(name) <= MAX_NAME_CHARS or not (_is_text(name) and _is_text(summary)):
+                return None
+            name, summary, kind = " ".join(name.split()), " ".join(summary.split()), kind.strip().lower()
+            if not name or has_control(name) or not 4 <= len(summary) <= MAX_SUMMARY_CHARS or kind not in NODE_TYPES:
+                return None
+            key = normalize_name(name)
+            if key in keys or self.nodes.nodes_with_name(key):
+                return None  # the same name twice, or someone already known: an update, decided the usual way
+            keys.add(key)
+            base = f"npc-{slugify(name) or 'node'}"
+            node_id, counter = base, 1
+            while node_id in made or self.nodes.id_in_use(node_id):
+                counter += 1
+                node_id = f"{base}-{counter}"
+            made[node_id] = trusted(Node, {
+                "id": node_id, "name": name, "aliases": [], "type": kind, "labels": [], "summary": summary,
+                "first_seen_turn": turn, "last_seen_turn": turn, "attributes": {}})
+        self._names.clear()
+        self.nodes.apply(GraphWrites(nodes=made))
+        self.load.nodes.update(made)
+        self.load.created_nodes |= made.keys()
+        return LineCounts(nodes_created=len(made))
 
     def _plain_relation(self, relation: str) -> bool:
         """Whether ``relation`` passes ``EdgeInput.relation``'s checks (remembered for the file when it does)."""

@@ -334,6 +334,10 @@ class GraphIndex:
         return {i: self.nodes[i] for i in node_ids if i in self.nodes}
 
     async def node_id_taken(self, node_id: str) -> bool:
+        return self.id_in_use(node_id)
+
+    def id_in_use(self, node_id: str) -> bool:
+        """Whether ``node_id`` names a node, or one merged away (the merge log still names it)."""
         return node_id in self.nodes or node_id in self._retired
 
     async def edge_id_taken(self, edge_id: str) -> bool:

@@ -26,6 +26,7 @@ MAX_CLOSES_PER_CALL = 12
 MAX_RELATION_CHARS = 48
 MAX_KNOWN_BY = 24
 MAX_NAME_CHARS = 100
+MAX_SUMMARY_CHARS = 400
 MIN_FACT_CHARS = 8
 MAX_FACT_CHARS = 400
 RELATION_PATTERN = r"^[A-Za-z][A-Za-z0-9_ \-]*$"
@@ -151,7 +152,7 @@ class NodeInput(CamelModel):
     type: NodeType | None = None
     aliases: list[str] = Field(default_factory=list, max_length=12)
     labels: list[str] = Field(default_factory=list)
-    summary: str | None = Field(default=None, min_length=4, max_length=400)
+    summary: str | None = Field(default=None, min_length=4, max_length=MAX_SUMMARY_CHARS)
     attributes: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("name")
