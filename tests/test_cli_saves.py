@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -142,3 +143,27 @@ async def test_check_prints_ok_or_every_problem_with_exit_status(tmp_path: Path,
     assert (tmp_path / "harbour.sqlite").read_bytes() == before, "checking never writes"
     code, _, err = kith(capsys, tmp_path, "check", "ghost")
     assert code == 2 and "no save 'ghost'" in err
+
+
+async def test_reading_commands_leave_the_saves_folder_as_they_found_it(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Reading a save makes its -wal and -shm; a read-only reader could not remove them, so every listing
+    or dump left two more files per save. Now they go, unless someone (a game) still has the save open."""
+    await make_save(tmp_path / "harbour.sqlite", "brinefall", 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["harbour.sqlite"]
+    for command in (["saves", "list"], ["saves", "check", "harbour"], ["graph", "dump", "--save", "harbour"],
+                    ["graph", "pending", "--save", "harbour"]):
+        await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), *command])
+        capsys.readouterr()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["harbour.sqlite"], command
+
+    db = await SaveDatabase.open(tmp_path / "harbour.sqlite")  # a game still playing it
+    try:
+        await db.set_meta({"note": "still open"})
+        await asyncio.to_thread(kith, capsys, tmp_path, "list")
+        assert {p.name for p in tmp_path.iterdir()} >= {"harbour.sqlite-wal", "harbour.sqlite-shm"}
+        await db.set_meta({"note": "and still writing"})
+        assert (await db.meta())["note"] == "and still writing"
+    finally:
+        await db.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["harbour.sqlite"]

@@ -113,13 +113,47 @@ def require_regular(path: Path, label: str) -> None:
         raise SaveError(f"{label} is not a regular file (a pipe, socket or device); it was left untouched")
 
 
+class _Reader(sqlite3.Connection):
+    """A read-only connection that leaves the saves folder as it found it.
+
+    Reading a WAL save makes its ``-wal`` and ``-shm`` beside it, and only a connection that may write
+    removes them when it is the last to close (it checkpoints first). A read-only one leaves them, so
+    every ``kith saves list`` or ``graph dump`` left two more files per save. On close, when the WAL holds
+    nothing, a writable connection is opened and closed: SQLite then removes both if no one else has the
+    save open, and leaves them to the game (or whoever) if someone does. Nothing is written either way.
+    """
+
+    path: Path
+
+    def close(self) -> None:
+        super().close()
+        tidy_sidecars(self.path)
+
+
+def tidy_sidecars(path: Path) -> None:
+    """Let SQLite remove ``path``'s empty ``-wal`` and its ``-shm`` if no connection has the save open."""
+    try:
+        if os.stat(f"{path}-wal").st_size != 0 or not folder_writable(path):
+            return
+    except OSError:
+        return
+    with contextlib.suppress(sqlite3.Error):
+        conn = sqlite3.connect(path)
+        try:
+            conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
+        finally:
+            conn.close()
+
+
 def read_connection(path: Path) -> sqlite3.Connection:
     """A synchronous read-only connection, probed; immutable when the folder cannot hold sidecars.
 
     A WAL save needs a -shm beside it even to be read; in a read-only folder it cannot be made, and
-    nothing can be writing there either, so the file is read as immutable.
+    nothing can be writing there either, so the file is read as immutable. Closing it removes the
+    sidecars reading made, when nobody else has the save open (``_Reader``).
     """
-    conn = sqlite3.connect(readonly_uri(path), uri=True)
+    conn = sqlite3.connect(readonly_uri(path), uri=True, factory=_Reader)
+    conn.path = path
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
