@@ -224,7 +224,8 @@ async def load_lines(db: SaveDatabase, lines: list[ImportLine], summary: ImportS
     await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
     # The save as it is, in memory: each line reads what earlier lines wrote without a query.
     loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
-    versions = sum(len(line.call.get("edges", ())) for line in lines if isinstance(line.call, dict))
+    versions = sum(len(edges) for line in lines  # about how many versions the file writes (a bad line counts none)
+                   if isinstance(line.call, dict) and isinstance(edges := line.call.get("edges"), list))
     async with db.load_stream(loader.load, versions=versions, unpublished=unpublished) as stream:
         for line in lines:
             done = await loader.load_line(line.call, line.turn)
