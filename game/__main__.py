@@ -61,7 +61,34 @@ COMMAND_FOLDERS_HEADING = "folders (kith --saves-dir DIR COMMAND changes one; se
 """A command's help has no folder options of its own to point at: they are ``kith``'s, before the command."""
 
 
-class KithHelpFormatter(argparse.HelpFormatter):
+def terminal_columns() -> int:
+    """The width ``shutil.get_terminal_size`` would give ($COLUMNS, else the terminal's, else 80), without
+    importing shutil: argparse makes a formatter for every option it adds, and shutil's import (with bz2,
+    lzma and zlib) was 2 ms of ``kith graph retrieve``'s 40 (issue 15)."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class TerminalWidth:
+    """For an argparse formatter class: the width it wraps to, found without shutil."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,  # type: ignore[call-arg]
+                         terminal_columns() - 2 if width is None else width)
+
+
+class KithDescriptionFormatter(TerminalWidth, argparse.RawDescriptionHelpFormatter):
+    """``kith --help``: its description keeps its own line breaks."""
+
+
+class KithHelpFormatter(TerminalWidth, argparse.HelpFormatter):
     """argparse's layout, except that a line never breaks inside a hyphenated word: the help names
     ``COMMANDS-FILE``, ``TEST-NAME-PATTERN`` and ``--api-key-env``, which must read as written."""
 
@@ -97,12 +124,9 @@ class KithParser(argparse.ArgumentParser):
 
 
 def kith_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from game import __version__
 
-    try:
-        return version("kith")
-    except PackageNotFoundError:  # run from a checkout that was never installed (python -m game)
-        return "unknown (not installed)"
+    return __version__
 
 
 def build_parser(commands: Collection[str] | None = None, action: str | None = None) -> argparse.ArgumentParser:
@@ -111,7 +135,7 @@ def build_parser(commands: Collection[str] | None = None, action: str | None = N
     parser = KithParser(
         prog="kith",
         description="Kith: a terminal text adventure whose characters remember who they are to each other.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=KithDescriptionFormatter,
     )
     parser.add_argument("--version", action=VersionAction, help="print Kith's version and exit")
     parser.add_argument("--config", type=Path, help="settings file (default: $KITH_CONFIG, else ./kith.toml, else "

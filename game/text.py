@@ -8,7 +8,6 @@ model's narration to clear the player's screen or write to their clipboard.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
@@ -54,5 +53,7 @@ def has_control(text: str) -> bool:
 
 def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or ``""``: the suffix every error message uses."""
+    import difflib  # only a mistyped word needs it: not loaded by every command that imports this module
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return f" (did you mean {close[0]!r}?)" if close else ""

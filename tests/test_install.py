@@ -11,12 +11,12 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tomllib
 import venv
 from pathlib import Path
 
 import pytest
 
+import game
 from game.__main__ import build_parser, main
 from game.config import Settings, load_settings
 from game.settings_source import (
@@ -166,7 +166,9 @@ def test_the_wheel_carries_its_worlds_and_plays_from_any_folder(tmp_path: Path) 
     assert worlds.returncode == 0 and worlds.stdout.startswith("brinefall  Brinefall  [shipped: ")
     assert str(site / "game" / "_content" / "brinefall") in worlds.stdout
     version = run("--version")
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    declared = subprocess.run([str(python), "-c", "from importlib.metadata import version; print(version('kith'))"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    assert declared == game.__version__  # the wheel's metadata carries the version the package declares
     assert version.returncode == 0 and version.stdout.strip() == f"kith {declared}"
 
 

@@ -150,7 +150,7 @@ def _span_bounds(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     """``text`` normalized, where a name may start in it and where one may end (ascending). Cached: a turn
     looks for names in its narration once per reader (the save's graph, the turn's own writes)."""
     norm = normalize_name(text)
-    if cjk_pattern().search(norm) is not None:
+    if not norm.isascii() and cjk_pattern().search(norm) is not None:  # isascii is O(1) on CPython's strings
         starts = [i for i in range(len(norm)) if not norm[i].isspace() and _boundary(norm, i)]
         ends = [i for i in range(1, len(norm) + 1) if not norm[i - 1].isspace() and _boundary(norm, i)]
         return norm, tuple(starts), tuple(ends)

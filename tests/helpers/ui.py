@@ -7,6 +7,7 @@ the tiny fixture world, and either the offline narrator or the real openai clien
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 import shutil
@@ -82,10 +83,8 @@ async def _workers_done(pilot: Pilot[Any]) -> None:
     not an error (Textual keeps a cancelled worker listed until its task's done callback runs, a moment
     after the app already sees it finished). A worker that failed still fails the test."""
     for worker in list(pilot.app.workers):
-        try:
+        with contextlib.suppress(WorkerCancelled):
             await worker.wait()
-        except WorkerCancelled:
-            pass
 
 
 async def play(pilot: Pilot[Any], command: str) -> None:
