@@ -26,7 +26,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import SimpleCommand
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
@@ -66,9 +66,18 @@ class KithApp(App[int]):
 
     TITLE = "Kith"
 
+    # The status line, the key bar and the map are split off the screen's edges and the story pane takes
+    # what is left: no row container between them, whose styling, layout and render the first frame would
+    # wait for (issue 15). The key bar is mounted before the map so that it, not the map, runs full width.
     CSS = """
-    #main {
-        height: 1fr;
+    StatusLine {
+        split: top;
+    }
+    Footer {
+        split: bottom;
+    }
+    MapPane {
+        split: right;
     }
     #story-pane {
         width: 1fr;
@@ -127,11 +136,10 @@ class KithApp(App[int]):
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
-        with Horizontal(id="main"):
-            with Vertical(id="story-pane"):
-                yield StoryLog(id="log")
-                yield CommandInput(id="command")
-            yield MapPane(id="map-pane")
+        with Vertical(id="story-pane"):
+            yield StoryLog(id="log")
+            yield CommandInput(id="command")
+        yield MapPane(id="map-pane")
 
     def on_mount(self) -> None:
         self.query_one("#story-pane").border_title = "Story"
@@ -162,8 +170,8 @@ class KithApp(App[int]):
         # is still empty the line it takes back from it moves nothing the player can see.
         from textual.widgets import Footer
 
-        await self.mount(Footer())
         panes = self.query(MapPane)
+        await self.mount(Footer(), before=panes.first() if panes else None)
         if not panes or not await panes.first().fill():
             return  # the app is closing already (it may exit in its first frame)
         graph = self.map_pane.map

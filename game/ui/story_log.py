@@ -13,64 +13,26 @@ if TYPE_CHECKING:
     from textual.widgets.markdown import MarkdownStream
 
 
-def _markdown(source: str, classes: str) -> Widget:
+def _markdown(source: str, *, meta: bool = False) -> Widget:
     # Textual's Markdown is imported when the first story text arrives, not before the first frame.
-    from textual.widgets import Markdown
+    from game.ui.story_blocks import MetaBlock, StoryBlock
 
-    return Markdown(source, classes=classes)
+    return MetaBlock(source, classes="meta") if meta else StoryBlock(source, classes="story")
+
 
 MAX_ENTRIES = 400
 """Older entries are dropped from the screen (the save keeps every turn)."""
 
 
 class StoryLog(VerticalScroll, can_focus=False):
+    """The story pane. Its entries are widget classes of their own (``story_lines``, ``story_blocks``),
+    imported with the first entry of each kind: their classes and CSS are not the first frame's work."""
+
     DEFAULT_CSS = """
     StoryLog {
         height: 1fr;
         padding: 0 1;
         scrollbar-size-vertical: 1;
-    }
-    StoryLog > .command {
-        color: $text-accent;
-        text-style: bold;
-        margin: 1 0 0 0;
-    }
-    StoryLog > Markdown {
-        margin: 0;
-        padding: 0;
-        background: transparent;
-    }
-    StoryLog > Markdown.meta {
-        border-left: outer $secondary;
-        background: $boost;
-        padding: 0 1;
-        margin: 1 0 0 0;
-    }
-    StoryLog > .memory {
-        color: $text-muted;
-        text-style: italic;
-    }
-    StoryLog > .failure {
-        color: $text-error;
-        border-left: outer $error;
-        padding: 0 1;
-        margin: 1 0 0 0;
-    }
-    StoryLog > .warning {
-        color: $text-warning;
-        border-left: outer $warning;
-        padding: 0 1;
-        margin: 1 0 0 0;
-    }
-    StoryLog > .cancelled {
-        color: $text-warning;
-        text-style: italic;
-    }
-    StoryLog > .ending {
-        color: $text-success;
-        text-style: bold;
-        text-align: center;
-        margin: 1 0;
     }
     """
 
@@ -110,48 +72,60 @@ class StoryLog(VerticalScroll, can_focus=False):
 
     async def add_command(self, text: str) -> Widget:
         """The player's line; returned so the turn it starts can be marked as the line's (``belongs_to``)."""
-        line = Static(f"> {text}", markup=False, classes="command")
+        from game.ui.story_lines import CommandLine  # each line class is defined when first needed
+
+        line = CommandLine(f"> {text}", classes="command")
         await self._add(line)
         return line
 
     async def add_story(self, markdown: str) -> Widget:
         """A block of narration; the caller keeps it to take it back if the turn is not saved."""
-        block = _markdown(markdown, "story")
+        block = _markdown(markdown)
         await self._add(block)
         return block
 
     async def start_story(self) -> tuple[Widget, MarkdownStream]:
         """An empty story block and a stream that appends narration to it as it arrives."""
-        from textual.widgets import Markdown
+        from game.ui.story_blocks import StoryBlock
 
-        block = Markdown("", classes="story")
+        block = StoryBlock("", classes="story")
         await self._add(block)
-        return block, Markdown.get_stream(block)
+        return block, StoryBlock.get_stream(block)
 
     async def discard(self, blocks: list[Widget]) -> None:
         """Take narration back off the screen: a turn that was not saved is not part of the story."""
         await self.remove_children([block for block in blocks if block.parent is self])
 
     async def add_meta(self, markdown: str) -> None:
-        await self._add(_markdown(markdown, "meta"))
+        await self._add(_markdown(markdown, meta=True))
 
     async def add_memory(self, lines: list[str]) -> None:
         """What the turn changed in who-is-what-to-whom, in one quiet line each."""
+        from game.ui.story_lines import MemoryLine
+
         for line in lines:
-            await self._add(Static(f"◆ {line}", markup=False, classes="memory"))
+            await self._add(MemoryLine(f"◆ {line}", classes="memory"))
 
     async def add_failure(self, message: str) -> None:
-        await self._add(Static(message, markup=False, classes="failure"))
+        from game.ui.story_lines import FailureLine
+
+        await self._add(FailureLine(message, classes="failure"))
 
     async def add_warning(self, message: str) -> None:
         """A warning kept with the turn it belongs to (memory not updated, a close refused), not only a toast."""
-        await self._add(Static(message, markup=False, classes="warning"))
+        from game.ui.story_lines import WarningLine
+
+        await self._add(WarningLine(message, classes="warning"))
 
     async def add_cancelled(self, message: str) -> None:
-        await self._add(Static(message, markup=False, classes="cancelled"))
+        from game.ui.story_lines import CancelledLine
+
+        await self._add(CancelledLine(message, classes="cancelled"))
 
     async def add_ending(self, title: str) -> None:
-        await self._add(Static(f"— {title} —", markup=False, classes="ending"))
+        from game.ui.story_lines import EndingLine
+
+        await self._add(EndingLine(f"— {title} —", classes="ending"))
 
     async def clear(self) -> None:
         self._turns.clear()
