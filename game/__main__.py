@@ -7,6 +7,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Collection, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,7 @@ from game.errors import KithError
 
 if TYPE_CHECKING:
     from game.config import Settings
-    from game.settings_source import SettingsSource
+    from game.settings_source import Folders, SettingsSource
 
 Handler = Callable[[argparse.Namespace, "Settings"], int]
 QuickHandler = Callable[[argparse.Namespace, "SettingsSource"], int]
@@ -116,7 +117,7 @@ class KithParser(argparse.ArgumentParser):
     def format_help(self) -> str:
         from game.cli.worlds import folder_lines
 
-        folders = "".join(f"  {line}\n" for line in folder_lines())
+        folders = "".join(f"  {line}\n" for line in folder_lines(_folders_for_help()))
         # Added after argparse's layout rather than as the epilog: an epilog is filled as one paragraph
         # by every parser whose formatter is not the raw one (each subcommand's), squashing the list.
         heading = FOLDERS_HEADING if self.prog == "kith" else COMMAND_FOLDERS_HEADING
@@ -154,19 +155,49 @@ def build_parser(commands: Collection[str] | None = None, action: str | None = N
 
 GLOBAL_OPTIONS_WITH_VALUES = {"--config", "--saves-dir", "--content-dir"}
 
+_command_line: ContextVar[Sequence[str] | None] = ContextVar("kith_command_line", default=None)
+"""The words this run was given, for a help text that shows the folders they choose."""
+
+
+def _global_options(words: Sequence[str]) -> tuple[int, dict[str, str]]:
+    """The index of the first word that is not a global option or its value (the command, usually), and
+    the values those options were given (the last of each)."""
+    at, values = 0, {}
+    while at < len(words):
+        name, equals, value = words[at].partition("=")
+        if name not in GLOBAL_OPTIONS_WITH_VALUES:
+            break
+        if equals:
+            at += 1
+        elif at + 1 < len(words):
+            value, at = words[at + 1], at + 2
+        else:
+            at += 2
+            continue
+        values[name] = value
+    return at, values
+
 
 def _after_global_options(words: Sequence[str]) -> int:
-    """The index of the first word that is not a global option or its value (the command, usually)."""
-    at = 0
-    while at < len(words):
-        word = words[at]
-        if word in GLOBAL_OPTIONS_WITH_VALUES:
-            at += 2
-        elif word.split("=", 1)[0] in GLOBAL_OPTIONS_WITH_VALUES:
-            at += 1
-        else:
-            break
-    return at
+    return _global_options(words)[0]
+
+
+def _folders_for_help() -> Folders | None:
+    """The folders this command line would use (its options, the environment, the settings file), so
+    ``kith --saves-dir DIR saves --help`` shows DIR; None (the defaults) when they cannot be read."""
+    words = _command_line.get()
+    if words is None:
+        return None
+    from game.settings_source import gather_settings
+
+    _at, values = _global_options(words)
+    flags = {key: Path(values[option]) for option, key in (("--saves-dir", "saves_dir"), ("--content-dir", "content_dir"))
+             if option in values}
+    config = Path(values["--config"]) if "--config" in values else None
+    try:
+        return gather_settings(flags=flags, env=os.environ, config_file=config, cwd=Path.cwd()).folder_paths()
+    except KithError:  # an unreadable settings file: the command itself says so when it runs
+        return None
 
 
 def _with_default_command(words: list[str]) -> list[str]:
@@ -204,7 +235,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser(*_commands_needed(words))
-    args = parser.parse_args(words)
+    said = _command_line.set(words)
+    try:
+        args = parser.parse_args(words)  # --help is printed (and the run ends) in here
+    finally:
+        _command_line.reset(said)
     try:
         from game.settings_source import gather_settings
 

@@ -10,7 +10,7 @@ safe: the settings name nothing but folders and a world, which need no checking 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -192,12 +192,18 @@ class SettingsSource:
         world = self.data.get("world")
         if world is not None and not isinstance(world, str):
             return None
-        return Folders(
-            saves_dir=Path(self.data["saves_dir"]) if "saves_dir" in self.data else default_saves_dir(),
-            content_dir=Path(self.data["content_dir"]) if "content_dir" in self.data else default_content_dir(),
-            worlds_dir=Path(self.data["worlds_dir"]) if "worlds_dir" in self.data else default_worlds_dir(),
-            world=world,
-        )
+        return self.folder_paths()._replace(world=world)
+
+    def folder_paths(self) -> Folders:
+        """The folders these settings name, whatever else they set (for ``--help``, which validates
+        nothing); a folder set to something other than text is shown as its default."""
+        def folder(key: str, default: Callable[[], Path]) -> Path:
+            value = self.data.get(key)
+            return Path(value) if isinstance(value, str | Path) else default()
+
+        return Folders(saves_dir=folder("saves_dir", default_saves_dir),
+                       content_dir=folder("content_dir", default_content_dir),
+                       worlds_dir=folder("worlds_dir", default_worlds_dir))
 
 
 def gather_settings(

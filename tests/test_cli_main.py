@@ -120,3 +120,31 @@ def test_play_help_does_not_say_a_world_must_be_under_content(capsys: pytest.Cap
     monkeypatch.setenv("COLUMNS", "200")
     world_line = next(line for line in _help_of(["play"], capsys).splitlines() if line.strip().startswith("--world ID"))
     assert "under content/" not in world_line and "kith worlds" in world_line
+
+
+def test_help_lists_the_folders_this_command_line_would_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`kith --saves-dir DIR saves --help` listed the default saves folder, not DIR: the help now shows the
+    folders the run would use (its options, then the environment, then the settings file), and a settings
+    file that cannot be read leaves the help to the defaults instead of failing it."""
+    from game.settings_source import default_saves_dir
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("KITH_SAVES", raising=False)
+    monkeypatch.delenv("KITH_CONFIG", raising=False)
+    chosen = tmp_path / "chosen saves"
+    assert f"saves           {chosen}\n" in _help_of(["--saves-dir", str(chosen), "saves"], capsys)
+    assert f"saves           {chosen}\n" in _help_of([f"--saves-dir={chosen}", "graph", "dump"], capsys)
+    assert f"shipped worlds  {tmp_path / 'w'}  " in _help_of(["--content-dir", str(tmp_path / "w")], capsys)
+    (tmp_path / "kith.toml").write_text('saves_dir = "from-file"\nseed = 3\n', encoding="utf-8")
+    assert "saves           from-file\n" in _help_of(["play"], capsys)
+    monkeypatch.setenv("KITH_SAVES", str(tmp_path / "from-env"))
+    assert f"saves           {tmp_path / 'from-env'}\n" in _help_of([], capsys)  # the environment beats the file
+    monkeypatch.delenv("KITH_SAVES")
+    (tmp_path / "kith.toml").write_text("saves_dir = [not toml", encoding="utf-8")
+    assert f"saves           {default_saves_dir()}\n" in _help_of(["saves"], capsys)
+    # Help printed by a parser outside a run (as tests and tools build it) shows the defaults, not the
+    # folders of the run before it.
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    assert f"saves           {default_saves_dir()}\n" in capsys.readouterr().out

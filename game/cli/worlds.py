@@ -17,6 +17,7 @@ from game.text import strip_control
 
 if TYPE_CHECKING:
     from game.config import Settings
+    from game.settings_source import Folders
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,7 +58,7 @@ def run_worlds(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def folder_lines(settings: Settings | None = None, env: Mapping[str, str] | None = None) -> list[str]:
+def folder_lines(settings: Settings | Folders | None = None, env: Mapping[str, str] | None = None) -> list[str]:
     """``name: path`` for each of Kith's folders; from ``settings`` when given, else the defaults."""
     from game.settings_source import (
         default_content_dir,
