@@ -7,9 +7,10 @@ command and the benchmarks all call this one function, so what a player sees in 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
+from game.graph.map.centre import centring_offset, drawn_box, shift
 from game.graph.map.layout import Position, compute_layout, normalise
 from game.graph.map.place import LabelRequest, Placed, place_labels
 from game.graph.map.route import ARROWS, Route, best_route
@@ -125,6 +126,7 @@ def render_map(
         footer = (_footer_rows(width, notes) if legend else [])[: height - area]
     _draw_names(canvas, view, drawing.boxes)
     drawing.lines = _draw_edges(canvas, view, drawing.boxes, at_turn)
+    _centre(canvas, drawing, area)
     for row, runs in enumerate(footer):
         x = 0
         for text, style in runs:
@@ -133,6 +135,19 @@ def render_map(
     drawing.notes = notes
     drawing.rows = canvas.rows()
     return drawing
+
+
+def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
+    """Move a drawing smaller than the map's area to its middle (a view offset: positions are untouched),
+    with the names' boxes and the lines' cells, so clicks and tests find them where they are drawn."""
+    box = drawn_box(canvas, area)
+    dx, dy = centring_offset([box] if box else [], canvas.width, area)
+    if not dx and not dy:
+        return
+    shift(canvas, area, dx, dy)
+    drawing.boxes = {node_id: replace(placed, x=placed.x + dx, y=placed.y + dy)
+                     for node_id, placed in drawing.boxes.items()}
+    drawing.lines = {pair: [(x + dx, y + dy) for x, y in cells] for pair, cells in drawing.lines.items()}
 
 
 def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> dict[str, Position]:
