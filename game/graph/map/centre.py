@@ -10,9 +10,13 @@ fills its pane gets an offset of zero, so large maps, zoom and focus-following d
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, MutableSequence
+from typing import TypeVar
 
 from game.graph.map.canvas import Canvas
+from game.graph.map.layout import Position
+
+T = TypeVar("T")
 
 Box = tuple[int, int, int, int]
 """Cells ``(left, top, right, bottom)``, all inclusive."""
@@ -49,6 +53,22 @@ def _axis(low: int, high: int, size: int) -> int:
     return (size - extent) // 2 - low
 
 
+def middled(positions: Mapping[str, Position]) -> dict[str, Position]:
+    """The positions moved together so the middle of their extent is the middle of the unit square.
+
+    Done before names are placed, so a group in a corner of the layout is not squashed against the
+    border (a name is never drawn past the edge, so one near it would be pushed inwards, out of its place
+    relative to the others); ``centring_offset`` then centres what was actually drawn, names included.
+    """
+    if not positions:
+        return {}
+    xs = [p[0] for p in positions.values()]
+    ys = [p[1] for p in positions.values()]
+    dx = 0.5 - (min(xs) + max(xs)) / 2
+    dy = 0.5 - (min(ys) + max(ys)) / 2
+    return {node_id: (x + dx, y + dy) for node_id, (x, y) in positions.items()}
+
+
 def drawn_box(canvas: Canvas, rows: int) -> Box | None:
     """The cells of the canvas's first ``rows`` rows that hold anything (a name, a line, a label)."""
     left, right, top, bottom = canvas.width, -1, -1, -1
@@ -71,13 +91,18 @@ def shift(canvas: Canvas, rows: int, dx: int, dy: int) -> None:
         return
     width = canvas.width
     rows = min(rows, canvas.height)
-    size = rows * width
     low, high = max(0, -dx), min(width, width - dx)  # the source columns that stay inside
-    for layer, blank in ((canvas.chars, [" "]), (canvas.style_ids, bytearray(1)), (canvas.kind, bytearray(1))):
-        old = layer[:size]
-        new = blank * size
-        for y in range(rows):
-            target = y + dy
-            if 0 <= target < rows and low < high:
-                new[target * width + low + dx:target * width + high + dx] = old[y * width + low:y * width + high]
-        layer[:size] = new  # type: ignore[assignment]
+    _move(canvas.chars, " ", width, rows, dx, dy, low, high)
+    _move(canvas.style_ids, 0, width, rows, dx, dy, low, high)
+    _move(canvas.kind, 0, width, rows, dx, dy, low, high)
+
+
+def _move(layer: MutableSequence[T], blank: T, width: int, rows: int, dx: int, dy: int, low: int, high: int) -> None:
+    """One layer of the canvas moved by (dx, dy): whole row slices at a time, not cell by cell."""
+    size = rows * width
+    old = layer[:size]
+    new = [blank] * size
+    for y in range(max(0, -dy), min(rows, rows - dy)) if low < high else ():
+        start = (y + dy) * width + dx
+        new[start + low:start + high] = old[y * width + low:y * width + high]
+    layer[:size] = new

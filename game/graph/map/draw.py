@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
-from game.graph.map.centre import centring_offset, drawn_box, shift
+from game.graph.map.centre import centring_offset, drawn_box, middled, shift
 from game.graph.map.layout import Position, compute_layout, normalise
 from game.graph.map.place import LabelRequest, Placed, place_labels
 from game.graph.map.route import ARROWS, Route, best_route
@@ -157,6 +157,8 @@ def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> di
         # Only a neighbourhood is shown: let it fill the pane rather than the corner it holds in the
         # whole graph's layout.
         positions = normalise({node.id: positions[node.id] for node in view.nodes})
+    else:
+        positions = middled({node.id: positions[node.id] for node in view.nodes})
     half = 0.5 / zoom
     cx, cy = positions.get(view.focus, (0.5, 0.5)) if view.focus else (0.5, 0.5)
     cx, cy = min(max(cx, half), 1 - half), min(max(cy, half), 1 - half)
