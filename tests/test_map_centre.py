@@ -12,8 +12,9 @@ from helpers.maps import harbour, person, random_graph, relation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.graph.map import render_map
+from game.graph.map import compute_layout, render_map
 from game.graph.map.centre import Box, bounds, centring_offset
+from game.graph.models import Edge, Node
 
 # ------------------------------------------------------------------------------ the pure offset
 
@@ -54,7 +55,8 @@ def test_the_offset_keeps_every_box_inside_and_a_margin_where_there_is_room(
     boxes: list[Box] = [(x, y, min(width - 1, x + w), min(height - 1, y + h)) for x, y, w, h in spots]
     dx, dy = centring_offset(boxes, width, height)
     left, top, right, bottom = bounds(boxes) or (0, 0, 0, 0)
-    assert 0 <= left + dx and right + dx < width and 0 <= top + dy and bottom + dy < height
+    assert 0 <= left + dx <= right + dx < width
+    assert 0 <= top + dy <= bottom + dy < height
     for low, high, size in ((left + dx, right + dx, width), (top + dy, bottom + dy, height)):
         before, after = low, size - 1 - high
         assert after - before in (0, 1), "centred, an odd spare cell after the drawing"
@@ -65,7 +67,7 @@ def test_the_offset_keeps_every_box_inside_and_a_margin_where_there_is_room(
 # ------------------------------------------------------------------------------ in the drawing
 
 
-def trio() -> tuple[list, list]:  # type: ignore[type-arg]
+def trio() -> tuple[list[Node], list[Edge]]:
     nodes = [person("npc-hob", "Hob Tarrant"), person("npc-wren", "Wren Tallis"), person("npc-ness", "Ness Tallis")]
     edges = [relation("e1", "npc-hob", "npc-wren", "TRUSTS", 0.3), relation("e2", "npc-ness", "npc-wren", "KIN_OF", 0.6)]
     return nodes, edges
@@ -126,11 +128,9 @@ def test_the_relative_placement_of_names_is_kept(size: tuple[int, int]) -> None:
     assert left >= 1 and abs(left - right) <= 1
 
 
-def test_a_map_that_fills_its_pane_is_drawn_as_before() -> None:
-    # A crowded map already reaches the pane's edges: centring moves nothing.
+def test_a_crowded_map_still_uses_the_pane_edge_to_edge() -> None:
+    # A crowded map already reaches the pane's edges: centring neither pads nor squeezes it.
     nodes, edges = random_graph(40)
-    from game.graph.map import compute_layout
-
     positions = compute_layout(nodes, edges)
     drawing = render_map(nodes, edges, 60, 24, positions=positions)
     xs = [box.x for box in drawing.boxes.values()] + [box.end for box in drawing.boxes.values()]
