@@ -13,17 +13,17 @@ from game.graph.map.canvas import Run
 from game.graph.map.style import NEGATIVE_COLOUR, POSITIVE_COLOUR, TYPE_COLOURS, CellStyle
 
 HARBOUR_MAP = """
-   (Mira)──────+TRUSTS──────→(Tomas)
-    │   │                       │
-    │   │                       │
-    │   │                       │
- KIN_OF │                  +MEMBER_OF
-    ·   │ -FEARS                │
-    │   │                       │
-    │   │                       ↓
-    ↓   │                  {Lantern Guild}
- (Oren) │
-        └──→[Harbour Watch]
+    (Mira)──────+TRUSTS─────→(Tomas)
+     │   │                      │
+     │   │                      │
+     ·   │                      │
+  KIN_OF │                 +MEMBER_OF
+     │   │ -FEARS               │
+     │   │                      │
+     ↓   │                      ↓
+ (Oren)  │                 {Lantern Guild}
+         │
+         └──→[Harbour Watch]
 
 + positive  - negative  · neutral"""
 

@@ -7,9 +7,10 @@ command and the benchmarks all call this one function, so what a player sees in 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
+from game.graph.map.centre import centring_offset, drawn_box, middled, shift
 from game.graph.map.layout import Position, compute_layout, normalise
 from game.graph.map.place import LabelRequest, Placed, place_labels
 from game.graph.map.route import ARROWS, Route, best_route
@@ -125,6 +126,7 @@ def render_map(
         footer = (_footer_rows(width, notes) if legend else [])[: height - area]
     _draw_names(canvas, view, drawing.boxes)
     drawing.lines = _draw_edges(canvas, view, drawing.boxes, at_turn)
+    _centre(canvas, drawing, area)
     for row, runs in enumerate(footer):
         x = 0
         for text, style in runs:
@@ -135,6 +137,19 @@ def render_map(
     return drawing
 
 
+def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
+    """Move a drawing smaller than the map's area to its middle (a view offset: positions are untouched),
+    with the names' boxes and the lines' cells, so clicks and tests find them where they are drawn."""
+    box = drawn_box(canvas, area)
+    dx, dy = centring_offset([box] if box else [], canvas.width, area)
+    if not dx and not dy:
+        return
+    shift(canvas, area, dx, dy)
+    drawing.boxes = {node_id: replace(placed, x=placed.x + dx, y=placed.y + dy)
+                     for node_id, placed in drawing.boxes.items()}
+    drawing.lines = {pair: [(x + dx, y + dy) for x, y in cells] for pair, cells in drawing.lines.items()}
+
+
 def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> dict[str, Position]:
     """Positions inside the zoomed window, rescaled to [0, 1]; the window follows the focus."""
     zoom = min(MAX_ZOOM, max(1.0, zoom))
@@ -142,6 +157,8 @@ def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> di
         # Only a neighbourhood is shown: let it fill the pane rather than the corner it holds in the
         # whole graph's layout.
         positions = normalise({node.id: positions[node.id] for node in view.nodes})
+    else:
+        positions = middled({node.id: positions[node.id] for node in view.nodes})
     half = 0.5 / zoom
     cx, cy = positions.get(view.focus, (0.5, 0.5)) if view.focus else (0.5, 0.5)
     cx, cy = min(max(cx, half), 1 - half), min(max(cy, half), 1 - half)
