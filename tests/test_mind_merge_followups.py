@@ -248,3 +248,20 @@ async def test_the_tier_line_a_yes_says_is_stored_with_its_turn_and_undone_with_
     finally:
         await session.close()
     assert 3 not in narrations(path) and not any(changed.line in text for text in narrations(path).values())
+
+
+def test_the_kettle_tier_recording_is_what_its_generator_makes(tmp_path: Path) -> None:
+    """identity-kettle-tier.regtest replays a committed recording; its generator still makes the same."""
+    import importlib.util
+    maker = Path(__file__).parent / "fixtures" / "llm" / "make_kettle_tier_recording.py"
+    spec = importlib.util.spec_from_file_location("make_kettle_tier", maker)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fresh = tmp_path / "fresh.jsonl"
+    assert module.record(fresh).splitlines()[-1] == "1 passed, 0 failed"
+
+    def requests(path: Path) -> list[Any]:
+        return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+
+    assert requests(fresh) == requests(Path(__file__).parent / "scripts" / "identity-kettle-tier.jsonl")

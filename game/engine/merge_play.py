@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from game.graph.memory import GraphIndex
+from game.graph.models import Node
+from game.graph.names import normalize_name
 from game.mind.attitude import AttitudeBook
 from game.mind.attitude_turn import TierChange
 from game.mind.merge_traces import fold_known
@@ -44,7 +46,7 @@ class MergeTiers:
     """What the merges of an answer's turn say of the tiers they move: the ``MergeSaid`` its commit is
     handed (``SaveDatabase.commit_turn``). Called inside the turn's transaction once the minds are folded,
     it compares each kept person's tier (``MindSummary.tier``) with ``before``, keeps the changes for the
-    turn's events, and returns the story's lines for those on stage (``cast``) to end the turn's narration:
+    turn's events, and returns the story's lines for those on stage (``cast``, by any of their names) to end the turn's narration:
     what the screen shows is what the save holds, and undo takes it back with the turn."""
 
     before: Mapping[str, Tier]
@@ -63,10 +65,16 @@ class MergeTiers:
             if was is None or now is None or now == was or now not in TIERS:
                 continue
             self.changes.append(TierChange(kept.id, kept.name, was, now))
-            line = self.lines(kept.name, now) if self.lines is not None and kept.name in self.cast else None
+            line = self.lines(kept.name, now) if self.lines is not None and self._on_stage(kept) else None
             if line:
                 self.said[kept.id] = line
         return "\n\n".join(self.said.values())
+
+    def _on_stage(self, kept: Node) -> bool:
+        """Whether the kept person is with the player: the stage may still call them by the merged
+        person's name ("Captain Kettle" is on the steps, and is Bram), now one of the kept one's names."""
+        here = {normalize_name(name) for name in self.cast}
+        return any(normalize_name(name) in here for name in kept.names)
 
 
 def known_after(merges: Sequence[IdentityMerge], scene: SceneState, graph: GraphIndex) -> SceneState:
