@@ -209,3 +209,59 @@ def test_graph_merge_folds_what_the_player_knows_in_the_current_scene(
     assert KEEPER_ID in known()
     assert kith(tmp_path, capsys, "merge", "--save", "game", "Edda Marsh", "Keeper Marsh")[0] == 0
     assert KEEPER_ID not in known() and known()[EDDA_ID]["how"] == "met"
+
+
+# ------------------------------------------------------------------ the tier line is part of the stored turn
+
+
+def narrations(path: Path) -> dict[int, str]:
+    """Each stored turn's narration, by number: what a reloaded game shows of it."""
+    conn = sqlite3.connect(path)
+    try:
+        return {int(number): str(text) for number, text in conn.execute("SELECT number, narration FROM turns")}
+    finally:
+        conn.close()
+
+
+async def test_the_tier_line_a_yes_says_is_stored_with_its_turn_and_undone_with_it(tmp_path: Path) -> None:
+    session = await start_lined(tmp_path)
+    try:
+        await collect(session, "look")
+        await collect(session, "wait")  # "is Keeper Marsh Edda Marsh?"
+        events = await collect(session, "yes")
+        [changed] = [e for e in events if isinstance(e, AttitudeChanged)]
+        reply = text_of(events)
+        assert reply.startswith("Edda Marsh it is") and changed.line == "Edda will not look at you now."
+        shown = f"{reply}\n\n{changed.line}"  # what the story pane shows of the turn, in order
+        assert session.history[-1].narration == shown  # the game in memory holds what it showed
+    finally:
+        await session.close()
+    path = tmp_path / "saves" / "game.sqlite"
+    assert narrations(path)[3] == shown  # the save holds it too
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": tmp_path / "content"}, env={})
+    session = await GameSession.open(settings, save="game", narrator=Witnessed(load_world(tmp_path / "content",
+                                                                                           "tiny")))
+    try:
+        assert [(past.number, past.narration) for past in session.history][-1] == (3, shown)  # reloaded
+        await collect(session, "undo")  # the line goes back with its turn
+        assert session.turn == 2 and all(changed.line not in past.narration for past in session.history)
+    finally:
+        await session.close()
+    assert 3 not in narrations(path) and not any(changed.line in text for text in narrations(path).values())
+
+
+def test_the_kettle_tier_recording_is_what_its_generator_makes(tmp_path: Path) -> None:
+    """identity-kettle-tier.regtest replays a committed recording; its generator still makes the same."""
+    import importlib.util
+    maker = Path(__file__).parent / "fixtures" / "llm" / "make_kettle_tier_recording.py"
+    spec = importlib.util.spec_from_file_location("make_kettle_tier", maker)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fresh = tmp_path / "fresh.jsonl"
+    assert module.record(fresh).splitlines()[-1] == "1 passed, 0 failed"
+
+    def requests(path: Path) -> list[Any]:
+        return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+
+    assert requests(fresh) == requests(Path(__file__).parent / "scripts" / "identity-kettle-tier.jsonl")

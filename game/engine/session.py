@@ -640,4 +640,4 @@ class _SaveStore:
 
     async def commit(self, turn: FinishedTurn) -> None:
         await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told,
-                                   (*turn.rows, first_row(turn)), turn.merges)
+                                   (*turn.rows, first_row(turn)), turn.merges, turn.said)

@@ -35,7 +35,7 @@ from game.engine.events import (
     TurnFailed,
 )
 from game.engine.identity_turn import decided, follow, read_answer, settle
-from game.engine.merge_play import known_after, tier_changes, tiers_before
+from game.engine.merge_play import MergeTiers, known_after, tiers_before
 from game.engine.meta import parse_meta
 from game.engine.mind_context import (
     ContextInputs,
@@ -73,6 +73,7 @@ from game.narrator.base import (
     PastTurn,
 )
 from game.store.database import TurnRecord
+from game.store.mind_fold import MergeSaid
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite
 from game.text import strip_control
@@ -152,6 +153,8 @@ class FinishedTurn:
     """Identities the turn assumed (logged) or the player confirmed (folded), in the same transaction."""
     mode: str = "tell"
     """How it was told (``NarrationRequest.mode``): ``story`` is the player's own writing (Story mode)."""
+    said: MergeSaid | None = None
+    """What the story adds once ``merges`` are folded (a tier line), inside the commit's transaction."""
 
 
 class TurnStore(Protocol):
@@ -314,18 +317,18 @@ class TurnPipeline:
         if answer is not None and self.reread_state is not None:
             reply, row, merge = settle(answer, self.state.turn + 1)
             merges = [merge] if merge else []
-            before = tiers_before(merges, self.state.attitudes, self.state.graph)
             scene = known_after(merges, self.state.scene, self.state.graph)
+            tiers = MergeTiers(tiers_before(merges, self.state.attitudes, self.state.graph), scene.cast,
+                               self.tier_lines)
             try:
-                turn = await self.commit_command(text.strip(), reply, rows=[row], merges=merges, scene=scene)
+                turn = await self.commit_command(text.strip(), reply, rows=[row], merges=merges, scene=scene,
+                                                 said=tiers)
             except KithError as error:  # a save that cannot be written: nothing of the answer was kept
                 yield TurnFailed(_not_saved(error.message), error.title)
                 return
             yield MetaOutput(reply, "identity")
-            changes = tier_changes(before, self.state.attitudes, self.state.graph)
-            said = self._tier_said(attitude_turn.AttitudeTurn(changes=tuple(changes)), self.state.scene.cast)
-            for change in changes:  # the merge moved the kept person's tier: said as a told turn says it
-                yield AttitudeChanged(turn, change.name, change.before, change.after, said.get(change.npc_id, ""))
+            for change in tiers.changes:  # the merge moved the kept person's tier: said as a told turn says it
+                yield AttitudeChanged(turn, change.name, change.before, change.after, tiers.said.get(change.npc_id, ""))
             yield TurnCommitted(turn, True, {})
             return
         async for event in self.tell(wanted):
@@ -535,16 +538,17 @@ class TurnPipeline:
 
     async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None,
                              rows: Sequence[RowWrite] = (), merges: Sequence[IdentityMerge] = (),
-                             scene: SceneState | None = None) -> int:
+                             scene: SceneState | None = None, said: MergeSaid | None = None) -> int:
         """Store a command that changes the game (``/knowledge NAME add ...``, ``/relationship NAME set ...``,
         an answer to a question of identity) as a turn of its own: its input is the command, its narration the
-        reply, the scene stays as it was (or is ``scene``: an answer's merge folds who the player knows).
-        ``undo`` then steps back over it exactly like over a told turn. Returns the turn's number."""
+        reply (and what ``said`` makes of its merges), the scene stays as it was (or is ``scene``: an answer's
+        merge folds who the player knows). ``undo`` then steps back over it exactly like over a told turn.
+        Returns the turn's number."""
         state = self.state
         record = TurnRecord(number=state.turn + 1, input=text, narration=reply, npc_context="", world_ir=None)
         result = NarrationResult(world_ir=WorldIR(), scene=(scene or state.scene).model_copy(deep=True))
         await self._store(FinishedTurn(record, writes or GraphWrites(), result, ExtractionReport(True), (),
-                                       tuple(rows), tuple(merges)))
+                                       tuple(rows), tuple(merges), said=said))
         return record.number
 
     def ending_title(self, ending: str) -> str:

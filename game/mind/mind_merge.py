@@ -48,6 +48,7 @@ from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_question
 from game.store.database import SaveDatabase
 from game.store.mind_fold import AttitudeFold, FoldedMind, MindFold, MindSummary, rows_where
 from game.store.rows import RowWrite
+from game.world.tiers import Tier
 
 
 @dataclass
@@ -183,38 +184,41 @@ async def fold_minds(db: SaveDatabase, kept: Node, merged: Node, turn: int, sett
     attitude, how = fold_attitude(kept, merged, held, stored.get(merged.id), turn)
     rows = [*memories.rows, *said_rows, *await repoint_gossip(db, kept.id, merged.id),
             *await repoint_questions(db, kept, merged, turn), *await repoint_scene(db, kept, merged.id, turn)]
-    writes = GraphWrites()
     if merged.id in stored:
         rows.append(RowWrite(ATTITUDES, {"npc_id": merged.id}, None))
     if attitude is not None:
         rows.append(attitude.row())
     now = attitude if attitude is not None else held
-    if now is not None:
-        writes = await _agreement(db, kept, now, held, turn)
-    summary = MindSummary(memories.moved, how, len(said.get(merged.id, {})), memories.repeated, memories.forgotten)
+    writes, tier = await _agreement(db, kept, now, held, turn)
+    summary = MindSummary(memories.moved, how, len(said.get(merged.id, {})), memories.repeated, memories.forgotten,
+                          tier)
     return FoldedMind(rows, writes, summary)
 
 
-async def _agreement(db: SaveDatabase, kept: Node, after: Attitude, held: Attitude | None, turn: int) -> GraphWrites:
+async def _agreement(db: SaveDatabase, kept: Node, after: Attitude | None, held: Attitude | None,
+                     turn: int) -> tuple[GraphWrites, Tier | None]:
     """The graph writes keeping the kept NPC's relations toward the player (now the merged one's too) in
-    agreement with their attitude's tier, as an attitude turn makes them (``attitude_turn``).
+    agreement with their attitude's tier, as an attitude turn makes them (``attitude_turn``), and that tier
+    (``after``'s, or with nothing recorded what the united relations imply; None: no player, no person).
 
     Judged on a small index of the kept NPC, the player and the kept NPC's open relations; only when the
     tier asks for a change is the whole graph read (the upsert that makes it checks against all of it).
     """
     players = await db.graph.player_nodes()
     if not players or kept.type != "individual" or kept.id in {p.id for p in players}:
-        return GraphWrites()  # no player, or no one whose attitude toward the player the graph states
+        return GraphWrites(), None  # no player, or no one whose attitude toward the player the graph states
     small = GraphIndex([kept, *players], await db.graph.open_edges_of(kept.id))
+    if after is None:  # nothing recorded: the attitude follows the relations, now united
+        return GraphWrites(), baseline(small, kept).tier
     before = held if held is not None else baseline(small, kept)
     tiers = [TierChange(kept.id, kept.name, before.tier, after.tier)] if after.tier != before.tier else []
     if not agreement_call(small, GraphWrites(), [after], tiers):
-        return GraphWrites()
+        return GraphWrites(), after.tier
     graph = await db.load_graph_index(lazy=False)  # inside the transaction: sees the merge
     call = agreement_call(graph, GraphWrites(), [after], tiers)
     execution = UpsertExecution(graph, await db.vocabulary(), turn, rng=random.Random(f"merge:{kept.id}:{turn}"),
                                 witnesses=sorted(graph.player_ids))
-    return await agree(execution, GraphWrites(), call)
+    return await agree(execution, GraphWrites(), call), after.tier
 
 
 def fold_with(settings: MemorySettings) -> MindFold:

@@ -45,7 +45,7 @@ from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
 from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
-from game.store.mind_fold import MindFold
+from game.store.mind_fold import MergeSaid, MindFold
 from game.store.packed import unpack
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
@@ -435,16 +435,17 @@ class SaveDatabase:
 
     async def commit_turn(self, record: TurnRecord, writes: GraphWrites, scene: dict[str, Any],
                           told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
-                          merges: Sequence[IdentityMerge] = ()) -> None:
+                          merges: Sequence[IdentityMerge] = (), said: MergeSaid | None = None) -> None:
         """The turn row, its graph writes (gossip's included, logged as ``told``), the rows of other
         features' tables the turn changed (``rows``), its identity merges (``merges``, after the writes:
-        a merge may fold a node the turn created) and the scene after it: all in ONE transaction."""
+        a merge may fold a node the turn created; what ``said`` makes of them ends the turn's narration,
+        and ``record.narration`` with it) and the scene after it: all in ONE transaction."""
         async with self.transaction() as conn:
-            await self.write_turn(conn, record, writes, scene, told, rows, merges)
+            await self.write_turn(conn, record, writes, scene, told, rows, merges, said)
 
     async def write_turn(self, conn: aiosqlite.Connection, record: TurnRecord, writes: GraphWrites,
                          scene: dict[str, Any], told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
-                         merges: Sequence[IdentityMerge] = ()) -> None:
+                         merges: Sequence[IdentityMerge] = (), said: MergeSaid | None = None) -> None:
         """``commit_turn``'s writes inside the caller's transaction: swapping a turn's told alternative
         (``game.engine.swipes``) undoes the turn and writes another in one transaction."""
         await conn.execute(
@@ -457,7 +458,12 @@ class SaveDatabase:
         await self._write_graph(conn, writes, record.number, journal=True)
         await self._log_gossip(conn, told, record.number, journal=True)
         await write_rows(conn, record.number, rows, journal_it=True)
-        await self._identity_merges(conn, merges, record.number)
+        reports = await self._identity_merges(conn, merges, record.number)
+        added = said(reports) if said is not None and reports else ""
+        if added:  # the turn's row is new in this transaction: undo deletes it, the line with it
+            narration = "\n\n".join(part for part in (record.narration, added) if part)
+            await conn.execute("UPDATE turns SET narration = ? WHERE number = ?", (narration, record.number))
+            record.narration = narration
         await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
                            (record.number, json.dumps(scene)))
         await self._put_meta(conn, {"last_played": now_iso()})
@@ -594,17 +600,20 @@ class SaveDatabase:
         return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed,
                            mind=mind)
 
-    async def _identity_merges(self, conn: aiosqlite.Connection, merges: Sequence[IdentityMerge], turn: int) -> None:
+    async def _identity_merges(self, conn: aiosqlite.Connection, merges: Sequence[IdentityMerge],
+                               turn: int) -> list[MergeReport]:
         """A turn's identity decisions: an assumed name is logged (the turn's writes made it an alias); a
-        "yes" folds the new node into the one it was asked about, journaled at ``turn``."""
+        "yes" folds the new node into the one it was asked about, journaled at ``turn``. Returns the folds."""
         vocabulary = await self.vocabulary() if any(m.merged_id for m in merges) else None
+        reports: list[MergeReport] = []
         for merge in merges:
             if merge.merged_id is None or vocabulary is None:
                 await identity.log_merge(conn, merge.kept_id, "", merge.merged_name, merge.strategy, merge.evidence,
                                          turn)
             else:
-                await self._merge_in(conn, merge.kept_id, merge.merged_id, vocabulary, strategy=merge.strategy,
-                                     evidence=merge.evidence, turn=turn)
+                reports.append(await self._merge_in(conn, merge.kept_id, merge.merged_id, vocabulary,
+                                                    strategy=merge.strategy, evidence=merge.evidence, turn=turn))
+        return reports
 
     async def resolve_pending(self, answered: PendingIdentity, turn: int, merge: IdentityMerge | None) -> None:
         """An author's answer (``kith graph resolve``): the question's row and, for "yes", the merge, in ONE

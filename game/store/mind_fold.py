@@ -22,6 +22,7 @@ from game.store.rows import RowWrite, Scalar
 
 if TYPE_CHECKING:
     from game.store.database import SaveDatabase
+    from game.store.identity import MergeReport
 
 AttitudeFold = Literal["kept", "merged", "united", "none"]
 
@@ -39,6 +40,10 @@ class MindSummary:
     """Of ``memories``, how many the kept NPC already held (same text and turn): kept once."""
     forgotten: int = 0
     """Memories the kept NPC forgot to stay within capacity after taking the others'."""
+    tier: str | None = None
+    """The kept NPC's tier toward the player once the minds are one (recorded, or what the united
+    relations imply); None when the save has no player or the kept node is not a person. A merge in play
+    says a change of it in the answer's turn, inside the same transaction (``MergeSaid``)."""
 
     def to_json_dict(self) -> dict[str, int | str]:
         """The contract shape (``graph merge --json``'s ``mind``)."""
@@ -54,6 +59,11 @@ class FoldedMind:
     writes: GraphWrites = field(default_factory=GraphWrites)
     summary: MindSummary = field(default_factory=MindSummary)
 
+
+MergeSaid = Callable[[Sequence["MergeReport"]], str]
+"""``said(reports)``: what a turn's story adds once its merges are folded (a tier line), "" for nothing.
+Called inside the turn's transaction, after the merges; the turn's stored narration ends with it, so the
+save says what the screen said and undo takes it back with the turn."""
 
 MindFold = Callable[["SaveDatabase", Node, Node, int], Awaitable[FoldedMind]]
 """``fold(db, kept, merged, turn)``: called inside the merge's transaction once the graph is merged
