@@ -168,3 +168,15 @@ def test_a_long_label_is_cut_to_the_terminal_row() -> None:
     assert fit("importing x: 1 of 2 lines", 80) == "importing x: 1 of 2 lines"
     cut = fit("importing " + "very/" * 40 + "long.jsonl: 1 of 2 lines", 40)
     assert len(cut) == 39 and cut.endswith("…")
+
+
+def test_a_refused_file_wipes_the_progress_line_before_its_error(tmp_path: Path) -> None:
+    """A line that is not JSON, found after reading has shown progress: the error starts on a clean line."""
+    lines = import_progress.SHOW_FROM_LINES + 10
+    source = tmp_path / "broken.jsonl"
+    source.write_text('{"turn": 0}\n' * lines + "{not json\n", encoding="utf-8")
+    code, out, err = run_import(tmp_path, "s", source, stderr_on_terminal=True)
+    assert code == 2 and out == ""
+    assert f"{ERASE}reading {source}: 256 of {lines + 1:,} lines (1%)" in err
+    assert f"{ERASE}kith: {source}, line {lines + 1}: not valid JSON" in err
+    assert not (tmp_path / "saves" / "s.sqlite").exists()
