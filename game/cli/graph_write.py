@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from game.cli.graph_common import find_node, open_save, print_json, print_text, save_path
+from game.cli.import_progress import CHECK_EVERY_LINES, ImportProgress
 from game.config import Settings
 from game.engine.identity_turn import decided
 from game.errors import InputError
@@ -130,12 +131,15 @@ class ImportSummary:
         return "\n".join(lines)
 
 
-def parse_import(text: str, label: str, summary: ImportSummary) -> list[ImportLine]:
+def parse_import(text: str, label: str, summary: ImportSummary,
+                 progress: ImportProgress | None = None) -> list[ImportLine]:
     """Lines as calls with their turns. Unreadable JSON stops everything; a bad ``turn`` rejects its line."""
     parsed: list[ImportLine] = []
     # "\n" only: ``splitlines`` also breaks at U+2028, U+2029 and other characters JSON strings may hold
     # raw, which would cut one call in two. A "\r" before the "\n" is white space to JSON.
     for number, raw in enumerate(text.split("\n"), start=1):
+        if progress is not None and not number % CHECK_EVERY_LINES and progress.due():
+            progress.reading(number)
         if not raw.strip():
             continue
         summary.lines += 1
@@ -181,13 +185,20 @@ def collector_paused() -> Iterator[None]:
 async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     save_path(args, settings)
     text, label = read_text(args.file)
+    # On a terminal only, and never for --json: standard output is untouched either way.
+    progress = ImportProgress.on_terminal(sys.stderr, label, text, wanted=not args.json)
     try:
         with collector_paused():
-            summary = await import_lines(args, settings, text, label)  # its rows are freed on return
+            summary = await import_lines(args, settings, text, label, progress)  # its rows are freed on return
     except asyncio.CancelledError:  # Ctrl-C: the import's one transaction was rolled back
+        if progress is not None:
+            progress.clear()
         print(f"kith: interrupted; nothing from {strip_control(label)} was imported, and the save is as it was",
               file=sys.stderr)
         raise
+    finally:  # before the summary, or the error message of a refused import
+        if progress is not None:
+            progress.clear()
     summary.errors.sort(key=lambda e: int(e["line"]))
     if args.json:
         print_json(summary.to_json_dict())
@@ -196,29 +207,34 @@ async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if summary.errors else 0
 
 
-async def import_lines(args: argparse.Namespace, settings: Settings, text: str, label: str) -> ImportSummary:
+async def import_lines(args: argparse.Namespace, settings: Settings, text: str, label: str,
+                       progress: ImportProgress | None = None) -> ImportSummary:
     """Parse every line (bad JSON stops everything before the save is touched), apply them, commit once.
 
     A new save is filled under its temporary name and named only when whole (``SaveDatabase.open``'s
     seed): its one commit need not wait for the disk, since nothing can open it before it is complete.
     """
     summary = ImportSummary()
-    lines = parse_import(text, label, summary)
+    lines = parse_import(text, label, summary, progress)
     filled = False
 
     async def fill(db: SaveDatabase) -> None:
         nonlocal filled
         filled = True
-        await load_lines(db, lines, summary, unpublished=True)
+        await load_lines(db, lines, summary, unpublished=True, progress=progress)
 
     async with open_save(args, settings, create=True, seed=fill) as db:
         if not filled:  # the save was already there
-            await load_lines(db, lines, summary, unpublished=False)
+            await load_lines(db, lines, summary, unpublished=False, progress=progress)
     return summary
 
 
-async def load_lines(db: SaveDatabase, lines: list[ImportLine], summary: ImportSummary, *, unpublished: bool) -> None:
-    """Apply an import's lines to ``db`` and commit what they wrote, once; rejected lines are counted."""
+async def load_lines(db: SaveDatabase, lines: list[ImportLine], summary: ImportSummary, *, unpublished: bool,
+                     progress: ImportProgress | None = None) -> None:
+    """Apply an import's lines to ``db`` and commit what they wrote, once; rejected lines are counted.
+
+    ``progress``: told how far the lines have got (every ``CHECK_EVERY_LINES`` lines), and each phase after.
+    """
     # SQLite gets a larger page cache for this connection, so index pages stay in memory while tens of
     # thousands of rows go in.
     await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
@@ -226,15 +242,23 @@ async def load_lines(db: SaveDatabase, lines: list[ImportLine], summary: ImportS
     loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
     versions = sum(len(edges) for line in lines  # about how many versions the file writes (a bad line counts none)
                    if isinstance(line.call, dict) and isinstance(edges := line.call.get("edges"), list))
-    async with db.load_stream(loader.load, versions=versions, unpublished=unpublished) as stream:
-        for line in lines:
-            done = await loader.load_line(line.call, line.turn)
-            if isinstance(done, str):
-                summary.errors.append({"line": line.number, "error": done})
-            else:
-                summary.count(done)
-            if stream is not None and stream.due():
-                await stream.send()
+    phase = None
+    if progress is not None:
+        progress.expect(len(lines), versions)
+        phase = progress.phase
+    async with db.load_stream(loader.load, versions=versions, unpublished=unpublished, phase=phase) as stream:
+        # In runs of lines, so that progress costs nothing per line (a clock read per run, when shown).
+        for start in range(0, len(lines), CHECK_EVERY_LINES):
+            for line in lines[start:start + CHECK_EVERY_LINES]:
+                done = await loader.load_line(line.call, line.turn)
+                if isinstance(done, str):
+                    summary.errors.append({"line": line.number, "error": done})
+                else:
+                    summary.count(done)
+                if stream is not None and stream.due():
+                    await stream.send()
+            if progress is not None and progress.due():
+                progress.importing(min(start + CHECK_EVERY_LINES, len(lines)), len(loader.load.edges))
 
 
 async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:

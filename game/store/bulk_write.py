@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from itertools import islice
 from typing import Any, get_args
 
@@ -41,6 +41,9 @@ SWITCH_INTERVAL = 0.0002
 """Python's thread switch interval while a load is sent (``sys.setswitchinterval``; 0.005 by default)."""
 
 _HOWS = frozenset(get_args(How))
+
+Phase = Callable[[str], None]
+"""Told the name of each step of a load's end as it begins (a progress display's hook)."""
 
 # Each batch is one JSON array of rows; ``json_each`` reads it inside SQLite. Every row is an upsert: a
 # version the save already had is rewritten whole, and a knower row written twice ends as the later one.
@@ -72,8 +75,10 @@ class LoadStream:
     ends. Only for a save with no played turns, where a load is not journaled.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, load: BulkLoad, stored_node_ids: Collection[str]) -> None:
+    def __init__(self, conn: aiosqlite.Connection, load: BulkLoad, stored_node_ids: Collection[str],
+                 phase: Phase | None = None) -> None:
         self._conn = conn
+        self._phase = phase
         self._load = load
         self._stored_node_ids = stored_node_ids
         self._pending: list[asyncio.Future[Any]] = []
@@ -130,6 +135,10 @@ class LoadStream:
         self._pending.append(asyncio.ensure_future(self._conn.executemany(plain_sql, [tuple(r) for r in rows])))
         await self.settle()
 
+    def _tell(self, step: str) -> None:
+        if self._phase is not None:
+            self._phase(step)
+
     async def settle(self) -> None:
         """Wait for every queued call; the first failure is raised (after all of them are done)."""
         pending, self._pending = self._pending, []
@@ -146,7 +155,11 @@ class LoadStream:
         await graph_repo.put_nodes(conn, [n for n in load.nodes.values() if n.id not in load.created_nodes])
         await graph_repo.insert_nodes(conn, [n for n in load.nodes.values() if n.id in load.created_nodes])
         self._pending += [asyncio.ensure_future(conn.execute(sql)) for _name, sql in self._indexes]
+        # The check runs here while the indexes are built on the connection's thread, and is the shorter.
+        self._tell("checking")
         broken = rule_broken(load, self._stored_node_ids)
+        if self._indexes:
+            self._tell("building indexes")
         await self.settle()
         if broken:
             raise sqlite3.IntegrityError(broken)

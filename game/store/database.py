@@ -39,7 +39,7 @@ from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots
 from game.store import journal as journal_log
 from game.store.before_turn import BeforeTurnSource, read_turn_before
-from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream
+from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream, Phase
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
@@ -331,8 +331,8 @@ class SaveDatabase:
                 pass
 
     @asynccontextmanager
-    async def load_stream(self, load: BulkLoad, *, versions: int,
-                          unpublished: bool = False) -> AsyncIterator[LoadStream | None]:
+    async def load_stream(self, load: BulkLoad, *, versions: int, unpublished: bool = False,
+                          phase: Phase | None = None) -> AsyncIterator[LoadStream | None]:
         """Commit a bulk load (``kith graph import``) in one transaction, as the caller makes it.
 
         On a save with played turns this gives None, and the load is journaled at the current turn when
@@ -347,10 +347,15 @@ class SaveDatabase:
 
         ``versions``: about how many versions the load will write; when that is at least as many as the
         save holds, the indexes of the graph's tables are built again after the rows instead of kept up.
+
+        ``phase``: told the name of each step after the block as it begins (``building indexes``,
+        ``checking``, ``saving``), for a progress display.
         """
         journal_turn = await self.current_turn()
         if journal_turn > 0:
             yield None
+            if phase is not None:
+                phase("saving")
             if load:
                 async with self.transaction() as conn:
                     await self._write_graph(conn, load.writes(), journal_turn, journal=True)
@@ -368,13 +373,15 @@ class SaveDatabase:
         try:
             async with self.transaction() as conn:
                 stored_node_ids = {str(row[0]) for row in await conn.execute_fetchall("SELECT id FROM nodes")}
-                stream = LoadStream(conn, load, stored_node_ids)
+                stream = LoadStream(conn, load, stored_node_ids, phase)
                 stored = (await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges"))[0][0]  # type: ignore[index]
                 if versions >= REINDEX_FROM * max(int(stored), 1):
                     await stream.drop_indexes()
                 try:
                     yield stream
                     await stream.finish()
+                    if phase is not None:
+                        phase("saving")  # the commit, and for a new save the sync to disk
                 finally:
                     await stream.settle()
         finally:
