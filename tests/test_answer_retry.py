@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 from helpers.play import collect, text_of
-from test_mind_merge import start
+from helpers.ui import SIZE, make_app, play, settle
+from test_mind_merge import FIXTURES, Witnessed, settings_for, start
 
 from game.engine.events import TurnCommitted, TurnReplaced
 from game.engine.session import GameSession
+from game.ui.story_log import StoryLog
+from game.world import load_world
 
 KEEPER, EDDA = "npc-keeper-marsh", "npc-edda-marsh"
 REFUSED = "Turn 3 answered a question (is Keeper Marsh Edda Marsh?); `undo` it to answer again."
@@ -103,3 +106,22 @@ async def test_the_turn_that_asks_can_be_told_again_and_the_question_still_answe
         assert people(session) == {EDDA}
     finally:
         await session.close()
+
+
+async def test_ctrl_r_and_left_on_an_answer_say_so_in_the_app(tmp_path: Path) -> None:
+    """The keys send the commands a player could type: the screen shows the same one message."""
+    app = make_app(tmp_path, settings_for(tmp_path), world="tiny", narrator=Witnessed(load_world(FIXTURES, "tiny")))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for line in ("look", "wait", "yes"):
+            await play(pilot, line)
+        assert app.session is not None and app.session.turn == 3
+        assert people(app.session) == {EDDA}
+        before = save_rows(app.session)
+        for key in ("ctrl+r", "ctrl+g", "left"):
+            await pilot.press(key)
+            await settle(pilot)
+        shown = str(app.query_one(StoryLog).plain_text())
+        assert shown.count(REFUSED) == 3, shown[-600:]
+        assert "Telling 2" not in shown
+        assert save_rows(app.session) == before and people(app.session) == {EDDA}

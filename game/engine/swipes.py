@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from game.engine import notes, swipes_store
+from game.engine import answer_turns, notes, swipes_store
 from game.engine.events import Event, MetaOutput, NarrationDone, TurnCommitted, TurnReplaced
 from game.engine.swipes_store import Alternative
 from game.engine.swipes_telling import Telling
@@ -139,6 +139,10 @@ class Swipes:
             first = await swipes_store.told_from_rows(self._db, turn)
             alts = [first] if first is not None else []
         kept = next((a for a in alts if a.kept), None)
+        refused = answer_turns.refusal([kept] if kept is not None else [])
+        if refused is not None:  # told again, "yes" would be a story line and the merge undone
+            yield MetaOutput(refused, kind)
+            return
         if kept is None:
             yield MetaOutput(OLD_TURN.format(turn=turn), kind)
             return
@@ -224,6 +228,10 @@ class Swipes:
             yield MetaOutput(NO_TURN.format(what="flip"), "swipe")
             return
         alts = await swipes_store.alternatives(self._db, turn)
+        refused = answer_turns.refusal(alts)
+        if refused is not None:  # a stored telling cannot replay an answer's merge, nor undo it
+            yield MetaOutput(refused, "swipe")
+            return
         at = next((i for i, a in enumerate(alts) if a.kept), None)
         if at is None or len(alts) < 2:
             yield MetaOutput(f"Turn {turn} has one telling only. Type `retry` to have it told again.", "swipe")
