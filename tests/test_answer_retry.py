@@ -19,6 +19,7 @@ from helpers.ui import SIZE, make_app, play, settle
 from test_mind_merge import FIXTURES, Witnessed, settings_for, start
 
 from game.engine.events import TurnCommitted, TurnReplaced
+from game.engine.kept_turns import ANSWERED
 from game.engine.session import GameSession
 from game.ui.story_log import StoryLog
 from game.world import load_world
@@ -125,3 +126,29 @@ async def test_ctrl_r_and_left_on_an_answer_say_so_in_the_app(tmp_path: Path) ->
         assert shown.count(REFUSED) == 3, shown[-600:]
         assert "Telling 2" not in shown
         assert save_rows(app.session) == before and people(app.session) == {EDDA}
+
+
+def test_playing_md_quotes_the_message_the_game_gives() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "playing.md").read_text(encoding="utf-8")
+    said = ANSWERED.format(turn=3, new="Captain Kettle", candidate="Bram Kettle")
+    assert said in " ".join(doc.split())
+
+
+@pytest.mark.parametrize("command", ["retry", "continue", "/edit Edda nods.", "/edit-input look"])
+async def test_a_command_kept_as_a_turn_is_not_told_again(tmp_path: Path, command: str) -> None:
+    """``/relationship NAME set`` is a turn the game keeps, like an answer: told again as story, the trust
+    it set would be lost."""
+    session = await start(tmp_path)
+    try:
+        await collect(session, "look")
+        assert "now 40" in text_of(await collect(session, "/relationship Edda set trust 40"))
+        before = save_rows(session)
+        said = text_of(await collect(session, command))
+        assert said == ("Turn 2 is the command `/relationship Edda set trust 40`, kept as a turn and told by no "
+                        "narrator; `undo` it to change it.")
+        assert save_rows(session) == before
+        assert session.attitudes.of(session.graph.nodes[EDDA]).trust == 40
+        await collect(session, "undo")
+        assert session.turn == 1 and session.attitudes.of(session.graph.nodes[EDDA]).trust != 40
+    finally:
+        await session.close()

@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from game.engine import answer_turns, notes, swipes_store
+from game.engine import kept_turns, notes, swipes_store
 from game.engine.events import Event, MetaOutput, NarrationDone, TurnCommitted, TurnReplaced
 from game.engine.swipes_store import Alternative
 from game.engine.swipes_telling import Telling
@@ -35,7 +35,7 @@ from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
 from game.text import strip_control
 
-STORY = "story"
+STORY = kept_turns.STORY
 """The kind of a turn the player wrote in Story mode: edited, never told again."""
 NO_TURN = "There is no turn to {what} yet: the story has only begun."
 OLD_TURN = ("Turn {turn} was told before this save kept alternatives and changed what cannot be told "
@@ -139,7 +139,7 @@ class Swipes:
             first = await swipes_store.told_from_rows(self._db, turn)
             alts = [first] if first is not None else []
         kept = next((a for a in alts if a.kept), None)
-        refused = answer_turns.refusal([kept] if kept is not None else [])
+        refused = kept_turns.refusal([kept] if kept is not None else [])
         if refused is not None:  # told again, "yes" would be a story line and the merge undone
             yield MetaOutput(refused, kind)
             return
@@ -228,7 +228,7 @@ class Swipes:
             yield MetaOutput(NO_TURN.format(what="flip"), "swipe")
             return
         alts = await swipes_store.alternatives(self._db, turn)
-        refused = answer_turns.refusal(alts)
+        refused = kept_turns.refusal(alts)
         if refused is not None:  # a stored telling cannot replay an answer's merge, nor undo it
             yield MetaOutput(refused, "swipe")
             return

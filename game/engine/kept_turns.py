@@ -1,0 +1,45 @@
+"""Turns the game keeps rather than tells: an answer to a question of identity, a command kept as a turn.
+
+An answer ("yes": the stranger is Maud) is a turn told by no narrator (its narration is the game's reply),
+and a "yes" folds two people into one: graph, minds and what the player knows, inside the turn's
+transaction (``game.engine.merge_play``). A command kept as a turn (``/relationship NAME set ...``,
+``/knowledge NAME add ...``) is the same kind of turn: its rows are the command's, its narration the reply.
+Retry, continue, an edit or a swipe tells a turn again through the story pipeline, which would tell "yes"
+or the command as an ordinary story line and lose what it did (the two people parted again, the trust
+unset), and a stored telling cannot replay a fold. So they are refused on such a turn, and the save is left
+as it was; ``undo`` takes the turn back, and the question can then be answered (the command typed) again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from game.engine.swipes_store import Alternative
+from game.engine.turn import is_command
+from game.store.pending import PENDING_TABLE, PendingIdentity
+
+ANSWERED = "Turn {turn} answered a question (is {new} {candidate}?); `undo` it to answer again."
+COMMANDED = "Turn {turn} is the command `{command}`, kept as a turn and told by no narrator; `undo` it to change it."
+STORY = "story"
+"""The kind of a Story-mode telling (``game.engine.swipes.STORY``): the player's words, whatever they are."""
+
+
+def answered(alt: Alternative) -> PendingIdentity | None:
+    """The question this telling answered: the turn itself wrote it resolved (``identity_turn.settle``)."""
+    for write in alt.rows:
+        if write.table == PENDING_TABLE and write.row is not None:
+            question = PendingIdentity.from_row(write.row)
+            if not question.is_open and question.resolved_turn == alt.turn:
+                return question
+    return None
+
+
+def refusal(alts: Iterable[Alternative]) -> str | None:
+    """Why none of these tellings may be told again or kept instead of another (None: they may)."""
+    for alt in alts:
+        question = answered(alt)
+        if question is not None:
+            return ANSWERED.format(turn=alt.turn, new=question.new_name, candidate=question.candidate_name)
+        if alt.kind != STORY and is_command(alt.record.input):
+            return COMMANDED.format(turn=alt.turn, command=alt.record.input)
+    return None
