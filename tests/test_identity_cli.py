@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from helpers.narrators import Introducing
 from helpers.play import collect
+from helpers.recordings import assert_generator_remakes
 from store_helpers import state
 
 from game.__main__ import main
@@ -93,18 +94,7 @@ def test_resolve_no_keeps_both_and_refuses_a_second_answer(tmp_path: Path, capsy
 
 
 def test_the_kettle_recording_is_what_its_generator_makes(tmp_path: Path) -> None:
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("make_kettle", TESTS / "fixtures" / "llm" / "make_kettle_recording.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    fresh = tmp_path / "fresh.jsonl"
-    assert module.record(fresh).splitlines()[-1] == "1 passed, 0 failed"
-
-    def requests(path: Path) -> list[Any]:
-        return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
-
-    assert requests(fresh) == requests(TESTS / "scripts" / "identity-kettle.jsonl")
+    assert_generator_remakes("make_kettle_recording.py", "identity-kettle.jsonl", tmp_path)
 
 
 def test_upsert_judges_new_names_only_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

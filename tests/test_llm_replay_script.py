@@ -5,13 +5,12 @@ The ``** content:`` header that lets a script name a fixture world is tested her
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers.recordings import load_generator, recorded_requests
 
 from game.__main__ import main
 from game.config import Settings
@@ -103,27 +102,14 @@ def test_a_damaged_or_missing_recording_is_reported_not_raised(
     assert "the replay file" in out and "llm-tiny.jsonl does not exist" in out
 
 
-def _generator() -> ModuleType:
-    path = TESTS / "fixtures" / "llm" / "make_recording.py"
-    spec = importlib.util.spec_from_file_location("make_recording", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _requests(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
-
-
 def test_the_generator_makes_the_committed_recording_again(tmp_path: Path) -> None:
-    generator = _generator()
+    generator = load_generator("make_recording.py")
     fresh = tmp_path / "fresh.jsonl"
     output = generator.record(fresh)
     assert output.splitlines()[-1] == "1 passed, 0 failed"
     # Same requests, in the same order: the committed file is what the generator makes today.
-    assert _requests(fresh) == _requests(RECORDING)
-    steps = [request["step"] for request in _requests(fresh)]
+    assert recorded_requests(fresh) == recorded_requests(RECORDING)
+    steps = [request["step"] for request in recorded_requests(fresh)]
     assert steps.count("narrate") == 6 and steps.count("world-ir") == 5 and steps.count("extract") == 5
 
     # A script whose commands drift from the scripted replies is refused before anything is recorded.

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from helpers.narrators import Introducing
 from helpers.play import collect, text_of
+from helpers.recordings import assert_generator_remakes
 from store_helpers import state
 
 from game.__main__ import main
@@ -288,19 +289,7 @@ def test_attitudes_unite_weighted_by_history_in_turn_order() -> None:
 
 
 def test_the_kettle_mind_recording_is_what_its_generator_makes(tmp_path: Path) -> None:
-    import importlib.util
-    maker = Path(__file__).parent / "fixtures" / "llm" / "make_kettle_mind_recording.py"
-    spec = importlib.util.spec_from_file_location("make_kettle_mind", maker)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    fresh = tmp_path / "fresh.jsonl"
-    assert module.record(fresh).splitlines()[-1] == "1 passed, 0 failed"
-
-    def requests(path: Path) -> list[Any]:
-        return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
-
-    assert requests(fresh) == requests(Path(__file__).parent / "scripts" / "identity-kettle-mind.jsonl")
+    assert_generator_remakes("make_kettle_mind_recording.py", "identity-kettle-mind.jsonl", tmp_path)
 
 
 def test_graph_merge_refuses_to_fold_the_player_away(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

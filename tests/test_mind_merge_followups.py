@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from helpers.play import collect, text_of
+from helpers.recordings import assert_generator_remakes
 from helpers.saves import migration_of, older_save
 from test_mind_merge import FIXTURES, Witnessed, kith, played
 
@@ -252,16 +253,4 @@ async def test_the_tier_line_a_yes_says_is_stored_with_its_turn_and_undone_with_
 
 def test_the_kettle_tier_recording_is_what_its_generator_makes(tmp_path: Path) -> None:
     """identity-kettle-tier.regtest replays a committed recording; its generator still makes the same."""
-    import importlib.util
-    maker = Path(__file__).parent / "fixtures" / "llm" / "make_kettle_tier_recording.py"
-    spec = importlib.util.spec_from_file_location("make_kettle_tier", maker)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    fresh = tmp_path / "fresh.jsonl"
-    assert module.record(fresh).splitlines()[-1] == "1 passed, 0 failed"
-
-    def requests(path: Path) -> list[Any]:
-        return [json.loads(line)["request"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
-
-    assert requests(fresh) == requests(Path(__file__).parent / "scripts" / "identity-kettle-tier.jsonl")
+    assert_generator_remakes("make_kettle_tier_recording.py", "identity-kettle-tier.jsonl", tmp_path)
