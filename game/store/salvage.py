@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -43,6 +44,8 @@ from game.store.packed import unpack
 MAX_PROBES = 64
 # Derived tables, rebuilt from what survives rather than copied (an index of names, SQLite's counters).
 _DERIVED = {"node_names", "sqlite_sequence"}
+# The key a player knows a row by, where it is not the primary key (a relation version by its ID, not its seq).
+_KEYS = {"edges": ["id"]}
 LOST_TURN = "(This turn was lost when the save was damaged; `kith saves salvage` kept its place.)"
 
 
@@ -150,14 +153,15 @@ def _copy_tables(src: sqlite3.Connection, dst: sqlite3.Connection,
             items.append(Salvaged(table, "*", f"the table cannot be read: {brief(error)}"))
             continue
         names = [name for name, _ in columns if name in source_columns]
-        keys = [name for name, pk in sorted(columns, key=lambda c: c[1]) if pk > 0] or ["rowid"]
+        keys = _KEYS.get(table) or [name for name, pk in sorted(columns, key=lambda c: c[1]) if pk > 0] or ["rowid"]
         quoted = ", ".join(f'"{n}"' for n in names)
         insert = f'INSERT INTO "{table}" ({quoted}) VALUES ({", ".join("?" for _ in names)})'
         for row, failure in _tolerant_rows(src, table, names, table_has_rowid(src, table)):
+            key = (":".join(str(row[k]) for k in keys) if all(k in row for k in keys)
+                   else str(row.get("rowid", "*")))
             if failure is not None:
-                items.append(Salvaged(table, row.get("rowid", "*") if row else "*", failure))
+                items.append(Salvaged(table, key, failure))
                 continue
-            key = ":".join(str(row.get(k, "?")) for k in keys)
             why = _undecodable(table, row, scene_check)
             if why is None:
                 try:
@@ -314,7 +318,7 @@ def _close_open_versions(dst: sqlite3.Connection) -> list[Salvaged]:
         versions = dst.execute("SELECT id, valid_at FROM edges WHERE invalid_at IS NULL AND source = ? "
                                "AND target = ? AND relation = ? ORDER BY valid_at, seq",
                                (source, target, relation)).fetchall()
-        for (edge_id, _), (_, successor_at) in zip(versions, versions[1:], strict=False):
+        for (edge_id, _), (_, successor_at) in pairwise(versions):
             dst.execute("UPDATE edges SET invalid_at = ? WHERE id = ?", (successor_at, edge_id))
             items.append(Salvaged("edges", str(edge_id), f"closed at turn {successor_at}: a later version of "
                                   f"{source} -> {target} ({relation}) was open too", "repaired"))
