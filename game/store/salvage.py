@@ -42,6 +42,8 @@ from game.store.packed import unpack
 
 # Rowid probes after a scan dies: the start moves past the damage by doubling steps, at most this often.
 MAX_PROBES = 64
+# Rows skipped by the last jump are then asked for one by one, at most this many.
+MAX_POINT_READS = 4096
 # Derived tables, rebuilt from what survives rather than copied (an index of names, SQLite's counters).
 _DERIVED = {"node_names", "sqlite_sequence"}
 # The key a player knows a row by, where it is not the primary key (a relation version by its ID, not its seq).
@@ -204,32 +206,53 @@ def _rows(src: sqlite3.Connection, table: str, names: list[str],
         if failure is not None:
             yield {}, failure
         return
-    start: int | None = None  # the rowid after which to read on
+    select = f'SELECT rowid, {columns} FROM "{table}" NOT INDEXED'
+    good: int | None = None  # the last rowid read
+    start: int | None = None  # read on after this rowid (None: from the first)
     step = 1
     probes = 0
     while True:
         where = "" if start is None else f"WHERE rowid > {start}"
-        last = start
+        progress = False
         try:
-            for raw in src.execute(f'SELECT rowid, {columns} FROM "{table}" NOT INDEXED {where} ORDER BY rowid'):
-                last = int(raw[0])
+            for raw in src.execute(f"{select} {where} ORDER BY rowid"):
+                if not progress and start is not None:
+                    # Jumping past the damage may have jumped over readable rows too: ask for each one.
+                    yield from _by_rowid(src, select, names, good or 0, start)
+                progress = True
+                good = int(raw[0])
                 row, why = _decoded(names, raw[1:])
-                row["rowid"] = last
+                row["rowid"] = good
                 yield row, why
+            if not progress and start is not None:
+                yield from _by_rowid(src, select, names, good or 0, start)
             return
         except sqlite3.DatabaseError as error:
             probes += 1
-            if last == start:  # not one row past the damage: jump further
-                step *= 2
-            else:
-                step = 1
-            if probes == 1:
-                yield {"rowid": f"after {last if last is not None else 'the start'}"}, \
+            if progress or start is None:
+                step = 1  # a new damaged stretch: say where it begins
+                yield {"rowid": f"after {good if good is not None else 'the start'}"}, \
                     f"the table's pages are damaged here, reading on past them: {brief(error)}"
+            else:
+                step *= 2  # not one row read past the damage: jump further
             if probes >= MAX_PROBES:
-                yield {"rowid": f"after {last}"}, "the rest of the table cannot be read"
+                yield {"rowid": f"after {good}"}, "the rest of the table cannot be read"
                 return
-            start = (last if last is not None else 0) + step
+            start = (good or 0) + step
+
+
+def _by_rowid(src: sqlite3.Connection, select: str, names: list[str], after: int,
+              upto: int) -> Iterator[tuple[dict[str, Any], str | None]]:
+    """The rows with rowids in (after, upto] that read, one at a time (those on damaged pages raise)."""
+    for rowid in range(max(after + 1, upto - MAX_POINT_READS + 1), upto + 1):
+        try:
+            raw = src.execute(f"{select} WHERE rowid = ?", (rowid,)).fetchone()
+        except sqlite3.DatabaseError:
+            continue
+        if raw is not None:
+            row, why = _decoded(names, raw[1:])
+            row["rowid"] = rowid
+            yield row, why
 
 
 def _decoded(names: list[str], raw: tuple[Any, ...]) -> tuple[dict[str, Any], str | None]:
