@@ -280,3 +280,32 @@ def test_an_interrupted_salvage_leaves_no_half_save(saves: Path) -> None:
     assert sorted(p.name for p in saves.iterdir()) == ["harbour.sqlite"]
     report = salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", SceneState.model_validate)
     assert report.items == [] and report.path == saves / "rescued.sqlite"
+
+
+def test_an_old_save_is_salvaged_at_its_own_version_and_upgrades_when_played(
+        saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """NEW keeps NAME's schema version, so its first opening migrates it as NAME's would have."""
+    from game.store.migrations import CURRENT_VERSION, MIGRATIONS
+
+    old = saves / "old.sqlite"
+    conn = sqlite3.connect(old)
+    for script in MIGRATIONS[:5]:
+        conn.executescript(script)
+    conn.execute("PRAGMA user_version = 5")
+    conn.execute("ATTACH ? AS played", (str(saves / "harbour.sqlite"),))
+    for table in ("meta", "nodes", "edges", "knowings"):
+        conn.execute(f"INSERT INTO main.{table} SELECT * FROM played.{table}")
+    conn.execute("INSERT INTO main.scenes SELECT * FROM played.scenes WHERE turn = 0")
+    conn.execute("UPDATE main.edges SET invalid_at = NULL, evidence = '[\"turn-0\"' WHERE valid_at > 0")
+    conn.commit()
+    conn.execute("DETACH played")
+    conn.close()
+    code, out, _ = kith(capsys, saves, "saves", "salvage", "old", "rescued")
+    assert code == 0 and ": left out (evidence is not valid JSON)" in out
+    version = sqlite3.connect(saves / "rescued.sqlite")
+    assert version.execute("PRAGMA user_version").fetchone()[0] == 5
+    version.close()
+    plays_on(capsys, saves, "rescued")
+    version = sqlite3.connect(saves / "rescued.sqlite")
+    assert version.execute("PRAGMA user_version").fetchone()[0] == CURRENT_VERSION
+    version.close()
