@@ -309,3 +309,19 @@ def test_an_old_save_is_salvaged_at_its_own_version_and_upgrades_when_played(
     version = sqlite3.connect(saves / "rescued.sqlite")
     assert version.execute("PRAGMA user_version").fetchone()[0] == CURRENT_VERSION
     version.close()
+
+
+def test_a_killed_salvage_leaves_a_hidden_file_the_next_command_sweeps(saves: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """kill -9 skips every cleanup: the half-built NEW has a hidden temporary name that is never a save."""
+    import subprocess
+    import sys
+
+    from game.store.connection import temporary_name
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    half = temporary_name(saves / "rescued.sqlite", "salvage").name.rsplit("-", 1)[0] + f"-{dead.stdout.strip()}"
+    (saves / half).write_bytes(b"half a save")
+    code, out, _ = kith(capsys, saves, "saves", "list")
+    assert code == 0 and "rescued" not in out
+    assert sorted(p.name for p in saves.iterdir()) == ["harbour.sqlite"]

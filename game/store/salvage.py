@@ -96,6 +96,8 @@ def salvage_save(source: Path, target: Path, scene_check: SceneCheck | None = No
         except sqlite3.Error as error:
             raise NothingRescued(f"nothing could be rescued from {source.stem}: {brief(error)}") from error
         try:
+            # One read transaction: a game playing NAME meanwhile commits whole turns NEW never half sees.
+            src.execute("BEGIN")
             dst = sqlite3.connect(str(temporary), isolation_level=None)
             try:
                 dst.executescript(f"BEGIN;\n{';'.join(MIGRATIONS[:version])};\nPRAGMA user_version = {version};\n"
