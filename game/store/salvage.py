@@ -70,7 +70,7 @@ class SalvageReport(NamedTuple):
 
 
 class NothingRescued(SaveError):
-    """The damaged save holds nothing a game could open: no new save was written."""
+    """No new save was written: nothing of the damaged save could be read into one that opens (exit 1)."""
 
 
 class _Text(bytes):
@@ -117,7 +117,7 @@ def salvage_save(source: Path, target: Path, scene_check: SceneCheck | None = No
         publish(temporary, target)
     except (OSError, sqlite3.Error) as error:
         remove_file(temporary)
-        raise SaveError(f"{source.stem} could not be salvaged into {target.stem}: {brief(error)}") from error
+        raise NothingRescued(f"{source.stem} could not be salvaged into {target.stem}: {brief(error)}") from error
     except BaseException:
         remove_file(temporary)  # Ctrl-C included: a half-built save never keeps a name
         raise
@@ -153,6 +153,7 @@ def _copy_tables(src: sqlite3.Connection, dst: sqlite3.Connection,
         columns = _columns(dst, table)
         try:
             source_columns = {name for name, _ in _columns(src, table)}
+            has_rowid = table_has_rowid(src, table)
         except sqlite3.Error as error:
             items.append(Salvaged(table, "*", f"the table cannot be read: {brief(error)}"))
             continue
@@ -160,7 +161,7 @@ def _copy_tables(src: sqlite3.Connection, dst: sqlite3.Connection,
         keys = _KEYS.get(table) or [name for name, pk in sorted(columns, key=lambda c: c[1]) if pk > 0] or ["rowid"]
         quoted = ", ".join(f'"{n}"' for n in names)
         insert = f'INSERT INTO "{table}" ({quoted}) VALUES ({", ".join("?" for _ in names)})'
-        for row, failure in _tolerant_rows(src, table, names, table_has_rowid(src, table)):
+        for row, failure in _tolerant_rows(src, table, names, has_rowid):
             key = (":".join(str(row[k]) for k in keys) if all(k in row for k in keys)
                    else str(row.get("rowid", "*")))
             if failure is not None:
@@ -211,6 +212,7 @@ def _rows(src: sqlite3.Connection, table: str, names: list[str],
     select = f'SELECT rowid, {columns} FROM "{table}" NOT INDEXED'
     good: int | None = None  # the last rowid read
     start: int | None = None  # read on after this rowid (None: from the first)
+    damage: str | None = None  # why the current damaged stretch could not be read, until it is reported
     step = 1
     probes = 0
     while True:
@@ -221,6 +223,9 @@ def _rows(src: sqlite3.Connection, table: str, names: list[str],
                 if not progress and start is not None:
                     # Jumping past the damage may have jumped over readable rows too: ask for each one.
                     yield from _by_rowid(src, select, names, good or 0, start)
+                if damage is not None:
+                    yield {"rowid": _after(good)}, f"rows on damaged pages: {damage}"
+                    damage = None
                 progress = True
                 good = int(raw[0])
                 row, why = _decoded(names, raw[1:])
@@ -228,19 +233,31 @@ def _rows(src: sqlite3.Connection, table: str, names: list[str],
                 yield row, why
             if not progress and start is not None:
                 yield from _by_rowid(src, select, names, good or 0, start)
+            if damage is not None:
+                yield {"rowid": _after(good)}, f"the rest of the table is on damaged pages: {damage}"
             return
         except sqlite3.DatabaseError as error:
             probes += 1
             if progress or start is None:
-                step = 1  # a new damaged stretch: say where it begins
-                yield {"rowid": f"after {good if good is not None else 'the start'}"}, \
-                    f"the table's pages are damaged here, reading on past them: {brief(error)}"
+                step = 1  # a new damaged stretch
+                damage = brief(error)
             else:
                 step *= 2  # not one row read past the damage: jump further
             if probes >= MAX_PROBES:
-                yield {"rowid": f"after {good}"}, "the rest of the table cannot be read"
+                # No scan gets past the damage (the table's root or a branch page): the rows just after
+                # the last one read may still be found one by one.
+                found = list(_by_rowid(src, select, names, good or 0, (good or 0) + MAX_POINT_READS))
+                yield from found
+                if good is None and not found:
+                    yield {"rowid": "*"}, f"the table cannot be read: {damage}"
+                else:
+                    yield {"rowid": _after(good)}, f"the rest of the table is on damaged pages: {damage}"
                 return
             start = (good or 0) + step
+
+
+def _after(rowid: int | None) -> str:
+    return "from the start" if rowid is None else f"after row {rowid}"
 
 
 def _by_rowid(src: sqlite3.Connection, select: str, names: list[str], after: int,
