@@ -348,3 +348,15 @@ def test_garbage_over_any_one_page_salvages_or_says_why_not(saves: Path, capsys:
         outcomes.append(code)
     assert not [p.name for p in saves.iterdir() if p.name.startswith(".")], "no temporary file is left"
     assert outcomes.count(0) > len(outcomes) * 3 // 4, "most single-page damage is salvaged"
+
+
+def test_of_two_open_versions_the_later_stays_open(saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = saves / "harbour.sqlite"
+    earlier = changed_edge(path)
+    two_open_versions(path)
+    assert kith(capsys, saves, "saves", "salvage", "harbour", "rescued")[0] == 0
+    conn = sqlite3.connect(saves / "rescued.sqlite")
+    versions = conn.execute("SELECT id, valid_at, invalid_at FROM edges WHERE source = 'npc-hob-tarrant' "
+                            "AND target = 'npc-wren-tallis' AND relation = 'TRUSTS' ORDER BY seq").fetchall()
+    conn.close()
+    assert [(v[0] == earlier, v[1], v[2]) for v in versions] == [(True, 0, 2), (False, 2, None)]
