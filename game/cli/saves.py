@@ -30,6 +30,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     check = actions.add_parser("check", help="check a save for damage: prints ok or the problems (exit 0 or 1)")
     check.add_argument("name", metavar="NAME")
     check.set_defaults(handler=run_check)
+    salvage = actions.add_parser("salvage", help="copy what can be read of a damaged save NAME into a new save NEW")
+    salvage.add_argument("name", metavar="NAME")
+    salvage.add_argument("new", metavar="NEW")
+    salvage.set_defaults(handler=run_salvage)
     # ``kith saves`` alone lists, as the most common thing to want.
     parser.set_defaults(handler=run_list, json=False)
 
@@ -111,4 +115,28 @@ def run_check(args: argparse.Namespace, settings: Settings) -> int:
     print(f"{args.name}: {len(problems)} problem{'s' if len(problems) != 1 else ''} found")
     for problem in problems:
         print(f"- {problem}")
+    print(f"run `kith saves salvage {args.name} NEW` to copy what can be read into a new save")
     return 1
+
+
+def run_salvage(args: argparse.Namespace, settings: Settings) -> int:
+    """Never writes NAME; NEW appears only complete and checked. Exit 1: nothing could be rescued."""
+    import sys
+
+    from game.store.salvage import NothingRescued, salvage_save
+    from game.world.scene import SceneState
+
+    source = resolve_save(validate_save_name(args.name), settings.saves_dir)
+    target = resolve_save(validate_save_name(args.new), settings.saves_dir)
+    try:
+        report = salvage_save(source, target, SceneState.model_validate)
+    except NothingRescued as error:
+        print(f"kith: {error.message}; no save was written", file=sys.stderr)
+        return 1
+    for item in report.items:
+        print(f"- {item}")
+    dropped = sum(1 for item in report.items if item.action == "left out")
+    repaired = len(report.items) - dropped
+    print(f"Salvaged {args.name} into {target.stem} ({target}): {report.copied} rows copied, {dropped} left out, "
+          f"{repaired} repaired.")
+    return 0

@@ -34,7 +34,7 @@ BUSY_TIMEOUT_MS = 5000
 SIDECARS = ("-wal", "-shm", "-journal")
 # ``.NAME.sqlite.creating-PID`` / ``.snapshot-PID`` / ``.copy-PID`` and their sidecars; older Kith
 # wrote the same names without ``-PID``.
-_LEFTOVER = re.compile(r"\..+\.sqlite\.(?:creating|snapshot|copy)(?:-(?P<pid>\d+))?(?:-wal|-shm|-journal)?")
+_LEFTOVER = re.compile(r"\..+\.sqlite\.(?:creating|snapshot|copy|salvage)(?:-(?P<pid>\d+))?(?:-wal|-shm|-journal)?")
 
 
 def now_iso() -> str:
