@@ -116,9 +116,10 @@ Damage = Callable[[Path], list[str]]
 
 
 def bad_evidence(path: Path) -> list[str]:
+    """Where a relation was read is not the relation: it is kept, with its evidence emptied."""
     edge = first_edge(path)
     edit(path, f"UPDATE edges SET evidence = '[' WHERE id = '{edge}'")
-    return [f"- edges {edge}: left out (evidence is not valid JSON)"]
+    return [f"- edges {edge}: repaired (evidence was not valid JSON: now empty)"]
 
 
 def bad_node_type(path: Path) -> list[str]:
@@ -137,10 +138,10 @@ def bad_scene(path: Path) -> list[str]:
             "- scenes 2: repaired (the scene was lost: turn 1's scene stands in)"]
 
 
-def bad_turn(path: Path) -> list[str]:
+def bad_timings(path: Path) -> list[str]:
+    """A turn whose timings do not decode keeps its story: only the timings are emptied."""
     edit(path, "UPDATE turns SET timings = '{oops' WHERE number = 2")
-    return ["- turns 2: left out (timings is not valid JSON)",
-            "- turns 2: repaired (the turn was lost: kept as an empty turn)"]
+    return ["- turns 2: repaired (timings was not valid JSON: now empty)"]
 
 
 def two_open_versions(path: Path) -> list[str]:
@@ -150,7 +151,7 @@ def two_open_versions(path: Path) -> list[str]:
             "(TRUSTS) was open too)"]
 
 
-@pytest.mark.parametrize("damage", [bad_evidence, bad_node_type, dropped_table, bad_scene, bad_turn,
+@pytest.mark.parametrize("damage", [bad_evidence, bad_node_type, dropped_table, bad_scene, bad_timings,
                                     two_open_versions])
 def test_each_kind_of_damage_is_left_out_and_the_rest_plays_on(saves: Path, capsys: pytest.CaptureFixture[str],
                                                                 damage: Damage) -> None:
@@ -301,7 +302,7 @@ def test_an_old_save_is_salvaged_at_its_own_version_and_upgrades_when_played(
     conn.execute("DETACH played")
     conn.close()
     code, out, _ = kith(capsys, saves, "saves", "salvage", "old", "rescued")
-    assert code == 0 and ": left out (evidence is not valid JSON)" in out
+    assert code == 0 and ": repaired (evidence was not valid JSON: now empty)" in out
     version = sqlite3.connect(saves / "rescued.sqlite")
     assert version.execute("PRAGMA user_version").fetchone()[0] == 5
     version.close()

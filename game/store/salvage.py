@@ -167,11 +167,14 @@ def _copy_tables(src: sqlite3.Connection, dst: sqlite3.Connection,
             if failure is not None:
                 items.append(Salvaged(table, key, failure))
                 continue
+            mended = _mend(table, row)
             why = _undecodable(table, row, scene_check)
             if why is None:
                 try:
                     dst.execute(insert, [row[n] for n in names])
                     copied += 1
+                    items += [Salvaged(table, key, f"{column} was not valid JSON: now empty", "repaired")
+                              for column in mended]
                     continue
                 except sqlite3.IntegrityError as error:
                     why = f"breaks the schema: {brief(error)}"
@@ -289,6 +292,28 @@ def _decoded(names: list[str], raw: tuple[Any, ...]) -> tuple[dict[str, Any], st
 # (table: JSON columns) whose every value must decode, as ``kith saves check`` requires.
 _JSON = {"nodes": ("aliases", "labels", "attributes"), "edges": ("evidence",), "turns": ("world_ir", "timings"),
          "journal": ("before",), "swipes": ("payload", "usage"), "turn_context": ("context",), "scenes": ("state",)}
+
+
+# Columns that describe a row rather than make it (where a relation was read, a node's other names, a
+# turn's timings): when one does not decode, the row is kept with the column emptied, not left out.
+_MENDABLE: dict[str, dict[str, str | None]] = {
+    "edges": {"evidence": "[]"}, "nodes": {"aliases": "[]", "labels": "[]", "attributes": "{}"},
+    "turns": {"timings": "{}", "world_ir": None}}
+
+
+def _mend(table: str, row: dict[str, Any]) -> list[str]:
+    """Empty the descriptive columns of ``row`` that do not decode; the names of those emptied."""
+    mended = []
+    for column, empty in _MENDABLE.get(table, {}).items():
+        value = row.get(column)
+        if value is None or column not in row:
+            continue
+        try:
+            json.loads(unpack(value))  # type: ignore[arg-type]  # a number or other junk raises TypeError
+        except (TypeError, ValueError):
+            row[column] = empty
+            mended.append(column)
+    return mended
 
 
 def _undecodable(table: str, row: dict[str, Any], scene_check: SceneCheck | None) -> str | None:
