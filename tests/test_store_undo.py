@@ -254,3 +254,59 @@ def test_a_row_journaled_twice_in_a_turn_ends_as_its_oldest_entry_says() -> None
     assert fold(newest_first) == [("row:notes", '{"name": "a"}', '{"name": "a", "text": "first"}'),
                                   ("edge", "e1", None),
                                   ("node", "n1", None)]
+
+
+# ------------------------------------------------------------------------------- a large import undone
+
+
+def indexes(path: Path) -> set[tuple[str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return set(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
+    finally:
+        conn.close()
+
+
+def test_undo_of_an_import_larger_than_the_save_builds_the_indexes_again_and_matches_the_replay(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Most of the versions and knower rows are the import's: undo drops their indexes while it deletes
+    them and builds them again, and leaves what the replay left, the save before the import included."""
+    snapshots = tmp_path / "snapshots"
+    snapshots.mkdir()
+    save = tmp_path / "saves" / "game.sqlite"
+    asyncio.run(play(tmp_path, ["look", "wait"]))
+    before = copy(save, snapshots / "before.sqlite")
+    people = [f"Crowd {i}" for i in range(48)]
+    pairs = [(a, b) for a in people for b in people if a != b][:1200]
+    lines = [{"turn": 2, "nodes": [{"name": name, "type": "individual", "summary": f"{name}, one of the crowd."}
+                                   for name in people[start:start + 8]]} for start in range(0, 48, 8)]
+    lines += [{"turn": 2, "edges": [{"sourceName": a, "targetName": b, "relation": "TRUSTS", "strength": 0.4,
+                                     "fact": f"{a} trusts {b}."} for a, b in pairs[start:start + 12]]}
+              for start in range(0, len(pairs), 12)]
+    lines.append({"turn": 2, "closeEdges": [{"sourceName": a, "targetName": b, "relation": "TRUSTS"}
+                                            for a, b in pairs[:12]]})
+    path = tmp_path / "crowd.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    author(tmp_path, capsys, "import", "--save", "game", str(path))
+    conn = sqlite3.connect(save)
+    assert conn.execute("SELECT count(*) FROM journal WHERE turn = 2 AND kind = 'edge'").fetchone()[0] >= 1200
+    conn.close()
+    batched, replayed, reference = (copy(save, snapshots / "batched.sqlite"), copy(save, snapshots / "replayed.sqlite"),
+                                    copy(before, snapshots / "reference.sqlite"))
+
+    async def undo() -> None:
+        for undone in (batched, reference):
+            async with await SaveDatabase.open(undone) as db:
+                assert await db.undo_last_turn() == 1
+        async with await SaveDatabase.open(replayed) as db, db.transaction() as conn:
+            await undo_one_by_one(conn, 2)
+
+    asyncio.run(undo())
+    found = dump(batched)
+    assert found == dump(replayed)
+    assert indexes(batched) == indexes(replayed) == indexes(before)
+    expected = dump(reference)
+    for tables in (found, expected):
+        tables.pop("sqlite_sequence")
+        tables["meta"] = [row for row in tables["meta"] if row[0] != "last_played"]
+    assert found == expected
