@@ -32,6 +32,7 @@ from benchmarks import (
     metapath_bench,
     open_bench,
     swipes_bench,
+    undo_bench,
 )
 
 BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
@@ -51,6 +52,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "identity_bench": identity_bench.run,
     "import_bench": import_bench.run,
     "open_bench": open_bench.run,
+    "undo_bench": undo_bench.run,
 }
 
 

@@ -28,7 +28,7 @@ from game.engine.swipes_telling import Telling
 from game.engine.turn import ENDED_REPLY, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
 from game.graph.memory import GraphSource
-from game.store import journal
+from game.store import undo
 from game.store.before_turn import BeforeTurnSource
 from game.store.damage import reading
 from game.store.database import SaveDatabase
@@ -194,7 +194,7 @@ class Swipes:
                 # The graph is read lazily, later, through the save's own connection, which sees the
                 # turn committed: this source takes back what the turn changed (its journal) over it.
                 before = await db.graph_before_turn(turn)
-                await journal.undo_turn(conn, turn)
+                await undo.undo_turn(conn, turn)
                 if await db.scene_at(turn - 1) is None:
                     raise SaveError(f"{db.name} has no scene for turn {turn - 1}; the save is damaged")
                 # Everything else the turn started from (minds, questions, scene), read inside this transaction.

@@ -3,7 +3,7 @@
 Every turn a session commits leaves one ``swipes`` row (alternative 0, kept): its turn row, graph writes,
 scene, gossip and other features' rows as JSON, and the tokens it cost. Telling the turn again (retry,
 continue, an edit) adds an alternative; keeping another one is ONE transaction: the journal undoes the
-turn (``journal.undo_turn``: the graph as it was before it) and the kept alternative's writes are
+turn (``undo.undo_turn``: the graph as it was before it) and the kept alternative's writes are
 written as the turn, journaled afresh. So the graph only ever holds the kept alternative's extraction,
 and ``undo`` still takes the whole turn back: these rows are themselves journaled rows of the turn.
 
@@ -25,7 +25,7 @@ from game.graph.gossip import Told
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
-from game.store import journal
+from game.store import journal, undo
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.packed import json_text, unpack, unpack_text
@@ -158,7 +158,7 @@ async def keep(db: SaveDatabase, turn: int, chosen: Alternative, every: Sequence
     async with db.transaction() as conn:
         carried = [row for row in await carried_rows(conn, turn) if row.key.get("seq") != drop_seq
                    or row.table != STEPS]
-        await journal.undo_turn(conn, turn)
+        await undo.undo_turn(conn, turn)
         rows = [*chosen.rows, *(alt.row() for alt in every), *carried, *also]
         await db.write_turn(conn, chosen.record, chosen.writes, chosen.scene, chosen.told, rows)
 

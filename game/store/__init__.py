@@ -6,7 +6,8 @@ The store knows tables, not prompts: it imports the graph's models and nothing a
 - ``lock``: one writing process per save (an advisory ``flock`` held while a game is open).
 - ``database``: ``SaveDatabase``, one open save and its transactions.
 - ``graph_repo``: the graph's tables, rows and the SQL ``GraphReader``.
-- ``journal``: before-images per turn and undo.
+- ``journal``: before-images per turn.
+- ``undo``: undoing a turn: its journal folded and put back a table and kind at a time.
 - ``identity``: the merge log and applying a merge plan (decided in ``game.graph.merge_plan``).
 - ``snapshots``: ``save NAME`` / ``restart`` snapshots and restoring one.
 - ``saves``: save names, listing, copying and deleting in the saves folder.

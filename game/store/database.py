@@ -36,7 +36,7 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots
+from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots, undo
 from game.store import journal as journal_log
 from game.store.before_turn import BeforeTurnSource, read_turn_before
 from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream, Phase
@@ -564,7 +564,7 @@ class SaveDatabase:
         if turn == 0:
             raise SaveError("there is nothing to undo: no turn has been played yet")
         async with self.transaction() as conn:
-            await journal_log.undo_turn(conn, turn)
+            await undo.undo_turn(conn, turn)
         return turn - 1
 
     async def rewind_to_start(self) -> None:
@@ -572,7 +572,7 @@ class SaveDatabase:
         async with self.transaction() as conn:
             rows = await conn.execute_fetchall("SELECT number FROM turns ORDER BY number DESC")
             for row in rows:
-                await journal_log.undo_turn(conn, int(row[0]))
+                await undo.undo_turn(conn, int(row[0]))
 
     # ---------------------------------------------------------------------------------------- identity
 

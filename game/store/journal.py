@@ -1,8 +1,8 @@
-"""The undo journal: before-images of every row a turn changes, replayed backwards to undo it.
+"""The undo journal: before-images of every row a turn changes, which ``game.store.undo`` puts back.
 
 Each entry is ``(turn, kind, key, before)``: the row as it was before the turn (JSON), or NULL when the
-turn created it. Undoing a turn replays its entries newest first, so a row changed twice in one turn
-ends as it was before the first change. Everything here runs inside the caller's transaction.
+turn created it. Undoing a turn ends each row as its oldest entry of the turn says, so a row changed twice
+in one turn ends as it was before the first change. Everything here runs inside the caller's transaction.
 """
 
 from __future__ import annotations
@@ -181,53 +181,3 @@ async def primary_key(conn: aiosqlite.Connection, table: str) -> list[str]:
         raise ValueError(f"{table} has no primary key, so its rows cannot be journaled")
     _PRIMARY_KEYS[table] = columns
     return columns
-
-
-async def _put_back_row(conn: aiosqlite.Connection, table: str, key: str, before: str | None) -> None:
-    """Delete the row a ``row:TABLE`` entry names and, if it existed before, insert it as it was."""
-    identity: dict[str, object] = json.loads(key)
-    where = " AND ".join(f'"{column}" = ?' for column in identity)
-    await conn.execute(f'DELETE FROM "{table}" WHERE {where}', list(identity.values()))
-    if before is not None:
-        row = decode_row(before)
-        names = ", ".join(f'"{column}"' for column in row)
-        marks = ", ".join("?" for _ in row)
-        await conn.execute(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', list(row.values()))
-
-
-async def undo_turn(conn: aiosqlite.Connection, turn: int) -> None:
-    """Put back every row ``turn`` changed and forget the turn (its row, scene, merges and entries)."""
-    entries = await conn.execute_fetchall(
-        "SELECT kind, key, before FROM journal WHERE turn = ? ORDER BY id DESC", (turn,)
-    )
-    for kind, key, before in entries:
-        await _put_back(conn, kind, key, before)
-    await conn.execute("DELETE FROM journal WHERE turn = ?", (turn,))
-    await conn.execute("DELETE FROM merges WHERE turn = ?", (turn,))
-    # Memory recovered at this turn for earlier turns is gone again: they are pending once more.
-    await conn.execute("UPDATE turns SET extracted = 0, extraction = 'none', recovered_at = NULL WHERE recovered_at = ?",
-                       (turn,))
-    await conn.execute("DELETE FROM turns WHERE number = ?", (turn,))
-    await conn.execute("DELETE FROM scenes WHERE turn = ?", (turn,))
-
-
-async def _put_back(conn: aiosqlite.Connection, kind: str, key: str, before: str | None) -> None:
-    if kind.startswith(ROW_KIND_PREFIX):
-        await _put_back_row(conn, kind.removeprefix(ROW_KIND_PREFIX), key, before)
-    elif kind == "edge":
-        if before is None:
-            await conn.execute("DELETE FROM edges WHERE id = ?", (key,))
-        else:
-            await graph_repo.put_edges(conn, [Edge.model_validate(json.loads(before))])
-    elif kind == "gossip":
-        await gossip_log.delete(conn, key)
-    elif kind == "knowing":
-        if before is None:
-            await graph_repo.delete_knowing(conn, key)
-        else:
-            await graph_repo.put_knowings(conn, [Knowing.model_validate(json.loads(before))])
-    elif kind == "node":
-        if before is None:
-            await graph_repo.delete_node(conn, key)
-        else:
-            await graph_repo.put_nodes(conn, [Node.model_validate(json.loads(before))])
