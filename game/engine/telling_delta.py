@@ -10,7 +10,6 @@ object whole, so reading a telling back always gives exactly the object that was
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from game.store.packed import json_text
@@ -36,8 +35,10 @@ def delta(base: Any, target: Any) -> dict[str, Any] | None:
 
 
 def apply(base: Any, change: dict[str, Any]) -> Any:
-    """``base`` changed by ``change`` (from ``delta``), as a new value sharing nothing with ``base``: an
-    object's keys in ``base``'s order (dropped ones left out), then the keys it lacked in ``change``'s order.
+    """``base`` changed by ``change`` (from ``delta``): an object's keys in ``base``'s order (dropped ones
+    left out), then the keys it lacked in ``change``'s order. Not copied (a telling is read at every swipe):
+    the result shares unchanged values with ``base`` and changed ones with ``change``, so give it values
+    nothing else holds (freshly read).
 
     A delta that does not fit its base (a damaged telling) raises ``ValueError``."""
     if not isinstance(change, dict) or not isinstance(base, dict | list):
@@ -50,22 +51,21 @@ def apply(base: Any, change: dict[str, Any]) -> Any:
     if isinstance(base, list):
         if any(not key.isdigit() or int(key) >= len(base) for key in (*changed, *inner)):
             raise ValueError("a telling's delta changes an item a list does not have")
-        return [copy.deepcopy(changed[str(i)]) if str(i) in changed else
-                apply(item, inner[str(i)]) if str(i) in inner else copy.deepcopy(item)
+        return [changed[str(i)] if str(i) in changed else apply(item, inner[str(i)]) if str(i) in inner else item
                 for i, item in enumerate(base)]
     result: dict[str, Any] = {}
     for key, value in base.items():
         if key in dropped:
             continue
         if key in changed:
-            result[key] = copy.deepcopy(changed[key])
+            result[key] = changed[key]
         elif key in inner:
             result[key] = apply(value, inner[key])
         else:
-            result[key] = copy.deepcopy(value)
+            result[key] = value
     for key, value in changed.items():
         if key not in base:
-            result[key] = copy.deepcopy(value)
+            result[key] = value
     return result
 
 
@@ -85,6 +85,8 @@ def _delta(base: Any, target: Any) -> dict[str, Any]:
             changed[key] = value
             continue
         old = olds[key]
+        if old is value or (old == value and isinstance(old, dict | list)):
+            continue  # equal at C speed; an equal ``1`` and ``true`` inside is caught by ``delta``'s check
         if _container(old, value):
             sub = _delta(old, value)
             if sub:
