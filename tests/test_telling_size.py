@@ -11,7 +11,7 @@ import zlib
 from dataclasses import asdict
 from pathlib import Path
 
-from helpers.play import collect
+from helpers.play import collect, text_of
 
 from game.config import load_settings
 from game.engine import swipes_store, telling_delta
@@ -162,3 +162,29 @@ async def test_a_save_with_tellings_stored_whole_swipes_through_them_and_plays_o
         assert session.turn == 3
     assert check_save(path) == []
 
+
+
+async def test_a_telling_whose_shared_parts_are_gone_or_do_not_fit_is_one_damaged_message(tmp_path: Path) -> None:
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
+    async with await GameSession.open(settings, "game", new=True, world="brinefall") as session:
+        for line in ("n", "retry"):
+            await collect(session, line)
+        path = session.save_path
+    with sqlite3.connect(path) as conn:
+        (payload,) = conn.execute("SELECT payload FROM swipes WHERE turn = 1 AND idx = 0").fetchone()
+        data = json.loads(unpack_text(payload))
+        data["sceneDelta"] = {"in": {"no such field": {"set": {"x": 1}}}}  # a delta its base cannot take
+        conn.execute("UPDATE swipes SET payload = ? WHERE turn = 1 AND idx = 0",
+                     (zlib.compress(json.dumps(data).encode()),))
+    conn.close()
+    async with await GameSession.open(settings, save=path) as session:
+        for command in ("/swipe <", "retry"):
+            said = text_of(await collect(session, command))
+            assert "is damaged" in said and "kith saves check game" in said
+        assert session.turn == 1
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM turn_context WHERE turn = 1")  # the kept telling's context, gone
+    conn.close()
+    async with await GameSession.open(settings, save=path) as session:
+        said = text_of(await collect(session, "/swipe <"))
+        assert "is damaged" in said

@@ -53,6 +53,8 @@ def apply(base: Any, change: dict[str, Any]) -> Any:
             raise ValueError("a telling's delta changes an item a list does not have")
         return [changed[str(i)] if str(i) in changed else apply(item, inner[str(i)]) if str(i) in inner else item
                 for i, item in enumerate(base)]
+    if any(key not in base for key in (*inner, *dropped)):
+        raise ValueError("a telling's delta changes a field its base does not have")
     result: dict[str, Any] = {}
     for key, value in base.items():
         if key in dropped:
