@@ -8,10 +8,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
+import pytest
+from chat_server import ChatServer, Text, ToolCalls
 from helpers.play import collect, text_of
+from test_swipes_llm import RETOLD, SCORN, TOLD, TRUST, facts, open_game, settings_for, telling
 
 from game.config import load_settings
 from game.engine import swipes_store, telling_delta
@@ -188,3 +192,35 @@ async def test_a_telling_whose_shared_parts_are_gone_or_do_not_fit_is_one_damage
     async with await GameSession.open(settings, save=path) as session:
         said = text_of(await collect(session, "/swipe <"))
         assert "is damaged" in said
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with ChatServer() as running:
+        yield running
+
+
+async def test_a_model_narrators_retry_and_continue_read_back_the_same_after_swipes_and_reopening(
+        tmp_path: Path, server: ChatServer) -> None:
+    settings = settings_for(tmp_path, server)
+    more = "Then she hands you the lamp."
+    server.push(*telling(TOLD, TRUST), *telling(RETOLD, SCORN), Text(more), Text(json.dumps(facts(SCORN))),
+                ToolCalls([("upsert_npc_graph", {"edges": [SCORN]})]))
+    seen: dict[tuple[int, int], str] = {}
+    session = await open_game(settings)
+    try:
+        for line in ("help Edda with the wick", "retry", "continue", "/swipe 1", "/swipe 3", "/swipe <"):
+            await collect(session, line)
+            await check_tellings(session, seen)
+        assert [a.record.narration for a in await read(session)] == [TOLD, RETOLD, f"{RETOLD} {more}"]
+    finally:
+        await session.close()
+    session = await open_game(settings, new=False)
+    try:
+        await check_tellings(session, seen)
+        for line in ("/swipe 3", "undo", "/swipe 1"):  # undo takes the continuation back, to telling 2
+            await collect(session, line)
+            await check_tellings(session, seen)
+        assert session.history[-1].narration == TOLD
+    finally:
+        await session.close()
