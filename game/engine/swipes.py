@@ -56,7 +56,8 @@ def alternative_of(finished: FinishedTurn, index: int, kind: str, parent: int | 
 
 def first_row(finished: FinishedTurn) -> RowWrite:
     """The ``swipes`` row every committed turn leaves: its first telling, kept."""
-    return alternative_of(finished, 0, "story" if finished.mode == "story" else "told").row()
+    first = alternative_of(finished, 0, "story" if finished.mode == "story" else "told")
+    return first.row(first)
 
 
 class _Rollback(Exception):

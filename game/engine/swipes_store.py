@@ -1,7 +1,9 @@
-"""The ``swipes``, ``notes`` and ``undo_steps`` tables: a turn's told alternatives, kept whole.
+"""The ``swipes``, ``notes`` and ``undo_steps`` tables: a turn's told alternatives, each enough to write again.
 
 Every turn a session commits leaves one ``swipes`` row (alternative 0, kept): its turn row, graph writes,
-scene, gossip and other features' rows as JSON, and the tokens it cost. Telling the turn again (retry,
+scene, gossip and other features' rows as JSON, and the tokens it cost. What a telling shares is stored
+once (``encode``): the kept telling leaves its scene and contexts to the turn's own rows, and every other
+telling stores only how its scene, NPC context and rows differ from the kept one's. Telling the turn again (retry,
 continue, an edit) adds an alternative; keeping another one is ONE transaction: the journal undoes the
 turn (``undo.undo_turn``: the graph as it was before it) and the kept alternative's writes are
 written as the turn, journaled afresh. So the graph only ever holds the kept alternative's extraction,
@@ -15,12 +17,15 @@ before the turn and the swap never loses them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import aiosqlite
+import orjson
 
+from game.engine import telling_delta
+from game.engine.mind_context import CONTEXT_TABLE
 from game.graph.gossip import Told
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
@@ -65,37 +70,110 @@ class Alternative:
     def completion_tokens(self) -> int:
         return sum(v for k, v in self.usage.items() if k.endswith(".completion_tokens"))
 
-    def row(self) -> RowWrite:
-        """This alternative as its ``swipes`` row."""
+    def row(self, base: Alternative) -> RowWrite:
+        """This alternative as its ``swipes`` row, written beside ``base``, the turn's kept telling (this
+        one when it is kept): what it shares with ``base`` is stored once (``encode``)."""
         key = {"turn": self.turn, "idx": self.index}
         return RowWrite(SWIPES, key, {**key, "kind": self.kind, "parent": self.parent, "kept": int(self.kept),
-                                      "payload": encode(self), "prompt_tokens": self.prompt_tokens,
+                                      "payload": encode(self, base), "prompt_tokens": self.prompt_tokens,
                                       "completion_tokens": self.completion_tokens,
                                       "usage": json.dumps(self.usage, sort_keys=True)})
 
 
-def encode(alt: Alternative) -> str:
-    """The turn an alternative tells, as JSON: enough to write it again exactly."""
+FORM = 2
+"""The payload form that stores a telling's scene and context once (``encode``). A payload without it
+(the first form, every telling whole) still reads: ``decode`` takes both."""
+SHARED_TABLES = (CONTEXT_TABLE,)
+"""Tables whose row the kept telling leaves to the save (its row there is the telling's, column for
+column, and nothing but the turn writes it): the composed context, ~9 KB of JSON a turn."""
+
+
+def encode(alt: Alternative, base: Alternative) -> str:
+    """The turn an alternative tells, as JSON: enough to write it again exactly, with what it shares with
+    ``base`` (the turn's kept telling, whose scene, context and rows the save holds) stored once.
+
+    The kept telling (``alt.kept``; ``base`` is then the same telling) keeps no scene (the turn's scene
+    row is it), no NPC context (the turn row's) and no composed context (the ``turn_context`` row). Any
+    other keeps its scene as a delta against ``base``'s, its NPC context only when it differs, and each
+    row equal to ``base``'s row of the same key as a reference."""
     r, w = alt.record, alt.writes
-    return json_text({
-        "record": {"input": r.input, "narration": r.narration, "npcContext": r.npc_context, "worldIR": r.world_ir,
-                   "timings": r.timings, "extracted": r.extracted},
-        "writes": {"nodes": [n.to_json_dict() for n in w.nodes.values()],
-                   "edges": [e.to_json_dict() for e in w.edges.values()],
-                   "createdNodes": sorted(w.created_nodes), "createdEdges": sorted(w.created_edges),
-                   "knowings": [k.to_json_dict() for k in w.knowings.values()]},
-        "scene": alt.scene,
-        "told": [asdict(t) for t in alt.told],
-        "rows": [{"table": row.table, "key": dict(row.key), "row": None if row.row is None else dict(row.row)}
-                 for row in alt.rows],
-    })
+    record: dict[str, Any] = {"input": r.input, "narration": r.narration, "worldIR": r.world_ir,
+                              "timings": r.timings, "extracted": r.extracted}
+    if r.npc_context != base.record.npc_context:
+        record["npcContext"] = r.npc_context
+    data: dict[str, Any] = {"form": FORM, "record": record, "writes": {
+        "nodes": [n.to_json_dict() for n in w.nodes.values()],
+        "edges": [e.to_json_dict() for e in w.edges.values()],
+        "createdNodes": sorted(w.created_nodes), "createdEdges": sorted(w.created_edges),
+        "knowings": [k.to_json_dict() for k in w.knowings.values()]}}
+    change = {} if alt.kept else telling_delta.delta(base.scene, alt.scene)
+    if change is None:
+        data["scene"] = alt.scene
+    else:
+        data["sceneDelta"] = change
+    data["told"] = [asdict(t) for t in alt.told]
+    data["rows"] = [_row_entry(row, base, alt.kept) for row in alt.rows]
+    return json_text(data)
 
 
-def decode(turn: int, index: int, kind: str, parent: int | None, kept: bool, payload: str,
-           usage: Mapping[str, int]) -> Alternative:
-    data = json.loads(payload)
+def _row_key(table: str, key: Mapping[str, Any]) -> tuple[str, str]:
+    return table, json.dumps(dict(key), sort_keys=True)
+
+
+def _row_entry(row: RowWrite, base: Alternative, kept: bool) -> dict[str, Any]:
+    whole = {"table": row.table, "key": dict(row.key), "row": None if row.row is None else dict(row.row)}
+    if kept:  # the save holds the row as it is: a shared table's row, written as exactly these columns
+        if row.table in SHARED_TABLES and row.row is not None and _shared_shape(row.key, row.row):
+            return {"table": row.table, "key": dict(row.key), "same": 1}
+        return whole
+    same = next((b for b in base.rows if _row_key(b.table, b.key) == _row_key(row.table, row.key)), None)
+    if same is None or same.row is None or row.row is None:
+        return whole
+    if json_text(same.row) == json_text(row.row):
+        return {"table": row.table, "key": dict(row.key), "same": 1}
+    if row.table in SHARED_TABLES and _shared_shape(row.key, row.row) and _shared_shape(same.key, same.row):
+        # Another telling's composed context differs from the kept one's in little (its timings): a delta.
+        change = telling_delta.delta(_loads(str(same.row["context"])), _loads(str(row.row["context"])))
+        if change is not None:
+            return {"table": row.table, "key": dict(row.key), "contextDelta": change}
+    return whole
+
+
+def _shared_shape(key: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
+    """A ``turn_context`` row that reads back from the save as the very same dict: ``turn`` then ``context``."""
+    return (list(row) == ["turn", "context"] and dict(key) == {"turn": row["turn"]}
+            and type(row["turn"]) is int and isinstance(row["context"], str))
+
+
+@dataclass(frozen=True)
+class _Base:
+    """What a telling's payload may leave out: the scene, NPC context and rows it shares with its base."""
+
+    scene: Callable[[], dict[str, Any]]
+    npc_context: Callable[[], str]
+    rows: Callable[[str, dict[str, Any]], dict[str, Any] | None]
+
+
+def _of(alt: Alternative) -> _Base:
+    rows = {_row_key(r.table, r.key): r.row for r in alt.rows}
+
+    def row(table: str, key: dict[str, Any]) -> dict[str, Any] | None:
+        found = rows[_row_key(table, key)]  # KeyError: a damaged telling
+        return None if found is None else dict(found)
+
+    # A fresh copy of the scene for each telling read against it (``telling_delta.apply`` shares values).
+    return _Base(lambda: _fresh(alt.scene), lambda: alt.record.npc_context, row)
+
+
+def decode(turn: int, index: int, kind: str, parent: int | None, kept: bool, payload: str | dict[str, Any],
+           usage: Mapping[str, int], base: _Base | None = None) -> Alternative:
+    """A ``swipes`` row as its alternative: ``payload`` in either form; ``base`` gives what a payload of
+    the second form left out (the save's turn for the kept telling, the kept telling for another)."""
+    data = json.loads(payload) if isinstance(payload, str) else payload
+    shared = base if base is not None else _NO_BASE
     r, w = data["record"], data["writes"]
-    record = TurnRecord(number=turn, input=r["input"], narration=r["narration"], npc_context=r["npcContext"],
+    npc = r["npcContext"] if "npcContext" in r else shared.npc_context()
+    record = TurnRecord(number=turn, input=r["input"], narration=r["narration"], npc_context=npc,
                         world_ir=r["worldIR"], timings=r["timings"], extracted=r["extracted"])
     nodes = [Node.model_validate(n) for n in w["nodes"]]
     edges = [Edge.model_validate(e) for e in w["edges"]]
@@ -103,21 +181,105 @@ def decode(turn: int, index: int, kind: str, parent: int | None, kept: bool, pay
     writes = GraphWrites({n.id: n for n in nodes}, {e.id: e for e in edges}, set(w["createdNodes"]),
                          set(w["createdEdges"]), {k.key: k for k in knowings})
     told = tuple(Told(**t) for t in data["told"])
-    rows = tuple(RowWrite(x["table"], x["key"], x["row"]) for x in data["rows"])
-    return Alternative(turn, index, kind, parent, kept, record, writes, data["scene"], told, rows, dict(usage))
+    rows = tuple(RowWrite(x["table"], x["key"], _row_of(x, shared)) for x in data["rows"])
+    scene = data["scene"] if "scene" in data else telling_delta.apply(shared.scene(), data["sceneDelta"])
+    return Alternative(turn, index, kind, parent, kept, record, writes, scene, told, rows, dict(usage))
+
+
+def _row_of(entry: dict[str, Any], shared: _Base) -> dict[str, Any] | None:
+    """A row a telling wrote: stored whole, the same as its base's, or its context changed from the base's."""
+    if entry.get("same"):
+        return shared.rows(entry["table"], entry["key"])
+    if "contextDelta" in entry:
+        row = shared.rows(entry["table"], entry["key"])
+        if row is None or entry["table"] not in SHARED_TABLES:
+            raise KeyError("a telling's context delta has no context to change")
+        context = telling_delta.apply(_loads(str(row["context"])), entry["contextDelta"])
+        return {"turn": row["turn"], "context": json_text(context)}
+    row = entry["row"]
+    return None if row is None else dict(row)
+
+
+def _loads(text: str) -> Any:
+    """JSON text as values: orjson (a context is ~9 KB, read at every swipe), or ``json`` for what orjson
+    refuses and ``json_text`` may have written (an integer beyond 64 bits, a NaN)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+def _fresh(scene: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a JSON object sharing nothing with it (a JSON round trip: several times faster than deepcopy)."""
+    copied = _loads(json_text(scene))
+    if not isinstance(copied, dict):
+        raise ValueError("a telling's scene is not a JSON object")
+    return copied
+
+
+def _missing(*_: object) -> Any:
+    raise KeyError("a telling refers to a kept telling this turn does not have")
+
+
+_NO_BASE = _Base(_missing, _missing, _missing)
 
 
 async def alternatives(db: SaveDatabase, turn: int) -> list[Alternative]:
     """Every alternative of ``turn``, by index (none for a turn told before alternatives were kept).
 
-    A telling that no longer decodes (a damaged save) is one ``SaveError`` naming the save."""
+    The kept telling is read first (what it left out from the save's turn), then the others (what they
+    left out from it). A telling that no longer decodes (a damaged save) is one ``SaveError`` naming the save."""
     try:
         rows = await db.conn.execute_fetchall(
             f"SELECT idx, kind, parent, kept, payload, usage FROM {SWIPES} WHERE turn = ? ORDER BY idx", (turn,))
-        return [decode(turn, int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]),
-                       unpack_text(r[4]), json.loads(r[5])) for r in rows]
+        loaded = [(int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]),
+                   json.loads(unpack_text(r[4])), json.loads(r[5])) for r in rows]
+        found: dict[int, Alternative] = {}
+        base: _Base | None = None
+        for idx, kind, parent, kept, data, usage in loaded:
+            if kept and base is None:
+                alt = decode(turn, idx, kind, parent, kept, data, usage, await _saved_base(db, turn, data))
+                found[idx] = alt
+                base = _of(alt)
+        for idx, kind, parent, kept, data, usage in loaded:
+            if idx not in found:
+                found[idx] = decode(turn, idx, kind, parent, kept, data, usage, base)
+        return [found[idx] for idx, *_ in loaded]
     except TELLING_ERRORS as error:
         raise damaged(db.name, error) from error
+
+
+async def _saved_base(db: SaveDatabase, turn: int, data: dict[str, Any]) -> _Base:
+    """What the kept telling's payload left to the save: the turn's scene, its NPC context, its shared
+    rows. Only what the payload refers to is read (a payload of the first form refers to nothing)."""
+    conn = db.conn
+    scene: dict[str, Any] | None = None
+    if "sceneDelta" in data:
+        scene = await db.scene_at(turn)
+        if scene is None:
+            raise KeyError(f"the scene of turn {turn}")
+    npc: str | None = None
+    if "npcContext" not in data["record"]:
+        found = await conn.execute_fetchall("SELECT npc_context FROM turns WHERE number = ?", (turn,))
+        npc = next((str(r[0]) for r in found), None)
+        if npc is None:
+            raise KeyError(f"the row of turn {turn}")
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for entry in data["rows"]:
+        if not entry.get("same"):
+            continue
+        table, key = entry["table"], entry["key"]
+        if table not in SHARED_TABLES or not isinstance(key, dict) or set(key) != {"turn"}:
+            raise ValueError(f"a kept telling refers to a row of {table!r} the save does not share")
+        found = await conn.execute_fetchall(f'SELECT turn, context FROM "{table}" WHERE turn = ?', (key["turn"],))
+        for saved in found:
+            rows[_row_key(table, key)] = {"turn": int(saved[0]), "context": unpack_text(saved[1])}
+
+    def shared_row(table: str, key: dict[str, Any]) -> dict[str, Any] | None:
+        return dict(rows[_row_key(table, key)])  # KeyError: the shared row is gone (a damaged save)
+
+    return _Base(lambda: _fresh(scene) if scene is not None else _missing(),
+                 lambda: npc if npc is not None else _missing(), shared_row)
 
 
 async def kept_usage(conn: aiosqlite.Connection, turn: int) -> dict[str, int]:
@@ -155,11 +317,13 @@ async def keep(db: SaveDatabase, turn: int, chosen: Alternative, every: Sequence
     ``also``: more rows written with it (an undo step); ``drop_seq``: an undo step not carried across
     (the one being undone). Requires ``turn`` to be the save's last turn.
     """
+    if [a.index for a in every if a.kept] != [chosen.index]:
+        raise ValueError("the kept telling must be the chosen one: the others are stored against it")
     async with db.transaction() as conn:
         carried = [row for row in await carried_rows(conn, turn) if row.key.get("seq") != drop_seq
                    or row.table != STEPS]
         await undo.undo_turn(conn, turn)
-        rows = [*chosen.rows, *(alt.row() for alt in every), *carried, *also]
+        rows = [*chosen.rows, *(alt.row(chosen) for alt in every), *carried, *also]
         await db.write_turn(conn, chosen.record, chosen.writes, chosen.scene, chosen.told, rows)
 
 
