@@ -222,10 +222,20 @@ def test_corrupted_pages_are_read_around(saves: Path, capsys: pytest.CaptureFixt
 
 
 def test_garbage_over_the_middle_of_the_file_still_salvages(saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A page in the middle of the relations' table overwritten with junk (which pages those are depends on
+    how the game's rows fall, so they are looked up rather than taken at a fixed offset)."""
     path = saves / "harbour.sqlite"
+    conn = sqlite3.connect(path)
+    try:
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = [row[0] for row in conn.execute("SELECT pageno FROM dbstat WHERE name = 'edges' AND pagetype = 'leaf' "
+                                                "ORDER BY pageno")]
+    finally:
+        conn.close()
+    assert len(pages) >= 2, pages  # rows on both sides of the damage
     data = bytearray(path.read_bytes())
-    middle = len(data) // 2
-    data[middle: middle + 8192] = bytes(range(256)) * 32
+    start = (pages[len(pages) // 2] - 1) * size
+    data[start: start + size] = (bytes(range(256)) * (size // 256 + 1))[:size]
     path.write_bytes(bytes(data))
     assert kith(capsys, saves, "saves", "check", "harbour")[0] == 1
     before = digest(path)
