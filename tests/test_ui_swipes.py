@@ -53,6 +53,27 @@ async def test_ctrl_r_retries_and_left_right_flip_the_tellings(tmp_path: Path) -
         assert app.session.turn == 0 and "help edda" not in story(app).split("> undo")[0]
 
 
+async def test_a_retold_turn_reads_as_a_turn_told_once_story_above_its_memory_lines(tmp_path: Path) -> None:
+    """A retry's memory lines reach the screen while it is told, before the turn is put in place, so its
+    story used to land below them. A retold turn now reads like one told once: the command, the story, the
+    memory lines, then which telling it is."""
+    app = make_app(tmp_path)
+    memory = "◆ Edda Marsh → Sam Reed TRUSTS (+0.60)"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play(pilot, "help edda")
+        assert app.session is not None
+        once = story(app)
+        told = app.session.history[-1].narration.splitlines()[0]
+        assert once.index("> help edda") < once.index(told) < once.index(memory)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        retold = story(app)
+        told = app.session.history[-1].narration.splitlines()[0]
+        assert retold.count(memory) == 1 and retold.count("> help edda") == 1
+        assert retold.index("> help edda") < retold.index(told) < retold.index(memory) < retold.index("Telling 2 of 2")
+
+
 async def test_ctrl_t_cycles_the_input_modes_and_story_mode_adds_text_as_written(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

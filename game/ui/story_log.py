@@ -61,8 +61,8 @@ class StoryLog(VerticalScroll, can_focus=False):
         """After restore or restart the numbers on screen no longer name the save's turns."""
         self._turns.clear()
 
-    async def _add(self, widget: Widget) -> None:
-        await self.mount(widget)
+    async def _add(self, widget: Widget, *, before: Widget | None = None) -> None:
+        await self.mount(widget, before=before)
         excess = len(self.children) - MAX_ENTRIES
         if excess > 0:
             await self.remove_children(list(self.children)[:excess])
@@ -78,11 +78,21 @@ class StoryLog(VerticalScroll, can_focus=False):
         await self._add(line)
         return line
 
-    async def add_story(self, markdown: str) -> Widget:
-        """A block of narration; the caller keeps it to take it back if the turn is not saved."""
+    async def add_story(self, markdown: str, *, before: Widget | None = None) -> Widget:
+        """A block of narration (at the end, or ``before`` an entry); the caller keeps it to take it back
+        if the turn is not saved."""
         block = _markdown(markdown)
-        await self._add(block)
+        await self._add(block, before=before)
         return block
+
+    def first_memory_after(self, entry: Widget) -> Widget | None:
+        """The first memory line below ``entry`` (a turn's command line), if any."""
+        from game.ui.story_lines import MemoryLine
+
+        children = list(self.children)
+        if entry not in children:
+            return None
+        return next((child for child in children[children.index(entry) + 1:] if isinstance(child, MemoryLine)), None)
 
     async def start_story(self) -> tuple[Widget, MarkdownStream]:
         """An empty story block and a stream that appends narration to it as it arrives."""

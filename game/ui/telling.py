@@ -101,7 +101,9 @@ async def show_replaced(app: KithApp, event: TurnReplaced, command_line: Widget,
     await log.discard(told)
     if isinstance(command_line, Static) and event.player_input:
         command_line.update(f"> {event.player_input}")
-    await log.add_story(event.narration)
+    # A retelling's memory lines arrived while it was told, before the turn was put in place: the story
+    # goes above them, as in a turn told once.
+    await log.add_story(event.narration, before=log.first_memory_after(command_line))
     if event.count > 1:
         await log.add_meta(f"Telling {event.index + 1} of {event.count} · ←/→ on an empty line flip")
     log.belongs_to(event.turn, command_line)
