@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from chat_server import ChatServer, Text
+from llm_helpers import llm_settings
 
 from game.__main__ import main
 from game.config import load_settings
@@ -29,7 +30,6 @@ from game.engine.session import GameSession
 from game.errors import InputError
 from game.narrator.llm.record import FORMAT, RecordingTransport
 from game.narrator.llm.transport import OpenAITransport
-from llm_helpers import llm_settings
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
 DEAD = "http://127.0.0.1:9/v1"  # nothing listens there: the "no server running" case

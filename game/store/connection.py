@@ -202,7 +202,7 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "meta" not in tables:
             raise SaveError(f"{label} is not a Kith save (an SQLite database of another program); it was left untouched")
-        meta = {str(key): str(value) for key, value in conn.execute("SELECT key, value FROM meta").fetchall()}
+        meta = _meta(conn)
     except sqlite3.DatabaseError as error:
         raise _not_ours_or_damaged(label, error) from error
     except UnicodeDecodeError as error:
@@ -264,6 +264,31 @@ def _check_upgrade(path: Path, label: str, version: int) -> None:
                     "untouched") from error
     finally:
         trial.close()
+
+
+def _meta(conn: sqlite3.Connection) -> dict[str, str]:
+    """The meta rows whose key and value are text; one that is not (a damaged byte) is left to ``saves
+    check`` to name, so the file is still recognised as the Kith save it is."""
+    conn.text_factory = bytes
+    try:
+        rows = conn.execute("SELECT key, value FROM meta").fetchall()
+    finally:
+        conn.text_factory = str
+    meta: dict[str, str] = {}
+    for key, value in rows:
+        try:
+            meta[_text(key)] = _text(value)
+        except (UnicodeDecodeError, TypeError):
+            continue
+    return meta
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8")
+    if isinstance(value, str):
+        return value
+    raise TypeError("not text")
 
 
 def _not_ours_or_damaged(label: str, error: sqlite3.DatabaseError) -> SaveError:
