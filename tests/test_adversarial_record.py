@@ -207,3 +207,22 @@ def test_the_recorder_itself_never_truncates_a_file_that_is_not_a_recording(plac
     with pytest.raises(InputError, match="SQLite database"):
         RecordingTransport(transport, place / "elsewhere" / "made-meanwhile")
     asyncio.run(transport.aclose())
+
+
+def test_the_documented_refusal_is_what_kith_says(games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/llm.md, "Record and replay": the console example, run as written in a folder holding saves/g."""
+    import re
+    import shlex
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "llm.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n\$ (kith play [^\n]*--record saves/g\.sqlite)\n(kith: [^\n]*)\n```", doc)
+    assert block is not None, "the example is in docs/llm.md"
+    shutil.copytree(games, tmp_path / "saves")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("look\n"))
+    before = snapshot(tmp_path)
+    capsys.readouterr()
+    code = main(["--saves-dir", "saves", "--content-dir", str(FIXTURES), *shlex.split(block.group(1))[1:]])
+    assert (code, capsys.readouterr().err) == (2, block.group(2) + "\n")
+    assert snapshot(tmp_path) == before
