@@ -248,3 +248,24 @@ def test_a_format_number_play_refuses_is_refused_by_check_alike_and_nothing_is_w
     assert sorted(p.name for p in saves.iterdir()) == ["game.sqlite"]
     assert main([*base, "saves", "list"]) == 0
     assert "left untouched" in capsys.readouterr().out, "the list marks it as play would refuse it"
+
+
+async def test_a_turn_the_save_refuses_names_the_save_as_typed(tmp_path: Path) -> None:
+    """"Save: G could not be written" capitalised the save's name (issue 21): names are shown as typed."""
+    import sqlite3
+
+    from game.engine.events import TurnFailed
+
+    saves = tmp_path / "saves"
+    await (await GameSession.open(settings_for(saves), save="g", new=True, world="tiny")).close()
+    conn = sqlite3.connect(saves / "g.sqlite")
+    conn.execute("CREATE TRIGGER no_turns BEFORE INSERT ON turns BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")
+    conn.commit()
+    conn.close()
+    session = await GameSession.open(settings_for(saves), save="g")
+    try:
+        failed = [e async for e in session.play_turn("help Edda") if isinstance(e, TurnFailed)]
+    finally:
+        await session.close()
+    assert [(e.title, e.message) for e in failed] == [
+        ("Save", "g could not be written (the disk says no); nothing was saved. You can try again.")]

@@ -460,7 +460,7 @@ async def test_a_locked_save_fails_the_turn_with_a_message(session: GameSession)
         other.close()
     failed = [e for e in events if isinstance(e, TurnFailed)]
     assert len(failed) == 1 and "database is locked" in failed[0].message
-    assert "Nothing of this turn was saved" in failed[0].message
+    assert failed[0].message.endswith("; nothing was saved. You can try again."), failed[0].message
     assert session.turn == 0 and trust(session) == []
     events = await collect(session, "help Edda")
     assert any(isinstance(e, TurnCommitted) for e in events)
