@@ -109,12 +109,13 @@ def read_row(table: str, row: Mapping[str, object], models: Models) -> tuple[dic
             failures.append((name, str(error)))
     if failures:
         return values, failures, None
+    model = _ROW_MODELS.get(table)
+    checks = [(name, check) for (model_table, name), check in models.items() if model_table == table] if models else []
     try:
-        model = _ROW_MODELS.get(table)
         if model is not None:
             model(values)
-        for (model_table, name), check in models.items():
-            if model_table == table and name in values:
+        for name, check in checks:
+            if name in values:
                 check(values[name])
     except _MODEL_ERRORS as error:
         return values, [], first_line(error)
@@ -139,7 +140,9 @@ def _values(conn: sqlite3.Connection, models: Models) -> list[str]:
         try:
             for row, key in decoded.rows_of(conn, table):
                 _decoded, failures, model = read_row(table, row, models)
-                at = where(table, key)
+                if not failures and model is None:
+                    continue
+                at = where(table, decoded.key_text(key))
                 problems += [f"{at}: {column} {why}" for column, why in failures]
                 if model is not None:
                     problems.append(f"{at}: {model}")

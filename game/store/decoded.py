@@ -76,6 +76,9 @@ class Column(NamedTuple):
     kind: str
     decode: Decode
     mend: object = DROP
+    fine: frozenset[object] = frozenset()
+    """Stored values known to decode (the empty list or object nearly every row holds): skipped by
+    ``problems``, which only asks whether a value decodes."""
 
 
 # ------------------------------------------------------------------------------------------- scalars
@@ -238,8 +241,13 @@ def _real() -> Column:
     return Column("real", _each(real))
 
 
+_EMPTY: dict[Callable[[object], object], str] = {}
+
+
 def _json(decode: Callable[[object], object], mend: object = DROP, *, nullable: bool = False) -> Column:
-    return Column("json", _each(decode, nullable=nullable), mend)
+    empty = _EMPTY.get(decode)
+    fine = frozenset() if empty is None else frozenset({empty, RawText(empty.encode())})
+    return Column("json", _each(decode, nullable=nullable), mend, fine)
 
 
 META_JSON = ("vocabulary", "metapaths")
@@ -317,6 +325,8 @@ def _choice(*allowed: str) -> Column:
 
     return Column("text", _each(decode))
 
+
+_EMPTY.update({text_list: "[]", attitude_history: "[]", json_object: "{}", counts: "{}"})
 
 TABLES: dict[str, dict[str, Column]] = {
     "meta": {"key": _text(), "value": Column("text", _meta_value, "[]")},
@@ -397,7 +407,7 @@ def problems(table: str, row: Mapping[str, object]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for name, value in row.items():
         column = columns.get(name)
-        if column is None:
+        if column is None or value in column.fine:
             continue
         try:
             column.decode(value, row)
@@ -422,20 +432,27 @@ def shown(value: object) -> str:
     return bytes(value).decode("utf-8", "replace") if isinstance(value, RawText) else str(value)
 
 
-def rows_of(conn: sqlite3.Connection, table: str, where: str = "") -> Iterator[tuple[dict[str, object], str]]:
+def key_text(key: tuple[object, ...]) -> str:
+    """A row's key as a message names the row (``swipes 1:0``)."""
+    return ":".join(shown(value) for value in key)
+
+
+def rows_of(conn: sqlite3.Connection, table: str, where: str = "") -> Iterator[tuple[dict[str, object],
+                                                                                  tuple[object, ...]]]:
     """Each row of ``table`` (``where`` chooses) as column -> value as stored, TEXT as ``RawText``, with the
-    key that names it in a message (``swipes 1:0``)."""
+    values of its key (``key_text`` says them: only a row with a problem needs them said)."""
     keys = key_columns(conn, table)
     names = [str(r[1]) for r in conn.execute(f'PRAGMA table_info("{table}")')]
-    selected = [*names, *(k for k in keys if k not in names)]
-    quoted = ", ".join(f'"{n}"' if n != "rowid" else n for n in selected)
+    extra = [k for k in keys if k not in names]  # ``rowid``
+    at = [names.index(k) if k in names else len(names) + extra.index(k) for k in keys]
+    quoted = ", ".join([*(f'"{n}"' for n in names), *extra])
+    width = len(names)
     cursor = conn.cursor()
     cursor.row_factory = None
     conn.text_factory = RAW_TEXT
     try:
         for raw in cursor.execute(f'SELECT {quoted} FROM "{table}" {where}'):
-            full = dict(zip(selected, raw, strict=True))
-            yield {name: full[name] for name in names}, ":".join(shown(full[k]) for k in keys)
+            yield dict(zip(names, raw[:width] if extra else raw, strict=True)), tuple(raw[i] for i in at)
     finally:
         conn.text_factory = str
         cursor.close()
@@ -452,5 +469,5 @@ def opening_problem(conn: sqlite3.Connection) -> str | None:
             continue
         for row, key in rows_of(conn, table, where):
             for column, why in problems(table, row):
-                return f"{table} {key}: {column} {why}"
+                return f"{table} {key_text(key)}: {column} {why}"
     return None
