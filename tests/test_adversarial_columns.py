@@ -9,7 +9,8 @@ decompress), and then
 
 - ``saves check`` names the column;
 - play either plays on, or refuses with the damaged-save message (never another exception), and a save
-  play refuses on opening is marked damaged by ``saves list``;
+  play refuses on opening is marked damaged by ``saves list``; the one-shot readers (``graph attitude``,
+  ``graph memories``, ``graph pending``, ``graph node``) print a result or one ``kith:`` line;
 - ``saves salvage`` writes a new save that checks ok and plays a turn.
 
 Cases: one per column of ``TABLES`` (``len(CASES)``), plus the two of the issue through the command line.
@@ -63,6 +64,8 @@ def _rowids() -> set[tuple[str, str]]:
         conn.close()
 
 
+READERS = (("graph", "attitude", "--save", "game", "Hob"), ("graph", "memories", "--save", "game", "Hob"),
+           ("graph", "pending", "--save", "game"), ("graph", "node", "--save", "game", "Hob"))
 CASES = [(table, column) for table, columns in decoded.TABLES.items() for column in columns
          if (table, column) not in _rowids()]
 
@@ -148,7 +151,7 @@ async def play(saves: Path, name: str, *commands: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("table", "column"), CASES, ids=[f"{t}.{c}" for t, c in CASES])
 def test_each_decoded_column_damaged_is_named_by_check_refused_cleanly_and_salvaged(
-        played: bytes, tmp_path: Path, table: str, column: str) -> None:
+        played: bytes, tmp_path: Path, table: str, column: str, capsys: pytest.CaptureFixture[str]) -> None:
     saves = tmp_path / "saves"
     saves.mkdir()
     path = saves / "game.sqlite"
@@ -166,6 +169,12 @@ def test_each_decoded_column_damaged_is_named_by_check_refused_cleanly_and_salva
         if not opened:
             assert [s.error for s in list_saves(saves) if s.name == "game"] != [None], \
                 "a save play refuses to open is marked damaged in the list"
+
+    for words in READERS:  # the one-shot readers: a result, or one ``kith:`` line naming the save
+        capsys.readouterr()
+        code = main(["--saves-dir", str(saves), *words])
+        err = capsys.readouterr().err
+        assert code == 0 or (code == 2 and err.startswith("kith: ") and len(err.splitlines()) == 1), err
 
     report = salvage_save(path, saves / "rescued.sqlite", save_models())
     assert table in DERIVED or any(item.table == table for item in report.items), report.items
