@@ -219,3 +219,53 @@ def test_damaged_rows_give_one_message_naming_the_save(played: bytes, damage: st
     code = main(["--saves-dir", str(saves), "--content-dir", str(FIXTURES), "graph", "dump", "--save", "game"])
     err = capsys.readouterr().err
     assert code == 0 or "game" in err
+
+
+@pytest.mark.parametrize("version", [5, 1, 0, -1, 99])
+def test_a_format_number_play_refuses_is_refused_by_check_alike_and_nothing_is_written(
+        played: bytes, version: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``user_version`` set by another hand (issue 21): 5 or 1 on a save whose tables are of the current
+    format (upgrading would create tables that exist), 0 or -1 (below every Kith format; -1 once ran the
+    last migration over the save before the refusal), 99 (a newer Kith). ``saves check`` refuses exactly
+    what play refuses, with the same one line, and neither writes a byte."""
+    import sqlite3
+
+    saves = damaged_copy(tmp_path, played)
+    path = saves / "game.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.commit()
+    conn.close()
+    before = digest(path)
+    base = ["--saves-dir", str(saves), "--content-dir", str(FIXTURES)]
+    assert main([*base, "saves", "check", "game"]) == 2
+    checked = capsys.readouterr().err
+    with pytest.raises(KithError) as refused:
+        asyncio.run(play(saves, "look"))
+    assert checked == f"kith: {refused.value.message}\n"
+    assert "left untouched" in checked and len(checked.splitlines()) == 1
+    assert digest(path) == before, "nothing is written to a refused save"
+    assert sorted(p.name for p in saves.iterdir()) == ["game.sqlite"]
+    assert main([*base, "saves", "list"]) == 0
+    assert "left untouched" in capsys.readouterr().out, "the list marks it as play would refuse it"
+
+
+async def test_a_turn_the_save_refuses_names_the_save_as_typed(tmp_path: Path) -> None:
+    """"Save: G could not be written" capitalised the save's name (issue 21): names are shown as typed."""
+    import sqlite3
+
+    from game.engine.events import TurnFailed
+
+    saves = tmp_path / "saves"
+    await (await GameSession.open(settings_for(saves), save="g", new=True, world="tiny")).close()
+    conn = sqlite3.connect(saves / "g.sqlite")
+    conn.execute("CREATE TRIGGER no_turns BEFORE INSERT ON turns BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")
+    conn.commit()
+    conn.close()
+    session = await GameSession.open(settings_for(saves), save="g")
+    try:
+        failed = [e async for e in session.play_turn("help Edda") if isinstance(e, TurnFailed)]
+    finally:
+        await session.close()
+    assert [(e.title, e.message) for e in failed] == [
+        ("Save", "g could not be written (the disk says no); nothing was saved. You can try again.")]

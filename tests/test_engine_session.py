@@ -269,6 +269,7 @@ async def test_save_and_restore_snapshots(session: GameSession) -> None:
     assert "restore keep" in text_of(await collect(session, "save keep"))
     await collect(session, "threaten Edda")
     assert trust(session) == [-0.5]
+    assert "Type `restore keep` again" in text_of(await collect(session, "restore keep"))
     events = await collect(session, "restore keep")
     assert any(isinstance(e, SessionReset) for e in events)
     assert await disk_state(session) == kept and trust(session) == [0.6]
@@ -406,11 +407,12 @@ async def test_snapshots_work_in_a_folder_whose_name_has_url_characters(tmp_path
         await collect(session, "help Edda")
         await collect(session, "save snap")
         await collect(session, "threaten Edda")
+        await collect(session, "restore snap")
         assert "Restored" in text_of(await collect(session, "restore snap"))
         assert trust(session) == [0.6] and session.turn == 1
     finally:
         await session.close()
-    assert sorted(p.name for p in folder.iterdir() if p.suffix == ".sqlite") == ["g1.sqlite", "snap.sqlite"]
+    assert sorted(p.name for p in folder.iterdir() if p.suffix == ".sqlite") == ["g1-before-restore.sqlite", "g1.sqlite", "snap.sqlite"]
     assert not (tmp_path / "my").exists()
 
 
@@ -458,7 +460,7 @@ async def test_a_locked_save_fails_the_turn_with_a_message(session: GameSession)
         other.close()
     failed = [e for e in events if isinstance(e, TurnFailed)]
     assert len(failed) == 1 and "database is locked" in failed[0].message
-    assert "Nothing of this turn was saved" in failed[0].message
+    assert failed[0].message.endswith("; nothing was saved. You can try again."), failed[0].message
     assert session.turn == 0 and trust(session) == []
     events = await collect(session, "help Edda")
     assert any(isinstance(e, TurnCommitted) for e in events)

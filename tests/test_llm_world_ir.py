@@ -250,3 +250,22 @@ async def test_template_markers_in_a_world_ir_reply_reach_neither_the_memory_nor
     assert result.world_ir.characters_present == ["Edda Marsh"] and result.scene.cast == ["Edda Marsh"]
     assert [e.name for e in result.world_ir.entities] == ["Edda Marsh"]
     await teller.aclose()
+
+
+@pytest.mark.parametrize(("reply", "said"), [
+    ("x" * 70_000, "the reply is too long (70000 characters; at most 60000)"),
+    ("   ", "the reply is empty: no JSON object or list in it"),
+])
+async def test_why_a_world_ir_reply_is_refused_reads_once(server: ChatServer, reply: str, said: str) -> None:
+    """The repair request and the turn's error say what was wrong in one phrase ("the reply is the reply is
+    too long" before, issue 21)."""
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    server.push(*[Text(reply)] * 3)
+    teller = narrator(world, server.base_url)
+    result = await teller.finish(request(world, graph, "help Edda"), "You help.")
+    assert result.ir_error is not None and said in result.ir_error, result.ir_error
+    repair = server.chat_requests[1].messages[-1]["content"]
+    assert repair.startswith(f"That reply cannot be used: {said}. "), repair
+    assert "the reply is the reply" not in result.ir_error
+    await teller.aclose()

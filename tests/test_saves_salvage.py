@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from game.__main__ import main
+from game.cli.saves import save_models
 from game.store.salvage import salvage_save
-from game.world.scene import SceneState
 
 COMMANDS = "look\nhelp hob\ntalk to hob\n"
 
@@ -124,7 +124,7 @@ def bad_evidence(path: Path) -> list[str]:
 
 def bad_node_type(path: Path) -> list[str]:
     edit(path, "UPDATE nodes SET type = 'ghost' WHERE id = 'npc-maud-quaile'")
-    return ["- nodes npc-maud-quaile: left out (type: ", "- edges edge-owes-", ": left out (points at a node that was lost)"]
+    return ["- nodes npc-maud-quaile: left out (type is 'ghost', not one of individual, group, faction)", "- edges edge-owes-", ": left out (points at a node that was lost)"]
 
 
 def dropped_table(path: Path) -> list[str]:
@@ -200,7 +200,7 @@ def test_a_lost_turn_keeps_its_place_and_the_later_turns(saves: Path, capsys: py
 def test_corrupted_pages_are_read_around(saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Garbage over one page in the middle of a big table: the rows before and after it are kept."""
     path = saves / "harbour.sqlite"
-    edit(path, *(f"INSERT INTO journal (turn, kind, key, before) VALUES (0, 'row:notes', 'row-{i:04d}{'x' * 600}', "
+    edit(path, *(f"INSERT INTO journal (turn, kind, key, before) VALUES (0, 'merge', 'row-{i:04d}{'x' * 600}', "
                  "NULL)" for i in range(300)))
     data = bytearray(path.read_bytes())
     page_size = int.from_bytes(data[16:18], "big")
@@ -287,9 +287,9 @@ def test_an_interrupted_salvage_leaves_no_half_save(saves: Path) -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", interrupted)
+        salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", {("scenes", "state"): interrupted})
     assert sorted(p.name for p in saves.iterdir()) == ["harbour.sqlite"]
-    report = salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", SceneState.model_validate)
+    report = salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", save_models())
     assert report.items == [] and report.path == saves / "rescued.sqlite"
 
 

@@ -93,6 +93,8 @@ No character or faction relationships yet.
 Saved a snapshot of turn 0 as snap.
 > x rail
 > restore snap
+again to restore it
+> restore snap
 Restored snap: you are back at turn 0.
 {state} turn = 0
 """)

@@ -20,13 +20,15 @@ from game.config import Settings
 from game.errors import KithError
 from game.mind.attitude import TABLE, Attitude, AttitudeBook
 from game.mind.attitude_command import describe
+from game.store.damage import reading
 
 
 async def attitude_command(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings) as db:
         node = await find_node(db, args.name)
         graph = await db.load_graph_index(lazy=False)  # read after the save is closed
-        book = AttitudeBook.from_rows(await db.read_rows(TABLE))
+        with reading(db.name):  # a row that does not decode is the damaged-save message, not a traceback
+            book = AttitudeBook.from_rows(await db.read_rows(TABLE))
     if node.type != "individual" or node.id in graph.player_ids:
         raise KithError(f"{node.name} is not a person with an attitude toward the player", title="Attitude")
     attitude = book.of(graph, node)

@@ -79,7 +79,21 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(handler=run_play, quick_handler=quick_play, settings_flags=game_settings_flags)
 
 
+def check_record(args: argparse.Namespace, settings: Settings) -> None:
+    """Refuse a ``--record FILE`` that would overwrite a save, its sidecars or any file that is not a
+    recording, before a game is opened or a model asked (``record.refuse_unsafe_record``)."""
+    record = getattr(args, "record", None)
+    if record is None:
+        return
+    from game.narrator.llm.record import refuse_unsafe_record
+    from game.store.saves import resolve_save
+
+    save = resolve_save(args.save, settings.saves_dir) if getattr(args, "save", None) else None
+    refuse_unsafe_record(record, saves_dir=settings.saves_dir, save=save)
+
+
 def run_play(args: argparse.Namespace, settings: Settings) -> int:
+    check_record(args, settings)
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         from game.ui.app import run_app  # textual loads only when the full-screen game opens
 

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from game.cli.play import add_llm_flags, game_settings_flags
+from game.cli.play import add_llm_flags, check_record, game_settings_flags
 from game.config import Settings
 from game.errors import InputError
 from game.script.parser import Script, TestCase, load_script, select_tests
@@ -66,6 +66,7 @@ def split_targets(targets: list[str]) -> tuple[list[Path], list[str]]:
 
 
 def run_command(args: argparse.Namespace, settings: Settings) -> int:
+    check_record(args, settings)
     if args.transcript:
         return _transcript(args, settings)
     if args.save:

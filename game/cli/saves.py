@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 
 from game.config import Settings
-from game.store.check import check_save
+from game.store.check import Models, check_save
 from game.store.saves import SaveInfo, copy_save, delete_save, list_saves, resolve_save, validate_save_name
 
 
@@ -103,12 +103,19 @@ def run_copy(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def run_check(args: argparse.Namespace, settings: Settings) -> int:
-    """SQLite's integrity check and Kith's row checks; reads only, so a damaged save is never made worse."""
+def save_models() -> Models:
+    """What the store cannot know of a save's values: a scene and a composed context as the game reads
+    them. ``saves check`` reports a value that fails these, ``saves salvage`` leaves its row out."""
+    from game.mind.context import ComposedContext
     from game.world.scene import SceneState
 
+    return {("scenes", "state"): SceneState.model_validate, ("turn_context", "context"): ComposedContext.from_json}
+
+
+def run_check(args: argparse.Namespace, settings: Settings) -> int:
+    """SQLite's integrity check and Kith's row checks; reads only, so a damaged save is never made worse."""
     path = resolve_save(validate_save_name(args.name), settings.saves_dir)
-    problems = check_save(path, SceneState.model_validate)
+    problems = check_save(path, save_models())
     if not problems:
         print("ok")
         return 0
@@ -124,12 +131,11 @@ def run_salvage(args: argparse.Namespace, settings: Settings) -> int:
     import sys
 
     from game.store.salvage import NothingRescued, salvage_save
-    from game.world.scene import SceneState
 
     source = resolve_save(validate_save_name(args.name), settings.saves_dir)
     target = resolve_save(validate_save_name(args.new), settings.saves_dir)
     try:
-        report = salvage_save(source, target, SceneState.model_validate)
+        report = salvage_save(source, target, save_models())
     except NothingRescued as error:
         print(f"kith: {error.message}; no save was written", file=sys.stderr)
         return 1

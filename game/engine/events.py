@@ -131,7 +131,18 @@ class QuitRequested:
     """The player asked to quit (the TUI confirms first)."""
 
 
+@dataclass(frozen=True)
+class ConfirmRequested:
+    """A command that replaces the game asks first (``restore``): its ``MetaOutput`` says to type
+    ``command`` again, which line mode and scripts do; the TUI asks ``question`` in a modal and plays
+    ``command`` again on ``yes``."""
+
+    command: str
+    question: str
+    yes: str = "Yes"
+
+
 Event = (
     NarrationDelta | NarrationDone | MetaOutput | MemoryUpdating | GraphChanged | AttitudeChanged | TurnCommitted
-    | TurnFailed | Notice | GameEnded | SessionReset | QuitRequested | TurnReplaced
+    | TurnFailed | Notice | GameEnded | SessionReset | QuitRequested | TurnReplaced | ConfirmRequested
 )

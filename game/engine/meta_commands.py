@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from game.engine import mind_commands, swipes_commands
-from game.engine.events import Event, MetaOutput, QuitRequested, SessionReset
+from game.engine.events import ConfirmRequested, Event, MetaOutput, QuitRequested, SessionReset
 from game.engine.known_names import heard_of, not_named
 from game.engine.meta import HELP_TEXT, MetaCommand
 from game.engine.player_view import player_view
@@ -22,13 +23,16 @@ from game.graph.retrieve import retrieve
 from game.mind.attitude_command import describe, parse_relationship
 from game.mind.memory_render import render_memories
 from game.store.connection import inspect_save
-from game.store.saves import snapshot_name
+from game.store.saves import read_save_info, snapshot_name
+from game.store.snapshots import check_restorable
 
 if TYPE_CHECKING:
     from game.engine.session import GameSession
 
 
 async def run(session: GameSession, command: MetaCommand) -> AsyncIterator[Event]:
+    if command.word != "restore":
+        _ASKED.pop(session, None)  # a question is answered by the very next command, or not at all
     handler = _HANDLERS[command.word]
     try:
         async for event in handler(session, command.argument):
@@ -56,7 +60,19 @@ async def _save(session: GameSession, argument: str) -> AsyncIterator[Event]:
                      f"Type `restore {name}` to come back to this moment.", "save")
 
 
+_ASKED: weakref.WeakKeyDictionary[GameSession, tuple[str, int]] = weakref.WeakKeyDictionary()
+"""The restore each session was asked to confirm, and at which turn: typing it again (and nothing else
+first) confirms it."""
+
+
+def withdraw_question(session: GameSession) -> None:
+    """The player said no to a question a command asked (the TUI's modal): typing it again asks again."""
+    _ASKED.pop(session, None)
+
+
 async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
+    """``restore NAME`` replaces the game with a snapshot: it asks first, and keeps the game as it was
+    (``NAME-before-restore``, as ``restart`` keeps it), so another game's snapshot never silently wipes it."""
     name = argument or await session.last_snapshot()
     if not name:
         yield MetaOutput("There is no snapshot to restore yet. Type `save NAME` to make one.", "restore")
@@ -68,9 +84,41 @@ async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
     if path.resolve() == session.save_path.resolve():
         yield MetaOutput(f"{name} is the game you are playing.", "restore")
         return
+    keep = snapshot_name(session.save_name, "before-restore")
+    if session.snapshot_path(keep).resolve() == path.resolve():  # restoring the game a restore replaced
+        keep = snapshot_name(session.save_name, "before-restore-2")
+    if _ASKED.pop(session, None) != (name, session.turn):
+        await check_restorable(path, session.save_name, session.world.id)  # refused now, not once confirmed
+        what = _what_it_is(session, name, path)
+        _ASKED[session] = (name, session.turn)
+        yield MetaOutput(f"**{name}** is {what}. Restoring it replaces the game you are playing "
+                         f"(**{session.save_name}**, turn {session.turn}); that game is kept first as **{keep}**. "
+                         f"Type `restore {name}` again to restore it, or anything else to go on playing.", "restore")
+        yield ConfirmRequested(f"restore {name}", f"Restore {name}? It is {what}. The game you are playing "
+                               f"({session.save_name}, turn {session.turn}) is kept first as {keep}.", "Restore")
+        return
+    refusal = _not_ours_to_replace(session, session.snapshot_path(keep))
+    if refusal:
+        yield MetaOutput(f"{refusal} Nothing was restored.", "restore")
+        return
+    await session.snapshot(keep, remember=False)
     await session.restore(name)
-    yield MetaOutput(f"Restored **{name}**: you are back at turn {session.turn}.", "restore")
+    yield MetaOutput(f"Restored **{name}**: you are back at turn {session.turn}. The game as it was is kept as "
+                     f"**{keep}** (`restore {keep}`).", "restore")
     yield SessionReset("restore", session.turn)
+
+
+def _what_it_is(session: GameSession, name: str, path: Path) -> str:
+    """What a snapshot holds, for the question: this game earlier, another game, or a save of its own."""
+    info = read_save_info(path)
+    _version, meta = inspect_save(path)
+    of = meta.get("snapshot_of")
+    turn = f"turn {info.turns}"
+    if of == session.save_name:
+        return f"a snapshot of this game at {turn}"
+    if of:
+        return f"a snapshot of another game ({of}, {turn})"
+    return f"another game ({turn})"
 
 
 async def _undo(session: GameSession, argument: str) -> AsyncIterator[Event]:

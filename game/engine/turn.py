@@ -46,7 +46,7 @@ from game.engine.mind_context import (
     narrator_inputs,
 )
 from game.engine.swipes_telling import NOTHING_MORE, Telling, continued, turn_usage
-from game.errors import KithError, NarratorError
+from game.errors import KithError, NarratorError, SaveError
 from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
 from game.graph.knowledge import Knowing
 from game.graph.memory import GraphIndex
@@ -252,11 +252,18 @@ async def stage_places(graph: GraphIndex, scene: SceneState) -> dict[str, str]:
     return places
 
 
-def _not_saved(message: str) -> str:
+def _not_saved(message: str, *, as_written: bool = False) -> str:
+    """A failed turn's message as one sentence and what it means for the turn. ``as_written``: a save's
+    message, which begins with the save's name (shown as typed, never capitalised) and already says that
+    nothing was saved."""
     sentence = message.strip()
     if sentence and sentence[-1] not in ".!?":
         sentence += "."
-    return f"{sentence[:1].upper()}{sentence[1:]} Nothing of this turn was saved; you can try again."
+    if not as_written:
+        sentence = f"{sentence[:1].upper()}{sentence[1:]}"
+    if "nothing was saved" in sentence or "nothing was changed" in sentence:
+        return f"{sentence} You can try again."
+    return f"{sentence} Nothing of this turn was saved; you can try again."
 
 
 class TurnPipeline:
@@ -324,7 +331,7 @@ class TurnPipeline:
                 turn = await self.commit_command(text.strip(), reply, rows=[row], merges=merges, scene=scene,
                                                  said=tiers)
             except KithError as error:  # a save that cannot be written: nothing of the answer was kept
-                yield TurnFailed(_not_saved(error.message), error.title)
+                yield TurnFailed(_not_saved(error.message, as_written=isinstance(error, SaveError)), error.title)
                 return
             yield MetaOutput(reply, "identity")
             for change in tiers.changes:  # the merge moved the kept person's tier: said as a told turn says it
@@ -466,7 +473,7 @@ class TurnPipeline:
                                            tuple(assumed), mode=request.mode))
             lap("commit_ms")
         except KithError as error:
-            yield TurnFailed(_not_saved(error.message), error.title)
+            yield TurnFailed(_not_saved(error.message, as_written=isinstance(error, SaveError)), error.title)
             return
         except (OSError, ValueError) as error:
             failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error})")

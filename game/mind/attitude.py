@@ -21,6 +21,7 @@ from game.graph.memory import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.mind.attitude_rules import Delta, relation_delta
+from game.store.decoded import attitude_history, naming
 from game.store.rows import RowWrite, Scalar
 from game.world.tiers import Tier, clamp, disposition, tier_of
 
@@ -100,10 +101,12 @@ class Attitude:
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Attitude:
+        with naming(TABLE, "history"):  # decoded as ``kith saves check`` and salvage decode it
+            changes = attitude_history(row["history"] or "[]")
         history = tuple(
             Change(int(c["turn"]), float(c["trust"]), float(c["respect"]), float(c["friendliness"]),
                    str(c["reason"]))
-            for c in json.loads(str(row["history"] or "[]"))
+            for c in changes
         )
         return cls(str(row["npc_id"]), str(row["name"]), float(row["trust"]), float(row["respect"]),
                    float(row["friendliness"]), history)

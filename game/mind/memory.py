@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from game.store.decoded import naming, text_list
 from game.store.rows import RowWrite, Scalar
 
 MEMORY_TABLE = "npc_memories"
@@ -106,7 +107,8 @@ def memory_columns(memory: Memory) -> dict[str, Scalar]:
 
 
 def memory_from_row(row: Mapping[str, Scalar]) -> Memory:
-    tags = json.loads(str(row["tags"] or "[]"))
+    with naming(MEMORY_TABLE, "tags"):  # decoded as ``kith saves check`` and salvage decode it
+        tags = text_list(row["tags"] or "[]")
     kind: MemoryKind = "semantic" if row["kind"] == "semantic" else "episodic"
     return Memory(
         npc=str(row["npc"]), seq=int(row["seq"] or 0), kind=kind, text=str(row["text"]),

@@ -1,44 +1,44 @@
 """``kith saves check``: SQLite's integrity check plus Kith's own row checks, read-only.
 
-SQLite can call a file healthy whose rows Kith cannot use (a JSON column cut short, two open versions of
-one relation, a missing turn), so each row is also decoded as the game would decode it. The scene is
-validated by a function the caller passes in: the store knows tables, not what a scene means.
+SQLite can call a file healthy whose rows Kith cannot use (a JSON column cut short, a number stored as
+text, two open versions of one relation, a missing turn), so every value of every row is decoded as the
+game would decode it, column by column from the one table readers share (``game.store.decoded``), and
+the graph's rows are validated as its models. A file the game would refuse to open at all (another
+program's database, a newer format, a format number its tables contradict) is refused here the same way,
+with the same message (``inspect_save``). What a scene or a composed context means is not the store's:
+the caller passes those checks in (``Models``).
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from game.errors import SaveError
+from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
+from game.store import decoded
 from game.store.connection import inspect_save, read_connection
 from game.store.damage import DECODE_ERRORS, brief
 from game.store.migrations import MIGRATIONS
-from game.store.packed import unpack
 
-SceneCheck = Callable[[dict[str, Any]], object]
+Model = Callable[[Any], object]
+Models = Mapping[tuple[str, str], Model]
+"""``(table, column)``: a check of the column's decoded value that raises what the game's reader raises
+(``SceneState.model_validate`` for a scene): the layers above the store know what these values mean."""
 MAX_PROBLEMS = 50
 _CHECK_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, *DECODE_ERRORS)
-
-# (table, key column, JSON columns) whose every value must decode (a packed one once unpacked).
-_JSON_COLUMNS = (
-    ("nodes", "id", ("aliases", "labels", "attributes")),
-    ("edges", "id", ("evidence",)),
-    ("turns", "number", ("world_ir", "timings")),
-    ("journal", "id", ("before",)),
-    ("swipes", "turn || ':' || idx", ("payload", "usage")),
-    ("turn_context", "turn", ("context",)),
-)
+_MODEL_ERRORS: tuple[type[Exception], ...] = (ValidationError, *DECODE_ERRORS)
 
 
-def check_save(path: Path, scene_check: SceneCheck | None = None) -> list[str]:
-    """Every problem found in the save at ``path`` (empty: it is healthy). Never writes."""
+def check_save(path: Path, models: Models | None = None) -> list[str]:
+    """Every problem found in the save at ``path`` (empty: it is healthy). Never writes.
+
+    Raises ``SaveError`` for a file the game refuses outright, with the message opening it gives."""
     inspect_save(path)
     try:
         conn = read_connection(path)
@@ -46,13 +46,12 @@ def check_save(path: Path, scene_check: SceneCheck | None = None) -> list[str]:
         raise SaveError(f"{path.stem} cannot be opened: {brief(error)}") from error
     problems: list[str] = []
     try:
-        for step in (_integrity, _tables, _json_columns, _rows_decode, _open_versions, _knowers, _gossip_log,
-                     _contiguous_turns):
+        for step in (_integrity, _tables, _dangling, _open_versions, _knowers, _gossip_log, _contiguous_turns):
             try:
                 problems += step(conn)
             except _CHECK_ERRORS as error:
                 problems.append(f"{step.__name__.strip('_').replace('_', ' ')}: cannot be checked ({brief(error)})")
-        problems += _scenes(conn, scene_check)
+        problems += _values(conn, models or {})
     finally:
         conn.close()
     return problems[:MAX_PROBLEMS]
@@ -63,66 +62,144 @@ def _integrity(conn: sqlite3.Connection) -> list[str]:
     return [] if [tuple(r) for r in rows] == [("ok",)] else [f"integrity: {r[0]}" for r in rows]
 
 
-def _tables(conn: sqlite3.Connection) -> list[str]:
-    """Every table the save's schema version promises: one dropped by hand or by a tool fails every read."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    have = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+def promised_columns(version: int) -> dict[str, list[str]]:
+    """Each table the schema version promises, with its columns (as the migrations build them)."""
     promised = sqlite3.connect(":memory:")
     try:
         promised.executescript(";\n".join(MIGRATIONS[:version]))
-        wanted = [str(row[0]) for row in promised.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+        tables = [str(row[0]) for row in promised.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                                           "ORDER BY name")]
+        return {table: [str(r[1]) for r in promised.execute(f'PRAGMA table_info("{table}")')] for table in tables}
     finally:
         promised.close()
-    return [f"tables: {name} is missing" for name in wanted if name not in have]
 
 
-def _json_columns(conn: sqlite3.Connection) -> list[str]:
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    """Every table and column the save's schema version promises: one dropped by hand or by a tool fails
+    every read of it."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    have = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    problems: list[str] = []
+    for table, columns in promised_columns(version).items():
+        if table not in have:
+            problems.append(f"tables: {table} is missing")
+            continue
+        present = {str(r[1]) for r in conn.execute(f'PRAGMA table_info("{table}")')}
+        problems += [f"tables: {table}.{column} is missing" for column in columns if column not in present]
+    return problems
+
+
+# ------------------------------------------------------------------------------------------- values
+
+
+def read_row(table: str, row: Mapping[str, object], models: Models) -> tuple[dict[str, Any], list[tuple[str, str]],
+                                                                              str | None]:
+    """``row`` of ``table`` as the game reads it: its decoded values, ``(column, why)`` for each value that
+    does not decode, and, when every value decodes, why the row fails its model (None: it is fine).
+
+    ``kith saves check`` reports these; ``kith saves salvage`` mends or leaves out the row by them."""
+    columns = decoded.TABLES.get(table, {})
+    values: dict[str, Any] = {}
+    failures: list[tuple[str, str]] = []
+    for name, value in row.items():
+        column = columns.get(name)
+        try:
+            values[name] = column.decode(value, row) if column is not None else _plain(value)
+        except decoded.Undecodable as error:
+            failures.append((name, str(error)))
+    if failures:
+        return values, failures, None
+    model = _ROW_MODELS.get(table)
+    checks = [(name, check) for (model_table, name), check in models.items() if model_table == table] if models else []
+    try:
+        if model is not None:
+            model(values)
+        for name, check in checks:
+            if name in values:
+                check(values[name])
+    except _MODEL_ERRORS as error:
+        return values, [], first_line(error)
+    return values, [], None
+
+
+def _plain(value: object) -> object:
+    """A column no reader decodes (one this Kith does not know): text that is text, anything else as it is."""
+    return decoded.as_text(value) if isinstance(value, decoded.RawText) else value
+
+
+def where(table: str, key: str) -> str:
+    """How a problem names its row: ``swipes 1:0``, ``edges edge-7``, ``scene of turn 2``."""
+    return f"scene of turn {key}" if table == "scenes" else f"{table} {key}"
+
+
+def _values(conn: sqlite3.Connection, models: Models) -> list[str]:
+    """Every value of every row, decoded as its reader decodes it (``game.store.decoded``)."""
     problems: list[str] = []
     tables = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    for table, key, columns in _JSON_COLUMNS:
-        if table not in tables:
-            continue  # a save from before the table's migration (checks never migrate a save)
-        for column in columns:
-            for row in conn.execute(f"SELECT {key}, {column} FROM {table}"):
-                if row[1] is None and column in {"world_ir", "before"}:
+    for table in sorted(tables & set(decoded.TABLES)):
+        try:
+            for row, key in decoded.rows_of(conn, table):
+                _decoded, failures, model = read_row(table, row, models)
+                if not failures and model is None:
                     continue
-                try:
-                    text = unpack(row[1])
-                except ValueError:
-                    problems.append(f"{table} {row[0]}: {column} is compressed and does not decompress")
-                    continue
-                try:
-                    json.loads(text)  # type: ignore[arg-type]
-                except (TypeError, ValueError):
-                    problems.append(f"{table} {row[0]}: {column} is not valid JSON")
+                at = where(table, decoded.key_text(key))
+                problems += [f"{at}: {column} {why}" for column, why in failures]
+                if model is not None:
+                    problems.append(f"{at}: {model}")
+                if len(problems) >= MAX_PROBLEMS:
+                    return problems
+        except sqlite3.Error as error:
+            problems.append(f"{table}: cannot be checked ({brief(error)})")
     return problems
 
 
-def _rows_decode(conn: sqlite3.Connection) -> list[str]:
-    problems: list[str] = []
-    node_rows = conn.execute("SELECT id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, "
-                             "attributes FROM nodes").fetchall()
-    for row in node_rows:
-        try:
-            Node.model_validate({"id": row[0], "name": row[1], "type": row[2], "aliases": json.loads(row[3]),
-                                 "labels": json.loads(row[4]), "summary": row[5], "firstSeenTurn": row[6],
-                                 "lastSeenTurn": row[7], "attributes": json.loads(row[8])})
-        except (ValidationError, TypeError, ValueError) as error:
-            problems.append(f"node {row[0]}: {_first_line(error)}")
-    edge_rows = conn.execute("SELECT id, source, target, relation, strength, fact, valid_at, invalid_at, evidence "
-                             "FROM edges").fetchall()
-    for row in edge_rows:
-        try:
-            Edge.model_validate({"id": row[0], "source": row[1], "target": row[2], "relation": row[3],
-                                 "strength": row[4], "fact": row[5], "validAt": row[6], "invalidAt": row[7],
-                                 "evidenceTurnIds": json.loads(row[8])})
-        except (ValidationError, TypeError, ValueError) as error:
-            problems.append(f"edge {row[0]}: {_first_line(error)}")
+# The graph's own rows and the graph rows other tables keep (a turn's before-images, a telling's writes)
+# are validated as the graph's models, as undo, a swap of tellings and opening a game validate them.
+
+
+def _node(values: Mapping[str, Any]) -> None:
+    Node.model_validate({"id": values["id"], "name": values["name"], "type": values["type"],
+                         "aliases": values["aliases"], "labels": values["labels"], "summary": values["summary"],
+                         "firstSeenTurn": values["first_seen_turn"], "lastSeenTurn": values["last_seen_turn"],
+                         "attributes": values["attributes"]})
+
+
+def _edge(values: Mapping[str, Any]) -> None:
+    Edge.model_validate({"id": values["id"], "source": values["source"], "target": values["target"],
+                         "relation": values["relation"], "strength": values["strength"], "fact": values["fact"],
+                         "validAt": values["valid_at"], "invalidAt": values["invalid_at"],
+                         "evidenceTurnIds": values["evidence"]})
+
+
+_IMAGES: dict[str, Callable[[Any], object]] = {"node": Node.model_validate, "edge": Edge.model_validate,
+                                               "knowing": Knowing.model_validate}
+
+
+def _journal(values: Mapping[str, Any]) -> None:
+    check = _IMAGES.get(str(values.get("kind")))
+    if check is not None and values.get("before") is not None:
+        check(values["before"])
+
+
+def _telling(values: Mapping[str, Any]) -> None:
+    writes = values["payload"]["writes"]
+    for kind, check in (("nodes", Node.model_validate), ("edges", Edge.model_validate),
+                        ("knowings", Knowing.model_validate)):
+        for item in writes[kind]:
+            check(item)
+
+
+_ROW_MODELS: dict[str, Callable[[Mapping[str, Any]], None]] = {
+    "nodes": _node, "edges": _edge, "journal": _journal, "swipes": _telling}
+
+
+# ------------------------------------------------------------------------------------------- relations
+
+
+def _dangling(conn: sqlite3.Connection) -> list[str]:
     dangling = conn.execute("SELECT id FROM edges WHERE source NOT IN (SELECT id FROM nodes) "
                             "OR target NOT IN (SELECT id FROM nodes) LIMIT 20").fetchall()
-    problems += [f"edge {row[0]}: points at a node that does not exist" for row in dangling]
-    return problems
+    return [f"edge {row[0]}: points at a node that does not exist" for row in dangling]
 
 
 def _open_versions(conn: sqlite3.Connection) -> list[str]:
@@ -166,27 +243,9 @@ def _contiguous_turns(conn: sqlite3.Connection) -> list[str]:
     return problems
 
 
-def _scenes(conn: sqlite3.Connection, scene_check: SceneCheck | None) -> list[str]:
-    problems: list[str] = []
-    try:
-        rows = conn.execute("SELECT turn, state FROM scenes ORDER BY turn").fetchall()
-    except sqlite3.Error as error:
-        return [f"scenes: cannot be checked ({brief(error)})"]
-    for turn, state in rows:
-        try:
-            loaded = json.loads(state)
-            if not isinstance(loaded, dict):
-                raise ValueError("not a JSON object")
-            if scene_check is not None:
-                scene_check(loaded)
-        except (ValidationError, TypeError, ValueError) as error:
-            problems.append(f"scene of turn {turn}: {_first_line(error)}")
-    return problems
-
-
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
     if isinstance(error, ValidationError):
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        return f"{where}: {first['msg']}" if where else str(first["msg"])
+        at = ".".join(str(part) for part in first["loc"])
+        return f"{at}: {first['msg']}" if at else str(first["msg"])
     return str(error).splitlines()[0] if str(error) else type(error).__name__

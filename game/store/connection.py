@@ -202,7 +202,7 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "meta" not in tables:
             raise SaveError(f"{label} is not a Kith save (an SQLite database of another program); it was left untouched")
-        meta = {str(key): str(value) for key, value in conn.execute("SELECT key, value FROM meta").fetchall()}
+        meta = _meta(conn)
     except sqlite3.DatabaseError as error:
         raise _not_ours_or_damaged(label, error) from error
     except UnicodeDecodeError as error:
@@ -217,7 +217,78 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
             f"{label} was written by a newer Kith (save format {version}; this version reads up to "
             f"{CURRENT_VERSION}). Update Kith to open it; the file was left untouched."
         )
+    if version < 1:
+        # Every Kith save is numbered from its first migration on; 0 or below was set by another hand, and
+        # upgrading from it would run migrations over tables that already exist (or, below 0, the last one).
+        raise SaveError(f"{label} is damaged (its save format number is {version}, which no Kith writes); it was "
+                        "left untouched")
+    if version < CURRENT_VERSION:
+        _check_upgrade(path, label, version)
     return version, meta
+
+
+def _check_upgrade(path: Path, label: str, version: int) -> None:
+    """Refuse a save whose upgrade would fail, before anything is written to it.
+
+    The upgrade is tried on a copy of the save's schema in memory (no rows: the migrations' statements
+    fail on tables and columns, which the schema holds). A format number that does not match the tables
+    (a save of format 14 relabelled 5 by a tool) fails here, so ``saves check`` and play refuse it alike
+    and the file is never half upgraded.
+    """
+    try:
+        conn = read_connection(path)
+        try:
+            schema = conn.execute("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL "
+                                  "AND name NOT LIKE 'sqlite_%'").fetchall()
+        finally:
+            conn.close()
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+        raise SaveError(f"{label} is damaged (its schema cannot be read: {brief(error)}); it was left untouched"
+                        ) from error
+    order = {"table": 0, "index": 1, "view": 2, "trigger": 3}
+    trial = sqlite3.connect(":memory:")
+    try:
+        try:
+            for _kind, sql in sorted(schema, key=lambda row: order.get(str(row[0]), 4)):
+                trial.execute(str(sql))
+        except sqlite3.Error as error:
+            raise SaveError(f"{label} is damaged (its schema does not read back: {brief(error)}); it was left "
+                            "untouched") from error
+        for number in range(version + 1, CURRENT_VERSION + 1):
+            try:
+                trial.executescript(";\n".join(_statements(MIGRATIONS[number - 1])))
+            except sqlite3.Error as error:
+                raise SaveError(
+                    f"{label} is damaged: its save format number ({version}) does not match its tables, so it "
+                    f"cannot be upgraded to this Kith's format (step {number}: {brief(error)}); it was left "
+                    "untouched") from error
+    finally:
+        trial.close()
+
+
+def _meta(conn: sqlite3.Connection) -> dict[str, str]:
+    """The meta rows whose key and value are text; one that is not (a damaged byte) is left to ``saves
+    check`` to name, so the file is still recognised as the Kith save it is."""
+    conn.text_factory = bytes
+    try:
+        rows = conn.execute("SELECT key, value FROM meta").fetchall()
+    finally:
+        conn.text_factory = str
+    meta: dict[str, str] = {}
+    for key, value in rows:
+        try:
+            meta[_text(key)] = _text(value)
+        except (UnicodeDecodeError, TypeError):
+            continue
+    return meta
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8")
+    if isinstance(value, str):
+        return value
+    raise TypeError("not text")
 
 
 def _not_ours_or_damaged(label: str, error: sqlite3.DatabaseError) -> SaveError:

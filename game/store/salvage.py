@@ -21,11 +21,10 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pydantic import ValidationError
-
 from game.errors import SaveError, SaveNotFound
-from game.graph.models import Edge, Node
-from game.store.check import SceneCheck, check_save
+from game.graph.models import Node
+from game.store import decoded
+from game.store.check import Models, check_save, read_row
 from game.store.connection import (
     APPLICATION,
     inspect_save,
@@ -35,10 +34,9 @@ from game.store.connection import (
     remove_file,
     temporary_name,
 )
-from game.store.damage import DECODE_ERRORS, brief
+from game.store.damage import brief
 from game.store.graph_repo import name_rows
 from game.store.migrations import MIGRATIONS
-from game.store.packed import unpack
 
 # Rowid probes after a scan dies: the start moves past the damage by doubling steps, at most this often.
 MAX_PROBES = 64
@@ -46,8 +44,6 @@ MAX_PROBES = 64
 MAX_POINT_READS = 4096
 # Derived tables, rebuilt from what survives rather than copied (an index of names, SQLite's counters).
 _DERIVED = {"node_names", "sqlite_sequence"}
-# The key a player knows a row by, where it is not the primary key (a relation version by its ID, not its seq).
-_KEYS = {"edges": ["id"]}
 LOST_TURN = "(This turn was lost when the save was damaged; `kith saves salvage` kept its place.)"
 
 
@@ -73,11 +69,7 @@ class NothingRescued(SaveError):
     """No new save was written: nothing of the damaged save could be read into one that opens (exit 1)."""
 
 
-class _Text(bytes):
-    """A TEXT value as SQLite stored it, decoded per row so one bad byte costs one row, not the table."""
-
-
-def salvage_save(source: Path, target: Path, scene_check: SceneCheck | None = None) -> SalvageReport:
+def salvage_save(source: Path, target: Path, models: Models | None = None) -> SalvageReport:
     """Build ``target`` from what of ``source`` can be read; ``source`` is never written."""
     if not source.exists():
         raise SaveNotFound(f"there is no save {source.stem!r} in {source.parent}")
@@ -103,14 +95,14 @@ def salvage_save(source: Path, target: Path, scene_check: SceneCheck | None = No
                 dst.executescript(f"BEGIN;\n{';'.join(MIGRATIONS[:version])};\nPRAGMA user_version = {version};\n"
                                   "COMMIT;")
                 dst.execute("BEGIN")
-                copied, items = _copy_tables(src, dst, scene_check)
+                copied, items = _copy_tables(src, dst, models or {})
                 items += _repair(dst, source.stem)
                 dst.execute("COMMIT")
             finally:
                 dst.close()
         finally:
             src.close()
-        problems = check_save(temporary, scene_check)
+        problems = check_save(temporary, models)
         if problems:
             raise NothingRescued(f"nothing could be rescued from {source.stem}: what could be read still fails "
                                  f"the checks ({problems[0]})")
@@ -136,8 +128,7 @@ def _columns(conn: sqlite3.Connection, table: str) -> list[tuple[str, int]]:
     return [(str(r[1]), int(r[5])) for r in conn.execute(f'PRAGMA table_info("{table}")')]
 
 
-def _copy_tables(src: sqlite3.Connection, dst: sqlite3.Connection,
-                 scene_check: SceneCheck | None) -> tuple[int, list[Salvaged]]:
+def _copy_tables(src: sqlite3.Connection, dst: sqlite3.Connection, models: Models) -> tuple[int, list[Salvaged]]:
     items: list[Salvaged] = []
     copied = 0
     try:
@@ -158,23 +149,21 @@ def _copy_tables(src: sqlite3.Connection, dst: sqlite3.Connection,
             items.append(Salvaged(table, "*", f"the table cannot be read: {brief(error)}"))
             continue
         names = [name for name, _ in columns if name in source_columns]
-        keys = _KEYS.get(table) or [name for name, pk in sorted(columns, key=lambda c: c[1]) if pk > 0] or ["rowid"]
+        keys = list(decoded.KEYS.get(table, ())) or [name for name, pk in sorted(columns, key=lambda c: c[1]) if pk > 0] or ["rowid"]
         quoted = ", ".join(f'"{n}"' for n in names)
         insert = f'INSERT INTO "{table}" ({quoted}) VALUES ({", ".join("?" for _ in names)})'
         for row, failure in _tolerant_rows(src, table, names, has_rowid):
-            key = (":".join(str(row[k]) for k in keys) if all(k in row for k in keys)
+            key = (":".join(_shown(row[k]) for k in keys) if all(k in row for k in keys)
                    else str(row.get("rowid", "*")))
             if failure is not None:
                 items.append(Salvaged(table, key, failure))
                 continue
-            mended = _mend(table, row)
-            why = _undecodable(table, row, scene_check)
-            if why is None:
+            kept, why, mended = _salvaged(table, row, models)
+            if kept is not None:
                 try:
-                    dst.execute(insert, [row[n] for n in names])
+                    dst.execute(insert, [kept[n] for n in names])
                     copied += 1
-                    items += [Salvaged(table, key, f"{column} was not valid JSON: now empty", "repaired")
-                              for column in mended]
+                    items += [Salvaged(table, key, what, "repaired") for what in mended]
                     continue
                 except sqlite3.IntegrityError as error:
                     why = f"breaks the schema: {brief(error)}"
@@ -190,7 +179,7 @@ def table_has_rowid(conn: sqlite3.Connection, table: str) -> bool:
 def _tolerant_rows(src: sqlite3.Connection, table: str, names: list[str],
                    has_rowid: bool) -> Iterator[tuple[dict[str, Any], str | None]]:
     """Every row that reads, as a dict; a failure as ``(partial row, why)``. Never raises for damage."""
-    src.text_factory = _Text
+    src.text_factory = decoded.RAW_TEXT
     try:
         yield from _rows(src, table, names, has_rowid)
     finally:
@@ -278,77 +267,48 @@ def _by_rowid(src: sqlite3.Connection, select: str, names: list[str], after: int
 
 
 def _decoded(names: list[str], raw: tuple[Any, ...]) -> tuple[dict[str, Any], str | None]:
-    row: dict[str, Any] = {}
-    for name, value in zip(names, raw, strict=True):
-        if isinstance(value, _Text):
-            try:
-                value = bytes(value).decode("utf-8")
-            except UnicodeDecodeError:
-                return row, f"{name} is not valid text"
-        row[name] = value
-    return row, None
+    """A row as column -> value as stored (TEXT as ``RawText``): ``_salvaged`` decodes it value by value."""
+    return dict(zip(names, raw, strict=True)), None
 
 
-# (table: JSON columns) whose every value must decode, as ``kith saves check`` requires.
-_JSON = {"nodes": ("aliases", "labels", "attributes"), "edges": ("evidence",), "turns": ("world_ir", "timings"),
-         "journal": ("before",), "swipes": ("payload", "usage"), "turn_context": ("context",), "scenes": ("state",)}
+def _salvaged(table: str, row: dict[str, Any], models: Models) -> tuple[dict[str, Any] | None, str, list[str]]:
+    """``row`` as it is copied (None: left out, and why), and what was mended in it.
+
+    A value that does not decode (``game.store.decoded``) is emptied when its column only describes the
+    row (``Column.mend``: a relation's evidence, an attitude's history, a memory's tags) and leaves the
+    row out otherwise; so does a row that fails its model (a scene, a node)."""
+    _values, failures, model = read_row(table, row, models)
+    mended: list[str] = []
+    if failures:
+        columns = decoded.TABLES.get(table, {})
+        for column, why in failures:
+            mend = columns[column].mend if column in columns else decoded.DROP
+            if mend is decoded.DROP:
+                return None, f"{column} {why}", []
+            row = {**row, column: mend}
+            mended.append(f"{column} {_past(why)}: now empty")
+        _values, failures, model = read_row(table, row, models)
+        if failures:
+            return None, f"{failures[0][0]} {failures[0][1]}", []
+    if model is not None:
+        return None, model, []
+    return {name: _stored(value) for name, value in row.items()}, "", mended
 
 
-# Columns that describe a row rather than make it (where a relation was read, a node's other names, a
-# turn's timings): when one does not decode, the row is kept with the column emptied, not left out.
-_MENDABLE: dict[str, dict[str, str | None]] = {
-    "edges": {"evidence": "[]"}, "nodes": {"aliases": "[]", "labels": "[]", "attributes": "{}"},
-    "turns": {"timings": "{}", "world_ir": None}}
+def _past(why: str) -> str:
+    for now, then in (("is ", "was "), ("holds ", "held ")):
+        if why.startswith(now):
+            return then + why.removeprefix(now)
+    return why
 
 
-def _mend(table: str, row: dict[str, Any]) -> list[str]:
-    """Empty the descriptive columns of ``row`` that do not decode; the names of those emptied."""
-    mended = []
-    for column, empty in _MENDABLE.get(table, {}).items():
-        value = row.get(column)
-        if value is None or column not in row:
-            continue
-        try:
-            json.loads(unpack(value))  # type: ignore[arg-type]  # a number or other junk raises TypeError
-        except (TypeError, ValueError):
-            row[column] = empty
-            mended.append(column)
-    return mended
+def _shown(value: object) -> str:
+    return bytes(value).decode("utf-8", "replace") if isinstance(value, decoded.RawText) else str(value)
 
 
-def _undecodable(table: str, row: dict[str, Any], scene_check: SceneCheck | None) -> str | None:
-    """Why ``row`` cannot be used as the game would decode it, or None."""
-    for column in _JSON.get(table, ()):
-        value = row.get(column)
-        if value is None and column in {"world_ir", "before"}:
-            continue
-        try:
-            json.loads(unpack(value))  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return f"{column} is not valid JSON"
-    try:
-        if table == "nodes":
-            Node.model_validate({"id": row["id"], "name": row["name"], "type": row["type"],
-                                 "aliases": json.loads(row["aliases"]), "labels": json.loads(row["labels"]),
-                                 "summary": row["summary"], "firstSeenTurn": row["first_seen_turn"],
-                                 "lastSeenTurn": row["last_seen_turn"], "attributes": json.loads(row["attributes"])})
-        elif table == "edges":
-            Edge.model_validate({"id": row["id"], "source": row["source"], "target": row["target"],
-                                 "relation": row["relation"], "strength": row["strength"], "fact": row["fact"],
-                                 "validAt": row["valid_at"], "invalidAt": row["invalid_at"],
-                                 "evidenceTurnIds": json.loads(row["evidence"])})
-        elif table == "scenes":
-            state = json.loads(row["state"])
-            if not isinstance(state, dict):
-                return "state is not a JSON object"
-            if scene_check is not None:
-                scene_check(state)
-    except ValidationError as error:
-        first = error.errors()[0]
-        return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
-    except DECODE_ERRORS as error:
-        return brief(error)
-    return None
+def _stored(value: object) -> object:
+    """A value as it is written to the new save: text decoded (``_salvaged`` found that it decodes)."""
+    return bytes(value).decode("utf-8") if isinstance(value, decoded.RawText) else value
 
 
 # ------------------------------------------------------------------------------------------- repairs

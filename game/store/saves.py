@@ -89,6 +89,7 @@ def read_save_info(path: Path) -> SaveInfo:
 
     from game.store.connection import inspect_save, read_connection
     from game.store.damage import damaged
+    from game.store.decoded import opening_problem
 
     size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
     try:
@@ -98,8 +99,13 @@ def read_save_info(path: Path) -> SaveInfo:
             turns = int(conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0])
             fast = _fast_turns(conn)
             prompt, completion = _tokens(conn)
+            problem = opening_problem(conn)
         finally:
             conn.close()
+        if problem is not None:
+            # What opening the game would refuse (a history cut short, tags that are not JSON): listed as
+            # damaged now, rather than found when the player picks it.
+            raise SaveError(f"{path.stem} is damaged ({problem}); `kith saves check {path.stem}` lists what is wrong")
     except SaveError as error:
         return SaveInfo(path.stem, path, None, 0, None, size, error=str(error))
     except (sqlite3.Error, ValueError, TypeError) as error:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from game.config import Settings
     from game.engine.enrich import Reading
-    from game.engine.events import Event, TurnReplaced
+    from game.engine.events import ConfirmRequested, Event, TurnReplaced
     from game.engine.session import GameSession
     from game.graph.map import Position
     from game.narrator.base import Narrator
@@ -460,6 +460,8 @@ class KithApp(App[int]):
                 self.report(error)
         if self._outcome.quit:
             self.action_confirm_quit()
+        elif self._outcome.confirm is not None:
+            self._confirm_command(self._outcome.confirm)
 
     async def _end_stream(self) -> None:
         stream, self._stream = self._stream, None
@@ -470,6 +472,7 @@ class KithApp(App[int]):
         # The engine's events load with the first turn: the first frame does not need them.
         from game.engine.events import (
             AttitudeChanged,
+            ConfirmRequested,
             GameEnded,
             GraphChanged,
             MemoryUpdating,
@@ -527,6 +530,8 @@ class KithApp(App[int]):
             self._outcome.replaced = event
         elif isinstance(event, QuitRequested):
             self._outcome.quit = True
+        elif isinstance(event, ConfirmRequested):
+            self._outcome.confirm = event
 
     def action_cancel_turn(self) -> None:
         if self.turn_running:
@@ -806,6 +811,20 @@ class KithApp(App[int]):
 
         self.push_screen(ConfirmScreen(f"Leave Kith?{where}", "Leave"), chosen)
 
+    def _confirm_command(self, asked: ConfirmRequested) -> None:
+        """A command that asks first (``restore``): Yes plays it again, which the session takes as the answer."""
+        def chosen(yes: bool | None) -> None:
+            if yes:
+                self.submit(asked.command)
+            elif self.session is not None:
+                from game.engine.meta_commands import withdraw_question
+
+                withdraw_question(self.session)
+
+        from game.ui.screens.confirm import ConfirmScreen
+
+        self.push_screen(ConfirmScreen(asked.question, asked.yes, danger=True), chosen)
+
     async def action_quit(self) -> None:
         self.exit(0)
 
@@ -822,6 +841,8 @@ class _Outcome:
         self.reset = ""
         """Why the session now shows another state (``SessionReset.reason``); empty when it does not."""
         self.quit = False
+        self.confirm: ConfirmRequested | None = None
+        """A command that asked to be confirmed: the modal asks once the turn's events are shown."""
         self.replaced: TurnReplaced | None = None
         """The last turn told another way (retry, continue, an edit, a swipe): shown in place of the old."""
 

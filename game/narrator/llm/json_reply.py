@@ -25,13 +25,14 @@ _SCHEMA_KEYS = {"$schema", "$defs", "definitions", "properties", "additionalProp
 
 
 class JSONReplyError(ValueError):
-    """A reply that holds no usable JSON; the message says why, for the model's next try."""
+    """A reply that holds no usable JSON; the message says why, for the model's next try. It completes
+    "the reply is ..." (or "the arguments are ..."), the way every caller puts it."""
 
 
 def parse_json_reply(text: str) -> Any:
     """The JSON value a reply holds, after removing reasoning, fences and surrounding prose."""
     if len(text) > MAX_JSON_CHARS:
-        raise JSONReplyError(f"the reply is too long ({len(text)} characters; at most {MAX_JSON_CHARS})")
+        raise JSONReplyError(f"too long ({len(text)} characters; at most {MAX_JSON_CHARS})")
     candidates = [text]
     cleaned = strip_reasoning(text).strip()
     candidates.append(cleaned)
@@ -39,7 +40,7 @@ def parse_json_reply(text: str) -> Any:
     embedded = first_json_span(cleaned)
     if embedded is not None:
         candidates.append(embedded)
-    last_error = "the reply holds no JSON object"
+    last_error = "empty: no JSON object or list in it"
     for candidate in candidates:
         if not candidate:
             continue

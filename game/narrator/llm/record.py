@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
+import stat
 from collections.abc import AsyncGenerator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +34,90 @@ from game.narrator.llm.transport import ChatCall, LLMError, Transport
 FORMAT = "kith-llm-recording"
 VERSION = 1
 _EXCERPT = 160
+_HEAD = 65536
+"""How much of an existing file is read to tell a recording (its header is its first, short line)."""
+_SAVE_NAME = re.compile(r"\.sqlite(?:-wal|-shm|-journal|\..*)?\Z")
+"""``NAME.sqlite``, its SQLite sidecars, and the temporary files a save is built under (``.NAME.sqlite.creating-PID``)."""
+_SIDECARS = ("-wal", "-shm", "-journal")
+_SQLITE = b"SQLite format 3\x00"
+
+
+def refuse_unsafe_record(path: Path, *, saves_dir: Path | None = None, save: Path | None = None) -> None:
+    """Refuse a ``--record`` path the recording must never overwrite, before anything is written.
+
+    A recording is started afresh (truncated), so it may only replace an earlier recording or an empty
+    file. Refused: a save's name (``NAME.sqlite``, anywhere: inside the saves folder it is or would be a
+    save), a save's ``-wal``, ``-shm`` or ``-journal`` (writing one corrupts the save beside it), the
+    save being played (``save``), anything that is not a regular file, and any existing file that is not
+    a Kith recording (an SQLite database under another name included). The lock is ``flock`` on the save
+    file itself, so there is no lock file to protect. ``InputError``, exit 2, nothing written."""
+    candidates = [path, *([path.resolve()] if path.exists() or path.is_symlink() else [])]
+    for candidate in candidates:
+        if _SAVE_NAME.search(candidate.name):
+            where = " in the saves folder" if saves_dir is not None and _inside(candidate, saves_dir) else ""
+            raise InputError(f"--record {path}: that is a save's file name{where} (NAME.sqlite and its -wal, -shm and "
+                             "-journal files are saves); a recording is never written over a save: record to a "
+                             ".jsonl file")
+        for side in _SIDECARS:
+            base = candidate.with_name(candidate.name.removesuffix(side))
+            if candidate.name.endswith(side) and _is_sqlite(base):
+                raise InputError(f"--record {path}: that is the {side} file of the save {base}; writing it would "
+                                 "damage the save: record to a .jsonl file")
+    if save is not None:
+        played = save.resolve()
+        if path.resolve() in {played, *(Path(f"{played}{side}") for side in _SIDECARS)}:
+            raise InputError(f"--record {path}: that is the save being played; record to a .jsonl file")
+    problem = _not_a_recording(path)
+    if problem is not None:
+        raise InputError(f"--record {path}: {problem}; a recording only ever replaces an earlier recording: "
+                         "choose another file")
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except OSError:
+        return False
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(_SQLITE)) == _SQLITE
+    except OSError:
+        return False
+
+
+def _not_a_recording(path: Path) -> str | None:
+    """Why the file at ``path`` may not be replaced by a recording (None: it is missing, empty, or one)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"it cannot be read ({error.strerror or error})"
+    if not stat.S_ISREG(mode):
+        return "it is a folder" if stat.S_ISDIR(mode) else "it is not a regular file (a pipe, socket or device)"
+    try:
+        with path.open("rb") as handle:
+            return _head_problem(handle.read(_HEAD))
+    except OSError as error:
+        return f"it cannot be read ({error.strerror or error})"
+
+
+def _head_problem(head: bytes) -> str | None:
+    if not head:
+        return None
+    if head.startswith(_SQLITE):
+        return "it exists and is an SQLite database (a save, perhaps), not a Kith recording"
+    first = head.split(b"\n", 1)[0]
+    try:
+        header = json.loads(first)
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        return "it exists and is not a Kith recording"
+    return None
 
 
 def request_summary(call: ChatCall, *, streamed: bool | None = None) -> dict[str, Any]:
@@ -73,11 +160,12 @@ class RecordingTransport:
         """Keep each request's body and each streamed reply's assembled text, to read a failing session."""
         self._redactor = redactor or inner.redactor
         self._count = 0
+        refuse_unsafe_record(path)  # checked again here: the file may have appeared since the command began
+        header = {"format": FORMAT, "version": VERSION, "model": model, "endpoint": inner.label,
+                  "recorded": datetime.now(UTC).isoformat(timespec="seconds"), "full": full}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            header = {"format": FORMAT, "version": VERSION, "model": model, "endpoint": inner.label,
-                      "recorded": datetime.now(UTC).isoformat(timespec="seconds"), "full": full}
-            path.write_text(self._line(header), encoding="utf-8")
+            _start(path, self._line(header).encode("utf-8"))
         except OSError as error:
             raise InputError(f"Cannot write the recording {path}: {error.strerror or error}") from error
 
@@ -136,6 +224,20 @@ class RecordingTransport:
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+def _start(path: Path, header: bytes) -> None:
+    """Write ``header`` as the whole of ``path``, looking at what is there through the same open file
+    before truncating it, so nothing that appeared since the check (a save made at that path) is lost."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    with os.fdopen(fd, "r+b") as handle:
+        problem = ("it is not a regular file" if not stat.S_ISREG(os.fstat(fd).st_mode)
+                   else _head_problem(handle.read(_HEAD)))
+        if problem is not None:
+            raise InputError(f"--record {path}: {problem}; it was left as it was")
+        handle.seek(0)
+        handle.truncate()
+        handle.write(header)
 
 
 class ReplayTransport:
