@@ -26,6 +26,7 @@ from game.mind.context import ComposedContext
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import NarrationRequest, PastTurn
 from game.narrator.llm.calls import Requests
+from game.narrator.llm.guard import SafeStream, until_end
 from game.narrator.llm.json_reply import (
     JSONReplyError,
     looks_like_text_tool_call_start,
@@ -231,6 +232,8 @@ class Narration:
             hold = self._stray_reasoning or (self._stray_reasoning is None
                                              and _REASONING_MODEL.search(str(params.get("model"))) is not None)
             think = ThinkFilter(HOLD_CHARS if hold else 0)
+            watch = SafeStream()
+            """Sees the end-of-turn marker as the narrator's own guard will (which also masks the key)."""
             holding = True
             round_.reset()
             try:
@@ -251,19 +254,27 @@ class Narration:
                             visible = think.feed(content)
                             if not visible:
                                 continue
+                            watch.feed(visible)
                             round_.text += visible
                             if holding:
                                 round_.held += visible
                                 # A tool call written as text must not reach the screen: hold the start back.
-                                if looks_like_text_tool_call_start(round_.held):
+                                if looks_like_text_tool_call_start(round_.held) or watch.ended:
                                     continue
                                 holding = False
                                 visible, round_.held = round_.held, ""
                             yield visible
+                        if watch.ended:
+                            # The model wrote its turn's end marker: what follows is a turn it makes up.
+                            # Leaving the block closes the response, so the server stops generating.
+                            round_.finish = round_.finish or "stop"
+                            round_.held = until_end(round_.held)[0]
+                            round_.raw = until_end(round_.raw)[0]  # counted as its recording replays it
+                            break
                 if round_.finish is None:
                     raise LLMError(f"The model server at {self.where} ended its reply without finishing it (no "
                                    "finish reason): the reply was cut off, so the turn was not kept.", "stream")
-                rest = think.flush()
+                rest = "" if watch.ended else think.flush()
                 if think.stray_close:
                     self._stray_reasoning = True
                 elif round_.raw.strip() and not think.saw_tag and self._stray_reasoning is None:
