@@ -252,11 +252,12 @@ async def stage_places(graph: GraphIndex, scene: SceneState) -> dict[str, str]:
     return places
 
 
-def _not_saved(message: str) -> str:
+def _not_saved(message: str, again: bool = True) -> str:
     sentence = message.strip()
     if sentence and sentence[-1] not in ".!?":
         sentence += "."
-    return f"{sentence[:1].upper()}{sentence[1:]} Nothing of this turn was saved; you can try again."
+    return (f"{sentence[:1].upper()}{sentence[1:]} Nothing of this turn was saved"
+            + ("; you can try again." if again else "."))
 
 
 class TurnPipeline:
@@ -466,7 +467,8 @@ class TurnPipeline:
                                            tuple(assumed), mode=request.mode))
             lap("commit_ms")
         except KithError as error:
-            yield TurnFailed(_not_saved(error.message), error.title)
+            again = not isinstance(error, NarratorError) or error.retry_helps
+            yield TurnFailed(_not_saved(error.message, again), error.title)
             return
         except (OSError, ValueError) as error:
             failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error})")

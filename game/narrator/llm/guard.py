@@ -173,6 +173,7 @@ class SafeStream:
         self._raw = ""
         self._clean = ""
         self._ended = False
+        self._marked = False
 
     def feed(self, piece: str) -> str:
         if self._ended:
@@ -197,9 +198,15 @@ class SafeStream:
         caller stops reading there (and closes the response, so the server stops generating)."""
         return self._ended
 
+    @property
+    def marked(self) -> bool:
+        """Whether the reply held a chat-template marker written as text (a sign of a base model)."""
+        return self._marked
+
     def _release(self, *, final: bool) -> str:
         # Markers first, on everything not yet released: the hold that waits for the rest of a key must
         # never keep a marker from being seen whole, nor a key's mask cut a marker in two.
+        self._marked = self._marked or TEMPLATE_MARKERS.search(self._clean) is not None
         text, ended = until_end(self._clean)
         if ended:
             self._ended = True

@@ -213,7 +213,7 @@ class Narration:
                 # The server cannot carry tool calls, so the lookups go back as a user message.
                 answers = [await self._lookup(book, name, args, request.scene.cast)
                            for name, args in written[:MAX_LOOKUPS_PER_ROUND]]
-                messages.append({"role": "assistant", "content": round_.held})
+                messages.append({"role": "assistant", "content": until_end(round_.held)[0]})
                 messages.append({"role": "user", "content": "Lookup results (not shown to the player): "
                                  + tool_result(answers) + "\nNow tell the turn, in prose."})
                 rounds += 1
@@ -268,7 +268,6 @@ class Narration:
                             # The model wrote its turn's end marker: what follows is a turn it makes up.
                             # Leaving the block closes the response, so the server stops generating.
                             round_.finish = round_.finish or "stop"
-                            round_.held = until_end(round_.held)[0]
                             round_.raw = until_end(round_.raw)[0]  # counted as its recording replays it
                             break
                 if round_.finish is None:
@@ -470,6 +469,12 @@ def _joined(before: str, piece: str, fresh: bool) -> str:
 
 def no_narration() -> NarratorError:
     return NarratorError("The model returned no narration for this turn; try again, or try another model.")
+
+
+class CannotNarrate(NarratorError):
+    """A model that answers with nothing but chat-template markers (a base model): no retry helps."""
+
+    retry_helps = False
 
 
 async def _thread(request: NarrationRequest) -> str:
