@@ -36,7 +36,7 @@ async def system_prompt(server: ChatServer, turn: int, cast: list[str]) -> str:
         await collect(teller.narrate(request(world, graph, "wait", turn=turn, scene=scene)))
     finally:
         await teller.aclose()
-    return str(server.chat_requests[-1].messages[0]["content"])
+    return server.chat_requests[-1].text()  # the thread is the turn's own: in its message, not the system's
 
 
 async def test_a_quiet_person_the_player_knows_of_is_offered_as_a_thread(server: ChatServer) -> None:

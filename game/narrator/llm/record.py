@@ -62,8 +62,19 @@ def request_summary(call: ChatCall, *, streamed: bool | None = None) -> dict[str
 def _last_user(messages: list[dict[str, Any]]) -> str:
     for message in reversed(messages):
         if message.get("role") == "user" and isinstance(message.get("content"), str):
-            return str(message["content"])[-_EXCERPT:]
+            return _player_part(str(message["content"]))[-_EXCERPT:]
     return ""
+
+
+def _player_part(content: str) -> str:
+    """A narration turn's message without what the story adds before the player's words (its
+    ``<turn-context>`` block, a question to ask, a thread to pick up), so a mismatch names the words."""
+    if content.startswith("<turn-context>") and "</turn-context>" in content:
+        parts = content.split("</turn-context>", 1)[1].strip().split("\n\n")
+        while len(parts) > 1 and parts[0].startswith("## "):
+            parts = parts[1:]
+        return "\n\n".join(parts)
+    return content
 
 
 class RecordingTransport:
