@@ -29,6 +29,7 @@ CHATML_FALLBACK = ("{%- for message in messages -%}\n  {{- '<|im_start|>' + mess
                    "'<|im_end|>\\n' -}}\n{%- endfor -%}\n{%- if add_generation_prompt -%}\n  {{- '<|im_start|>"
                    "assistant\\n' -}}\n{%- endif -%}")
 """What llama-server reports as the chat template of a model that has none."""
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "llm.md"
 BASE_PROPS = {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1, "chat_template": CHATML_FALLBACK,
               "chat_template_caps": {"supports_tools": False, "supports_tool_calls": False},
               "bos_token": "<bos>", "eos_token": "<eos>"}
@@ -75,6 +76,19 @@ def test_doctor_says_a_base_model_cannot_narrate_from_its_props(
     assert "instruction-tuned chat model" in out
     # Nothing else is probed: each of a base model's replies runs to its length limit, to no purpose.
     assert len(server.chat_requests) == 2
+
+
+def test_the_documented_base_model_report_is_what_doctor_prints(
+        config: Path, capsys: pytest.CaptureFixture[str], server: ChatServer) -> None:
+    server.props = BASE_PROPS
+    server.push(Text(ECHO, finish_reason="length"), Text("<|im_end|>\n<|im_start|>user\n", chunk_size=6))
+    code = main(["--config", str(config), "doctor", "--base-url", server.base_url, "--model", "gemma3-270m"])
+    out = re.sub(r"answered in \d+\.\d s", "answered in 0.1 s", capsys.readouterr().out).replace(
+        server.base_url, "http://localhost:8089/v1")
+    blocks = re.findall(r"```text\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)
+    documented = next(block for block in blocks if "--model gemma3-270m" in block).split("\n", 1)[1]
+    assert code == 1
+    assert out.split("\nFolders\n", 1)[0] == documented
 
 
 def test_doctor_says_a_base_model_cannot_narrate_from_its_replies(

@@ -46,7 +46,6 @@ from game.narrator.llm.narrate_prompt import (
 from game.narrator.llm.prompts import (
     continue_messages,
     identity_note,
-    thread_section,
     with_authors_note,
 )
 from game.narrator.llm.stream import (
@@ -362,14 +361,14 @@ class Narration:
             narration_tools() if self.requests.caps.tools and self.llm.max_tool_rounds > 0 else None)
         npc_context, knowledge, mind = request.npc_context, dict(request.knowledge or {}), request.context
         system = narrate_system(self.world, request.memory)  # the player's Memory is always in the prompt
-        items = turn_items(self.world, request.scene, npc_context, knowledge, mind)
+        items = turn_items(self.world, request.scene, npc_context, knowledge, mind, thread)
         asked = identity_note(mind)
-        history, notices = self._window(request, tools, system, most, items, asked + thread)
+        history, notices = self._window(request, tools, system, most, items, asked)
         said = self.conversation.said(history)
         block_items = unsaid(items, said)
 
         def fitted() -> tuple[list[dict[str, Any]], int]:
-            messages = self._messages(request, history, system, render_block(block_items), asked + thread)
+            messages = self._messages(request, history, system, render_block(block_items), asked)
             return messages, self.requests.calibration.room(
                 self.llm.context_size, message_tokens(messages) + tools_tokens(tools or []))
 
@@ -389,7 +388,7 @@ class Narration:
                 if thinner is None:
                     break
                 mind = thinner
-            block_items = unsaid(turn_items(self.world, request.scene, npc_context, knowledge, mind), said)
+            block_items = unsaid(turn_items(self.world, request.scene, npc_context, knowledge, mind, thread), said)
             messages, room = fitted()
         if room < MIN_NARRATION_TOKENS:
             # The player's own notes are in every prompt and never trimmed: when they are there, they are the
@@ -499,9 +498,9 @@ class CannotNarrate(NarratorError):
 
 
 async def _thread(request: NarrationRequest) -> str:
-    """The system prompt's closing section naming one person the player knows of who has gone quiet, or ""."""
+    """The name of one person the player knows of who has gone quiet (a thread to pick up), or ""."""
     known = request.scene.known or {}
     cast = {normalize_name(name) for name in request.scene.cast}
     on_stage = [node_id for node_id, seen in known.items() if normalize_name(seen.name) in cast]
     gap = await thread_to_pick_up(request.graph, known, on_stage, request.turn)
-    return "" if gap is None else "\n\n" + thread_section(gap.name, gap.quiet_turns)
+    return "" if gap is None else gap.name

@@ -41,7 +41,7 @@ HOUSE_STYLE = (
 
 _PROMPT_TAGS = re.compile(
     r"<(\s*/?\s*)(turn|scene|player-input|narration|npc-context|knowledge|world-ir|existing-npcs"
-    r"|existing-relations|vocabulary|mind)\b", re.IGNORECASE)
+    r"|existing-relations|vocabulary|mind|thread)\b", re.IGNORECASE)
 
 
 def untrusted(text: str) -> str:
@@ -151,11 +151,13 @@ def identity_note(context: ComposedContext | None) -> str:
             + _untagged(line.text))
 
 
-def thread_section(name: str, quiet_turns: int) -> str:
-    """A person the story has let drop (``game.graph.metapaths_gaps``), offered as a thread, never an order."""
-    return (f"## A thread to pick up\n{untrusted(_untagged(name))}, whom the player character knows of, has not "
-            f"come up for {quiet_turns} turns. If the story allows, a mention, a rumour or a meeting may bring "
-            "them back; never force it.")
+def thread_line(name: str) -> str:
+    """A person the story has let drop (``game.graph.metapaths_gaps``), offered as a thread, never an order.
+
+    No count of turns: the line stays the same while they stay quiet, so it is said once (a count would
+    make it new every turn, like a clock)."""
+    return (f"{untrusted(_untagged(name))}, whom the player character knows of, has not come up for a long "
+            "while. If the story allows, a mention, a rumour or a meeting may bring them back; never force it.")
 
 
 # The player's own steering (``game.engine.notes``, ``continue``): when they are empty the narrate prompt
