@@ -36,10 +36,10 @@ from game.narrator.llm.prompts import (
     HOUSE_STYLE,
     KNOWLEDGE_HEADER,
     OWN_BLOCKS,
-    _place_line,
-    _player_line,
-    _untagged,
+    place_line,
+    player_line,
     thread_line,
+    untagged,
     untrusted,
 )
 from game.narrator.llm.tokens import fit_newest
@@ -66,7 +66,7 @@ def narrate_system(world: World, memory: str = "") -> str:
         "types what their character does; you tell what happens next.",
         f"## Premise\n{world.premise.strip()}",
         "## Style\n" + (f"{world.style.strip()}\n" if world.style.strip() else "") + HOUSE_STYLE,
-        f"## The player character\n{_player_line(world)}",
+        f"## The player character\n{player_line(world)}",
         "## Characters\nLook people up with list_characters and get_character before you give them words or "
         "deeds you are unsure of, including people who are not on stage. A few lookups at most, then tell "
         "the turn.",
@@ -107,7 +107,7 @@ def turn_items(world: World, scene: SceneState, npc_context: str, knowledge: Map
     (``thread``: the name of someone to bring back into the story, or "")."""
     cast = untrusted(", ".join(scene.cast)) if scene.cast else "nobody but the player character"
     goal = scene.story.goal if scene.story is not None and scene.story.goal is not None else world.section.goal
-    items = [Item("scene", "", f"Place: {untrusted(_place_line(world, scene))}", "place"),
+    items = [Item("scene", "", f"Place: {untrusted(place_line(world, scene))}", "place"),
              Item("scene", "", f"On stage: {cast}", "stage")]
     if goal:
         items.append(Item("scene", "", f"The player's aim: {untrusted(goal)}", "aim"))
@@ -121,8 +121,8 @@ def turn_items(world: World, scene: SceneState, npc_context: str, knowledge: Map
             if section.name in OWN_BLOCKS:
                 continue
             for kept in section.lines:
-                person = _untagged(context.names.get(kept.about, kept.about) if kept.about else "The scene")
-                text = f"[{section.name}] {_untagged(kept.text)}"
+                person = untagged(context.names.get(kept.about, kept.about) if kept.about else "The scene")
+                text = f"[{section.name}] {untagged(kept.text)}"
                 items.append(Item("mind", person, text, section.name if section.name in STATES else None))
     for name, lines in knowledge.items():
         # A name cannot open a block of its own: the header is only ever written here.

@@ -64,14 +64,14 @@ class Prompt:
     """Characters per section, for the figures (how big the memory blocks make a prompt)."""
 
 
-def _place_line(world: World, scene: SceneState) -> str:
+def place_line(world: World, scene: SceneState) -> str:
     place = world.place(scene.location) if scene.location else None
     if place is not None:
         return f"{place.name}: {place.brief or place.description}"
     return scene.location or "unknown"
 
 
-def _player_line(world: World) -> str:
+def player_line(world: World) -> str:
     aliases = f" (also: {', '.join(world.player.aliases)})" if world.player.aliases else ""
     return f"{world.player_name}{aliases}: {world.player.summary}"
 
@@ -111,7 +111,7 @@ knowledge); every other section goes into the mind block, by person."""
 _SECTION_TAG = re.compile(r"\[([A-Z][A-Z_]{1,30})\]")
 
 
-def _untagged(text: str) -> str:
+def untagged(text: str) -> str:
     """Untrusted text that cannot open a section line of its own (``[MEMORY]`` reads ``(MEMORY)``)."""
     return untrusted(_SECTION_TAG.sub(r"(\1)", strip_control(text).replace("\n", " ")))
 
@@ -125,13 +125,13 @@ def mind_section(context: ComposedContext | None) -> str:
     people: dict[str, list[str]] = {}
     for section in sections:
         for line in section.lines:
-            people.setdefault(line.about, []).append(f"[{section.name}] {_untagged(line.text)}")
+            people.setdefault(line.about, []).append(f"[{section.name}] {untagged(line.text)}")
     if not people:
         return ""
     blocks = []
     for person, lines in people.items():
         name = context.names.get(person, person) if person else "The scene"
-        blocks.append(f"### {_untagged(name)}\n" + "\n".join(lines))
+        blocks.append(f"### {untagged(name)}\n" + "\n".join(lines))
     return (
         "## What the people present remember and feel\nOne block per person on stage: who they are, what they "
         "remember of the player character, and how they stand toward them. Voice each character from their "
@@ -148,7 +148,7 @@ def identity_note(context: ComposedContext | None) -> str:
     return ("## A question to ask\nThe story's memory cannot tell whether two names are one person. At a "
             "natural moment this turn, have someone in the scene (or the narration) ask the player plainly, "
             "and do not answer it yourself; the player's reply settles it:\n"
-            + _untagged(line.text))
+            + untagged(line.text))
 
 
 def thread_line(name: str) -> str:
@@ -156,7 +156,7 @@ def thread_line(name: str) -> str:
 
     No count of turns: the line stays the same while they stay quiet, so it is said once (a count would
     make it new every turn, like a clock)."""
-    return (f"{untrusted(_untagged(name))}, whom the player character knows of, has not come up for a long "
+    return (f"{untrusted(untagged(name))}, whom the player character knows of, has not come up for a long "
             "while. If the story allows, a mention, a rumour or a meeting may bring them back; never force it.")
 
 
@@ -233,7 +233,7 @@ def world_ir_v1(world: World, scene: SceneState, turn: int, player_input: str, n
     ])
     cast = untrusted(", ".join(scene.cast)) if scene.cast else "nobody but the player character"
     user = (
-        f'<turn number="{turn}">\n<scene>Place: {untrusted(_place_line(world, scene))}. On stage before the '
+        f'<turn number="{turn}">\n<scene>Place: {untrusted(place_line(world, scene))}. On stage before the '
         f"turn: {cast}.</scene>\n<player-input>\n{untrusted(player_input)}\n</player-input>\n<narration>\n"
         f"{untrusted(narration)}\n"
         "</narration>\n</turn>"
