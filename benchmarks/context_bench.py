@@ -9,8 +9,9 @@ rules' own deltas), so their tiers differ. The MEMORY provider offers each perso
 memories (``CONTEXT_RECALL``), ranked over all they hold: the memories held cost time, not prompt.
 
 The figures: the orchestrator's median and p95 milliseconds per turn, each section's tokens and lines
-kept (of those offered) within the default 2,000-token budget, and the narration system prompt's
-estimated tokens with the context in it.
+kept (of those offered) within the default 2,000-token budget, and the narration prompt's estimated
+tokens with the context in it (its system message and the turn's block told whole, as a session's first
+turn tells it).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from game.mind.context import ComposedContext, ContextSettings
 from game.mind.context_budget import estimate_tokens
 from game.mind.memory import Memory, MemoryBook
 from game.mind.memory_forming import ACTS, WITNESS_FACTOR
-from game.narrator.llm.prompts import narrate_system_v1
+from game.narrator.llm.narrate_prompt import narrate_system, render_block, turn_items
 from game.settings_source import default_content_dir
 from game.world import World, load_world
 
@@ -111,8 +112,9 @@ async def measure(world: World, memories: int, turns: int) -> tuple[list[float],
         context = await compose_turn(memories + 1 + number, text, inputs, settings)
         timings.append((time.perf_counter() - started) * 1000)
     npc_context, knowledge = narrator_inputs(context, scoped)
-    system = narrate_system_v1(world, scene, npc_context, memories + turns, knowledge, context)
-    return timings, context, estimate_tokens(system)
+    # The narration prompt's system message and the turn's block told whole (a session's first turn).
+    prompt = narrate_system(world) + render_block(turn_items(world, scene, npc_context, knowledge, context))
+    return timings, context, estimate_tokens(prompt)
 
 
 def run(quick: bool) -> list[str]:
@@ -132,5 +134,5 @@ def run(quick: bool) -> list[str]:
         for omission in context.omitted:
             lines.append(f"    {omission.name:<12} left out: {omission.reason}")
         lines.append(f"    {'all sections':<12} {context.tokens:>5} of {context.budget} tokens; narration system "
-                     f"prompt {prompt} tokens")
+                     f"prompt and turn block {prompt} tokens")
     return lines

@@ -53,6 +53,8 @@ class NarratorError(KithError):
     """A narrator that could not tell this turn (timeouts, a broken endpoint, a refused request)."""
 
     title = "Narrator"
+    retry_helps = True
+    """Whether telling the turn again may work (False for a model that cannot narrate at all)."""
 
 
 class ConfigError(KithError):

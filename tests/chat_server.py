@@ -19,12 +19,18 @@ connection closed before any answer, as a stale keep-alive connection is). ``pro
 server reproduce servers that refuse parts of the protocol (``reject_response_formats``,
 ``reject_stream_options``, ``reject_tool_choice_required``) or check the key (``require_key``); a small
 context (``context_size``, counted at ``chars_per_token``, refused in each server family's words, the
-``max_tokens`` asked for included with ``count_reply`` as vLLM and OpenAI do).
+``max_tokens`` asked for included with ``count_reply`` as vLLM and OpenAI do). Each streamed reply is
+counted in ``streams`` (``Streamed``): the chunks it was asked for (``max_tokens``), the chunks it meant to
+send and the chunks it sent before the client went away; a reply with a ``pause`` between chunks paces
+itself like a model generating, and stops as soon as the client has closed the connection, as a real server
+stops generating.
 """
 
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
 import time
 from collections import deque
@@ -61,13 +67,28 @@ class Received:
 
 
 @dataclass
+class Streamed:
+    """One streamed reply as the server sent it: ``asked`` is the request's ``max_tokens`` (None when it set
+    none), ``planned`` the content chunks the reply holds, ``sent`` those written before the client closed
+    the connection (``disconnected``), when it did."""
+
+    asked: int | None
+    planned: int
+    sent: int = 0
+    disconnected: bool = False
+    over: threading.Event = field(default_factory=threading.Event)
+    """Set when the server has stopped sending (the counts are final): wait on it before reading them."""
+
+
+@dataclass
 class Text:
     content: str
     chunk_size: int = 8
     finish_reason: str = "stop"
     usage: bool = True
     pause: float = 0.0
-    """Seconds between streamed chunks (a slow model, for cancellation tests)."""
+    """Seconds between streamed chunks (a slow model, for cancellation tests); the server watches for the
+    client closing the connection meanwhile, and stops sending when it has."""
 
 
 @dataclass
@@ -154,6 +175,10 @@ class Endless:
 
     word: str = "and the sea rolls on "
     limit: int = 20000
+    start: str = ""
+    """Written first (a base model's reply that begins with an end-of-turn marker: ``"<|im_end|>"``)."""
+    pause: float = 0.0
+    """Seconds between streamed chunks, as for ``Text``."""
 
 
 @dataclass
@@ -199,6 +224,8 @@ class ChatServer:
         self.require_key: str | None = None
         self.props: dict[str, Any] | None = None
         """The body of ``GET /props`` (llama-server's settings); None answers 404 as other servers do."""
+        self.streams: list[Streamed] = []
+        """Every streamed reply of ``Text`` or ``Endless``, in order: what was asked for and what was sent."""
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
@@ -374,12 +401,16 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("connection", "close")
             self.end_headers()
             include_usage = bool((request.body.get("stream_options") or {}).get("include_usage"))
+            asked = request.body.get("max_tokens") or request.body.get("max_completion_tokens")
+            counted = Streamed(asked if isinstance(asked, int) else None, 0)
             try:
                 if isinstance(reply, Text):
+                    pieces = list(_pieces(reply.content, reply.chunk_size))
+                    counted.planned = len(pieces)
+                    server.streams.append(counted)
                     self._event(_chunk({"role": "assistant", "content": ""}))
-                    for piece in _pieces(reply.content, reply.chunk_size):
-                        self._event(_chunk({"content": piece}))
-                        if reply.pause and server._stop.wait(reply.pause):
+                    for piece in pieces:
+                        if not self._content(counted, piece, reply.pause):
                             return
                     self._event(_chunk({}, reply.finish_reason))
                     if include_usage and reply.usage:
@@ -403,11 +434,15 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                     if include_usage:
                         self._event(_usage_chunk(request, json.dumps([a for _, a in reply.calls]), server))
                 elif isinstance(reply, Endless):
-                    budget = request.body.get("max_tokens") or request.body.get("max_completion_tokens")
+                    budget = counted.asked
+                    counted.planned = budget if budget is not None else reply.limit // 16
+                    server.streams.append(counted)
                     self._event(_chunk({"role": "assistant", "content": ""}))
-                    if isinstance(budget, int):
-                        for _ in range(budget):
-                            self._event(_chunk({"content": reply.word[:4]}))
+                    if budget is not None:
+                        for number in range(budget):
+                            word = reply.start if number == 0 and reply.start else reply.word[:4]
+                            if not self._content(counted, word, reply.pause):
+                                return
                         self._event(_chunk({}, "length"))
                     else:
                         for piece in _pieces((reply.word * (reply.limit // len(reply.word) + 1))[:reply.limit], 16):
@@ -457,10 +492,41 @@ def _make_handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError, OSError):
                 pass
+            finally:
+                counted.over.set()
             self.close_connection = True
 
         def _event(self, data: dict[str, Any]) -> None:
             self._write_event(data)
+
+        def _content(self, counted: Streamed, piece: str, pause: float) -> bool:
+            """Send one content chunk unless the client has gone; then wait ``pause`` (watching for the
+            client closing the connection meanwhile). False when the reply should stop."""
+            if self._client_gone(0.0):
+                counted.disconnected = True
+                return False
+            try:
+                self._event(_chunk({"content": piece}))
+            except OSError:
+                counted.disconnected = True
+                return False
+            counted.sent += 1
+            if pause:
+                if self._client_gone(pause):
+                    counted.disconnected = True
+                    return False
+                if server._stop.is_set():
+                    return False
+            return True
+
+        def _client_gone(self, wait: float) -> bool:
+            """Whether the client closed the connection (waiting up to ``wait`` seconds to see): it sends
+            nothing more on a streaming request, so a readable socket is one at its end."""
+            try:
+                ready, _, _ = select.select([self.connection], [], [], wait)
+                return bool(ready) and self.connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                return True
 
         def _write_event(self, data: dict[str, Any]) -> None:
             self._write_raw(f"data: {json.dumps(data)}\n\n".encode())

@@ -68,7 +68,7 @@ async def narration_prompt(tmp_path: Path, server: ChatServer, memories: int, bu
         before = len(server.chat_requests)
         assert any(isinstance(e, TurnCommitted) for e in await collect(session, "help Edda with the wick"))
         request: Received = server.chat_requests[before]
-        return str(request.messages[0]["content"])
+        return str(request.messages[-1]["content"])  # the turn's context is its own message's block
     finally:
         await session.close()
 
@@ -92,8 +92,8 @@ async def test_the_prompt_holds_memory_relationship_and_knowledge_of_the_people_
                      r"Interactions: \d+\.\n", mind)
     assert mind.count("[MEMORY] You remember that the keeper's relief mended wick") == 10
     edda = system[system.index("[KNOWLEDGE] Edda Marsh\n"):system.index("</knowledge>")]
-    assert "- [+] **Tobin Hale** → **Edda Marsh** (SERVES): Tobin Hale has trimmed" in edda
-    assert "<npc-context>\n## Known NPC relationships (from graph retrieval)" in system
+    assert "- Tobin Hale → Edda Marsh (SERVES): sure" in edda  # the fact is stated in <npc-context>
+    assert "\n- [+] **Tobin Hale** → **Edda Marsh** (SERVES)" in system[system.index("<npc-context>\n- "):]
     assert "Tobin Hale" not in mind  # nobody but the people on stage has a mind block
     assert sum(estimate_tokens(line) + LINE_OVERHEAD for line in section_lines(system)) <= 2000
 
@@ -157,7 +157,9 @@ async def test_what_an_earlier_turn_left_in_a_mind_is_in_the_next_prompt_within_
         server.push(Text(NARRATION), Text(json.dumps(talked)), ToolCalls([("runtime_done", {})]))
         before = len(server.chat_requests)
         assert any(isinstance(e, TurnCommitted) for e in await collect(session, "talk to Edda"))
-        system = str(server.chat_requests[before].messages[0]["content"])
+        sent = server.chat_requests[before]
+        # This turn's block says what is new; what the first turn's block said is in the history before it.
+        system, whole = str(sent.messages[-1]["content"]), sent.text()
         context = await session.turn_context()
     finally:
         await session.close()
@@ -169,6 +171,9 @@ async def test_what_an_earlier_turn_left_in_a_mind_is_in_the_next_prompt_within_
     assert ("\n[RELATIONSHIP] Current relationship tier: FRIENDLY. Trust 30/100, respect 6/100, "
             "friendliness 15/100. Interactions: 1.") in edda
     known = system[system.index("[KNOWLEDGE] Edda Marsh\n"):system.index("</knowledge>")]
-    assert f"- [+] **Edda Marsh** → **Sam Reed** (TRUSTS): {STEADIED}" in known
-    assert "- [+] **Tobin Hale** → **Edda Marsh** (SERVES): Tobin Hale has trimmed" in known
+    assert "- Edda Marsh → Sam Reed (TRUSTS): sure" in known
+    assert f"- [+] **Edda Marsh** → **Sam Reed** (TRUSTS): {STEADIED}" in system  # in this turn's <npc-context>
+    assert "- Tobin Hale → Edda Marsh (SERVES): sure" not in known  # said before
+    first = whole[whole.index("[KNOWLEDGE] Edda Marsh\n"):]
+    assert "- Tobin Hale → Edda Marsh (SERVES): sure" in first
     assert sum(estimate_tokens(line) + LINE_OVERHEAD for line in section_lines(system)) <= budget

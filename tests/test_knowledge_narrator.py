@@ -62,7 +62,8 @@ def _turn(settings: Settings, server: ChatServer, text: str, *, new: bool = Fals
 
 
 def _system(request: Received) -> str:
-    return str(request.messages[0]["content"])
+    """The whole narration prompt (the turn's context is in its last message)."""
+    return request.text()
 
 
 def _block(system: str, name: str) -> list[str]:
@@ -87,8 +88,10 @@ def test_a_secret_between_absent_people_is_not_in_the_prompt_until_word_reaches_
     before = _system(_turn(settings, server, "ask Edda about Tobin"))
     assert SECRET not in before  # Tobin and Wren are elsewhere; nobody on stage knows
     edda = _block(before, "Edda Marsh")
+    # A fact the relationship memory states is named by its people and relation in a knower's block.
     assert ("- [+] **Tobin Hale** → **Edda Marsh** (SERVES): Tobin Hale has trimmed Edda Marsh's wicks for three "
-            "winters. (sure)") in edda
+            "winters.") in before[before.index("<npc-context>"):before.index("</npc-context>")]
+    assert "- Tobin Hale → Edda Marsh (SERVES): sure" in edda
     assert "[KNOWLEDGE] Sam Reed" in before and before.index("[KNOWLEDGE] Sam Reed") < before.index(
         "[KNOWLEDGE] Edda Marsh")  # the player character's block comes first
 
@@ -96,8 +99,9 @@ def test_a_secret_between_absent_people_is_not_in_the_prompt_until_word_reaches_
     assert any(row["listener"] == "Edda Marsh" and row["teller"] == "Tobin Hale" for row in told), told
 
     after = _system(_turn(settings, server, "ask Edda about Tobin"))
-    assert f"- [+] **Tobin Hale** → **Wren Ashby** (OWES): {SECRET} (heard)" in _block(after, "Edda Marsh")
-    assert SECRET not in "\n".join(_block(after, "Sam Reed"))  # the player was not told
+    assert "- Tobin Hale → Wren Ashby (OWES): heard" in _block(after, "Edda Marsh")
+    assert f"- [+] **Tobin Hale** → **Wren Ashby** (OWES): {SECRET}" in after  # stated once, in <npc-context>
+    assert "Tobin Hale → Wren Ashby" not in "\n".join(_block(after, "Sam Reed"))  # the player was not told
 
 
 def test_why_shows_what_the_narrator_is_told_never_a_secret_nobody_present_knows(

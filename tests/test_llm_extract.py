@@ -319,8 +319,10 @@ async def test_the_known_lists_shrink_to_fit_a_small_context(server: ChatServer)
     tight = await extract_with(4096)
     assert roomy.count("\n- Person ") == 120  # sixty characters and sixty relations
     assert 10 < tight.count("\n- Person ") < 120
-    npcs = tight.split("<existing-npcs>\n")[1]
-    assert npcs.startswith("- Person 3 (")  # the character the turn names survives the cut
+    npcs = tight.split("<existing-npcs>\n")[1].split("</existing-npcs>")[0]
+    assert "- Person 3 (" in npcs  # the character the turn names survives the cut
+    # Shown oldest first, whichever were kept, so that a prompt is a long prefix of the next one's.
+    assert npcs.index("- Person 3 (") < npcs.index("- Person 4 (")
 
 
 async def test_an_authored_summary_is_never_replaced_and_a_junk_one_never_written(server: ChatServer) -> None:

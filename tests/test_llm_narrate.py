@@ -32,12 +32,16 @@ async def test_narration_streams_in_pieces_with_the_prompt_sections(server: Chat
     assert "".join(deltas) == "Edda looks up from the wick. \"Mind the rail,\" she says."
     sent = server.chat_requests[0]
     system = sent.messages[0]["content"]
+    turn = sent.messages[-1]
     assert sent.body["stream"] is True
     assert "A lighthouse on a rock" in system  # premise
     assert "Sam Reed" in system  # the player character
-    assert "The Iron Stair" in system  # the scene
-    assert "<npc-context>\n" + context + "\n</npc-context>" in system
-    assert sent.messages[-1] == {"role": "user", "content": "talk to Edda"}
+    # The scene and the memory are the turn's, in its own message before the player's words: the system
+    # message stays the same from turn to turn, for the server's prefix cache.
+    assert "The Iron Stair" not in system and "Tobin Hale" not in system
+    assert turn["role"] == "user" and turn["content"].endswith("\n\ntalk to Edda")
+    assert "Place: The Iron Stair" in turn["content"]
+    assert "<npc-context>\n- [+] **Tobin Hale** → **Edda Marsh** (SERVES): x\n</npc-context>" in turn["content"]
     assert sent.tool_names == ["list_characters", "get_character"]
     await teller.aclose()
 
@@ -223,21 +227,25 @@ async def test_history_window_shrinks_with_a_warning_first(server: ChatServer) -
     graph = await seeded_graph(world)
     long = "The wind keeps on howling around the tower and the lamp stays dark. " * 12
     history = [PastTurn(n, f"wait {n}", long) for n in range(1, 13)]
-    # About 1,550 tokens are left for past turns (4% of the context is never planned for); each of these
-    # costs about 240.
+    # About 1,550 tokens are left for past turns (4% of the context is never planned for), of which the
+    # window grows into 85% before it is compacted; each of these costs about 240.
     teller = narrator(world, server.base_url, context_size=3500, narration_tokens=400)
     server.push(Text("You wait."), Text("You wait more."))
-    req = request(world, graph, "wait", turn=13, history=history[:6])
+    req = request(world, graph, "wait", turn=13, history=history[:5])
     await collect(teller.narrate(req))
     assert any("nearly fills" in note for note in teller.pending_notices(13))
     sent = [m for m in server.chat_requests[0].messages if m["role"] == "user"]
-    assert len(sent) == 7  # every past turn still fits, plus the new input
+    assert len(sent) == 6  # every past turn still fits, plus the new input
 
     req = request(world, graph, "wait", turn=14, history=history)
     await collect(teller.narrate(req))
     assert any("no longer sees" in note for note in teller.pending_notices(14))
     kept = [m["content"] for m in server.chat_requests[1].messages if m["role"] == "user"]
-    assert kept == [f"wait {n}" for n in range(7, 13)] + ["wait"]
+    # Compacted once, to the newest turns that fit half the room, so that the window grows again turn by
+    # turn (each prompt a prefix of the next) before it must be compacted again.
+    first = int(kept[0].removeprefix("wait "))
+    assert 7 < first < 12 and kept[:-1] == [f"wait {n}" for n in range(first, 13)]
+    assert kept[-1].endswith("\n\nwait")
     await teller.aclose()
 
 

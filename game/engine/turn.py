@@ -252,18 +252,19 @@ async def stage_places(graph: GraphIndex, scene: SceneState) -> dict[str, str]:
     return places
 
 
-def _not_saved(message: str, *, as_written: bool = False) -> str:
+def _not_saved(message: str, *, as_written: bool = False, again: bool = True) -> str:
     """A failed turn's message as one sentence and what it means for the turn. ``as_written``: a save's
     message, which begins with the save's name (shown as typed, never capitalised) and already says that
-    nothing was saved."""
+    nothing was saved. ``again``: whether trying the turn again may help (not on a model that cannot chat)."""
     sentence = message.strip()
     if sentence and sentence[-1] not in ".!?":
         sentence += "."
     if not as_written:
         sentence = f"{sentence[:1].upper()}{sentence[1:]}"
+    retry = " You can try again." if again else ""
     if "nothing was saved" in sentence or "nothing was changed" in sentence:
-        return f"{sentence} You can try again."
-    return f"{sentence} Nothing of this turn was saved; you can try again."
+        return f"{sentence}{retry}"
+    return f"{sentence} Nothing of this turn was saved" + ("; you can try again." if again else ".")
 
 
 class TurnPipeline:
@@ -473,7 +474,9 @@ class TurnPipeline:
                                            tuple(assumed), mode=request.mode))
             lap("commit_ms")
         except KithError as error:
-            yield TurnFailed(_not_saved(error.message, as_written=isinstance(error, SaveError)), error.title)
+            again = not isinstance(error, NarratorError) or error.retry_helps
+            yield TurnFailed(_not_saved(error.message, as_written=isinstance(error, SaveError), again=again),
+                             error.title)
             return
         except (OSError, ValueError) as error:
             failure = NarratorError(f"the turn could not be completed ({type(error).__name__}: {error})")

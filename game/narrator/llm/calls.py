@@ -15,6 +15,7 @@ from typing import Any
 
 from game.narrator.llm.capabilities import Capabilities, response_format
 from game.narrator.llm.endpoint import Redactor
+from game.narrator.llm.guard import unmarked_completion
 from game.narrator.llm.tokens import Calibration, request_tokens
 from game.narrator.llm.tools import model_schema
 from game.narrator.llm.transport import ChatCall, LLMError, Transport, first_message
@@ -76,7 +77,8 @@ class Requests:
                 continue
             finally:
                 self.ledger.turn(turn).model_seconds += time.monotonic() - started
-            scrubbed: dict[str, Any] = self.redactor.scrub(completion)
+            # Read no further than the model's end-of-turn marker (what follows is a turn it made up).
+            scrubbed: dict[str, Any] = self.redactor.scrub(unmarked_completion(completion))
             completion = scrubbed
             self.ledger.turn(turn).count_completion(step, params, completion, first_message(completion))
             if finish_reason(completion) == "length" and isinstance(params.get("max_tokens"), int):

@@ -13,12 +13,15 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2
 
 from game.config import LLMSettings
+from game.narrator.llm.base_model import BASE_MODEL, props_without_template, writes_markers
+from game.narrator.llm.guard import SafeStream, until_end
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
 from game.narrator.llm.stream import ChunkShapeError, message_tool_calls, read_chunk
 from game.narrator.llm.tools import narration_tools
@@ -140,6 +143,8 @@ class ServerProps:
     context_size: int | None = None
     tools: bool | None = None
     """Whether the loaded chat template can take tools (``chat_template_caps``); None when not said."""
+    no_template: bool = False
+    """The model has no chat template of its own (``base_model.props_without_template``)."""
 
 
 def parse_props(data: Any) -> ServerProps | None:
@@ -154,9 +159,10 @@ def parse_props(data: Any) -> ServerProps | None:
         said = [caps[k] for k in ("supports_tools", "supports_tool_calls") if isinstance(caps.get(k), bool)]
         tools = all(said) if said else None
     context = n_ctx if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and n_ctx > 0 else None
-    if context is None and tools is None:
+    no_template = props_without_template(data)
+    if context is None and tools is None and not no_template:
         return None
-    return ServerProps(context, tools)
+    return ServerProps(context, tools, no_template)
 
 
 async def read_props(base_url: str | None, timeout: float = 5.0) -> ServerProps | None:
@@ -183,6 +189,8 @@ class ProbeReport:
     recommended: list[str] = field(default_factory=list)
     tools_refused: bool = False
     tools_lost: bool = False
+    base_model: bool = False
+    """A base model with no chat template (``base_model``): nothing the game asks of it can work."""
     """The tools probe never got an answer: nothing is recommended about tools until the server answers."""
     """The server refused a request for sending tools (not a model that ignored them)."""
     """Lines for ``[llm]`` in kith.toml the doctor recommends (``tools = false``, ``context_size = 4096``)."""
@@ -202,7 +210,7 @@ class ProbeReport:
 
     @property
     def narration_works(self) -> bool:
-        return self.passed("reachable") and self.passed("streaming")
+        return self.passed("reachable") and self.passed("streaming") and not self.base_model
 
 
 _PING = {"type": "function", "function": {
@@ -272,9 +280,16 @@ async def probe(transport: Transport, endpoint: str, model: str | None,
         return report
     report.add("reachable", True, f"the model {model!r} answered in {time.monotonic() - started:.1f} s")
     _note_length(report, completion)
+    report.base_model = (props is not None and props.no_template) or writes_markers(
+        str(first_message(completion).get("content") or ""))
     if props is not None and props.context_size is not None:
         report.add("context", True, f"the server reports a context size {props.context_size} tokens per request")
     await _probe_stream(transport, model, report)
+    if report.base_model:
+        # Tools and JSON are beside the point for a model that cannot hold a conversation (and each of
+        # its replies runs to the length limit): the doctor says what to use instead, and stops.
+        report.add("chat template", False, BASE_MODEL)
+        return report
     await _probe_tools(transport, model, report)
     await _probe_required(transport, model, report)
     await _probe_structured(transport, model, report)
@@ -306,13 +321,20 @@ async def _probe_stream(transport: Transport, model: str, report: ProbeReport) -
         "tools": narration_tools(), "tool_choice": "none"}
     caps = Capabilities()
     for attempt in range(3):
+        watch = SafeStream()
         try:
-            async for chunk in transport.stream(ChatCall("probe", params)):
-                read = read_chunk(chunk)
-                for content in read.content:
-                    pieces += 1
-                    text += content
-                finish = read.finish or finish
+            # Closed at the model's end-of-turn marker, as the narration is: the server stops there.
+            async with aclosing(transport.stream(ChatCall("probe", params))) as chunks:
+                async for chunk in chunks:
+                    read = read_chunk(chunk)
+                    for content in read.content:
+                        pieces += 1
+                        text += content
+                        watch.feed(content)
+                    finish = read.finish or finish
+                    if watch.ended:
+                        finish = finish or "stop"
+                        break
         except LLMError as error:
             if error.kind in _LOST and not text and attempt == 0:
                 continue
@@ -330,6 +352,8 @@ async def _probe_stream(transport: Transport, model: str, report: ProbeReport) -
     if not caps.stream_usage:
         report.add("usage", False, FALLBACK_WORDS["stream_options"])
     _note_length(report, None, finish)
+    report.base_model = report.base_model or writes_markers(text)
+    text = until_end(text)[0]
     if not text.strip():
         report.add("streaming", False, "the streamed reply was empty")
     elif pieces == 1:

@@ -10,6 +10,7 @@ screen, the save, the transcript, the World IR prompt) only ever sees the releas
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -35,7 +36,32 @@ MAX_MARKER = 48
 
 
 def strip_markers(text: str) -> str:
-    return TEMPLATE_MARKERS.sub("", text)
+    """``text`` without chat-template markers, also those that removing another one joins together
+    (``<|im_st<s>art|>``)."""
+    while True:
+        stripped = TEMPLATE_MARKERS.sub("", text)
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def until_end(text: str) -> tuple[str, bool]:
+    """``text`` up to its first end-of-turn marker, every marker removed; and whether it had one.
+
+    Whatever a model writes after the marker is a turn it made up (a "user" line, another reply). The
+    marker is looked for again after each pass of removing others, as removing them may join one.
+    """
+    ended = False
+    while True:
+        end = END_OF_TURN.search(text)
+        if end is not None:
+            text, ended = text[: end.start()], True
+        stripped = TEMPLATE_MARKERS.sub("", text)
+        if stripped == text:
+            return text, ended
+        text = stripped
+
+
 MAX_HELD_ESCAPE = 4096
 """An escape sequence still unfinished after this many characters is dropped as it stands."""
 
@@ -58,8 +84,9 @@ def mask_secrets(text: str, secrets: Iterable[str]) -> str:
 
 
 def clean_text(text: str, secrets: Iterable[str] = ()) -> str:
-    """Whole text made safe: control sequences stripped first (they could split a key), then keys masked."""
-    return strip_markers(mask_secrets(strip_control(text), secrets))
+    """Whole text made safe: control sequences stripped first (they could split a key), then markers
+    (they could split a key too, and a key's mask could split a marker), then keys masked."""
+    return mask_secrets(strip_markers(strip_control(text)), secrets)
 
 
 def clean_json(value: Any, secrets: Iterable[str] = ()) -> Any:
@@ -72,6 +99,55 @@ def clean_json(value: Any, secrets: Iterable[str] = ()) -> Any:
     if isinstance(value, list):
         return [clean_json(item, secrets) for item in value]
     return value
+
+
+def reply_until_end(text: str) -> str:
+    """A whole reply up to its end-of-turn marker, markers removed. In a reply that is JSON (the World IR),
+    a marker inside a string is part of a value, removed but no end: cutting there would break the JSON."""
+    text = text.lstrip()
+    while (start := TEMPLATE_MARKERS.match(text)) and not END_OF_TURN.match(text):
+        text = text[start.end():].lstrip()  # a reply that opens with "<|im_start|>assistant"
+    if not text.startswith(("{", "[", "```")):
+        return until_end(text)[0]
+    for end in END_OF_TURN.finditer(text):
+        if not _in_json_string(text, end.start()):
+            return strip_markers(text[: end.start()])
+    return strip_markers(text)
+
+
+def _in_json_string(text: str, position: int) -> bool:
+    """Whether ``position`` of JSON text is inside a string (an odd number of unescaped quotes before it)."""
+    inside = False
+    escaped = False
+    for char in text[:position]:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = inside
+        elif char == '"':
+            inside = not inside
+    return inside
+
+
+def unmarked_completion(completion: dict[str, Any]) -> dict[str, Any]:
+    """A whole reply with each message's text up to its end-of-turn marker, and no marker in its text or
+    its tool calls' arguments (a copy): what Kith reads of a whole reply, and what a recording keeps of it."""
+    choices = completion.get("choices")
+    if not isinstance(choices, list):
+        return completion
+    completion = json.loads(json.dumps(completion))
+    for choice in completion["choices"]:
+        message = choice.get("message") if isinstance(choice, dict) else None
+        if not isinstance(message, dict):
+            continue
+        if isinstance(message.get("content"), str):
+            message["content"] = reply_until_end(message["content"])
+        calls = message.get("tool_calls")
+        for call in calls if isinstance(calls, list) else []:
+            function = call.get("function") if isinstance(call, dict) else None
+            if isinstance(function, dict) and isinstance(function.get("arguments"), str):
+                function["arguments"] = strip_markers(function["arguments"])
+    return completion
 
 
 def _unfinished_escape(text: str) -> int:
@@ -93,9 +169,11 @@ class SafeStream:
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
         self._hold = max((len(s) for s in self._secrets), default=1) - 1
+        """Characters held back at the end while a key may still be arriving."""
         self._raw = ""
         self._clean = ""
         self._ended = False
+        self._marked = False
 
     def feed(self, piece: str) -> str:
         if self._ended:
@@ -114,31 +192,59 @@ class SafeStream:
         self._raw = ""
         return self._release(final=True)
 
+    @property
+    def ended(self) -> bool:
+        """Whether the reply has reached an end-of-turn marker: nothing after it is ever released, so the
+        caller stops reading there (and closes the response, so the server stops generating)."""
+        return self._ended
+
+    @property
+    def marked(self) -> bool:
+        """Whether the reply held a chat-template marker written as text (a sign of a base model)."""
+        return self._marked
+
     def _release(self, *, final: bool) -> str:
-        text = mask_secrets(self._clean, self._secrets)
+        # Markers first, on everything not yet released: the hold that waits for the rest of a key must
+        # never keep a marker from being seen whole, nor a key's mask cut a marker in two.
+        self._marked = self._marked or TEMPLATE_MARKERS.search(self._clean) is not None
+        text, ended = until_end(self._clean)
+        if ended:
+            self._ended = True
+            self._clean = self._raw = ""
+            return mask_secrets(text, self._secrets)
         if final:
             self._clean = ""
-            return strip_markers(self._until_end(text))
-        # A secret not yet masked cannot start before the held tail: had it started earlier, it would be
-        # whole by now, and masked above. A marker may still be arriving after the last "<" or "[", and a
-        # start marker's role word runs to the end of its line.
-        keep = min(self._hold, len(text)) if self._hold else 0
-        window = max(0, len(text) - MAX_MARKER)
-        opening = max(text.rfind("<", window), text.rfind("[", window))
-        if opening >= 0 and not re.search(r"[>\]]", text[opening:]):
-            keep = max(keep, len(text) - opening)
-        pending = _START_PENDING.search(text, window)
-        if pending:
-            keep = max(keep, len(text) - pending.start())
-        out, self._clean = text[: len(text) - keep], text[len(text) - keep:]
-        return strip_markers(self._until_end(out))
+            return mask_secrets(text, self._secrets)
+        # A marker may still be arriving at the end: that tail is held as it is. Before it, a key may still
+        # be arriving in the last len(key) - 1 characters, and a whole key is never cut in two (each half
+        # would pass the mask).
+        pending = _pending_marker(self._clean)
+        body, tail = strip_markers(self._clean[:pending]), self._clean[pending:]
+        cut = _outside_secrets(body, max(0, len(body) - self._hold), self._secrets)
+        self._clean = body[cut:] + tail
+        return mask_secrets(body[:cut], self._secrets)
 
-    def _until_end(self, text: str) -> str:
-        """``text`` up to an end-of-turn marker; after one, the stream releases nothing more (the held
-        tail never splits a marker, so a whole one is always seen here)."""
-        end = END_OF_TURN.search(text)
-        if end is None:
-            return text
-        self._ended = True
-        self._clean = self._raw = ""
-        return text[: end.start()]
+
+def _pending_marker(text: str) -> int:
+    """Where a marker that may still be arriving starts at the end of ``text`` (its length when none may):
+    after the last "<" or "[" not yet closed, or a start marker whose role word may go on to its line's end."""
+    pending = len(text)
+    window = max(0, len(text) - MAX_MARKER)
+    opening = max(text.rfind("<", window), text.rfind("[", window))
+    if opening >= 0 and not re.search(r"[>\]]", text[opening:]):
+        pending = opening
+    started = _START_PENDING.search(text, window)
+    if started:
+        pending = min(pending, started.start())
+    return pending
+
+
+def _outside_secrets(text: str, cut: int, secrets: list[str]) -> int:
+    """``cut`` moved back to the start of a whole secret it would split."""
+    for secret in secrets:
+        start = text.find(secret, max(0, cut - len(secret) + 1))
+        while 0 <= start < cut:
+            if start + len(secret) > cut:
+                return _outside_secrets(text, start, secrets)
+            start = text.find(secret, start + 1)
+    return cut

@@ -26,19 +26,26 @@ from game.mind.context import ComposedContext
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import NarrationRequest, PastTurn
 from game.narrator.llm.calls import Requests
+from game.narrator.llm.guard import SafeStream, until_end
 from game.narrator.llm.json_reply import (
     JSONReplyError,
     looks_like_text_tool_call_start,
     parse_json_reply,
     text_tool_calls,
 )
+from game.narrator.llm.narrate_prompt import (
+    GROW_TO,
+    Conversation,
+    Item,
+    narrate_system,
+    render_block,
+    turn_items,
+    turn_message,
+    unsaid,
+)
 from game.narrator.llm.prompts import (
     continue_messages,
-    history_pair,
-    memory_section,
-    narrate_system_v1,
-    narrate_v1,
-    thread_section,
+    identity_note,
     with_authors_note,
 )
 from game.narrator.llm.stream import (
@@ -51,7 +58,7 @@ from game.narrator.llm.stream import (
 )
 from game.narrator.llm.tokens import (
     MESSAGE_OVERHEAD,
-    fit_newest,
+    WARN_AT,
     message_tokens,
     request_tokens,
     tools_tokens,
@@ -113,6 +120,8 @@ class Narration:
         self._warned_full = False
         self._warned_dropping = False
         self._warned_overflow = False
+        self.conversation = Conversation()
+        """What this session has sent, so that each prompt extends the previous one (prefix caches)."""
         self._stray_reasoning: bool | None = None
         """Whether this model's replies close think blocks they never opened (R1-style templates): None
         until a reply shows it, then each reply's start is held back while it may be reasoning."""
@@ -212,7 +221,7 @@ class Narration:
                 # The server cannot carry tool calls, so the lookups go back as a user message.
                 answers = [await self._lookup(book, name, args, request.scene.cast)
                            for name, args in written[:MAX_LOOKUPS_PER_ROUND]]
-                messages.append({"role": "assistant", "content": round_.held})
+                messages.append({"role": "assistant", "content": until_end(round_.held)[0]})
                 messages.append({"role": "user", "content": "Lookup results (not shown to the player): "
                                  + tool_result(answers) + "\nNow tell the turn, in prose."})
                 rounds += 1
@@ -231,6 +240,8 @@ class Narration:
             hold = self._stray_reasoning or (self._stray_reasoning is None
                                              and _REASONING_MODEL.search(str(params.get("model"))) is not None)
             think = ThinkFilter(HOLD_CHARS if hold else 0)
+            watch = SafeStream()
+            """Sees the end-of-turn marker as the narrator's own guard will (which also masks the key)."""
             holding = True
             round_.reset()
             try:
@@ -251,19 +262,26 @@ class Narration:
                             visible = think.feed(content)
                             if not visible:
                                 continue
+                            watch.feed(visible)
                             round_.text += visible
                             if holding:
                                 round_.held += visible
                                 # A tool call written as text must not reach the screen: hold the start back.
-                                if looks_like_text_tool_call_start(round_.held):
+                                if looks_like_text_tool_call_start(round_.held) or watch.ended:
                                     continue
                                 holding = False
                                 visible, round_.held = round_.held, ""
                             yield visible
+                        if watch.ended:
+                            # The model wrote its turn's end marker: what follows is a turn it makes up.
+                            # Leaving the block closes the response, so the server stops generating.
+                            round_.finish = round_.finish or "stop"
+                            round_.raw = until_end(round_.raw)[0]  # counted as its recording replays it
+                            break
                 if round_.finish is None:
                     raise LLMError(f"The model server at {self.where} ended its reply without finishing it (no "
                                    "finish reason): the reply was cut off, so the turn was not kept.", "stream")
-                rest = think.flush()
+                rest = "" if watch.ended else think.flush()
                 if think.stray_close:
                     self._stray_reasoning = True
                 elif round_.raw.strip() and not think.saw_tag and self._stray_reasoning is None:
@@ -316,12 +334,14 @@ class Narration:
             return await book.get_character(wanted)
         return {"error": f"unknown tool {name!r}; the tools are {LIST_CHARACTERS} and {GET_CHARACTER}"}
 
-    def _messages(self, request: NarrationRequest, history: list[PastTurn], system: str,
-                  npc_context: str) -> list[dict[str, Any]]:
-        """The narrate prompt's messages, with the player's Author's note and a ``continue``'s tail."""
+    def _messages(self, request: NarrationRequest, history: list[PastTurn], system: str, block: str,
+                  extra: str) -> list[dict[str, Any]]:
+        """The narrate prompt's messages (``narrate_prompt``), with the Author's note and a ``continue``'s tail."""
         said = with_authors_note(request.player_input, request.authors_note)
-        messages = narrate_v1(self.world, request.scene, npc_context, request.turn, history, said,
-                              system=system).messages
+        messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
+        for past in history:
+            messages += self.conversation.pair(past)
+        messages.append({"role": "user", "content": turn_message(block, extra, said)})
         if request.mode == "continue":
             messages += continue_messages(request.continue_from)
         return messages
@@ -330,21 +350,25 @@ class Narration:
         """The first round's prompt fitted to the context, keeping at most ``most`` past turns.
 
         What gives way, in order: the oldest past turns (the window keeps room for a whole reply and
-        for lookups), then the lookups themselves (no tools this turn), then the reply's ``max_tokens``
-        down to ``NARRATION_FLOOR``, then the thread to pick up (``thread``), the relationship memory and
-        what each person knows, from their least relevant lines, and last the people's minds (memories,
-        attitudes); a prompt that leaves even less than ``MIN_NARRATION_TOKENS`` is a plain error, never a
-        request the server must refuse.
+        for lookups, and is compacted once when it no longer fits: ``Conversation.window``), then the
+        lookups themselves (no tools this turn), then the reply's ``max_tokens`` down to
+        ``NARRATION_FLOOR``, then the thread to pick up (``thread``), the relationship memory and what each
+        person knows, from their least relevant lines, and last the people's minds (memories, attitudes);
+        a prompt that leaves even less than ``MIN_NARRATION_TOKENS`` is a plain error, never a request the
+        server must refuse.
         """
         tools: list[dict[str, Any]] | None = (
             narration_tools() if self.requests.caps.tools and self.llm.max_tool_rounds > 0 else None)
         npc_context, knowledge, mind = request.npc_context, dict(request.knowledge or {}), request.context
-        notes = memory_section(request.memory)  # the player's Memory is always in the prompt
-        system = narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind) + thread + notes
-        history, notices = self._window(request, tools, system, most)
+        system = narrate_system(self.world, request.memory)  # the player's Memory is always in the prompt
+        items = turn_items(self.world, request.scene, npc_context, knowledge, mind, thread)
+        asked = identity_note(mind)
+        history, notices = self._window(request, tools, system, most, items, asked)
+        said = self.conversation.said(history)
+        block_items = unsaid(items, said)
 
         def fitted() -> tuple[list[dict[str, Any]], int]:
-            messages = self._messages(request, history, system, npc_context)
+            messages = self._messages(request, history, system, render_block(block_items), asked)
             return messages, self.requests.calibration.room(
                 self.llm.context_size, message_tokens(messages) + tools_tokens(tools or []))
 
@@ -364,8 +388,7 @@ class Narration:
                 if thinner is None:
                     break
                 mind = thinner
-            system = (narrate_system_v1(self.world, request.scene, npc_context, request.turn, knowledge, mind)
-                      + thread + notes)
+            block_items = unsaid(turn_items(self.world, request.scene, npc_context, knowledge, mind, thread), said)
             messages, room = fitted()
         if room < MIN_NARRATION_TOKENS:
             # The player's own notes are in every prompt and never trimmed: when they are there, they are the
@@ -379,34 +402,41 @@ class Narration:
                 + (f"shorten your {' and '.join(mine)}, or " if mine else "")
                 + "raise context_size under [llm] (and the server's own) "
                 "if the server allows, or use a model with a larger context.")
+        self.conversation.remember(request.turn, request.player_input, block_items, render_block(block_items))
         return Plan(messages, history, tools, min(self.llm.narration_tokens, room), notices)
 
-    def _window(self, request: NarrationRequest, tools: list[dict[str, Any]] | None, system: str, most: int
-                ) -> tuple[list[PastTurn], list[str]]:
-        """The newest past turns (at most ``most``) that fit the context beside a whole reply and room
-        for lookups, and what the player should hear about it."""
+    def _window(self, request: NarrationRequest, tools: list[dict[str, Any]] | None, system: str, most: int,
+                items: list[Item], extra: str) -> tuple[list[PastTurn], list[str]]:
+        """The past turns (at most ``most``) the prompt holds beside a whole reply and room for lookups
+        (``Conversation.window``), and what the player should hear about it."""
         reserve = self.llm.narration_tokens + (LOOKUP_RESERVE if tools else 0)
         fixed = (estimate_tokens(system) + tools_tokens(tools or []) + estimate_tokens(request.player_input)
                  + estimate_tokens(request.authors_note) + estimate_tokens(request.continue_from)
-                 + 2 * MESSAGE_OVERHEAD)
+                 + estimate_tokens(extra) + 2 * MESSAGE_OVERHEAD)
         budget = self.requests.calibration.budget(
             self.requests.calibration.room(self.llm.context_size, 0) - reserve) - fixed
         past = list(request.history)
         past = past[len(past) - most:] if most < len(past) else past
-        window = fit_newest(len(past), lambda i: message_tokens(history_pair(past[i])), budget)
+
+        def block_cost(kept: list[int]) -> int:
+            said = self.conversation.said([past[i] for i in kept])
+            return estimate_tokens(render_block(unsaid(items, said)))
+
+        kept, used = self.conversation.window(
+            past, lambda i: message_tokens(self.conversation.pair(past[i])), budget, block_cost)
         notices: list[str] = []
-        dropped = len(request.history) - len(window.kept)
+        dropped = len(request.history) - len(kept)
         if dropped and not self._warned_dropping:
             self._warned_dropping = True
             notices.append(f"The story is now longer than the model's context ({self.llm.context_size} tokens): "
                            f"the narrator no longer sees the {dropped} oldest turn(s). The relationship "
                            "memory still holds them.")
-        elif window.nearly_full and not dropped and not self._warned_full:
+        elif budget > 0 and used >= WARN_AT * GROW_TO * budget and not dropped and not self._warned_full:
             self._warned_full = True
-            notices.append(f"The story so far nearly fills the model's context (about {window.used} of "
-                           f"{max(budget, 0)} tokens for past turns); soon the oldest turns will drop out of "
-                           "the narrator's view (context_size under [llm]).")
-        return [past[i] for i in window.kept], notices
+            notices.append(f"The story so far nearly fills the model's context (about {used} of "
+                           f"{int(GROW_TO * budget)} tokens for past turns); soon the oldest turns will drop "
+                           "out of the narrator's view (context_size under [llm]).")
+        return [past[i] for i in kept], notices
 
 
 @dataclass(frozen=True)
@@ -461,10 +491,16 @@ def no_narration() -> NarratorError:
     return NarratorError("The model returned no narration for this turn; try again, or try another model.")
 
 
+class CannotNarrate(NarratorError):
+    """A model that answers with nothing but chat-template markers (a base model): no retry helps."""
+
+    retry_helps = False
+
+
 async def _thread(request: NarrationRequest) -> str:
-    """The system prompt's closing section naming one person the player knows of who has gone quiet, or ""."""
+    """The name of one person the player knows of who has gone quiet (a thread to pick up), or ""."""
     known = request.scene.known or {}
     cast = {normalize_name(name) for name in request.scene.cast}
     on_stage = [node_id for node_id, seen in known.items() if normalize_name(seen.name) in cast]
     gap = await thread_to_pick_up(request.graph, known, on_stage, request.turn)
-    return "" if gap is None else "\n\n" + thread_section(gap.name, gap.quiet_turns)
+    return "" if gap is None else gap.name

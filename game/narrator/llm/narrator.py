@@ -36,6 +36,7 @@ from game.graph.upsert import UpsertExecution
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir, limit_closes, plausible_only
+from game.narrator.llm.base_model import AGAIN, BASE_MODEL
 from game.narrator.llm.budget import reply_deadline as default_reply_deadline
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import Capabilities
@@ -45,7 +46,7 @@ from game.narrator.llm.extract import ToolExtractor, existing_near
 from game.narrator.llm.guard import SafeStream
 from game.narrator.llm.ir import IRAnswer, ask_world_ir, records_anything, supported_only
 from game.narrator.llm.memory_summary import ModelSummarizer
-from game.narrator.llm.narrate import Narration, no_narration
+from game.narrator.llm.narrate import CannotNarrate, Narration, no_narration
 from game.narrator.llm.prompts import Prompt, extract_v1
 from game.narrator.llm.record import RecordingTransport, ReplayTransport
 from game.narrator.llm.stream import strip_reasoning
@@ -98,6 +99,8 @@ class OpenAINarrator:
         self._notices: dict[int, list[str]] = {}
         self._memory_started: dict[int, float] = {}
         self._offered_models: list[str] | None = None
+        self._said_base_model = False
+        """Whether a turn has failed with the base-model sentence (said in full once a session)."""
 
     # -------------------------------------------------------------------------------------- identity
 
@@ -175,6 +178,11 @@ class OpenAINarrator:
         if rest:
             told = told or bool(rest.strip())
             yield rest
+        if not told and guard.marked:
+            # The reply held nothing but chat-template markers: a base model with no chat
+            # template. Said in full once; "try again" would only fail again.
+            said, self._said_base_model = self._said_base_model, True
+            raise CannotNarrate(AGAIN if said else BASE_MODEL)
         if not told:
             raise no_narration()
 

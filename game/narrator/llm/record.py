@@ -11,7 +11,10 @@ The key never reaches a recording: it is not part of any request body, and every
 the live transport's key masked (``Redactor.scrub``) before it is written, as a second line of defence.
 A server that echoes the key split across stream events would slip past a per-string mask, so a
 stream's text (and each tool call's arguments) is masked as assembled, and the masked text written back
-into the events (``scrub_chunks``). Nothing else is rewritten: a recording holds the story word for word.
+into the events (``scrub_chunks``). Chat-template markers go the same way: a reply is recorded up to its
+end-of-turn marker, markers removed, as the player read it; a stream the narrator closed at the marker is
+recorded with the end the marker meant (a ``stop`` chunk, and ``"ended": "end-of-turn"``), so its replay
+ends there too. Nothing else is rewritten: a recording holds the story word for word.
 """
 
 from __future__ import annotations
@@ -22,13 +25,14 @@ import os
 import re
 import stat
 from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from game.errors import InputError
 from game.narrator.llm.endpoint import Redactor
-from game.narrator.llm.guard import mask_secrets
+from game.narrator.llm.guard import END_OF_TURN, mask_secrets, strip_markers, unmarked_completion, until_end
 from game.narrator.llm.transport import ChatCall, LLMError, Transport
 
 FORMAT = "kith-llm-recording"
@@ -145,8 +149,19 @@ def request_summary(call: ChatCall, *, streamed: bool | None = None) -> dict[str
 def _last_user(messages: list[dict[str, Any]]) -> str:
     for message in reversed(messages):
         if message.get("role") == "user" and isinstance(message.get("content"), str):
-            return str(message["content"])[-_EXCERPT:]
+            return _player_part(str(message["content"]))[-_EXCERPT:]
     return ""
+
+
+def _player_part(content: str) -> str:
+    """A narration turn's message without what the story adds before the player's words (its
+    ``<turn-context>`` block, a question to ask, a thread to pick up), so a mismatch names the words."""
+    if content.startswith("<turn-context>") and "</turn-context>" in content:
+        parts = content.split("</turn-context>", 1)[1].strip().split("\n\n")
+        while len(parts) > 1 and parts[0].startswith("## "):
+            parts = parts[1:]
+        return "\n\n".join(parts)
+    return content
 
 
 class RecordingTransport:
@@ -183,6 +198,8 @@ class RecordingTransport:
     def _append(self, call: ChatCall, response: dict[str, Any], *, streamed: bool) -> None:
         if "chunks" in response:
             response = {**response, "chunks": scrub_chunks(response["chunks"], self._redactor.secrets)}
+        if isinstance(response.get("completion"), dict):
+            response = {**response, "completion": unmarked_completion(response["completion"])}
         self._count += 1
         line = {"n": self._count, "step": call.step, "request": request_summary(call, streamed=streamed),
                 **response}
@@ -197,15 +214,22 @@ class RecordingTransport:
     async def stream(self, call: ChatCall) -> AsyncGenerator[dict[str, Any], None]:
         chunks: list[dict[str, Any]] = []
         try:
-            async for chunk in self.inner.stream(call):
-                chunks.append(chunk)
-                yield chunk
+            # Closed with this one: a reply the narrator stops reading must be closed at once, here too,
+            # so the server stops generating (left to the garbage collector, it would run on).
+            async with aclosing(self.inner.stream(call)) as inner:
+                async for chunk in inner:
+                    chunks.append(chunk)
+                    yield chunk
         except LLMError as error:
             self._append(call, {"chunks": chunks, "error": error.to_json_dict()}, streamed=True)
             raise
         except GeneratorExit:
-            # The narrator stopped reading on purpose (an overlong reply); replay stops at the same chunk.
-            self._append(call, {"chunks": chunks, "stopped": True}, streamed=True)
+            if END_OF_TURN.search(_assembled(chunks)):
+                # The narrator closed the reply at its end-of-turn marker: recorded as the end it was.
+                self._append(call, {"chunks": [*chunks, _END_CHUNK], "ended": "end-of-turn"}, streamed=True)
+            else:
+                # The narrator stopped reading on purpose (an overlong reply); replay stops at the same chunk.
+                self._append(call, {"chunks": chunks, "stopped": True}, streamed=True)
             raise
         # A cancelled or abandoned request is not recorded: it never became part of the story.
         self._append(call, {"chunks": chunks}, streamed=True)
@@ -323,15 +347,18 @@ class ReplayTransport:
         return None
 
 
+_END_CHUNK = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+"""What a reply closed at its end-of-turn marker is recorded as ending with."""
+
+
 def scrub_chunks(chunks: list[Any], secrets: list[str]) -> list[Any]:
-    """Stream events with every secret masked in the text they assemble to, even one split across events.
+    """Stream events with every secret masked, and no chat-template marker, in the text they assemble
+    to, even one split across events; the text ends at its end-of-turn marker.
 
     Each piece of text (a choice's content, a tool call's arguments) is joined over the events; where the
-    masked whole differs, the first event carrying that piece gets all of the masked text and the later
-    ones an empty string, so a replay assembles exactly the masked text.
+    cleaned whole differs, the first event carrying that piece gets all of the cleaned text and the later
+    ones an empty string, so a replay assembles exactly the cleaned text.
     """
-    if not secrets:
-        return chunks
     chunks = json.loads(json.dumps(chunks))  # a deep copy: the live narrator still reads the originals
     slots: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for chunk in chunks:
@@ -351,7 +378,8 @@ def scrub_chunks(chunks: list[Any], secrets: list[str]) -> list[Any]:
     for key, holders in slots.items():
         field_name = "content" if key[0] == "content" else "arguments"
         whole = "".join(holder[field_name] for holder in holders)
-        masked = mask_secrets(whole, secrets)
+        unmarked = until_end(whole)[0] if field_name == "content" else strip_markers(whole)
+        masked = mask_secrets(unmarked, secrets)
         if masked != whole:
             for number, holder in enumerate(holders):
                 holder[field_name] = masked if number == 0 else ""
