@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 PERSON_TITLES = frozenset({
     "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
     "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
-    "mademoiselle", "madame", "mister", "master", "mistress", "father", "mother", "sister", "brother", "old",
+    "mademoiselle", "madame", "mister", "master", "mistress", "father", "mother", "sister", "brother",
     "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
-    "grand", "granny", "cousin", "little", "young",
+    "grand", "granny", "cousin",
 })
 """Words that say what someone is; before a name they make it a person's name ("Dr. Watson")."""
 ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count",
@@ -55,7 +55,9 @@ NOT_NAMES = frozenset({
     "pooh", "bah", "humbug", "ha", "ho", "hang", "bother", "confound", "quick", "look", "stolen", "bought",
     "imitated", "forgery", "precisely", "certainly", "absolutely", "indeed", "quite", "very", "why", "mind",
     "stave", "fire", "merry", "happy", "new", "year", "esq", "sir", "madam", "marm", "ma'am", "mate", "matey",
-    "doctor", "captain", "master", "mister", "uncle", "aunt", "nephew", "niece", "silence", "tom's", "jam",
+    "doctor", "captain", "master", "mister", "uncle", "aunt", "nephew", "niece", "silence", "jam", "yesterday",
+    "today", "tomorrow", "tonight", "because", "besides", "however", "meanwhile", "afterwards", "presently",
+    "suddenly", "old", "little", "young", "poor", "dear", "miss", "madam", "sir", "ma", "pa", "mama", "papa",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
@@ -81,6 +83,11 @@ NAME_RUN = re.compile(rf"(?<![\w'’.-])(?:[Tt]he )?(?:{_DOTTED} )?{_CAP}(?: (?:
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
                       "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
+_OPENER = re.compile(r"[a-z]{3,}ly")
+"""An opening adverb ("Suddenly Uncle Henry stood up") is not part of the name after it."""
+_NOT_A_WORD = re.compile(r"(?:i|you|he|she|we|they|it|that|there|here|yes|no|who|what|let)['’](?:m|ve|d|ll|re|s|t)|"
+                         r"(?:\w-){2,}\w*")
+"""Contractions ("I’ve", "Yes’m") and spelled-out shouts ("Y-o-u-u") are capitalised, and no names."""
 _QUOTE = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)")
 _PLACE_BEFORE = re.compile(r"(?:\b(?:in|at|from|into|through|near|towards?|toward|across|"
                            r"beyond|outside|inside|reach|reached|visit|visited)\s+(?:the\s+)?)$",
@@ -155,6 +162,7 @@ def candidates(text: str) -> Found:
     """Every capitalised run of ``text`` with the evidence for and against it being a person's name."""
     found = Found()
     for paragraph in paragraphs(text):
+        paragraph = re.sub(r"\s*\([^()]{1,80}\)", "", paragraph)  # asides: "brother (or rather half-brother) Sid"
         spans = quoted(paragraph)
         previous: tuple[str, int] | None = None
         for match in NAME_RUN.finditer(paragraph):
@@ -162,15 +170,14 @@ def candidates(text: str) -> Found:
             tokens = words(raw)
             begin = match.start()
             # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
-            while tokens and tokens[0] in NOT_NAMES and tokens[0] != "the" \
-                    and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES):
+            while tokens and ((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0])) and tokens[0] != "the"
+                              and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES)
+                              or tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL)):
                 cut = re.match(r"\S+\s*", raw)
                 shift = cut.end() if cut else len(raw)
                 raw, begin, tokens = raw[shift:], begin + shift, tokens[1:]
             if not tokens:
                 continue
-            if tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL):
-                raw, begin, tokens = raw[4:], begin + 4, tokens[1:]
             if "of" in tokens[1:] and tokens[0] not in PERSON_TITLES and tokens[0] != "house":
                 # "Adventures of Sherlock Holmes": a work's title before the name; "Church of St. Monica": a place.
                 left = tokens[:tokens.index("of")]
@@ -181,7 +188,7 @@ def candidates(text: str) -> Found:
             if not tokens or all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
                     and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
                 continue
-            if len(raw) < 2 or raw.isupper() and len(raw) <= 3:
+            if len(raw) < 2 or raw.isupper() and len(raw) <= 3 or any(_NOT_A_WORD.fullmatch(t) for t in tokens):
                 continue
             if tokens[0] == "the":
                 raw = "the" + raw[3:]  # "The King" and "the King" are one name
@@ -240,6 +247,11 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
             or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
+    if re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:]) \
+            or re.search(rf"\b(?:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\s+$", head):
+        entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
+    if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
+        entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
     if re.search(r"\bnamed\s+$", head):
         entry.evidence["named"] += 1
     if _PLACE_BEFORE.search(head):
@@ -355,8 +367,11 @@ def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
             found.append(other)
         elif len(core) == 1 and core[0] == theirs[0] and not titles:
             found.append(other)
-        elif len(tokens) == 1 and tokens[0] in ROYAL and tokens[0] in words(other)[:_title_start(words(other))]:
-            found.append(other)  # "the Count" for the one Count Von Kramm
+        elif len(tokens) == 1 and tokens[0] in ROYAL and tokens[0] in words(other)[:_title_start(words(other))] \
+                and "of" not in words(other):
+            # "the Count" for the one Count Von Kramm; never "the King" for the King of Scandinavia, who is
+            # a king the text names by his country, often beside another.
+            found.append(other)
     return sorted(set(found))
 
 

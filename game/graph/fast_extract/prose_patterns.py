@@ -22,7 +22,7 @@ _BONDS = rf"{ADJ}(?:{_BOND})(?:\s+and\s+{ADJ}(?:{_BOND}))?"
 _PERSON = rf"{_THE}(?P<x>{SLOT})"
 _OWNER = rf"{_THE}(?P<y>{SLOT})"
 # "the well-known adventuress, Irene Adler": a few words of description, then the name.
-_DESCRIBED = r"(?:(?:the|a|an|his|her|their)\s+(?:[\w-]+\s+){0,3}?[\w-]+,\s+)?"
+_DESCRIBED = r"(?:(?:the|a|an|his|her|their)\s+(?:[\w-]+\s+){0,3}?(?:[\w-]+,\s+|named\s+|called\s+))?"
 
 
 def _compile(body: str) -> re.Pattern[str]:

@@ -47,7 +47,10 @@ _ENTERS = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}(?:man|woman|gentleman|lad
                      r"figure|person|fellow|seaman|sailor)\s+(?:\w+\s+){0,2}(?:entered|came|appeared|walked|"
                      r"stepped|strode|rushed|burst)\b", re.IGNORECASE)
 _ADDRESSED = re.compile(rf"\byour\s+(?:{'|'.join(sorted(ADDRESS))})\b", re.IGNORECASE)
-_CONTINUES = re.compile(r"(?:married|engaged|betrothed|marry|wed)\s*[.!]?$", re.IGNORECASE)
+_CONTINUES = re.compile(r"(?:married|engaged|betrothed|marry|wed)\s*[.!,]?$", re.IGNORECASE)
+_ASIDE = re.compile(r"\s*\([^()]{1,80}\)")
+_KIN_TITLES = ("aunt", "uncle", "cousin")
+_KIN_BY_TITLE = re.compile(r"\b(?P<pron>his|her)\s+(?P<kin>aunt|uncle|cousin)\b(?!\s+[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -91,8 +94,8 @@ class Talk:
     """Who a paragraph ending "Tom said:" gives the next line to."""
     running: Entity | None = None
     """The speaker of a quote left open at the end of a paragraph (it runs on in the next)."""
-    said: dict[str, str] = field(default_factory=dict)
-    """Each voice's last line, by entity id (a line may finish the one before: "To Clotilde ...")."""
+    said: dict[str, list[str]] = field(default_factory=dict)
+    """Each voice's last few lines, by entity id (a line may finish one before: "To Clotilde ...")."""
 
     names: dict[str, list[Entity]] = field(default_factory=dict)
     """The names a voice has been given in the conversation ("I am the King"), by voice id."""
@@ -298,9 +301,11 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
                                               else None)
     lines: list[Line] = []
     for body in bodies:
-        if speaker is not None and re.match(r"to\s+[A-Z]", body, re.IGNORECASE) and speaker.id in talk.said \
-                and _CONTINUES.search(talk.said[speaker.id]):
-            body = f"{talk.said[speaker.id].rstrip('.! ')} {body[0].lower()}{body[1:]}"
+        earlier = next((said for said in reversed(talk.said.get(speaker.id, [])) if _CONTINUES.search(said)), None) \
+            if speaker is not None and re.match(r"to\s+[A-Z]", body, re.IGNORECASE) else None
+        if earlier is not None:
+            # "I am about to be married." ... "To Clotilde Lothman von Saxe-Meningen": one sentence.
+            body = f"{earlier.rstrip('.!, ')} {body[0].lower()}{body[1:]}"
         mine, theirs = _named_in(body, index)
         for name in mine:
             talk.name(speaker, name, body, how == "tag")
@@ -308,7 +313,7 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
             talk.name(addressee, name, body, False)
         lines.append(Line(body, talk.resolved(speaker), talk.resolved(addressee), how, kin))
     if speaker is not None and lines:
-        talk.said[speaker.id] = lines[-1].body
+        talk.said[speaker.id] = [*talk.said.get(speaker.id, [])[-2:], lines[-1].body]
     talk.heard(speaker, addressee)
     last_start, last_end = spans[-1]
     closed = paragraph[last_end - 1:last_end] in {"”", '"'} and last_end - last_start > 1
@@ -360,7 +365,7 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
     where the speaker and the one spoken to are known. ``before`` only sets up who is talking."""
     reading = Reading(talk=talk if talk is not None else Talk())
     if not _QUOTED.search(text):
-        reading.units = [Unit(s, s.text) for s in split_sentences(text)]
+        reading.units = [_narrated(s, index) for s in split_sentences(text)]
         return reading
     if before.strip() and _QUOTED.search(before):
         for paragraph in paragraphs(before)[-CONTEXT_PARAGRAPHS:]:
@@ -375,15 +380,34 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
             cursor = end
         narration.append(paragraph[cursor:])
         told = " ".join(piece.strip(" ,") for piece in narration if piece.strip(" ,.;:—"))
-        reading.units.extend(Unit(s, s.text) for s in split_sentences(told))
+        reading.units.extend(_narrated(s, index) for s in split_sentences(told))
         for line in lines:
             said = rewrite(line.body, line)
             ours, theirs = split_sentences(said), split_sentences(line.body)
             who = line.speaker.name if line.speaker is not None and not is_voice(line.speaker) else ""
             for number, sentence in enumerate(ours):
                 words = theirs[number].text if len(theirs) == len(ours) else line.body
-                reading.units.append(Unit(sentence, f"{who}: “{words}”" if who else words, who))
+                plain = Sentence(_ASIDE.sub("", sentence.text), sentence.question)
+                reading.units.append(Unit(plain, f"{who}: “{words}”" if who else words, who))
             if line.said_to_kin and line.speaker is not None and line.addressee is not None \
                     and not is_voice(line.speaker) and not is_voice(line.addressee):
                 reading.kin.append((line.speaker, line.addressee, paragraph))
     return reading
+
+
+def _narrated(sentence: Sentence, index: NameIndex) -> Unit:
+    """A sentence of narration as the patterns read it: asides in brackets left out ("Tom's younger brother
+    (or rather half-brother) Sid"), and "her aunt" named when the story has one aunt who is its subject's:
+    "Dorothy ... started to follow her aunt" with Aunt Em the only aunt reads "Dorothy's aunt Aunt Em"."""
+    text = _ASIDE.sub("", sentence.text)
+    kin = _KIN_BY_TITLE.search(text)
+    if kin is not None:
+        named = [m for m in index.mentions(text) if m.entity is not None and m.entity.type == "individual"]
+        titled = {e.id: e for key, held in index.names.items() for e in held
+                  if e.type == "individual" and key.split()[:1] == [kin.group("kin")]}
+        subject = named[0].entity if named and named[0].start <= 4 else None
+        if subject is not None and len(titled) == 1:
+            (relative,) = titled.values()
+            if relative.id != subject.id:
+                text = f"{text[:kin.start()]}{subject.name}'s {kin.group('kin')} {relative.name}{text[kin.end():]}"
+    return Unit(Sentence(text, sentence.question), sentence.text)
