@@ -304,9 +304,30 @@ def _core(name: str) -> list[str]:
     return tokens[_title_start(tokens):] if len(tokens) > 1 else tokens
 
 
+def _titles(name: str) -> frozenset[str]:
+    tokens = words(strip_article(name))
+    return frozenset(tokens[:_title_start(tokens)]) if len(tokens) > 1 else frozenset()
+
+
+_EXCLUSIVE = (frozenset({"mr", "mister", "sir", "master", "lord", "king", "prince", "duke", "count", "baron", "uncle",
+                         "father", "brother", "emperor"}),
+              frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
+                         "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"}))
+
+
+def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two names' titles may belong to one person: "Dr." and none may, "Mr." and "Mrs." never."""
+    if a and b and a != b:
+        return False
+    return not any((a & side) and (b & other) for side, other in (_EXCLUSIVE, _EXCLUSIVE[::-1]))
+
+
 def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]) -> list[Person]:
-    """Names of one person as one: the fullest form keeps the others as aliases when only it can be meant,
-    and a title the text sets beside a name ("Wilhelm ..., hereditary King of Bohemia") is that name's."""
+    """Names of one person as one. Taken as that person's, with the reason kept: a title the text sets beside
+    a name ("Wilhelm ..., hereditary King of Bohemia"), the same name with a title or without ("Dr. Watson",
+    "Watson"), a bare surname or first name only one full name has ("Holmes"), the one Count as "the Count".
+    Left apart, for identity judging to ask about: a title with a surname ("Captain Kettle" for Bram Kettle),
+    who may be a kinsman."""
     owner: dict[str, str] = {}
     why: dict[str, str] = {}
     for title, (name, said) in appositions.items():
@@ -315,27 +336,32 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
             owner[title] = name
             why[title] = f"the text names {name} so: \u201c{said}\u201d"
     names = sorted(chosen, key=lambda n: (-len(_core(n)), -len(n), n))
-    by_core: dict[tuple[str, ...], str] = {}
+    by_core: dict[tuple[str, ...], list[str]] = defaultdict(list)
     for name in names:
-        core = tuple(_core(name))
         if name in owner or len(words(name)) == 2 and words(name)[0] == "the":
             continue
-        head = by_core.setdefault(core, name)
-        if head != name:
+        core = tuple(_core(name))
+        head = next((h for h in by_core[core] if _compatible(_titles(h), _titles(name))), None)
+        if head is None:
+            by_core[core].append(name)
+        else:
             owner[name] = head
             why[name] = f"{name!r} is {head} with a title or without one"
-    full = [n for n in names if len(_core(n)) >= 2]
+    full = [n for n in names if len(_core(n)) >= 2 and n not in owner]
     for name in names:
-        if name in owner:
-            continue
-        core = _core(name)
-        if name in full and not any(owner.get(f) == f for f in full if f != name and _core(f) == core):
+        if name in owner or name in full:
             owner.setdefault(name, name)
             continue
-        matches = _owners_of(name, core, full)
-        if len(matches) == 1 and matches[0] != name:
-            owner[name] = owner.get(matches[0], matches[0])
-            why[name] = _reason(name, matches[0])
+        core = _core(name)
+        rivals = [n for n in names if n != name and _core(n) == core and not _compatible(_titles(n), _titles(name))]
+        matches = [m for m in _owners_of(name, core, full) if m != name]
+        if len(matches) == 1 and not rivals:
+            head = owner.get(matches[0], matches[0])
+            if _titles(name) and not _titles(name) <= ROYAL | _titles(head):
+                owner[name] = name
+            else:
+                owner[name] = head
+                why[name] = _reason(name, matches[0])
         else:
             owner.setdefault(name, name)
     aliases: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -359,7 +385,7 @@ def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
     found: list[str] = []
     for other in full:
         theirs = _core(other)
-        if other == name:
+        if other == name or not _compatible(frozenset(titles), _titles(other)) and titles != ["the"]:
             continue
         if core == theirs:
             found.append(other)
