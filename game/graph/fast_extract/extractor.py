@@ -27,6 +27,7 @@ from game.graph.fast_extract.sentences import (
     stated,
 )
 from game.graph.names import normalize_name
+from game.text import strip_control
 from game.graph.vocabulary import Vocabulary
 
 MAX_CONFIDENCE = 0.7
@@ -93,7 +94,8 @@ class FastExtractor:
         pairs: Counter[tuple[str, str]] = Counter()
         unknown: dict[str, str] = {}
         context = _Context()
-        reading = reading_units(text, index, before)
+        # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
+        reading = reading_units(strip_control(text), index, strip_control(before))
         for unit in reading.units:
             sentence = unit.sentence
             norm = normalize_name(sentence.text).replace("⟨", "(").replace("⟩", ")")

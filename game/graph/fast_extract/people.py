@@ -66,9 +66,11 @@ PERSON_NOUNS = (r"friend|companion|colleague|partner|helper|wife|husband|son|dau
                 r"boy|girl|man|woman|lady|gentleman|lawyer|doctor|client|visitor|landlady|child|orphan|farmer|"
                 r"captain|king|queen|prince|princess|nobleman|guest|partner|employer|agent|heart|arms|hands|"
                 r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry")
-SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|cried|cries|remarked|"
-             r"murmured|continued|added|shouted|screamed|whispered|exclaimed|called|growled|pleaded|repeated|"
-             r"began|observed|interrupted|laughed|sighed|muttered|snapped|declared|went\s+on|told")
+SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"
+             r"remarks|murmured|murmurs|continued|continues|added|adds|shouted|shouts|screamed|screams|whispered|"
+             r"whispers|exclaimed|exclaims|called|calls|growled|growls|pleaded|pleads|repeated|repeats|began|begins|"
+             r"observed|observes|interrupted|interrupts|laughed|laughs|sighed|sighs|muttered|mutters|snapped|snaps|"
+             r"declared|declares|went\s+on|goes\s+on|told|tells|demanded|demands|grumbled|grumbles|admitted|admits")
 DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose|gave|told|said|says|"
          r"laughed|cried|smiled|spoke|sprang|tore|drew|threw|caught|struck|shook|held|kept|left|lived|loved|"
          "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"

@@ -28,13 +28,15 @@ _QUOTED = re.compile(r"[“\"]")
 NARRATOR = Entity("\x00narrator", "the narrator", "individual")
 """The "I" of a first-person story: it takes turns in a conversation and is never a node."""
 
+_AFTER_TAG = (r"with|to|as|in|at|from|without|and|looking|glancing|sitting|lighting|shutting|settling|turning|taking|"
+              r"ringing|laughing|grasping|passing|throwing|pausing")
 _TAG_AFTER = re.compile(rf"^\s*,?\s*(?:(?P<verb>{SAY_VERBS})\s+(?P<who>[^,.;:!?—“”\"]{{1,40}}?)"
-                        rf"|(?P<who2>[^,.;:!?—“”\"]{{1,40}}?)\s+(?:\w+ly\s+)?(?P<verb2>{SAY_VERBS}))"
-                        rf"(?=\s*(?:[,.;:!?—“\"]|$|\s+(?:with|to|as|in|at|from|without|and|looking|glancing|"
-                        rf"sitting|lighting|shutting|settling|turning|taking|ringing|laughing|grasping|"
-                        rf"passing|throwing|pausing)\b))", re.IGNORECASE)
+                        rf"(?=\s*(?:[,.;:!?—“\"]|$|\s+(?:{_AFTER_TAG})\b))"
+                        rf"|(?P<who2>[^,.;:!?—“”\"]{{1,40}}?)\s+(?:\w+ly\s+)?(?P<verb2>{SAY_VERBS})"
+                        rf"(?=\s*(?:[,.;:!?—“\"]|$|\s+(?-i:[A-Z])|\s+(?:{_AFTER_TAG})\b)))", re.IGNORECASE)
 _TAG_BEFORE = re.compile(rf"(?P<who>[^.;:!?—“”\"]{{1,40}}?)\s+(?:\w+\s+)?(?:{SAY_VERBS})\s*:\s*$|"
                          rf"(?:{SAY_VERBS})\s+(?P<who2>he|she|I)\s*:\s*$", re.IGNORECASE)
+_TOLD = re.compile(r"\s+(?:to\s+)?(?P<whom>[A-Z][^,.;:!?—“”\"]{0,40}?)(?=\s*(?:[,.;:!?—“\"]|$))")
 _TO_KIN = re.compile(r"\bto\s+(?:his|her)\s+(?P<kin>wife|husband|sister|brother|son|daughter|mother|father|"
                      r"aunt|uncle|nephew|niece|cousin)\b", re.IGNORECASE)
 _FIRST = {"i": "{s}", "me": "{s}", "my": "{s}'s", "mine": "{s}'s", "myself": "{s}"}
@@ -263,6 +265,7 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     how = ""
     kin = ""
     tagged = False
+    tag_addressee: Entity | None = None
     for number, (_start, end) in enumerate(spans):
         after = paragraph[end:spans[number + 1][0] if number + 1 < len(spans) else len(paragraph)]
         tag = _TAG_AFTER.match(after)
@@ -283,6 +286,11 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
             speaker, how = _voice(words), "tag"
         kin_said = _TO_KIN.search(after[:80])
         kin = kin_said.group("kin").casefold() if kin_said else ""
+        told = _TOLD.match(after[tag.end():]) if tag.group("who2") else None
+        if told is not None:
+            # "Sam Reed asks Edda Marsh": the tag names the one spoken to.
+            hearers = _individuals(index, told.group("whom"))
+            tag_addressee = hearers[0] if len(hearers) == 1 else None
         break
     opens = not paragraph[:spans[0][0]].strip()
     if not tagged:
@@ -294,8 +302,12 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
             speaker, how = _turn(talk)
     talk.announced = None
     bodies = [paragraph[s:e].strip("“”\" ") for s, e in spans]
-    called = [v for body in bodies for v in vocatives(body, index) if speaker is None or v.id != speaker.id]
-    addressee: Entity | None = called[0] if called else None
+    every_call = [v for body in bodies for v in vocatives(body, index)]
+    if speaker is not None and how in {"turn", "pronoun"} and any(v.id == speaker.id for v in every_call):
+        # Turn-taking gave the line to the one it calls by name ("My dear Holmes," said he): the other speaks.
+        speaker = talk.partner(speaker)
+    called = [v for v in every_call if speaker is None or v.id != speaker.id]
+    addressee: Entity | None = called[0] if called else tag_addressee
     if addressee is None and speaker is not None:
         addressee = talk.partner(speaker) or (talk.last if talk.last is not None and talk.last.id != speaker.id
                                               else None)
