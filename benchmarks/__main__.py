@@ -31,6 +31,7 @@ from benchmarks import (
     memory_bench,
     metapath_bench,
     open_bench,
+    prose_bench,
     swipes_bench,
     undo_bench,
 )
@@ -41,6 +42,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "llm_bench": llm_bench.run,
     "map_bench": map_bench.run,
     "extract_bench": extract_bench.run,
+    "prose_bench": prose_bench.run,
     "cli_bench": cli_bench.run,
     "gossip_bench": gossip_bench.run,
     "context_bench": context_bench.run,
