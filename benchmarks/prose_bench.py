@@ -122,12 +122,12 @@ def score(split: str, data: dict[str, Any] | None = None, extractor: FastExtract
         found = extractor.extract(passage["text"], cast_index(reading.people))
         predicted = {_relation(found_of.get(t.source), t.relation, found_of.get(t.target), vocabulary)
                      for t in found.triples}
-        names = {n: min(names) for n, names in enumerate(labelled)}
+        shown = {n: min(names) for n, names in enumerate(labelled)}
         result.relations_expected += len(expected)
         result.relations_found += len(predicted)
         result.relations_right += len(predicted & expected)
-        result.wrong.extend(f"{passage['id']}: {_shown(r, names)}" for r in sorted(predicted - expected, key=str))
-        result.missed.extend(f"{passage['id']}: {_shown(r, names)}" for r in sorted(expected - predicted, key=str))
+        result.wrong.extend(f"{passage['id']}: {_shown(r, shown)}" for r in sorted(predicted - expected, key=str))
+        result.missed.extend(f"{passage['id']}: {_shown(r, shown)}" for r in sorted(expected - predicted, key=str))
     return result
 
 

@@ -78,13 +78,13 @@ async def test_without_a_world_the_cast_is_the_player_and_the_story_s_people(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     story = tmp_path / "two.md"
     story.write_text("“Come in, Mira,” said Tomas Vell.\n\nMira Holt sat down.\n", encoding="utf-8")
-    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "two", "--json",
+    code, _out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "two", "--json",
                                              str(story))
     assert code == 0, err
     names, _relations, _pending = await _graph(tmp_path, "two")
     assert set(names) == {"Wren Tallis", "Tomas Vell", "Mira Holt"}, names
     # With the default world asked for by name, its cast is there as before.
-    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "three", "--world",
+    code, _out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "three", "--world",
                                              "brinefall", "--json", str(story))
     assert code == 0, err
     names, _relations, _pending = await _graph(tmp_path, "three")

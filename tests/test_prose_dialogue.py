@@ -10,7 +10,7 @@ from game.graph.fast_extract.extractor import FastExtractor
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
 from game.graph.fast_extract.people import people
 from game.graph.fast_extract.prose import cast_index, read_story
-from game.graph.fast_extract.quotes import NARRATOR, Talk, read_dialogue
+from game.graph.fast_extract.quotes import NARRATOR, read_dialogue
 from game.graph.names import normalize_name
 
 

@@ -38,7 +38,7 @@ async def fast_fallback(reader: GraphReader, vocabulary: Vocabulary, turn: int, 
     if not narration.strip():
         return Fallback(GraphWrites(), "none")
     execution = UpsertExecution(reader, vocabulary, turn, rng=rng, witnesses=witnesses)
-    applied = await apply_fast(execution, narration, before=before)
+    applied = await apply_fast(execution, narration, context=before)
     return Fallback(execution.writes, "fast", applied.opened, len(applied.rejected))
 
 

@@ -51,13 +51,13 @@ def extractor_for(vocabulary: Vocabulary) -> FastExtractor:
 
 
 async def apply_fast(execution: UpsertExecution, text: str, read_turn: int | None = None,
-                     before: str = "") -> FastApplied:
+                     context: str = "") -> FastApplied:
     """Read ``text`` (the narration of ``read_turn``, by default the execution's turn) with the fast path
-    and write what it plainly states through ``execution``; ``before``, what was told just before, says
+    and write what it plainly states through ``execution``; ``context``, what was told just before, says
     only who is talking to whom as ``text`` begins."""
     gazetteer = Gazetteer(execution.reader, execution.writes.nodes.values())
-    index = await gazetteer.index_for(f"{before}\n\n{text}" if before else text)
-    extraction = extractor_for(execution.vocabulary).extract(text, index, before)
+    index = await gazetteer.index_for(f"{context}\n\n{text}" if context else text)
+    extraction = extractor_for(execution.vocabulary).extract(text, index, context)
     applied = FastApplied(extraction)
     before = set(execution.writes.created_edges)
     ended = {i for i, e in execution.writes.edges.items() if not e.is_open}

@@ -16,8 +16,8 @@ from itertools import combinations
 
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
 from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS, SLOT, Pattern, Shape, all_patterns
-from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.quotes import reading_units
+from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
     ENDED_MARK,
     Sentence,
@@ -27,8 +27,8 @@ from game.graph.fast_extract.sentences import (
     stated,
 )
 from game.graph.names import normalize_name
-from game.text import strip_control
 from game.graph.vocabulary import Vocabulary
+from game.text import strip_control
 
 MAX_CONFIDENCE = 0.7
 """Below the model extractor's: a fast-path fact is a lead, to be confirmed or replaced by enrichment."""

@@ -53,11 +53,11 @@ NOT_NAMES = frozenset({
     "september", "october", "november", "december", "christmas", "michaelmas", "easter", "chapter", "part",
     "book", "well", "do", "did", "is", "was", "let", "pray", "come", "go", "good", "nothing", "nobody", "hum",
     "pooh", "bah", "humbug", "ha", "ho", "hang", "bother", "confound", "quick", "look", "stolen", "bought",
-    "imitated", "forgery", "precisely", "certainly", "absolutely", "indeed", "quite", "very", "why", "mind",
+    "imitated", "forgery", "precisely", "certainly", "absolutely", "indeed", "quite", "very", "mind",
     "stave", "fire", "merry", "happy", "new", "year", "esq", "sir", "madam", "marm", "ma'am", "mate", "matey",
     "doctor", "captain", "master", "mister", "uncle", "aunt", "nephew", "niece", "silence", "jam", "yesterday",
     "today", "tomorrow", "tonight", "because", "besides", "however", "meanwhile", "afterwards", "presently",
-    "suddenly", "old", "little", "young", "poor", "dear", "miss", "madam", "sir", "ma", "pa", "mama", "papa",
+    "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
@@ -172,9 +172,9 @@ def candidates(text: str) -> Found:
             tokens = words(raw)
             begin = match.start()
             # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
-            while tokens and ((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0])) and tokens[0] != "the"
-                              and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES)
-                              or tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL)):
+            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0])) and tokens[0] != "the"
+                              and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
+                              or (tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL))):
                 cut = re.match(r"\S+\s*", raw)
                 shift = cut.end() if cut else len(raw)
                 raw, begin, tokens = raw[shift:], begin + shift, tokens[1:]
@@ -185,12 +185,12 @@ def candidates(text: str) -> Found:
                 left = tokens[:tokens.index("of")]
                 if left[-1] in PLACE_WORDS:
                     continue
-                cut = raw.index(" of ") + 4
-                raw, begin, tokens = raw[cut:], begin + cut, tokens[len(left) + 1:]
-            if not tokens or all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
-                    and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
+                offset = raw.index(" of ") + 4
+                raw, begin, tokens = raw[offset:], begin + offset, tokens[len(left) + 1:]
+            if not tokens or (all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
+                    and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)):
                 continue
-            if len(raw) < 2 or raw.isupper() and len(raw) <= 3 or any(_NOT_A_WORD.fullmatch(t) for t in tokens):
+            if len(raw) < 2 or (raw.isupper() and len(raw) <= 3) or any(_NOT_A_WORD.fullmatch(t) for t in tokens):
                 continue
             if tokens[0] == "the":
                 raw = "the" + raw[3:]  # "The King" and "the King" are one name
@@ -234,7 +234,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
                        or (re.search(r"[”\"’]\s*$", head[-3:] if head else "") is None
                            and re.match(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b", tail)
                            and re.search(r"[”\"]", before[-80:] + after[:80]))
-                       or re.match(rf"\s+(?:\w+\s+)?(?:said|says|asked):", tail)):
+                       or re.match(r"\s+(?:\w+\s+)?(?:said|says|asked):", tail)):
         entry.evidence["speaks"] += 1
     if inside and re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"])", tail) \
             and not re.search(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$", head):
@@ -249,7 +249,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
             or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
-    if re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:]) \
+    if (re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
             or re.search(rf"\b(?:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\s+$", head):
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
@@ -340,12 +340,12 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
     names = sorted(chosen, key=lambda n: (-len(_core(n)), -len(n), n))
     by_core: dict[tuple[str, ...], list[str]] = defaultdict(list)
     for name in names:
-        if name in owner or len(words(name)) == 2 and words(name)[0] == "the":
+        if name in owner or (len(words(name)) == 2 and words(name)[0] == "the"):
             continue
-        core = tuple(_core(name))
-        head = next((h for h in by_core[core] if _compatible(_titles(h), _titles(name))), None)
+        key = tuple(_core(name))
+        head = next((h for h in by_core[key] if _compatible(_titles(h), _titles(name))), None)
         if head is None:
-            by_core[core].append(name)
+            by_core[key].append(name)
         else:
             owner[name] = head
             why[name] = f"{name!r} is {head} with a title or without one"
@@ -387,13 +387,9 @@ def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
     found: list[str] = []
     for other in full:
         theirs = _core(other)
-        if other == name or not _compatible(frozenset(titles), _titles(other)) and titles != ["the"]:
+        if other == name or (not _compatible(frozenset(titles), _titles(other)) and titles != ["the"]):
             continue
-        if core == theirs:
-            found.append(other)
-        elif len(core) == 1 and core[0] == theirs[-1]:
-            found.append(other)
-        elif len(core) == 1 and core[0] == theirs[0] and not titles:
+        if core == theirs or (len(core) == 1 and core[0] == theirs[-1]) or (len(core) == 1 and core[0] == theirs[0] and not titles):
             found.append(other)
         elif len(tokens) == 1 and tokens[0] in ROYAL and tokens[0] in words(other)[:_title_start(words(other))] \
                 and "of" not in words(other):
