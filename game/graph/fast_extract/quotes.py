@@ -244,7 +244,8 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
         if not named and _ENTERS.search(paragraph):
             # "A man entered who ...": someone new, not yet named, is the next "he".
             talk.named, talk.spoken_to = _voice(f"newcomer {len(talk.names) + len(talk.said)}"), None
-        before = _TAG_BEFORE.search(paragraph)
+        # Only a paragraph that ends in a colon can hand the next line to a speaker ("Tom said:").
+        before = _TAG_BEFORE.search(paragraph[-80:]) if paragraph.rstrip().endswith(":") else None
         talk.announced = None
         if before is not None:
             talk.announced, pronoun = _who(before.group("who") or before.group("who2") or "", index)
