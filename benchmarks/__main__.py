@@ -32,6 +32,7 @@ from benchmarks import (
     metapath_bench,
     model_turn_bench,
     open_bench,
+    prose_bench,
     swipes_bench,
     undo_bench,
 )
@@ -43,6 +44,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "model_turn_bench": model_turn_bench.run,
     "map_bench": map_bench.run,
     "extract_bench": extract_bench.run,
+    "prose_bench": prose_bench.run,
     "cli_bench": cli_bench.run,
     "gossip_bench": gossip_bench.run,
     "context_bench": context_bench.run,

@@ -31,12 +31,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "lines, one turn per command with the paragraphs after it as its narration. Relations "
                     "the text plainly states are read without a model (the fast path); the turns then wait "
                     "for a model (kith graph enrich, or --enrich here). People: the world's characters with "
-                    "--world, else the default world's plus names the story uses at least twice. A bad file "
+                    "--world; else the story starts from an empty cast (the default world's player and places, "
+                    "nobody else) and its people are read from the text, with questions of identity where two "
+                    "names may be one person. A bad file "
                     "(binary, empty, not UTF-8, over 2 MB) is refused and no save is created. Exit 0, 2 "
                     "for a refused file or an existing save.",
     )
     parser.add_argument("--save", required=True, metavar="S", help="the new save's name (letters, digits, '-', '_')")
-    parser.add_argument("--world", metavar="W", help="the world whose characters the story is about (its names are the cast)")
+    parser.add_argument("--world", metavar="W", help="the world whose characters the story is about (its names are the cast); without it the cast is "
+                             "only the people the story names")
     parser.add_argument("--enrich", action="store_true", help="run kith graph enrich on the new save afterwards")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts instead of text")
     llm_flag_arguments(parser, record=False)

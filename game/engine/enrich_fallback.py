@@ -10,6 +10,7 @@ the enrichment queue and a model's reading replaces them later (``game.engine.en
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from game.graph.ports import GraphReader, GraphWrites
@@ -29,14 +30,15 @@ class Fallback:
 
 
 async def fast_fallback(reader: GraphReader, vocabulary: Vocabulary, turn: int, narration: str, *,
-                        rng: random.Random, witnesses: list[str]) -> Fallback:
-    """The fast path's writes for ``narration`` at ``turn``, seen by ``witnesses`` like any turn's."""
+                        rng: random.Random, witnesses: list[str], before: str = "") -> Fallback:
+    """The fast path's writes for ``narration`` at ``turn``, seen by ``witnesses`` like any turn's;
+    ``before`` (the turns told just before) tells who is speaking to whom when the narration begins."""
     from game.graph.fast_extract.apply import apply_fast  # compiles the patterns: only when needed
 
     if not narration.strip():
         return Fallback(GraphWrites(), "none")
     execution = UpsertExecution(reader, vocabulary, turn, rng=rng, witnesses=witnesses)
-    applied = await apply_fast(execution, narration)
+    applied = await apply_fast(execution, narration, context=before)
     return Fallback(execution.writes, "fast", applied.opened, len(applied.rejected))
 
 
@@ -49,3 +51,12 @@ def fallback_notice(reason: str, fallback: Fallback) -> str:
             else "the narration states no relation plainly, so nothing was kept")
     return (f"The story went on, but memory was not updated this turn by the model: {reason}. Read without a model "
             f"(the fast path), {kept}; the turn waits for a model to read it again (`kith graph enrich`).")
+
+
+CONTEXT_TURNS = 12
+"""How many turns told before are read for who is talking (a story imported turn by turn has one paragraph a turn)."""
+
+
+def told_before(narrations: Iterable[str]) -> str:
+    """The narrations of the last turns, oldest first, as the fast path's ``before``."""
+    return "\n\n".join(list(narrations)[-CONTEXT_TURNS:])

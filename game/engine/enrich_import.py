@@ -8,20 +8,20 @@ only hands back the story's own words and has no World IR, so every turn is read
 played one: undoable, and queued for a model (``kith graph enrich``). Nobody gossips: an imported story
 was read, not lived.
 
-Names: with a world, its characters and aliases (the save's gazetteer) are the cast. Without one, the
-default world still gives the save its places, and people are also found in the text, conservatively
-(``discover_names``), and a name that may be someone found before it ("Captain Kettle" after "Bram
-Kettle") is judged as a game's turns judge a new name (``game.graph.identity_match``): unsure, it is a
-person of its own and a question for ``kith graph pending`` (asked in the story when the save is played
-on); sure, it is that person's alias. The save is built under a temporary name and appears only once whole, so a bad
-file or a failure part-way leaves no half-written save.
+Names: with a world (``--world``), its characters and aliases (the save's gazetteer) are the cast.
+Without one the story starts from an empty cast: the default world gives the save its places and its
+player, nobody else, and the story's people are read from the whole text first
+(``game.engine.import_cast``: people by how the text treats a name, their shorter names as aliases,
+questions of identity where a name may be someone found before it or the dialogue says two names are
+one person). Each turn's relations are read by the fast path with the paragraphs before it as context,
+so "I" and "you" in a line of dialogue are its speaker and the one spoken to. The save is built under a
+temporary name and appears only once whole, so a bad file or a failure part-way leaves no half-written
+save.
 """
 
 from __future__ import annotations
 
-import random
 import re
-from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,10 +48,6 @@ MAX_STORY_BYTES = 2_000_000
 MAX_TURNS = 5000
 IMPORTED = "imported from a story: no model has read it yet"
 """The reason an imported turn has no World IR (so enrichment asks a model for one)."""
-MIN_MENTIONS = 2
-"""A name found in the text becomes a person only when the story names them at least this often."""
-GROUP_WORDS = frozenset({"guild", "watch", "company", "compact", "order", "council", "house", "run", "folk",
-                         "crew", "brotherhood", "sisterhood", "church", "league", "court", "band", "gang"})
 _COMMAND = re.compile(r"^\s*>\s?(.*)$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
@@ -147,40 +143,6 @@ def split_story(text: str) -> list[StoryTurn]:
     return [t for t in turns if t.narration.strip() or t.input]
 
 
-async def discover_names(text: str, db: SaveDatabase) -> list[tuple[str, str]]:
-    """People and groups the story names that the save does not know: ``(name, type)``, conservatively.
-
-    A capitalised name the fast path reports as unknown counts when the text names it at least
-    ``MIN_MENTIONS`` times; a single word also written in lower case in the text ("Harbour", "Tide") is
-    an ordinary word, not a name; a single word that is part of a longer name found is left to it (never
-    a second person). A name ending in a group word ("the Lamp Guild") is a faction.
-    """
-    from game.graph.fast_extract.extractor import unknown_names
-    from game.graph.fast_extract.gazetteer import Gazetteer
-    from game.graph.fast_extract.sentences import split_sentences
-
-    index = await Gazetteer(db.graph).index_for(text)
-    counts: Counter[str] = Counter()
-    spelled: dict[str, str] = {}
-    for sentence in split_sentences(text):
-        for name in unknown_names(sentence.text, index):
-            key = name.casefold()
-            counts[key] += 1
-            spelled.setdefault(key, name)
-    lower_words = set(re.findall(r"\b[a-z][\w'-]*\b", text))
-    found = [key for key, n in counts.items() if n >= MIN_MENTIONS]
-    multi = [key for key in found if " " in key]
-    kept: list[tuple[str, str]] = []
-    for key in sorted(found, key=lambda k: (-counts[k], k)):
-        words = key.split()
-        if len(words) == 1 and (key in lower_words or any(key in other.split() for other in multi)):
-            continue
-        name = spelled[key]
-        kind = "faction" if words[-1] in GROUP_WORDS else "individual"
-        kept.append((name, kind))
-    return kept
-
-
 class StoryNarrator:
     """Tells each turn with the story's own words and no World IR: the fast path reads every turn."""
 
@@ -231,10 +193,18 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
         raise SaveError(f"a save named {path.stem!r} already exists; import into a new name")
     imported = Imported(path.stem, path, world.id)
 
+    if find_names:
+        from game.engine.import_cast import story_world
+
+        world = story_world(world)  # a story nobody here wrote: the player, and nobody else of the world
+
     async def fill(db: SaveDatabase) -> None:
+        from game.engine.import_cast import add_story_people
+
         await GameSession.seed_world(db, world)
         if find_names:
-            imported.people, imported.questions = await _add_people(db, world, "\n\n".join(t.narration for t in turns))
+            imported.people, imported.questions = await add_story_people(db, world, "\n\n".join(
+                t.narration for t in turns))
         graph = await db.load_graph_index()
         raw = await db.scene_at(0)
         scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
@@ -255,39 +225,3 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
     db = await SaveDatabase.open(path, create=True, world_id=world.id, seed=fill)
     await db.close()
     return imported
-
-
-async def _add_people(db: SaveDatabase, world: World, text: str) -> tuple[list[str], list[str]]:
-    """Nodes for the people the text names that the world does not know, at turn 0 (the story's cast), and
-    the questions of identity among them (as the story asks them).
-
-    Each name is judged against the people found before it (``judge``, through the upsert's ``identity``),
-    never against the world's own cast, which an imported story need not be about. Full names go first
-    and names led by a title after them, each group in the order the story first names them: "Captain
-    Kettle" is asked about as "Bram Kettle", never the other way round."""
-    from game.engine.identity_turn import decided
-    from game.graph.identity_match import ARTICLES, TITLES, question, words
-
-    names = await discover_names(text, db)
-    if not names:
-        return [], []
-
-    def order(found: tuple[str, str]) -> tuple[bool, int]:
-        first = words(found[0])[:1]
-        at = text.find(found[0])
-        return bool(first) and (first[0] in TITLES or first[0] in ARTICLES), at if at >= 0 else len(text)
-
-    names = sorted(names, key=order)
-    execution = UpsertExecution(db.graph, world.vocabulary, 0, rng=random.Random(0), identity=lambda: ())
-    nodes = [{"name": name, "type": kind, "summary": "Named in the imported story."} for name, kind in names]
-    for start in range(0, len(nodes), 8):
-        outcome = await execution.run({"nodes": nodes[start:start + 8]})
-        if outcome.error:
-            raise SaveError(f"the people found in the story could not be added: {outcome.error}")
-    rows, merges = decided(execution.identities, 0, {item.id for item in await db.pending_identities()})
-    await db.commit_graph(execution.writes, rows=rows, merges=merges)
-    asked = [question(d.verdict.name, d.verdict.candidate.node.name) for d in execution.identities
-             if d.verdict.decision == "ask" and d.verdict.candidate is not None]
-    created = execution.writes.created_nodes
-    return [name for name, _ in names if any(n.name == name for i, n in execution.writes.nodes.items()
-                                              if i in created)], asked

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from game.engine.changes import summarize_writes
-from game.engine.enrich_fallback import Fallback, fallback_notice, fast_fallback
+from game.engine.enrich_fallback import Fallback, fallback_notice, fast_fallback, told_before
 from game.engine.events import (
     AttitudeChanged,
     Event,
@@ -425,7 +425,8 @@ class TurnPipeline:
                 # The model could not record the turn: keep what the narration plainly states (marked fast).
                 fallback = await fast_fallback(state.graph, self.vocabulary, turn, narration,
                                                rng=random.Random(f"{self.seed}:{turn}:fast"),
-                                               witnesses=await witnesses(state.graph, state.scene.cast))
+                                               witnesses=await witnesses(state.graph, state.scene.cast),
+                                               before=told_before(p.narration for p in state.history if not is_command(p.player_input)))
                 writes = fallback.writes
             if writes and not result.ir_error:
                 # Who was with the player this turn: the World IR's presence. A story that keeps everyone's

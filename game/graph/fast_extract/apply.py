@@ -50,11 +50,14 @@ def extractor_for(vocabulary: Vocabulary) -> FastExtractor:
         return FastExtractor(vocabulary)
 
 
-async def apply_fast(execution: UpsertExecution, text: str, read_turn: int | None = None) -> FastApplied:
+async def apply_fast(execution: UpsertExecution, text: str, read_turn: int | None = None,
+                     context: str = "") -> FastApplied:
     """Read ``text`` (the narration of ``read_turn``, by default the execution's turn) with the fast path
-    and write what it plainly states through ``execution``."""
+    and write what it plainly states through ``execution``; ``context``, what was told just before, says
+    only who is talking to whom as ``text`` begins."""
     gazetteer = Gazetteer(execution.reader, execution.writes.nodes.values())
-    extraction = extractor_for(execution.vocabulary).extract(text, await gazetteer.index_for(text))
+    index = await gazetteer.index_for(f"{context}\n\n{text}" if context else text)
+    extraction = extractor_for(execution.vocabulary).extract(text, index, context)
     applied = FastApplied(extraction)
     before = set(execution.writes.created_edges)
     ended = {i for i, e in execution.writes.edges.items() if not e.is_open}

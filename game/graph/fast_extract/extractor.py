@@ -16,6 +16,7 @@ from itertools import combinations
 
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
 from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS, SLOT, Pattern, Shape, all_patterns
+from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
     ENDED_MARK,
@@ -23,11 +24,11 @@ from game.graph.fast_extract.sentences import (
     conditional,
     mark_ended,
     split_clauses,
-    split_sentences,
     stated,
 )
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
+from game.text import strip_control
 
 MAX_CONFIDENCE = 0.7
 """Below the model extractor's: a fast-path fact is a lead, to be confirmed or replaced by enrichment."""
@@ -37,11 +38,12 @@ STRENGTHS: dict[str, float] = {
     "ALLY_OF": STRENGTH, "TRUSTS": STRENGTH, "LOVES": STRENGTH, "KIN_OF": STRENGTH, "MEMBER_OF": STRENGTH,
     "LEADS": STRENGTH, "SERVES": STRENGTH, "OWES": STRENGTH, "KNOWS_SECRET_OF": STRENGTH,
     "RIVAL_OF": -STRENGTH, "ENEMY_OF": -STRENGTH, "DISTRUSTS": -STRENGTH, "FEARS": -STRENGTH, "HATES": -STRENGTH,
-    "KNOWS": 0.2,
+    "KNOWS": 0.2, "ENGAGED_TO": STRENGTH,
 }
 """The sign each default relation means (``OWES`` and ``KNOWS_SECRET_OF`` are bonds of weight, positive
 as the shipped worlds write them); a world's own relation, whose sign the text cannot tell, is neutral."""
 
+_SAID_TO_KIN = Pattern("dialogue", "KIN_OF", re.compile("$^"), 0.6)
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
@@ -81,14 +83,21 @@ class FastExtractor:
         self.vocabulary = vocabulary or Vocabulary.default()
         self.patterns = list(patterns) if patterns is not None else all_patterns(self.vocabulary)
 
-    def extract(self, text: str, index: NameIndex) -> Extraction:
-        """Every triple, close, co-occurrence and unknown name in ``text``, against ``index``'s names."""
+    def extract(self, text: str, index: NameIndex, before: str = "") -> Extraction:
+        """Every triple, close, co-occurrence and unknown name in ``text``, against ``index``'s names.
+
+        Quoted lines are read with "I" and "you" as their speaker and the one spoken to (``dialogue``);
+        ``before`` is the text told just before (a game's last turns, a story's last paragraphs): it is
+        not read for relations, only for who is talking to whom when ``text`` begins."""
         result = Extraction()
         seen: set[tuple[str, str, str, bool]] = set()
         pairs: Counter[tuple[str, str]] = Counter()
         unknown: dict[str, str] = {}
         context = _Context()
-        for sentence in split_sentences(text):
+        # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
+        reading = reading_units(strip_control(text), index, strip_control(before))
+        for unit in reading.units:
+            sentence = unit.sentence
             norm = normalize_name(sentence.text).replace("⟨", "(").replace("⟩", ")")
             mentions = index.mentions(sentence.text)
             slots, template = self._template(norm, mentions, context)
@@ -102,12 +111,28 @@ class FastExtractor:
                 unknown.setdefault(name.casefold(), name)
             if sentence.question:
                 continue
+            told = Sentence(unit.evidence, sentence.question)
+            kept = (len(result.triples), len(result.closes))
             for start, end in split_clauses(template):
-                self._read_clause(template[start:end], slots, sentence, result, seen)
+                self._read_clause(template[start:end], slots, told, result, seen)
+            if unit.speaker:
+                self._claims_dropped(result, kept, unit.speaker)
+        for source, target, evidence in reading.kin:
+            # "“There's a cyclone coming, Em,” he called to his wife": the one spoken to is kin.
+            self._emit(_SAID_TO_KIN, source, target, False, False, Sentence(evidence, False), result, seen)
         result.cooccurrences = [Cooccurrence(a, b, n) for (a, b), n in
                                 sorted(pairs.items(), key=lambda item: (-item[1], item[0]))]
         result.unknown_names = list(unknown.values())
         return result
+
+    def _claims_dropped(self, result: Extraction, kept: tuple[int, int], speaker: str) -> None:
+        """A speaker states their own bonds ("my friend", "I am to marry"), not how others feel about
+        them: "Tomas trusts me," said Mira is Mira's claim, and claims are not kept."""
+        def claim(target: str, relation: str) -> bool:
+            return target == speaker and not self.vocabulary.is_symmetric(relation)
+
+        result.triples[kept[0]:] = [t for t in result.triples[kept[0]:] if not claim(t.target, t.relation)]
+        result.closes[kept[1]:] = [c for c in result.closes[kept[1]:] if not claim(c.target, c.relation)]
 
     # ------------------------------------------------------------------------------------ templates
 

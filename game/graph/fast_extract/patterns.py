@@ -48,7 +48,7 @@ ADV = (r"(?:(?:still|also|clearly|truly|deeply|always|secretly|openly|now|really
 BE = r"(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes|became|become|remains|remained)\s+"
 ADJ = (r"(?:(?:sworn|old|bitter|close|great|firm|fast|good|loyal|staunch|distant|trusted|younger|older|"
        r"elder|little|big|twin|only|new|former|dear|best|chief|oldest|youngest|true|favourite|favorite|closest|"
-       r"dearest|truest)\s+){0,2}")
+       r"dearest|truest|second|third|fourth|fifth|sixth|eldest|half|step)\s+){0,2}")
 KIN = (r"sisters?|brothers?|mother|father|sons?|daughters?|cousins?|aunt|uncle|niece|nephew|twins?|siblings?|"
        r"grandmother|grandfather|grandson|granddaughter|half-sister|half-brother|stepsister|stepbrother|"
        r"stepmother|stepfather|wife|husband|spouse|mum|mom|dad|ma|pa|kin|kinsman|kinswoman")
@@ -264,5 +264,7 @@ def vocabulary_patterns(vocabulary: Vocabulary) -> list[Pattern]:
 
 
 def all_patterns(vocabulary: Vocabulary) -> list[Pattern]:
-    """Every pattern the extractor tries, the specific English and Chinese ones first."""
-    return [*ENGLISH, *CHINESE, *vocabulary_patterns(vocabulary)]
+    """Every pattern the extractor tries, the specific English and Chinese ones first (then prose's)."""
+    from game.graph.fast_extract.prose_patterns import PROSE
+
+    return [*ENGLISH, *PROSE, *CHINESE, *vocabulary_patterns(vocabulary)]

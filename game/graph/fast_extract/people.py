@@ -1,0 +1,403 @@
+"""People, not words: which capitalised names of a prose text are people (or named groups).
+
+A name is a person when the text treats it as one: it carries a title ("Dr. Watson", "Aunt Em", "the
+King"), speaks ("said Holmes") or is spoken to ("I think, Watson, ..."), does or feels something ("Holmes
+whistled", "loved Toto"), owns a person's things ("Dorothy's arms"), is described as a person ("Jim, the
+small colored boy", "a lawyer named Norton", "Uncle Henry, who was a farmer"). A name the text uses only
+as a place ("in Bohemia", "Baker Street"), as an adjective ("a Bohemian nobleman", "English paper"), or
+as a form of address ("your Majesty", "Doctor" alone) is not a person, however often it is written.
+
+Names of one person are then grouped: the fullest form is the person, and the shorter forms the story
+uses for them (the surname, a title with the surname, the first name, "the Count" for the only count)
+are aliases, each with the reason it was taken, so that a merge can be logged and undone by a reader.
+A shorter form two people could share stays its own name, never an alias of either. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+PERSON_TITLES = frozenset({
+    "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
+    "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
+    "mademoiselle", "madame", "mister", "master", "mistress", "father", "mother", "sister", "brother",
+    "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
+    "grand", "granny", "cousin",
+})
+"""Words that say what someone is; before a name they make it a person's name ("Dr. Watson")."""
+ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count",
+                   "countess", "baron", "baroness"})
+"""Titles that stand alone for one person ("the King", "the Count") when the text capitalises them."""
+ADDRESS = frozenset({"majesty", "highness", "grace", "lordship", "ladyship", "excellency", "honour", "honor",
+                     "worship", "reverence", "eminence", "holiness"})
+"""Forms of address: "your Majesty" speaks to someone and names nobody."""
+PLACE_WORDS = frozenset({
+    "street", "road", "avenue", "lodge", "park", "church", "square", "temple", "inn", "cross", "wood", "island",
+    "city", "hall", "court", "lane", "mews", "castle", "prairies", "prairie", "river", "sea", "ocean", "bay",
+    "hill", "hills", "mountain", "mountains", "valley", "forest", "station", "bridge", "gate", "gates", "place",
+    "row", "terrace", "gardens", "garden", "field", "fields", "cove", "harbour", "harbor", "point", "house",
+    "abbey", "manor", "farm", "tower", "palace", "opera", "theatre", "theater", "county", "main", "tortugas",
+    "benbow", "george", "eve", "day",
+})
+GROUP_WORDS = frozenset({"guild", "watch", "company", "compact", "order", "council", "folk", "crew", "brotherhood",
+                         "sisterhood", "league", "band", "gang", "family", "society", "club", "army", "navy"})
+NOT_NAMES = frozenset({
+    "the", "a", "an", "and", "but", "or", "then", "so", "if", "when", "while", "as", "at", "in", "on", "of", "i",
+    "he", "she", "they", "we", "you", "it", "his", "her", "their", "my", "our", "your", "its", "this", "that",
+    "these", "those", "there", "here", "yes", "no", "oh", "ah", "now", "what", "who", "why", "how", "where",
+    "which", "not", "never", "all", "every", "some", "one", "none", "by", "for", "from", "with", "to", "even",
+    "still", "once", "perhaps", "god", "lord", "heaven", "heavens", "monday", "tuesday", "wednesday", "thursday",
+    "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august",
+    "september", "october", "november", "december", "christmas", "michaelmas", "easter", "chapter", "part",
+    "book", "well", "do", "did", "is", "was", "let", "pray", "come", "go", "good", "nothing", "nobody", "hum",
+    "pooh", "bah", "humbug", "ha", "ho", "hang", "bother", "confound", "quick", "look", "stolen", "bought",
+    "imitated", "forgery", "precisely", "certainly", "absolutely", "indeed", "quite", "very", "mind",
+    "stave", "fire", "merry", "happy", "new", "year", "esq", "sir", "madam", "marm", "ma'am", "mate", "matey",
+    "doctor", "captain", "master", "mister", "uncle", "aunt", "nephew", "niece", "silence", "jam", "yesterday",
+    "today", "tomorrow", "tonight", "because", "besides", "however", "meanwhile", "afterwards", "presently",
+    "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa",
+})
+"""Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
+DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
+PERSON_NOUNS = (r"friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
+                r"father|aunt|uncle|nephew|niece|cousin|servant|master|mistress|maid|coachman|clerk|gardener|"
+                r"boy|girl|man|woman|lady|gentleman|lawyer|doctor|client|visitor|landlady|child|orphan|farmer|"
+                r"captain|king|queen|prince|princess|nobleman|guest|partner|employer|agent|heart|arms|hands|"
+                r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry")
+SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"
+             r"remarks|murmured|murmurs|continued|continues|added|adds|shouted|shouts|screamed|screams|whispered|"
+             r"whispers|exclaimed|exclaims|called|calls|growled|growls|pleaded|pleads|repeated|repeats|began|begins|"
+             r"observed|observes|interrupted|interrupts|laughed|laughs|sighed|sighs|muttered|mutters|snapped|snaps|"
+             r"declared|declares|went\s+on|goes\s+on|told|tells|demanded|demands|grumbled|grumbles|admitted|admits")
+DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose|gave|told|said|says|"
+         r"laughed|cried|smiled|spoke|sprang|tore|drew|threw|caught|struck|shook|held|kept|left|lived|loved|"
+         "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"
+         r"led|met|paid|put|read|rode|sang|sank|slept|stole|swam|wore|wrote|won|bowed|nodded|turned|reached|"
+         r"answered|asked|whistled|chuckled|staggered|pushed|dashed|rushed|signed|played|worked|never|always|"
+         r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
+FEELING = r"addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|trusts|trust|pitied|admired|married|met|knew"
+_PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
+_CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
+_DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt)\."
+NAME_RUN = re.compile(rf"(?<![\w'’.-])(?:[Tt]he )?(?:{_DOTTED} )?{_CAP}(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_CAP})*")
+DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
+                      "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
+                      "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
+_OPENER = re.compile(r"[a-z]{3,}ly")
+"""An opening adverb ("Suddenly Uncle Henry stood up") is not part of the name after it."""
+_NOT_A_WORD = re.compile(r"(?:i|you|he|she|we|they|it|that|there|here|yes|no|who|what|let)['’](?:m|ve|d|ll|re|s|t)|"
+                         r"(?:\w-){2,}\w*")
+"""Contractions ("I’ve", "Yes’m") and spelled-out shouts ("Y-o-u-u") are capitalised, and no names."""
+_QUOTE = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)")
+_PLACE_BEFORE = re.compile(r"(?:\b(?:in|at|from|into|through|near|towards?|toward|across|"
+                           r"beyond|outside|inside|reach|reached|visit|visited)\s+(?:the\s+)?)$",
+                           re.IGNORECASE)
+
+
+@dataclass
+class Candidate:
+    """A capitalised name and what the text does with it: how often, and which evidence it gave."""
+
+    name: str
+    count: int = 0
+    evidence: Counter[str] = field(default_factory=Counter)
+    against: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass(frozen=True)
+class Person:
+    """A person (or named group) of the text: their fullest name, the other names they go by, and why."""
+
+    name: str
+    type: str
+    aliases: tuple[tuple[str, str], ...] = ()
+    """``(alias, why)``: a shorter name the story uses for them, and the reason it was taken as theirs."""
+    evidence: str = ""
+
+
+def words(name: str) -> list[str]:
+    return [w.strip(".").casefold() for w in re.findall(r"[\w'’.-]+", name)]
+
+
+def strip_article(name: str) -> str:
+    return re.sub(r"^(?:the)\s+", "", name, flags=re.IGNORECASE)
+
+
+def _clean(run: str) -> str:
+    """A run as a name: no possessive, no trailing full stop (a title's "Dr." keeps its own)."""
+    run = re.sub(r"['’]s$", "", run)
+    if run.endswith(".") and words(run)[-1] not in PERSON_TITLES:
+        run = run[:-1]
+    return run
+
+
+def _title_start(tokens: list[str]) -> int:
+    """How many leading words are titles or an article ("the Count Von" → 2 of "the count von kramm")."""
+    index = 0
+    while index < len(tokens) - 1 and (tokens[index] in PERSON_TITLES or tokens[index] == "the"):
+        index += 1
+    return index
+
+
+def paragraphs(text: str) -> list[str]:
+    """The text's paragraphs (blank lines between), each on one line: names never run across a break."""
+    return [" ".join(block.split()) for block in re.split(r"\n\s*\n", text) if block.strip()]
+
+
+def quoted(paragraph: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each quoted stretch of a paragraph (curly or straight double quotes)."""
+    return [(m.start(), m.end()) for m in _QUOTE.finditer(paragraph)]
+
+
+@dataclass
+class Found:
+    """Every candidate of a text, and the titles the text puts beside a name ("X, King of Bohemia")."""
+
+    names: dict[str, Candidate] = field(default_factory=dict)
+    appositions: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """title -> (the name it stands beside, the words that say so)."""
+
+
+def candidates(text: str) -> Found:
+    """Every capitalised run of ``text`` with the evidence for and against it being a person's name."""
+    found = Found()
+    for paragraph in paragraphs(text):
+        paragraph = re.sub(r"\s*\([^()]{1,80}\)", "", paragraph)  # asides: "brother (or rather half-brother) Sid"
+        spans = quoted(paragraph)
+        previous: tuple[str, int] | None = None
+        for match in NAME_RUN.finditer(paragraph):
+            raw = _clean(match.group())
+            tokens = words(raw)
+            begin = match.start()
+            # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
+            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0])) and tokens[0] != "the"
+                              and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
+                              or (tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL))):
+                cut = re.match(r"\S+\s*", raw)
+                shift = cut.end() if cut else len(raw)
+                raw, begin, tokens = raw[shift:], begin + shift, tokens[1:]
+            if not tokens:
+                continue
+            if "of" in tokens[1:] and tokens[0] not in PERSON_TITLES and tokens[0] != "house":
+                # "Adventures of Sherlock Holmes": a work's title before the name; "Church of St. Monica": a place.
+                left = tokens[:tokens.index("of")]
+                if left[-1] in PLACE_WORDS:
+                    continue
+                offset = raw.index(" of ") + 4
+                raw, begin, tokens = raw[offset:], begin + offset, tokens[len(left) + 1:]
+            if not tokens or (all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
+                    and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)):
+                continue
+            if len(raw) < 2 or (raw.isupper() and len(raw) <= 3) or any(_NOT_A_WORD.fullmatch(t) for t in tokens):
+                continue
+            if tokens[0] == "the":
+                raw = "the" + raw[3:]  # "The King" and "the King" are one name
+            end = begin + len(raw)
+            inside = any(s <= begin and end <= e for s, e in spans)
+            entry = found.names.setdefault(raw, Candidate(raw))
+            entry.count += 1
+            _weigh(entry, tokens, paragraph[:begin], paragraph[end:], inside)
+            if previous is not None and _is_apposition(paragraph[previous[1]:begin], tokens):
+                found.appositions.setdefault(raw, (previous[0], paragraph[previous[1] - len(previous[0]):end]))
+            if not (tokens[0] in PERSON_TITLES and "of" in tokens):
+                previous = (raw, end)
+    return found
+
+
+def _is_apposition(between: str, tokens: list[str]) -> bool:
+    """Whether a title of a place follows a name as its apposition: "Wilhelm ..., Grand Duke of Cassel, and
+    hereditary King of Bohemia"."""
+    return bool(re.fullmatch(r",\s+(?:and\s+)?(?:the\s+)?(?:[a-z]+\s+)?(?:(?:[A-Z][\w-]*\s+){1,3}of\s+[A-Z][\w-]*,\s+"
+                             r"(?:and\s+)?(?:[a-z]+\s+)?)?", between)) \
+        and bool(tokens) and tokens[0] in PERSON_TITLES and "of" in tokens
+
+
+def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside: bool) -> None:
+    """One occurrence's evidence (``before`` and ``after`` are the paragraph around it; ``inside``: in a quote)."""
+    head = before[-40:]
+    tail = after[:60]
+    if tokens[-1] in PLACE_WORDS and len(tokens) > 1:
+        entry.against["place"] += 1
+        return
+    if len(tokens) > 1 and (tokens[-1] in GROUP_WORDS or (tokens[0] == "house" and "of" in tokens)):
+        entry.evidence["group"] += 1
+        return
+    if len(tokens) == 1 and (tokens[0] in DEMONYMS or re.search(r"(?:ian|ese|ish)$", tokens[0])):
+        entry.against["adjective"] += 2
+        return
+    titled = _title_start(tokens) > 0 and tokens[0] != "the"
+    if titled or (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
+        entry.evidence["title"] += 1
+    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+$", head)
+                       or (re.search(r"[”\"’]\s*$", head[-3:] if head else "") is None
+                           and re.match(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b", tail)
+                           and re.search(r"[”\"]", before[-80:] + after[:80]))
+                       or re.match(r"\s+(?:\w+\s+)?(?:said|says|asked):", tail)):
+        entry.evidence["speaks"] += 1
+    if inside and re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"])", tail) \
+            and not re.search(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$", head):
+        entry.evidence["addressed"] += 1
+    if re.match(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b", tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
+        entry.evidence["acts"] += 1
+    if re.search(rf"\b(?:{FEELING})\s+$", head):
+        entry.evidence["felt"] += 1
+    if re.match(rf"['’]s?\s+(?:\w+\s+)?(?:{PERSON_NOUNS})\b", tail):
+        entry.evidence["owns"] += 1
+    if re.match(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b", tail) or re.match(r",?\s+who\b", tail) \
+            or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
+            or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
+        entry.evidence["described"] += 1
+    if (re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
+            or re.search(rf"\b(?:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\s+$", head):
+        entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
+    if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
+        entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
+    if re.search(r"\bnamed\s+$", head):
+        entry.evidence["named"] += 1
+    if _PLACE_BEFORE.search(head):
+        entry.against["place"] += 1
+    if tokens[-1] in ADDRESS:
+        entry.against["address"] += 2
+
+
+def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
+    """The people and named groups of ``text`` (beyond the normalized names in ``known``), fullest names first."""
+    found = candidates(text)
+    lower = set(re.findall(r"\b[a-z][\w'-]*\b", text))
+    chosen: dict[str, Candidate] = {}
+    for name, entry in found.names.items():
+        tokens = words(name)
+        if name.casefold() in known:
+            continue
+        strong = entry.evidence["title"] + entry.evidence["speaks"] + entry.evidence["addressed"] \
+            + entry.evidence["named"] + entry.evidence["described"] + entry.evidence["group"]
+        weak = entry.evidence["acts"] + entry.evidence["felt"] + entry.evidence["owns"]
+        against = sum(entry.against.values())
+        if entry.against["address"] or entry.against["adjective"]:
+            continue
+        if entry.against["place"] and strong + weak <= entry.against["place"]:
+            continue
+        if len(tokens) == 1 and tokens[0] in lower and not entry.evidence["title"]:
+            continue  # "Harbour", "Tide": a word the text also writes in lower case
+        if strong or (weak and weak > against):
+            chosen[name] = entry
+    # A full name the text gives once, with nothing said of it, is still the person its surname is.
+    for name, entry in found.names.items():
+        core = _core(name)
+        if name in chosen or len(core) < 2 or entry.against["place"] or entry.against["address"]:
+            continue
+        if any(_core(other) in ([core[-1]], [core[0]]) for other in chosen) and not any(
+                t in PLACE_WORDS | GROUP_WORDS for t in core):
+            chosen[name] = entry
+    return _group(chosen, found.appositions)
+
+
+def _kind(name: str) -> str:
+    tokens = words(name)
+    if tokens[-1] in GROUP_WORDS or (tokens and tokens[0] in {"house", "the"} and "of" in tokens and tokens[-1] not in ROYAL):
+        return "faction" if tokens[0] != "house" else "group"
+    return "individual"
+
+
+def _core(name: str) -> list[str]:
+    tokens = [t for t in words(strip_article(name))]
+    return tokens[_title_start(tokens):] if len(tokens) > 1 else tokens
+
+
+def _titles(name: str) -> frozenset[str]:
+    tokens = words(strip_article(name))
+    return frozenset(tokens[:_title_start(tokens)]) if len(tokens) > 1 else frozenset()
+
+
+_EXCLUSIVE = (frozenset({"mr", "mister", "sir", "master", "lord", "king", "prince", "duke", "count", "baron", "uncle",
+                         "father", "brother", "emperor"}),
+              frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
+                         "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"}))
+
+
+def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two names' titles may belong to one person: "Dr." and none may, "Mr." and "Mrs." never."""
+    if a and b and a != b:
+        return False
+    return not any((a & side) and (b & other) for side, other in (_EXCLUSIVE, _EXCLUSIVE[::-1]))
+
+
+def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]) -> list[Person]:
+    """Names of one person as one. Taken as that person's, with the reason kept: a title the text sets beside
+    a name ("Wilhelm ..., hereditary King of Bohemia"), the same name with a title or without ("Dr. Watson",
+    "Watson"), a bare surname or first name only one full name has ("Holmes"), the one Count as "the Count".
+    Left apart, for identity judging to ask about: a title with a surname ("Captain Kettle" for Bram Kettle),
+    who may be a kinsman."""
+    owner: dict[str, str] = {}
+    why: dict[str, str] = {}
+    for title, (name, said) in appositions.items():
+        if name in chosen and title != name:
+            chosen.setdefault(title, chosen[name])
+            owner[title] = name
+            why[title] = f"the text names {name} so: \u201c{said}\u201d"
+    names = sorted(chosen, key=lambda n: (-len(_core(n)), -len(n), n))
+    by_core: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for name in names:
+        if name in owner or (len(words(name)) == 2 and words(name)[0] == "the"):
+            continue
+        key = tuple(_core(name))
+        head = next((h for h in by_core[key] if _compatible(_titles(h), _titles(name))), None)
+        if head is None:
+            by_core[key].append(name)
+        else:
+            owner[name] = head
+            why[name] = f"{name!r} is {head} with a title or without one"
+    full = [n for n in names if len(_core(n)) >= 2 and n not in owner]
+    for name in names:
+        if name in owner or name in full:
+            owner.setdefault(name, name)
+            continue
+        core = _core(name)
+        rivals = [n for n in names if n != name and _core(n) == core and not _compatible(_titles(n), _titles(name))]
+        matches = [m for m in _owners_of(name, core, full) if m != name]
+        if len(matches) == 1 and not rivals:
+            head = owner.get(matches[0], matches[0])
+            if _titles(name) and not _titles(name) <= ROYAL | _titles(head):
+                owner[name] = name
+            else:
+                owner[name] = head
+                why[name] = _reason(name, matches[0])
+        else:
+            owner.setdefault(name, name)
+    aliases: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for name, head in owner.items():
+        if head != name:
+            aliases[head].append((name, why[name]))
+    result: list[Person] = []
+    for name in names:
+        if owner[name] != name:
+            continue
+        entry = chosen[name]
+        reasons = ", ".join(sorted(k for k, v in entry.evidence.items() if v))
+        result.append(Person(name, _kind(name), tuple(aliases.get(name, [])), reasons))
+    return result
+
+
+def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
+    """The full names a shorter ``name`` may be: same words without titles, or its surname or first name."""
+    tokens = words(strip_article(name))
+    titles = tokens[:_title_start(tokens)] if len(tokens) > 1 else []
+    found: list[str] = []
+    for other in full:
+        theirs = _core(other)
+        if other == name or (not _compatible(frozenset(titles), _titles(other)) and titles != ["the"]):
+            continue
+        if core == theirs or (len(core) == 1 and core[0] == theirs[-1]) or (len(core) == 1 and core[0] == theirs[0] and not titles):
+            found.append(other)
+        elif len(tokens) == 1 and tokens[0] in ROYAL and tokens[0] in words(other)[:_title_start(words(other))] \
+                and "of" not in words(other):
+            # "the Count" for the one Count Von Kramm; never "the King" for the King of Scandinavia, who is
+            # a king the text names by his country, often beside another.
+            found.append(other)
+    return sorted(set(found))
+
+
+def _reason(name: str, head: str) -> str:
+    return f"the story calls {head} {name!r}, and no other person of the story goes by that name"

@@ -1,0 +1,67 @@
+"""Relation phrases of novels and stories, beside ``patterns``' plain ones (issue 26).
+
+Prose says what people are to each other in appositions and compounds ("my friend and colleague, Dr.
+Watson", "second daughter of the King of Scandinavia"), in betrothals and marriages ("about to be married
+to Clotilde"), acquaintance ("made the acquaintance of the well-known adventuress, Irene Adler") and
+threats. Dialogue reaches these patterns with "I" and "you" already replaced by the speaker and the one
+spoken to (``quotes``), so "my friend" reads as the speaker's friend. A marriage is ``KIN_OF`` (a spouse
+is kin, as ``patterns`` reads "his wife"); a betrothal is ``ENGAGED_TO``, a relation the default
+vocabulary does not know and keeps as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from game.graph.fast_extract.patterns import ADJ, ADV, BE, KIN, OBJ, SLOT, SUBJ, Pattern, Shape
+
+_THE = r"(?:the\s+)?"
+_BOND = r"friend|companion|colleague|partner|comrade|helper|confidant|confidante|ally"
+# "friend and colleague", "partner and helper": two bond nouns are one bond.
+_BONDS = rf"{ADJ}(?:{_BOND})(?:\s+and\s+{ADJ}(?:{_BOND}))?"
+_PERSON = rf"{_THE}(?P<x>{SLOT})"
+_OWNER = rf"{_THE}(?P<y>{SLOT})"
+# "the well-known adventuress, Irene Adler": a few words of description, then the name.
+_DESCRIBED = r"(?:(?:the|a|an|his|her|their)\s+(?:[\w-]+\s+){0,3}?(?:[\w-]+,\s+|named\s+|called\s+))?"
+
+
+def _compile(body: str) -> re.Pattern[str]:
+    return re.compile(body)
+
+
+PROSE: tuple[Pattern, ...] = (
+    # Tomas's friend and colleague, Dr. Watson / Dr. Watson, Tomas's old friend and companion
+    Pattern("prose", "ALLY_OF", _compile(rf"{_OWNER}'s?\s+{_BONDS},?\s+{_PERSON}(?!')"), 0.65, anywhere=True),
+    Pattern("prose", "ALLY_OF", _compile(rf"{_PERSON},\s+{_OWNER}'s?\s+{_BONDS}\b"), 0.65, anywhere=True),
+    # Wilson has been Holmes's partner and helper
+    Pattern("prose", "ALLY_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}{_OWNER}'s?\s+{_BONDS}\b"), 0.65),
+    # Scrooge and Marley were partners
+    Pattern("prose", "ALLY_OF", _compile(rf"{_THE}(?P<x>{SLOT}(?:,\s*{_THE}{SLOT})*,?\s+and\s+{_THE}{SLOT})\s+{ADV}"
+                                         rf"(?:are|were|have\s+been|had\s+been)\s+{ADV}{ADJ}(?:partners|companions|"
+                                         rf"comrades|colleagues)\b"), 0.6, Shape.MUTUAL),
+    # Clotilde, second daughter of the King of Scandinavia / the daughter of / the wife of
+    Pattern("prose", "KIN_OF", _compile(rf"{_PERSON},\s+(?:the\s+|a\s+|an\s+)?{ADJ}(?:{KIN})\s+of\s+{_OWNER}(?!')"),
+            0.65, anywhere=True),
+    # The King is about to be married to Clotilde; Mira is engaged (betrothed) to Tomas
+    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:about\s+to\s+be|soon\s+to\s+be|to\s+be|"
+                                            rf"going\s+to\s+be)\s+(?:married|wed)\s+to\s+{_DESCRIBED}{OBJ}"), 0.65),
+    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:engaged|betrothed|affianced|promised)\s+"
+                                            rf"(?:in\s+marriage\s+)?to\s+{_DESCRIBED}{OBJ}"), 0.65),
+    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:about|going|soon)\s+to\s+marry\s+"
+                                            rf"{_DESCRIBED}{OBJ}"), 0.6),
+    Pattern("prose", "ENGAGED_TO", _compile(rf"{_OWNER}'s?\s+{ADJ}(?:fianc[ée]e?|betrothed|intended|bride-to-be)"
+                                            rf",?\s+{_PERSON}(?!')"), 0.65, anywhere=True),
+    # Irene Adler is married to Godfrey Norton; Mira married Tomas
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:married|wed)\s+to\s+{_DESCRIBED}{OBJ}"), 0.65),
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:married|wed|has\s+married|had\s+married)\s+"
+                                        rf"{_DESCRIBED}{OBJ}"), 0.6),
+    # The King made the acquaintance of the well-known adventuress, Irene Adler
+    Pattern("prose", "KNOWS", _compile(rf"{SUBJ}\s+{ADV}(?:made|make|makes|has\s+made|had\s+made)\s+the\s+"
+                                       rf"acquaintance\s+of\s+{_DESCRIBED}{OBJ}"), 0.6),
+    # The captain threatened the doctor; Irene Adler threatens to ruin the King
+    Pattern("prose", "ENEMY_OF", _compile(rf"{SUBJ}\s+{ADV}(?:threatened|threatens|threaten)\s+(?:to\s+[a-z]+\s+)?"
+                                          rf"{OBJ}"), 0.55),
+    # Holmes, who employs Wilson / Wilson is in the employ of Holmes
+    Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+the\s+(?:employ|employment|service|pay)\s+of\s+"
+                                        rf"{OBJ}"), 0.65),
+)

@@ -1,0 +1,426 @@
+"""Who says a quoted line, and to whom: said-tags, turn-taking and vocatives.
+
+A line's "I" is its speaker and its "you" the one spoken to, so "This is my friend and colleague, Dr.
+Watson," said Holmes states a friendship of Holmes's. The speaker comes from a said-tag ("said Holmes",
+"returned the King reproachfully", "he remarked" with the one person the paragraph names), from a
+paragraph that ends "Tom said:", or, when a line has no tag, from turn-taking: the one spoken to last
+answers, or else the other of the two who spoke last. The one spoken to is named in the line ("I think,
+Watson, that ...", "Quick, Dorothy!") or is the other of the two. Anything less clear leaves the speaker
+unknown, and a line of an unknown speaker states nothing about "I" or "you": precision comes first.
+
+A first-person narrator ("said I") is a voice with no node: ``NARRATOR``. Lines of the narrator keep
+turn-taking right, but nothing is stated about them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from game.graph.fast_extract.gazetteer import Entity, NameIndex
+from game.graph.fast_extract.people import ADDRESS, PERSON_NOUNS, SAY_VERBS, paragraphs, quoted
+from game.graph.fast_extract.sentences import Sentence, split_sentences
+
+CONTEXT_PARAGRAPHS = 12
+"""How many paragraphs of what was told before are read to know who is talking (never for relations)."""
+_QUOTED = re.compile(r"[“\"]")
+
+NARRATOR = Entity("\x00narrator", "the narrator", "individual")
+"""The "I" of a first-person story: it takes turns in a conversation and is never a node."""
+
+_AFTER_TAG = (r"with|to|as|in|at|from|without|and|looking|glancing|sitting|lighting|shutting|settling|turning|taking|"
+              r"ringing|laughing|grasping|passing|throwing|pausing")
+_TAG_AFTER = re.compile(rf"^\s*,?\s*(?:(?P<verb>{SAY_VERBS})\s+(?P<who>[^,.;:!?—“”\"]{{1,40}}?)"
+                        rf"(?=\s*(?:[,.;:!?—“\"]|$|\s+(?:{_AFTER_TAG})\b))"
+                        rf"|(?P<who2>[^,.;:!?—“”\"]{{1,40}}?)\s+(?:\w+ly\s+)?(?P<verb2>{SAY_VERBS})"
+                        rf"(?=\s*(?:[,.;:!?—“\"]|$|\s+(?-i:[A-Z])|\s+(?:{_AFTER_TAG})\b)))", re.IGNORECASE)
+_TAG_BEFORE = re.compile(rf"(?P<who>[^.;:!?—“”\"]{{1,40}}?)\s+(?:\w+\s+)?(?:{SAY_VERBS})\s*:\s*$|"
+                         rf"(?:{SAY_VERBS})\s+(?P<who2>he|she|I)\s*:\s*$", re.IGNORECASE)
+_TOLD = re.compile(r"\s+(?:to\s+)?(?P<whom>[A-Z][^,.;:!?—“”\"]{0,40}?)(?=\s*(?:[,.;:!?—“\"]|$))")
+_TO_KIN = re.compile(r"\bto\s+(?:his|her)\s+(?P<kin>wife|husband|sister|brother|son|daughter|mother|father|"
+                     r"aunt|uncle|nephew|niece|cousin)\b", re.IGNORECASE)
+_FIRST = {"i": "{s}", "me": "{s}", "my": "{s}'s", "mine": "{s}'s", "myself": "{s}"}
+_SECOND = {"you": "{a}", "your": "{a}'s", "yours": "{a}'s", "yourself": "{a}"}
+_BE = {("i", "am"): "{s} is", ("i", "was"): "{s} was", ("i", "have"): "{s} has", ("i", "'m"): "{s} is",
+       ("you", "are"): "{a} is", ("you", "were"): "{a} was", ("you", "have"): "{a} has", ("you", "'re"): "{a} is"}
+_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|you|your|yours|yourself)\b(?:\s+(am|was|have|are|were)\b|"
+                          r"(['’](?:m|re))\b)?", re.IGNORECASE)
+_ENTERS = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}(?:man|woman|gentleman|lady|boy|girl|stranger|youth|"
+                     r"figure|person|fellow|seaman|sailor)\s+(?:\w+\s+){0,2}(?:entered|came|appeared|walked|"
+                     r"stepped|strode|rushed|burst)\b", re.IGNORECASE)
+_ADDRESSED = re.compile(rf"\byour\s+(?:{'|'.join(sorted(ADDRESS))})\b", re.IGNORECASE)
+_CONTINUES = re.compile(r"(?:married|engaged|betrothed|marry|wed)\s*[.!,]?$", re.IGNORECASE)
+_ASIDE = re.compile(r"\s*\([^()]{1,80}\)")
+_KIN_TITLES = ("aunt", "uncle", "cousin")
+_KIN_BY_TITLE = re.compile(r"\b(?P<pron>his|her)\s+(?P<kin>aunt|uncle|cousin)\b(?!\s+[A-Z])")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One quoted line: its words, who says it and to whom (None: unknown), and how the speaker was found."""
+
+    body: str
+    speaker: Entity | None
+    addressee: Entity | None
+    how: str
+    """``tag`` (a said-tag naming them), ``pronoun`` (a tag's he/she, the one person named near it),
+    ``turn`` (turn-taking), ``same`` (a speech that runs on from the paragraph before) or ``""``."""
+    said_to_kin: str = ""
+    """The kin word of "he called to his wife": the one spoken to is the speaker's kin."""
+
+    @property
+    def sure(self) -> bool:
+        return self.how == "tag"
+
+
+@dataclass(frozen=True)
+class Equation:
+    """Two names the text says are one person, why, and whether the speaker was named outright."""
+
+    a: Entity
+    b: Entity
+    evidence: str
+    sure: bool
+
+
+@dataclass
+class Talk:
+    """The conversation as it stands between paragraphs: the last two voices and who was spoken to."""
+
+    last: Entity | None = None
+    other: Entity | None = None
+    spoken_to: Entity | None = None
+    named: Entity | None = None
+    """The one individual the last paragraph of pure narration named (a later "he said" may mean them)."""
+    announced: Entity | None = None
+    """Who a paragraph ending "Tom said:" gives the next line to."""
+    running: Entity | None = None
+    """The speaker of a quote left open at the end of a paragraph (it runs on in the next)."""
+    said: dict[str, list[str]] = field(default_factory=dict)
+    """Each voice's last few lines, by entity id (a line may finish one before: "To Clotilde ...")."""
+
+    names: dict[str, list[Entity]] = field(default_factory=dict)
+    """The names a voice has been given in the conversation ("I am the King"), by voice id."""
+    equations: list[Equation] = field(default_factory=list)
+
+    def name(self, who: Entity | None, name: Entity, line: str, sure: bool) -> None:
+        """``who`` (a person or a voice) says, or is told, that they are ``name``."""
+        if who is None or who is NARRATOR or who.id == name.id:
+            return
+        if is_voice(who):
+            given = self.names.setdefault(who.id, [])
+            if given and given[0].id != name.id:
+                self.equations.append(Equation(given[0], name, line, False))
+            if all(g.id != name.id for g in given):
+                given.append(name)
+            return
+        self.equations.append(Equation(who, name, line, sure))
+
+    def resolved(self, who: Entity | None) -> Entity | None:
+        """A voice as the person it said it is (or None); anyone else as themselves."""
+        if who is None or who is NARRATOR:
+            return who
+        if is_voice(who):
+            given = self.names.get(who.id)
+            return given[0] if given else None
+        return who
+
+    def heard(self, speaker: Entity | None, addressee: Entity | None) -> None:
+        if speaker is None:
+            self.last, self.other, self.spoken_to = None, None, None
+            return
+        if self.last is not None and speaker.id != self.last.id:
+            self.other = self.last
+        self.last, self.spoken_to = speaker, addressee
+
+    def partner(self, speaker: Entity) -> Entity | None:
+        """The other of the two who spoke last, when ``speaker`` is one of them."""
+        pair = [e for e in (self.last, self.other) if e is not None]
+        if len(pair) == 2 and speaker.id in {e.id for e in pair}:
+            return next(e for e in pair if e.id != speaker.id)
+        return None
+
+
+def _individuals(index: NameIndex, text: str) -> list[Entity]:
+    seen: dict[str, Entity] = {}
+    for mention in index.mentions(text):
+        if mention.entity is not None and mention.entity.type == "individual":
+            seen.setdefault(mention.entity.id, mention.entity)
+    return list(seen.values())
+
+
+def _who(text: str, index: NameIndex) -> tuple[Entity | None, bool]:
+    """A tag's subject: ``(entity, via a pronoun)``; an unknown description is ``(None, False)``."""
+    bare = text.strip()
+    if re.fullmatch(r"I", bare):
+        return NARRATOR, False
+    if re.fullmatch(r"(?:he|she)", bare, re.IGNORECASE):
+        return None, True
+    named = _individuals(index, bare)
+    return (named[0], False) if len(named) == 1 else (None, False)
+
+
+def vocatives(body: str, index: NameIndex) -> list[Entity]:
+    """The individuals a line speaks to by name: "My dear Holmes, ...", "I think, Watson, that ...", "Quick,
+    Dorothy!". A name after a role noun and a comma is an apposition, not a call ("my friend, Dr. Watson")."""
+    found: list[Entity] = []
+    norm = body.casefold()
+    for mention in index.mentions(body):
+        if mention.entity is None or mention.entity.type != "individual":
+            continue
+        head, tail = norm[:mention.start], norm[mention.end:]
+        if not re.search(r"(?:^\W*|,\s|\bdear\s)$", head) or not re.match(r"\s*(?:[,!?]|\.\W*$|\W*$)", tail):
+            continue
+        if re.search(rf"\b(?:{PERSON_NOUNS}|and|or|of|to|in|at|from|with)\s*,?\s*$", head) \
+                or re.search(r"[A-Z][\w'’-]*,\s$", body[:mention.start]):
+            continue  # "my friend, Dr. Watson" and "von Ormstein, Grand Duke of ...": appositions
+        if re.match(r",\s+(?:who|whom|whose|the|a|an|my|his|her)\b", tail):
+            continue  # "Dr. Watson, who is occasionally good enough": described, not called
+        found.append(mention.entity)
+    return found
+
+
+def rewrite(body: str, line: Line) -> str:
+    """The line with "I" as its speaker and "you" as the one spoken to, where they are known."""
+    speaker = line.speaker.name if line.speaker is not None and line.speaker is not NARRATOR else None
+    addressee = line.addressee.name if line.addressee is not None and line.addressee is not NARRATOR else None
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(0)
+        first = word.split()[0].split("'")[0].split("’")[0].casefold()
+        verb = (match.group(1) or match.group(2) or "").casefold().replace("’", "'")
+        name = speaker if first in _FIRST else addressee
+        if name is None:
+            return word
+        if verb and (first, verb) in _BE:
+            return _BE[(first, verb)].format(s=name, a=name)
+        form = (_FIRST.get(first) or _SECOND[first]).format(s=name, a=name)
+        return f"{form} {match.group(1)}" if match.group(1) else form
+
+    if addressee is not None:
+        body = _ADDRESSED.sub(addressee, body)  # "If your Majesty would condescend": the one spoken to
+    return _PERSON_WORD.sub(swap, body)
+
+
+def _voice(description: str) -> Entity:
+    """Someone the text describes but does not name ("our strange visitor"): a voice in the conversation,
+    the same voice whenever the same words describe it."""
+    words = " ".join(description.casefold().split())
+    return Entity(f"\x00voice:{words}", words, "voice")
+
+
+def is_voice(entity: Entity | None) -> bool:
+    """Whether an entity is a voice (the narrator, someone described) rather than a node."""
+    return entity is not None and entity.id.startswith("\x00")
+
+
+_SELF_NAMED = re.compile(r"(?:\bI\s+am|\bI['’]m|\baddress\s+me\s+as|\bcall\s+me|\bmy\s+name\s+is|\bunder\s+the\s+name\s+of|"
+                         r"\bI\s+am\s+called|\bknown\s+as)\s+(?:the\s+)?$", re.IGNORECASE)
+_OTHER_NAMED = re.compile(r"(?:\bI\s+was\s+addressing|\bI\s+am\s+addressing|\byou\s+are|\byou\s+must\s+be)\s+(?:the\s+)?$",
+                          re.IGNORECASE)
+
+
+def _named_in(body: str, index: NameIndex) -> tuple[list[Entity], list[Entity]]:
+    """Who a line says its speaker is ("I am the King") and who it says the one spoken to is."""
+    mine: list[Entity] = []
+    theirs: list[Entity] = []
+    for mention in index.mentions(body):
+        if mention.entity is None or mention.entity.type != "individual":
+            continue
+        head = body[:mention.start]
+        if _SELF_NAMED.search(head):
+            mine.append(mention.entity)
+        elif _OTHER_NAMED.search(head):
+            theirs.append(mention.entity)
+    return mine, theirs
+
+
+def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
+    """Every quoted line of one paragraph with its speaker and addressee; ``talk`` moves on past it."""
+    spans = quoted(paragraph)
+    if not spans:
+        named = _individuals(index, paragraph)
+        talk.named = named[0] if len(named) == 1 else None
+        if not named and _ENTERS.search(paragraph):
+            # "A man entered who ...": someone new, not yet named, is the next "he".
+            talk.named, talk.spoken_to = _voice(f"newcomer {len(talk.names) + len(talk.said)}"), None
+        # Only a paragraph that ends in a colon can hand the next line to a speaker ("Tom said:").
+        before = _TAG_BEFORE.search(paragraph[-80:]) if paragraph.rstrip().endswith(":") else None
+        talk.announced = None
+        if before is not None:
+            talk.announced, pronoun = _who(before.group("who") or before.group("who2") or "", index)
+            if talk.announced is None and pronoun:
+                talk.announced = talk.named
+            elif talk.announced is None:
+                inside = _individuals(index, before.group("who") or "")
+                talk.announced = inside[0] if len(inside) == 1 else None
+        return []
+    pieces: list[str] = []
+    cursor = 0
+    for start, end in spans:
+        pieces.append(paragraph[cursor:start])
+        cursor = end
+    pieces.append(paragraph[cursor:])
+    named_here = _individuals(index, " ".join(pieces))
+    speaker: Entity | None = None
+    how = ""
+    kin = ""
+    tagged = False
+    tag_addressee: Entity | None = None
+    for number, (_start, end) in enumerate(spans):
+        after = paragraph[end:spans[number + 1][0] if number + 1 < len(spans) else len(paragraph)]
+        tag = _TAG_AFTER.match(after)
+        if tag is None:
+            continue
+        tagged = True
+        words = tag.group("who") or tag.group("who2") or ""
+        who, pronoun = _who(words, index)
+        if who is not None:
+            speaker, how = who, "tag"
+        elif pronoun and len(named_here) == 1:
+            speaker, how = named_here[0], "pronoun"
+        elif pronoun and not named_here and talk.named is not None:
+            speaker, how = talk.named, "pronoun"
+        elif pronoun:
+            speaker, how = _turn(talk)
+        else:
+            speaker, how = _voice(words), "tag"
+        kin_said = _TO_KIN.search(after[:80])
+        kin = kin_said.group("kin").casefold() if kin_said else ""
+        told = _TOLD.match(after[tag.end():]) if tag.group("who2") else None
+        if told is not None:
+            # "Sam Reed asks Edda Marsh": the tag names the one spoken to.
+            hearers = _individuals(index, told.group("whom"))
+            tag_addressee = hearers[0] if len(hearers) == 1 else None
+        break
+    opens = not paragraph[:spans[0][0]].strip()
+    if not tagged:
+        if talk.running is not None and opens:
+            speaker, how = talk.running, "same"
+        elif talk.announced is not None and opens:
+            speaker, how = talk.announced, "tag"
+        elif opens:
+            speaker, how = _turn(talk)
+    talk.announced = None
+    bodies = [paragraph[s:e].strip("“”\" ") for s, e in spans]
+    every_call = [v for body in bodies for v in vocatives(body, index)]
+    if speaker is not None and how in {"turn", "pronoun"} and any(v.id == speaker.id for v in every_call):
+        # Turn-taking gave the line to the one it calls by name ("My dear Holmes," said he): the other speaks.
+        speaker = talk.partner(speaker)
+    called = [v for v in every_call if speaker is None or v.id != speaker.id]
+    addressee: Entity | None = called[0] if called else tag_addressee
+    if addressee is None and speaker is not None:
+        addressee = talk.partner(speaker) or (talk.last if talk.last is not None and talk.last.id != speaker.id
+                                              else None)
+    lines: list[Line] = []
+    for body in bodies:
+        earlier = next((said for said in reversed(talk.said.get(speaker.id, [])) if _CONTINUES.search(said)), None) \
+            if speaker is not None and re.match(r"to\s+[A-Z]", body, re.IGNORECASE) else None
+        if earlier is not None:
+            # "I am about to be married." ... "To Clotilde Lothman von Saxe-Meningen": one sentence.
+            body = f"{earlier.rstrip('.!, ')} {body[0].lower()}{body[1:]}"
+        mine, theirs = _named_in(body, index)
+        for name in mine:
+            talk.name(speaker, name, body, how == "tag")
+        for name in theirs:
+            talk.name(addressee, name, body, False)
+        lines.append(Line(body, talk.resolved(speaker), talk.resolved(addressee), how, kin))
+    if speaker is not None and lines:
+        talk.said[speaker.id] = [*talk.said.get(speaker.id, [])[-2:], lines[-1].body]
+    talk.heard(speaker, addressee)
+    last_start, last_end = spans[-1]
+    closed = paragraph[last_end - 1:last_end] in {"”", '"'} and last_end - last_start > 1
+    talk.running = speaker if not closed else None
+    talk.named = None
+    return lines
+
+
+def _turn(talk: Talk) -> tuple[Entity | None, str]:
+    """Turn-taking: the one spoken to last answers, or else the other of the two who spoke last; when only
+    one has spoken, someone not yet named answers them."""
+    if talk.spoken_to is not None:
+        return talk.spoken_to, "turn"
+    if talk.last is not None and talk.other is not None:
+        return talk.other, "turn"
+    if talk.last is not None:
+        return _voice(f"whoever answers {talk.last.name}"), "turn"
+    return None, ""
+
+
+def read_dialogue(text: str, index: NameIndex, talk: Talk | None = None) -> list[tuple[str, list[Line]]]:
+    """Each paragraph of ``text`` (on one line) with its quoted lines attributed, in order."""
+    talk = talk if talk is not None else Talk()
+    return [(paragraph, attribute(paragraph, index, talk)) for paragraph in paragraphs(text)]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence as the patterns read it (dialogue's "I" and "you" replaced), and the words it came from."""
+
+    sentence: Sentence
+    evidence: str
+    speaker: str = ""
+    """The name of the person saying it, when it is a quoted line of someone known."""
+
+
+@dataclass
+class Reading:
+    """A text's units in order, and the kin a said-tag states ("he called to his wife")."""
+
+    units: list[Unit] = field(default_factory=list)
+    kin: list[tuple[Entity, Entity, str]] = field(default_factory=list)
+    talk: Talk = field(default_factory=Talk)
+
+
+def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | None = None) -> Reading:
+    """``text`` as units for the patterns: its sentences as written when it quotes nobody; else each
+    paragraph's narration as written and each quoted line as its speaker's words, "I" and "you" replaced
+    where the speaker and the one spoken to are known. ``before`` only sets up who is talking."""
+    reading = Reading(talk=talk if talk is not None else Talk())
+    if not _QUOTED.search(text):
+        reading.units = [_narrated(s, index) for s in split_sentences(text)]
+        return reading
+    if before.strip() and _QUOTED.search(before):
+        for paragraph in paragraphs(before)[-CONTEXT_PARAGRAPHS:]:
+            attribute(paragraph, index, reading.talk)
+    for paragraph in paragraphs(text):
+        lines = attribute(paragraph, index, reading.talk)
+        spans = quoted(paragraph)
+        cursor = 0
+        narration: list[str] = []
+        for start, end in spans:
+            narration.append(paragraph[cursor:start])
+            cursor = end
+        narration.append(paragraph[cursor:])
+        told = " ".join(piece.strip(" ,") for piece in narration if piece.strip(" ,.;:—"))
+        reading.units.extend(_narrated(s, index) for s in split_sentences(told))
+        for line in lines:
+            said = rewrite(line.body, line)
+            ours, theirs = split_sentences(said), split_sentences(line.body)
+            who = line.speaker.name if line.speaker is not None and not is_voice(line.speaker) else ""
+            for number, sentence in enumerate(ours):
+                words = theirs[number].text if len(theirs) == len(ours) else line.body
+                plain = Sentence(_ASIDE.sub("", sentence.text), sentence.question)
+                reading.units.append(Unit(plain, f"{who}: “{words}”" if who else words, who))
+            if line.said_to_kin and line.speaker is not None and line.addressee is not None \
+                    and not is_voice(line.speaker) and not is_voice(line.addressee):
+                reading.kin.append((line.speaker, line.addressee, paragraph))
+    return reading
+
+
+def _narrated(sentence: Sentence, index: NameIndex) -> Unit:
+    """A sentence of narration as the patterns read it: asides in brackets left out ("Tom's younger brother
+    (or rather half-brother) Sid"), and "her aunt" named when the story has one aunt who is its subject's:
+    "Dorothy ... started to follow her aunt" with Aunt Em the only aunt reads "Dorothy's aunt Aunt Em"."""
+    text = _ASIDE.sub("", sentence.text)
+    kin = _KIN_BY_TITLE.search(text)
+    if kin is not None:
+        named = [m for m in index.mentions(text) if m.entity is not None and m.entity.type == "individual"]
+        titled = {e.id: e for key, held in index.names.items() for e in held
+                  if e.type == "individual" and key.split()[:1] == [kin.group("kin")]}
+        subject = named[0].entity if named and named[0].start <= 4 else None
+        if subject is not None and len(titled) == 1:
+            (relative,) = titled.values()
+            if relative.id != subject.id:
+                text = f"{text[:kin.start()]}{subject.name}'s {kin.group('kin')} {relative.name}{text[kin.end():]}"
+    return Unit(Sentence(text, sentence.question), sentence.text)

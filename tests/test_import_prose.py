@@ -1,0 +1,91 @@
+"""``kith import-story`` over prose nobody here wrote (issue 26), in-process over real save files.
+
+"A Scandal in Bohemia" part I (public domain, ``tests/data/prose``) is imported as a new user would, with
+no world: the save holds the player and the story's people, nobody of Brinefall; Holmes, Watson, Irene
+Adler, the King (his other names his aliases or questions pointing at him) and Clotilde, with the
+friendship and the engagement the dialogue states; and no country, adjective or form of address among
+the people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from game.__main__ import main
+from game.config import load_settings
+from game.graph.fast_extract.marks import fast_from
+from game.store.database import SaveDatabase
+
+SCANDAL = Path(__file__).parent / "data" / "prose" / "scandal-in-bohemia-1.md"
+
+
+def kith(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["--saves-dir", str(tmp_path / "saves"), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+async def _graph(tmp_path: Path, save: str) -> tuple[dict[str, list[str]], set[tuple[str, str, str]], list[dict[str, str]]]:
+    """Each node's names, the open relations the fast path read (by names), and the open questions."""
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
+    async with await SaveDatabase.open(settings.saves_dir / f"{save}.sqlite") as db:
+        index = await db.load_graph_index()
+        names = {n.name: list(n.aliases) for n in index.nodes.values()}
+        by_id = {n.id: n.name for n in index.nodes.values()}
+        relations = {(by_id[e.source], e.relation, by_id[e.target]) for e in index.open_edges.values()
+                     if fast_from(e) is not None}
+        pending = [{"new": p.new_name, "candidate": p.candidate_name, "evidence": p.evidence}
+                   for p in await db.pending_identities() if p.is_open]
+    return names, relations, pending
+
+
+async def test_a_scandal_in_bohemia_imports_as_its_own_people_with_the_friendship_and_the_engagement(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "scandal", "--json",
+                                             str(SCANDAL))
+    assert code == 0, err
+    report = json.loads(out)
+    names, relations, pending = await _graph(tmp_path, "scandal")
+    people = set(report["people"])
+    assert {"Sherlock Holmes", "Dr. Watson", "Irene Adler", "the King", "Clotilde Lothman von Saxe-Meningen"} <= people
+    assert "Holmes" in names["Sherlock Holmes"] and "Watson" in names["Dr. Watson"]
+    # Nobody of Brinefall but its player, and no country, adjective or form of address taken for a person.
+    everyone = {name for name, aliases in names.items() for name in (name, *aliases)}
+    assert not everyone & {"Hob Tarrant", "Orla Vance", "Bohemia", "Bohemian", "Majesty", "Doctor", "Baker Street",
+                           "German", "London", "Europe", "Warsaw"}
+    assert len(names) == len(people) + 1
+    # The King is one person: his other names are his aliases, or questions that point at him.
+    asked = {p["new"]: p["candidate"] for p in pending}
+    for name in ("Count Von Kramm", "Wilhelm Gottsreich Sigismond von Ormstein"):
+        assert asked.get(name) == "the King" or name in names["the King"], (name, asked)
+    assert "King of Bohemia" in names["Wilhelm Gottsreich Sigismond von Ormstein"]
+    assert "the Count" in names["Count Von Kramm"]
+    assert all("the story says so" in p["evidence"] for p in pending if p["candidate"] == "the King")
+    assert sorted(report["questions"]) == sorted(f"{new} — is that {old}?" for new, old in asked.items())
+    # The friendship ("This is my friend and colleague, Dr. Watson", said Holmes) and the engagement ("I am
+    # about to be married." ... "To Clotilde Lothman von Saxe-Meningen"), from the dialogue.
+    assert ("Dr. Watson", "ALLY_OF", "Sherlock Holmes") in relations
+    assert ("the King", "ENGAGED_TO", "Clotilde Lothman von Saxe-Meningen") in relations
+    assert ("Clotilde Lothman von Saxe-Meningen", "KIN_OF", "King of Scandinavia") in relations
+    assert report["relations"] == len(relations)
+
+
+async def test_without_a_world_the_cast_is_the_player_and_the_story_s_people(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    story = tmp_path / "two.md"
+    story.write_text("“Come in, Mira,” said Tomas Vell.\n\nMira Holt sat down.\n", encoding="utf-8")
+    code, _out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "two", "--json",
+                                             str(story))
+    assert code == 0, err
+    names, _relations, _pending = await _graph(tmp_path, "two")
+    assert set(names) == {"Wren Tallis", "Tomas Vell", "Mira Holt"}, names
+    # With the default world asked for by name, its cast is there as before.
+    code, _out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "three", "--world",
+                                             "brinefall", "--json", str(story))
+    assert code == 0, err
+    names, _relations, _pending = await _graph(tmp_path, "three")
+    assert {"Hob Tarrant", "Orla Vance", "Wren Tallis"} <= set(names) and len(names) > 10
