@@ -232,3 +232,27 @@ def test_the_documented_settings_are_the_defaults() -> None:
     page = (ROOT.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
     assert "metapaths = true" in page and "discovered_patterns = false" in page
     assert RetrievalSettings().patterns == DEFAULT_PATTERNS
+
+
+async def test_changing_settings_mid_game_keeps_the_worlds_and_the_saves_patterns(tmp_path: Path) -> None:
+    # The settings screen swaps the narrator with new settings; the patterns it then walks with must still
+    # hold the world's own (the crowd world's ALLY_OF, OWES) and, when enabled, the save's discovered ones.
+    (tmp_path / "kith.toml").write_text("[retrieval]\ndiscovered_patterns = true\n", encoding="utf-8")
+    settings = load_settings(env={}, cwd=tmp_path).model_copy(update={
+        "content_dir": ROOT / "fixtures" / "metapath-worlds", "saves_dir": tmp_path / "saves",
+        "world": "crowd", "narrator": "offline"})
+    found = MetaPath(("ALLY_OF", "TRUSTS"), 0.7, "discovered")
+    async with await GameSession.open(settings, save="hall", new=True) as session:
+        path = session.save_path
+    from game.store import metapath_patterns
+    from game.store.database import SaveDatabase
+
+    async with await SaveDatabase.open(path) as db:  # what `kith graph patterns --discover` keeps
+        await metapath_patterns.replace(db, [metapath_patterns.KeptPattern(found, 3, 0.5, 0)])
+    async with await GameSession.open(settings, save="hall") as session:
+        before = session.retrieval_settings.patterns
+        assert MetaPath(("ALLY_OF", "OWES"), 0.85, "world") in before and found in before
+        from game.narrator.offline import OfflineNarrator
+
+        await session.swap_narrator(OfflineNarrator(session.world), session.settings.model_copy(update={"seed": 7}))
+        assert session.retrieval_settings.patterns == before and session.settings.seed == 7

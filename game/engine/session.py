@@ -142,12 +142,12 @@ class GameSession:
         self.new_game = new_game
         self._transcript = Transcript()
         self._background: BackgroundEnricher | None = None
+        self._discovered = tuple(discovered)
         self._pipeline = TurnPipeline(
-            state, narrator, world.vocabulary, _SaveStore(db), seed=settings.seed,
-            retrieval_settings=retrieval_settings(settings, world.metapaths, discovered),
-            ending_titles=world.ending_titles, gossip_settings=gossip_settings(settings),
-            context_settings=context_settings(settings), tier_lines=tier_change_lines(world, settings.seed),
+            state, narrator, world.vocabulary, _SaveStore(db), ending_titles=world.ending_titles,
+            tier_lines=tier_change_lines(world, settings.seed),
         )
+        self._tune(settings)
         # A "yes" to "is that Bram Kettle?" folds a node, and the stranger's mind into Bram's (mind_merge).
         self._pipeline.reread_state = self.read_state
         db.fold_minds = fold_with(memory_settings(settings))
@@ -566,12 +566,17 @@ class GameSession:
         previous = self._pipeline.narrator
         self._pipeline.narrator = narrator
         if settings is not None:
-            self._settings = settings
-            self._pipeline.seed = settings.seed
-            self._pipeline.retrieval_settings = retrieval_settings(settings)
-            self._pipeline.gossip_settings = gossip_settings(settings)
-            self._pipeline.context_settings = context_settings(settings)
+            self._tune(settings)
         await previous.aclose()
+
+    def _tune(self, settings: Settings) -> None:
+        """Every setting the turn reads, built from ``settings`` in this one place (opening and the settings
+        screen alike), with the world's and the save's meta-paths: building them twice once lost those."""
+        self._settings = settings
+        self._pipeline.seed = settings.seed
+        self._pipeline.retrieval_settings = retrieval_settings(settings, self.world.metapaths, self._discovered)
+        self._pipeline.gossip_settings = gossip_settings(settings)
+        self._pipeline.context_settings = context_settings(settings)
 
     async def reload(self) -> None:
         """Re-read graph, scene and history from disk (after undo, restore or restart)."""
