@@ -15,10 +15,10 @@ from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.text import did_you_mean
 
 if TYPE_CHECKING:
-    from game.engine.session import GameSession
+    from game.engine.command_context import KnownWorld
 
 
-async def heard_of(session: GameSession, name: str) -> NameMatch:
+async def heard_of(session: KnownWorld, name: str) -> NameMatch:
     """What ``name`` means to the player: one person they met or heard of, several tied, or nobody.
 
     The unknown are left out BEFORE the name rule runs, so a known person's alias is not shadowed (nor
@@ -32,7 +32,7 @@ async def heard_of(session: GameSession, name: str) -> NameMatch:
     return resolve_name(name, candidates)
 
 
-def not_named(session: GameSession, name: str, match: NameMatch) -> str:
+def not_named(session: KnownWorld, name: str, match: NameMatch) -> str:
     """The refusal every inspector command gives; a *did you mean* offers only people the player knows."""
     if match.ambiguous:
         return f"{name!r} could mean {match.choices()}; use the full name."

@@ -27,10 +27,10 @@ from game.store.saves import read_save_info, snapshot_name
 from game.store.snapshots import check_restorable
 
 if TYPE_CHECKING:
-    from game.engine.session import GameSession
+    from game.engine.command_context import CommandContext
 
 
-async def run(session: GameSession, command: MetaCommand) -> AsyncIterator[Event]:
+async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Event]:
     if command.word != "restore":
         _ASKED.pop(session, None)  # a question is answered by the very next command, or not at all
     handler = _HANDLERS[command.word]
@@ -41,11 +41,11 @@ async def run(session: GameSession, command: MetaCommand) -> AsyncIterator[Event
         yield MetaOutput(error.message, command.word)
 
 
-async def _help(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _help(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput(HELP_TEXT, "help")
 
 
-async def _save(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _save(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     name = argument or f"{session.save_name}-saved"
     path = session.snapshot_path(name)
     if path.resolve() == session.save_path.resolve():
@@ -60,17 +60,17 @@ async def _save(session: GameSession, argument: str) -> AsyncIterator[Event]:
                      f"Type `restore {name}` to come back to this moment.", "save")
 
 
-_ASKED: weakref.WeakKeyDictionary[GameSession, tuple[str, int]] = weakref.WeakKeyDictionary()
+_ASKED: weakref.WeakKeyDictionary[CommandContext, tuple[str, int]] = weakref.WeakKeyDictionary()
 """The restore each session was asked to confirm, and at which turn: typing it again (and nothing else
 first) confirms it."""
 
 
-def withdraw_question(session: GameSession) -> None:
+def withdraw_question(session: CommandContext) -> None:
     """The player said no to a question a command asked (the TUI's modal): typing it again asks again."""
     _ASKED.pop(session, None)
 
 
-async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """``restore NAME`` replaces the game with a snapshot: it asks first, and keeps the game as it was
     (``NAME-before-restore``, as ``restart`` keeps it), so another game's snapshot never silently wipes it."""
     name = argument or await session.last_snapshot()
@@ -108,7 +108,7 @@ async def _restore(session: GameSession, argument: str) -> AsyncIterator[Event]:
     yield SessionReset("restore", session.turn)
 
 
-def _what_it_is(session: GameSession, name: str, path: Path) -> str:
+def _what_it_is(session: CommandContext, name: str, path: Path) -> str:
     """What a snapshot holds, for the question: this game earlier, another game, or a save of its own."""
     info = read_save_info(path)
     _version, meta = inspect_save(path)
@@ -121,7 +121,7 @@ def _what_it_is(session: GameSession, name: str, path: Path) -> str:
     return f"another game ({turn})"
 
 
-async def _undo(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _undo(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """``undo`` takes back the last turn, ``undo N`` the last N: all of them or, when fewer exist, none."""
     count = int(argument) if argument else 1  # parse_meta lets only digits through
     step = await swipes_commands.undo_step(session) if not argument else None
@@ -150,7 +150,7 @@ async def _undo(session: GameSession, argument: str) -> AsyncIterator[Event]:
     yield SessionReset("undo", session.turn)
 
 
-async def _restart(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _restart(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     if session.turn == 0:
         yield MetaOutput("You are already at the beginning.", "restart")
         return
@@ -165,7 +165,7 @@ async def _restart(session: GameSession, argument: str) -> AsyncIterator[Event]:
     yield SessionReset("restart", session.turn)
 
 
-def _not_ours_to_replace(session: GameSession, path: Path) -> str | None:
+def _not_ours_to_replace(session: CommandContext, path: Path) -> str | None:
     """Why ``path`` may not be overwritten by a snapshot of this game, or None when it may.
 
     Only an earlier snapshot of this same game is replaced; another game, or a file that is not a Kith
@@ -182,12 +182,12 @@ def _not_ours_to_replace(session: GameSession, path: Path) -> str | None:
     return None
 
 
-async def _quit(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _quit(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput(f"Your game is saved as **{session.save_name}** at turn {session.turn}.", "quit")
     yield QuitRequested()
 
 
-async def _transcript(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _transcript(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     choice = argument.lower()
     if choice not in {"on", "off", ""}:
         yield MetaOutput("Type `transcript on` or `transcript off`.", "transcript")
@@ -201,17 +201,17 @@ async def _transcript(session: GameSession, argument: str) -> AsyncIterator[Even
     yield MetaOutput(f"Writing a transcript to {path}.", "transcript")
 
 
-async def _verbose(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _verbose(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     await session.set_verbose(True)
     yield MetaOutput("Verbose: places are described in full every time you enter them.", "verbose")
 
 
-async def _brief(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _brief(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     await session.set_verbose(False)
     yield MetaOutput("Brief: places you have seen are named, not described, when you return.", "brief")
 
 
-async def _graph(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _graph(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """What the player knows of the graph: the people they met or heard of, the relations they learned."""
     view = player_view(session.world, session.scene, session.graph)
     nodes_known, edges_known = known_graph(session.graph.nodes.values(), session.graph.open_edges.values(), view)
@@ -243,7 +243,7 @@ async def _graph(session: GameSession, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput("\n".join(lines), "graph")
 
 
-async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _why(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     if not argument:
         yield MetaOutput("Type `/why NAME` to see what the narrator is told about someone, and why.", "why")
         return
@@ -283,18 +283,18 @@ async def _why(session: GameSession, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput("\n".join(lines), "why")
 
 
-async def _mind(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _mind(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput(await mind_commands.mind(session, argument), "mind")
 
 
-async def _knowledge(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _knowledge(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     adding = mind_commands.parse_add(argument)
     if adding is None:
         yield MetaOutput(await mind_commands.knowledge(session, argument), "knowledge")
         return
     # Kept as a turn of its own: a front end sees the turn go up (and its undo takes the line back).
     yield MetaOutput(await mind_commands.add_knowledge(session, *adding), "knowledge")
-async def _npc(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _npc(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """``/npc NAME``: NAME's memories of the player, newest and strongest first (``game.mind.memory_render``)."""
     if not argument:
         yield MetaOutput("Type `/npc NAME` to see what someone remembers of you.", "npc")
@@ -308,7 +308,7 @@ async def _npc(session: GameSession, argument: str) -> AsyncIterator[Event]:
                                      book.settings), "npc")
 
 
-async def _heard(session: GameSession, node_id: str) -> list[str]:
+async def _heard(session: CommandContext, node_id: str) -> list[str]:
     """One line per open relation ``node_id`` knows second-hand: who told them, when, how sure they are.
 
     The knower row names who they believe it from; the gossip log adds anyone else who told them the same.
@@ -337,7 +337,7 @@ async def _heard(session: GameSession, node_id: str) -> list[str]:
     return lines
 
 
-async def _relationship(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def _relationship(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """`/relationship NAME` shows an attitude; `... set DIMENSION VALUE` sets it as a turn of its own."""
     request = parse_relationship(argument)
     match = await heard_of(session, request.name)

@@ -26,7 +26,7 @@ from game.mind.context import ComposedContext
 from game.text import did_you_mean
 
 if TYPE_CHECKING:
-    from game.engine.session import GameSession
+    from game.engine.command_context import CommandContext
 
 MIND_USAGE = "Type `/mind NAME` to see what the narrator was told about someone this turn, section by section."
 KNOWLEDGE_USAGE = ("Type `/knowledge NAME` to see what someone knows, or `/knowledge NAME add SUBJECT PREDICATE "
@@ -36,7 +36,7 @@ STRENGTH_BY_VALENCE = {"positive": 0.5, "negative": -0.5, "neutral": 0.0}
 """The strength a fact added by hand gets: a plain middle value of the relation's own sign."""
 
 
-async def person(session: GameSession, name: str) -> Node:
+async def person(session: CommandContext, name: str) -> Node:
     """The one person the player has met or heard of that ``name`` means, or a ``KithError`` saying why
     not, in the same words as ``/graph NAME`` (``known_names``)."""
     match = await heard_of(session, name)
@@ -66,7 +66,7 @@ def budget_line(context: ComposedContext) -> str:
     return f"Budget: {context.tokens} of {context.budget} tokens used by every section together{cut}."
 
 
-async def mind(session: GameSession, argument: str) -> str:
+async def mind(session: CommandContext, argument: str) -> str:
     """What the narrator was told about NAME at the last told turn, section by section."""
     if not argument:
         return MIND_USAGE
@@ -89,7 +89,7 @@ async def mind(session: GameSession, argument: str) -> str:
     return "\n".join(parts)
 
 
-async def why_sections(session: GameSession, node: Node) -> list[str]:
+async def why_sections(session: CommandContext, node: Node) -> list[str]:
     """What ``/why NAME`` adds below its relations: the sections of the last told turn about NAME."""
     context = await session.turn_context()
     if context is None:
@@ -107,7 +107,7 @@ async def why_sections(session: GameSession, node: Node) -> list[str]:
 # ------------------------------------------------------------------------------------------ /knowledge
 
 
-def _how(row: Knowing, session: GameSession) -> str:
+def _how(row: Knowing, session: CommandContext) -> str:
     sure = f"{round(row.confidence * 100)}% sure"
     if row.knower == PUBLIC:
         return f"everyone knows it (since turn {row.since_turn})"
@@ -123,7 +123,7 @@ def _how(row: Knowing, session: GameSession) -> str:
     return f"{kind} {who} at turn {row.since_turn}, {sure}"
 
 
-def known_rows(session: GameSession, node: Node) -> list[tuple[Edge, Knowing]]:
+def known_rows(session: CommandContext, node: Node) -> list[tuple[Edge, Knowing]]:
     """Every open relation ``node`` knows (their own row), newest first."""
     graph = session.graph
     rows = []
@@ -135,7 +135,7 @@ def known_rows(session: GameSession, node: Node) -> list[tuple[Edge, Knowing]]:
     return sorted(rows, key=lambda pair: (-pair[1].since_turn, -pair[0].valid_at, pair[0].id))
 
 
-async def knowledge(session: GameSession, argument: str) -> str:
+async def knowledge(session: CommandContext, argument: str) -> str:
     """``/knowledge NAME``: what NAME knows. ``/knowledge NAME add ...`` is handled by ``add_knowledge``."""
     if not argument:
         return KNOWLEDGE_USAGE
@@ -174,7 +174,7 @@ def parse_add(argument: str) -> tuple[str, list[str]] | None:
     raise KithError(f"`/knowledge {name} add` needs a subject, a predicate and an object. {KNOWLEDGE_USAGE}")
 
 
-async def add_knowledge(session: GameSession, name: str, triple: list[str]) -> str:
+async def add_knowledge(session: CommandContext, name: str, triple: list[str]) -> str:
     """Teach NAME the fact SUBJECT PREDICATE OBJECT, kept as a turn of its own; returns the reply."""
     knower = await person(session, name)
     if knower.type != "individual":

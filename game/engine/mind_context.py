@@ -11,34 +11,52 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from game.engine.identity_turn import identity_providers
+from game.graph.memory import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
+from game.mind.attitude import AttitudeBook
 from game.mind.attitude_provider import AttitudeProvider
 from game.mind.context import ComposedContext, ContextSettings, compose
 from game.mind.context_budget import TokenCount, estimate_tokens
 from game.mind.context_graph import GraphProvider, npc_context
 from game.mind.knowledge_provider import KnowledgeProvider, knowledge_by_name
+from game.mind.memory import MemoryBook
 from game.mind.memory_provider import MemoryProvider
 from game.mind.scene_provider import SceneProvider
 from game.mind.sections import ContextProvider, ContextQuery
 from game.store.packed import json_text
+from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
-
-if TYPE_CHECKING:
-    from game.engine.turn import PlayState
+from game.world.scene import SceneState
 
 CONTEXT_TABLE = "turn_context"
 """Where each turn's composed context is kept (migration: the turn_context table), for ``/mind``."""
+
+
+class ContextState(Protocol):
+    """What the providers read of the game as the turn starts (``PlayState`` is one): the context is
+    composed from these alone, so it depends on no turn machinery."""
+
+    @property
+    def graph(self) -> GraphIndex: ...
+    @property
+    def scene(self) -> SceneState: ...
+    @property
+    def attitudes(self) -> AttitudeBook: ...
+    @property
+    def memories(self) -> MemoryBook: ...
+    @property
+    def pending(self) -> list[PendingIdentity]: ...
 
 
 @dataclass(frozen=True)
 class ContextInputs:
     """What a turn's providers are made from: the game as the turn starts and what retrieval found."""
 
-    state: PlayState
+    state: ContextState
     scoped: ScopedRetrieval
     knowers: Sequence[Node]
     """The player, then each person on stage: whose knowledge the narrator is told."""

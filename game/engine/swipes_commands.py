@@ -1,6 +1,6 @@
 """The meta commands of retry, continue, edit, swipes, Story mode and the notes (``game.engine.swipes``).
 
-Each is a few lines over ``GameSession.swipes`` or the session's notes; the work lives there.
+Each is a few lines over ``CommandContext.swipes`` or the session's notes; the work lives there.
 """
 
 from __future__ import annotations
@@ -12,27 +12,27 @@ from game.engine import notes
 from game.engine.events import Event, MetaOutput, NarrationDone
 
 if TYPE_CHECKING:
-    from game.engine.session import GameSession
+    from game.engine.command_context import CommandContext
 
 CLEAR_WORDS = frozenset({"clear", "none", "off"})
 
 
-async def retry(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def retry(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     async for event in session.swipes.retry():
         yield event
 
 
-async def continue_turn(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def continue_turn(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     async for event in session.swipes.continue_turn():
         yield event
 
 
-async def swipe(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def swipe(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     async for event in session.swipes.swipe(argument):
         yield event
 
 
-async def edit(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def edit(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     if not argument:
         narration = session.history[-1].narration if session.history and session.turn else ""
         yield MetaOutput("Type `/edit TEXT` to replace the last narration with TEXT."
@@ -42,27 +42,27 @@ async def edit(session: GameSession, argument: str) -> AsyncIterator[Event]:
         yield event
 
 
-async def edit_input(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def edit_input(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     async for event in session.swipes.edit_input(argument):
         yield event
 
 
-async def story(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def story(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     async for event in session.swipes.story(argument):
         yield event
 
 
-async def memory(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def memory(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     async for event in _note(session, notes.MEMORY, argument):
         yield event
 
 
-async def note(session: GameSession, argument: str) -> AsyncIterator[Event]:
+async def note(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     async for event in _note(session, notes.NOTE, argument):
         yield event
 
 
-async def _note(session: GameSession, name: str, argument: str) -> AsyncIterator[Event]:
+async def _note(session: CommandContext, name: str, argument: str) -> AsyncIterator[Event]:
     """Show (no argument), clear (``clear``) or set a note; the change is undoable."""
     label = notes.LABELS[name]
     word = f"/{name}"
@@ -79,7 +79,7 @@ async def _note(session: GameSession, name: str, argument: str) -> AsyncIterator
     yield MetaOutput(f"**{label}** set: {now}" if now else f"The {label} is cleared.", name)
 
 
-async def undo_step(session: GameSession) -> AsyncIterator[Event] | None:
+async def undo_step(session: CommandContext) -> AsyncIterator[Event] | None:
     """``undo`` right after an edit, a continuation or a note change takes that back first; None when the
     last change was the turn itself."""
     undone = await session.swipes.undo_step()

@@ -73,7 +73,7 @@ from game.narrator.base import (
     PastTurn,
 )
 from game.store.database import TurnRecord
-from game.store.mind_fold import MergeSaid
+from game.store.identity import MergeSaid
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite
 from game.text import strip_control

@@ -45,8 +45,8 @@ from game.mind.memory import (
     said_row,
 )
 from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, repoint_scene, said_of
-from game.store.database import SaveDatabase
-from game.store.mind_fold import AttitudeFold, FoldedMind, MindFold, MindSummary, rows_where
+from game.store.database import MindFold, SaveDatabase
+from game.store.mind_fold import AttitudeFold, FoldedMind, MindSummary, rows_where
 from game.store.rows import RowWrite
 from game.world.tiers import Tier
 

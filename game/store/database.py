@@ -43,9 +43,9 @@ from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream, Pha
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
-from game.store.identity import MergeRecord, MergeReport
+from game.store.identity import MergeRecord, MergeReport, MergeSaid
 from game.store.lock import SaveLock
-from game.store.mind_fold import MergeSaid, MindFold
+from game.store.mind_fold import FoldedMind
 from game.store.packed import unpack
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
@@ -73,6 +73,11 @@ class TurnRecord:
     extraction: str = "full"
     """How the graph holds the turn: ``full`` (the narrator's extractor), ``fast`` (the model-free fast
     path), ``none`` (nothing read yet) or ``enriched`` (a model's reading, written later)."""
+
+
+MindFold = Callable[["SaveDatabase", Node, Node, int], Awaitable[FoldedMind]]
+"""``fold(db, kept, merged, turn)``: called inside the merge's transaction once the graph is merged
+(``kept`` as it now is, ``merged`` as it was); reads through ``db`` (its one connection sees the merge)."""
 
 
 class SaveDatabase:

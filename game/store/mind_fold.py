@@ -10,19 +10,14 @@ at the merge's turn, so undo of that turn restores both minds exactly.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import aiosqlite
 
-from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.store.rows import RowWrite, Scalar
-
-if TYPE_CHECKING:
-    from game.store.database import SaveDatabase
-    from game.store.identity import MergeReport
 
 AttitudeFold = Literal["kept", "merged", "united", "none"]
 
@@ -58,16 +53,6 @@ class FoldedMind:
     rows: Sequence[RowWrite] = ()
     writes: GraphWrites = field(default_factory=GraphWrites)
     summary: MindSummary = field(default_factory=MindSummary)
-
-
-MergeSaid = Callable[[Sequence["MergeReport"]], str]
-"""``said(reports)``: what a turn's story adds once its merges are folded (a tier line), "" for nothing.
-Called inside the turn's transaction, after the merges; the turn's stored narration ends with it, so the
-save says what the screen said and undo takes it back with the turn."""
-
-MindFold = Callable[["SaveDatabase", Node, Node, int], Awaitable[FoldedMind]]
-"""``fold(db, kept, merged, turn)``: called inside the merge's transaction once the graph is merged
-(``kept`` as it now is, ``merged`` as it was); reads through ``db`` (its one connection sees the merge)."""
 
 
 async def rows_where(conn: aiosqlite.Connection, table: str, column: str,

@@ -5,7 +5,8 @@ so the screen and a headless script go through the one engine path (``game.engin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.widget import Widget
 from textual.widgets import Static
@@ -13,8 +14,37 @@ from textual.widgets import Static
 from game.ui.status_line import token_summary
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+    from textual.worker import Worker
+
     from game.engine.events import TurnReplaced
-    from game.ui.app import KithApp
+    from game.engine.session import GameSession
+    from game.ui.status_line import StatusLine
+    from game.ui.story_log import StoryLog
+
+
+class KithApp(Protocol):
+    """What these keys use of the app (``game.ui.app.KithApp`` is it): the open game, the turn running,
+    sending a command, and the screen's parts. Named here so this module needs nothing of the app's own."""
+
+    session: GameSession | None
+    _turn_worker: Worker[None] | None
+
+    @property
+    def turn_running(self) -> bool: ...
+    @property
+    def log_view(self) -> StoryLog: ...
+    @property
+    def status(self) -> StatusLine: ...
+    def submit(self, text: str) -> bool: ...
+    def _needs_game(self) -> GameSession | None: ...
+    def notify(self, message: str, *, title: str = ..., severity: Any = ..., timeout: float | None = ...,
+               markup: bool = ...) -> None: ...
+    def push_screen(self, screen: Screen[Any], callback: Callable[[Any], Any] | None = ...,
+                    wait_for_dismiss: bool = ...) -> Any: ...
+    def run_worker(self, work: Coroutine[Any, Any, None], name: str | None = ..., group: str = ...,
+                   description: str = ..., exit_on_error: bool = ..., start: bool = ...,
+                   exclusive: bool = ..., thread: bool = ...) -> Any: ...
 
 
 def retry(app: KithApp) -> None:

@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
-from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS, SLOT, Pattern, Shape, all_patterns
+from game.graph.fast_extract.patterns import (
+    ADJ,
+    CHINESE,
+    ENGLISH,
+    ROLE_NOUNS,
+    SLOT,
+    Pattern,
+    Shape,
+    vocabulary_patterns,
+)
+from game.graph.fast_extract.prose_patterns import PROSE
 from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
@@ -59,6 +69,11 @@ _PRONOUN_WORDS: dict[str, frozenset[str]] = {
     "她": frozenset({"she", "her", "hers", "female", "woman", "f"}),
     "they": frozenset({"they", "them", "their", "nonbinary", "non-binary"}),
 }
+
+
+def all_patterns(vocabulary: Vocabulary) -> list[Pattern]:
+    """Every pattern the extractor tries: the specific English ones, then prose's, Chinese, the vocabulary's."""
+    return [*ENGLISH, *PROSE, *CHINESE, *vocabulary_patterns(vocabulary)]
 
 
 @dataclass(frozen=True)

@@ -261,10 +261,3 @@ def vocabulary_patterns(vocabulary: Vocabulary) -> list[Pattern]:
             patterns.append(Pattern("vocabulary", written, _compile(body), 0.55,
                                     group_target=vocabulary.normalize(written).name in _CHECKED_TARGETS))
     return patterns
-
-
-def all_patterns(vocabulary: Vocabulary) -> list[Pattern]:
-    """Every pattern the extractor tries, the specific English and Chinese ones first (then prose's)."""
-    from game.graph.fast_extract.prose_patterns import PROSE
-
-    return [*ENGLISH, *PROSE, *CHINESE, *vocabulary_patterns(vocabulary)]

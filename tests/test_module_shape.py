@@ -1,0 +1,83 @@
+"""Limits on the shape of the code that creep back unless a test holds them (docs/architecture.md).
+
+No two modules import each other, directly or round a longer loop, counting the imports made only for type
+checking: a loop of type-only imports still means neither module can be read, moved or tested without the
+other. import-linter's ``acyclic`` contract checks packages; this checks modules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def import_loops(graph: grimp.ImportGraph) -> list[list[str]]:
+    """Every set of modules that import one another round a loop (Tarjan's strongly connected components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    loops: list[list[str]] = []
+
+    def visit(start: str) -> None:
+        # Iterative, so a long chain of imports never meets Python's recursion limit.
+        work = [(start, iter(sorted(graph.find_modules_directly_imported_by(start))))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            module, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.find_modules_directly_imported_by(target)))))
+                    break
+                if target in on_stack:
+                    low[module] = min(low[module], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    loop = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        loop.append(member)
+                        if member == module:
+                            break
+                    if len(loop) > 1:
+                        loops.append(sorted(loop))
+
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    return loops
+
+
+def test_no_two_modules_import_each_other_even_for_types_only() -> None:
+    graph = grimp.build_graph("game", include_external_packages=False, exclude_type_checking_imports=False)
+    assert import_loops(graph) == []
+
+
+def test_the_loop_finder_finds_a_loop_of_type_only_imports(tmp_path: Path) -> None:
+    # The check above can fail: two modules that name each other's types only are found as one loop.
+    package = tmp_path / "loopy"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from loopy.b import B\n")
+    (package / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from loopy.a import A\n")
+    (package / "c.py").write_text("import loopy.a\n")
+    import sys
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        graph = grimp.build_graph("loopy", include_external_packages=False, exclude_type_checking_imports=False)
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert import_loops(graph) == [["loopy.a", "loopy.b"]]
