@@ -18,6 +18,7 @@ from game.engine.session import GameSession
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.store import bulk_commit
 from game.store.database import SaveDatabase
 
 COMMANDS = ["look", "wait", "inventory", "examine me", "listen", "wait", "look"]
@@ -57,7 +58,7 @@ async def _bulk_versions(db: SaveDatabase, versions: int) -> None:
         written += outcome.result.edges.created
         index.apply(execution.writes)
         batches.append((execution.writes, turn))
-    await db.commit_many(batches)
+    await bulk_commit.commit_many(db, batches)
 
 
 async def used_bytes(db: SaveDatabase) -> int:

@@ -21,9 +21,10 @@ import pytest
 from benchmarks.graph_bench import synthesize
 from game.__main__ import main
 from game.errors import SaveError
-from game.graph.bulk import BulkLoad, FileVocabulary
+from game.graph.bulk import BulkLoad
+from game.graph.file_vocabulary import FileVocabulary
 from game.graph.vocabulary import Vocabulary
-from game.store import bulk_write
+from game.store import bulk_commit, bulk_write
 from game.store.database import SaveDatabase
 
 # Lines that exercise every rule an import must keep: knownBy / toldBy / public knowers, inverse and
@@ -236,11 +237,11 @@ def test_an_unpublished_commit_gives_the_connection_back_as_it_was(tmp_path: Pat
         async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
             settings = "SELECT * FROM pragma_synchronous, pragma_journal_mode"
             [before] = await db.conn.execute_fetchall(settings)
-            loader = await db.bulk_loader(await db.vocabulary(), random.Random(1))
+            loader = await bulk_commit.bulk_loader(db, await db.vocabulary(), random.Random(1))
             for line in SPECIAL[:6]:
                 assert not isinstance(await loader.load_line({k: v for k, v in line.items() if k != "turn"},
                                                              line["turn"]), str)
-            await db.commit_load(loader.load, unpublished=True)
+            await bulk_commit.commit_load(db, loader.load, unpublished=True)
             [after] = await db.conn.execute_fetchall(settings)
             return tuple(before), tuple(after), len(await db.all_edges())
 
@@ -320,7 +321,7 @@ def test_a_load_that_breaks_a_rule_of_the_tables_writes_nothing(tmp_path: Path) 
             load.edges["edge-fears-000001"] = ["edge-fears-000001", "npc-iska", "npc-nobody", "FEARS", -0.5,
                                                "Iska fears a person who does not exist.", 20, None, "[]"]
             load.created_edges.add("edge-fears-000001")
-            await db.commit_load(load)
+            await bulk_commit.commit_load(db, load)
 
     with pytest.raises(SaveError, match=r"FOREIGN KEY constraint failed.*npc-nobody.*nothing was saved"):
         asyncio.run(go())
@@ -351,9 +352,9 @@ def test_an_import_that_stops_half_way_leaves_the_save_as_it_was(tmp_path: Path,
     async def go() -> int:
         sent = 0
         async with await SaveDatabase.open(path) as db:
-            loader = await db.bulk_loader(await db.vocabulary(), random.Random(1))
+            loader = await bulk_commit.bulk_loader(db, await db.vocabulary(), random.Random(1))
             lines = synthesize(200, seed=8).lines
-            async with db.load_stream(loader.load, versions=10_000) as stream:
+            async with bulk_commit.load_stream(db, loader.load, versions=10_000) as stream:
                 assert stream is not None
                 for line in lines:
                     await loader.load_line({k: v for k, v in line.items() if k != "turn"}, line["turn"] + 5)

@@ -14,6 +14,7 @@ from game.errors import SaveError, SaveNotFound
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
+from game.store import bulk_commit
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.graph_repo import name_rows
 from game.store.migrations import CURRENT_VERSION
@@ -271,7 +272,7 @@ async def test_graph_writes_outside_turns_are_undone_before_the_turn_they_point_
         execution = UpsertExecution(db.graph, VOCABULARY, 0)
         outcome = await execution.run({"edges": [relation("Mira", "Lin Yao", "OWES", 0.3, "Mira owes Lin Yao for a crossing.")]})
         assert outcome.error is None
-        await db.commit_many([(execution.writes, 0)])
+        await bulk_commit.commit_many(db, [(execution.writes, 0)])
         await db.undo_last_turn()
         assert await state(db) == start
     finally:

@@ -30,6 +30,7 @@ from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import NodeSource, UpsertExecution, load_calls, load_json
+from game.store import bulk_commit
 from game.store.database import SaveDatabase, node_by_name
 from game.store.mind_fold import MindSummary
 from game.text import strip_control
@@ -239,14 +240,14 @@ async def load_lines(db: SaveDatabase, lines: list[ImportLine], summary: ImportS
     # thousands of rows go in.
     await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
     # The save as it is, in memory: each line reads what earlier lines wrote without a query.
-    loader = await db.bulk_loader(await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
+    loader = await bulk_commit.bulk_loader(db, await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
     versions = sum(len(edges) for line in lines  # about how many versions the file writes (a bad line counts none)
                    if isinstance(line.call, dict) and isinstance(edges := line.call.get("edges"), list))
     phase = None
     if progress is not None:
         progress.expect(len(lines), versions)
         phase = progress.phase
-    async with db.load_stream(loader.load, versions=versions, unpublished=unpublished, phase=phase) as stream:
+    async with bulk_commit.load_stream(db, loader.load, versions=versions, unpublished=unpublished, phase=phase) as stream:
         # In runs of lines, so that progress costs nothing per line (a clock read per run, when shown).
         for start in range(0, len(lines), CHECK_EVERY_LINES):
             for line in lines[start:start + CHECK_EVERY_LINES]:

@@ -2,21 +2,14 @@
 
 An import must validate and answer exactly as per-call upserts do, but a long game is tens of thousands
 of calls, and per call ``UpsertExecution`` works everything out again: what the vocabulary says about a
-relation (a 100k-version import asked ``normalize`` 750k times, each a regex and a new object, and
-``excluded_by`` 100k times, each a scan of every relation), what each name means, and a validated model
-for every version it derives from inputs already validated. ``BulkLoader`` keeps those answers for the
-file; ``FileVocabulary`` is the vocabulary's part.
-
-It also keeps the graph as the rows the save will hold (``EdgeRow``, ``KnowingRow``: the tables' columns
-in order) instead of models: a 100k-version import derives 100k versions, closes 60k and writes 200k
-knower rows, and building, copying and then serializing a pydantic model for each of them was most of
-its time. Models are made only for the few reads an ``UpsertExecution`` asks of it (lines with nodes,
-``knownBy`` or ``toldBy``), and for ``writes()``.
+relation (``FileVocabulary``), what each name means, and a validated model for every version it derives
+from inputs already validated. ``BulkLoader`` keeps those answers for the file, and the graph as the rows
+the save will hold (``game.graph.version_rows``) instead of models. Models are made only for the few reads
+an ``UpsertExecution`` asks of it (lines with nodes, ``knownBy`` or ``toldBy``), and for ``writes()``.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 import re
@@ -24,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.graph.file_vocabulary import FileVocabulary
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing, keep_better
 from game.graph.memory import GraphIndex
@@ -46,41 +40,25 @@ from game.graph.models import (
 from game.graph.names import NameMatch, normalize_name, resolve_name, slugify
 from game.graph.ports import GraphWrites
 from game.graph.trusted import trusted
-from game.graph.upsert import _SUFFIX_ALPHABET, STRENGTH_TOLERANCE, CallRejected, UpsertExecution, parse_call
+from game.graph.upsert import STRENGTH_TOLERANCE, CallRejected, UpsertExecution, parse_call, suffix_triples
+from game.graph.version_rows import (
+    FACT,
+    ID,
+    INVALID_AT,
+    RELATION,
+    SOURCE,
+    STRENGTH,
+    TARGET,
+    VALID_AT,
+    EdgeRow,
+    KnowingRow,
+    edge_row,
+    knowing_row,
+    row_edge,
+    row_knowing,
+)
 from game.graph.vocabulary import NormalizedRelation, Vocabulary
 from game.text import has_control
-
-
-@dataclass
-class FileVocabulary(Vocabulary):
-    """A vocabulary that remembers its answers for the length of one import.
-
-    Only for a vocabulary nobody changes while it is used: ``add`` after a question would leave the
-    remembered answers stale. An import builds one per file and never adds to it.
-    """
-
-    _normalized: dict[str, NormalizedRelation] = field(default_factory=dict, repr=False)
-    _excluded: dict[str, list[str]] = field(default_factory=dict, repr=False)
-
-    @classmethod
-    def of(cls, vocabulary: Vocabulary) -> FileVocabulary:
-        """The same relations as ``vocabulary``, answering from memory after the first time."""
-        copy = cls()
-        copy.relations = dict(vocabulary.relations)
-        copy._lookup = dict(vocabulary._lookup)
-        return copy
-
-    def normalize(self, relation: str) -> NormalizedRelation:
-        found = self._normalized.get(relation)
-        if found is None:
-            found = self._normalized[relation] = super().normalize(relation)
-        return found
-
-    def excluded_by(self, relation: str) -> list[str]:
-        found = self._excluded.get(relation)
-        if found is None:
-            found = self._excluded[relation] = super().excluded_by(relation)
-        return list(found)
 
 
 @dataclass
@@ -98,36 +76,6 @@ class LineCounts:
         return cls(nodes_created=result.nodes.created, nodes_updated=result.nodes.updated,
                    edges_created=result.edges.created, edges_skipped=result.edges.skipped,
                    closed=sum(1 for c in result.closed if c.id and not c.skipped))
-
-
-EdgeRow = list[Any]
-"""A version as the ``edges`` table holds it: id, source, target, relation, strength, fact, valid_at,
-invalid_at, evidence (JSON). A list, so closing a version sets ``invalid_at`` where it lies."""
-KnowingRow = tuple[str, str, str, str | None, float, int]
-"""A knower row as the ``knowings`` table holds it: edge_id, knower, how, source, confidence, since_turn."""
-ID, SOURCE, TARGET, RELATION, STRENGTH, FACT, VALID_AT, INVALID_AT, EVIDENCE = range(9)
-
-
-def edge_row(edge: Edge) -> EdgeRow:
-    return [edge.id, edge.source, edge.target, edge.relation, edge.strength, edge.fact, edge.valid_at,
-            edge.invalid_at, json.dumps(edge.evidence_turn_ids)]
-
-
-def row_edge(row: Sequence[Any]) -> Edge:
-    return trusted(Edge, {
-        "id": row[ID], "source": row[SOURCE], "target": row[TARGET], "relation": row[RELATION],
-        "strength": float(row[STRENGTH]), "fact": row[FACT], "valid_at": row[VALID_AT],
-        "invalid_at": row[INVALID_AT], "evidence_turn_ids": json.loads(row[EVIDENCE]),
-    })
-
-
-def knowing_row(knowing: Knowing) -> KnowingRow:
-    return (knowing.edge_id, knowing.knower, knowing.how, knowing.source, knowing.confidence, knowing.since_turn)
-
-
-def row_knowing(row: Sequence[Any]) -> Knowing:
-    return trusted(Knowing, {"edge_id": row[0], "knower": row[1], "how": row[2], "source": row[3],
-                             "confidence": float(row[4]), "since_turn": row[5]})
 
 
 _EdgeItem = tuple[str, str, str, float, str, bool]
@@ -152,20 +100,6 @@ def _is_text(value: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-@functools.cache
-def _triples() -> tuple[str, ...]:
-    """Every three-character run of ``_base36``'s digits, least significant first, by value."""
-    alphabet = _SUFFIX_ALPHABET
-    return tuple(alphabet[n % 36] + alphabet[n // 36 % 36] + alphabet[n // 1296] for n in range(36 ** 3))
-
-
-def _suffix(number: int) -> str:
-    """``upsert._base36(number)`` by two table lookups (a 31-bit number is two runs of three digits), so
-    an import draws the very IDs one call would, at a fraction of the cost."""
-    triples = _triples()
-    return triples[number % 46656] + triples[number // 46656 % 46656]
 
 
 @dataclass(frozen=True)
@@ -573,9 +507,9 @@ class BulkLoader:
             line.knowings[key] = knowing_row(kept)
 
     def _new_edge_id(self, line: _Line, slug: str) -> str:
-        draw, triples, taken, created = self.rng.getrandbits, _triples(), self._ids, line.created
+        draw, triples, taken, created = self.rng.getrandbits, suffix_triples(), self._ids, line.created
         while True:
-            number = draw(31)  # ``_suffix``, inline: a hundred thousand calls
+            number = draw(31)  # ``upsert._base36`` by two lookups, inline: a hundred thousand calls
             candidate = f"edge-{slug}-{triples[number % 46656]}{triples[number // 46656 % 46656]}"
             if candidate not in created and candidate not in taken:
                 return candidate

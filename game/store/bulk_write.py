@@ -20,15 +20,19 @@ import asyncio
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from itertools import islice
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import aiosqlite
 import orjson
 
-from game.graph.bulk import ID, INVALID_AT, BulkLoad, KnowingRow
+from game.graph.bulk import BulkLoad
 from game.graph.knowing_terms import How
 from game.graph.models import NODE_TYPES
+from game.graph.version_rows import ID, INVALID_AT, KnowingRow
 from game.store import graph_repo
+
+if TYPE_CHECKING:
+    pass
 
 SEND_EVERY = 2048
 """New versions per batch sent while an import is read: enough that each call's fixed cost is small,

@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import random
 import sqlite3
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -28,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
-from game.graph.bulk import BulkLoad, BulkLoader, edge_row, knowing_row
 from game.graph.gossip import Told
 from game.graph.memory import GraphIndex, GraphSource
 from game.graph.merge_plan import plan_merge
@@ -39,7 +35,6 @@ from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots, undo
 from game.store import journal as journal_log
 from game.store.before_turn import BeforeTurnSource, read_turn_before
-from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream, Phase
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
@@ -301,110 +296,13 @@ class SaveDatabase:
             return
         journal_turn = await self.current_turn()
         async with self.transaction() as conn:
-            await self._write_graph(conn, writes, journal_turn, journal=journal_turn > 0)
+            await self.write_graph(conn, writes, journal_turn, journal=journal_turn > 0)
             await self._log_gossip(conn, told, journal_turn, journal=journal_turn > 0)
             await write_rows(conn, journal_turn, rows, journal_it=journal_turn > 0)
             await self._identity_merges(conn, merges, journal_turn)
             await self._put_meta(conn, {"last_played": now_iso()})
 
-    async def commit_many(self, batches: Sequence[tuple[GraphWrites, int]]) -> None:
-        """Commit many executions in one transaction, as one bulk load (see ``commit_load``)."""
-        load = BulkLoad()
-        for writes, _turn in batches:
-            load.nodes.update(writes.nodes)
-            load.edges.update((i, edge_row(e)) for i, e in writes.edges.items())
-            load.created_nodes |= writes.created_nodes
-            load.created_edges |= writes.created_edges
-            load.knowings.update((k, knowing_row(v)) for k, v in writes.knowings.items())
-        await self.commit_load(load)
-
-    async def bulk_loader(self, vocabulary: Vocabulary, rng: random.Random) -> BulkLoader:
-        """A ``BulkLoader`` over this save as it is: its nodes, open versions, version IDs and knower rows."""
-        return BulkLoader(
-            vocabulary, rng, nodes=await self.graph.all_nodes(),
-            retired_node_ids=[merge.merged_id for merge in await self.merges()],
-            open_edges=await self.conn.execute_fetchall(
-                f"SELECT {graph_repo.EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL ORDER BY seq"),
-            edge_ids=[row[0] for row in await self.conn.execute_fetchall("SELECT id FROM edges")],
-            knowings=await self.conn.execute_fetchall(f"SELECT {graph_repo.KNOWING_COLUMNS} FROM knowings"),
-        )
-
-    async def commit_load(self, load: BulkLoad, *, unpublished: bool = False) -> None:
-        """Commit a whole bulk load in one transaction (see ``load_stream``)."""
-        if load:
-            async with self.load_stream(load, unpublished=unpublished, versions=len(load.edges)):
-                pass
-
-    @asynccontextmanager
-    async def load_stream(self, load: BulkLoad, *, versions: int, unpublished: bool = False,
-                          phase: Phase | None = None) -> AsyncIterator[LoadStream | None]:
-        """Commit a bulk load (``kith graph import``) in one transaction, as the caller makes it.
-
-        On a save with played turns this gives None, and the load is journaled at the current turn when
-        the block ends, like ``commit_graph``. On a save with none there is nothing to undo to: it gives
-        a ``LoadStream`` (``bulk_write``) whose batches the caller sends while it goes on making the load,
-        and the transaction commits when the block ends. An exception in the block writes nothing.
-
-        ``unpublished``: this save is being built under a temporary name (a ``SaveDatabase.open`` seed)
-        that nothing else has open, so its commit writes the pages once, straight into the file, without
-        a journal and without waiting for the disk; the file is synced after it, before it is named. A
-        failure there leaves a file nobody opens, and the save is not created. Never for a named save.
-
-        ``versions``: about how many versions the load will write; when that is at least as many as the
-        save holds, the indexes of the graph's tables are built again after the rows instead of kept up.
-
-        ``phase``: told the name of each step after the block as it begins (``building indexes``,
-        ``checking``, ``saving``), for a progress display.
-        """
-        journal_turn = await self.current_turn()
-        if journal_turn > 0:
-            yield None
-            if phase is not None:
-                phase("saving")
-            if load:
-                async with self.transaction() as conn:
-                    await self._write_graph(conn, load.writes(), journal_turn, journal=True)
-            return
-        synchronous = None
-        if unpublished:
-            synchronous = int((await self.conn.execute_fetchall("PRAGMA synchronous"))[0][0])  # type: ignore[index]
-            await self.conn.execute("PRAGMA journal_mode = OFF")
-            await self.conn.execute("PRAGMA synchronous = OFF")
-        await self._checks(on=False)  # ``LoadStream.finish`` checks every row instead
-        switch_interval = sys.getswitchinterval()
-        # The connection's thread needs Python's lock for a moment after each batch; by default it would
-        # wait up to 5 ms for the reading thread to let go, and sit idle meanwhile.
-        sys.setswitchinterval(SWITCH_INTERVAL)
-        try:
-            async with self.transaction() as conn:
-                stored_node_ids = {str(row[0]) for row in await conn.execute_fetchall("SELECT id FROM nodes")}
-                stream = LoadStream(conn, load, stored_node_ids, phase)
-                stored = (await conn.execute_fetchall("SELECT coalesce(max(seq), 0) FROM edges"))[0][0]  # type: ignore[index]
-                if versions >= REINDEX_FROM * max(int(stored), 1):
-                    await stream.drop_indexes()
-                try:
-                    yield stream
-                    await stream.finish()
-                    if phase is not None:
-                        phase("saving")  # the commit, and for a new save the sync to disk
-                finally:
-                    await stream.settle()
-        finally:
-            sys.setswitchinterval(switch_interval)
-            if synchronous is not None:
-                await self.conn.execute("PRAGMA journal_mode = WAL")
-                await self.conn.execute(f"PRAGMA synchronous = {synchronous}")
-            await self._checks(on=True)
-        if unpublished:
-            # Closing syncs only what went through the WAL, and these pages did not.
-            await asyncio.to_thread(sync_file, self.path)
-
-    async def _checks(self, *, on: bool) -> None:
-        # Never inside a transaction: SQLite ignores ``foreign_keys`` there.
-        await self.conn.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
-        await self.conn.execute(f"PRAGMA ignore_check_constraints = {'OFF' if on else 'ON'}")
-
-    async def _write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
+    async def write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
         stored: dict[str, Node] | None = None
         if journal:
             stored = await journal_log.record_nodes(
@@ -441,7 +339,7 @@ class SaveDatabase:
     async def start_game(self, scene: dict[str, Any], writes: GraphWrites, meta: dict[str, str]) -> None:
         """Turn 0: the world's initial graph and scene, in one transaction (not undoable)."""
         async with self.transaction() as conn:
-            await self._write_graph(conn, writes, 0, journal=False)
+            await self.write_graph(conn, writes, 0, journal=False)
             await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (0, ?)", (json.dumps(scene),))
             await self._put_meta(conn, {**meta, "last_played": now_iso()})
 
@@ -467,7 +365,7 @@ class SaveDatabase:
              json.dumps(record.world_ir) if record.world_ir is not None else None, record.npc_context,
              json.dumps(record.timings), int(record.extracted), record.created_at or now_iso(), record.extraction),
         )
-        await self._write_graph(conn, writes, record.number, journal=True)
+        await self.write_graph(conn, writes, record.number, journal=True)
         await self._log_gossip(conn, told, record.number, journal=True)
         await write_rows(conn, record.number, rows, journal_it=True)
         reports = await self._identity_merges(conn, merges, record.number)
@@ -488,7 +386,7 @@ class SaveDatabase:
         turns wait in the queue again.
         """
         async with self.transaction() as conn:
-            await self._write_graph(conn, writes, turn, journal=turn > 0)
+            await self.write_graph(conn, writes, turn, journal=turn > 0)
             if turn > 0:
                 await journal_log.record_rows(conn, turn, "turns", [{"number": number} for number, _, _ in marks])
             await conn.executemany("UPDATE turns SET extracted = ?, extraction = ? WHERE number = ?",
@@ -606,7 +504,7 @@ class SaveDatabase:
         mind = None
         if self.fold_minds is not None:  # the same transaction, journaled at the same turn
             folded = await self.fold_minds(self, plan.united, merged, turn)
-            await self._write_graph(conn, folded.writes, turn, journal=True)
+            await self.write_graph(conn, folded.writes, turn, journal=True)
             await write_rows(conn, turn, folded.rows, journal_it=True)
             mind = folded.summary
         return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed,
@@ -681,12 +579,6 @@ class SaveDatabase:
         if self._lock is None:
             self._lock = SaveLock.acquire(self.path, self.name)
         await snapshots.restore_into(self.conn, self.name, source)
-
-
-def sync_file(path: Path) -> None:
-    """Wait until ``path``'s contents are on the disk."""
-    with path.open("r+b") as file:
-        os.fsync(file.fileno())
 
 
 async def node_by_name(db: SaveDatabase, name: str) -> list[Node]:
