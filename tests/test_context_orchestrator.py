@@ -149,7 +149,7 @@ def test_a_context_setting_that_cannot_be_used_is_refused_with_its_name(tmp_path
 def test_the_documented_context_table_loads_and_its_shares_are_the_defaults(tmp_path: Path) -> None:
     import re
 
-    from game.engine.session import context_settings
+    from game.engine.tuning import context_settings
     from game.mind.context import DEFAULT_SHARES
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")

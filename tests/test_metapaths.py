@@ -14,7 +14,8 @@ import pytest
 from helpers.graph import index_of, make_edge, make_node, rows
 
 from game.config import load_settings
-from game.engine.session import GameSession, retrieval_settings
+from game.engine.session import GameSession
+from game.engine.tuning import retrieval_settings
 from game.errors import ContentError, KithError
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing

@@ -54,7 +54,7 @@ def _rounds(value: str) -> int:
 
 async def gossip_command(args: argparse.Namespace, settings: Settings) -> int:
     # Imported here, not for the parser: the engine and the world are this command's alone.
-    from game.engine.session import gossip_settings
+    from game.engine.tuning import gossip_settings
     from game.engine.turn import stage_places
     from game.graph.gossip import everyone_meets, gossip_turn, pair_key
     from game.graph.ports import GraphWrites

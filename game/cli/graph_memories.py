@@ -15,7 +15,7 @@ from game.cli.graph_common import (
     print_text,
 )
 from game.config import Settings
-from game.engine.session import memory_settings
+from game.engine.tuning import memory_settings
 from game.errors import InputError
 from game.mind.memory_render import render_memories
 from game.mind.memory_store import load_memory_book

@@ -276,7 +276,7 @@ async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:
 
 def fold_minds_on_merge(db: SaveDatabase, settings: Settings) -> None:
     """A merge by this command also folds the merged NPC's mind into the kept one's (``mind_merge``)."""
-    from game.engine.session import memory_settings
+    from game.engine.tuning import memory_settings
     from game.mind.mind_merge import fold_with
 
     db.fold_minds = fold_with(memory_settings(settings))

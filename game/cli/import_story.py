@@ -65,7 +65,7 @@ def read_story_bytes(source: str) -> tuple[bytes, str]:
 
 def run_import(args: argparse.Namespace, settings: Settings) -> int:
     from game.engine.enrich_import import decode_story, import_story, split_story
-    from game.engine.session import choose_world_id
+    from game.engine.opening import choose_world_id
     from game.world import load_world
 
     name = validate_save_name(args.save)

@@ -185,7 +185,7 @@ class _Store:
 async def import_story(settings: Settings, path: Path, world: World, turns: list[StoryTurn], *,
                        find_names: bool) -> Imported:
     """Build the save at ``path`` from ``turns`` in ``world``; it appears only once whole."""
-    from game.engine.session import GameSession
+    from game.engine.opening import seed_world
 
     if len(turns) > MAX_TURNS:
         raise InputError(f"the story has {len(turns)} turns; an import may hold at most {MAX_TURNS}")
@@ -201,7 +201,7 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
     async def fill(db: SaveDatabase) -> None:
         from game.engine.import_cast import add_story_people
 
-        await GameSession.seed_world(db, world)
+        await seed_world(db, world)
         if find_names:
             imported.people, imported.questions = await add_story_people(db, world, "\n\n".join(
                 t.narration for t in turns))

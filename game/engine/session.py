@@ -14,11 +14,10 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from game.config import Settings, world_dir_of
+from game.config import Settings
 from game.engine import meta_commands, notes, swipes_store
 from game.engine.changes import summarize_writes
 from game.engine.enrich import Extractor, Reading, drain
@@ -35,99 +34,36 @@ from game.engine.events import (
 )
 from game.engine.meta import parse_meta
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
+from game.engine.opening import open_game, read_play_state
 from game.engine.rebuild import Rebuilt, rebuild
 from game.engine.swipes import Swipes, first_row
 from game.engine.transcript import Transcript
-from game.engine.turn import HISTORY_TURNS, FinishedTurn, PlayState, TurnPipeline
-from game.errors import KithError, SaveError
-from game.graph.gossip import GossipSettings, Told
+from game.engine.tuning import context_settings, gossip_settings, memory_settings, retrieval_settings
+from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
+from game.graph.gossip import Told
 from game.graph.memory import GraphIndex, GraphSource
-from game.graph.metapaths import MetaPath, active_patterns, patterns_to_json
+from game.graph.metapaths import MetaPath
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
 from game.mind import attitude_turn
-from game.mind.attitude import TABLE as ATTITUDES
-from game.mind.attitude import AttitudeBook, AttitudeView
+from game.mind.attitude import AttitudeView
 from game.mind.attitude_command import RelationshipRequest, describe_set, set_attitude
-from game.mind.context import DEFAULT_SHARES, ComposedContext, ContextSettings
-from game.mind.memory import MemoryBook, MemorySettings
-from game.mind.memory_store import load_memory_book
+from game.mind.context import ComposedContext
+from game.mind.memory import MemoryBook
 from game.mind.mind_merge import fold_with
 from game.narrator.base import Narrator, PastTurn
-from game.store import damage, metapath_patterns
-from game.store.damage import DECODE_ERRORS, READ_ERRORS, damaged
+from game.store import damage
+from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.pending import PendingIdentity
-from game.store.saves import list_saves, resolve_save, validate_save_name
+from game.store.saves import resolve_save, validate_save_name
 from game.story.tiers import tier_change_lines
 from game.world.scene import SceneState
 
 if TYPE_CHECKING:
     from game.world import World
-
-
-def gossip_settings(settings: Settings) -> GossipSettings:
-    g = settings.gossip
-    return GossipSettings(exchanges_per_turn=g.exchanges_per_turn, pair_cooldown=g.pair_cooldown, decay=g.decay,
-                          floor=g.floor)
-
-
-def context_settings(settings: Settings) -> ContextSettings:
-    c = settings.context
-    return ContextSettings(budget=c.budget, time_limit_ms=c.time_limit_ms, shares={**DEFAULT_SHARES, **c.shares},
-                           time_limits_ms=dict(c.time_limits_ms))
-def memory_settings(settings: Settings) -> MemorySettings:
-    return MemorySettings(capacity=settings.memory.capacity)
-
-
-def retrieval_settings(settings: Settings, world: Sequence[MetaPath] = (),
-                       discovered: Sequence[MetaPath] = ()) -> RetrievalSettings:
-    """The walk's budget and the meta-paths in force: the world's, and the save's discovered ones if enabled."""
-    r = settings.retrieval
-    patterns = active_patterns(r.metapaths, world, discovered if r.discovered_patterns else ())
-    return RetrievalSettings(max_hops=r.max_hops, hub_threshold=r.hub_threshold, max_fanout=r.max_fanout,
-                             limit=r.limit, patterns=patterns)
-
-
-def choose_world_id(settings: Settings, requested: str | None) -> str:
-    """The world a new game starts in: asked for, configured, ``brinefall``, or the only one there is."""
-    from game.world import list_worlds
-
-    if requested or settings.world:
-        return str(requested or settings.world)
-    worlds = [w.id for w in list_worlds(settings.content_dir)]
-    if not worlds:
-        raise KithError(f"no worlds found in {settings.content_dir}", title="World")
-    return "brinefall" if "brinefall" in worlds else sorted(worlds)[0]
-
-
-def generated_save_name(world_id: str) -> str:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return f"{world_id}-{stamp}"[:64]
-
-
-def _vocabulary_json(world: World) -> str:
-    return json.dumps([spec.model_dump(mode="json") for spec in world.vocabulary.relations.values()])
-
-
-async def read_play_state(db: SaveDatabase, world: World, settings: Settings, verbose: bool, *,
-                          lazy: bool = True, source: GraphSource | None = None) -> PlayState:
-    """Everything the next turn starts from, as ``db`` holds it: the graph, the scene, recent history,
-    gossip's cooldowns, attitudes, memories, open identity questions and the player's notes. The one
-    reading for opening a game, undo, restore and retry alike."""
-    graph = await db.load_graph_index(lazy=lazy, source=source)
-    turn = await db.current_turn()
-    raw = await db.scene_at(turn)
-    scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
-    history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-    state = PlayState.at(graph, scene, turn, history, verbose, await db.gossip_last_talked(),
-                         AttitudeBook.from_rows(await db.read_rows(ATTITUDES)),
-                         await load_memory_book(db, memory_settings(settings)),
-                         await db.pending_identities(open_only=True))
-    state.notes = await notes.load(db.conn)
-    return state
 
 
 class GameSession:
@@ -233,100 +169,8 @@ class GameSession:
         With no save: resume the most recently played one, or start a new game with a generated name.
         ``env`` is where a narrator made here reads its API key (the process environment when not given).
         """
-        path = cls._choose_path(settings, save, new, world)
-        creating = not path.exists()
-        if new and not creating:
-            raise SaveError(f"a save named {path.stem!r} already exists; load it, or choose another name")
-        loaded: World | None = None
-        if creating:
-            from game.world import load_world
-
-            world_id = choose_world_id(settings, world)
-            loaded = load_world(world_dir_of(settings, world_id), world_id)
-            seed_world = loaded  # the whole of turn 0 is written before the save gets its name
-
-            async def seed(db: SaveDatabase) -> None:
-                await cls.seed_world(db, seed_world)
-
-            db = await SaveDatabase.open(path, create=True, world_id=loaded.id, seed=seed, exclusive=True)
-        else:
-            db = await SaveDatabase.open(path, exclusive=True)
-        try:
-            try:
-                return await cls._start(settings, db, creating, narrator, loaded, env)
-            except READ_ERRORS as error:  # a stored scene or row that no longer validates, a table gone
-                raise damaged(db.name, error) from error
-        except BaseException:
-            await db.close()
-            if creating:
-                for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-                    part.unlink(missing_ok=True)
-            raise
-
-    @staticmethod
-    def _choose_path(settings: Settings, save: str | Path | None, new: bool, world: str | None) -> Path:
-        if isinstance(save, Path):
-            return save
-        if save:
-            # A player names a save with a plain word; only code (scripts, tests) passes a Path.
-            return resolve_save(validate_save_name(save), settings.saves_dir)
-        if not new:
-            for info in list_saves(settings.saves_dir):
-                # Saves made by `kith graph` hold a graph but no game (no world): they are not resumed.
-                if info.error is None and info.world and (world is None or info.world == world):
-                    return info.path
-        name = generated_save_name(choose_world_id(settings, world))
-        return resolve_save(name, settings.saves_dir)
-
-    @classmethod
-    async def _start(cls, settings: Settings, db: SaveDatabase, creating: bool,
-                     narrator: Narrator | None, world: World | None = None,
-                     env: Mapping[str, str] | None = None) -> GameSession:
-        from game.world import load_world
-
-        world_id = await db.world_id()
-        if not world_id:
-            raise SaveError(f"{db.name} holds a graph but no game (it has no world); play it with a new save")
-        if world is None:
-            world = load_world(world_dir_of(settings, world_id), world_id)
-        if not creating:
-            await cls._store_vocabulary(db, world)
-        state = await read_play_state(db, world, settings, (await db.meta()).get("verbose") == "1")
-        if narrator is None:
-            from game.narrator.factory import make_narrator
-
-            narrator = make_narrator(settings, world, env=env)
-        discovered = await metapath_patterns.discovered(db) if settings.retrieval.discovered_patterns else ()
-        return cls(settings, db, world, narrator, state, creating, discovered)
-
-    @staticmethod
-    async def seed_world(db: SaveDatabase, world: World) -> None:
-        """Turn 0: the world's characters, factions and initial relationships, and its first scene."""
-        index = GraphIndex()
-        execution = UpsertExecution(index, world.vocabulary, 0, rng=random.Random(0))
-        for call in world.initial_graph_calls():
-            outcome = await execution.run(call)
-            if outcome.error:
-                raise KithError(f"world {world.id}: its initial graph was refused: {outcome.error}", title="World")
-        from game.world import awareness
-
-        seeded = GraphIndex()
-        seeded.apply(execution.writes)
-        scene = world.initial_scene()
-        scene = scene.model_copy(update={"known": await awareness.at_start(world, seeded, scene.cast)})
-        await db.start_game(scene.model_dump(mode="json"), execution.writes, {
-            "world": world.id, "title": world.title, "vocabulary": _vocabulary_json(world),
-            "metapaths": patterns_to_json(world.metapaths),
-        })
-
-    @staticmethod
-    async def _store_vocabulary(db: SaveDatabase, world: World) -> None:
-        """Keep the save's copy of the vocabulary and meta-paths (which `kith graph` reads) in step with the
-        world's, so the game and the command line normalize relations and rank facts alike after a content edit."""
-        current = {"vocabulary": _vocabulary_json(world), "metapaths": patterns_to_json(world.metapaths)}
-        meta = await db.meta()
-        if any(meta.get(key) != value for key, value in current.items()):
-            await db.set_meta(current)
+        game = await open_game(settings, save, new=new, world=world, narrator=narrator, env=env)
+        return cls(settings, game.db, game.world, game.narrator, game.state, game.new_game, game.discovered)
 
     async def close(self) -> None:
         try:

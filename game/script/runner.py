@@ -88,7 +88,7 @@ def script_settings(settings: Settings, headers: Headers, saves_dir: Path, base_
 
 
 def _make_replay(settings: Settings, script: Script, replay: str) -> Narrator:
-    from game.engine.session import choose_world_id
+    from game.engine.opening import choose_world_id
     from game.narrator.factory import make_narrator
     from game.world import load_world
 

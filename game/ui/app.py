@@ -632,7 +632,7 @@ class KithApp(App[int]):
             if choice is not None:
                 self.open_game(OpenRequest(save=choice.save_name, new=True, world=choice.world))
 
-        from game.engine.session import generated_save_name
+        from game.engine.opening import generated_save_name
         from game.ui.screens.new_game import NewGameScreen
 
         world = self.session.world.id if self.session else self.settings.world
