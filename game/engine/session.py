@@ -19,23 +19,18 @@ from typing import TYPE_CHECKING
 
 from game.config import Settings
 from game.engine import meta_commands, notes, swipes_store
-from game.engine.changes import summarize_writes
-from game.engine.enrich import Extractor, Reading, drain
+from game.engine.enrich import Extractor, Reading
 from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
+from game.engine.enrich_session import SessionEnrichment
 from game.engine.events import (
-    AttitudeChanged,
     Event,
-    GraphChanged,
-    MetaOutput,
-    NarrationDone,
     Notice,
-    TurnCommitted,
-    TurnFailed,
 )
 from game.engine.meta import parse_meta
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.opening import open_game, read_play_state
-from game.engine.rebuild import Rebuilt, rebuild
+from game.engine.rebuild import Rebuilt
+from game.engine.relationship_turn import set_attitude_turn
 from game.engine.swipes import Swipes, first_row
 from game.engine.transcript import Transcript
 from game.engine.tuning import context_settings, gossip_settings, memory_settings, retrieval_settings
@@ -46,10 +41,8 @@ from game.graph.metapaths import MetaPath
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
-from game.graph.upsert import UpsertExecution
-from game.mind import attitude_turn
 from game.mind.attitude import AttitudeView
-from game.mind.attitude_command import RelationshipRequest, describe_set, set_attitude
+from game.mind.attitude_command import RelationshipRequest
 from game.mind.context import ComposedContext
 from game.mind.memory import MemoryBook
 from game.mind.mind_merge import fold_with
@@ -77,13 +70,13 @@ class GameSession:
         self.vocabulary = world.vocabulary
         self.new_game = new_game
         self._transcript = Transcript()
-        self._background: BackgroundEnricher | None = None
         self._discovered = tuple(discovered)
         self._pipeline = TurnPipeline(
             state, narrator, world.vocabulary, _SaveStore(db), ending_titles=world.ending_titles,
             tier_lines=tier_change_lines(world, settings.seed),
         )
         self._tune(settings)
+        self._enrichment = SessionEnrichment(db, self._pipeline)
         # A "yes" to "is that Bram Kettle?" folds a node, and the stranger's mind into Bram's (mind_merge).
         self._pipeline.reread_state = self.read_state
         db.fold_minds = fold_with(memory_settings(settings))
@@ -174,8 +167,7 @@ class GameSession:
 
     async def close(self) -> None:
         try:
-            if self._background is not None:
-                await self._background.pause()
+            await self._enrichment.pause()
             await self.narrator.aclose()
         finally:
             await self._db.close()
@@ -209,14 +201,12 @@ class GameSession:
 
     async def play_turn(self, text: str) -> AsyncIterator[Event]:
         """Handle one line of player input, yielding events; a story turn commits at most once."""
-        if self._background is not None:
-            await self._background.pause()  # a turn never waits for the queue, only for a commit under way
+        await self._enrichment.pause()  # a turn never waits for the queue, only for a commit under way
         try:
             async for event in self._play_turn(text):
                 yield event
         finally:
-            if self._background is not None:
-                self._background.wake()
+            self._enrichment.wake()
 
     async def _play_turn(self, text: str) -> AsyncIterator[Event]:
         text = text.strip()
@@ -227,30 +217,14 @@ class GameSession:
         async for event in events:
             yield event
             if logged and problem is None:
-                problem = self._log_transcript(event)
+                problem = self._transcript.log(event)
         if problem is not None:
             yield Notice(problem, "warning")
 
-    async def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]:
+    def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]:
         """``/relationship NAME set ...``: the attitude set (and the graph kept in agreement), committed as a
         turn of its own so ``undo`` takes it back."""
-        state = self._pipeline.state
-        before = self.attitudes.of(npc)
-        after = set_attitude(before, request, state.turn + 1)
-        execution = UpsertExecution(state.graph, self.vocabulary, state.turn + 1,
-                                    rng=random.Random(f"{self.settings.seed}:{state.turn + 1}"),
-                                    witnesses=sorted(state.graph.player_ids))
-        writes, changes = await attitude_turn.set_by_hand(state.graph, execution, before, after)
-        reply = describe_set(before, after, request.dimension or "trust")
-        nodes = dict(state.graph.nodes)
-        turn = await self._pipeline.commit_command(text, reply, writes, (after.row(),))
-        yield MetaOutput(reply, "relationship")
-        for change in changes:
-            yield AttitudeChanged(turn, change.name, change.before, change.after)
-        lines = summarize_writes(writes, nodes, turn)
-        if lines:
-            yield GraphChanged(turn, lines)
-        yield TurnCommitted(turn, True)
+        return set_attitude_turn(self._pipeline, self.vocabulary, self.settings.seed, npc, request, text)
 
     async def reextract_pending(self) -> list[str]:
         """Run the memory update again for turns committed without one; returns a line per turn."""
@@ -258,11 +232,11 @@ class GameSession:
 
     async def rebuild(self, extractor: Extractor = "model") -> Rebuilt:
         """Read every queued turn again with ``extractor``, committed together (``kith graph rebuild``)."""
-        return await rebuild(self._db, self._pipeline, extractor)
+        return await self._enrichment.rebuild(extractor)
 
     def enrich(self, extractor: Extractor = "model") -> AsyncIterator[Reading]:
         """Read the queued turns one by one, each committed on its own (``kith graph enrich``)."""
-        return drain(self._db, self._pipeline, extractor)
+        return self._enrichment.enrich(extractor)
 
     def enrich_in_background(self, delay: float = DEFAULT_DELAY, on_read: Callable[[Reading], None] | None = None,
                              on_progress: Callable[[int], None] | None = None) -> BackgroundEnricher | None:
@@ -272,40 +246,7 @@ class GameSession:
         is called after each turn read (the app redraws its map and tells the story log), ``on_progress``
         with how many turns are left to read while it reads (0 once it stops: the status line).
         """
-        if not self._model_reads():
-            return None
-        if self._background is None:
-            self._background = BackgroundEnricher(self._background_walk, delay, queued=self._queued_count)
-        self._background.delay = delay
-        self._background.on_read = on_read
-        self._background.on_progress = on_progress
-        self._background.wake()
-        return self._background
-
-    async def _background_walk(self) -> AsyncIterator[Reading]:
-        """The queue read by the narrator of the moment; none when it cannot read in the background."""
-        if not self._model_reads():
-            return
-        async for reading in drain(self._db, self._pipeline):
-            yield reading
-
-    async def _queued_count(self) -> int:
-        return len(await self._db.pending_extraction())
-
-    def _model_reads(self) -> bool:
-        """Whether the narrator now can read queued turns between turns: a live model, not the offline
-        story engine, and not a recorded session (replayed or being recorded), whose exchanges must stay
-        the turns' own, in order."""
-        from game.narrator.offline import OfflineNarrator
-
-        if isinstance(self.narrator, OfflineNarrator):
-            return False
-        return not (getattr(self.narrator, "replaying", False) or getattr(self.narrator, "recording", False))
-
-    async def _pause_background(self) -> None:
-        """The queue stops before the game changes under it (undo, restore, restart, a new narrator)."""
-        if self._background is not None:
-            await self._background.pause()
+        return self._enrichment.in_background(delay, on_read, on_progress)
 
     async def extraction_counts(self) -> dict[str, int]:
         """How many turns memory holds each way (``full``, ``fast``, ``none``, ``enriched``)."""
@@ -379,14 +320,14 @@ class GameSession:
 
     async def restore(self, name: str) -> None:
         """Replace the game with the snapshot ``name`` (whose path the caller checked)."""
-        await self._pause_background()
+        await self._enrichment.pause()
         await self._db.restore_from(self.snapshot_path(name))
         await self._db.set_meta({"last_snapshot": name})
         await self.reload()
 
     async def undo(self) -> str:
         """Take back the last turn exactly (graph and scene included); returns what the player had typed."""
-        await self._pause_background()
+        await self._enrichment.pause()
         taken_back = self.history[-1].player_input if self.history else ""
         await self._db.undo_last_turn()
         await self.reload()
@@ -394,7 +335,7 @@ class GameSession:
 
     async def restart(self, keep: str) -> None:
         """Back to turn 0; the game so far is kept first as the snapshot ``keep``."""
-        await self._pause_background()
+        await self._enrichment.pause()
         await self._db.snapshot_to(self.snapshot_path(keep))
         await self._db.rewind_to_start()  # one transaction: a kill mid-way leaves the game as it was
         await self.reload()
@@ -406,7 +347,7 @@ class GameSession:
 
     async def swap_narrator(self, narrator: Narrator, settings: Settings | None = None) -> None:
         """Tell the next turns with ``narrator`` (and ``settings``); the previous narrator is closed."""
-        await self._pause_background()
+        await self._enrichment.pause()
         previous = self._pipeline.narrator
         self._pipeline.narrator = narrator
         if settings is not None:
@@ -469,16 +410,6 @@ class GameSession:
 
     def stop_transcript(self) -> None:
         self._transcript.stop()
-
-    def _log_transcript(self, event: Event) -> str | None:
-        """Log what the player saw of ``event``; a sentence when the transcript had to stop."""
-        if isinstance(event, NarrationDone | MetaOutput | Notice):
-            return self._transcript.write(f"{event.text}\n\n")
-        if isinstance(event, AttitudeChanged) and event.line:
-            return self._transcript.write(f"{event.line}\n\n")
-        if isinstance(event, TurnFailed):
-            return self._transcript.write(f"{event.message}\n\n")
-        return None
 
 
 class _SaveStore:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from game.engine.events import AttitudeChanged, Event, MetaOutput, NarrationDone, Notice, TurnFailed
 from game.errors import KithError
 from game.text import strip_control
 
@@ -64,4 +65,14 @@ class Transcript:
             self.path = None
             return (f"The transcript stopped: {path} could not be written ({_reason(error)}). "
                     "Your game is saved as usual; type `transcript on` to try again.")
+        return None
+
+    def log(self, event: Event) -> str | None:
+        """Log what the player saw of ``event``; a sentence when the transcript had to stop."""
+        if isinstance(event, NarrationDone | MetaOutput | Notice):
+            return self.write(f"{event.text}\n\n")
+        if isinstance(event, AttitudeChanged) and event.line:
+            return self.write(f"{event.line}\n\n")
+        if isinstance(event, TurnFailed):
+            return self.write(f"{event.message}\n\n")
         return None
