@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from game.engine.mind_context import ContextInputs, compose_turn, narrator_inputs
 from game.engine.turn import PlayState, present_knowers, scoped_context
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution

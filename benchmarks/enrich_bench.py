@@ -27,7 +27,7 @@ from game.config import Settings
 from game.engine.enrich_fallback import fast_fallback
 from game.engine.enrich_import import import_story, split_story
 from game.graph.fast_extract.marks import fast_from
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.world import World, load_world
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from game.graph.fast_extract.extractor import FastExtractor
 from game.graph.fast_extract.gazetteer import Gazetteer
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import slugify
 from game.graph.vocabulary import Vocabulary

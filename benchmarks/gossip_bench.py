@@ -16,8 +16,8 @@ import time
 from dataclasses import dataclass
 
 from game.graph.gossip import GossipSettings, gossip_turn, pair_key
+from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
-from game.graph.memory import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.mind.attitude import AttitudeBook

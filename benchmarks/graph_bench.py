@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from game.__main__ import main as kith_main
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.render import sign_mark

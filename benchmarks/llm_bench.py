@@ -30,7 +30,7 @@ from benchmarks.engine_bench import used_bytes
 from game.config import LLMSettings, Settings
 from game.engine.events import TurnCommitted, TurnFailed
 from game.engine.session import GameSession
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.narrator.llm.extract import existing_near
 from game.narrator.llm.narrator import OpenAINarrator

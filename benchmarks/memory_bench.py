@@ -15,7 +15,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.mind.memory import Memory, MemoryBook, MemorySettings

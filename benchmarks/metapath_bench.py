@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.graph_bench import messages, percentiles, synthesize
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.metapaths import DEFAULT_PATTERNS, active_patterns
 from game.graph.metapaths_discover import discover
 from game.graph.ports import GraphReader

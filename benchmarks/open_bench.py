@@ -1,6 +1,6 @@
 """Opening a long game for play, for ``make bench``: a save of 100k edge versions and 200k knower rows.
 
-``GameSession.open`` reads the nodes and leaves the rest for when it is reached (``game.graph.memory``);
+``GameSession.open`` reads the nodes and leaves the rest for when it is reached (``game.graph.index``);
 the target is under 300 ms. Beside it: the same graph loaded whole (what opening cost before, and what a
 bulk import still loads), the first turn after opening (which pays for the neighbourhood it reads), and
 retrieval p50 over the lazily opened index, cold (each node read from the save the first time) and warm,

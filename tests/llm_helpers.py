@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from game.config import LLMSettings
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest, PastTurn
 from game.narrator.llm.narrator import OpenAINarrator

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from game.engine.events import MetaOutput, NarrationDone, TurnFailed
 from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
 from game.errors import ContentError
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Edge
 from game.graph.names import normalize_name
 from game.graph.upsert import UpsertExecution

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.__main__ import main
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from game.config import ContextConfig, load_settings
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.mind.context import ComposedContext, ContextSettings, compose
 from game.mind.context_budget import allot, estimate_tokens, line_cost, trim
 from game.mind.sections import ContextQuery, Section, SectionLine

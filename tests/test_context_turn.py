@@ -17,7 +17,7 @@ from game.config import Settings, load_settings
 from game.engine.events import MetaOutput, TurnCommitted
 from game.engine.mind_context import ContextInputs, default_providers
 from game.engine.session import GameSession
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.mind.context import ComposedContext, ComposedSection
 from game.mind.sections import ContextProvider, ContextQuery, Section, SectionLine
 from game.narrator.base import NarrationRequest

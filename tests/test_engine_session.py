@@ -16,7 +16,7 @@ from playthrough import Playthrough
 from game.config import Settings, load_settings
 from game.engine.events import (
     GraphChanged,
-    MemoryUpdating,
+    GraphUpdating,
     MetaOutput,
     NarrationDelta,
     NarrationDone,
@@ -72,8 +72,8 @@ async def session(tmp_path: Path) -> AsyncIterator[GameSession]:
 async def test_a_turn_streams_then_commits_turn_graph_and_scene_together(session: GameSession) -> None:
     events = await collect(session, "help Edda")
     kinds = [type(e) for e in events]
-    assert kinds.index(NarrationDelta) < kinds.index(NarrationDone) < kinds.index(MemoryUpdating)
-    assert kinds.index(MemoryUpdating) < kinds.index(GraphChanged) < kinds.index(TurnCommitted)
+    assert kinds.index(NarrationDelta) < kinds.index(NarrationDone) < kinds.index(GraphUpdating)
+    assert kinds.index(GraphUpdating) < kinds.index(GraphChanged) < kinds.index(TurnCommitted)
     committed = next(e for e in events if isinstance(e, TurnCommitted))
     assert committed.turn == 1 and committed.extracted
     assert {"retrieve_ms", "narrate_ms", "extract_ms", "commit_ms"} <= set(committed.timings)
@@ -130,7 +130,7 @@ async def test_memory_update_shows_from_the_end_of_narration_through_the_world_i
     finally:
         await session.close()
     # The World IR step failed, yet the status had already said the memory was being updated.
-    assert kinds.index(NarrationDone) < kinds.index(MemoryUpdating) < kinds.index(TurnFailed)
+    assert kinds.index(NarrationDone) < kinds.index(GraphUpdating) < kinds.index(TurnFailed)
 
 
 async def test_cancelling_a_turn_writes_nothing(session: GameSession) -> None:
@@ -139,7 +139,7 @@ async def test_cancelling_a_turn_writes_nothing(session: GameSession) -> None:
 
     async def consume() -> None:
         async for event in session.play_turn("help Edda"):
-            if isinstance(event, MemoryUpdating):
+            if isinstance(event, GraphUpdating):
                 reached.set()
                 await asyncio.sleep(10)  # the player presses Esc while memory updates
 

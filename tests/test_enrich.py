@@ -196,7 +196,7 @@ async def test_a_turn_starting_cancels_the_background_reading_and_is_not_blocked
 
 async def test_a_version_with_several_evidence_marks_reads_back_whole(tmp_path: Path) -> None:
     # Regression: the reader's shortcut for one ``turn-N`` took '["turn-3", "fast:turn-3"]' for one mark.
-    from game.graph.memory import GraphIndex
+    from game.graph.index import GraphIndex
     from game.graph.upsert import UpsertExecution
     from game.graph.vocabulary import Vocabulary
     from game.store.database import SaveDatabase

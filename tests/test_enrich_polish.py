@@ -133,7 +133,7 @@ def test_a_turns_fast_versions_are_read_through_their_index(tmp_path: Path) -> N
 
 
 async def test_the_lookup_keeps_only_the_turn_asked_for(tmp_path: Path) -> None:
-    from game.graph.memory import GraphIndex
+    from game.graph.index import GraphIndex
     from game.graph.upsert import UpsertExecution
     from game.graph.vocabulary import Vocabulary
     from game.store.database import SaveDatabase

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from game.graph.fast_extract.extractor import MAX_CONFIDENCE, FastExtractor
 from game.graph.fast_extract.gazetteer import Gazetteer
 from game.graph.fast_extract.results import Extraction
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import slugify
 from game.graph.vocabulary import RelationSpec, Vocabulary

@@ -5,8 +5,8 @@ from __future__ import annotations
 from helpers.graph import make_edge, make_node, rows
 
 from game.graph.gossip import GossipSettings, gossip_turn, pair_key
+from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
-from game.graph.memory import GraphIndex
 from game.graph.ports import GraphWrites
 
 HOB, TIBBY, LISE, FENN, ODO = (make_node(n) for n in ("Hob", "Tibby", "Lise", "Fenn", "Odo"))

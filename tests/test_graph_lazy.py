@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from benchmarks.graph_bench import messages, synthesize
 from game.__main__ import main
 from game.errors import SaveError
+from game.graph.index import GraphIndex
 from game.graph.knowledge import PUBLIC, Knowing
-from game.graph.memory import GraphIndex
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import retrieve, retrieve_scoped
 from game.graph.upsert import UpsertExecution

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers.graph import index_of, make_node, rows
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import candidate_spans, is_cjk, normalize_name, resolve_name, slugify
 from game.graph.retrieve import find_mentions

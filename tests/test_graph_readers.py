@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import pytest
 from helpers.graph import edge_call, make_edge, make_node, node_call, rows
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphReader, GraphWrites
 from game.graph.upsert import UpsertExecution

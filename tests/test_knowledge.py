@@ -9,9 +9,9 @@ from pathlib import Path
 from helpers.graph import edge_call, node_call
 from store_helpers import person, play, relation, seeded, state
 
+from game.graph.index import GraphIndex
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing, keep_better
-from game.graph.memory import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store.database import SaveDatabase

@@ -23,7 +23,7 @@ from llm_helpers import (
     tiny_world,
 )
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
 from game.narrator.base import NarrationResult
 from game.narrator.llm.extract import existing_near

@@ -18,7 +18,7 @@ from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relation
 
 from game.config import Settings
 from game.engine.events import (
-    MemoryUpdating,
+    GraphUpdating,
     NarrationDelta,
     NarrationDone,
     Notice,
@@ -63,7 +63,7 @@ async def test_a_turn_commits_with_its_memory_update(tmp_path: Path, server: Cha
     session = await _open(settings)
     events = await collect(session, "help Edda with the wick")
     kinds = [type(e) for e in events if not isinstance(e, NarrationDelta)]
-    assert kinds.index(NarrationDone) < kinds.index(MemoryUpdating) < kinds.index(TurnCommitted)
+    assert kinds.index(NarrationDone) < kinds.index(GraphUpdating) < kinds.index(TurnCommitted)
     committed = next(e for e in events if isinstance(e, TurnCommitted))
     assert committed.extracted
     assert session.scene.cast == ["Edda Marsh"]

@@ -1,4 +1,4 @@
-"""The model path as the player sees it on screen (issue 12): the status line says "updating memory" from
+"""The model path as the player sees it on screen (issue 12): the status line says "updating relations" from
 the end of the narration until the turn commits, not "telling the turn" through the World IR step."""
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ async def test_the_status_line_shows_the_memory_step_until_the_turn_commits(tmp_
                 await pilot.pause(0.02)
                 if app.status.activity and app.status.activity not in seen:
                     seen.append(app.status.activity)
-                if app.status.activity == "updating memory":
+                if app.status.activity == "updating relations":
                     break
-            assert seen[-1:] == ["updating memory"], seen
+            assert seen[-1:] == ["updating relations"], seen
             # The story is already on screen while the memory step runs.
             assert STORY in app.query_one(StoryLog).plain_text()
             assert app.session is not None and app.session.turn == 0

@@ -20,7 +20,7 @@ from test_cli_graph import Kith
 from game.config import load_settings
 from game.engine.session import GameSession
 from game.errors import SaveError
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.mind.memory import Memory, MemoryBook, MemorySettings

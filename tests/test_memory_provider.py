@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.mind.memory import Memory, MemoryBook
 from game.mind.memory_provider import MemoryProvider

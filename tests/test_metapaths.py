@@ -17,9 +17,9 @@ from game.config import load_settings
 from game.engine.session import GameSession
 from game.engine.tuning import retrieval_settings
 from game.errors import ContentError, KithError
+from game.graph.index import GraphIndex
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing
-from game.graph.memory import GraphIndex
 from game.graph.metapaths import (
     DEFAULT_PATTERNS,
     MAX_PLACES_SHARE,

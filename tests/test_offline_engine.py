@@ -8,7 +8,7 @@ import pytest
 from helpers.play import play
 from playthrough import Playthrough
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator

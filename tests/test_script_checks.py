@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.script.checks import CheckContext, CheckSyntaxError, parse_check

@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
 from helpers.play import collect, text_of
-from test_swipes_llm import RETOLD, SCORN, TOLD, TRUST, facts, open_game, settings_for, telling
+from test_tellings_llm import RETOLD, SCORN, TOLD, TRUST, facts, open_game, settings_for, telling
 
 from game.config import load_settings
-from game.engine import swipes_store, telling_delta
+from game.engine import telling_delta, tellings_store
 from game.engine.events import TurnReplaced
 from game.engine.session import GameSession
-from game.engine.swipes_store import Alternative
+from game.engine.tellings_store import KeptTelling
 from game.store.check import check_save
 from game.store.packed import unpack_text
 
 
-def whole(alt: Alternative) -> str:
+def whole(alt: KeptTelling) -> str:
     """A telling in the first form: everything it holds, whole (the payload saves were written with)."""
     r, w = alt.record, alt.writes
     return json.dumps({
@@ -43,8 +43,8 @@ def whole(alt: Alternative) -> str:
     })
 
 
-async def read(session: GameSession) -> list[Alternative]:
-    return await swipes_store.alternatives(session._db, session.turn)
+async def read(session: GameSession) -> list[KeptTelling]:
+    return await tellings_store.tellings_of(session._db, session.turn)
 
 
 async def check_tellings(session: GameSession, seen: dict[tuple[int, int], str]) -> None:
@@ -132,8 +132,8 @@ async def test_a_save_with_tellings_stored_whole_swipes_through_them_and_plays_o
         for line in ("n", "e", "retry", "talk to maud", "retry", "/edit Maud mends a net.", "retry"):
             await collect(session, line)
         before = {a.index: whole(a) for a in await read(session)}
-        earlier = await swipes_store.alternatives(session._db, 2)
-        every = [a for turn in (1, 2, 3) for a in await swipes_store.alternatives(session._db, turn)]
+        earlier = await tellings_store.tellings_of(session._db, 2)
+        every = [a for turn in (1, 2, 3) for a in await tellings_store.tellings_of(session._db, turn)]
         path = session.save_path
     # The tellings as the code before this form wrote them: every payload whole, packed.
     with sqlite3.connect(path) as conn:

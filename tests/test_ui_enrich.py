@@ -1,5 +1,5 @@
 """The full-screen game drains the enrichment queue in the background while the player reads: a turn whose
-memory the model could not record shows ``memory: fast path``, the model reads it again a couple of
+memory the model could not record shows ``relations: fast path``, the model reads it again a couple of
 seconds later, and the map is redrawn with the model's reading, without the player doing anything."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ async def test_the_queue_drains_while_the_player_reads_and_the_map_follows(tmp_p
             server.push(Text(NARRATION), *[Text("no facts here, only words") for _ in range(6)])
             await play(pilot, "help Edda")
             session = app.session
-            assert session is not None and app.status.memory == "fast path"
+            assert session is not None and app.status.relations == "fast path"
             assert [t.extraction for t in await session.turns()] == ["fast"]
             # A couple of seconds later the model reads the turn again (its World IR from the narration).
             server.replies.clear()  # the World IR replies the turn did not need
@@ -43,7 +43,7 @@ async def test_the_queue_drains_while_the_player_reads_and_the_map_follows(tmp_p
             shown = screen_text(app)
             # The map (its labels carry a sign) shows the model's reading; the story log keeps what happened.
             assert "+TRUSTS" in shown and "-FEARS" not in shown, shown
-            assert app.status.memory == "" and "memory: fast path" not in shown
+            assert app.status.relations == "" and "relations: fast path" not in shown
 
 
 async def test_the_status_line_says_what_is_being_read_and_the_story_log_gets_one_quiet_line(
@@ -70,16 +70,16 @@ async def test_the_status_line_says_what_is_being_read_and_the_story_log_gets_on
             for _ in range(80):
                 await pilot.pause(0.1)
                 seen = screen_text(app)
-                if "memory: reading" in seen:
+                if "relations: reading" in seen:
                     break
-            assert "memory: reading 2 earlier turns with the model" in seen, seen
+            assert "relations: reading 2 earlier turns with the model" in seen, seen
             for _ in range(150):
                 await pilot.pause(0.1)
                 if not await session.pending_extraction() and app.status.enriching == 0:
                     break
             await settle(pilot)
             shown = screen_text(app)
-            assert "memory: reading" not in shown and app.status.enriching == 0
+            assert "relations: reading" not in shown and app.status.enriching == 0
             log = app.log_view.plain_text()
             # The fear the fast path read at turn 1 is not what the model read: replaced. Turn 2 said it again
             # (nothing new for the fast path to keep). One quiet line per turn.

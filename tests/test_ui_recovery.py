@@ -50,7 +50,7 @@ async def test_a_memory_warning_stays_in_the_story_log(tmp_path: Path) -> None:
             story = app.query_one(StoryLog).plain_text()
             assert "memory was not updated this turn" in story, story
             # The fast path read the narration instead, and the status line says so until the next turn.
-            assert "fast path" in story and app.status.memory == "fast path"
+            assert "fast path" in story and app.status.relations == "fast path"
 
 
 async def test_narration_of_a_cancelled_turn_is_taken_back(tmp_path: Path) -> None:

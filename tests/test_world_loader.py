@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from game.errors import ContentError
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.world import list_worlds, load_world
 

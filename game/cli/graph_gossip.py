@@ -26,7 +26,7 @@ from game.cli.graph_common import (
 if TYPE_CHECKING:
     from game.config import Settings
     from game.graph.gossip import Told
-    from game.graph.memory import GraphIndex
+    from game.graph.index import GraphIndex
 
 MAX_ROUNDS = 1000
 

@@ -25,7 +25,7 @@ from game.config import Settings
 from game.engine.identity_turn import decided
 from game.errors import InputError
 from game.graph.bulk import LineCounts
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader

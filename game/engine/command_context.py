@@ -1,6 +1,6 @@
 """What a command handler may use of the game: the face ``GameSession`` shows its commands.
 
-The handlers (``meta_commands``, ``mind_commands``, ``swipes_commands``, ``known_names``) are typed against
+The handlers (``meta_commands``, ``mind_commands``, ``telling_commands``, ``known_names``) are typed against
 these protocols, not the session, so they import nothing of it: the session calls them, never the other way
 round. ``GameView`` is what the inspector commands read; ``CommandContext`` adds what the game commands
 (save, restore, undo, the transcript, kept commands) may do.
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from game.config import Settings
     from game.engine.events import Event
-    from game.engine.swipes import Swipes
+    from game.engine.tellings import Tellings
     from game.graph.gossip import Told
-    from game.graph.memory import GraphIndex
+    from game.graph.index import GraphIndex
     from game.graph.models import Node
     from game.graph.ports import GraphWrites
     from game.graph.retrieve import RetrievalSettings
@@ -77,7 +77,7 @@ class CommandContext(GameView, Protocol):
     @property
     def transcript_path(self) -> Path | None: ...
     @property
-    def swipes(self) -> Swipes: ...
+    def tellings(self) -> Tellings: ...
     def snapshot_path(self, name: str) -> Path: ...
     async def snapshot(self, name: str, *, remember: bool = True) -> Path: ...
     async def last_snapshot(self) -> str | None: ...

@@ -35,7 +35,7 @@ class MetaOutput:
 
 
 @dataclass(frozen=True)
-class MemoryUpdating:
+class GraphUpdating:
     """The narration is done and the graph update has started (the UI shows a spinner)."""
 
     turn: int
@@ -85,7 +85,7 @@ class TurnCommitted:
 @dataclass(frozen=True)
 class TurnReplaced:
     """The last turn is now told as ``narration`` (retry, continue, an edit, a swipe, an undone edit):
-    a front end shows it in place of what the turn said before. Alternative ``index`` of ``count``."""
+    a front end shows it in place of what the turn said before. KeptTelling ``index`` of ``count``."""
 
     turn: int
     narration: str
@@ -143,6 +143,6 @@ class ConfirmRequested:
 
 
 Event = (
-    NarrationDelta | NarrationDone | MetaOutput | MemoryUpdating | GraphChanged | AttitudeChanged | TurnCommitted
+    NarrationDelta | NarrationDone | MetaOutput | GraphUpdating | GraphChanged | AttitudeChanged | TurnCommitted
     | TurnFailed | Notice | GameEnded | SessionReset | QuitRequested | TurnReplaced | ConfirmRequested
 )

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from game.graph.identity_match import IdentityDecision
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.names import resolve_name
 from game.mind.identity_provider import IdentityProvider, next_question
 from game.mind.sections import ContextProvider

@@ -14,17 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from game.engine.swipes_store import Alternative
+from game.engine.tellings_store import KeptTelling
 from game.engine.turn import is_command
 from game.store.pending import PENDING_TABLE, PendingIdentity
 
 ANSWERED = "Turn {turn} answered a question (is {new} {candidate}?); `undo` it to answer again."
 COMMANDED = "Turn {turn} is the command `{command}`, kept as a turn and told by no narrator; `undo` it to change it."
 STORY = "story"
-"""The kind of a Story-mode telling (``game.engine.swipes.STORY``): the player's words, whatever they are."""
+"""The kind of a Story-mode telling (``game.engine.tellings.STORY``): the player's words, whatever they are."""
 
 
-def answered(alt: Alternative) -> PendingIdentity | None:
+def answered(alt: KeptTelling) -> PendingIdentity | None:
     """The question this telling answered: the turn itself wrote it resolved (``identity_turn.settle``)."""
     for write in alt.rows:
         if write.table == PENDING_TABLE and write.row is not None:
@@ -34,7 +34,7 @@ def answered(alt: Alternative) -> PendingIdentity | None:
     return None
 
 
-def refusal(alts: Iterable[Alternative]) -> str | None:
+def refusal(alts: Iterable[KeptTelling]) -> str | None:
     """Why none of these tellings may be told again or kept instead of another (None: they may)."""
     for alt in alts:
         question = answered(alt)

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from game.engine import mind_commands, swipes_commands
+from game.engine import mind_commands, telling_commands
 from game.engine.events import ConfirmRequested, Event, MetaOutput, QuitRequested, SessionReset
 from game.engine.known_names import heard_of, not_named
 from game.engine.meta import HELP_TEXT, MetaCommand
@@ -124,7 +124,7 @@ def _what_it_is(session: CommandContext, name: str, path: Path) -> str:
 async def _undo(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """``undo`` takes back the last turn, ``undo N`` the last N: all of them or, when fewer exist, none."""
     count = int(argument) if argument else 1  # parse_meta lets only digits through
-    step = await swipes_commands.undo_step(session) if not argument else None
+    step = await telling_commands.undo_step(session) if not argument else None
     if step is not None:  # an edit, a continuation or a note change made since the turn: that goes first
         async for event in step:
             yield event
@@ -377,5 +377,5 @@ _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
     "mind": _mind, "knowledge": _knowledge, "relationship": _relationship, "npc": _npc,
-    **swipes_commands.HANDLERS,
+    **telling_commands.HANDLERS,
 }

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from game.engine.identity_turn import identity_providers
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
 from game.mind.attitude import AttitudeBook

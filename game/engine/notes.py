@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import aiosqlite
 
-from game.engine import swipes_store
+from game.engine import tellings_store
 from game.errors import KithError
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite, write_rows
@@ -29,7 +29,7 @@ Author's note is meant to be a line or two."""
 
 async def load(conn: aiosqlite.Connection) -> dict[str, str]:
     """The save's notes by name (``memory``, ``note``); a name never set is absent."""
-    rows = await conn.execute_fetchall(f"SELECT name, text FROM {swipes_store.NOTES}")
+    rows = await conn.execute_fetchall(f"SELECT name, text FROM {tellings_store.NOTES}")
     return {str(r[0]): str(r[1]) for r in rows if str(r[0]) in LABELS}
 
 
@@ -50,9 +50,9 @@ async def put(db: SaveDatabase, turn: int, name: str, text: str) -> tuple[str, s
         if before == now:
             return before, now
         key = {"name": name}
-        row = RowWrite(swipes_store.NOTES, key, {"name": name, "text": now} if now else None)
-        seq = await swipes_store.next_seq(conn)
-        step = swipes_store.step_row(seq, turn, "note", {"name": name, "before": before})
+        row = RowWrite(tellings_store.NOTES, key, {"name": name, "text": now} if now else None)
+        seq = await tellings_store.next_seq(conn)
+        step = tellings_store.step_row(seq, turn, "note", {"name": name, "before": before})
         # Journaled at a played turn, so undoing that turn restores the note as it was before it; at
         # turn 0 there is no turn to undo, and the undo step alone takes the change back.
         await write_rows(conn, turn, [row, step], journal_it=turn > 0)
@@ -62,7 +62,7 @@ async def put(db: SaveDatabase, turn: int, name: str, text: str) -> tuple[str, s
 def restore_rows(name: str, before: str) -> list[RowWrite]:
     """The rows that put a note back as ``before`` (undoing one note change)."""
     key = {"name": name}
-    return [RowWrite(swipes_store.NOTES, key, {"name": name, "text": before} if before else None)]
+    return [RowWrite(tellings_store.NOTES, key, {"name": name, "text": before} if before else None)]
 
 
 def mind_lines(notes: Mapping[str, str]) -> list[str]:

@@ -18,7 +18,7 @@ from game.engine import notes
 from game.engine.tuning import memory_settings
 from game.engine.turn import HISTORY_TURNS, PlayState
 from game.errors import KithError, SaveError
-from game.graph.memory import GraphIndex, GraphSource
+from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath, patterns_to_json
 from game.graph.upsert import UpsertExecution
 from game.mind.attitude import TABLE as ATTITUDES

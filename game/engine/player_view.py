@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from game.graph.index import GraphIndex
 from game.graph.knowing_terms import PUBLIC
 from game.graph.map.known import KnownView, known_by_one
-from game.graph.memory import GraphIndex
 from game.graph.models import Edge
 from game.world.awareness import Known
 from game.world.model import World

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from game.config import Settings
-from game.engine import meta_commands, notes, swipes_store
+from game.engine import meta_commands, notes, tellings_store
 from game.engine.enrich import Extractor, Reading
 from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
 from game.engine.enrich_session import SessionEnrichment
@@ -31,12 +31,12 @@ from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.opening import open_game, read_play_state
 from game.engine.rebuild import Rebuilt
 from game.engine.relationship_turn import set_attitude_turn
-from game.engine.swipes import Swipes, first_row
+from game.engine.tellings import Tellings, first_row
 from game.engine.transcript import Transcript
 from game.engine.tuning import context_settings, gossip_settings, memory_settings, retrieval_settings
 from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
 from game.graph.gossip import Told
-from game.graph.memory import GraphIndex, GraphSource
+from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
 
 class GameSession:
-    """An open save with its world, narrator, in-memory graph and scene."""
+    """An open save with its world, narrator, graph index and scene."""
 
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator, state: PlayState,
                  new_game: bool, discovered: Sequence[MetaPath] = ()) -> None:
@@ -376,12 +376,12 @@ class GameSession:
         """
         return await read_play_state(self._db, self.world, self.settings, self.verbose, lazy=lazy, source=source)
 
-    # ------------------------------------------------------------------------------------- swipes, notes
+    # ------------------------------------------------------------------------------------- tellings, notes
 
     @property
-    def swipes(self) -> Swipes:
+    def tellings(self) -> Tellings:
         """Retry, continue, edit and flip the last turn; Story mode; undo within a turn."""
-        return Swipes(self._db, self._pipeline, self.reload, self.read_state)
+        return Tellings(self._db, self._pipeline, self.reload, self.read_state)
 
     @property
     def notes(self) -> Mapping[str, str]:
@@ -397,7 +397,7 @@ class GameSession:
     async def turn_usage(self) -> dict[str, int]:
         """The tokens the last turn's kept telling cost, by step (empty offline or before any turn)."""
         with damage.reading(self._db.name):
-            return await swipes_store.kept_usage(self._db.conn, self.turn)
+            return await tellings_store.kept_usage(self._db.conn, self.turn)
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)

@@ -26,7 +26,7 @@ from game.engine.events import (
     Event,
     GameEnded,
     GraphChanged,
-    MemoryUpdating,
+    GraphUpdating,
     MetaOutput,
     NarrationDelta,
     NarrationDone,
@@ -45,11 +45,11 @@ from game.engine.mind_context import (
     default_providers,
     narrator_inputs,
 )
-from game.engine.swipes_telling import NOTHING_MORE, Telling, continued, turn_usage
+from game.engine.telling import NOTHING_MORE, Telling, continued, turn_usage
 from game.errors import KithError, NarratorError, SaveError
 from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
+from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
-from game.graph.memory import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
@@ -404,7 +404,7 @@ class TurnPipeline:
             yield NarrationDone(narration)
             # The memory step is the World IR and the extraction together: the player sees it from here
             # to the commit, not only once the (often slower) World IR is back.
-            yield MemoryUpdating(turn)
+            yield GraphUpdating(turn)
             result = await self.narrator.finish(request, narration)
             lap("world_ir_ms")
             execution = UpsertExecution(state.graph, self.vocabulary, turn,

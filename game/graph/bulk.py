@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.graph.file_vocabulary import FileVocabulary
+from game.graph.index import GraphIndex
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing, keep_better
-from game.graph.memory import GraphIndex
 from game.graph.models import (
     MAX_CLOSES_PER_CALL,
     MAX_EDGES_PER_CALL,

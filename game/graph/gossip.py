@@ -16,9 +16,9 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from game.graph.index import GraphIndex
 from game.graph.knowing_terms import FIRST_HAND, PUBLIC
 from game.graph.knowledge import Knowing, keep_better
-from game.graph.memory import GraphIndex
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 

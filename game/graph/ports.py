@@ -1,6 +1,6 @@
 """What the graph algorithms need from wherever the graph lives.
 
-Two implementations serve these protocols: ``game.graph.memory.GraphIndex`` (a session's in-memory
+Two implementations serve these protocols: ``game.graph.index.GraphIndex`` (a session's in-memory
 graph, kept in step with each commit) and ``game.store.graph_repo.SqlGraph`` (the save file itself, read
 through its indexes for one-shot CLI commands). Upsert and retrieval are written once, against these.
 """

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.mind.attitude_rules import Delta, relation_delta

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.world.scene import SceneState
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name, resolve_name
 from game.graph.render import sign_word

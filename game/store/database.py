@@ -26,7 +26,7 @@ import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
 from game.graph.gossip import Told
-from game.graph.memory import GraphIndex, GraphSource
+from game.graph.index import GraphIndex, GraphSource
 from game.graph.merge_plan import plan_merge
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
@@ -239,7 +239,7 @@ class SaveDatabase:
         """The save's graph in memory, for a session or a command that reads much of it.
 
         ``lazy`` (a game, most commands): nodes and the merge log now, everything else as it is asked for
-        (see ``game.graph.memory``), read through this save's own read-only connection. Opening a long
+        (see ``game.graph.index``), read through this save's own read-only connection. Opening a long
         game then costs its nodes, not its 100k versions and 200k knower rows. Not lazy (a bulk import,
         which reads most of the graph anyway): every open version, every version ID and every knower row
         now. Either way the index answers the same. ``source``: where a lazy index reads instead of the
@@ -356,8 +356,8 @@ class SaveDatabase:
     async def write_turn(self, conn: aiosqlite.Connection, record: TurnRecord, writes: GraphWrites,
                          scene: dict[str, Any], told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
                          merges: Sequence[IdentityMerge] = (), said: MergeSaid | None = None) -> None:
-        """``commit_turn``'s writes inside the caller's transaction: swapping a turn's told alternative
-        (``game.engine.swipes``) undoes the turn and writes another in one transaction."""
+        """``commit_turn``'s writes inside the caller's transaction: swapping a turn's telling
+        (``game.engine.tellings``) undoes the turn and writes another in one transaction."""
         await conn.execute(
             "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at, "
             "extraction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

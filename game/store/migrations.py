@@ -256,12 +256,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (first, second)
     ) WITHOUT ROWID;
     """,
-    # 11: retry, continue and edit (``game.engine.swipes``). ``swipes`` keeps every told alternative of a
+    # 11: retry, continue and edit (``game.engine.tellings``). ``swipes`` keeps every telling of a
     # turn whole (its turn row, graph writes, scene and other rows, as JSON) and its token usage, so the
     # player can flip between them and the kept one's writes can be put back; ``notes`` holds the save's
     # Memory and Author's note; ``undo_steps`` the changes within a turn that ``undo`` takes back one at
     # a time (an edit, a continuation, a note). All three are written as journaled rows, so undoing a
-    # turn takes its alternatives and steps with it. An old save has none: its turns are told again
+    # turn takes its tellings and steps with it. An old save has none: its turns are told again
     # from their stored rows.
     """
     CREATE TABLE swipes (

@@ -302,7 +302,7 @@ class KithApp(App[int]):
         return graph.show_closed or graph.at_turn is not None or graph.selected is not None
 
     def _enrichment_progress(self, left: int) -> None:
-        """The background reading's progress on the status line ("memory: reading 3 earlier turns...")."""
+        """The background reading's progress on the status line ("relations: reading 3 earlier turns...")."""
         if self.status.is_attached:
             self.status.enriching = left
 
@@ -313,9 +313,9 @@ class KithApp(App[int]):
             return
         note = reading.story_note()
         if note:
-            await self.log_view.add_memory([note])
+            await self.log_view.add_changes([note])
         if reading.number == self.session.turn:
-            self.status.memory = ""  # the last turn's memory is a model's reading now
+            self.status.relations = ""  # the last turn's memory is a model's reading now
         try:
             await self.refresh_map()
         except Exception as error:
@@ -475,7 +475,7 @@ class KithApp(App[int]):
             ConfirmRequested,
             GameEnded,
             GraphChanged,
-            MemoryUpdating,
+            GraphUpdating,
             MetaOutput,
             NarrationDelta,
             NarrationDone,
@@ -499,10 +499,10 @@ class KithApp(App[int]):
             await self._end_stream()
         elif isinstance(event, MetaOutput):
             await log.add_meta(event.text)
-        elif isinstance(event, MemoryUpdating):
-            self.status.activity = "updating memory"
+        elif isinstance(event, GraphUpdating):
+            self.status.activity = "updating relations"
         elif isinstance(event, GraphChanged):
-            await log.add_memory([change.text for change in event.changes])
+            await log.add_changes([change.text for change in event.changes])
         elif isinstance(event, AttitudeChanged):
             if event.line:
                 self._told.append(await log.add_story(event.line))
@@ -510,7 +510,7 @@ class KithApp(App[int]):
             self.status.turn = event.turn
             self.status.activity = ""
             # Said until the next turn: this turn's memory is only what the narration plainly states.
-            self.status.memory = "fast path" if event.extraction == "fast" else ""
+            self.status.relations = "fast path" if event.extraction == "fast" else ""
         elif isinstance(event, TurnFailed):
             await self._end_stream()
             await log.discard(self._told)

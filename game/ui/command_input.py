@@ -3,7 +3,7 @@
 Input modes, as players of AI story games know them (Ctrl+T cycles, the placeholder says which):
 **Do** sends the line as it is typed; **Say** speaks it (a leading '"'); **Story** adds it to the story as
 written (``/story``), told by nobody. Meta commands are sent as typed in every mode. On an empty line
-Left and Right flip between the last turn's tellings (swipes); with text they move the cursor.
+Left and Right flip between the last turn's tellings; with text they move the cursor.
 """
 
 from __future__ import annotations

@@ -55,14 +55,14 @@ class StatusLine(Widget):
     turn: reactive[int | None] = reactive(None)
     narrator: reactive[str] = reactive("")
     activity: reactive[str] = reactive("")
-    """What is running now ("telling the turn", "updating memory"); empty when idle."""
+    """What is running now ("telling the turn", "updating relations"); empty when idle."""
     hour: reactive[str] = reactive("")
     """The world's words for the hour by the story clock ("" when the world keeps no time)."""
-    memory: reactive[str] = reactive("")
-    """How the last turn's memory was read when it was not a full reading ("fast path"); empty otherwise."""
+    relations: reactive[str] = reactive("")
+    """How the last turn's relations were read when it was not a full reading ("fast path"); empty otherwise."""
     enriching: reactive[int] = reactive(0)
     """How many earlier turns the model is reading again in the background (0: none); said instead of
-    ``memory`` while it lasts."""
+    ``relations`` while it lasts."""
     tokens: reactive[str] = reactive("")
     """The last turn's token figures (``token_summary``); "" offline."""
     map_turn: reactive[int | None] = reactive(None)
@@ -93,9 +93,9 @@ class StatusLine(Widget):
             left.append(f" · {self.narrator}")
         if self.enriching:
             turns = f"{self.enriching} earlier turn" + ("" if self.enriching == 1 else "s")
-            left.append(f" · memory: reading {turns} with the model", style="italic")
-        elif self.memory:
-            left.append(f" · memory: {self.memory}", style="italic")
+            left.append(f" · relations: reading {turns} with the model", style="italic")
+        elif self.relations:
+            left.append(f" · relations: {self.relations}", style="italic")
         if self.map_turn is not None:
             left.append(f" · map at turn {self.map_turn}", style="italic")
         if self.activity:

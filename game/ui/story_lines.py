@@ -30,11 +30,11 @@ class CommandLine(StoryLine):
     """
 
 
-class MemoryLine(StoryLine):
+class ChangeLine(StoryLine):
     """One change to who-is-what-to-whom, quiet beside the story."""
 
     DEFAULT_CSS = """
-    MemoryLine {
+    ChangeLine {
         color: $text-muted;
         text-style: italic;
     }
@@ -55,7 +55,7 @@ class FailureLine(StoryLine):
 
 
 class WarningLine(StoryLine):
-    """A warning kept with its turn: memory not updated, a close refused."""
+    """A warning kept with its turn: relations not updated, a close refused."""
 
     DEFAULT_CSS = """
     WarningLine {

@@ -85,14 +85,14 @@ class StoryLog(VerticalScroll, can_focus=False):
         await self._add(block, before=before)
         return block
 
-    def first_memory_after(self, entry: Widget) -> Widget | None:
-        """The first memory line below ``entry`` (a turn's command line), if any."""
-        from game.ui.story_lines import MemoryLine
+    def first_change_after(self, entry: Widget) -> Widget | None:
+        """The first line of graph changes below ``entry`` (a turn's command line), if any."""
+        from game.ui.story_lines import ChangeLine
 
         children = list(self.children)
         if entry not in children:
             return None
-        return next((child for child in children[children.index(entry) + 1:] if isinstance(child, MemoryLine)), None)
+        return next((child for child in children[children.index(entry) + 1:] if isinstance(child, ChangeLine)), None)
 
     async def start_story(self) -> tuple[Widget, MarkdownStream]:
         """An empty story block and a stream that appends narration to it as it arrives."""
@@ -109,12 +109,12 @@ class StoryLog(VerticalScroll, can_focus=False):
     async def add_meta(self, markdown: str) -> None:
         await self._add(_markdown(markdown, meta=True))
 
-    async def add_memory(self, lines: list[str]) -> None:
+    async def add_changes(self, lines: list[str]) -> None:
         """What the turn changed in who-is-what-to-whom, in one quiet line each."""
-        from game.ui.story_lines import MemoryLine
+        from game.ui.story_lines import ChangeLine
 
         for line in lines:
-            await self._add(MemoryLine(f"◆ {line}", classes="memory"))
+            await self._add(ChangeLine(f"◆ {line}", classes="change"))
 
     async def add_failure(self, message: str) -> None:
         from game.ui.story_lines import FailureLine
@@ -122,7 +122,7 @@ class StoryLog(VerticalScroll, can_focus=False):
         await self._add(FailureLine(message, classes="failure"))
 
     async def add_warning(self, message: str) -> None:
-        """A warning kept with the turn it belongs to (memory not updated, a close refused), not only a toast."""
+        """A warning kept with the turn it belongs to (relations not updated, a close refused), not only a toast."""
         from game.ui.story_lines import WarningLine
 
         await self._add(WarningLine(message, classes="warning"))

@@ -1,7 +1,7 @@
 """The app's keys for telling the last turn again and steering a model: retry (Ctrl+R), continue (Ctrl+G),
-Left/Right on an empty line (swipes), edit the turn (F7), Memory and Author's note (F6), and the status
+Left/Right on an empty line (tellings), edit the turn (F7), Memory and Author's note (F6), and the status
 line's token figures. Each key sends the same command a player could type (``retry``, ``/swipe <``...),
-so the screen and a headless script go through the one engine path (``game.engine.swipes``)."""
+so the screen and a headless script go through the one engine path (``game.engine.tellings``)."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ async def show_replaced(app: KithApp, event: TurnReplaced, command_line: Widget,
         command_line.update(f"> {event.player_input}")
     # A retelling's memory lines arrived while it was told, before the turn was put in place: the story
     # goes above them, as in a turn told once.
-    await log.add_story(event.narration, before=log.first_memory_after(command_line))
+    await log.add_story(event.narration, before=log.first_change_after(command_line))
     if event.count > 1:
         await log.add_meta(f"Telling {event.index + 1} of {event.count} · ←/→ on an empty line flip")
     log.belongs_to(event.turn, command_line)
@@ -147,7 +147,7 @@ async def show_kept(app: KithApp, command_line: Widget, told: list[Widget]) -> N
 
     session = app.session
     try:
-        kept = await session.swipes.kept() if session is not None else None
+        kept = await session.tellings.kept() if session is not None else None
     except KithError as error:  # a damaged save: said, and the old telling at least leaves
         await app.log_view.add_failure(error.message)
         kept = None

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node, NodeType
 from game.graph.names import slugify
 from game.graph.ports import GraphWrites

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.graph.memory import GraphIndex
+from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node, UpsertCall
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader

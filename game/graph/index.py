@@ -1,4 +1,4 @@
-"""A session's graph in memory: nodes, open edges and the adjacency derived from them, and who knows what.
+"""The graph index: a session's nodes, open edges and the adjacency derived from them, and who knows what.
 
 Kept in step with each commit (``apply``), so a turn never reads the same part of the graph from disk
 twice. It is filled one of two ways:

@@ -1,12 +1,12 @@
 """Retry, continue, edit, swipe and Story mode: the last turn told another way, the graph kept true.
 
 Every way of changing the last turn tells it again through the one pipeline (``TurnPipeline.tell``)
-from the game as it stood before that turn, and stores the result as a new alternative
-(``swipes_store``): the turn is undone and the new telling written in its place in ONE transaction. So
+from the game as it stood before that turn, and stores the result as a new telling
+(``tellings_store``): the turn is undone and the new telling written in its place in ONE transaction. So
 the graph holds exactly the kept telling's extraction; the others never reach it.
 
 - ``retry``: told afresh with the next seed (a model samples again; the offline story picks other
-  variants). Alternatives are kept; ``swipe`` flips between them.
+  variants). Tellings are kept; ``swipe`` flips between them.
 - ``continue``: the narrator writes on from where it stopped; the turn is re-extracted as a whole.
 - ``edit`` / ``edit_input``: the player's text replaces the narration (or their input) and the turn
   is re-extracted from it.
@@ -21,13 +21,13 @@ import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from game.engine import kept_turns, notes, swipes_store
+from game.engine import kept_turns, notes, tellings_store
 from game.engine.events import Event, MetaOutput, NarrationDone, TurnCommitted, TurnReplaced
-from game.engine.swipes_store import Alternative
-from game.engine.swipes_telling import Telling
+from game.engine.telling import Telling
+from game.engine.tellings_store import KeptTelling
 from game.engine.turn import ENDED_REPLY, FinishedTurn, PlayState, TurnPipeline
 from game.errors import KithError, SaveError
-from game.graph.memory import GraphSource
+from game.graph.index import GraphSource
 from game.store import undo
 from game.store.before_turn import BeforeTurnSource
 from game.store.damage import reading
@@ -38,7 +38,7 @@ from game.text import strip_control
 STORY = kept_turns.STORY
 """The kind of a turn the player wrote in Story mode: edited, never told again."""
 NO_TURN = "There is no turn to {what} yet: the story has only begun."
-OLD_TURN = ("Turn {turn} was told before this save kept alternatives and changed what cannot be told "
+OLD_TURN = ("Turn {turn} was told before this save kept its tellings and changed what cannot be told "
             "again (a merge, or a row deleted since); this works from the next turn on.")
 MAX_EDIT_CHARS = 8000
 EMPTY_NARRATION = "Type the text after the command: it replaces the last narration."
@@ -47,16 +47,16 @@ EMPTY_INPUT = "Type `/edit-input TEXT`: what you meant to type, in place of the 
 """The longest narration an edit may set (a model's own narration is cut at the same length)."""
 
 
-def alternative_of(finished: FinishedTurn, index: int, kind: str, parent: int | None = None) -> Alternative:
-    """A finished turn as its alternative ``index`` (kept)."""
-    return Alternative(finished.record.number, index, kind, parent, True, finished.record, finished.writes,
+def telling_of(finished: FinishedTurn, index: int, kind: str, parent: int | None = None) -> KeptTelling:
+    """A finished turn as its telling ``index`` (kept)."""
+    return KeptTelling(finished.record.number, index, kind, parent, True, finished.record, finished.writes,
                        finished.result.scene.model_dump(mode="json"), finished.told, finished.rows,
                        dict(finished.report.usage))
 
 
 def first_row(finished: FinishedTurn) -> RowWrite:
     """The ``swipes`` row every committed turn leaves: its first telling, kept."""
-    first = alternative_of(finished, 0, "story" if finished.mode == "story" else "told")
+    first = telling_of(finished, 0, "story" if finished.mode == "story" else "told")
     return first.row(first)
 
 
@@ -70,8 +70,8 @@ class ReadState(Protocol):
     async def __call__(self, *, lazy: bool = True, source: GraphSource | None = None) -> PlayState: ...
 
 
-class Swipes:
-    """The last turn's alternatives in one session (``GameSession.swipes``)."""
+class Tellings:
+    """The last turn's tellings in one session (``GameSession.tellings``)."""
 
     def __init__(self, db: SaveDatabase, pipeline: TurnPipeline, reload: Callable[[], Awaitable[None]],
                  read_state: ReadState) -> None:
@@ -87,7 +87,7 @@ class Swipes:
     # ------------------------------------------------------------------------------------- telling again
 
     def retry(self) -> AsyncIterator[Event]:
-        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+        def how(alts: list[KeptTelling], kept: KeptTelling) -> Telling:
             if kept.kind == STORY:
                 raise KithError(f"Turn {kept.turn} is your own writing (Story mode): no narrator told it, so "
                                 "none can tell it again. `/edit TEXT` changes it.", title="Retry")
@@ -96,7 +96,7 @@ class Swipes:
         return self._retell("retry", None, how)
 
     def continue_turn(self) -> AsyncIterator[Event]:
-        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+        def how(alts: list[KeptTelling], kept: KeptTelling) -> Telling:
             if len(kept.record.narration) >= MAX_EDIT_CHARS:
                 # Every prompt that reads the turn (World IR, the history window) must stay bounded.
                 raise KithError(f"Turn {kept.turn} is as long as a turn may be ({MAX_EDIT_CHARS} characters); "
@@ -121,7 +121,7 @@ class Swipes:
             else:
                 return _said(error.message, "edit-input")
 
-        def how(alts: list[Alternative], kept: Alternative) -> Telling:
+        def how(alts: list[KeptTelling], kept: KeptTelling) -> Telling:
             if kept.kind == STORY:  # the player's words are the turn: the input is the narration
                 return Telling(given=edit_text(text, EMPTY_INPUT), story=True)
             return Telling(given=kept.record.narration)
@@ -129,15 +129,15 @@ class Swipes:
         return self._retell("edit-input", text, how)
 
     async def _retell(self, kind: str, new_input: str | None,
-                      telling: Callable[[list[Alternative], Alternative], Telling]) -> AsyncIterator[Event]:
+                      telling: Callable[[list[KeptTelling], KeptTelling], Telling]) -> AsyncIterator[Event]:
         turn = self.turn
         what = {"retry": "retry", "continue": "continue", "edit": "edit", "edit-input": "edit"}[kind]
         if turn == 0:
             yield MetaOutput(NO_TURN.format(what=what), kind)
             return
-        alts = await swipes_store.alternatives(self._db, turn)
+        alts = await tellings_store.tellings_of(self._db, turn)
         if not alts:  # told before tellings were kept: the turn as it stands is its first telling
-            first = await swipes_store.told_from_rows(self._db, turn)
+            first = await tellings_store.told_from_rows(self._db, turn)
             alts = [first] if first is not None else []
         kept = next((a for a in alts if a.kept), None)
         refused = kept_turns.refusal([kept] if kept is not None else [])
@@ -147,7 +147,7 @@ class Swipes:
         if kept is None:
             yield MetaOutput(OLD_TURN.format(turn=turn), kind)
             return
-        if len(alts) >= swipes_store.MAX_ALTERNATIVES:
+        if len(alts) >= tellings_store.MAX_ALTERNATIVES:
             yield MetaOutput(f"Turn {turn} has {len(alts)} tellings already, the most kept; flip between them "
                              "with `/swipe`, or `undo` the turn and play it again.", kind)
             return
@@ -214,7 +214,7 @@ class Swipes:
         turn = self.turn
         if turn == 0:
             return None
-        alts = await swipes_store.alternatives(self._db, turn)
+        alts = await tellings_store.tellings_of(self._db, turn)
         at = next((i for i, a in enumerate(alts) if a.kept), None)
         if at is None:
             return None
@@ -228,7 +228,7 @@ class Swipes:
         if turn == 0:
             yield MetaOutput(NO_TURN.format(what="flip"), "swipe")
             return
-        alts = await swipes_store.alternatives(self._db, turn)
+        alts = await tellings_store.tellings_of(self._db, turn)
         refused = kept_turns.refusal(alts)
         if refused is not None:  # a stored telling cannot replay an answer's merge, nor undo it
             yield MetaOutput(refused, "swipe")
@@ -245,7 +245,7 @@ class Swipes:
             yield MetaOutput(f"Telling {at + 1} of {len(alts)} is the one kept already.", "swipe")
             return
         every = [dataclasses.replace(a, kept=i == target) for i, a in enumerate(alts)]
-        await swipes_store.keep(self._db, turn, every[target], every)
+        await tellings_store.keep(self._db, turn, every[target], every)
         await self._reload()
         chosen = every[target]
         yield NarrationDone(chosen.record.narration)
@@ -258,7 +258,7 @@ class Swipes:
         what it was and, when the turn's telling changed, the telling now kept. None: there was none."""
         turn = self.turn
         with reading(self._db.name):
-            step = await swipes_store.last_step(self._db.conn, turn)
+            step = await tellings_store.last_step(self._db.conn, turn)
         if step is None:
             return None
         seq, kind, data = step
@@ -266,16 +266,16 @@ class Swipes:
             name = str(data.get("name", ""))
             if name not in notes.LABELS:
                 raise SaveError(f"{self._db.name} holds an undo step it cannot read; the save is damaged")
-            await swipes_store.drop_step(self._db, seq, notes.restore_rows(name, str(data.get("before", ""))))
+            await tellings_store.drop_step(self._db, seq, notes.restore_rows(name, str(data.get("before", ""))))
             await self._reload()
             return f"the change to the {notes.LABELS[name]}", None
-        alts = await swipes_store.alternatives(self._db, turn)
+        alts = await tellings_store.tellings_of(self._db, turn)
         back = next((a for a in alts if a.index == data.get("back_to")), None)
         if back is None:
-            await swipes_store.drop_step(self._db, seq, [])
+            await tellings_store.drop_step(self._db, seq, [])
             return await self.undo_step()
         every = [dataclasses.replace(a, kept=a.index == back.index) for a in alts if a.index != data.get("drop")]
-        await swipes_store.keep(self._db, turn, back, every, drop_seq=seq)
+        await tellings_store.keep(self._db, turn, back, every, drop_seq=seq)
         await self._reload()
         position = [a.index for a in every].index(back.index)
         what = "the continuation" if data.get("kind") == "continue" else "the edit"
@@ -323,9 +323,9 @@ def _target(where: str, at: int, count: int) -> int | None:
 
 
 class _Replacing:
-    """The store of a turn told again: the new telling replaces the turn, every alternative kept."""
+    """The store of a turn told again: the new telling replaces the turn, every telling kept."""
 
-    def __init__(self, db: SaveDatabase, alts: list[Alternative], index: int, kind: str, parent: int | None) -> None:
+    def __init__(self, db: SaveDatabase, alts: list[KeptTelling], index: int, kind: str, parent: int | None) -> None:
         self._db = db
         self._alts = alts
         self._index = index
@@ -336,16 +336,16 @@ class _Replacing:
         self.committed = False
 
     async def commit(self, turn: FinishedTurn) -> None:
-        new = alternative_of(turn, self._index, self._kind, self._parent)
+        new = telling_of(turn, self._index, self._kind, self._parent)
         every = [dataclasses.replace(a, kept=False) for a in self._alts] + [new]
         also: list[RowWrite] = []
         if self._parent is not None:
             # An edit or a continuation is a step undo takes back on its own: to the telling it came from.
             with reading(self._db.name):
-                seq = await swipes_store.next_seq(self._db.conn)
-            also.append(swipes_store.step_row(seq, new.turn, "alternative",
+                seq = await tellings_store.next_seq(self._db.conn)
+            also.append(tellings_store.step_row(seq, new.turn, "alternative",
                                               {"back_to": self._parent, "drop": new.index, "kind": self._kind}))
-        await swipes_store.keep(self._db, new.turn, new, every, also)
+        await tellings_store.keep(self._db, new.turn, new, every, also)
         self.committed = True
         self.narration = turn.record.narration
         self.player_input = turn.record.input

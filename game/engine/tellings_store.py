@@ -1,12 +1,12 @@
-"""The ``swipes``, ``notes`` and ``undo_steps`` tables: a turn's told alternatives, each enough to write again.
+"""The ``swipes``, ``notes`` and ``undo_steps`` tables: every telling of a turn, each enough to write again.
 
-Every turn a session commits leaves one ``swipes`` row (alternative 0, kept): its turn row, graph writes,
+Every turn a session commits leaves one ``swipes`` row (telling 0, kept): its turn row, graph writes,
 scene, gossip and other features' rows as JSON, and the tokens it cost. What a telling shares is stored
 once (``encode``): the kept telling leaves its scene and contexts to the turn's own rows, and every other
 telling stores only how its scene, NPC context and rows differ from the kept one's. Telling the turn again (retry,
-continue, an edit) adds an alternative; keeping another one is ONE transaction: the journal undoes the
-turn (``undo.undo_turn``: the graph as it was before it) and the kept alternative's writes are
-written as the turn, journaled afresh. So the graph only ever holds the kept alternative's extraction,
+continue, an edit) adds an telling; keeping another one is ONE transaction: the journal undoes the
+turn (``undo.undo_turn``: the graph as it was before it) and the kept telling's writes are
+written as the turn, journaled afresh. So the graph only ever holds the kept telling's extraction,
 and ``undo`` still takes the whole turn back: these rows are themselves journaled rows of the turn.
 
 Rows a player changed during the turn after it was told (the Memory and Author's note, the undo steps)
@@ -46,7 +46,7 @@ MAX_ALTERNATIVES = 20
 
 
 @dataclass(frozen=True)
-class Alternative:
+class KeptTelling:
     """One told version of a turn, as stored."""
 
     turn: int
@@ -70,8 +70,8 @@ class Alternative:
     def completion_tokens(self) -> int:
         return sum(v for k, v in self.usage.items() if k.endswith(".completion_tokens"))
 
-    def row(self, base: Alternative) -> RowWrite:
-        """This alternative as its ``swipes`` row, written beside ``base``, the turn's kept telling (this
+    def row(self, base: KeptTelling) -> RowWrite:
+        """This telling as its ``swipes`` row, written beside ``base``, the turn's kept telling (this
         one when it is kept): what it shares with ``base`` is stored once (``encode``)."""
         key = {"turn": self.turn, "idx": self.index}
         return RowWrite(SWIPES, key, {**key, "kind": self.kind, "parent": self.parent, "kept": int(self.kept),
@@ -88,8 +88,8 @@ SHARED_TABLES = (CONTEXT_TABLE,)
 column, and nothing but the turn writes it): the composed context, ~9 KB of JSON a turn."""
 
 
-def encode(alt: Alternative, base: Alternative) -> str:
-    """The turn an alternative tells, as JSON: enough to write it again exactly, with what it shares with
+def encode(alt: KeptTelling, base: KeptTelling) -> str:
+    """The turn an telling tells, as JSON: enough to write it again exactly, with what it shares with
     ``base`` (the turn's kept telling, whose scene, context and rows the save holds) stored once.
 
     The kept telling (``alt.kept``; ``base`` is then the same telling) keeps no scene (the turn's scene
@@ -120,7 +120,7 @@ def _row_key(table: str, key: Mapping[str, Any]) -> tuple[str, str]:
     return table, json.dumps(dict(key), sort_keys=True)
 
 
-def _row_entry(row: RowWrite, base: Alternative, kept: bool) -> dict[str, Any]:
+def _row_entry(row: RowWrite, base: KeptTelling, kept: bool) -> dict[str, Any]:
     whole = {"table": row.table, "key": dict(row.key), "row": None if row.row is None else dict(row.row)}
     if kept:  # the save holds the row as it is: a shared table's row, written as exactly these columns
         if row.table in SHARED_TABLES and row.row is not None and _shared_shape(row.key, row.row):
@@ -154,7 +154,7 @@ class _Base:
     rows: Callable[[str, dict[str, Any]], dict[str, Any] | None]
 
 
-def _of(alt: Alternative) -> _Base:
+def _of(alt: KeptTelling) -> _Base:
     rows = {_row_key(r.table, r.key): r.row for r in alt.rows}
 
     def row(table: str, key: dict[str, Any]) -> dict[str, Any] | None:
@@ -166,8 +166,8 @@ def _of(alt: Alternative) -> _Base:
 
 
 def decode(turn: int, index: int, kind: str, parent: int | None, kept: bool, payload: str | dict[str, Any],
-           usage: Mapping[str, int], base: _Base | None = None) -> Alternative:
-    """A ``swipes`` row as its alternative: ``payload`` in either form; ``base`` gives what a payload of
+           usage: Mapping[str, int], base: _Base | None = None) -> KeptTelling:
+    """A ``swipes`` row as its telling: ``payload`` in either form; ``base`` gives what a payload of
     the second form left out (the save's turn for the kept telling, the kept telling for another)."""
     data = json.loads(payload) if isinstance(payload, str) else payload
     shared = base if base is not None else _NO_BASE
@@ -183,7 +183,7 @@ def decode(turn: int, index: int, kind: str, parent: int | None, kept: bool, pay
     told = tuple(Told(**t) for t in data["told"])
     rows = tuple(RowWrite(x["table"], x["key"], _row_of(x, shared)) for x in data["rows"])
     scene = data["scene"] if "scene" in data else telling_delta.apply(shared.scene(), data["sceneDelta"])
-    return Alternative(turn, index, kind, parent, kept, record, writes, scene, told, rows, dict(usage))
+    return KeptTelling(turn, index, kind, parent, kept, record, writes, scene, told, rows, dict(usage))
 
 
 def _row_of(entry: dict[str, Any], shared: _Base) -> dict[str, Any] | None:
@@ -224,8 +224,8 @@ def _missing(*_: object) -> Any:
 _NO_BASE = _Base(_missing, _missing, _missing)
 
 
-async def alternatives(db: SaveDatabase, turn: int) -> list[Alternative]:
-    """Every alternative of ``turn``, by index (none for a turn told before alternatives were kept).
+async def tellings_of(db: SaveDatabase, turn: int) -> list[KeptTelling]:
+    """Every telling of ``turn``, by index (none for a turn told before tellings were kept).
 
     The kept telling is read first (what it left out from the save's turn), then the others (what they
     left out from it). A telling that no longer decodes (a damaged save) is one ``SaveError`` naming the save."""
@@ -234,7 +234,7 @@ async def alternatives(db: SaveDatabase, turn: int) -> list[Alternative]:
             f"SELECT idx, kind, parent, kept, payload, usage FROM {SWIPES} WHERE turn = ? ORDER BY idx", (turn,))
         loaded = [(int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), bool(r[3]),
                    json.loads(unpack_text(r[4])), json.loads(r[5])) for r in rows]
-        found: dict[int, Alternative] = {}
+        found: dict[int, KeptTelling] = {}
         base: _Base | None = None
         for idx, kind, parent, kept, data, usage in loaded:
             if kept and base is None:
@@ -292,7 +292,7 @@ async def kept_usage(conn: aiosqlite.Connection, turn: int) -> dict[str, int]:
 
 
 async def total_tokens(conn: aiosqlite.Connection) -> dict[str, int]:
-    """Tokens every telling of the save's turns cost, discarded alternatives included (they were paid for)."""
+    """Tokens every telling of the save's turns cost, discarded tellings included (they were paid for)."""
     rows = await conn.execute_fetchall(
         f"SELECT coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) FROM {SWIPES}")
     prompt, completion = (int(v) for v in next(iter(rows)))
@@ -310,9 +310,9 @@ async def carried_rows(conn: aiosqlite.Connection, turn: int) -> list[RowWrite]:
     return carried
 
 
-async def keep(db: SaveDatabase, turn: int, chosen: Alternative, every: Sequence[Alternative],
+async def keep(db: SaveDatabase, turn: int, chosen: KeptTelling, every: Sequence[KeptTelling],
                also: Sequence[RowWrite] = (), *, drop_seq: int | None = None) -> None:
-    """Make ``chosen`` the told turn ``turn``, with ``every`` alternative kept beside it, in ONE transaction.
+    """Make ``chosen`` the told turn ``turn``, with ``every`` telling kept beside it, in ONE transaction.
 
     ``also``: more rows written with it (an undo step); ``drop_seq``: an undo step not carried across
     (the one being undone). Requires ``turn`` to be the save's last turn.
@@ -354,7 +354,7 @@ def step_row(seq: int, turn: int, kind: str, data: Mapping[str, Any]) -> RowWrit
     return RowWrite(STEPS, {"seq": seq}, {"seq": seq, "turn": turn, "kind": kind, "data": json.dumps(dict(data))})
 
 
-async def told_from_rows(db: SaveDatabase, turn: int) -> Alternative | None:
+async def told_from_rows(db: SaveDatabase, turn: int) -> KeptTelling | None:
     """The last turn as it stands, as its first telling, for a turn told before tellings were kept.
 
     Its writes are the rows the journal names for the turn, read as they are now (after the turn); None
@@ -366,7 +366,7 @@ async def told_from_rows(db: SaveDatabase, turn: int) -> Alternative | None:
         raise damaged(db.name, error) from error
 
 
-async def _told_from_rows(db: SaveDatabase, turn: int) -> Alternative | None:
+async def _told_from_rows(db: SaveDatabase, turn: int) -> KeptTelling | None:
     from game.store import graph_repo
 
     conn = db.conn
@@ -410,4 +410,4 @@ async def _told_from_rows(db: SaveDatabase, turn: int) -> Alternative | None:
     scene = await db.scene_at(turn)
     if not records or scene is None:
         return None
-    return Alternative(turn, 0, "told", None, True, records[0], writes, scene, tuple(told), tuple(rows_written))
+    return KeptTelling(turn, 0, "told", None, True, records[0], writes, scene, tuple(told), tuple(rows_written))

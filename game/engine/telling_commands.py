@@ -1,6 +1,6 @@
-"""The meta commands of retry, continue, edit, swipes, Story mode and the notes (``game.engine.swipes``).
+"""The meta commands of retry, continue, edit, swipes, Story mode and the notes (``game.engine.tellings``).
 
-Each is a few lines over ``CommandContext.swipes`` or the session's notes; the work lives there.
+Each is a few lines over ``CommandContext.tellings`` or the session's notes; the work lives there.
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ CLEAR_WORDS = frozenset({"clear", "none", "off"})
 
 
 async def retry(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    async for event in session.swipes.retry():
+    async for event in session.tellings.retry():
         yield event
 
 
 async def continue_turn(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    async for event in session.swipes.continue_turn():
+    async for event in session.tellings.continue_turn():
         yield event
 
 
 async def swipe(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    async for event in session.swipes.swipe(argument):
+    async for event in session.tellings.swipe(argument):
         yield event
 
 
@@ -38,17 +38,17 @@ async def edit(session: CommandContext, argument: str) -> AsyncIterator[Event]:
         yield MetaOutput("Type `/edit TEXT` to replace the last narration with TEXT."
                          + (f" It reads now:\n\n{narration}" if narration else ""), "edit")
         return
-    async for event in session.swipes.edit(argument):
+    async for event in session.tellings.edit(argument):
         yield event
 
 
 async def edit_input(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    async for event in session.swipes.edit_input(argument):
+    async for event in session.tellings.edit_input(argument):
         yield event
 
 
 async def story(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    async for event in session.swipes.story(argument):
+    async for event in session.tellings.story(argument):
         yield event
 
 
@@ -82,7 +82,7 @@ async def _note(session: CommandContext, name: str, argument: str) -> AsyncItera
 async def undo_step(session: CommandContext) -> AsyncIterator[Event] | None:
     """``undo`` right after an edit, a continuation or a note change takes that back first; None when the
     last change was the turn itself."""
-    undone = await session.swipes.undo_step()
+    undone = await session.tellings.undo_step()
     if undone is None:
         return None
     what, replaced = undone

@@ -1,4 +1,4 @@
-"""How a turn is told other than afresh (``game.engine.swipes``), as ``TurnPipeline.tell`` reads it: the
+"""How a turn is told other than afresh (``game.engine.tellings``), as ``TurnPipeline.tell`` reads it: the
 options, what ``continue`` says when nothing more comes, joining a continuation, and a narrator's usage.
 
 Kept out of ``turn.py`` so the one pipeline stays about the pipeline; it imports nothing of the engine.
@@ -13,7 +13,7 @@ from game.narrator.base import Narrator
 
 @dataclass(frozen=True)
 class Telling:
-    """How ``TurnPipeline.tell`` tells a turn other than afresh (``game.engine.swipes``): with a later
+    """How ``TurnPipeline.tell`` tells a turn other than afresh (``game.engine.tellings``): with a later
     seed (retry), from a narration given as written (an edit, Story mode), or on from one (continue)."""
 
     seed_shift: int = 0

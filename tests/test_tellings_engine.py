@@ -154,7 +154,7 @@ async def test_a_turn_that_merged_people_is_not_told_again(tmp_path: Path) -> No
         conn.execute("INSERT INTO journal (turn, kind, key, before) VALUES (1, 'merge', 'npc-x', NULL)")
     conn.close()
     session = await open_tiny(tmp_path, new=False)
-    assert "was told before this save kept alternatives" in text_of(await collect(session, "retry"))
+    assert "was told before this save kept its tellings" in text_of(await collect(session, "retry"))
     await session.close()
 
 
@@ -237,7 +237,7 @@ async def test_an_empty_edit_of_a_story_turn_input_says_what_it_replaces(tmp_pat
 async def test_a_save_missing_a_table_it_should_have_is_one_message_and_saves_check_names_it(tmp_path: Path) -> None:
     import pytest
 
-    from game.engine.swipes_store import NOTES
+    from game.engine.tellings_store import NOTES
     from game.errors import SaveError
     from game.store.check import check_save
 
@@ -264,7 +264,7 @@ async def test_a_retried_turn_starts_from_the_minds_and_graph_as_they_were_befor
         remembered = [m.text for m in session.memories.of("npc-maud-quaile")]
         await collect(session, "help maud")
         after_once = session.attitudes.named("Maud Quaile")
-        events = [event async for event in session.swipes.retry()]
+        events = [event async for event in session.tellings.retry()]
         assert any(isinstance(event, TurnReplaced) for event in events)
         retold = session.attitudes.named("Maud Quaile")
         assert maud is not None and after_once is not None and retold is not None
