@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from game.errors import KithError
+from game.text import escape_control
 
 if TYPE_CHECKING:
     from game.config import Settings
@@ -182,9 +183,9 @@ class LineMode:
                 else:
                     self._say("\n(Interrupted after the turn was saved.)\n\n")
             except KithError as error:
-                self._say(f"{error.title}: {error.message}\n\n")
+                self._say(escape_control(f"{error.title}: {error.message}") + "\n\n")
             except Exception as error:  # a bug must not end the game; the save is intact either way
-                self._say(f"Something went wrong ({type(error).__name__}: {error}).\n\n")
+                self._say(escape_control(f"Something went wrong ({type(error).__name__}: {error}).") + "\n\n")
 
     def _read(self) -> str:
         if self.interactive:
@@ -194,7 +195,9 @@ class LineMode:
         if not line:
             raise EOFError
         line = _valid_text(line.rstrip("\r\n"))
-        self._say(line + "\n")  # piped input is not echoed by a terminal; show it so the log reads right
+        # Piped input is not echoed by a terminal; show it so the log reads right, its escape sequences
+        # as escapes (the line is anyone's: a file's bytes must not clear the screen of whoever reads it).
+        self._say(escape_control(line) + "\n")
         return line
 
     async def _turn(self, session: GameSession, line: str) -> bool:

@@ -17,6 +17,7 @@ from game.engine.events import Event, MetaOutput, QuitRequested
 from game.errors import InputError
 from game.script.parser import file_lines, read_file_text
 from game.script.plain import PlainPrinter
+from game.text import escape_control
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
@@ -52,7 +53,7 @@ async def play_commands(session: GameSession, commands: list[str], out: TextIO, 
     printer.paragraph(session.opening_text())
     played = 0
     for command in commands:
-        out.write(f"> {command}\n")
+        out.write(f"> {escape_control(command)}\n")  # a file's line: its escape sequences shown, not sent
         quit_asked = False
         stream = cast("AsyncGenerator[Event, None]", session.play_turn(command))
         async with aclosing(stream):
