@@ -120,6 +120,11 @@ def quick_play(args: argparse.Namespace, source: SettingsSource) -> int:
     return run_play(args, validated())
 
 
+LINE_LIMIT = 1 << 16
+"""The longest line read in line mode: eight times what a turn takes (longer input is refused as too long),
+and a bound on what an input that never ends a line makes Kith hold."""
+
+
 def _valid_text(line: str) -> str:
     """Bytes that are not UTF-8 (read as lone surrogates) become U+FFFD, so they can be saved and shown."""
     return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
@@ -191,8 +196,12 @@ class LineMode:
         if self.interactive:
             return _valid_text(input(PROMPT))
         self._say(PROMPT)
-        line = self.stdin.readline()
+        line = self.stdin.readline(LINE_LIMIT + 1)
         if not line:
+            raise EOFError
+        if len(line) > LINE_LIMIT and not line.endswith("\n"):
+            # /dev/zero, or a pipe that never sends a line end: stop reading rather than hold it all.
+            self._say(f"\n(A line longer than {LINE_LIMIT:,} characters came in: line mode stops reading.)\n")
             raise EOFError
         line = _valid_text(line.rstrip("\r\n"))
         # Piped input is not echoed by a terminal; show it so the log reads right, its escape sequences

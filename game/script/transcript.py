@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 from game.config import Settings
 from game.engine.events import Event, MetaOutput, QuitRequested
 from game.errors import InputError
+from game.reading import TooLarge
 from game.script.parser import file_lines, read_file_text
 from game.script.plain import PlainPrinter
 from game.text import escape_control
@@ -32,6 +33,10 @@ def read_commands(path: Path) -> list[str]:
         raise InputError(f"{path}: no such command file") from None
     except (IsADirectoryError, UnicodeDecodeError):
         raise InputError(f"{path}: not a UTF-8 text file of commands") from None
+    except TooLarge as error:
+        raise InputError(f"{path}: is {error.words}, more than a command file holds; nothing was played") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror or error})") from None
     commands = []
     for raw in file_lines(text):
         line = raw.strip()
