@@ -29,7 +29,7 @@ from helpers.ui import (
 from llm_helpers import ir
 from textual.widgets import DataTable, Input, Static
 
-from game.ui.app import KithApp
+from game.ui.app import KithApp, OpenRequest
 from game.ui.screens.load_game import LoadScreen
 from game.ui.screens.new_game import NewGameScreen
 from game.ui.screens.save_as import SaveAsScreen
@@ -141,16 +141,27 @@ async def test_markup_looking_server_words_show_as_written(tmp_path: Path, text:
 
 
 async def test_a_save_file_named_like_markup_is_listed_as_named(tmp_path: Path) -> None:
-    """A file put in the saves folder by hand keeps its name in the Load list (and its error, if any)."""
+    """A file put in the saves folder by hand keeps its name in the Load list (and its error, if any), and
+    a save's own world and time of play show as the file holds them."""
+    import sqlite3
+
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         (tmp_path / "saves" / "[b]x[@click=quit].sqlite").write_bytes(b"not a save [/] at all" * 40)
+        app.open_game(OpenRequest(save="other", new=True))
+        await settle(pilot)
+        assert app.session is not None and app.session.save_name == "other"
+        with sqlite3.connect(tmp_path / "saves" / "game.sqlite") as conn:
+            conn.execute("UPDATE meta SET value = '[/]2026' WHERE key = 'last_played'")
+            conn.execute("UPDATE meta SET value = '[i]tiny' WHERE key = 'world'")
+        conn.close()
         await pilot.press("ctrl+o")
         await settle(pilot)
         assert isinstance(app.screen, LoadScreen)
         table = app.screen.query_one(DataTable)
-        assert "[b]x[@click=quit]" in screen_text(app)
+        shown = screen_text(app)
+        assert "[b]x[@click=quit]" in shown and "[/]2026" in shown and "[i]tiny" in shown
         table.move_cursor(row=[str(table.get_row_at(i)[0]) for i in range(table.row_count)].index(
             "[b]x[@click=quit]"))
         await pilot.press("enter")
@@ -192,6 +203,17 @@ async def test_a_world_written_like_markup_shows_as_written(tmp_path: Path) -> N
         await pilot.press(*"Edda", "enter")
         await settle(pilot)
         assert app.is_running and app.map_pane.map.selected == "npc-edda-marsh"
+
+async def test_a_widget_notification_is_plain_too(tmp_path: Path) -> None:
+    """Textual's widgets ask for markup in their notifications by default (the map's drawing error is one,
+    and quotes an exception): the app shows every notification as written, whoever sends it."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        app.query_one(StoryLog).notify("could not draw [/] near [b]Edda[/b]", title="Map [/]")
+        await settle(pilot)
+        assert app.is_running
+        assert "Map [/]\ncould not draw [/] near [b]Edda[/b]" in toasts(app)
 
 def test_every_static_label_and_option_list_in_the_ui_is_plain() -> None:
     """The rule of ``game.ui.plain``, held for code yet to be written: a Static, Label or OptionList made

@@ -79,7 +79,7 @@ class LoadScreen(Dialog[str]):
                 table.add_row(plain(info.name), "unreadable", "—", plain(info.error[:40]), key=info.name)
             else:
                 table.add_row(plain(info.name + marker), plain(info.world or "?"), str(info.turns),
-                              when(info.last_played), key=info.name)
+                              plain(when(info.last_played)), key=info.name)
         if not self.saves:
             self._problem(f"There are no saves in {self.saves_dir} yet.")
 
