@@ -75,7 +75,7 @@ async def test_a_snapshot_beside_a_stale_wal_comes_out_whole(tmp_path: Path, com
         if command.startswith("save"):
             await say(session, "save snapA")
         else:
-            await session.snapshot(target, remember=False)  # as restart keeps the game before it
+            await session.snapshot(target)  # as restart keeps the game before it
         leave_a_stale_wal(settings.saves_dir / f"{target}.sqlite")
         await say(session, "help Edda")
         played = session.turn

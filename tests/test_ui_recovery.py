@@ -169,3 +169,23 @@ async def test_the_map_after_a_turn_is_drawn_from_memory_and_history_is_read_onl
         await settle(pilot)
         assert "ended:" in app.map_pane.details.text
         assert any(read in s for s in statements for read in FULL_READS)
+
+
+async def test_a_turn_the_save_refuses_names_the_save_as_typed_on_screen(tmp_path: Path) -> None:
+    """"Save: G could not be written" capitalised the save's name (issue 21): the toast and the story's
+    failure line name the save ``g`` as it was typed."""
+    import sqlite3
+
+    app = make_app(tmp_path, save="g")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        conn = sqlite3.connect(tmp_path / "saves" / "g.sqlite")
+        conn.execute("CREATE TRIGGER no_turns BEFORE INSERT ON turns BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")
+        conn.commit()
+        conn.close()
+        await play(pilot, "help edda")
+        assert app.is_running and app.session is not None and app.session.turn == 0
+        said = "g could not be written (the disk says no); nothing was saved. You can try again."
+        assert any(toast == f"Save\n{said}" for toast in toasts(app)), toasts(app)
+        assert said in app.query_one(StoryLog).plain_text()
+        assert "G could not" not in " ".join(toasts(app)) + app.query_one(StoryLog).plain_text()

@@ -101,8 +101,7 @@ async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Even
     if refusal:
         yield MetaOutput(f"{refusal} Nothing was restored.", "restore")
         return
-    await session.snapshot(keep, remember=False)
-    await session.restore(name)
+    await session.restore(name, keep)
     yield MetaOutput(f"Restored **{name}**: you are back at turn {session.turn}. The game as it was is kept as "
                      f"**{keep}** (`restore {keep}`).", "restore")
     yield SessionReset("restore", session.turn)

@@ -310,17 +310,17 @@ class GameSession:
 
     # ------------------------------------------------------------------------------------- state changes
 
-    async def snapshot(self, name: str, *, remember: bool = True) -> Path:
-        """Copy the game as it is now to the save ``name``; ``remember`` makes it the one `restore` picks."""
+    async def snapshot(self, name: str) -> Path:
+        """Copy the game as it is now to the save ``name``, which a bare `restore` then returns to."""
         path = self.snapshot_path(name)
         await self._db.snapshot_to(path)
-        if remember:
-            await self._db.set_meta({"last_snapshot": name})
+        await self._db.set_meta({"last_snapshot": name})
         return path
 
-    async def restore(self, name: str) -> None:
-        """Replace the game with the snapshot ``name`` (whose path the caller checked)."""
-        await self._enrichment.pause()
+    async def restore(self, name: str, keep: str) -> None:
+        """Replace the game with the snapshot ``name`` (whose path the caller checked); the game as it was
+        is kept first as the snapshot ``keep``, as ``restart`` keeps it."""
+        await self._keep_before_replacing(keep)
         await self._db.restore_from(self.snapshot_path(name))
         await self._db.set_meta({"last_snapshot": name})
         await self.reload()
@@ -335,10 +335,15 @@ class GameSession:
 
     async def restart(self, keep: str) -> None:
         """Back to turn 0; the game so far is kept first as the snapshot ``keep``."""
-        await self._enrichment.pause()
-        await self._db.snapshot_to(self.snapshot_path(keep))
+        await self._keep_before_replacing(keep)
         await self._db.rewind_to_start()  # one transaction: a kill mid-way leaves the game as it was
         await self.reload()
+
+    async def _keep_before_replacing(self, keep: str) -> None:
+        """The one way a command that replaces the game (restart, restore) keeps it: the background reading
+        stops first, so the copy is the game as the player left it and nothing lands in it afterwards."""
+        await self._enrichment.pause()
+        await self._db.snapshot_to(self.snapshot_path(keep))
 
     async def set_verbose(self, verbose: bool) -> None:
         """Describe revisited places in full (or not); kept in the save."""

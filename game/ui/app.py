@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.command import SimpleCommand
 from textual.containers import Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
@@ -209,6 +209,12 @@ class KithApp(App[int]):
         return self._turn_worker is not None and not self._turn_worker.is_finished
 
     # ------------------------------------------------------------------------------------ errors
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is plain text, whoever asks (widgets pass ``markup=True`` by default): Kith
+        writes no markup, and a message may quote a player, a server or a save (``game.ui.plain``)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def report(self, error: BaseException, *, modal: bool = False) -> None:
         """Show an error the way the player can act on it: a notification, or a modal when it blocks play."""
@@ -679,21 +685,9 @@ class KithApp(App[int]):
                     title="Map")
 
     def action_focus_character(self) -> None:
-        if not self.map_pane.filled:
-            return
-        graph = self.map_pane.map
-        if not graph.nodes:
-            self.notify("Nobody is on the map yet.", title="Map")
-            return
+        from game.ui.palette import focus_character
 
-        def focus(node_id: str) -> None:
-            self.map_pane.remove_class("-hidden")
-            graph.select(node_id)
-            graph.focus()
-
-        commands = [SimpleCommand(node.name, (lambda node_id=node.id: focus(node_id)), node.summary)
-                    for node in sorted(graph.nodes, key=lambda n: n.name.casefold())]
-        self.search_commands(commands, placeholder="Focus on…")
+        focus_character(self, self.map_pane)
 
     def action_time_travel(self) -> None:
         if self._needs_game():
@@ -795,7 +789,7 @@ class KithApp(App[int]):
             self.notify(f"Could not save a screenshot in {folder}: {error.strerror or error}.",
                         title="Screenshot", severity="error")
             return
-        self.notify(f"Saved a screenshot to {saved}", title="Screenshot", markup=False)
+        self.notify(f"Saved a screenshot to {saved}", title="Screenshot")
 
     # ------------------------------------------------------------------------------------ leaving
 

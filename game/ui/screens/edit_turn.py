@@ -32,13 +32,14 @@ class EditTurnScreen(Dialog[tuple[str, str]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(f"Edit turn {self.turn}", classes="title")
-            yield Label("What you typed")
+            yield Static(f"Edit turn {self.turn}", classes="title", markup=False)
+            yield Label("What you typed", markup=False)
             yield Input(self.player_input, id="input")
-            yield Label("What the narrator said")
+            yield Label("What the narrator said", markup=False)
             yield TextArea(self.narration, id="narration", soft_wrap=True)
-            yield Static("", id="edit-problem", classes="hint")
-            yield Static("The memory is updated from the edited turn; undo takes the edit back.", classes="hint")
+            yield Static("", id="edit-problem", classes="hint", markup=False)
+            yield Static("The memory is updated from the edited turn; undo takes the edit back.", classes="hint",
+                         markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Save", id="save", variant="primary")

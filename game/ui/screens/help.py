@@ -55,7 +55,7 @@ class HelpScreen(Dialog[None]):
         from textual.widgets import Markdown
 
         with Vertical(classes="dialog"):
-            yield Static("Help", classes="title")
+            yield Static("Help", classes="title", markup=False)
             with VerticalScroll():
                 yield Markdown(HELP_TEXT + "\n" + KEYS, id="help-text")
             with Horizontal(classes="buttons"):

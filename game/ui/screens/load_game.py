@@ -15,6 +15,7 @@ from textual.widgets import Button, DataTable, Static
 from game.errors import KithError
 from game.store.saves import SaveInfo, delete_save, list_saves
 from game.ui.errors import Problem
+from game.ui.plain import plain
 from game.ui.screens.confirm import ConfirmScreen
 from game.ui.screens.dialog import Dialog
 
@@ -50,11 +51,11 @@ class LoadScreen(Dialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Load a game", classes="title")
+            yield Static("Load a game", classes="title", markup=False)
             table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True, id="saves")
             yield table
-            yield Static("", id="problem", classes="error")
-            yield Static("Enter loads · d deletes · Esc closes", classes="hint")
+            yield Static("", id="problem", classes="error", markup=False)
+            yield Static("Enter loads · d deletes · Esc closes", classes="hint", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Delete", id="delete", variant="error")
                 yield Button("Cancel", id="cancel")
@@ -73,11 +74,12 @@ class LoadScreen(Dialog[str]):
         table.clear()
         for info in self.saves:
             marker = " (playing)" if info.name == self.current else ""
+            # A file put in the folder by hand may have any name, and its error quotes what it read.
             if info.error:
-                table.add_row(info.name, "unreadable", "—", info.error[:40], key=info.name)
+                table.add_row(plain(info.name), "unreadable", "—", plain(info.error[:40]), key=info.name)
             else:
-                table.add_row(info.name + marker, info.world or "?", str(info.turns), when(info.last_played),
-                              key=info.name)
+                table.add_row(plain(info.name + marker), plain(info.world or "?"), str(info.turns),
+                              plain(when(info.last_played)), key=info.name)
         if not self.saves:
             self._problem(f"There are no saves in {self.saves_dir} yet.")
 

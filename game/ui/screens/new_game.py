@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from game.errors import KithError
 from game.store.saves import resolve_save, validate_save_name
 from game.ui.errors import Problem
+from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
 if TYPE_CHECKING:
@@ -43,13 +44,13 @@ class NewGameScreen(Dialog[NewGame]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("New game", classes="title")
-            yield Label("World")
+            yield Static("New game", classes="title", markup=False)
+            yield Label("World", markup=False)
             yield Select[str]([], prompt="Loading worlds…", id="world", allow_blank=True)
-            yield Static("", id="summary", classes="hint")
-            yield Label("Save name")
+            yield Static("", id="summary", classes="hint", markup=False)
+            yield Label("Save name", markup=False)
             yield Input(self.suggested_name, placeholder="letters, digits, - and _", id="name")
-            yield Static("", id="problem", classes="error")
+            yield Static("", id="problem", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Start", id="start", variant="primary")
@@ -65,7 +66,7 @@ class NewGameScreen(Dialog[NewGame]):
         self.worlds = await asyncio.to_thread(self._list_worlds, list_worlds)
         select = self.query_one("#world", Select)
         playable = [w for w in self.worlds if w.error is None]
-        select.set_options([(w.title, w.id) for w in playable])
+        select.set_options([(plain(w.title), w.id) for w in playable])  # a player's own world may have any title
         if playable:
             ids = [w.id for w in playable]
             preferred = [world for world in (self.default_world, "brinefall") if world in ids]

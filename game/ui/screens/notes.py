@@ -31,14 +31,15 @@ class NotesScreen(Dialog[tuple[str, str]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Memory and Author's note", classes="title")
-            yield Label("Memory: what the narrator should always keep in mind")
+            yield Static("Memory and Author's note", classes="title", markup=False)
+            yield Label("Memory: what the narrator should always keep in mind", markup=False)
             yield TextArea(self.memory, id="memory", soft_wrap=True)
-            yield Label("Author's note: a short style note (tone, pace), given near the end of the prompt")
+            yield Label("Author's note: a short style note (tone, pace), given near the end of the prompt",
+                        markup=False)
             yield Input(self.note, placeholder="e.g. grim, terse, rain", id="note")
-            yield Static("", id="notes-problem", classes="hint")
+            yield Static("", id="notes-problem", classes="hint", markup=False)
             yield Static("Both are kept in the save; undo takes a change back. A model narrator reads them; "
-                         "the offline story does not.", classes="hint")
+                         "the offline story does not.", classes="hint", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Save", id="save", variant="primary")

@@ -24,12 +24,12 @@ class SaveAsScreen(Dialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Save as", classes="title")
+            yield Static("Save as", classes="title", markup=False)
             yield Static(f"Keeps turn {self.turn} of {self.current} under a new name. Load it later to come "
-                         "back to this moment; your game goes on as it is.", classes="hint")
-            yield Label("Name")
+                         "back to this moment; your game goes on as it is.", classes="hint", markup=False)
+            yield Label("Name", markup=False)
             yield Input(f"{self.current}-turn-{self.turn}"[:64], placeholder="letters, digits, - and _", id="name")
-            yield Static("", id="problem", classes="error")
+            yield Static("", id="problem", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Save", id="save", variant="primary")

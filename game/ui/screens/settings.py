@@ -71,22 +71,22 @@ class SettingsScreen(Dialog[SettingsChoice]):
     def compose(self) -> ComposeResult:
         llm = self.settings.llm
         with Vertical(classes="dialog"):
-            yield Static("Settings", classes="title")
+            yield Static("Settings", classes="title", markup=False)
             with Grid():
-                yield Label("Narrator")
+                yield Label("Narrator", markup=False)
                 yield Select(NARRATORS, value=self.settings.narrator, allow_blank=False, id="narrator")
-                yield Label("Endpoint (base URL)")
+                yield Label("Endpoint (base URL)", markup=False)
                 yield Input(llm.base_url or "", placeholder="http://localhost:11434/v1", id="base-url")
-                yield Label("Model")
+                yield Label("Model", markup=False)
                 yield Input(llm.model or "", placeholder="e.g. llama3.1:8b", id="model")
-                yield Label("API key")
+                yield Label("API key", markup=False)
                 placeholder = ("a key is set; type to replace it" if self.key_known
                                else f"read from ${llm.api_key_env}; not needed for a local server")
                 yield Input("", placeholder=placeholder, password=True, id="key")
-                yield Label("")
+                yield Label("", markup=False)
                 yield Checkbox("Remember this key on this computer", id="remember")
             yield Static("Unless remembered, a typed key is forgotten when Kith closes. Settings last for this "
-                         "session (kith.toml keeps them).", classes="hint")
+                         "session (kith.toml keeps them).", classes="hint", markup=False)
             yield Static("", id="report", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Test connection", id="test")

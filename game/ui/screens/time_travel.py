@@ -40,9 +40,10 @@ class TimeTravelScreen(Dialog[TurnChoice]):
             label = "the beginning" if number == 0 else text
             options.append(Option(f"Turn {number}: {label}"[:80], id=f"turn-{number}"))
         with Vertical(classes="dialog"):
-            yield Static("Show the map as it stood after…", classes="title")
-            yield OptionList(*options, id="turns")
-            yield Static("The story and the save are not changed; choose Now to come back.", classes="hint")
+            yield Static("Show the map as it stood after…", classes="title", markup=False)
+            yield OptionList(*options, id="turns", markup=False)  # a turn is what the player typed
+            yield Static("The story and the save are not changed; choose Now to come back.", classes="hint",
+                         markup=False)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
