@@ -76,18 +76,40 @@ def exit_named(world: World, place_id: str, phrase: str) -> str | None:
 
 def topic_matches(world: World, phrase: str, keys: list[str], exact: bool = False) -> bool:
     """Whether a phrase is about one of ``keys``: the same words, or (unless ``exact``) a run of them."""
-    wanted = _topic_words(phrase)
+    rank = topic_rank(world, phrase, keys)
+    return rank is not None and (rank[0] >= 3 or not exact)
+
+
+TopicRank = tuple[int, int, int]
+"""How closely a phrase names a topic, higher first: (4, ...) the same words as typed, possessives and all
+("my sister" is not "your sister"); (3, ...) the same words; (2, n, end) one of its keys, n words long,
+inside the phrase and ending at word ``end`` (the last word of "flood bell" is what it is: a bell); (1, ...)
+the phrase inside one of its keys ("bell" of "the flood bell")."""
+
+
+def topic_rank(world: World, phrase: str, keys: list[str]) -> TopicRank | None:
+    """How closely ``phrase`` names a topic about ``keys`` (``TopicRank``), or None when it does not."""
+    typed, wanted = _topic_words(phrase, keep_possessives=True), _topic_words(phrase)
     if not wanted:
-        return False
+        return None
+    best: TopicRank | None = None
     for key in _expand_keys(world, keys):
         words = _topic_words(key)
         if not words:
             continue
-        if words == wanted:
-            return True
-        if not exact and (_contains(wanted, words) or _contains(words, wanted)):
-            return True
-    return False
+        if _topic_words(key, keep_possessives=True) == typed:
+            rank: TopicRank | None = (4, len(words), 0)
+        elif words == wanted:
+            rank = (3, len(words), 0)
+        elif (end := _ends_at(wanted, words)) is not None:
+            rank = (2, len(words), end)
+        elif _ends_at(words, wanted) is not None:
+            rank = (1, -len(words), 0)
+        else:
+            rank = None
+        if rank is not None and (best is None or rank > best):
+            best = rank
+    return best
 
 
 def _expand_keys(world: World, keys: list[str]) -> list[str]:
@@ -103,15 +125,38 @@ def _expand_keys(world: World, keys: list[str]) -> list[str]:
     return expanded
 
 
-def _topic_words(text: str) -> tuple[str, ...]:
-    words = [w.strip("'") for w in clean(text).replace("'s ", " ").split()]
-    return tuple(w for w in words if w and w not in ARTICLES)
+POSSESSIVES = frozenset({"my", "your", "his", "her", "their", "its", "our"})
 
 
-def _contains(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
-    """Whether ``inner`` appears in ``outer`` as a run of whole words."""
+def _topic_words(text: str, keep_possessives: bool = False) -> tuple[str, ...]:
+    """A subject's words: "mud-finds" is mud and finds; articles go, and possessives unless kept."""
+    words = [w.strip("'") for w in re.split(r"[\s/-]+", clean(text).replace("'s ", " "))]
+    dropped = ARTICLES - POSSESSIVES if keep_possessives else ARTICLES
+    return tuple(w for w in words if w and w not in dropped)
+
+
+def _ends_at(outer: tuple[str, ...], inner: tuple[str, ...]) -> int | None:
+    """Where the last run of ``inner`` in ``outer`` ends (its word count so far), None if it is not there."""
     n = len(inner)
-    return any(outer[i:i + n] == inner for i in range(len(outer) - n + 1))
+    ends = [i + n for i in range(len(outer) - n + 1) if outer[i:i + n] == inner]
+    return ends[-1] if ends else None
+
+
+def names_nothing_known(world: World, phrase: str) -> bool:
+    """Whether a subject names nothing the story knows: no person, thing, place or topic of anyone.
+
+    Such a question gets "doesn't know about that" rather than someone's guarded non-answer, which
+    would suggest there is something to hide. A question ("what happened?") is not a subject.
+    """
+    words = [w for w in _topic_words(phrase) if len(w) >= 3]
+    if not words or words[0] in QUESTION_WORDS:
+        return False
+    known = world.subject_words
+    return not any(w in known or w.removesuffix("s") in known or f"{w}s" in known for w in words)
+
+
+QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "where", "why", "how", "when", "which", "whether",
+                            "did", "does", "was", "were", "are", "can", "could", "will", "would"})
 
 
 def scenery_named(room_text: str, phrase: str) -> bool:

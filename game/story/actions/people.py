@@ -91,7 +91,7 @@ class Converse(Action[Address]):
             await pass_on(turn, plan.character, plan.topic)
         chosen = await pick_topic(turn, plan.character, self.verb, plan.topic)
         if chosen is None:
-            await no_topic(turn, plan.character, self.verb)
+            await no_topic(turn, plan.character, self.verb, plan.topic)
             return
         answer_topic(turn, plan.character, *chosen)
 
