@@ -132,8 +132,7 @@ class Turn:
         if people:
             options.append(f"talk to {self.short(people[0])}")
         place = self.world.places[self.play.location]
-        if place.exits:
-            options.append(f"go {next(iter(place.exits))}")
+        options += [f"go {direction}" for direction in place.exits]  # every way on: the crack's "down" too
         return f"You could {join_words(options, 'or')}."
 
     # ------------------------------------------------------------------------------------ people

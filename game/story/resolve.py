@@ -169,5 +169,7 @@ def scenery_named(room_text: str, phrase: str) -> bool:
     if not wanted:
         return False
     seen = set(re.findall(r"[a-z][a-z'-]*", clean(room_text)))
+    seen |= {part for word in seen for part in word.split("-")}  # "mud-finds" names the finds too
+    seen |= {w.removesuffix("'s") for w in seen}  # "the church's clock" names the church
     seen |= {w.removesuffix("s") for w in seen} | {w.removesuffix("es") for w in seen}
     return all(w in seen or w.removesuffix("s") in seen for w in wanted)
