@@ -74,6 +74,32 @@ def exit_named(world: World, place_id: str, phrase: str) -> str | None:
     return None
 
 
+def place_named(world: World, phrase: str) -> str | None:
+    """The place anywhere in the world a phrase names ("the tavern", "the chapel"): its id, else its name."""
+    target = key_words(phrase)
+    if not target:
+        return None
+    for place_id, place in world.places.items():
+        if target in {place_id, key_words(place.name)}:
+            return place_id
+    words = set(target.split())
+    matches = [p for p, place in world.places.items() if words <= set(key_words(place.name).split())]
+    return matches[0] if len(matches) == 1 else None
+
+
+def route(world: World, start: str, goal: str) -> list[tuple[str, str]]:
+    """The shortest way from ``start`` to ``goal`` as (direction, place) steps; empty when there is none."""
+    paths: dict[str, list[tuple[str, str]]] = {start: []}
+    frontier = [start]
+    while frontier and goal not in paths:
+        place = frontier.pop(0)
+        for direction, destination in world.places[place].exits.items():
+            if destination not in paths and destination in world.places:
+                paths[destination] = [*paths[place], (direction, destination)]
+                frontier.append(destination)
+    return paths.get(goal, [])
+
+
 def topic_matches(world: World, phrase: str, keys: list[str], exact: bool = False) -> bool:
     """Whether a phrase is about one of ``keys``: the same words, or (unless ``exact``) a run of them."""
     rank = topic_rank(world, phrase, keys)

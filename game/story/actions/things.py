@@ -142,11 +142,19 @@ async def room_text(turn: Turn) -> str:
     and the visible items' descriptions: "her boots by the door", Tibby's "eel-hook".
     """
     world, play = turn.world, turn.play
-    place = world.places[play.location]
-    texts = describe_place(world, play, True, await turn.details(place.details))
-    texts += [variant for feature in place.features for variant in feature.text]
+    texts = [await place_text(turn)]
     texts += [t for name in play.present(world) for t in (person_text(turn, name), _placing(turn, name))]
     texts += [world.items[i].description for i in turn.visible_items() if i in world.items]
+    return " ".join(texts)
+
+
+async def place_text(turn: Turn) -> str:
+    """What the place says of itself: its description as ``look`` tells it (without its name and ways on),
+    and its features' texts."""
+    world, play = turn.world, turn.play
+    place = world.places[play.location]
+    texts = describe_place(world, play, True, await turn.details(place.details))[1:-1]
+    texts += [variant for feature in place.features for variant in feature.text]
     return " ".join(texts)
 
 
