@@ -38,6 +38,8 @@ DEFAULT_REPLIES: dict[str, str] = {
     "no_topic": "{name} has nothing to tell you about that.",
     "think": "You stop and think.",
     "no_exit_indoors": "There's no way out in that direction.",
+    "unknown_subject": "{name} doesn't know about {thing}.",
+    "not_news": "{name} hears you out about {thing}, and has nothing to add.",
     "scenery": "You look at the {thing}. There's nothing more to see than you have already seen.",
 }
 SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
@@ -130,8 +132,7 @@ class Turn:
         if people:
             options.append(f"talk to {self.short(people[0])}")
         place = self.world.places[self.play.location]
-        if place.exits:
-            options.append(f"go {next(iter(place.exits))}")
+        options += [f"go {direction}" for direction in place.exits]  # every way on: the crack's "down" too
         return f"You could {join_words(options, 'or')}."
 
     # ------------------------------------------------------------------------------------ people

@@ -485,6 +485,8 @@ class Replies(Strict):
     think: Text | None = None
     no_exit_indoors: Text | None = None
     scenery: Text | None = None
+    unknown_subject: Text | None = None
+    not_news: Text | None = None
 
 
 class MetaPathDef(Strict):
