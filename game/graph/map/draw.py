@@ -477,7 +477,7 @@ def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -
     notes: list[str] = []
     if at_turn is not None:
         notes.append(f"As of turn {at_turn}")
-    if view.kind != "everyone":
+    if view.kind != "everyone" and len(view.nodes) < view.total:
         notes.append(f"{view.kind} · {len(view.nodes)} of {view.total} drawn")
     elif len(view.nodes) < view.total:
         who = "the selected node" if view.focus else "the centre"
