@@ -386,6 +386,7 @@ class TurnPipeline:
                 history=tuple(p for p in state.history if not is_command(p.player_input)),
                 seed=self.seed + turn + how.seed_shift, knowledge=knowledge, context=context,
                 attitudes=AttitudeView(state.attitudes, state.graph), memories=state.memories.view(turn),
+                features=state.features,
                 memory=state.notes.get("memory", ""), authors_note=state.notes.get("note", ""),
                 mode="story" if how.story else "given" if how.given is not None
                 else "continue" if how.continue_from else "tell",
