@@ -212,7 +212,8 @@ class ScriptRunner:
         else:
             where = f"> {step.command}"
         context = CheckContext(output=output, scene=session.scene, graph=session.graph,
-                               vocabulary=session.vocabulary, turn=session.turn, attitudes=session.attitudes.book)
+                               vocabulary=session.vocabulary, turn=session.turn, attitudes=session.attitudes.book,
+                               features=session.features)
         for check in step.checks:
             result.checks += 1
             verdict = check.evaluate(context)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from game.graph.ports import GraphReader
 from game.mind.attitude import AttitudeView
@@ -72,6 +73,8 @@ class Turn:
     mentioned_thing: str | None = None
     mentioned_people: list[str] = field(default_factory=list)
     followable: dict[str, str] = field(default_factory=dict)
+    features: Mapping[str, Any] = field(default_factory=dict)
+    """Each registered feature's state as the turn began (``game.registry``): deeds and who knows them."""
     mind: ComposedContext = field(default_factory=ComposedContext)
     """What the narrator is told this turn, section by section (the model reads the same): an action asks
     ``mind.about_named(name)`` or ``mind.facts(section, node_id)`` for what a character remembers or feels."""
