@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from game.features.deeds.rules import VALENCES, Valence
+from game.store import decoded
 from game.store.rows import RowWrite, Scalar
 
 DEEDS = "deeds"
@@ -53,7 +54,7 @@ class Deed:
         return cls(str(row["id"]), int(cast(int, row["turn"])), str(row["actor"]), str(row["act"]),
                    str(row["target"]), str(row["place"] or ""),
                    _valence(valence),
-                   tuple(str(w) for w in json.loads(str(row["witnesses"] or "[]"))), str(row["sentence"]),
+                   tuple(_witnesses(row["witnesses"])), str(row["sentence"]),
                    cast(Literal["person", "item", "place"], kind if kind in ("person", "item", "place") else "person"),
                    str(row.get("thing") or ""))
 
@@ -156,3 +157,9 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 
 
 pair = _pair
+
+
+def _witnesses(value: Scalar) -> list[str]:
+    """The stored witness list, read as every reader of the save reads it: a damaged value says where it is."""
+    with decoded.naming("deeds", "witnesses"):
+        return decoded.text_list(value or "[]")
