@@ -68,7 +68,7 @@ def _check_port(netloc: str) -> None:
     after_host = host_and_port.rpartition("]")[2] if host_and_port.startswith("[") else host_and_port
     if ":" not in after_host:
         return
-    port = after_host.rpartition(":")[2]
+    port = after_host.partition(":")[2]  # all of it: in ``http:http:`` the client reads the port as ``http:``
     if port == "":
         return
     if not (port.isascii() and port.isdigit()) or int(port) > 65535:

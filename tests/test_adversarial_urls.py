@@ -181,3 +181,12 @@ def test_check_base_url_keeps_what_servers_use() -> None:
     for url in ("http://localhost:11434/v1", "https://api.openai.com/v1", "http://[::1]:8080/v1",
                 "http://192.168.1.20:8000/v1", "http://gpu-box.local:1234/v1/", "http://b\u00fccher.example/v1"):
         assert check_base_url(url) == url
+
+
+def test_a_second_colon_after_the_host_is_a_port_the_check_refuses() -> None:
+    """Found by the property above: the client reads all of ``http:http:`` after the host as the port, so
+    the check must too (it once read the text after the last colon, an empty port, and let it through)."""
+    with pytest.raises(ValueError, match="port"):
+        check_base_url("http://http:http://")
+    with pytest.raises(httpx2.InvalidURL):
+        httpx2.URL("http://http:http://")
