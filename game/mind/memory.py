@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from game.store.decoded import naming, text_list
+from game.store.decoded import count, naming, text_list
 from game.store.rows import RowWrite, Scalar
 
 MEMORY_TABLE = "npc_memories"
@@ -109,12 +109,14 @@ def memory_columns(memory: Memory) -> dict[str, Scalar]:
 def memory_from_row(row: Mapping[str, Scalar]) -> Memory:
     with naming(MEMORY_TABLE, "tags"):  # decoded as ``kith saves check`` and salvage decode it
         tags = text_list(row["tags"] or "[]")
+    with naming(MEMORY_TABLE, "uses"):  # strength divides by 1 + uses: below 0 is damage, not a crash
+        uses = count(row["uses"] or 0)
     kind: MemoryKind = "semantic" if row["kind"] == "semantic" else "episodic"
     return Memory(
         npc=str(row["npc"]), seq=int(row["seq"] or 0), kind=kind, text=str(row["text"]),
         turn=int(row["turn"] or 0), importance=float(row["importance"] or 0.0), valence=float(row["valence"] or 0.0),
         tags=tuple(str(t) for t in tags), strength=float(row["strength"] or 0.0),
-        last_used=int(row["last_used"] or 0), uses=int(row["uses"] or 0), heard=bool(row["heard"]),
+        last_used=int(row["last_used"] or 0), uses=uses, heard=bool(row["heard"]),
         about=str(row["about"] or ""),
     )
 

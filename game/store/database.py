@@ -32,7 +32,7 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import connection, gossip_log, graph_repo, identity, pending, snapshots, undo
+from game.store import connection, decoded, gossip_log, graph_repo, identity, pending, snapshots, undo
 from game.store import journal as journal_log
 from game.store.before_turn import BeforeTurnSource, read_turn_before
 from game.store.connection import now_iso
@@ -47,6 +47,8 @@ from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
 Seed = Callable[["SaveDatabase"], Awaitable[None]]
+_TURN_COLUMNS = ("number", "input", "narration", "npc_context", "world_ir", "timings", "extracted", "created_at",
+                 "extraction")
 
 if TYPE_CHECKING:
     from game.store.fast_marks import FastReading
@@ -452,9 +454,11 @@ class SaveDatabase:
 
     async def _turns_where(self, condition: str, limit: str = "") -> list[TurnRecord]:
         rows = await self.conn.execute_fetchall(
-            "SELECT number, input, narration, npc_context, world_ir, timings, extracted, created_at, extraction FROM "
+            f"SELECT {', '.join(_TURN_COLUMNS)} FROM "
             f"(SELECT * FROM turns WHERE {condition} ORDER BY number DESC {limit}) ORDER BY number"
         )
+        for r in rows:  # a value of another type (a BLOB for the input) is damage, named, not a traceback later
+            decoded.require("turns", _TURN_COLUMNS, r)
         return [
             TurnRecord(number=r[0], input=r[1], narration=r[2], npc_context=r[3],
                        world_ir=json.loads(r[4]) if r[4] else None, timings=json.loads(r[5]),

@@ -10,9 +10,10 @@ column of each table is described here once, with the decoder that says whether 
 - ``kith saves list`` decodes the tables a game reads whole when it opens (``OPENED``), so a save that
   would be refused is listed as damaged;
 - the readers decode their JSON columns with these same functions (``attitude_history`` for an NPC's
-  attitude, ``text_list`` for a memory's tags), so what check accepts is what they can read.
+  attitude, ``text_list`` for a memory's tags), so what check accepts is what they can read; the graph's
+  bulk readers check each row's value types at the read (``node_row``, ``edge_row``, ``knowing_row``).
 
-A test (``tests/test_decoded_columns.py``) holds this table to the schema the migrations build: a column
+A test (``tests/test_adversarial_columns.py``) holds this table to the schema the migrations build: a column
 a new migration adds fails it until it is described here, so none can be forgotten by one of the four.
 
 Values come in as SQLite gives them: ``str`` (or ``RawText``, the undecoded bytes of a TEXT value, when the
@@ -27,7 +28,7 @@ import contextlib
 import json
 import math
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -110,6 +111,14 @@ def integer(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise Undecodable(f"holds {_what(value)}, not a whole number")
+
+
+def count(value: object) -> int:
+    """A count of times (a memory's recalls): a whole number, never below 0 (readers divide by ``1 + uses``)."""
+    number = integer(value)
+    if number < 0:
+        raise Undecodable(f"is {number}, and a count is never below 0")
+    return number
 
 
 def real(value: object) -> float:
@@ -371,7 +380,7 @@ TABLES: dict[str, dict[str, Column]] = {
     "npc_memories": {
         "npc": _text(), "seq": _integer(), "kind": _choice("episodic", "semantic"), "text": _text(),
         "turn": _integer(), "importance": _real(), "valence": _real(), "tags": _json(text_list, "[]"),
-        "strength": _real(), "last_used": _integer(), "uses": _integer(), "heard": _integer(), "about": _text(),
+        "strength": _real(), "last_used": _integer(), "uses": Column("integer", _each(count), 0), "heard": _integer(), "about": _text(),
     },
     "npc_said": {"npc": _text(), "key": _text(), "turn": _integer()},
     "metapath_patterns": {"first": _text(), "second": _text(), "weight": _real(), "yield": _integer(),
@@ -481,3 +490,69 @@ def opening_problem(conn: sqlite3.Connection) -> str | None:
             for column, why in problems(table, row):
                 return f"{table} {key_text(key)}: {column} {why}"
     return None
+
+
+# ------------------------------------------------------------------------------------------- graph rows
+# The graph's rows are read in bulk and trusted for speed (``graph_repo``, ``graph_view``); one value of a
+# type Kith never writes (a BLOB for a name, NULL for an ID, JSON of another shape) then failed far from
+# the read (a sort, ``json.dumps``, ``.get``) as a traceback. One comparison of the row's value types,
+# and the JSON decoders above, keep the read as fast and make such a row damage, named by column.
+
+NODE_COLUMNS = ("id", "name", "type", "aliases", "labels", "summary", "first_seen_turn", "last_seen_turn",
+                "attributes")
+EDGE_COLUMNS = ("id", "source", "target", "relation", "strength", "fact", "valid_at", "invalid_at", "evidence")
+KNOWING_COLUMNS = ("edge_id", "knower", "how", "source", "confidence", "since_turn")
+_NONE: type = type(None)
+_NODE_TYPES: frozenset[tuple[type, ...]] = frozenset({(str, str, str, str, str, str, int, int, str)})
+_EDGE_TYPES: frozenset[tuple[type, ...]] = frozenset({(str, str, str, str, float, str, int, int, str),
+                                                    (str, str, str, str, float, str, int, _NONE, str)})
+_KNOWING_TYPES: frozenset[tuple[type, ...]] = frozenset({(str, str, str, str, float, int), (str, str, str, _NONE, float, int)})
+
+
+def _refused(table: str, names: tuple[str, ...], row: Sequence[object]) -> Undecodable | None:
+    """The first value of ``row`` that does not decode, as ``TABLE.COLUMN why`` (None: every one does)."""
+    found = problems(table, dict(zip(names, row, strict=False)))
+    return Undecodable(f"{table}.{found[0][0]} {found[0][1]}") if found else None
+
+
+def _typed(table: str, names: tuple[str, ...], shapes: frozenset[tuple[type, ...]], row: Sequence[object]) -> None:
+    if tuple(map(type, row)) not in shapes:
+        refused = _refused(table, names, row)
+        if refused is not None:
+            raise refused
+
+
+def require(table: str, names: Sequence[str], row: Sequence[object]) -> None:
+    """Refuse a row of ``table`` (its ``names`` columns, in order) with a value that does not decode: for
+    readers of rows few enough to decode whole (the turns), where a wrong type would fail far away."""
+    found = problems(table, dict(zip(names, row, strict=True)))
+    if found:
+        raise Undecodable(f"{table}.{found[0][0]} {found[0][1]}")
+
+
+def node_row(row: Sequence[object]) -> tuple[list[str], list[str], dict[str, Any]]:
+    """A ``nodes`` row (``NODE_COLUMNS``) checked, and its aliases, labels and attributes decoded."""
+    _typed("nodes", NODE_COLUMNS, _NODE_TYPES, row)
+    try:  # most nodes have no aliases, labels or attributes: their empty JSON is not decoded
+        return ([] if row[3] == "[]" else text_list(row[3]), [] if row[4] == "[]" else text_list(row[4]),
+                {} if row[8] == "{}" else json_object(row[8]))
+    except Undecodable as error:
+        raise _refused("nodes", NODE_COLUMNS, row) or error from None
+
+
+def edge_row(row: Sequence[object]) -> list[str]:
+    """An ``edges`` row (``EDGE_COLUMNS``) checked, and its evidence decoded."""
+    _typed("edges", EDGE_COLUMNS, _EDGE_TYPES, row)
+    raw = str(row[8])
+    # Evidence lists are nearly always one ``turn-N``: that shape is read without the JSON decoder.
+    if raw.startswith('["turn-') and raw.endswith('"]') and '"' not in raw[2:-2] and "\\" not in raw:
+        return [raw[2:-2]]
+    try:
+        return text_list(raw)
+    except Undecodable as error:
+        raise _refused("edges", EDGE_COLUMNS, row) or error from None
+
+
+def knowing_row(row: Sequence[object]) -> None:
+    """Refuse a ``knowings`` row (``KNOWING_COLUMNS``) holding a value of a type Kith never writes."""
+    _typed("knowings", KNOWING_COLUMNS, _KNOWING_TYPES, row)

@@ -17,6 +17,7 @@ from game.graph.knowledge import Knowing
 from game.graph.models import MAX_NAME_CHARS, Edge, Node
 from game.graph.names import normalize_name
 from game.graph.trusted import trusted
+from game.store import decoded
 from game.store.damage import READ_ERRORS, damaged, reads
 
 NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
@@ -30,29 +31,23 @@ _CHUNK = 400  # well under SQLite's bound-parameter limit
 
 
 def node_from_row(row: sqlite3.Row | Sequence[Any]) -> Node:
+    aliases, labels, attributes = decoded.node_row(row)  # a value of another type is damage, named
     return trusted(Node, {
-        "id": row[0], "name": row[1], "aliases": json.loads(row[3]), "type": row[2],
-        "labels": json.loads(row[4]), "summary": row[5], "first_seen_turn": row[6], "last_seen_turn": row[7],
-        "attributes": json.loads(row[8]),
+        "id": row[0], "name": row[1], "aliases": aliases, "type": row[2],
+        "labels": labels, "summary": row[5], "first_seen_turn": row[6], "last_seen_turn": row[7],
+        "attributes": attributes,
     })
 
 
 def edge_from_row(row: sqlite3.Row | Sequence[Any]) -> Edge:
     return trusted(Edge, {
         "id": row[0], "source": row[1], "target": row[2], "relation": row[3], "strength": float(row[4]),
-        "fact": row[5], "valid_at": row[6], "invalid_at": row[7], "evidence_turn_ids": _evidence(row[8]),
+        "fact": row[5], "valid_at": row[6], "invalid_at": row[7], "evidence_turn_ids": decoded.edge_row(row),
     })
 
 
-def _evidence(raw: str) -> list[str]:
-    """Evidence lists are nearly always one ``turn-N``; parse that shape without the JSON decoder."""
-    if raw.startswith('["turn-') and raw.endswith('"]') and '"' not in raw[2:-2] and "\\" not in raw:
-        return [raw[2:-2]]
-    loaded: list[str] = json.loads(raw)
-    return loaded
-
-
 def knowing_from_row(row: sqlite3.Row | Sequence[Any]) -> Knowing:
+    decoded.knowing_row(row)
     return trusted(Knowing, {
         "edge_id": row[0], "knower": row[1], "how": row[2], "source": row[3], "confidence": float(row[4]),
         "since_turn": row[5],

@@ -17,13 +17,13 @@ The records are plain classes with ``__slots__``, not dataclasses: importing ``d
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Coroutine, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from game.errors import SaveNotFound
+from game.store import decoded
 from game.store.connection import inspect_save, read_connection, require_regular, sweep_leftovers
 from game.store.damage import READ_ERRORS, damaged
 from game.store.migrations import CURRENT_VERSION
@@ -120,12 +120,18 @@ class KnowingRecord:
 
 
 def _node(row: Sequence[Any]) -> NodeRecord:
-    return NodeRecord(row[0], row[1], json.loads(row[3]), row[2], json.loads(row[4]), row[5], row[6], row[7],
-                      json.loads(row[8]))
+    aliases, labels, attributes = decoded.node_row(row)  # a value of another type is damage, named
+    return NodeRecord(row[0], row[1], aliases, row[2], labels, row[5], row[6], row[7], attributes)
 
 
 def _edge(row: Sequence[Any]) -> EdgeRecord:
-    return EdgeRecord(row[0], row[1], row[2], row[3], float(row[4]), row[5], row[6], row[7], json.loads(row[8]))
+    evidence = decoded.edge_row(row)
+    return EdgeRecord(row[0], row[1], row[2], row[3], float(row[4]), row[5], row[6], row[7], evidence)
+
+
+def _knowing(row: Sequence[Any]) -> KnowingRecord:
+    decoded.knowing_row(row)
+    return KnowingRecord(row[0], row[1], row[2], row[3], float(row[4]), row[5])
 
 
 def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
@@ -248,6 +254,6 @@ class GraphView:
         for chunk in _chunks(sorted(set(edge_ids))):
             rows = self._rows(f"SELECT {KNOWING_COLUMNS} FROM knowings "
                               f"WHERE edge_id IN ({','.join('?' * len(chunk))})", chunk)
-            for row in self._decode(lambda r: KnowingRecord(r[0], r[1], r[2], r[3], float(r[4]), r[5]), rows):
+            for row in self._decode(_knowing, rows):
                 found.setdefault(row.edge_id, {})[row.knower] = row
         return found
