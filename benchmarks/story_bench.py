@@ -37,7 +37,7 @@ def paragraph(size: int) -> str:
         sentences.append(sentence)
         held += len(sentence) + 1
         index += 1
-    return " ".join(sentences)
+    return " ".join(sentences)[:size]  # the import limit is a hard one
 
 
 def many_names(count: int) -> str:
