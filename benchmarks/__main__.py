@@ -34,6 +34,7 @@ from benchmarks import (
     model_turn_bench,
     open_bench,
     prose_bench,
+    story_bench,
     swipes_bench,
     undo_bench,
 )
@@ -59,6 +60,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "import_bench": import_bench.run,
     "open_bench": open_bench.run,
     "undo_bench": undo_bench.run,
+    "story_bench": story_bench.run,
 }
 
 

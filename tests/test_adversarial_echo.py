@@ -4,7 +4,8 @@ printed a server's model id raw (an OSC that retitles the window, a CSI that cle
 so what the server or the file really holds can still be read.
 
 Case counts: 6 hostile sequences x (model id, server error text) through ``kith doctor``; 6 x a piped
-``--plain`` line; 6 x a ``run --transcript`` command file; 1 ``kith:`` error line quoting a file name.
+``--plain`` line; 6 x a ``run --transcript`` command file; 1 ``kith:`` error line quoting a file name; 6 x line mode's header
+naming a model the server named.
 """
 
 from __future__ import annotations
@@ -116,3 +117,18 @@ def test_a_kith_error_line_shows_what_it_quotes_escaped(tmp_path: Path, clean_en
     assert code == 2
     _no_control(out)
     assert "no\\x1b[2Jsuch.txt: no such command file" in out
+
+
+@pytest.mark.parametrize("hostile", HOSTILE, ids=list(HOSTILE))
+def test_line_modes_header_never_carries_a_server_named_models_escapes(hostile: str, server: ChatServer,
+                                                                        tmp_path: Path) -> None:
+    """With no --model the server's /models names the model, and line mode's first line shows it."""
+    raw, _escaped = HOSTILE[hostile]
+    server.model = f"model{raw}"
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": FIXTURES, "world": "tiny",
+                                    "llm": {"base_url": server.base_url}}, env={})
+    out = io.StringIO()
+    assert LineMode(settings, save="g", stdin=io.StringIO("quit\n"), stdout=out).run() == 0
+    shown = out.getvalue()
+    _no_control(shown)
+    assert " · model" in shown.splitlines()[0] and "@ 127.0.0.1:" in shown.splitlines()[0]

@@ -347,7 +347,7 @@ def test_any_text_reads_without_error_and_names_only_known_nodes(words: list[str
 def test_the_package_is_pure() -> None:
     """No I/O and no SQL: only the standard library's pure parts and game.graph, game.text, game.errors."""
     allowed_stdlib = {"__future__", "re", "dataclasses", "enum", "collections", "collections.abc", "itertools",
-                      "typing", "functools"}
+                      "typing", "functools", "bisect"}
     package = Path(__file__).resolve().parent.parent / "game" / "graph" / "fast_extract"
     for path in package.glob("*.py"):
         for item in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -105,17 +105,39 @@ def typo_distance(a: str, b: str) -> tuple[int, bool]:
             if long_[:i] + long_[i + 1:] == short:
                 doubled = (i > 0 and long_[i - 1] == long_[i]) or (i + 1 < len(long_) and long_[i + 1] == long_[i])
                 return 1, doubled
-    # Plain Damerau-Levenshtein (optimal string alignment) for the rest.
-    rows = [list(range(len(b) + 1))]
+    return _capped_distance(a, b), False
+
+
+def _capped_distance(a: str, b: str, cap: int = 3) -> int:
+    """Damerau-Levenshtein (optimal string alignment) distance, or ``cap`` when it is that or more.
+
+    Only the diagonal band the cap allows is computed (a cell further off it is at least ``cap`` away),
+    and a row whose every cell has reached the cap ends the count: scoring a new name against everyone who
+    shares a word with it (thousands, in a story naming thousands) stays a few steps per letter.
+    """
+    if abs(len(a) - len(b)) >= cap:
+        return cap
+    older: list[int] = []
+    above = [min(j, cap) for j in range(len(b) + 1)]
     for i in range(1, len(a) + 1):
-        row = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], rows[-2][j - 2] + 1)
-        rows.append(row)
-    return min(rows[-1][len(b)], 3), False
+        row = [cap] * (len(b) + 1)
+        lowest = row[0] = min(i, cap)
+        here = a[i - 1]
+        for j in range(max(1, i - cap + 1), min(len(b), i + cap - 1) + 1):
+            best = above[j - 1] if here == b[j - 1] else above[j - 1] + 1
+            if above[j] < best:
+                best = above[j] + 1
+            if row[j - 1] < best:
+                best = row[j - 1] + 1
+            if i > 1 and j > 1 and here == b[j - 2] and a[i - 2] == b[j - 1] and older[j - 2] < best:
+                best = older[j - 2] + 1
+            row[j] = best if best < cap else cap
+            if best < lowest:
+                lowest = best
+        if lowest >= cap:
+            return cap
+        older, above = above, row
+    return above[len(b)]
 
 
 def score(name: str, aliases: Sequence[str], node: Node) -> Candidate | None:

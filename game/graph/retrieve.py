@@ -8,6 +8,7 @@ walked, not the size of the graph.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -104,11 +105,15 @@ async def find_mentions(reader: GraphReader, message: str) -> list[Node]:
     spans = list(candidate_spans(message, longest))
     named = await reader.nodes_named({text for _, _, text in spans})
     matches = [(start, end, node) for start, end, text in spans for node in named.get(text, [])]
+    starts = [start for start, _, _ in matches]  # ascending: the spans come in order of their start
     kept: list[tuple[int, int, Node]] = []
     for start, end, node in matches:
+        # A match that covers this one starts at most ``longest`` before its end: only those are looked
+        # at, so a long paragraph naming people thousands of times is read in linear time, not pairwise.
+        window = matches[bisect_left(starts, end - longest):bisect_right(starts, start)]
         covered = any(
             other.id != node.id and s <= start and end <= e and (e - s) > (end - start)
-            for s, e, other in matches
+            for s, e, other in window
         )
         if not covered:
             kept.append((start, end, node))

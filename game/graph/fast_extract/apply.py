@@ -13,7 +13,6 @@ callers import this module lazily.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from game.graph.fast_extract.extractor import FastExtractor
 from game.graph.fast_extract.gazetteer import Gazetteer
@@ -36,18 +35,23 @@ class FastApplied:
         return len(self.extraction.triples)
 
 
-@lru_cache(maxsize=8)
-def _extractor(vocabulary: Vocabulary) -> FastExtractor:
-    # Building the vocabulary's patterns takes a few milliseconds; a game asks with one vocabulary.
-    return FastExtractor(vocabulary)
+_EXTRACTORS: dict[str, FastExtractor] = {}
+_KEPT_EXTRACTORS = 8
 
 
 def extractor_for(vocabulary: Vocabulary) -> FastExtractor:
-    """A fast extractor over ``vocabulary``'s relations (built once per vocabulary in a process)."""
-    try:
-        return _extractor(vocabulary)
-    except TypeError:  # an unhashable vocabulary: build it each time
-        return FastExtractor(vocabulary)
+    """A fast extractor over ``vocabulary``'s relations, built once per vocabulary in a process.
+
+    Keyed by what the vocabulary says, not by the object: each turn reads its vocabulary afresh, and a
+    ``Vocabulary`` is unhashable, so an object key never hit. Building the patterns compiles hundreds of
+    expressions (more than ``re``'s own cache keeps): every paragraph of an imported story paid it."""
+    key = repr(sorted(vocabulary.relations.items()))
+    extractor = _EXTRACTORS.get(key)
+    if extractor is None:
+        if len(_EXTRACTORS) >= _KEPT_EXTRACTORS:
+            _EXTRACTORS.pop(next(iter(_EXTRACTORS)))
+        extractor = _EXTRACTORS[key] = FastExtractor(vocabulary)
+    return extractor
 
 
 async def apply_fast(execution: UpsertExecution, text: str, read_turn: int | None = None,

@@ -8,6 +8,7 @@ inside it but yields no relation (identity is never guessed: see ``resolve_name`
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -64,12 +65,17 @@ class NameIndex:
                  if text in self.names]
         # Longest first, then leftmost: "Old Tom" hides "Tom", and two names never share a character.
         found.sort(key=lambda m: (-(m[1] - m[0]), m[0]))
-        taken: list[tuple[int, int]] = []
+        # The spans taken are disjoint, so the one starting last before ``end`` is the only one that can
+        # overlap: a bisect each, not a look at every span taken (a paragraph naming thousands was quadratic).
+        taken_starts: list[int] = []
+        taken_ends: list[int] = []
         kept: list[Mention] = []
         for start, end, entities in found:
-            if any(start < e and s < end for s, e in taken):
+            before = bisect_left(taken_starts, end)
+            if before and taken_ends[before - 1] > start:
                 continue
-            taken.append((start, end))
+            taken_starts.insert(before, start)
+            taken_ends.insert(before, end)
             kept.append(Mention(start, end, entities[0] if len(entities) == 1 else None))
         kept.sort(key=lambda m: m.start)
         return kept
