@@ -108,12 +108,13 @@ async def test_markup_looking_names_show_as_typed_in_save_as_and_new_game(tmp_pa
 
 @pytest.mark.parametrize("text", LOOKS_LIKE_MARKUP)
 async def test_markup_looking_server_words_show_as_written(tmp_path: Path, text: str) -> None:
-    """A server's error (a toast and a story line), the model's narration (the story) and the player's own
-    line (the story, the time-travel list) all show the brackets as written."""
+    """A server's error (a toast and a story line), the model's narration (the story), the player's own
+    line (the story, the time-travel list) and the model's name (the status line) all show as written."""
     with ChatServer() as server:
-        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url, model=f"m{text}"))
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await settle(pilot)
+            assert f"· m{text} @ 127.0.0.1:" in screen_text(app).splitlines()[0]
             server.push(Failure(500, f"the model said {text} and stopped"))
             await play(pilot, f"say {text}")
             assert app.is_running
