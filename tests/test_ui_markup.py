@@ -245,9 +245,10 @@ async def test_escape_sequences_from_a_server_or_a_player_never_reach_the_termin
     model's narration or a pasted line would retitle or clear the player's terminal. They are dropped and
     the words around them kept."""
     with ChatServer() as server:
-        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url, model=f"m{ESCAPES}x"))
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await settle(pilot)
+            assert "· mx @ 127.0.0.1:" in screen_text(app).splitlines()[0]
             server.push(Failure(500, f"bad{ESCAPES}gateway"))
             await play(pilot, f"say{ESCAPES} hello")
             shown = app.export_screenshot()
