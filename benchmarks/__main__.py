@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from benchmarks import (
     cli_bench,
     context_bench,
+    deeds_bench,
     engine_bench,
     enrich_bench,
     extract_bench,
@@ -47,6 +48,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "prose_bench": prose_bench.run,
     "cli_bench": cli_bench.run,
     "gossip_bench": gossip_bench.run,
+    "deeds_bench": deeds_bench.run,
     "context_bench": context_bench.run,
     "launch_bench": launch_bench.run,
     "memory_bench": memory_bench.run,

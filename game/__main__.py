@@ -262,7 +262,9 @@ def _main(argv: Sequence[str] | None) -> int:
         handler: Handler = args.handler
         return handler(args, settings)
     except KithError as error:
-        print(f"kith: {error.message}", file=sys.stderr)
+        from game.text import escape_control
+
+        print(f"kith: {escape_control(error.message)}", file=sys.stderr)  # it may quote a server or a file
         return 2
     except KeyboardInterrupt:
         print("", file=sys.stderr)

@@ -7,14 +7,13 @@ this module validates what it read.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from game.base_url import check_base_url, shown_url, without_userinfo
 from game.errors import ConfigError
 from game.settings_source import (
     SettingsSource,
@@ -84,17 +83,7 @@ class LLMSettings(BaseModel):
     def _base_url(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
             return None
-        value = value.strip()
-        if not value.startswith(("http://", "https://")):
-            raise ValueError("must start with http:// or https:// (e.g. http://localhost:11434/v1)")
-        try:
-            parts = urlsplit(value)
-            parts.port  # noqa: B018 - reading it is the check: a bad port raises here, not mid-game
-        except ValueError as error:
-            raise ValueError(f"is not a usable URL ({error})") from error
-        if not parts.hostname:
-            raise ValueError("names no host (e.g. http://localhost:11434/v1)")
-        return value
+        return check_base_url(value.strip())
 
     @property
     def narration_model(self) -> str | None:
@@ -200,6 +189,16 @@ class Settings(BaseModel):
         return bool(self.llm.base_url or self.llm.model)
 
 
+def with_endpoint(settings: Settings, base_url: str | None, model: str | None) -> Settings:
+    """``settings`` pointed at another endpoint (the settings screen's choice), checked as a flag would be:
+    ``model_copy`` alone validates nothing, and an unchecked URL fails inside the HTTP client."""
+    try:
+        llm = LLMSettings.model_validate({**settings.llm.model_dump(), "base_url": base_url, "model": model})
+    except ValidationError as error:
+        raise ConfigError(_describe(error, lambda loc: "settings screen")) from error
+    return settings.model_copy(update={"llm": llm})
+
+
 def load_settings(
     flags: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
@@ -249,15 +248,6 @@ def _source(loc: tuple[str | int, ...], flags: Mapping[str, Any], environment: M
     return "settings"
 
 
-_USERINFO = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)?[^/?#\s]*@")
-
-
-def without_userinfo(text: str) -> str:
-    """``http://user:token@host/v1`` -> ``http://***@host/v1``: a URL shown in a message keeps its host
-    and path (what a typo is usually in) but never the credentials written into it."""
-    return _USERINFO.sub(lambda match: f"{match.group('scheme') or ''}***@", text)
-
-
 def _describe(error: ValidationError, source: Callable[[tuple[str | int, ...]], str], limit: int = 6) -> str:
     """``SOURCE: field: problem (got VALUE)`` for each bad value, the value shown without credentials."""
     parts: list[str] = []
@@ -269,7 +259,9 @@ def _describe(error: ValidationError, source: Callable[[tuple[str | int, ...]], 
             message = "unknown field"
         got = item.get("input")
         shown = ""
-        if item["type"] not in {"missing", "extra_forbidden"} and not isinstance(got, dict | list):
+        if loc[-1:] == ("base_url",) and isinstance(got, str):
+            shown = f" (got '{shown_url(got.strip())}')"
+        elif item["type"] not in {"missing", "extra_forbidden"} and not isinstance(got, dict | list):
             shown = f" (got {without_userinfo(got)!r})" if isinstance(got, str) else f" (got {got!r})"
         parts.append(f"{source(loc)}: {field}: {message}{shown}")
     more = len(error.errors()) - limit

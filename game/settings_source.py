@@ -15,6 +15,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from game.errors import ConfigError
+from game.reading import TooLarge, read_file_at_most
+
+CONFIG_LIMIT = 1 << 20
+"""The most a settings file may hold (a kith.toml is a few hundred bytes): ``--config /dev/zero`` stops here."""
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_DIR.parent
@@ -137,7 +141,9 @@ def _read_file(path: Path) -> dict[str, Any]:
     import tomllib  # only when there is a file to read: most runs have none
 
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_file_at_most(path, CONFIG_LIMIT).decode("utf-8"))
+    except TooLarge as error:
+        raise ConfigError(f"{path}: is {error.words}, more than a settings file holds") from None
     except FileNotFoundError as error:
         raise ConfigError(f"{path}: no such settings file") from error
     except OSError as error:

@@ -46,6 +46,15 @@ def strip_control(text: str) -> str:
     return _CONTROL.sub("", _ESCAPE_SEQUENCES.sub("", text))
 
 
+def escape_control(text: str, keep: str = "\n") -> str:
+    """Untrusted text shown for what it is: every escape sequence and control character (but those in
+    ``keep``) written as its Python escape (``\x1b[2J``, ``\u202e``), for values a reader must see exactly,
+    a model id or a line the player typed, where dropping characters would show something else."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or char in keep else repr(char)[1:-1] for char in text)
+
+
 def has_control(text: str) -> bool:
     """True when the text holds a character ``strip_control`` would remove (names refuse these)."""
     return strip_control(text) != text

@@ -9,8 +9,9 @@ decompress), and then
 
 - ``saves check`` names the column;
 - play either plays on, or refuses with the damaged-save message (never another exception), and a save
-  play refuses on opening is marked damaged by ``saves list``; the one-shot readers (``graph attitude``,
-  ``graph memories``, ``graph pending``, ``graph node``) print a result or one ``kith:`` line;
+  play refuses on opening is marked damaged by ``saves list``; every one-shot reader (``READERS``: each
+  ``kith graph`` command that reads, ``gossip --dry-run`` among them, and the list) prints a result or one
+  ``kith:`` line;
 - ``saves salvage`` writes a new save that checks ok and plays a turn.
 
 Cases: one per column of ``TABLES`` (``len(CASES)``), plus the two of the issue through the command line.
@@ -65,7 +66,14 @@ def _rowids() -> set[tuple[str, str]]:
 
 
 READERS = (("graph", "attitude", "--save", "game", "Hob"), ("graph", "memories", "--save", "game", "Hob"),
-           ("graph", "pending", "--save", "game"), ("graph", "node", "--save", "game", "Hob"))
+           ("graph", "pending", "--save", "game"), ("graph", "node", "--save", "game", "Hob"),
+           ("graph", "dump", "--save", "game"), ("graph", "retrieve", "--save", "game", "talk to hob"),
+           ("graph", "knows", "--save", "game", "Hob"), ("graph", "stats", "--save", "game"),
+           ("graph", "neighbours", "--save", "game", "Hob"), ("graph", "path", "--save", "game", "Hob", "Wren"),
+           ("graph", "history", "--save", "game", "Hob", "Wren"), ("graph", "map", "--save", "game"),
+           ("graph", "patterns", "--save", "game"), ("graph", "gaps", "--save", "game"),
+           ("graph", "gossip", "--dry-run", "--save", "game"), ("saves", "list"), ("saves", "list", "--json"))
+"""Every command that reads a save without playing it (``gossip --dry-run`` reads the cooldown's log)."""
 CASES = [(table, column) for table, columns in decoded.TABLES.items() for column in columns
          if (table, column) not in _rowids()]
 

@@ -227,7 +227,8 @@ def test_a_format_number_play_refuses_is_refused_by_check_alike_and_nothing_is_w
     """``user_version`` set by another hand (issue 21): 5 or 1 on a save whose tables are of the current
     format (upgrading would create tables that exist), 0 or -1 (below every Kith format; -1 once ran the
     last migration over the save before the refusal), 99 (a newer Kith). ``saves check`` refuses exactly
-    what play refuses, with the same one line, and neither writes a byte."""
+    what play refuses, with the same one line, and neither writes a byte; ``saves salvage`` rescues every
+    one but the newer Kith's into a save of the format its tables are."""
     import sqlite3
 
     saves = damaged_copy(tmp_path, played)
@@ -248,6 +249,21 @@ def test_a_format_number_play_refuses_is_refused_by_check_alike_and_nothing_is_w
     assert sorted(p.name for p in saves.iterdir()) == ["game.sqlite"]
     assert main([*base, "saves", "list"]) == 0
     assert "left untouched" in capsys.readouterr().out, "the list marks it as play would refuse it"
+
+    # The remedy: the rows are whole, so salvage reads them at the format the tables show (not a newer one's).
+    if version == 99:
+        assert main([*base, "saves", "salvage", "game", "rescued"]) == 1
+        assert "newer Kith" in capsys.readouterr().err and not (saves / "rescued.sqlite").exists()
+        return
+    assert "`kith saves salvage game NEW`" in checked
+    assert main([*base, "saves", "salvage", "game", "rescued"]) == 0
+    shown = capsys.readouterr().out
+    assert f"- meta format: repaired (its format number was {version}; its tables are format " in shown
+    assert digest(path) == before, "salvage only reads the damaged save"
+    assert main([*base, "saves", "check", "rescued"]) == 0
+    commands = tmp_path / "more.txt"
+    commands.write_text("look\n")
+    assert main([*base, "run", "--transcript", "--save", "rescued", str(commands)]) == 0
 
 
 async def test_a_turn_the_save_refuses_names_the_save_as_typed(tmp_path: Path) -> None:

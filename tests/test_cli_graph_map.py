@@ -73,3 +73,30 @@ async def test_rebuild_extracts_turns_whose_memory_update_failed(tmp_path: Path,
     assert code == 0 and report["pending"] == [1] and report["extracted"] == [1] and report["remaining"] == []
     assert await asyncio.to_thread(main, args) == 0
     assert "nothing to rebuild" in capsys.readouterr().out
+
+
+def test_the_map_as_json_is_the_drawings_geometry(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    upsert(tmp_path, capsys, {
+        "nodes": [{"name": "Mira", "summary": "Keeps the ledger."}, {"name": "Tomas", "summary": "Hides it."},
+                  {"name": "Harbour Watch", "type": "faction", "summary": "The paid guard."}],
+        "edges": [{"sourceName": "Mira", "targetName": "Tomas", "relation": "TRUSTS", "strength": 0.7,
+                   "fact": "Mira trusts Tomas since the harbour fire."},
+                  {"sourceName": "Tomas", "targetName": "Harbour Watch", "relation": "FEARS", "strength": -0.6,
+                   "fact": "Tomas fears the Watch will find the ledger."}],
+    })
+    for view in ("scene", "person", "everyone"):
+        assert main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "demo", "--width", "46",
+                     "--height", "30", "--view", view, "--focus", "Tomas", "--json"]) == 0
+        shape = json.loads(capsys.readouterr().out)
+        assert {"width", "height", "view", "nodes", "edges", "listed"} <= set(shape)
+        assert (shape["width"], shape["height"], shape["view"]) == (46, 30, view)
+        assert {n["name"] for n in shape["nodes"]} == {"Mira", "Tomas", "Harbour Watch"}
+        assert all({"name", "x", "y", "w", "shown"} <= set(n) for n in shape["nodes"])
+        fears = next(e for e in shape["edges"] if e["relation"] == "FEARS")
+        assert (fears["source"], fears["target"], fears["sign"]) == ("Tomas", "Harbour Watch", "-")
+        assert fears["labelled"] and fears["cells"] and all(len(c) == 2 for c in fears["cells"])
+        watch = next(n for n in shape["nodes"] if n["name"] == "Harbour Watch")
+        assert watch["shown"] and watch["w"] == len("[Harbour Watch]")
+    with pytest.raises(SystemExit) as refused:
+        main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "demo", "--view", "nowhere"])
+    assert refused.value.code == 2 and "invalid choice" in capsys.readouterr().err

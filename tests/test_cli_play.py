@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from chat_server import ChatServer, Failure, Text
+from helpers.interrupt import interruptible
 
 from game.cli.play import LineMode
 from game.config import Settings, load_settings
@@ -125,7 +126,7 @@ def test_ctrl_c_during_a_turn_cancels_it_and_at_the_prompt_quits(tmp_path: Path)
     slow = "Edda looks up from the wick and begins a very long story about the winter the lamp went out. " * 3
     with ChatServer() as server:
         server.push(Text(slow, chunk_size=6, pause=0.05))
-        process = subprocess.Popen(
+        process = interruptible(
             [str(KITH), "--content-dir", str(FIXTURES), "--saves-dir", str(saves), "play", "--plain",
              "--world", "tiny", "--save", "slow"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=llm_env(server),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
+from helpers.interrupt import interruptible
 from helpers.narrators import BrokenNarrator
 from helpers.saves import migration_of, older_save
 from llm_helpers import edge, ir, relation
@@ -124,7 +125,7 @@ async def test_ctrl_c_during_kith_graph_enrich_keeps_the_save_consistent_and_the
                     ToolCalls([("upsert_npc_graph", {"edges": [model_edge]})]),
                     Delayed(30, Text(json.dumps(ir()))))
         root = Path(__file__).resolve().parent.parent
-        process = subprocess.Popen(
+        process = interruptible(
             [sys.executable, "-m", "game", "--saves-dir", str(tmp_path), "graph", "enrich", "--save", "s",
              "--base-url", server.base_url, "--model", "test-model"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.interrupt import interruptible
 
 from benchmarks.graph_bench import synthesize
 from game.__main__ import main
@@ -392,9 +393,9 @@ def test_ctrl_c_during_an_import_leaves_every_save_as_it_was(tmp_path: Path, int
     big.write_text("".join(json.dumps({**line, "turn": line["turn"] + 20}) + "\n"
                            for line in synthesize(150_000, seed=4).lines), encoding="utf-8")
     root = Path(__file__).resolve().parent.parent
-    process = subprocess.Popen([sys.executable, "-m", "game", "--saves-dir", str(saves), "graph", "import", "--save",
-                                "s", str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)})
+    process = interruptible([sys.executable, "-m", "game", "--saves-dir", str(saves), "graph", "import", "--save",
+                             "s", str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)})
 
     def written() -> int:  # the batches going in: the new save's temporary file, or the existing save's WAL
         return sum(path.stat().st_size for path in saves.glob("*") if path.name != "s.sqlite" and path.is_file()) \

@@ -22,6 +22,7 @@ from fcntl import ioctl
 from pathlib import Path
 
 import pytest
+from helpers.interrupt import interruptible
 
 from benchmarks.graph_bench import synthesize
 from game.cli import import_progress
@@ -70,7 +71,7 @@ def run_import(tmp_path: Path, save: str, source: Path, *extra: str, stderr_on_t
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     try:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=follower, text=True, cwd=tmp_path, env=env)
+        process = interruptible(command, stdout=subprocess.PIPE, stderr=follower, text=True, cwd=tmp_path, env=env)
         if interrupt_when is not None:
             deadline = time.monotonic() + 60
             while not interrupt_when(shown.decode(errors="replace")) and process.poll() is None \

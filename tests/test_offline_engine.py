@@ -98,9 +98,14 @@ async def test_conversation_topics_lies_and_trust_gated_answers(world: World) ->
     assert truth.startswith("\"Tobin wants my post. Let him wait.\"")
     ir = game.turns[-1].result.world_ir
     assert [(r.source, r.relation, r.target) for r in ir.relations] == [("Sam Reed", "KNOWS_SECRET_OF", "Tobin Hale")]
-    unknown = await game.play("ask edda about the weather")
+    # Something of the story that is not hers to talk about: her own words for it.
+    unknown = await game.play("ask edda about the post")
     assert unknown.startswith("Edda shrugs. \"Ask me about the lamp, if you must ask.\"")
     assert unknown.endswith("Edda might talk about the lamp or Tobin.")
+    # Something the story never names: she doesn't know about it, and hides nothing by saying so.
+    nothing = await game.play("ask edda about the weather")
+    assert nothing.startswith("Edda doesn't know about the weather.")
+    assert "Edda shrugs" not in nothing
 
 
 async def test_acts_change_relations_and_refuse_in_character(world: World) -> None:

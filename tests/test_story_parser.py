@@ -45,7 +45,7 @@ async def test_scenery_the_room_names_is_never_missing(brinefall: World) -> None
         assert "There's no" not in reply and "nothing" in reply.casefold()
     assert "flat yellow eyes" in told[4]
     assert told[5] == "The bollard is part of the Salt Quay; you can't carry it off."
-    assert told[6] == "The whelks are part of the Salt Quay; you can't carry them off."
+    assert told[6] == "The whelks are Captain Merrow's, not yours to carry off.", "he is eating them"
     assert told[7] == "Lise is nobody's to carry off. You could talk to her instead."
     assert "scales are taller" in told[9]
     assert told[10].startswith("There's no zebra here")
@@ -120,7 +120,7 @@ async def test_a_person_named_in_a_question_becomes_him_or_her(brinefall: World)
 
 async def test_them_follows_scenery_too(brinefall: World) -> None:
     told = (await play(brinefall, ["n", "x whelks", "take them"])).told
-    assert told[2] == "The whelks are part of the Salt Quay; you can't carry them off."
+    assert told[2] == "The whelks are Captain Merrow's, not yours to carry off."
 
 
 async def test_a_place_in_view_and_a_pronoun_before_the_thing(brinefall: World) -> None:

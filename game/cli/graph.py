@@ -24,6 +24,7 @@ from game.cli.graph_gossip import add_gossip_parser
 from game.cli.graph_map import add_map_parsers
 from game.cli.graph_patterns import add_patterns_parser
 from game.cli.graph_pending import add_pending_parsers
+from game.registry import default_registry
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,6 +66,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_save_option(knows)
     add_json_option(knows)
     knows.add_argument("name", metavar="NAME", help="a name, alias or node ID, or 'player'")
+    knows.add_argument("--deeds", action="store_true",
+                       help="the deeds NAME knows instead: who did what to whom, how they know, from whom")
     knows.set_defaults(handler=handler("graph_read", "knows"))
 
     stats = actions.add_parser(
@@ -124,6 +127,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_extract_parser(actions)
     add_enrich_parsers(actions)
     add_gossip_parser(actions)
+    default_registry().add_graph_commands(actions, handler)
     attitude = actions.add_parser(
         "attitude", help="one person's attitude toward the player: trust, respect, friendliness, tier, history",
         description="How NAME regards the player: trust, respect and friendliness (-100 to 100), the "

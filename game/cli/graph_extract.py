@@ -22,13 +22,13 @@ if TYPE_CHECKING:
 async def extract_command(args: argparse.Namespace, settings: Settings) -> int:
     # Imported here: the extractor compiles its patterns on import (a quarter of a second), and every
     # ``kith graph`` command loads this module for its parser.
-    from game.cli.graph_write import read_text
+    from game.cli.graph_write import EXTRACT_LIMIT, read_text
     from game.graph.fast_extract.extractor import FastExtractor
     from game.graph.fast_extract.gazetteer import Gazetteer
     from game.graph.upsert import UpsertExecution
 
     save_path(args, settings)  # a malformed save name is refused before the input is even read
-    text, _label = read_text(args.file)
+    text, _label = read_text(args.file, EXTRACT_LIMIT)
     applied: dict[str, Any] | None = None
     outcomes: list[CallOutcome] = []
     async with open_save(args, settings) as db:

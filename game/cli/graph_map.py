@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from game.cli.graph_common import open_save, positive
@@ -14,7 +14,7 @@ from game.errors import SaveError
 if TYPE_CHECKING:
     from game.config import Settings
     from game.graph.map.known import KnownView
-    from game.graph.models import Edge
+    from game.graph.models import Edge, Node
     from game.store.database import SaveDatabase
 
 PLAYER_WORD = "player"
@@ -48,9 +48,23 @@ def _size(args: argparse.Namespace) -> tuple[int, int]:
     return min(args.width or default[0], MAX_COLUMNS), min(args.height or default[1], MAX_ROWS)
 
 
-async def _view(args: argparse.Namespace, db: SaveDatabase, edges: list[Edge]) -> KnownView | None:
-    """Whose knowledge the map shows: ``--all`` everything, ``--as NAME`` that person's, else the player's
-    (a save with no player, or from before the player's knowledge was kept, shows everything)."""
+def _stage_ids(nodes: Sequence[Node], cast: Sequence[str]) -> list[str]:
+    """The nodes the scene's cast names (by name or alias; a name that matches none is skipped)."""
+    from game.graph.names import resolve_name
+
+    found: list[str] = []
+    for name in cast:
+        match = resolve_name(name, nodes, by_id=True)
+        if match.node is not None and not match.ambiguous:
+            found.append(match.node.id)
+    return found
+
+
+async def _view(args: argparse.Namespace, db: SaveDatabase,
+                edges: list[Edge]) -> tuple[KnownView | None, list[str]]:
+    """Whose knowledge the map shows (``--all`` everything, ``--as NAME`` that person's, else the player's;
+    a save with no player, or from before the player's knowledge was kept, shows everything), and who is
+    on stage at the save's current turn (the scene view's centre)."""
     from pydantic import ValidationError
 
     from game.engine.player_view import npc_view, player_view
@@ -58,19 +72,22 @@ async def _view(args: argparse.Namespace, db: SaveDatabase, edges: list[Edge]) -
     from game.graph.names import normalize_name
     from game.world.scene import SceneState
 
-    if args.all:
-        return None
-    graph = await db.load_graph_index()
     raw = await db.scene_at(await db.current_turn())
     try:
         scene = SceneState.model_validate(raw) if raw is not None else None
     except ValidationError as error:
+        if args.all:
+            return None, []
         raise SaveError(f"{db.name}: its scene no longer reads ({error.error_count()} problems); "
                         "use --all to draw the whole graph") from error
+    cast = list(scene.cast) if scene is not None else []
+    if args.all:
+        return None, cast
+    graph = await db.load_graph_index()
     if args.as_name is None or normalize_name(args.as_name) == PLAYER_WORD:
-        return player_view(None, scene, graph)
+        return player_view(None, scene, graph), cast
     knower = focus_node(list(graph.nodes.values()), args.as_name)
-    return npc_view(graph, knower.id, edges)
+    return npc_view(graph, knower.id, edges), cast
 
 
 async def map_command(args: argparse.Namespace, settings: Settings) -> int:
@@ -81,11 +98,17 @@ async def map_command(args: argparse.Namespace, settings: Settings) -> int:
         nodes = await db.all_nodes()
         edges = await db.all_edges()
         positions = await db.load_layout()
-        view = await _view(args, db, edges)
+        view, cast = await _view(args, db, edges)
     nodes, edges = known_graph(nodes, edges, view)
     width, height = _size(args)
-    drawing = render_map(nodes, edges, width, height, positions, focus=args.focus,
-                         show_closed=args.closed, at_turn=args.at)
+    drawing = render_map(nodes, edges, width, height, positions, focus=args.focus, show_closed=args.closed,
+                         at_turn=args.at, view=args.view, stage=_stage_ids(nodes, cast))
+    if args.json:
+        from game.cli.graph_common import print_json
+        from game.graph.map.geometry import geometry
+
+        print_json(geometry(drawing))
+        return 0
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     # Names were made safe where the map lays them out; the colours here are the map's own escapes.
     print(drawing.ansi() if colour else drawing.plain())
@@ -94,6 +117,7 @@ async def map_command(args: argparse.Namespace, settings: Settings) -> int:
 
 def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from game.cli.graph_common import add_save_option, handler, non_negative
+    from game.graph.map.view import VIEWS
 
     drawn = actions.add_parser(
         "map", help="the relationship map as text (ANSI colour on a terminal)",
@@ -106,8 +130,15 @@ def add_map_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     drawn.add_argument("--height", type=_bounded(MAX_ROWS, "rows"),
                        help=f"rows, at most {MAX_ROWS} (default: the terminal's, else 30)")
     drawn.add_argument("--at", type=non_negative, metavar="TURN", help="the map as it stood after TURN")
-    drawn.add_argument("--focus", metavar="NAME", help="centre on a node and its two-hop neighbourhood")
+    drawn.add_argument("--focus", metavar="NAME", help="the selected person: the person view's centre, added to "
+                       "the scene view's stage, the everyone view's neighbourhood")
     drawn.add_argument("--closed", action="store_true", help="also draw ended relations (dashed, dim)")
+    drawn.add_argument("--view", choices=list(VIEWS), default="scene",
+                       help="scene: who is on stage (and --focus) with their ties, the rest as a roster; "
+                            "person: --focus (or the best-connected) and every relation of theirs; "
+                            "everyone: the whole cast (default: scene)")
+    drawn.add_argument("--json", action="store_true",
+                       help="the drawing's geometry as JSON (names, line cells, labels; docs/graph-cli.md)")
     whose = drawn.add_mutually_exclusive_group()
     whose.add_argument("--as", dest="as_name", metavar="NAME",
                        help="what NAME knows: their relations and the people in them ('player': the player)")

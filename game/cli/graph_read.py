@@ -60,7 +60,12 @@ async def retrieve_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def knows(args: argparse.Namespace, settings: Settings) -> int:
-    """What one person knows: every open relation they know, or everyone does, with how and from whom."""
+    """What one person knows: every open relation they know, or everyone does, with how and from whom
+    (``--deeds``: the deeds they know instead)."""
+    if getattr(args, "deeds", False):
+        from game.cli.graph_deeds import knows_deeds
+
+        return await knows_deeds(args, settings)
     async with open_save(args, settings) as db:
         knower = await find_knower(db, args.name)
         rows: dict[str, Knowing] = {k.edge_id: k for k in await db.graph.knowings_by(PUBLIC)}

@@ -30,6 +30,7 @@ from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import NodeSource, UpsertExecution, load_calls, load_json
+from game.reading import TooLarge, read_file_at_most, read_text_at_most
 from game.store import bulk_commit
 from game.store.database import SaveDatabase, node_by_name
 from game.store.mind_fold import MindSummary
@@ -40,17 +41,30 @@ INDEX_FROM_CALLS = 200
 BOM = "\ufeff"
 
 
-def read_text(source: str) -> tuple[str, str]:
-    """The text of ``source`` (a file, or ``-`` for standard input) and a label for messages."""
+UPSERT_LIMIT = 16 << 20
+"""The most ``graph upsert`` reads: thousands of calls of the largest size the contract allows."""
+IMPORT_LIMIT = 128 << 20
+"""The most ``graph import`` reads: half a million lines, four times the 100k-version benchmark's file."""
+EXTRACT_LIMIT = 2_000_000
+"""The most ``graph extract`` reads: as much as ``import-story`` takes (a novel's length)."""
+
+
+def read_text(source: str, limit: int) -> tuple[str, str]:
+    """The text of ``source`` (a file, or ``-`` for standard input) and a label for messages; refused
+    past ``limit`` bytes, having read no more than that (``/dev/zero`` or an endless pipe stop there)."""
     if source == "-":
         try:
-            return sys.stdin.read().removeprefix(BOM), "standard input"
+            return read_text_at_most(sys.stdin, limit).removeprefix(BOM), "standard input"
         except UnicodeDecodeError as error:
             raise InputError(f"standard input is not UTF-8 text ({error.reason}); nothing was written") from error
+        except TooLarge as error:
+            raise InputError(f"standard input is {error.words}; nothing was written") from None
     path = Path(source)
     try:
         # utf-8-sig: a byte-order mark (editors on Windows add one) is read past, not taken for JSON.
-        return path.read_text(encoding="utf-8-sig"), source
+        return read_file_at_most(path, limit).decode("utf-8-sig"), source
+    except TooLarge as error:
+        raise InputError(f"{source} is {error.words}; nothing was written") from None
     except FileNotFoundError:
         raise InputError(f"{source}: no such file") from None
     except IsADirectoryError:
@@ -63,7 +77,7 @@ def read_text(source: str) -> tuple[str, str]:
 
 async def upsert(args: argparse.Namespace, settings: Settings) -> int:
     save_path(args, settings)  # a malformed save name is refused before the input is even read
-    text, label = read_text(args.file)
+    text, label = read_text(args.file, UPSERT_LIMIT)
     try:
         calls = load_calls(text)
     except ValueError as error:
@@ -185,7 +199,7 @@ def collector_paused() -> Iterator[None]:
 
 async def import_command(args: argparse.Namespace, settings: Settings) -> int:
     save_path(args, settings)
-    text, label = read_text(args.file)
+    text, label = read_text(args.file, IMPORT_LIMIT)
     # On a terminal only, and never for --json: standard output is untouched either way.
     progress = ImportProgress.on_terminal(sys.stderr, label, text, wanted=not args.json)
     try:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from game.errors import KithError
+from game.text import escape_control
 
 if TYPE_CHECKING:
     from game.config import Settings
@@ -119,6 +120,11 @@ def quick_play(args: argparse.Namespace, source: SettingsSource) -> int:
     return run_play(args, validated())
 
 
+LINE_LIMIT = 1 << 16
+"""The longest line read in line mode: eight times what a turn takes (longer input is refused as too long),
+and a bound on what an input that never ends a line makes Kith hold."""
+
+
 def _valid_text(line: str) -> str:
     """Bytes that are not UTF-8 (read as lone surrogates) become U+FFFD, so they can be saved and shown."""
     return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
@@ -182,19 +188,25 @@ class LineMode:
                 else:
                     self._say("\n(Interrupted after the turn was saved.)\n\n")
             except KithError as error:
-                self._say(f"{error.title}: {error.message}\n\n")
+                self._say(escape_control(f"{error.title}: {error.message}") + "\n\n")
             except Exception as error:  # a bug must not end the game; the save is intact either way
-                self._say(f"Something went wrong ({type(error).__name__}: {error}).\n\n")
+                self._say(escape_control(f"Something went wrong ({type(error).__name__}: {error}).") + "\n\n")
 
     def _read(self) -> str:
         if self.interactive:
             return _valid_text(input(PROMPT))
         self._say(PROMPT)
-        line = self.stdin.readline()
+        line = self.stdin.readline(LINE_LIMIT + 1)
         if not line:
             raise EOFError
+        if len(line) > LINE_LIMIT and not line.endswith("\n"):
+            # /dev/zero, or a pipe that never sends a line end: stop reading rather than hold it all.
+            self._say(f"\n(A line longer than {LINE_LIMIT:,} characters came in: line mode stops reading.)\n")
+            raise EOFError
         line = _valid_text(line.rstrip("\r\n"))
-        self._say(line + "\n")  # piped input is not echoed by a terminal; show it so the log reads right
+        # Piped input is not echoed by a terminal; show it so the log reads right, its escape sequences
+        # as escapes (the line is anyone's: a file's bytes must not clear the screen of whoever reads it).
+        self._say(escape_control(line) + "\n")
         return line
 
     async def _turn(self, session: GameSession, line: str) -> bool:

@@ -20,8 +20,9 @@ SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship", "
 _HELP_SOURCE = """\
 **Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
 `inventory` (`i`), `take X`, `drop X`, `give X to Y`, `show X to Y`, `talk to X`, `ask X about Y`, `tell X about Y`,
-`wait` (`z`), `again` (`g`), and acts toward people: `help X`, `threaten X`, `bribe X`, `accuse X of Y`, `lie to X`, `follow X`.
-Start a line with `"` to speak aloud.
+`go to PLACE`, `who is X`, `where am i`, `search`, `smell`, `listen (to X)`, `open`/`close`/`break X`, `wait` (`z`), `again` (`g`),
+and acts toward people: `help X`, `threaten X`, `bribe X`, `accuse X of Y`, `lie to X`, `follow X`.
+Start a line with `"` to speak aloud, or with a name (`Lise, what about the bell?`) to speak to someone.
 
 **Game.** `save [NAME]` keeps a snapshot, `restore [NAME]` (or `load`) returns to one, `undo` takes back the last turn
 (as often as you like; `undo 3` takes back three), `restart` starts over (your game so far is kept as a snapshot), `transcript on|off`

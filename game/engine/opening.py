@@ -15,6 +15,7 @@ from pathlib import Path
 
 from game.config import Settings, world_dir_of
 from game.engine import notes
+from game.engine.feature_steps import load_states, owned_tables
 from game.engine.tuning import memory_settings
 from game.engine.turn import HISTORY_TURNS, PlayState
 from game.errors import KithError, SaveError
@@ -69,6 +70,7 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
                          await load_memory_book(db, memory_settings(settings)),
                          await db.pending_identities(open_only=True))
     state.notes = await notes.load(db.conn)
+    state.features = load_states({table: await db.read_rows(table) for table in owned_tables()})
     return state
 
 

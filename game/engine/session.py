@@ -15,7 +15,7 @@ import json
 import random
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.config import Settings
 from game.engine import meta_commands, notes, tellings_store
@@ -124,6 +124,11 @@ class GameSession:
         story = self.scene.story
         clock = story.clock if story is not None and story.clock is not None else self.turn
         return time_of_day(self.world, clock, random.Random(clock))
+
+    @property
+    def features(self) -> Mapping[str, Any]:
+        """Each registered feature's state now (``game.registry``): deeds and who knows them."""
+        return self._pipeline.state.features
 
     @property
     def memories(self) -> MemoryBook:

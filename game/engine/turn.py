@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from game.engine.changes import summarize_writes
 from game.engine.enrich_fallback import Fallback, fallback_notice, fast_fallback, told_before
@@ -34,6 +34,7 @@ from game.engine.events import (
     TurnCommitted,
     TurnFailed,
 )
+from game.engine.feature_steps import apply_rows, run_steps
 from game.engine.identity_turn import decided, follow, read_answer, settle
 from game.engine.merge_play import MergeTiers, known_after, tiers_before
 from game.engine.meta import parse_meta
@@ -116,6 +117,8 @@ class PlayState:
     """The save's Memory and Author's note (``game.engine.notes``), handed to the narrator every turn."""
     pending: list[PendingIdentity] = field(default_factory=list)
     """Open questions of identity (``game.store.pending``): one is asked a turn, answered the next."""
+    features: dict[str, Any] = field(default_factory=dict)
+    """Each registered feature's state (``game.registry``), by feature name: deeds and who knows them."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
@@ -383,6 +386,7 @@ class TurnPipeline:
                 history=tuple(p for p in state.history if not is_command(p.player_input)),
                 seed=self.seed + turn + how.seed_shift, knowledge=knowledge, context=context,
                 attitudes=AttitudeView(state.attitudes, state.graph), memories=state.memories.view(turn),
+                features=state.features,
                 memory=state.notes.get("memory", ""), authors_note=state.notes.get("note", ""),
                 mode="story" if how.story else "given" if how.given is not None
                 else "continue" if how.continue_from else "tell",
@@ -443,8 +447,8 @@ class TurnPipeline:
             lap("extract_ms")
             # Word travels after what happened is known, and rides in the same writes: one transaction,
             # and undo takes it back with the turn.
-            gossip = gossip_turn(state.graph, writes, turn, await stage_places(state.graph, result.scene),
-                                 self.gossip_settings, self.seed, state.talked)
+            places = await stage_places(state.graph, result.scene)
+            gossip = gossip_turn(state.graph, writes, turn, places, self.gossip_settings, self.seed, state.talked)
             if gossip.knowings:
                 writes = writes.copy()
                 writes.knowings.update(gossip.knowings)
@@ -462,6 +466,12 @@ class TurnPipeline:
             memories = await memory_rows(state.memories, state.graph, writes,
                                          None if result.ir_error else result.world_ir, turn, summarizer)
             lap("memory_ms")
+            here = [*result.world_ir.characters_present, *result.world_ir.next_cast] if not result.ir_error else []
+            featured = await run_steps(state.features, turn, state.graph, writes,
+                                       None if result.ir_error else result.world_ir, places,
+                                       await present_ids(state.graph, writes, here), self.seed,
+                                       self.gossip_settings)
+            lap("features_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=npc_context,
@@ -471,7 +481,7 @@ class TurnPipeline:
             raised, assumed = decided(execution.identities, turn) if report.extracted else ([], [])
             asked = [asking.asked(turn).write()] if asking is not None else []
             await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
-                                           (context_row(context), *moved.rows, *memories, *asked, *raised),
+                                           (context_row(context), *moved.rows, *memories, *asked, *raised, *featured),
                                            tuple(assumed), mode=request.mode))
             lap("commit_ms")
         except KithError as error:
@@ -545,6 +555,7 @@ class TurnPipeline:
         if recorded:
             state.attitudes = state.attitudes.updated(recorded)
         state.memories.apply(finished.rows)
+        state.features = apply_rows(state.features, finished.rows)
         state.pending = follow(state.pending, finished.rows)
 
     async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None,

@@ -218,8 +218,9 @@ def gossip_turn(graph: GraphIndex, pending: GraphWrites, turn: int, places: Mapp
         # seeded order decides between equals.
         directions = [(a, b), (b, a)]
         rng.shuffle(directions)
+        # The dead and the absent (no place this turn) tell nothing: a tie may carry word to them, never from them.
         offers = [(found, teller) for teller, listener in directions
-                  if (found := best_fact(view, teller, listener, settings, turn)) is not None]
+                  if teller in places and (found := best_fact(view, teller, listener, settings, turn)) is not None]
         if not offers:
             continue
         (_, learned), teller = max(offers, key=lambda offer: offer[0][0])

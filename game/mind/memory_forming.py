@@ -175,6 +175,8 @@ async def _from_relations(planner: _Planner, people: _People, relations: Sequenc
         if len(ends) != 2 or player.id not in ends or ends[0] == ends[1]:
             continue
         other = ends[1] if ends[0] == player.id else ends[0]
+        if other not in present:
+            continue  # stated of someone elsewhere (word arriving, a beat up the hill): nobody here saw it
         for witness in present:
             own = witness == other
             planner.remember(witness, relation.fact, (0.3 + 0.5 * abs(relation.strength)) * (1 if own else WITNESS_FACTOR),

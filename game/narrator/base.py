@@ -7,9 +7,9 @@ World IR and the scene after it), and ``extract`` (turn World IR into upserts th
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
@@ -52,6 +52,9 @@ class NarrationRequest:
     """Everyone's attitude toward the player as the turn begins (the offline story's tiers read it)."""
     memories: MemoryView | None = None
     """What NPCs remember of the player as the turn begins (``game.mind.memory``); the offline story reads it."""
+    features: Mapping[str, Any] = field(default_factory=dict)
+    """Each registered feature's state as the turn begins (``game.registry``): the offline story reads the
+    deeds each person knows to choose their news."""
     memory: str = ""
     """The player's Memory for this save (``/memory``): always in a model's prompt."""
     authors_note: str = ""

@@ -88,6 +88,7 @@ class OfflineNarrator:
             return self._last[1]
         outcome = await tell(self.world, request.scene, request.graph, request.turn, request.player_input,
                              seed=f"{self.seed}:{request.seed}", mind=request.context,
-                             attitudes=request.attitudes, memories=request.memories)
+                             attitudes=request.attitudes, memories=request.memories,
+                             features=request.features)
         self._last = (request, outcome)
         return outcome

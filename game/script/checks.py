@@ -18,12 +18,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.features.feature import ScriptCheck
 from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name, resolve_name
 from game.graph.render import sign_word
 from game.graph.vocabulary import Vocabulary
 from game.mind.attitude import DIMENSIONS, AttitudeBook
+from game.registry import default_registry
 from game.text import straighten_quotes
 from game.world.refs import COMPARISONS, RefSyntaxError, RelationRef, parse_relation_ref
 from game.world.scene import SceneState
@@ -48,6 +50,8 @@ class CheckContext:
     vocabulary: Vocabulary = field(default_factory=Vocabulary.default)
     turn: int = 0
     attitudes: AttitudeBook = field(default_factory=AttitudeBook)
+    features: Mapping[str, Any] = field(default_factory=dict)
+    """Each registered feature's state (``game.registry``): what the features' own checks read."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,20 @@ class KnowsCheck(Check):
         knowers = {who for e in meeting for who in graph.knowers_of(e.id)}
         names = sorted(graph.nodes[k].name if k in graph.nodes else k for k in knowers)
         return False, f"{knower.name} does not know it; known by: {_list(names)}"
+
+
+class FeatureCheck(Check):
+    """A check a feature offers (``{deed} ...``): the feature judges it from its state and the graph."""
+
+    def __init__(self, text: str, line: int, inverse: bool, vital: bool, judge: ScriptCheck) -> None:
+        super().__init__(text, line, inverse, vital)
+        self.judge = judge
+
+    def observe(self, context: CheckContext) -> tuple[bool, str]:
+        try:
+            return self.judge(context.features, context.graph)
+        except ValueError as problem:
+            raise Unanswerable(str(problem)) from None
 
 
 def person_called(graph: GraphIndex, name: str) -> Node | None:
@@ -503,7 +521,7 @@ def parse_check(text: str, line: int = 0, vital: bool = False) -> Check:
             inverse = not inverse
         elif token == "{vital}":
             vital = True
-        elif token in ("{graph}", "{state}", "{knows}", "{tier}", "{attitude}") and kind == "text":
+        elif (token in ("{graph}", "{state}", "{knows}", "{tier}", "{attitude}") and kind == "text") or (token[1:-1] in default_registry().check_tags() and kind == "text"):
             kind = token[1:-1]
         else:
             raise CheckSyntaxError(f"unknown check modifier {token} (known: !, {{vital}}, {{graph}}, "
@@ -520,6 +538,14 @@ def parse_check(text: str, line: int = 0, vital: bool = False) -> Check:
         return parse_tier_check(rest, text, line, inverse, vital)
     if kind == "attitude":
         return parse_attitude_check(rest, text, line, inverse, vital)
+    feature_parser = default_registry().check_parser(kind)
+    if feature_parser is not None:
+        if rest.startswith("!"):
+            inverse, rest = not inverse, rest[1:].strip()
+        try:
+            return FeatureCheck(text, line, inverse, vital, feature_parser(rest))
+        except ValueError as problem:
+            raise CheckSyntaxError(str(problem)) from None
     count = re.match(r"\{count=(\d+)\}", rest)
     if count is not None:
         needle = rest[count.end():].strip()

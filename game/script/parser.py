@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from game.errors import InputError
+from game.reading import TooLarge, read_file_at_most
 from game.script.checks import Check, CheckSyntaxError, parse_check
 
 HEADER_KEYS = ("world", "seed", "narrator", "content")
@@ -202,10 +203,15 @@ def file_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
 
 
+SCRIPT_LIMIT = 4 << 20
+"""The most a script or command file may hold: tens of thousands of commands, and a bound on what
+``/dev/zero`` or an endless pipe named as one can make Kith hold."""
+
+
 def read_file_text(path: Path) -> str:
     """A script or command file as text, its line ends untouched (``read_text`` would also turn a lone
-    ``\r`` into a line break). ``OSError`` and ``UnicodeDecodeError`` are the caller's to word."""
-    return path.read_bytes().decode("utf-8")
+    ``\r`` into a line break). ``OSError``, ``UnicodeDecodeError`` and ``TooLarge`` are the caller's to word."""
+    return read_file_at_most(path, SCRIPT_LIMIT).decode("utf-8")
 
 
 def parse_script(text: str, path: Path | str = "<script>") -> Script:
@@ -271,6 +277,8 @@ def load_script(path: Path) -> Script:
         raise InputError(f"{path}: is a folder, not a script", title="Script") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8 text", title="Script") from None
+    except TooLarge as error:
+        raise InputError(f"{path}: is {error.words}, more than a script holds", title="Script") from None
     return parse_script(text, path)
 
 

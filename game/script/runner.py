@@ -21,6 +21,7 @@ from game.errors import ConfigError, InputError, KithError
 from game.script.checks import Check, CheckContext
 from game.script.parser import Headers, Script, Step, TestCase
 from game.script.plain import collect_text
+from game.text import escape_control
 
 if TYPE_CHECKING:
     from game.engine.session import GameSession
@@ -188,7 +189,7 @@ class ScriptRunner:
         for index, step in enumerate(steps):
             if step.command is not None:
                 if self.options.verbose:
-                    self.say(f"> {step.command}")
+                    self.say(f"> {escape_control(step.command)}")
                 output, quit_asked = await command_output(session, step.command)
                 result.commands += 1
                 if self.options.verbose:
@@ -211,7 +212,8 @@ class ScriptRunner:
         else:
             where = f"> {step.command}"
         context = CheckContext(output=output, scene=session.scene, graph=session.graph,
-                               vocabulary=session.vocabulary, turn=session.turn, attitudes=session.attitudes.book)
+                               vocabulary=session.vocabulary, turn=session.turn, attitudes=session.attitudes.book,
+                               features=session.features)
         for check in step.checks:
             result.checks += 1
             verdict = check.evaluate(context)

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, TextIO, cast
 from game.config import Settings
 from game.engine.events import Event, MetaOutput, QuitRequested
 from game.errors import InputError
+from game.reading import TooLarge
 from game.script.parser import file_lines, read_file_text
 from game.script.plain import PlainPrinter
+from game.text import escape_control
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
@@ -31,6 +33,10 @@ def read_commands(path: Path) -> list[str]:
         raise InputError(f"{path}: no such command file") from None
     except (IsADirectoryError, UnicodeDecodeError):
         raise InputError(f"{path}: not a UTF-8 text file of commands") from None
+    except TooLarge as error:
+        raise InputError(f"{path}: is {error.words}, more than a command file holds; nothing was played") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror or error})") from None
     commands = []
     for raw in file_lines(text):
         line = raw.strip()
@@ -52,7 +58,7 @@ async def play_commands(session: GameSession, commands: list[str], out: TextIO, 
     printer.paragraph(session.opening_text())
     played = 0
     for command in commands:
-        out.write(f"> {command}\n")
+        out.write(f"> {escape_control(command)}\n")  # a file's line: its escape sequences shown, not sent
         quit_asked = False
         stream = cast("AsyncGenerator[Event, None]", session.play_turn(command))
         async with aclosing(stream):

@@ -74,6 +74,27 @@ def promised_columns(version: int) -> dict[str, list[str]]:
         promised.close()
 
 
+def _schema(conn: sqlite3.Connection) -> set[tuple[str, str, str]]:
+    return {(str(kind), str(name), " ".join(str(sql).split())) for kind, name, sql in conn.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")}
+
+
+def format_of_tables(conn: sqlite3.Connection) -> int | None:
+    """The newest format whose migrations build exactly the schema of ``conn`` (tables, columns, indexes),
+    whatever its format number says; None when no format does. For a save whose number was damaged."""
+    have = _schema(conn)
+    built = sqlite3.connect(":memory:")
+    try:
+        found = None
+        for version, script in enumerate(MIGRATIONS, start=1):
+            built.executescript(script)
+            if _schema(built) == have:
+                found = version
+        return found
+    finally:
+        built.close()
+
+
 def _tables(conn: sqlite3.Connection) -> list[str]:
     """Every table and column the save's schema version promises: one dropped by hand or by a tool fails
     every read of it."""

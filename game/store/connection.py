@@ -167,6 +167,14 @@ def read_connection(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(readonly_uri(path, immutable=True), uri=True)
 
 
+class Misnumbered(SaveError):
+    """A save whose format number is not one its tables were built to (-1, 0, a 14 relabelled 5): its
+    rows are whole, and ``kith saves salvage`` reads them at the format the tables show."""
+
+
+_RESCUE = "`kith saves salvage {name} NEW` copies it into a new save numbered as its tables are"
+
+
 def inspect_save(path: Path) -> tuple[int, dict[str, str]]:
     """The schema version and meta of an existing save, or ``SaveError`` saying why it is not one.
 
@@ -220,8 +228,8 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
     if version < 1:
         # Every Kith save is numbered from its first migration on; 0 or below was set by another hand, and
         # upgrading from it would run migrations over tables that already exist (or, below 0, the last one).
-        raise SaveError(f"{label} is damaged (its save format number is {version}, which no Kith writes); it was "
-                        "left untouched")
+        raise Misnumbered(f"{label} is damaged (its save format number is {version}, which no Kith writes); it "
+                          f"was left untouched; {_RESCUE.format(name=path.stem)}")
     if version < CURRENT_VERSION:
         _check_upgrade(path, label, version)
     return version, meta
@@ -258,10 +266,10 @@ def _check_upgrade(path: Path, label: str, version: int) -> None:
             try:
                 trial.executescript(";\n".join(_statements(MIGRATIONS[number - 1])))
             except sqlite3.Error as error:
-                raise SaveError(
+                raise Misnumbered(
                     f"{label} is damaged: its save format number ({version}) does not match its tables, so it "
                     f"cannot be upgraded to this Kith's format (step {number}: {brief(error)}); it was left "
-                    "untouched") from error
+                    f"untouched; {_RESCUE.format(name=path.stem)}") from error
     finally:
         trial.close()
 

@@ -325,6 +325,7 @@ class SaveDatabase:
         """Every row of a feature's own table (written with turns as ``RowWrite`` rows)."""
         return await read_rows(self.conn, table)
 
+    @reads
     async def gossip_last_talked(self) -> dict[tuple[str, str], int]:
         """The last turn each pair of people gossiped (gossip's cooldown)."""
         return await gossip_log.last_talked(self.conn)

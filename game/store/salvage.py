@@ -24,9 +24,10 @@ from typing import Any, NamedTuple
 from game.errors import SaveError, SaveNotFound
 from game.graph.models import Node
 from game.store import decoded
-from game.store.check import Models, check_save, read_row
+from game.store.check import Models, check_save, format_of_tables, read_row
 from game.store.connection import (
     APPLICATION,
+    Misnumbered,
     inspect_save,
     now_iso,
     publish,
@@ -75,8 +76,11 @@ def salvage_save(source: Path, target: Path, models: Models | None = None) -> Sa
         raise SaveNotFound(f"there is no save {source.stem!r} in {source.parent}")
     if target.exists():
         raise SaveError(f"a save named {target.stem!r} already exists; choose another name or delete it first")
+    renumbered: list[Salvaged] = []
     try:
         version, _meta = inspect_save(source)
+    except Misnumbered as error:
+        version, renumbered = _renumbered(source, error)
     except SaveError as error:
         raise NothingRescued(f"nothing could be rescued from {source.stem}: {error.message}") from error
     temporary = temporary_name(target, "salvage")
@@ -96,6 +100,7 @@ def salvage_save(source: Path, target: Path, models: Models | None = None) -> Sa
                                   "COMMIT;")
                 dst.execute("BEGIN")
                 copied, items = _copy_tables(src, dst, models or {})
+                items = renumbered + items
                 items += _repair(dst, source.stem)
                 dst.execute("COMMIT")
             finally:
@@ -114,6 +119,24 @@ def salvage_save(source: Path, target: Path, models: Models | None = None) -> Sa
         remove_file(temporary)  # Ctrl-C included: a half-built save never keeps a name
         raise
     return SalvageReport(target, copied, items)
+
+
+def _renumbered(source: Path, error: Misnumbered) -> tuple[int, list[Salvaged]]:
+    """The format ``source``'s tables were built to, read in spite of its damaged format number."""
+    try:
+        conn = read_connection(source)
+        try:
+            number = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            version = format_of_tables(conn)
+        finally:
+            conn.close()
+    except (sqlite3.Error, UnicodeDecodeError) as failure:
+        raise NothingRescued(f"nothing could be rescued from {source.stem}: {brief(failure)}") from failure
+    if version is None:
+        raise NothingRescued(f"nothing could be rescued from {source.stem}: {error.message.split('; ')[0]}, and its "
+                             "tables are not those of any format this Kith knows")
+    return version, [Salvaged("meta", "format", f"its format number was {number}; its tables are format {version}'s, "
+                              f"and {source.stem} is read as that", "repaired")]
 
 
 # ------------------------------------------------------------------------------------------- copying
@@ -286,7 +309,7 @@ def _salvaged(table: str, row: dict[str, Any], models: Models) -> tuple[dict[str
             if mend is decoded.DROP:
                 return None, f"{column} {why}", []
             row = {**row, column: mend}
-            mended.append(f"{column} {_past(why)}: now empty")
+            mended.append(f"{column} {_past(why)}: now {'empty' if mend in ('[]', '{}', '', None) else mend}")
         _values, failures, model = read_row(table, row, models)
         if failures:
             return None, f"{failures[0][0]} {failures[0][1]}", []

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from game.graph.ports import GraphReader
 from game.mind.attitude import AttitudeView
@@ -38,6 +39,8 @@ DEFAULT_REPLIES: dict[str, str] = {
     "no_topic": "{name} has nothing to tell you about that.",
     "think": "You stop and think.",
     "no_exit_indoors": "There's no way out in that direction.",
+    "unknown_subject": "{name} doesn't know about {thing}.",
+    "not_news": "{name} hears you out about {thing}, and has nothing to add.",
     "scenery": "You look at the {thing}. There's nothing more to see than you have already seen.",
 }
 SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
@@ -70,6 +73,8 @@ class Turn:
     mentioned_thing: str | None = None
     mentioned_people: list[str] = field(default_factory=list)
     followable: dict[str, str] = field(default_factory=dict)
+    features: Mapping[str, Any] = field(default_factory=dict)
+    """Each registered feature's state as the turn began (``game.registry``): deeds and who knows them."""
     mind: ComposedContext = field(default_factory=ComposedContext)
     """What the narrator is told this turn, section by section (the model reads the same): an action asks
     ``mind.about_named(name)`` or ``mind.facts(section, node_id)`` for what a character remembers or feels."""
@@ -130,8 +135,7 @@ class Turn:
         if people:
             options.append(f"talk to {self.short(people[0])}")
         place = self.world.places[self.play.location]
-        if place.exits:
-            options.append(f"go {next(iter(place.exits))}")
+        options += [f"go {direction}" for direction in place.exits]  # every way on: the crack's "down" too
         return f"You could {join_words(options, 'or')}."
 
     # ------------------------------------------------------------------------------------ people

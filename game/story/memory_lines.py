@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 
 from game.mind.memory import Memory
+from game.mind.memory_forming import ACTS
+from game.story import deed_news
 from game.story.context import Turn
 from game.story.prose import fill
 from game.story.remembered import RECALLED
@@ -31,7 +33,10 @@ CANDIDATES = 3
 QUIET_TAGS = frozenset({"met", "ask", "confession", "secret", "told-secret"})
 """Memories not worth bringing up unprompted: a meeting, a question, what they said themselves."""
 
-DEFAULT_LINES: tuple[MemoryLine, ...] = (
+DEED_TAGS = frozenset(tag for act in ACTS.values() for tag in act.tags)
+"""The tags of a memory formed from something the player did in front of them (``memory_forming.ACTS``)."""
+
+DEED_LINES: tuple[MemoryLine, ...] = (
     MemoryLine(heard=True, sign="+", about="other", text=["\"You were kind to {who}, I heard,\" {name} says."]),
     MemoryLine(heard=True, sign="-", about="other",
                text=["\"I heard what you did to {who},\" {name} says, and does not smile."]),
@@ -42,6 +47,19 @@ DEFAULT_LINES: tuple[MemoryLine, ...] = (
     MemoryLine(sign="+", text=["\"I haven't forgotten what you did for me,\" {name} says."]),
     MemoryLine(sign="-", text=["{name} watches you warily. \"I remember the last time you came,\" {name} says."]),
 )
+"""The built-in lines for a memory with a deed behind it: only then is it "what you did"."""
+STANDING_LINES: tuple[MemoryLine, ...] = (
+    MemoryLine(heard=True, sign="+", about="other", text=["\"{who} speaks well of you, I hear,\" {name} says."]),
+    MemoryLine(heard=True, sign="-", about="other",
+               text=["\"I hear things are bad between you and {who},\" {name} says."]),
+    MemoryLine(about="other", sign="+", text=["\"I know how things stand between you and {who},\" {name} says."]),
+    MemoryLine(about="other", sign="-",
+               text=["\"I know how things stand between you and {who},\" {name} says, and does not smile."]),
+    MemoryLine(sign="+", text=["\"I haven't forgotten you,\" {name} says."]),
+    MemoryLine(sign="-", text=["{name} watches you warily. \"I remember the last time you came,\" {name} says."]),
+)
+"""The built-in lines for a memory of how someone stands with the player (a relation heard or stated, no
+deed known behind it): never told as something the player did (issue 23)."""
 
 
 async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = RECALL_CHANCE) -> bool:
@@ -72,7 +90,7 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         if rng.random() >= chance:
             continue
         memory = rng.choice(candidates)
-        line = _line(turn, character, memory)
+        line = _line(turn, character, memory, await _deed_behind(turn, npc, memory))
         if line is None:
             continue
         who = await _who(turn, memory)
@@ -99,11 +117,26 @@ def _worth_saying(memory: Memory, turn: int) -> bool:
             and not QUIET_TAGS.intersection(memory.tags))
 
 
-def _line(turn: Turn, character: CharacterDef, memory: Memory) -> MemoryLine | None:
-    """The first line, the character's own, then the world's, then the built-in, that fits ``memory``."""
+async def _deed_behind(turn: Turn, npc: str, memory: Memory) -> bool:
+    """Whether ``memory`` is of something the player did: an act seen (its tags say so), or, for one heard,
+    a deed of the player's to the same person, of the same sign, that ``npc`` knows (game.features.deeds)."""
+    if not memory.heard:
+        return bool(DEED_TAGS.intersection(memory.tags))
+    book = deed_news.book_of(turn)
+    player = await turn.rules.view.node(turn.world.player_name)
+    if book is None or player is None:
+        return False
+    wanted = "kind" if memory.valence > 0 else "harmful"
+    return any(deed.actor == player.id and deed.target == memory.about and deed.valence == wanted
+               for deed, _ in book.known_by(npc))
+
+
+def _line(turn: Turn, character: CharacterDef, memory: Memory, deed: bool) -> MemoryLine | None:
+    """The first line, the character's own, then the world's, then the built-in, that fits ``memory``
+    (the built-in lines speak of "what you did" only when ``deed``: a deed is behind the memory)."""
     sign = "+" if memory.valence > 0 else "-"
     about = "other" if memory.about else "self"
-    for line in [*character.memories, *turn.world.section.memories, *DEFAULT_LINES]:
+    for line in [*character.memories, *turn.world.section.memories, *(DEED_LINES if deed else STANDING_LINES)]:
         if line.heard is not None and line.heard != memory.heard:
             continue
         if line.sign is not None and line.sign != sign:

@@ -18,7 +18,7 @@ from game.world.words import clean
 Verb = Literal[
     "look", "examine", "inventory", "wait", "exits", "think", "go", "take", "drop", "give", "show",
     "talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow", "warn",
-    "unknown",
+    "smell", "listen", "open", "close", "break", "who", "unknown",
 ]
 
 DIRECTION_WORDS: dict[str, str] = {
@@ -43,11 +43,20 @@ class Intent:
 
 
 _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
-    (r"^(?:l|look|look around)$", "look", ()),
+    (r"^(?:l|look|look around|search|search around|search here|where am i|where are we|where is this|"
+     r"what is this place|what place is this)$", "look", ()),
+    (r"^(?:who is|who's|whos|who are|who was) (.+)$", "who", ("obj",)),
+    (r"^(?:smell|sniff)(?: at)? (.+)$", "smell", ("obj",)),
+    (r"^(?:smell|sniff|smell the air)$", "smell", ()),
+    (r"^(?:listen|hear|listen out)(?: to| for| at)? (.+)$", "listen", ("obj",)),
+    (r"^(?:listen|listen carefully|hear)$", "listen", ()),
+    (r"^(?:open|unlock|pry open|prise open|force open|unbar|unfasten) (.+)$", "open", ("obj",)),
+    (r"^(?:close|shut|lock|bar|fasten) (.+)$", "close", ("obj",)),
+    (r"^(?:break|smash|force|kick|kick in|kick down|pry|prise|shatter) (.+)$", "break", ("obj",)),
     (r"^(?:x|examine|inspect|study|read|search|check|look at|look in|look under|look behind|l at|l) (.+)$",
      "examine", ("obj",)),
     (r"^(?:i|inv|inventory)$", "inventory", ()),
-    (r"^(?:z|wait|rest|listen|sit|sit down)$", "wait", ()),
+    (r"^(?:z|wait|rest|sit|sit down)$", "wait", ()),
     (r"^(?:exits|where|where can i go)$", "exits", ()),
     (r"^(?:think|hint|hints|remember|goal|what now|what)$", "think", ()),
     (r"^(?:go|walk|run|head|climb|move|travel|return)(?: back)?(?: to| towards| toward| into| through)? (.+)$",
@@ -68,7 +77,8 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^(?:wave|nod|bow)(?: to| at)? (.+)$", "talk", ("target",)),
     (r"^(?:talk|speak|chat|hello|hi|hey|greet|say hello|say hi|wave)$", "talk", ()),
     (r"^tell me (?:about|of|regarding) (.+)$", "ask", ("topic",)),
-    (r"^(?:ask|question) (.+?) (?:about|for|of|regarding) (.+)$", "ask", ("target", "topic")),
+    (r"^(?:ask|question|consult|quiz) (.+?) (?:about|for|of|on|regarding) (.+)$", "ask", ("target", "topic")),
+    (r"^(?:consult|quiz) (.+)$", "talk", ("target",)),
     (r"^(?:ask|question) (?:about|regarding) (.+)$", "ask", ("topic",)),
     (r"^(?:ask|question) (.+?) ((?:who|whom|whose|what|where|why|how|when|which|whether|if) .+)$",
      "ask", ("target", "topic")),

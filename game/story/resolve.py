@@ -74,20 +74,68 @@ def exit_named(world: World, place_id: str, phrase: str) -> str | None:
     return None
 
 
+def place_named(world: World, phrase: str) -> str | None:
+    """The place anywhere in the world a phrase names ("the tavern", "the chapel"): its id, else its name."""
+    target = key_words(phrase)
+    if not target:
+        return None
+    for place_id, place in world.places.items():
+        if target in {place_id, key_words(place.name)}:
+            return place_id
+    words = set(target.split())
+    matches = [p for p, place in world.places.items() if words <= set(key_words(place.name).split())]
+    return matches[0] if len(matches) == 1 else None
+
+
+def route(world: World, start: str, goal: str) -> list[tuple[str, str]]:
+    """The shortest way from ``start`` to ``goal`` as (direction, place) steps; empty when there is none."""
+    paths: dict[str, list[tuple[str, str]]] = {start: []}
+    frontier = [start]
+    while frontier and goal not in paths:
+        place = frontier.pop(0)
+        for direction, destination in world.places[place].exits.items():
+            if destination not in paths and destination in world.places:
+                paths[destination] = [*paths[place], (direction, destination)]
+                frontier.append(destination)
+    return paths.get(goal, [])
+
+
 def topic_matches(world: World, phrase: str, keys: list[str], exact: bool = False) -> bool:
     """Whether a phrase is about one of ``keys``: the same words, or (unless ``exact``) a run of them."""
-    wanted = _topic_words(phrase)
+    rank = topic_rank(world, phrase, keys)
+    return rank is not None and (rank[0] >= 3 or not exact)
+
+
+TopicRank = tuple[int, int, int]
+"""How closely a phrase names a topic, higher first: (4, ...) the same words as typed, possessives and all
+("my sister" is not "your sister"); (3, ...) the same words; (2, n, end) one of its keys, n words long,
+inside the phrase and ending at word ``end`` (the last word of "flood bell" is what it is: a bell); (1, ...)
+the phrase inside one of its keys ("bell" of "the flood bell")."""
+
+
+def topic_rank(world: World, phrase: str, keys: list[str]) -> TopicRank | None:
+    """How closely ``phrase`` names a topic about ``keys`` (``TopicRank``), or None when it does not."""
+    typed, wanted = _topic_words(phrase, keep_possessives=True), _topic_words(phrase)
     if not wanted:
-        return False
+        return None
+    best: TopicRank | None = None
     for key in _expand_keys(world, keys):
         words = _topic_words(key)
         if not words:
             continue
-        if words == wanted:
-            return True
-        if not exact and (_contains(wanted, words) or _contains(words, wanted)):
-            return True
-    return False
+        if _topic_words(key, keep_possessives=True) == typed:
+            rank: TopicRank | None = (4, len(words), 0)
+        elif words == wanted:
+            rank = (3, len(words), 0)
+        elif (end := _ends_at(wanted, words)) is not None:
+            rank = (2, len(words), end)
+        elif _ends_at(words, wanted) is not None:
+            rank = (1, -len(words), 0)
+        else:
+            rank = None
+        if rank is not None and (best is None or rank > best):
+            best = rank
+    return best
 
 
 def _expand_keys(world: World, keys: list[str]) -> list[str]:
@@ -103,15 +151,38 @@ def _expand_keys(world: World, keys: list[str]) -> list[str]:
     return expanded
 
 
-def _topic_words(text: str) -> tuple[str, ...]:
-    words = [w.strip("'") for w in clean(text).replace("'s ", " ").split()]
-    return tuple(w for w in words if w and w not in ARTICLES)
+POSSESSIVES = frozenset({"my", "your", "his", "her", "their", "its", "our"})
 
 
-def _contains(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
-    """Whether ``inner`` appears in ``outer`` as a run of whole words."""
+def _topic_words(text: str, keep_possessives: bool = False) -> tuple[str, ...]:
+    """A subject's words: "mud-finds" is mud and finds; articles go, and possessives unless kept."""
+    words = [w.strip("'") for w in re.split(r"[\s/-]+", clean(text).replace("'s ", " "))]
+    dropped = ARTICLES - POSSESSIVES if keep_possessives else ARTICLES
+    return tuple(w for w in words if w and w not in dropped)
+
+
+def _ends_at(outer: tuple[str, ...], inner: tuple[str, ...]) -> int | None:
+    """Where the last run of ``inner`` in ``outer`` ends (its word count so far), None if it is not there."""
     n = len(inner)
-    return any(outer[i:i + n] == inner for i in range(len(outer) - n + 1))
+    ends = [i + n for i in range(len(outer) - n + 1) if outer[i:i + n] == inner]
+    return ends[-1] if ends else None
+
+
+def names_nothing_known(world: World, phrase: str) -> bool:
+    """Whether a subject names nothing the story knows: no person, thing, place or topic of anyone.
+
+    Such a question gets "doesn't know about that" rather than someone's guarded non-answer, which
+    would suggest there is something to hide. A question ("what happened?") is not a subject.
+    """
+    words = [w for w in _topic_words(phrase) if len(w) >= 3]
+    if not words or words[0] in QUESTION_WORDS:
+        return False
+    known = world.subject_words
+    return not any(w in known or w.removesuffix("s") in known or f"{w}s" in known for w in words)
+
+
+QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "where", "why", "how", "when", "which", "whether",
+                            "did", "does", "was", "were", "are", "can", "could", "will", "would"})
 
 
 def scenery_named(room_text: str, phrase: str) -> bool:
@@ -124,5 +195,7 @@ def scenery_named(room_text: str, phrase: str) -> bool:
     if not wanted:
         return False
     seen = set(re.findall(r"[a-z][a-z'-]*", clean(room_text)))
+    seen |= {part for word in seen for part in word.split("-")}  # "mud-finds" names the finds too
+    seen |= {w.removesuffix("'s") for w in seen}  # "the church's clock" names the church
     seen |= {w.removesuffix("s") for w in seen} | {w.removesuffix("es") for w in seen}
     return all(w in seen or w.removesuffix("s") in seen for w in wanted)

@@ -7,12 +7,14 @@ chosen only after the player's action has carried out, so a reaction can depend 
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from game.story.context import Turn
 from game.story.prose import choose, fill, join_words
-from game.story.resolve import topic_matches
+from game.story.resolve import names_nothing_known, topic_matches, topic_rank
 from game.story.tiers import add_cold_line, add_tier_line, record_act
+from game.text import straighten_quotes
 from game.world import CharacterDef
 from game.world.schema import ITEM_ACTS, TOPIC_ACTS, Act, Item, Reaction, ShowLine, Topic
 
@@ -99,17 +101,25 @@ def _reaction_fits(turn: Turn, reaction: Reaction, act: Act, item: Item | None, 
 
 
 async def pick_topic(turn: Turn, character: CharacterDef, verb: TopicVerb, phrase: str) -> tuple[int, Topic] | None:
-    """The topic of ``character`` that ``phrase`` is about and whose conditions hold: exact words first."""
-    candidates = [
-        (i, t) for i, t in enumerate(character.topics)
-        if t.verb in (verb, "both") and not turn.play.spent(f"topic:{character.name}:{i}")
-    ]
-    for exact in (True, False):
-        for index, topic in candidates:
-            if topic_matches(turn.world, phrase, topic.about, exact) and await turn.rules.holds(topic.when):
-                if topic.lie and await _no_longer_lies(turn, character, topic):
-                    continue
-                return index, topic
+    """The topic of ``character`` that ``phrase`` names most closely and whose conditions hold.
+
+    The whole phrase first, then the most specific key inside it (``TopicRank``); among equals, the
+    order the content gives (a trusted answer before the guarded one).
+    """
+    ranked = []
+    for index, topic in enumerate(character.topics):
+        if topic.verb not in (verb, "both") or turn.play.spent(f"topic:{character.name}:{index}"):
+            continue
+        rank = topic_rank(turn.world, phrase, topic.about)
+        if rank is not None:
+            ranked.append((rank, index, topic))
+    ranked.sort(key=lambda entry: entry[0], reverse=True)  # stable: equals keep the content's order
+    for _rank, index, topic in ranked:
+        if not await turn.rules.holds(topic.when):
+            continue
+        if topic.lie and await _no_longer_lies(turn, character, topic):
+            continue
+        return index, topic
     return None
 
 
@@ -135,13 +145,24 @@ def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) 
     turn.memory.note_revealed(character.name, topic.effects.reveal)
 
 
-async def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb) -> None:
+_YOURS = {"my": "your", "me": "you", "i": "you", "myself": "yourself", "mine": "yours"}
+"""The player's words about themselves, as the story says them back to them."""
+
+
+async def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb, phrase: str = "") -> None:
     """Nothing to say about that: their own words for it, then what they might talk about instead.
 
-    Someone who has confessed answers with their ``admitted`` line, not the old denial (``unknown``).
+    Someone who has confessed answers with their ``admitted`` line, not the old denial (``unknown``). A
+    subject that names nothing in the story is simply not known to them; news they have no answer to
+    is heard out, since their ``unknown`` line answers a question, not news.
     """
+    subject = " ".join(_YOURS.get(w.casefold(), w) for w in re.findall(r"[\w'-]+", straighten_quotes(phrase)))
     if character.admitted and await turn.memory.confessed(character.name):
         turn.say_text(character.admitted)
+    elif subject and names_nothing_known(turn.world, phrase):
+        turn.log.say(turn.reply("unknown_subject", name=character.short_name, thing=subject))
+    elif verb == "tell" and subject:
+        turn.log.say(turn.reply("not_news", name=character.short_name, thing=subject))
     elif character.unknown:
         turn.say_text(character.unknown)
     else:

@@ -8,8 +8,10 @@ input always tell the same turn.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from game.graph.models import Node
 from game.graph.names import normalize_name
@@ -41,7 +43,8 @@ class TurnOutcome:
 
 async def tell(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
                seed: str, mind: ComposedContext | None = None,
-               attitudes: AttitudeView | None = None, memories: MemoryView | None = None) -> TurnOutcome:
+               attitudes: AttitudeView | None = None, memories: MemoryView | None = None,
+               features: Mapping[str, Any] | None = None) -> TurnOutcome:
     """Tell turn ``number`` for ``player_input`` from ``scene``; ``scene`` itself is left untouched.
 
     ``mind`` is the turn's composed context (``game.mind.context``), read by the actions through ``Turn.mind``;
@@ -50,6 +53,7 @@ async def tell(world: World, scene: SceneState, graph: GraphReader, number: int,
     people of the story remember of the player as the turn begins (none: nothing).
     """
     turn = Turn.start(world, scene, graph, number, player_input, seed, mind, attitudes, memories)
+    turn.features = features or {}
     play = turn.play
     # Who left last turn can be followed this turn, and only this turn.
     turn.followable, play.story.departures = play.story.departures, {}

@@ -17,6 +17,7 @@ import re
 from game.graph.knowing_terms import DEFAULT_FLOOR, PUBLIC
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
+from game.story import deed_news
 from game.story.context import Turn
 from game.story.prose import fill
 from game.story.resolve import character_named
@@ -119,24 +120,65 @@ async def react_to_news(turn: Turn) -> bool:
         hearer = await view.node(name)
         if character is None or character.type != "individual" or hearer is None:
             continue
-        for edge, row, about in await _news_of(turn, hearer, player):
-            key = f"{character.name}|{edge.id}"
-            if key in play.story.news_told:
+        people = await _ties(turn, hearer.id)
+        deeds = deed_news.heard_deeds(turn, hearer, player, people)
+        relations = await _news_of(turn, hearer, player)
+        # The hearer's own deed lines, then relation news as before (own lines, then the world's), then the
+        # world's deed lines: an authored line says it best, and a deed no relation followed still has words.
+        for pool in ("own", "relations", "world"):
+            if pool == "relations":
+                for edge, known, about in relations:
+                    if await _tell_relation(turn, character, [*character.news, *world.section.news], edge, known,
+                                            about):
+                        # The deed behind it is the same news: it is not told again as a second one.
+                        play.story.news_told.extend(deed_news.news_key(character.name, deed)
+                                                    for deed, _ in deeds if deed.target == about.id)
+                        return True
                 continue
-            if edge.strength >= 0 and _soured(turn, character.name):
-                continue  # good news is not warmly remarked on by someone you have just wronged, or who is cold
-            line = _line(turn, character, edge, about)
-            if line is None:
-                continue
-            play.story.news_told.append(key)
-            teller = await view.reader.get_nodes([row.source] if row.source else [])
-            told_by = next(iter(teller.values())).name if teller else "someone"
-            turn.log.say(fill(turn.pick(line.text), {
-                "name": character.short_name, "who": turn.short(about.name), "teller": turn.short(told_by),
-            }))
-            turn.touch(character.name)
-            return True
+            lines = character.news if pool == "own" else world.section.news
+            for deed, row in deeds:
+                if deed.valence == "kind" and _soured(turn, character.name):
+                    continue
+                names = await view.reader.get_nodes([deed.target, *([row.source] if row.source else [])])
+                target = names.get(deed.target)
+                line = deed_news.deed_line(turn, lines, deed, world.character(target.name) if target else None)
+                if line is None or target is None:
+                    continue
+                play.story.news_told.append(deed_news.news_key(character.name, deed))
+                # The relation the deed made is the same news: it is not told again as a second one.
+                play.story.news_told.extend(f"{character.name}|{edge.id}" for edge, _, who in relations
+                                            if who.id == deed.target)
+                teller = names.get(row.source or "")
+                turn.log.say(fill(turn.pick(line.text), {
+                    "name": character.short_name, "who": turn.short(target.name),
+                    "teller": turn.short(teller.name) if teller else "someone",
+                    "act": deed_news.act_words(turn, deed, target.name),
+                }))
+                turn.touch(character.name)
+                return True
     return False
+
+
+async def _tell_relation(turn: Turn, character: CharacterDef, lines: list[NewsLine], edge: Edge, row: Knowing,
+                         about: Node) -> bool:
+    """Say the relation news ``edge`` in the first of ``lines`` that fits, once; True when it was said."""
+    play, view = turn.play, turn.rules.view
+    key = f"{character.name}|{edge.id}"
+    if key in play.story.news_told:
+        return False
+    if edge.strength >= 0 and _soured(turn, character.name):
+        return False  # good news is not warmly remarked on by someone you have just wronged, or who is cold
+    line = _line(turn, lines, edge, about)
+    if line is None:
+        return False
+    play.story.news_told.append(key)
+    teller = await view.reader.get_nodes([row.source] if row.source else [])
+    told_by = next(iter(teller.values())).name if teller else "someone"
+    turn.log.say(fill(turn.pick(line.text), {
+        "name": character.short_name, "who": turn.short(about.name), "teller": turn.short(told_by),
+    }))
+    turn.touch(character.name)
+    return True
 
 
 def _soured(turn: Turn, name: str) -> bool:
@@ -184,13 +226,15 @@ def _there_when_said(edge: Edge, row: Knowing) -> bool:
     return row.how == "told" and row.since_turn == edge.valid_at
 
 
-def _line(turn: Turn, hearer: CharacterDef, edge: Edge, about: Node) -> NewsLine | None:
-    """The first line, the hearer's own before the world's, that fits this news."""
+def _line(turn: Turn, lines: list[NewsLine], edge: Edge, about: Node) -> NewsLine | None:
+    """The first of ``lines`` that fits this relation news (lines naming ``acts`` are for deeds only)."""
     vocabulary = turn.world.vocabulary
     about_def = turn.world.character(about.name)
     about_words = {x.casefold() for x in ([*about_def.names, *about_def.labels] if about_def else [about.name])}
     sign = "-" if edge.strength < 0 else "+"
-    for line in [*hearer.news, *turn.world.section.news]:
+    for line in lines:
+        if line.acts:
+            continue
         if line.relations and edge.relation not in {vocabulary.normalize(r).name for r in line.relations}:
             continue
         if line.sign is not None and line.sign != sign:

@@ -85,6 +85,20 @@ class IRAct(CamelModel):
     """For ``revealed``: the revelation's sentence."""
 
 
+class IRDeed(CamelModel):
+    """Something one person did to another this turn: ``actor`` did ``act`` to ``target`` (both on stage).
+
+    Recorded as a deed (``game.features.deeds``) only when both people are known and were where the
+    player is; ``act`` is a verb's plain word (threaten, help, give...).
+    """
+
+    actor: str = Field(min_length=1, max_length=100)
+    act: str = Field(min_length=1, max_length=40)
+    target: str = Field(min_length=1, max_length=100)
+    thing: str = Field(default="", max_length=200, description="The item given or used, if any.")
+    evidence: str = Field(default="", max_length=600, description="The sentence of the turn that says so.")
+
+
 class WorldIR(CamelModel):
     """Everything the graph may learn from one turn."""
 
@@ -98,6 +112,8 @@ class WorldIR(CamelModel):
     attitudes: SkipJsonSchema[list[IRAttitude] | None] = Field(default=None, max_length=20)
     acts: SkipJsonSchema[list[IRAct] | None] = Field(default=None, max_length=40)
     """What passed between the player and the people here (offline story only; None from a model)."""
+    deeds: SkipJsonSchema[list[IRDeed] | None] = Field(default=None, max_length=12)
+    """What people did to each other this turn, as a narrator states it (recorded as deeds)."""
 
     def named(self) -> set[str]:
         """Every name this IR mentions anywhere (used to bound what a model may close)."""

@@ -7,7 +7,9 @@ through ``normalize_name`` so a player's "the netmender" finds the same characte
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from game.graph.calls import chunk_calls
@@ -96,6 +98,21 @@ class World:
     @property
     def ending_titles(self) -> dict[str, str]:
         return {ending.id: ending.title for ending in self.endings.values()}
+
+    @cached_property
+    def subject_words(self) -> frozenset[str]:
+        """Every word of a name, alias, label or topic in the content: what a subject a player asks about
+        may name. A subject with none of them is about nothing in this story."""
+        phrases: list[str] = []
+        for character in self.characters:
+            phrases += [*character.names, *character.labels]
+            phrases += [key for topic in character.topics for key in topic.about]
+            phrases += [key for reaction in character.reactions for key in reaction.about]
+        for item in self.items.values():
+            phrases += item.names
+        for place in self.places.values():
+            phrases += [place.id, place.name, *(n for f in place.features for n in f.names)]
+        return frozenset(w for p in phrases for w in re.findall(r"[a-z0-9]+", p.casefold()) if len(w) >= 3)
 
     # ------------------------------------------------------------------------------------ lookups
 

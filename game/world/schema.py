@@ -234,12 +234,18 @@ class NewsLine(Strict):
     any); ``sign``: ``"-"`` for a relation of negative strength (fear, distrust), ``"+"`` for a positive
     one (none: either); ``about``: names or labels of the person the news is about (none: anyone).
     ``text`` may use ``{name}`` (the hearer), ``{who}`` (whom the news is about) and ``{teller}`` (who told
-    them). A character's own lines are tried first, then the world's, each in file order.
+    them). A character's own lines are tried first, then the world's, each in file order. ``acts``: the line
+    speaks of a *deed* of the player's instead (docs/world-format.md, "Deeds"): word of an act it lists,
+    with ``sign`` ``"-"`` for a harmful act and ``"+"`` for a kind one, ``about`` the deed's target, and
+    ``{act}`` the act's words ("threatened Tibby").
     """
 
     relations: list[NonEmpty] = Field(default_factory=list)
     sign: Literal["+", "-"] | None = None
     about: list[NonEmpty] = Field(default_factory=list)
+    acts: list[NonEmpty] = Field(default_factory=list, description=(
+        "Deeds this line speaks of (threaten, help, give...): a line with acts answers word of what the "
+        "player did, and {act} fills in the act's words; a line without answers how someone stands."))
     text: Text
 
 
@@ -485,6 +491,8 @@ class Replies(Strict):
     think: Text | None = None
     no_exit_indoors: Text | None = None
     scenery: Text | None = None
+    unknown_subject: Text | None = None
+    not_news: Text | None = None
 
 
 class MetaPathDef(Strict):

@@ -75,3 +75,30 @@ def style_at(drawing: MapDrawing, x: int, y: int) -> object:
             return run.style
         column += len(run.text)
     raise IndexError(x)
+
+
+NEGATIVE_RELATIONS = {"FEARS", "RIVAL_OF"}
+
+
+def import_lines(size: int, seed: int = 1, per_line: int = 6) -> list[str]:
+    """A ``graph import`` file for a story-shaped graph of ``size`` nodes: each person relates to one or
+    two earlier ones, ``per_line`` people per line (the upsert call's limits allow 8 nodes, 12 edges)."""
+    import json
+
+    nodes, edges = random_graph(size, seed)
+    names = {node.id: node.name for node in nodes}
+    by_source: dict[str, list[Edge]] = {}
+    for edge in edges:
+        by_source.setdefault(edge.source, []).append(edge)
+    lines = []
+    for start in range(0, size, per_line):
+        chunk = nodes[start:start + per_line]
+        chunk_edges = [edge for node in chunk for edge in by_source.get(node.id, [])]
+        lines.append(json.dumps({
+            "turn": start // per_line,
+            "nodes": [{"name": node.name, "type": node.type, "summary": node.summary} for node in chunk],
+            "edges": [{"sourceName": names[e.source], "targetName": names[e.target], "relation": e.relation,
+                       "strength": -abs(e.strength) if e.relation in NEGATIVE_RELATIONS else abs(e.strength),
+                       "fact": e.fact} for e in chunk_edges],
+        }))
+    return lines

@@ -54,6 +54,8 @@ class Canvas:
         self.solid = bytearray(size)
         self.line_count = bytearray(size)
         self.line_style = bytearray(size)
+        self.ends = bytearray(size)
+        """1 where a line ends beside a name (its arrowhead): no other line may pass there."""
         self._line_cells: list[int] = []
 
     def style_id(self, style: CellStyle) -> int:
@@ -96,6 +98,8 @@ class Canvas:
             if counts[index] < 255:
                 counts[index] += 1
             styles[index] = ident
+        if cells:
+            self.ends[cells[0][0]] = self.ends[cells[-1][0]] = 1
 
     def finish_lines(self) -> None:
         """Turn masks into box-drawing characters wherever no label covers them."""
@@ -114,6 +118,17 @@ class Canvas:
             out.append([Run("".join(chars[base + m.start():base + m.end()]), table[line[m.start()]])
                         for m in _RUN.finditer(line)])
         return out
+
+
+def may_cross(existing: int, mask: int, is_end: bool) -> bool:
+    """Whether a line with connection ``mask`` may take a cell whose lines are ``existing``: a free cell,
+    or one straight line crossed straight at right angles, away from any line's end. Anything else
+    (sharing a run, a corner or a junction) would leave a reader unable to tell which line goes where."""
+    if not existing:
+        return True
+    if is_end:
+        return False
+    return (existing, mask) in ((HORIZONTAL, VERTICAL), (VERTICAL, HORIZONTAL))
 
 
 def runs_plain(rows: list[list[Run]]) -> str:

@@ -6,12 +6,14 @@ command and the benchmarks all call this one function, so what a player sees in 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
 from game.graph.map.centre import centring_offset, drawn_box, middled, shift
 from game.graph.map.layout import Position, compute_layout, normalise
+from game.graph.map.listing import LIST_STYLE, Item, list_cap, wrap_items
 from game.graph.map.place import LabelRequest, Placed, place_labels
 from game.graph.map.route import ARROWS, Route, best_route
 from game.graph.map.style import (
@@ -37,6 +39,30 @@ MAX_ZOOM = 8.0
 
 
 @dataclass
+class DrawnEdge:
+    """One line of the map (all the relations between a pair of names) and where its label went."""
+
+    source: str
+    target: str
+    """The direction of the relation the line stands for (the strongest of the pair's)."""
+    relation: str
+    """Every relation between the pair, strongest first, as the label writes them: ``TRUSTS/OWES``."""
+    sign: str
+    cells: list[tuple[int, int]]
+    """The cells the line occupies, end to end; empty when no path keeps the routing rules."""
+    label: tuple[int, int, str] | None = None
+    """Where the relation's label was written on the drawing: (x, y, text)."""
+    core: bool = False
+    """A relation of the view's core (the stage, the selection, the person at the centre)."""
+    listed: bool = False
+    """Written in the list below the drawing (no room on the line, or no line at all)."""
+
+    @property
+    def labelled(self) -> bool:
+        return self.label is not None or self.listed
+
+
+@dataclass
 class MapDrawing:
     """A drawn map: rows of styled runs, where each name landed, and the positions to keep."""
 
@@ -51,6 +77,12 @@ class MapDrawing:
     lines: dict[tuple[str, str], list[tuple[int, int]]] = field(default_factory=dict)
     """Each pair of node IDs joined by a line (lower ID first), with the line's cells from end to end."""
     notes: list[str] = field(default_factory=list)
+    view: str = "everyone"
+    edges: list[DrawnEdge] = field(default_factory=list)
+    listed: list[str] = field(default_factory=list)
+    """Node IDs written in the list under the drawing instead of on it."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Every node in view (drawn or listed): ID -> name as shown."""
 
     def plain(self) -> str:
         """The map as text without colour (trailing spaces trimmed)."""
@@ -80,12 +112,15 @@ def render_map(
     *,
     zoom: float = 1.0,
     legend: bool = True,
+    view: str = "everyone",
+    stage: Collection[str] = (),
 ) -> MapDrawing:
     """Draw the map into ``width`` x ``height`` cells.
 
     ``positions`` are kept for nodes that have them and computed for the rest (see ``compute_layout``);
     ``focus`` is a node ID, name or alias (``InputError`` if none matches); ``at_turn`` shows the graph as
-    it stood after that turn; ``show_closed`` adds ended relations, dashed and dim.
+    it stood after that turn; ``show_closed`` adds ended relations, dashed and dim; ``view`` is one of
+    ``VIEWS`` and ``stage`` the IDs on stage (the scene view's core).
     """
     width, height = max(1, width), max(1, height)
     known = positions or {}
@@ -93,48 +128,137 @@ def render_map(
         laid_out = {node.id: known[node.id] for node in nodes}
     else:
         laid_out = compute_layout(nodes, edges, known)
-    view = select_view(nodes, edges, width=width, height=height, focus=focus,
-                       show_closed=show_closed, at_turn=at_turn)
-    canvas = Canvas(width, height)
-    drawing = MapDrawing(width, height, [], laid_out, focus=view.focus, total=view.total)
-    if not any(edge.source != edge.target for edge in view.edges):
+    chosen = select_view(nodes, edges, width=width, height=height, focus=focus, show_closed=show_closed,
+                         at_turn=at_turn, kind=view, stage=stage)
+    drawing = MapDrawing(width, height, [], laid_out, focus=chosen.focus, total=chosen.total, view=chosen.kind)
+    drawing.names = {i: strip_control(chosen.by_id[i].name) for i in [n.id for n in chosen.nodes] + chosen.listed}
+    if not any(edge.source != edge.target for edge in chosen.edges):
         # A relationship map without relationships says so, rather than showing names adrift.
+        canvas = Canvas(width, height)
         _empty_state(canvas)
         drawing.rows = canvas.rows()
         return drawing
 
-    notes = _notes(view, at_turn, show_closed, zoom)
-    shown = _zoomed(view, laid_out, zoom)
+    notes = _notes(chosen, at_turn, show_closed, zoom)
+    shown = _zoomed(chosen, laid_out, zoom)
     # Oldest first, so names already on the map keep their cells when a turn adds someone.
-    placing = sorted((n for n in view.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
+    placing = sorted((n for n in chosen.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
     # Names come from models and files: an escape sequence in one must not reach the terminal or the pane.
-    requests = [LabelRequest(n.id, strip_control(n.name), type_brackets(n.type), shown[n.id]) for n in placing]
-    missing_note: str | None = None
+    requests = [LabelRequest(n.id, drawing.names[n.id], type_brackets(n.type), shown[n.id]) for n in placing]
+    off_screen = len(chosen.nodes) - len(shown)
+    if off_screen:
+        notes.append(f"{off_screen} off-screen")
+    fixed_rows = (_footer_rows(width, notes) if legend else [])[: max(0, height - 3)]
+    spare = 1  # a row for relations the drawing may leave unlabelled or without a line
+    cap = list_cap(height, len(fixed_rows))
+    left_out: list[str] = []
+    area = height
     for _attempt in range(2):
-        footer = _footer_rows(width, [*notes, missing_note] if missing_note else notes) if legend else []
-        footer = footer[: max(0, height - 3)]
-        area = height - len(footer)
+        items = (_node_items(chosen, [*chosen.listed, *left_out], drawing.names, ())
+                 + _roster_items(chosen, width))
+        rows, _shown = wrap_items(items, width, cap)
+        area = max(1, height - len(fixed_rows) - min(cap, len(rows) + spare))
         drawing.boxes = place_labels(requests, width, area)
-        left_out = len(view.nodes) - len(drawing.boxes)
-        if not left_out or missing_note:
+        missing = [n.id for n in placing if n.id not in drawing.boxes]
+        if missing == left_out:
             break
-        # Say what is missing, then place again in the (possibly) smaller area that leaves.
-        missing_note = f"{left_out} off-screen" if zoom > 1 else f"{left_out} names did not fit"
-    left_out = len(view.nodes) - len(drawing.boxes)
-    if left_out:
-        notes.append(f"{left_out} off-screen" if zoom > 1 else f"{left_out} names did not fit")
-        footer = (_footer_rows(width, notes) if legend else [])[: height - area]
-    _draw_names(canvas, view, drawing.boxes)
-    drawing.lines = _draw_edges(canvas, view, drawing.boxes, at_turn)
+        left_out = missing
+    left_out = [n.id for n in placing if n.id not in drawing.boxes]
+    canvas = Canvas(width, area)
+    _draw_names(canvas, chosen, drawing.boxes)
+    drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names)
+    drawing.lines = {(min(e.source, e.target), max(e.source, e.target)): e.cells for e in drawing.edges if e.cells}
     _centre(canvas, drawing, area)
-    for row, runs in enumerate(footer):
-        x = 0
-        for text, style in runs:
-            canvas.write(x, area + row, text, style)
-            x += len(text)
+    # Listed first: the core's relations the drawing could not label, then any pair of drawn names the
+    # routing rules left without a line (the drawing never hides an edge by drawing it ambiguously).
+    unrouted = [e for e in drawing.edges if not e.cells and e.source in drawing.boxes and e.target in drawing.boxes]
+    pending = [e for e in drawing.edges if e.core and e.label is None and e not in unrouted]
+    pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
+    items = ([Item(_relation_text(e, drawing.names), pair=(e.source, e.target)) for e in pending]
+             + _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes)
+             + _roster_items(chosen, width))
+    list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
+    listed_pairs = {item.pair for item in listed if item.pair}
+    listed_nodes = {item.node_id for item in listed if item.node_id}
+    for edge in drawing.edges:
+        edge.listed = (edge.source, edge.target) in listed_pairs
+    drawing.listed = [i for i in [*chosen.listed, *left_out] if i in listed_nodes]
+    drawing.listed += [i for item in listed if item.members for i in item.members]
     drawing.notes = notes
-    drawing.rows = canvas.rows()
+    footer = [[(row, LIST_STYLE)] for row in list_rows] + fixed_rows
+    blank = [[("", PLAIN)]] * max(0, height - area - len(footer))
+    drawing.rows = canvas.rows() + [_padded(row, width) for row in blank + footer]
+    drawing.rows = drawing.rows[:height]
     return drawing
+
+
+def _padded(row: Sequence[tuple[str, CellStyle]], width: int) -> list[Run]:
+    """A footer row as runs exactly ``width`` cells wide, as the canvas's rows are."""
+    runs: list[Run] = []
+    used = 0
+    for text, style in row:
+        text = text[: width - used]
+        if text:
+            runs.append(Run(text, style))
+            used += len(text)
+    if used < width:
+        runs.append(Run(" " * (width - used), PLAIN))
+    return runs
+
+
+def _relation_text(edge: DrawnEdge, names: Mapping[str, str]) -> str:
+    """A relation as the list writes it: ``Mira +TRUSTS→ Tomas``, direction and sign in plain text."""
+    return f"{names.get(edge.source, edge.source)} {edge.sign}{edge.relation}→ {names.get(edge.target, edge.target)}"
+
+
+def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str]) -> list[Item]:
+    """A listed name, with its strongest relation to the view's core (or, without one, to a drawn name),
+    which the item then labels."""
+    anchors = view.core or set(drawn)
+    items: list[Item] = []
+    for node_id in dict.fromkeys(ids):
+        ties = [e for e in view.edges if node_id in (e.source, e.target) and e.source in names
+                and e.target in names and ({e.source, e.target} - {node_id}) & anchors]
+        if not ties:
+            items.append(Item(names[node_id], node_id=node_id))
+            continue
+        lead = _lead(ties)
+        text = f"{names[lead.source]} {sign_glyph(lead.strength)}{lead.relation}→ {names[lead.target]}"
+        items.append(Item(text, node_id=node_id, pair=_pair_of(view, lead)))
+    return items
+
+
+def _pair_of(view: MapView, lead: Edge) -> tuple[str, str]:
+    """The (source, target) the drawing's entry for this pair carries: that of the pair's lead relation."""
+    versions = [e for e in view.edges if {e.source, e.target} == {lead.source, lead.target}]
+    top = _lead(versions)
+    return top.source, top.target
+
+
+def _roster_items(view: MapView, width: int) -> list[Item]:
+    """The scene view's roster: ``Group: A, B (3 ties)``, a group too long for a row split over several."""
+    items: list[Item] = []
+    for group, members, ties in view.roster:
+        named = [i for i in members if view.by_id[i].name != group]  # a group or faction heads its own line
+        names = [strip_control(view.by_id[i].name) for i in named]
+        head = f"{strip_control(group)}: " if named else strip_control(group)
+        tail = f" ({ties} tie{'s' if ties != 1 else ''} hidden)" if ties else ""
+        if not named:
+            items.append(Item(head + tail, members=tuple(members)))
+            continue
+        members = named
+        chunk: list[str] = []
+        chunk_ids: list[str] = []
+        for name, member in zip(names, members, strict=True):
+            text = head + ", ".join([*chunk, name]) + tail
+            if chunk and len(text) > width:
+                items.append(Item(head + ", ".join(chunk), members=tuple(chunk_ids)))
+                head, chunk, chunk_ids = "", [], []
+            chunk.append(name)
+            chunk_ids.append(member)
+        if chunk:
+            items.append(Item(head + ", ".join(chunk) + tail, members=tuple(chunk_ids)))
+    return items
 
 
 def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
@@ -148,12 +272,18 @@ def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
     drawing.boxes = {node_id: replace(placed, x=placed.x + dx, y=placed.y + dy)
                      for node_id, placed in drawing.boxes.items()}
     drawing.lines = {pair: [(x + dx, y + dy) for x, y in cells] for pair, cells in drawing.lines.items()}
+    for edge in drawing.edges:
+        edge.cells = [(x + dx, y + dy) for x, y in edge.cells]
+        if edge.label is not None:
+            edge.label = (edge.label[0] + dx, edge.label[1] + dy, edge.label[2])
 
 
 def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> dict[str, Position]:
     """Positions inside the zoomed window, rescaled to [0, 1]; the window follows the focus."""
     zoom = min(MAX_ZOOM, max(1.0, zoom))
-    if len(view.nodes) < view.total:
+    if view.kind == "person" and len(view.nodes) > 1:
+        positions = _ring(view, positions)
+    elif len(view.nodes) < view.total:
         # Only a neighbourhood is shown: let it fill the pane rather than the corner it holds in the
         # whole graph's layout.
         positions = normalise({node.id: positions[node.id] for node in view.nodes})
@@ -169,6 +299,21 @@ def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> di
         if -1e-9 <= zx <= 1 + 1e-9 and -1e-9 <= zy <= 1 + 1e-9:
             shown[node.id] = (min(max(zx, 0.0), 1.0), min(max(zy, 0.0), 1.0))
     return shown
+
+
+def _ring(view: MapView, positions: Mapping[str, Position]) -> dict[str, Position]:
+    """The person view: the centre in the middle, each neighbour on a ring in the direction it lies from
+    the centre on the whole map (so the picture agrees with the other views), spaced evenly by that order."""
+    centre = view.nodes[0].id
+    cx, cy = positions[centre]
+    around = sorted((math.atan2(positions[n.id][1] - cy, positions[n.id][0] - cx), n.id) for n in view.nodes[1:])
+    out = {centre: (0.5, 0.5)}
+    count = len(around)
+    start = around[0][0]
+    for number, (_angle, node_id) in enumerate(around):
+        angle = start + 2 * math.pi * number / count
+        out[node_id] = (0.5 + 0.5 * math.cos(angle), 0.5 + 0.5 * math.sin(angle))
+    return out
 
 
 def _node_style(node: Node, view: MapView) -> CellStyle:
@@ -189,53 +334,58 @@ def _draw_names(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed]) -> N
             canvas.write(box.x, box.y, box.text, _node_style(node, view), NODE_LABEL)
 
 
-def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed],
-                at_turn: int | None) -> dict[tuple[str, str], list[tuple[int, int]]]:
+def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_turn: int | None,
+                names: Mapping[str, str]) -> list[DrawnEdge]:
+    """Route, draw and label a line per pair of names in view; a pair with a name not drawn, or with no
+    path that keeps the routing rules, gets an entry without cells (the list may label it)."""
+    in_view = set(names)
     pairs: dict[tuple[str, str], list[Edge]] = {}
     for edge in view.edges:
-        if edge.source == edge.target or edge.source not in boxes or edge.target not in boxes:
+        if edge.source == edge.target or edge.source not in in_view or edge.target not in in_view:
             continue
         key = (edge.source, edge.target) if edge.source < edge.target else (edge.target, edge.source)
         pairs.setdefault(key, []).append(edge)
 
     def importance(item: tuple[tuple[str, str], list[Edge]]) -> tuple[int, float, tuple[str, str]]:
         (a, b), versions = item
-        near = 0 if view.focus in (a, b) else 1 if (a in view.hops and b in view.hops) else 2
+        near = 0 if (view.core & {a, b}) or view.focus in (a, b) else 1 if (a in view.hops and b in view.hops) else 2
         return near, -max(abs(e.strength) for e in versions), (a, b)
 
-    ordered = sorted(pairs.items(), key=importance)
-    routed: list[tuple[tuple[str, str], list[Edge], Route, CellStyle, bool]] = []
-    for (a, b), versions in ordered:
-        route = best_route(boxes[a], boxes[b], canvas)
+    out: list[DrawnEdge] = []
+    routed: list[tuple[DrawnEdge, str, list[Edge], Route, CellStyle]] = []
+    for (a, b), versions in sorted(pairs.items(), key=importance):
+        current = [e for e in versions if edge_open_at(e, at_turn)]
+        lead = _lead(current or versions)
+        relations = list(dict.fromkeys(e.relation for e in sorted(current or versions, key=lambda e: -abs(e.strength))))
+        drawn = DrawnEdge(lead.source, lead.target, "/".join(relations), sign_glyph(lead.strength), [],
+                          core=bool(view.core & {a, b}) or view.focus in (a, b))
+        out.append(drawn)
+        route = best_route(boxes[a], boxes[b], canvas) if a in boxes and b in boxes else None
         if route is None:
             continue
-        current = [e for e in versions if edge_open_at(e, at_turn)]
-        solid = bool(current)
-        lead = _lead(current or versions)
         near = view.focus is None or (a in view.hops and b in view.hops and min(view.hops[a], view.hops[b]) <= 1)
-        style = CellStyle(fg=sign_colour(lead.strength), dim=not solid or not near,
+        style = CellStyle(fg=sign_colour(lead.strength), dim=not current or not near,
                           bold=view.focus is not None and view.focus in (a, b))
-        canvas.add_line(list(route.cells), style, solid)
-        routed.append(((a, b), current or versions, route, style, solid))
+        canvas.add_line(list(route.cells), style, bool(current))
+        drawn.cells = [(index % canvas.width, index // canvas.width) for index, _mask in route.cells]
+        routed.append((drawn, a, current or versions, route, style))
     canvas.finish_lines()
-    for (a, _b), versions, route, style, _solid in routed:
-        forward = any(e.source == a for e in versions)
-        backward = any(e.target == a for e in versions)
+    for _drawn, a, versions, route, style in routed:
         last, first = route.cells[-1][0], route.cells[0][0]
-        if forward and canvas.kind[last] == EMPTY:
+        if any(e.source == a for e in versions) and canvas.kind[last] == EMPTY:
             canvas.set_cell(last, ARROWS[route.into_b], style)
-        if backward and canvas.kind[first] == EMPTY:
+        if any(e.target == a for e in versions) and canvas.kind[first] == EMPTY:
             canvas.set_cell(first, ARROWS[route.into_a], style)
     budget = max(MIN_EDGE_LABELS, canvas.width * canvas.height // CELLS_PER_EDGE_LABEL)
-    for _pair, versions, route, style, _solid in routed:
-        labelled = _label_edge(canvas, route, versions, style) if budget > 0 else None
-        if labelled is not None:
+    for drawn, _a, versions, route, style in routed:
+        # The core's relations are always labelled where they fit; the rest while the budget lasts.
+        if drawn.core or budget > 0:
+            drawn.label = _label_edge(canvas, route, versions, style)
+        if drawn.label is not None:
             budget -= 1
-        if labelled is None or not labelled.startswith(sign_glyph(_lead(versions).strength)):
+        if drawn.label is None or not drawn.label[2].startswith(drawn.sign):
             _mark_sign(canvas, route, versions, style)  # no room for the sign on the label: it goes on the line
-    width = canvas.width
-    return {pair: [(index % width, index // width) for index, _ in route.cells]
-            for pair, _versions, route, _style, _solid in routed}
+    return out
 
 
 def _lead(versions: Sequence[Edge]) -> Edge:
@@ -260,7 +410,8 @@ def _mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: Ce
             return
 
 
-def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> str | None:
+def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge],
+                style: CellStyle) -> tuple[int, int, str] | None:
     """Write the relation name, after its sign (``+TRUSTS``), along the route's longest straight stretch,
     if it fits without covering another line or name; where only the bare name fits, that. Returns the
     label written, or None when the line is left unlabelled."""
@@ -279,7 +430,7 @@ def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge], style: C
             for x, y in _label_spots(p, q, len(text)):
                 if _label_fits(canvas, x, y, len(text), own, ends):
                     canvas.write(x, y, text, CellStyle(fg=style.fg, dim=style.dim), EDGE_LABEL)
-                    return text
+                    return x, y, text
     return None
 
 
@@ -326,7 +477,9 @@ def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -
     notes: list[str] = []
     if at_turn is not None:
         notes.append(f"As of turn {at_turn}")
-    if len(view.nodes) < view.total:
+    if view.kind != "everyone" and len(view.nodes) < view.total:
+        notes.append(f"{view.kind} · {len(view.nodes)} of {view.total} drawn")
+    elif len(view.nodes) < view.total:
         who = "the selected node" if view.focus else "the centre"
         notes.append(f"{len(view.nodes)} of {view.total} shown, around {who}")
     if show_closed:

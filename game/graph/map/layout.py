@@ -9,6 +9,11 @@ so the same positions), rewritten over NumPy arrays because the map redraws on t
 a networkx graph and an adjacency matrix each turn cost more than the simulation, and networkx works out
 the forces on every node and then throws away those of the nodes that are held. Here only the nodes that
 move are simulated: a newcomer beside 200 placed nodes costs 200 pairs per step, not 40,000.
+
+Past ``DENSE_PAIRS`` pairs (about 500 nodes laid out afresh) the all-pairs arrays would grow with the
+square of the graph (4,000 nodes: 17 s and 833 MB), so large graphs are laid out by
+``sparse_layout.simulate_sparse`` instead: the same forces over an edge list and a grid, in time and
+memory that grow with the graph, not its square.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ ITERATIONS = 60
 NEIGHBOUR_JITTER = 0.08
 THRESHOLD = 1e-4
 """Stop early once the average step is this small (networkx's default)."""
+DENSE_PAIRS = 250_000
+"""Moving nodes times all nodes up to which the exact all-pairs simulation runs (a few MB of arrays)."""
 
 
 def compute_layout(
@@ -57,42 +64,54 @@ def compute_layout(
     import numpy as np  # imported on first layout, so drawing from kept positions never pays for it
 
     index = {node_id: at for at, node_id in enumerate(ids)}
-    weights = _weights(index, edges)
+    pairs = _pairs(index, edges)
+    neighbours: dict[str, list[str]] = {node_id: [] for node_id in ids}
+    for (a, b) in pairs:
+        neighbours[ids[a]].append(ids[b])
+        neighbours[ids[b]].append(ids[a])
     if not fixed:
         start = np.random.RandomState(seed).rand(len(ids), 2)
-        raw = _simulate(weights, start, np.arange(len(ids)), math.sqrt(1.0 / len(ids)), iterations)
+        raw = _run(pairs, start, np.arange(len(ids)), math.sqrt(1.0 / len(ids)), iterations)
         return normalise({node_id: (float(raw[at, 0]), float(raw[at, 1])) for at, node_id in enumerate(ids)})
-    neighbours = _neighbours(ids, weights)
     begin = _starting_positions(ids, neighbours, fixed)
     start = np.array([begin[node_id] for node_id in ids], dtype=np.float64)
     moving = np.array([at for at, node_id in enumerate(ids) if node_id not in fixed])
     # As networkx does with held nodes: the ideal distance follows the size of the domain already laid out.
     domain = float(start.max()) or 1.0
-    raw = _simulate(weights, start, moving, domain / math.sqrt(len(ids)), iterations)
+    raw = _run(pairs, start, moving, domain / math.sqrt(len(ids)), iterations)
     placed = {ids[at]: _clamp((raw[at, 0], raw[at, 1])) for at in moving.tolist()}
     return {**fixed, **placed}
 
 
-def _weights(index: Mapping[str, int], edges: Sequence[Edge]) -> Matrix:
-    """A symmetric weight matrix; stronger relations (of either sign) pull their ends closer."""
-    import numpy as np
-
-    weights = np.zeros((len(index), len(index)), dtype=np.float64)
+def _pairs(index: Mapping[str, int], edges: Sequence[Edge]) -> dict[tuple[int, int], float]:
+    """Each related pair once (lower index first) with its weight: stronger relations, of either sign,
+    pull their ends closer; of several relations between two people the strongest counts."""
+    pairs: dict[tuple[int, int], float] = {}
     for edge in edges:
         a, b = index.get(edge.source), index.get(edge.target)
         if a is None or b is None or a == b:
             continue
-        weight = max(0.5 + abs(edge.strength), weights[a, b])
-        weights[a, b] = weights[b, a] = weight
-    return weights
+        key = (a, b) if a < b else (b, a)
+        pairs[key] = max(0.5 + abs(edge.strength), pairs.get(key, 0.0))
+    return pairs
 
 
-def _neighbours(ids: Sequence[str], weights: Matrix) -> dict[str, list[str]]:
-    rows, columns = weights.nonzero()
-    out: dict[str, list[str]] = {node_id: [] for node_id in ids}
-    for row, column in zip(rows.tolist(), columns.tolist(), strict=True):
-        out[ids[row]].append(ids[column])
-    return out
+def _run(pairs: Mapping[tuple[int, int], float], start: Matrix, moving: npt.NDArray[np.int_], k: float,
+         iterations: int) -> Matrix:
+    """The exact all-pairs simulation while its arrays are small, the grid one past that."""
+    import numpy as np
+
+    count = len(start)
+    if len(moving) * count <= DENSE_PAIRS:
+        weights = np.zeros((count, count), dtype=np.float64)
+        for (a, b), weight in pairs.items():
+            weights[a, b] = weights[b, a] = weight
+        return _simulate(weights, start, moving, k, iterations)
+    from game.graph.map.sparse_layout import simulate_sparse
+
+    keys = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
+    values = np.array(list(pairs.values()), dtype=np.float64)
+    return simulate_sparse(keys[:, 0], keys[:, 1], values, start, moving.astype(np.int64), k, iterations)
 
 
 def _simulate(weights: Matrix, pos: Matrix, moving: npt.NDArray[np.int_], k: float, iterations: int) -> Matrix:
@@ -163,13 +182,16 @@ def _hash_angle(node_id: str) -> tuple[float, float]:
 
 def normalise(raw: Mapping[str, Position]) -> dict[str, Position]:
     """Stretch each axis to fill [0, 1] so a wide pane is used edge to edge."""
+    if not raw:
+        return {}
     xs = [p[0] for p in raw.values()]
     ys = [p[1] for p in raw.values()]
 
     def scale(value: float, low: float, high: float) -> float:
         return 0.5 if high - low < 1e-9 else (value - low) / (high - low)
 
-    return {i: (scale(x, min(xs), max(xs)), scale(y, min(ys), max(ys))) for i, (x, y) in raw.items()}
+    left, right, top, bottom = min(xs), max(xs), min(ys), max(ys)  # once, not once per node
+    return {i: (scale(x, left, right), scale(y, top, bottom)) for i, (x, y) in raw.items()}
 
 
 def _clamp(point: Position) -> Position:

@@ -1,5 +1,6 @@
 """Greedy name placement: each name takes the free spot nearest its layout position, most important
-first, and is shortened when nothing nearby fits. Names never overlap and keep a one-cell margin, so
+first. Names are never cut (a cut name cannot be told from another): a name with no room anywhere is
+left out, and the map lists it below the drawing. Names never overlap and keep a one-cell margin, so
 there is always room for an edge to reach them.
 """
 
@@ -65,18 +66,13 @@ class Placer:
                 self.taken[start + left:start + right] = b"\x01" * (right - left)
 
     def place(self, request: LabelRequest) -> Placed | None:
-        """The nearest free spot for the longest form of the name that has one nearby; the shortest form
-        may go anywhere."""
+        """The free spot nearest the layout position for the whole name; None when there is none."""
         open_, close = request.brackets
-        forms = [f"{open_}{form}{close}" for form in shortened(request.name, self.width)]
+        text = f"{open_}{request.name}{close}"
         px = round(request.at[0] * (self.width - 1))
         py = round(request.at[1] * (self.height - 1))
-        for number, text in enumerate(forms):
-            last = number == len(forms) - 1
-            spot = self._nearest(px, py, len(text), None if last else NEARBY)
-            if spot is not None:
-                return self._take(request.node_id, spot[0], spot[1], text)
-        return None
+        spot = self._nearest(px, py, len(text), None)
+        return None if spot is None else self._take(request.node_id, spot[0], spot[1], text)
 
     def _nearest(self, px: int, py: int, length: int, limit: float | None) -> tuple[int, int] | None:
         """Row by row outwards from ``py``, the free run of cells closest to ``px``."""

@@ -1,8 +1,10 @@
 """Edge paths between two placed names.
 
-A few simple shapes are tried first (straight, one elbow, a step through a middle row or column) and
-scored so a line avoids running under names or along other lines; only when every simple shape would
-pass under a name does a grid search find a detour around them.
+A few simple shapes are tried first (straight, one elbow, a step through a middle row or column),
+cheapest first; only when none is allowed does a grid search find a detour. The rules are hard, not
+costs: a line never passes under a name, never shares a cell with another line except to cross one
+straight line straight at right angles, and never touches another line's end. An edge with no such path
+is not drawn (the map lists it instead), so every line drawn can be followed from one name to the other.
 """
 
 from __future__ import annotations
@@ -11,7 +13,17 @@ import heapq
 from dataclasses import dataclass
 from itertools import pairwise
 
-from game.graph.map.canvas import EAST, HORIZONTAL, NODE_LABEL, NORTH, SOUTH, VERTICAL, WEST, Canvas
+from game.graph.map.canvas import (
+    EAST,
+    HORIZONTAL,
+    NODE_LABEL,
+    NORTH,
+    SOUTH,
+    VERTICAL,
+    WEST,
+    Canvas,
+    may_cross,
+)
 from game.graph.map.place import Placed
 
 ARROWS = {EAST: "→", WEST: "←", SOUTH: "↓", NORTH: "↑"}
@@ -21,7 +33,7 @@ CROSSING_COST = 1.0
 LENGTH_COST = 0.05
 TURN_COST = 1.5
 SEARCH_LIMIT = 20_000
-"""Grid cells the detour search may expand before settling for a line that runs under a name."""
+"""Grid cells the detour search may expand before the edge is given up (and listed)."""
 GREED = 2.0
 """Weight on the detour search's distance estimate: a near-shortest detour found quickly beats the
 shortest one found after searching half the canvas."""
@@ -186,28 +198,33 @@ def _bound(shape: _Shape) -> float:
     return TURN_COST * max(0, len(shape.points) - 2) + LENGTH_COST * length
 
 
+def allowed(route: Route, canvas: Canvas) -> bool:
+    """Whether every cell of ``route`` keeps the rules: no name under it, and only straight crossings."""
+    kind, masks, ends = canvas.kind, canvas.masks, canvas.ends
+    last = len(route.cells) - 1
+    for number, (index, mask) in enumerate(route.cells):
+        if kind[index] == NODE_LABEL:
+            return False
+        existing = masks[index]
+        if existing and (number in (0, last) or not may_cross(existing, mask, bool(ends[index]))):
+            return False
+    return True
+
+
 def best_route(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
-    """The cheapest simple path; when every simple path would run under a name, a detour around them."""
-    scored: list[tuple[tuple[float, bool], _Shape]] = []
-    best = float("inf")
-    # Cheapest first by a bound that ignores what is on the canvas; penalties only add to it, so once
-    # the bound reaches the best cost found, no later shape can beat it.
-    for bound, shape in sorted(((_bound(shape), shape) for shape in _shapes(a, b)), key=lambda item: item[0]):
-        if bound >= best:
-            break
+    """The cheapest simple path that keeps the rules, else a detour that does; None if there is none."""
+    scored: list[tuple[float, _Shape]] = []
+    for shape in _shapes(a, b):
         cost = _cost(shape, canvas)
-        if cost is not None:
-            scored.append((cost, shape))
-            best = min(best, cost[0])
-    if scored:
-        (_total, under), shape = min(scored, key=lambda item: item[0][0])
-        if not under:
-            return build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
+        if cost is not None and not cost[1]:  # a shape that runs under a name is never drawn
+            scored.append((cost[0], shape))
+    scored.sort(key=lambda item: item[0])
+    for _total, shape in scored:
+        route = build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
+        if route is not None and allowed(route, canvas):
+            return route
     found = detour(a, b, canvas)
-    if found is not None or not scored:
-        return found
-    shape = min(scored, key=lambda item: item[0][0])[1]
-    return build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
+    return found if found is not None and allowed(found, canvas) else None
 
 
 _STEPS = ((NORTH, 0, -1), (EAST, 1, 0), (SOUTH, 0, 1), (WEST, -1, 0))
@@ -223,43 +240,42 @@ def _beside(box: Placed, width: int, height: int) -> list[tuple[int, int, int]]:
 
 
 def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
-    """A cheap path over the grid (weighted A*) that never enters a name, preferring few turns and
-    free cells.
+    """A cheap path over the grid (weighted A*) that never enters a name nor another line's cell, except
+    to cross a straight line straight; few turns and crossings preferred.
 
-    A cell keeps the heading of the best way found into it, so turns are charged without making the
-    heading part of the search state: a search touches a quarter of the states, for paths that are at
-    worst a turn longer.
+    The state is a cell and the heading the path entered it with: whether a path may go on through a
+    crossing depends on which way it came in, so one heading per cell would lose paths that exist.
     """
     width, height = canvas.width, canvas.height
-    kind, masks = canvas.kind, canvas.masks
-    goals = {y * width + x: into for x, y, into in _beside(b, width, height)}
-    starts = {y * width + x: into for x, y, into in _beside(a, width, height)}
+    kind, masks, ends = canvas.kind, canvas.masks, canvas.ends
+    goals = {y * width + x: into for x, y, into in _beside(b, width, height) if not masks[y * width + x]}
+    starts = {y * width + x: into for x, y, into in _beside(a, width, height) if not masks[y * width + x]}
     best: dict[int, float] = {}
-    heading: dict[int, int] = {}
     came: dict[int, int] = {}
     heap: list[tuple[float, float, int]] = []
     tx, ty = b.centre, b.y
     for index, into in starts.items():
-        best[index] = 0.0
-        heading[index] = _DIRECTION_SLOT[_OPPOSITE[into]]
-        came[index] = -1
+        state = index * 4 + _DIRECTION_SLOT[_OPPOSITE[into]]
+        best[state] = 0.0
+        came[state] = -1
         guess = GREED * (abs(index % width - tx) + abs(index // width - ty))
-        heapq.heappush(heap, (guess, guess, index))
+        heapq.heappush(heap, (guess, guess, state))
     moves = [(slot, dx, dy, HORIZONTAL if dx else VERTICAL) for slot, (_d, dx, dy) in enumerate(_STEPS)]
     expansions = 0
     while heap and expansions < SEARCH_LIMIT:
-        estimate, guess, index = heapq.heappop(heap)
+        estimate, guess, state = heapq.heappop(heap)
         so_far = estimate - guess
-        if so_far > best[index] + 1e-9:
+        if so_far > best[state] + 1e-9:
             continue
+        index, slot = divmod(state, 4)
         if index in goals:
-            return _rebuild(index, came, starts, goals[index], width, height)
+            return _rebuild(state, came, starts, goals[index], width, height)
         expansions += 1
         x, y = index % width, index // width
-        slot = heading[index]
+        crossing = bool(masks[index])
         for turn_slot, dx, dy, axis in moves:
-            if turn_slot == (slot + 2) & 3:
-                continue
+            if turn_slot == (slot + 2) & 3 or (crossing and turn_slot != slot):
+                continue  # no turning back, and through a crossing only straight on
             nx, ny = x + dx, y + dy
             if nx < 0 or ny < 0 or nx >= width or ny >= height:
                 continue
@@ -269,23 +285,25 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
             total = so_far + (1.0 if turn_slot == slot else 1.0 + TURN_COST)
             existing = masks[step_index]
             if existing:
-                total += OVERLAP_COST if existing & axis else CROSSING_COST
-            if total < best.get(step_index, 1e18):
-                best[step_index] = total
-                heading[step_index] = turn_slot
-                came[step_index] = index
+                if step_index in goals or not may_cross(existing, axis, bool(ends[step_index])):
+                    continue
+                total += CROSSING_COST
+            step_state = step_index * 4 + turn_slot
+            if total < best.get(step_state, 1e18):
+                best[step_state] = total
+                came[step_state] = state
                 guess = GREED * (abs(nx - tx) + abs(ny - ty))
-                heapq.heappush(heap, (total + guess, guess, step_index))
+                heapq.heappush(heap, (total + guess, guess, step_state))
     return None
 
 
 def _rebuild(end: int, came: dict[int, int], starts: dict[int, int], into_b: int, width: int,
              height: int) -> Route | None:
     indices: list[int] = []
-    index = end
-    while index != -1:
-        indices.append(index)
-        index = came[index]
+    state = end
+    while state != -1:
+        indices.append(state // 4)
+        state = came[state]
     indices.reverse()
     cells = [(index % width, index // width) for index in indices]
     corners = [cells[0]]

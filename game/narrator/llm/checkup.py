@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, TextIO
 
+from game.text import escape_control
+
 if TYPE_CHECKING:
     from game.config import Settings
     from game.narrator.llm.capabilities import ProbeReport
@@ -24,7 +26,8 @@ async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = N
     from game.narrator.llm.transport import LLMError, OpenAITransport
 
     llm = settings.llm
-    say = out.write
+    escaped = _Escaped(out)
+    say = escaped.write
     if not (llm.base_url or llm.model):
         say("No model endpoint is configured, so Kith plays with its offline narrator.\n"
             "To use a model, give --base-url and --model (or OPENAI_BASE_URL and KITH_MODEL, or [llm] in "
@@ -46,11 +49,23 @@ async def doctor(settings: Settings, out: TextIO, env: dict[str, str] | None = N
         return 1
     finally:
         await transport.aclose()
-    _print_report(report, settings, out)
+    _print_report(report, settings, escaped)
     return 0 if report.narration_works else 1
 
 
-def _print_report(report: ProbeReport, settings: Settings, out: TextIO) -> None:
+class _Escaped:
+    """``out`` with every control character shown as an escape: the report quotes the server (its model
+    ids, its error words, its replies), and a server's escape sequence must not retitle or clear the
+    player's terminal. Escaped, not dropped: a model id that holds one is shown as it really is."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+
+    def write(self, text: str) -> int:
+        return self._out.write(escape_control(text))
+
+
+def _print_report(report: ProbeReport, settings: Settings, out: _Escaped) -> None:
     say = out.write
     say(f"Model     {report.model or '(none)'}\n")
     for check in report.checks:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from game.base_url import shown_url
 from game.config import LLMSettings
 from game.errors import ConfigError
 
@@ -38,17 +39,23 @@ def is_local_url(url: str | None) -> bool:
 
 def display_url(url: str | None) -> str:
     """The endpoint as it may be shown: no user, password, query or fragment (they can hold secrets)."""
-    parts = urlsplit(url or OPENAI_URL)
-    host = parts.hostname or ""
+    try:
+        parts = urlsplit(url or OPENAI_URL)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:  # a URL that never passed the settings check: masked by shape, not by its parts
+        return shown_url(url or "")
     if ":" in host:
         host = f"[{host}]"
-    port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{host}{port}{parts.path.rstrip('/')}"
+    return shown_url(f"{parts.scheme}://{host}{port}{parts.path.rstrip('/')}")
 
 
 def short_host(url: str | None) -> str:
-    parts = urlsplit(url or OPENAI_URL)
-    return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
+    try:
+        parts = urlsplit(url or OPENAI_URL)
+        return shown_url(f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname))
+    except ValueError:
+        return shown_url(url or "")
 
 
 def resolve_api_key(settings: LLMSettings, env: Mapping[str, str]) -> str:

@@ -29,7 +29,7 @@ import httpx2
 import openai
 
 from game.config import LLMSettings
-from game.errors import NarratorError
+from game.errors import ConfigError, NarratorError
 from game.narrator.llm.endpoint import OPENAI_URL, Redactor, display_url, resolve_api_key, short_host
 
 MAX_ERROR_CHARS = 240
@@ -137,15 +137,21 @@ class OpenAITransport:
         self.endpoint = display_url(self.settings.base_url)
         self._open: list[int] = []
         """Positions in ``attempts`` of requests sent whose outcome is not known yet."""
-        self._client = openai.AsyncOpenAI(
-            api_key=key,
-            base_url=self.settings.base_url or OPENAI_URL,
-            timeout=self.settings.timeout,
-            max_retries=self.settings.retries,
-            http_client=openai.DefaultAsyncHttpxClient(
-                transport=_OnceTransport(httpx2.AsyncHTTPTransport()),
-                event_hooks={"request": [self._sent], "response": [self._answered]}),
-        )
+        try:
+            self._client = openai.AsyncOpenAI(
+                api_key=key,
+                base_url=self.settings.base_url or OPENAI_URL,
+                timeout=self.settings.timeout,
+                max_retries=self.settings.retries,
+                http_client=openai.DefaultAsyncHttpxClient(
+                    transport=_OnceTransport(httpx2.AsyncHTTPTransport()),
+                    event_hooks={"request": [self._sent], "response": [self._answered]}),
+            )
+        except httpx2.InvalidURL:
+            # Settings validation refuses these first; this is for settings built around it. The client's
+            # words quote the URL, password included, so they are not passed on.
+            raise ConfigError(f"The base URL {self.endpoint} cannot be used: the HTTP client refuses it "
+                              "(kith doctor says more once it is fixed).") from None
 
     @property
     def label(self) -> str:

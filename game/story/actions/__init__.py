@@ -11,6 +11,7 @@ from game.story.actions.base import Action
 from game.story.actions.general import Think, Unknown, Wait
 from game.story.actions.people import ActOn, Bribe, Converse, Follow, Give, Say, Talk
 from game.story.actions.places import Exits, Go, Look
+from game.story.actions.senses import Handle, SenseAction, Who
 from game.story.actions.things import Drop, Examine, Inventory, Take
 from game.story.parser import Verb
 
@@ -21,5 +22,7 @@ ACTIONS: dict[Verb, Action[Any]] = {
     "give": Give("give"), "show": Give("show"), "bribe": Bribe(), "follow": Follow(),
     "help": ActOn("help"), "threaten": ActOn("threaten"), "accuse": ActOn("accuse"), "lie": ActOn("lie"),
     "warn": ActOn("warn"),
+    "smell": SenseAction("smell"), "listen": SenseAction("listen"), "who": Who(),
+    "open": Handle("open"), "close": Handle("close"), "break": Handle("break"),
     "wait": Wait(), "think": Think(), "unknown": Unknown(),
 }

@@ -91,7 +91,7 @@ class Converse(Action[Address]):
             await pass_on(turn, plan.character, plan.topic)
         chosen = await pick_topic(turn, plan.character, self.verb, plan.topic)
         if chosen is None:
-            await no_topic(turn, plan.character, self.verb)
+            await no_topic(turn, plan.character, self.verb, plan.topic)
             return
         answer_topic(turn, plan.character, *chosen)
 
@@ -110,6 +110,10 @@ class Say(Action[Address]):
         if intent.target:  # "hob, the sluice was opened on purpose"
             return await addressee(turn, intent)
         present = turn.play.present(turn.world)
+        called = _vocative(turn, intent.topic, present)
+        if called is not None:  # '"Hello, Lise."': said to whoever it names
+            turn.touch(called[0].name)
+            return Address(*called)
         partner = turn.play.story.partner
         listener = partner if partner in present else (present[0] if len(present) == 1 else None)
         if listener is None:
@@ -138,6 +142,20 @@ class Say(Action[Address]):
         they = character.pronoun or character.short_name
         turn.log.say(f"{character.short_name} hears you out, and waits for something {they} can use.")
         add_tier_line(turn, character)  # nothing to say to it is an ordinary reply: it shows their tier
+
+
+def _vocative(turn: Turn, said: str, present: list[str]) -> tuple[CharacterDef, str] | None:
+    """The person here that words said aloud call by name, and the words without the name."""
+    for name in present:
+        character = turn.world.character(name)
+        if character is None:
+            continue
+        for called in sorted(character.names, key=len, reverse=True):
+            pattern = rf"(?<![\w'])(?:the )?{re.escape(called.casefold())}(?![\w'])"
+            if re.search(pattern, said.casefold()):
+                rest = re.sub(pattern, " ", said.casefold())
+                return character, " ".join(rest.split())
+    return None
 
 
 class ActOn(Action[Address]):

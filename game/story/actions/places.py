@@ -13,11 +13,11 @@ from game.story.clock import time_of_day
 from game.story.context import Refusal, Turn
 from game.story.parser import DIRECTION_WORDS, Intent
 from game.story.prose import join_words, mid_sentence, tidy
-from game.story.resolve import exit_named, names_place
+from game.story.resolve import exit_named, feature_named, names_place, place_named, route
 from game.story.state import Play
 from game.world import World
 from game.world.schema import DIRECTIONS
-from game.world.words import strip_articles
+from game.world.words import key_words, strip_articles
 
 
 def describe_place(world: World, play: Play, full: bool, details: Sequence[str] = ()) -> list[str]:
@@ -117,6 +117,10 @@ class Go(Action[Arrival]):
             direction = exit_named(world, play.location, wanted)
         if direction is None and names_place(world, play.location, wanted):
             return Refusal(f"You are already at {mid_sentence(place.name)}.")
+        if direction is None and wanted not in DIRECTION_WORDS:
+            elsewhere = _further_or_into(turn, wanted)
+            if elsewhere is not None:
+                return elsewhere
         if direction is None or direction not in place.exits:
             wall = "no_exit_indoors" if place.indoors else "no_exit"
             return Refusal(f"{turn.reply(wall)} {exits_line(world, play.location)}")
@@ -131,3 +135,20 @@ class Go(Action[Arrival]):
 
     async def report(self, turn: Turn, plan: Arrival) -> None:
         await arrive(turn, plan)
+
+
+def _further_or_into(turn: Turn, phrase: str) -> Refusal | None:
+    """Why ``go to PHRASE`` cannot be one step: the place is further on (the way is told), or the phrase
+    names something here that is no way on ("enter house": what the house shows instead)."""
+    world, play = turn.world, turn.play
+    goal = place_named(world, phrase)
+    steps = route(world, play.location, goal) if goal is not None else []
+    if goal is not None and len(steps) > 1:
+        first, *rest = steps
+        way = f"go {first[0]} to {mid_sentence(world.places[first[1]].name)}"
+        then = ", then ".join(direction for direction, _ in rest)
+        return Refusal(f"It is more than one step to {mid_sentence(world.places[goal].name)}: {way}, then {then}.")
+    feature = feature_named(world, play.location, phrase)
+    if feature is not None:
+        return Refusal(f"There's no going into the {key_words(phrase)}. {turn.pick(feature.text)}")
+    return None

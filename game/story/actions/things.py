@@ -136,9 +136,44 @@ class Take(Action[list[Item]]):
 
 
 async def room_text(turn: Turn) -> str:
-    """Everything the room says of itself as ``look`` tells it: what scenery the player may name."""
-    place = turn.world.places[turn.play.location]
-    return " ".join(describe_place(turn.world, turn.play, True, await turn.details(place.details)))
+    """Everything the player may have read here: what scenery they may name and deserve an answer for.
+
+    The room as ``look`` tells it, its features' texts, what the people here show and say (``person_text``)
+    and the visible items' descriptions: "her boots by the door", Tibby's "eel-hook".
+    """
+    world, play = turn.world, turn.play
+    texts = [await place_text(turn)]
+    texts += [t for name in play.present(world) for t in (person_text(turn, name), _placing(turn, name))]
+    texts += [world.items[i].description for i in turn.visible_items() if i in world.items]
+    return " ".join(texts)
+
+
+async def place_text(turn: Turn) -> str:
+    """What the place says of itself: its description as ``look`` tells it (without its name and ways on),
+    and its features' texts."""
+    world, play = turn.world, turn.play
+    place = world.places[play.location]
+    texts = describe_place(world, play, True, await turn.details(place.details))[1:-1]
+    texts += [variant for feature in place.features for variant in feature.text]
+    return " ".join(texts)
+
+
+def person_text(turn: Turn, name: str) -> str:
+    """What someone shows and says of themselves to anyone: their looks, and their topics that need no
+    trust. What it names is theirs (Tibby's eel-hook); where they stand (``_placing``) is the room's."""
+    character = turn.world.character(name)
+    if character is None:
+        return ""
+    texts = [character.description] if character.description else []
+    texts += [*(character.greeting or []), *(character.again or [])]
+    texts += [v for topic in character.topics if topic.when.is_empty() and not topic.lie for v in topic.reply]
+    return " ".join(texts)
+
+
+def _placing(turn: Turn, name: str) -> str:
+    """The line that places someone in the room ("leans on a bollard"): the bollard stays the quay's."""
+    character = turn.world.character(name)
+    return " ".join(t for t in ((character.here, character.away) if character else ()) if t)
 
 
 async def _not_to_take(turn: Turn, phrase: str) -> Refusal:
@@ -152,6 +187,9 @@ async def _not_to_take(turn: Turn, phrase: str) -> Refusal:
     feature = feature_named(world, play.location, phrase)
     if feature is not None or scenery_named(await room_text(turn), phrase):
         them = "them" if is_plural(wanted) else "it"
+        owner = next((n for n in play.present(world) if scenery_named(person_text(turn, n), phrase)), None)
+        if owner is not None:  # Tibby's eel-hook is hers, not the place's
+            return Refusal(f"The {wanted} {agreement(wanted)['is']} {turn.short(owner)}'s, not yours to carry off.")
         place = mid_sentence(world.places[play.location].name)
         return Refusal(f"The {wanted} {agreement(wanted)['is']} part of {place}; you can't carry {them} off.")
     return Refusal(turn.reply("no_such", thing=strip_articles(phrase)))

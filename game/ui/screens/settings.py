@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from game.config import Settings
+from game.config import Settings, with_endpoint
 from game.errors import KithError
 from game.ui.errors import Problem
 from game.ui.plain import plain
@@ -34,8 +34,8 @@ class SettingsChoice:
     remember_key: bool
 
     def apply_to(self, settings: Settings) -> Settings:
-        llm = settings.llm.model_copy(update={"base_url": self.base_url, "model": self.model})
-        return settings.model_copy(update={"narrator": self.narrator, "llm": llm})
+        checked = with_endpoint(settings, self.base_url, self.model)
+        return checked.model_copy(update={"narrator": self.narrator})
 
 
 class SettingsScreen(Dialog[SettingsChoice]):
@@ -134,6 +134,11 @@ class SettingsScreen(Dialog[SettingsChoice]):
         choice = self._choice()
         if choice.narrator == "openai" and not (choice.base_url or choice.model):
             self.query_one("#report", Static).update("A model narrator needs an endpoint or a model name.")
+            return
+        try:
+            choice.apply_to(self.settings)  # a bad base URL is told here, with the dialog still open
+        except KithError as error:
+            self.query_one("#report", Static).update(f"✗ {error.message}")
             return
         self.dismiss(choice)
 

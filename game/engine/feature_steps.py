@@ -1,0 +1,49 @@
+"""The registered features' steps, run inside a told turn after its graph writes and relation gossip.
+
+Each feature's rows join the turn's other rows, so they are written in the turn's one transaction and
+undone with it; the features' in-memory states move only once the commit succeeded (``apply_rows``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from game.features.feature import Rows, TurnFacts
+from game.graph.gossip import GossipSettings
+from game.graph.index import GraphIndex
+from game.graph.ports import GraphWrites
+from game.registry import Registry, default_registry
+from game.store.rows import RowWrite
+from game.world.ir import WorldIR
+
+
+async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, writes: GraphWrites,
+                    world_ir: WorldIR | None, places: Mapping[str, str], present: Iterable[str], seed: int,
+                    gossip: GossipSettings, registry: Registry | None = None) -> list[RowWrite]:
+    """Every feature's rows for this turn, in registration order."""
+    rows: list[RowWrite] = []
+    here = frozenset(present)
+    for feature in registry or default_registry():
+        facts = TurnFacts(turn, graph, writes, world_ir, places, here, seed, gossip, states.get(feature.name))
+        rows.extend((await feature.after_turn(facts)).rows)
+    return rows
+
+
+def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:
+    """The features' states after a committed turn wrote ``rows``."""
+    features = registry or default_registry()
+    owned = set(features.tables())
+    if not any(row.table in owned for row in rows):
+        return dict(states)
+    return {feature.name: feature.apply(states.get(feature.name), rows) for feature in features}
+
+
+def load_states(rows: Rows, registry: Registry | None = None) -> dict[str, Any]:
+    """Every feature's state from its tables as the save holds them."""
+    return {feature.name: feature.load(rows) for feature in registry or default_registry()}
+
+
+def owned_tables(registry: Registry | None = None) -> tuple[str, ...]:
+    """The tables the features own (read back whole when a game opens)."""
+    return (registry or default_registry()).tables()

@@ -1,0 +1,47 @@
+"""The deeds feature as the registry sees it: tables, state, the turn step, script checks, commands."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from game.features.deeds.gossip import deed_gossip
+from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
+from game.features.deeds.record import turn_deeds
+from game.features.feature import CheckParser, Feature, Handler, Rows, StepResult, TurnFacts
+from game.store.rows import RowWrite
+
+
+class DeedsFeature(Feature):
+    """Every act recorded as a deed, known by those who saw it and, by gossip, those who were told."""
+
+    name: ClassVar[str] = "deeds"
+    tables: ClassVar[tuple[str, ...]] = (DEEDS, KNOWERS)
+    script_checks: ClassVar[tuple[str, ...]] = ("deed",)
+    graph_commands: ClassVar[tuple[str, ...]] = ("deeds",)
+
+    def load(self, rows: Rows) -> DeedBook:
+        return DeedBook.from_rows(rows.get(DEEDS, ()), rows.get(KNOWERS, ()))
+
+    def apply(self, state: Any, rows: Sequence[RowWrite]) -> DeedBook:
+        book = state if isinstance(state, DeedBook) else DeedBook()
+        return book.updated(rows)
+
+    async def after_turn(self, facts: TurnFacts) -> StepResult:
+        deeds, seen = await turn_deeds(facts)
+        book = facts.state if isinstance(facts.state, DeedBook) else DeedBook()
+        # Only deeds known before this turn travel: who saw this turn's deeds is exactly who knows them now.
+        told = deed_gossip(book, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
+        return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]))
+
+    def check_parser(self, tag: str) -> CheckParser:
+        from game.features.deeds.checks import parse_deed_check
+
+        return parse_deed_check
+
+    def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
+                           handler: Callable[[str, str], Handler]) -> None:
+        from game.features.deeds.commands import add_deeds_parser
+
+        add_deeds_parser(actions, handler)

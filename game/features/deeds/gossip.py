@@ -1,0 +1,123 @@
+"""Deed gossip: word of what someone did passes between people who meet, as relation gossip does.
+
+The same settings (``[gossip]``: exchanges a turn, pair cooldown, decay, floor, tie strength) and the same
+seed; the pairs are the people placed on the stage and their strong ties, never the whole save. A teller
+passes on the deed that most concerns the listener's own people, then the freshest. What never travels:
+neutral acts (asking, talking, looking), a deed learned this very turn, a deed below the floor, and what
+discretion keeps back (``discretion.withholds``). The dead and the absent (no place) neither tell nor hear.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+
+from game.features.deeds.discretion import close_people, withholds
+from game.features.deeds.model import DeedBook, DeedHow, DeedKnowing, keep_better, pair
+from game.features.deeds.rules import is_news
+from game.graph.gossip import ATTEMPTS_PER_EXCHANGE, GossipSettings
+from game.graph.index import GraphIndex
+
+Rank = tuple[int, int, int, str]
+
+
+def _is_npc(graph: GraphIndex, node_id: str) -> bool:
+    node = graph.nodes.get(node_id)
+    return node is not None and node.type == "individual" and node_id not in graph.player_ids \
+        and node.attributes.get("player") is not True
+
+
+def stage_pairs(graph: GraphIndex, places: Mapping[str, str], settings: GossipSettings,
+                rng: random.Random) -> Iterator[tuple[str, str]]:
+    """Pairs who can talk, in a seeded order: those sharing a place, then those strongly tied (both placed)."""
+    by_place: dict[str, list[str]] = {}
+    for person, place in sorted(places.items()):
+        if _is_npc(graph, person):
+            by_place.setdefault(place, []).append(person)
+    seen: set[tuple[str, str]] = set()
+    groups = [people for _, people in sorted(by_place.items()) if len(people) > 1]
+    rng.shuffle(groups)
+    for people in groups:
+        order = list(people)
+        rng.shuffle(order)
+        for i, a in enumerate(order):
+            for b in order[i + 1:]:
+                key = pair(a, b)
+                if key not in seen:
+                    seen.add(key)
+                    yield key
+    tied: set[tuple[str, str]] = set()
+    for person in sorted(p for people in by_place.values() for p in people):
+        for edge_id in graph.adjacent(person):
+            edge = graph.open_edges.get(edge_id)
+            if edge is None or abs(edge.strength) < settings.tie_strength:
+                continue
+            other = edge.other_end(person)
+            if other != person and other in places and _is_npc(graph, other):
+                tied.add(pair(person, other))
+    ordered = sorted(tied - seen)
+    rng.shuffle(ordered)
+    yield from ordered
+
+
+def _reverse(text: str) -> str:
+    return "".join(chr(0x10FFFF - ord(c)) for c in text)
+
+
+def best_deed(book: DeedBook, learned: Mapping[tuple[str, str], DeedKnowing], graph: GraphIndex, teller: str,
+              listener: str, settings: GossipSettings, turn: int) -> tuple[Rank, DeedKnowing] | None:
+    """The deed ``teller`` would pass to ``listener`` now, as the listener would know it, with its rank."""
+    threshold = settings.floor / settings.decay if settings.decay > 0 else float("inf")
+    people = close_people(graph, listener, 0.0) | {listener}
+    teller_close = close_people(graph, teller, settings.tie_strength)
+    best: tuple[Rank, DeedKnowing] | None = None
+    for deed_id in book.by_knower.get(teller, ()):
+        deed = book.deeds.get(deed_id)
+        row = book.knowing(deed_id, teller)
+        if deed is None or row is None or not is_news(deed.act):
+            continue
+        if row.confidence < threshold or row.since_turn >= turn:
+            continue  # word takes a turn to get about, and nothing is retold the turn it was heard
+        confidence = round(row.confidence * settings.decay, 6)
+        heard = learned.get((deed_id, listener)) or book.knowing(deed_id, listener)
+        if confidence < settings.floor or (heard is not None and heard.confidence >= confidence):
+            continue
+        if withholds(deed, teller, teller_close):
+            continue
+        # About the listener's own people: what was done to them (the player's deeds touch everyone).
+        relevant = int(deed.target in people or (deed.actor in people and deed.actor not in graph.player_ids))
+        rank = (relevant, row.since_turn, deed.turn, _reverse(deed_id))
+        if best is None or rank > best[0]:
+            how: DeedHow = "told" if row.how == "seen" else "rumour"
+            best = (rank, DeedKnowing(deed_id, listener, how, teller, confidence, turn))
+    return best
+
+
+def deed_gossip(book: DeedBook, graph: GraphIndex, places: Mapping[str, str], turn: int,
+                settings: GossipSettings, seed: int) -> list[DeedKnowing]:
+    """One turn of deed gossip: the knower rows it adds, in the order they were told."""
+    if settings.exchanges_per_turn <= 0 or not book.deeds:
+        return []
+    rng = random.Random(f"{seed}:deed-gossip:{turn}")
+    learned: dict[tuple[str, str], DeedKnowing] = {}
+    told: list[DeedKnowing] = []
+    attempts = settings.exchanges_per_turn * ATTEMPTS_PER_EXCHANGE
+    for a, b in stage_pairs(graph, places, settings, rng):
+        if len(told) >= settings.exchanges_per_turn or attempts <= 0:
+            break
+        attempts -= 1
+        last = book.last_told.get((a, b))
+        if last is not None and turn - last < settings.pair_cooldown:
+            continue
+        directions = [(a, b), (b, a)]
+        rng.shuffle(directions)
+        offers = [(found, teller) for teller, listener in directions
+                  if (found := best_deed(book, learned, graph, teller, listener, settings, turn)) is not None]
+        if not offers:
+            continue
+        (_, row), _teller = max(offers, key=lambda offer: offer[0][0])
+        kept = keep_better(learned.get(row.key) or book.knowing(*row.key), row)
+        if kept is row:
+            learned[row.key] = row
+            told.append(row)
+    return told

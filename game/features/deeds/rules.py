@@ -1,0 +1,83 @@
+"""What each act is: its valence and its words. The one list the deed step, the news and the checks read.
+
+A verb missing here is recorded as a neutral act under its own name: a world's or a model's new verb is
+kept, never dropped, but it is not news until this list says what it means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Valence = Literal["kind", "harmful", "neutral"]
+VALENCES: tuple[Valence, ...] = ("kind", "harmful", "neutral")
+
+
+@dataclass(frozen=True)
+class ActWords:
+    """How an act is said: ``past`` before the target ("threatened"), ``joiner`` between a thing and the
+    target when the act has one ("gave the coin *to* Tibby")."""
+
+    valence: Valence
+    past: str
+    joiner: str = ""
+    about: str = ""
+    """Between the target and a topic: "asked Hob *about* the bell"."""
+
+
+ACTS: dict[str, ActWords] = {
+    "help": ActWords("kind", "helped"),
+    "give": ActWords("kind", "gave", "to"),
+    "warn": ActWords("kind", "warned", about="about"),
+    "apologize": ActWords("kind", "apologised to"),
+    "threaten": ActWords("harmful", "threatened"),
+    "lie": ActWords("harmful", "lied to"),
+    "bribe": ActWords("harmful", "bribed"),
+    "steal": ActWords("harmful", "stole", "from"),
+    "show": ActWords("neutral", "showed", "to"),
+    "tell": ActWords("neutral", "told", about="about"),
+    "ask": ActWords("neutral", "asked", about="about"),
+    "accuse": ActWords("harmful", "accused", about="of"),
+    "talk": ActWords("neutral", "talked to"),
+    "follow": ActWords("neutral", "followed"),
+    "look": ActWords("neutral", "looked at"),
+}
+"""Every act the parser resolves, by its canonical word (the contract's ``act``)."""
+
+ALIASES: dict[str, str] = {"say": "tell", "apologise": "apologize", "take": "steal", "intimidate": "threaten",
+                           "assist": "help", "aid": "help", "pay": "bribe"}
+"""Other words for an act, as a model or a script may write them."""
+
+
+def canonical(act: str) -> str:
+    """The canonical word of ``act`` ("Threatened" is not a verb we know, so it stays itself, lower-cased)."""
+    word = act.strip().lower()
+    return ALIASES.get(word, word)
+
+
+def valence_of(act: str) -> Valence:
+    """Whether ``act`` is kind, harmful or neutral (an unknown act: neutral)."""
+    words = ACTS.get(canonical(act))
+    return words.valence if words is not None else "neutral"
+
+
+def is_news(act: str) -> bool:
+    """Whether word of ``act`` travels: asking, talking and looking are nobody's news."""
+    return valence_of(act) != "neutral"
+
+
+def act_phrase(act: str, target: str, thing: str = "") -> str:
+    """The act's words with its target: "threatened Tibby", "gave the coin to Tibby"."""
+    words = ACTS.get(canonical(act))
+    if words is None:
+        return f"{canonical(act)} {target}".strip()
+    if thing and words.joiner:
+        return f"{words.past} {thing} {words.joiner} {target}"
+    if thing and words.about:
+        return f"{words.past} {target} {words.about} {thing}"
+    return f"{words.past} {target}"
+
+
+def sentence(actor: str, act: str, target: str, thing: str = "") -> str:
+    """The deed as one sentence: "Wren threatened Tibby Tarrant."."""
+    return f"{actor} {act_phrase(act, target, thing)}."

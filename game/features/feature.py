@@ -1,0 +1,97 @@
+"""What a feature is to the core: a name, the tables it owns, its state, its turn step, its extras.
+
+Modelled on simonw/llm's hookspecs and Harlequin's adapters: every feature answers the same few questions,
+and the optional ones (script checks, ``kith graph`` commands) are declared by the class attribute that
+lists them, never probed for. The engine keeps each feature's state in memory beside the game
+(``PlayState.features``), built from the save's rows at opening (``load``) and moved forward only by the
+rows a committed turn wrote (``apply``): memory follows the store, and undo, which rewinds the rows,
+rewinds the state when the game is read back.
+"""
+
+from __future__ import annotations
+
+import argparse
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from game.graph.gossip import GossipSettings
+from game.graph.index import GraphIndex
+from game.graph.ports import GraphWrites
+from game.store.rows import RowWrite, Scalar
+from game.world.ir import WorldIR
+
+Rows = Mapping[str, Sequence[Mapping[str, Scalar]]]
+"""A feature's tables as the save holds them: table name -> every row (column -> value)."""
+
+
+@dataclass(frozen=True)
+class TurnFacts:
+    """What a feature's after-turn step may read: the turn as the core has it just before the commit."""
+
+    turn: int
+    graph: GraphIndex
+    """The graph as the turn began (this turn's writes are in ``writes``)."""
+    writes: GraphWrites
+    world_ir: WorldIR | None
+    """The turn's World IR (None when the narrator could not give one: nothing happened that is known)."""
+    places: Mapping[str, str]
+    """Where each person stands after the turn (node ID -> place), as relation gossip reads it."""
+    present: frozenset[str]
+    """The node IDs of the people with the player this turn, the player included."""
+    seed: int
+    gossip: GossipSettings = field(default_factory=GossipSettings)
+    state: Any = None
+    """This feature's own state before the turn (``Feature.load``/``apply``)."""
+    dead: frozenset[str] = frozenset()
+    """People who can tell nothing any more (a world marks them dead)."""
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What a feature's step adds to the turn: rows of its tables, written in the turn's one transaction."""
+
+    rows: tuple[RowWrite, ...] = ()
+
+
+ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]
+"""A parsed script check: given every feature's state and the graph, whether it holds and what it saw."""
+CheckParser = Callable[[str], ScriptCheck]
+"""Reads the rest of a check line (after its ``{tag}``); a ``ValueError`` says what is wrong with it."""
+Handler = Callable[[argparse.Namespace, Any], int]
+
+
+class Feature(ABC):
+    """One feature of the game. Subclasses set ``name`` and ``tables`` and implement the four methods."""
+
+    name: ClassVar[str]
+    """The feature's key in ``PlayState.features`` and in the registry."""
+    tables: ClassVar[tuple[str, ...]] = ()
+    """The save's tables this feature owns: read back whole at opening, written only by its rows."""
+    script_checks: ClassVar[tuple[str, ...]] = ()
+    """The ``{tag}``s of headless script checks it offers (``check_parser`` reads them)."""
+    graph_commands: ClassVar[tuple[str, ...]] = ()
+    """The ``kith graph`` subcommands it adds (``add_graph_commands`` adds them)."""
+
+    @abstractmethod
+    def load(self, rows: Rows) -> Any:
+        """The feature's state from its tables' rows (a new game: no rows)."""
+
+    @abstractmethod
+    def apply(self, state: Any, rows: Sequence[RowWrite]) -> Any:
+        """The state after a committed turn wrote ``rows`` (any table's: a feature takes its own)."""
+
+    @abstractmethod
+    async def after_turn(self, facts: TurnFacts) -> StepResult:
+        """The feature's step once the turn's graph writes and relation gossip are known."""
+
+    def check_parser(self, tag: str) -> CheckParser:
+        """The parser of the script check ``{tag}`` (one of ``script_checks``)."""
+        raise NotImplementedError(f"{self.name} offers no script check {{{tag}}}")
+
+    def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
+                           handler: Callable[[str, str], Handler]) -> None:
+        """Add the ``graph_commands`` to ``kith graph``; ``handler(module, name)`` runs the async command
+        ``game.cli.MODULE.NAME`` (the command line opens the save and prints; the feature says what)."""
+        raise NotImplementedError(f"{self.name} adds no kith graph command")

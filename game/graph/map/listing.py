@@ -1,0 +1,101 @@
+"""The list under a drawing: what the view holds but the drawing could not show, so nothing in view is
+dropped silently.
+
+Items are kept whole (a name is never split across rows); the rows the list may take are capped so the
+drawing keeps a readable height, and what does not fit is counted ("+3 more") rather than cut off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from game.graph.map.style import CellStyle
+
+LIST_STYLE = CellStyle(dim=False)
+SEPARATOR = " · "
+MIN_DRAWING_ROWS = 6
+"""The drawing keeps at least this many rows when the list is long (fewer only in a tinier pane)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One entry of the list: its text, and the node it names or the (source, target) it labels."""
+
+    text: str
+    node_id: str | None = None
+    pair: tuple[str, str] | None = None
+    members: tuple[str, ...] = ()
+    """A roster item's people."""
+
+
+def list_cap(height: int, other_rows: int) -> int:
+    """How many rows the list may take in a map ``height`` rows tall beside ``other_rows`` of legend and
+    notes: a third of the map, and never so many that the drawing falls below ``MIN_DRAWING_ROWS``."""
+    spare = height - other_rows - MIN_DRAWING_ROWS
+    return max(0, min(max(1, height // 3), spare))
+
+
+def wrap_items(items: Sequence[Item], width: int, max_rows: int, lead: str = "") -> tuple[list[str], list[Item]]:
+    """The rows the items fill at ``width`` (after ``lead`` on the first row), at most ``max_rows``, and
+    which items those rows show. Items past the last row are counted in a final ``+N more``."""
+    if not items or max_rows <= 0 or width <= 0:
+        return [], []
+    rows: list[str] = [lead]
+    shown: list[Item] = []
+    for number, item in enumerate(items):
+        piece = item.text if rows[-1] in ("", lead) else SEPARATOR + item.text
+        left = len(items) - number - 1
+        if len(item.text) > width:
+            # Longer than a row: word-wrapped over rows of its own (continued, never cut short).
+            pieces = _words(item.text, width)
+            start = 0 if rows[-1] in ("", lead) else 1
+            if len(rows) + start + len(pieces) - 1 > max_rows or (left and len(rows) + start + len(pieces) > max_rows):
+                return _close(rows, shown, len(items) - len(shown), width)
+            if start:
+                rows.append("")
+            rows[-1] += pieces[0]
+            rows.extend(pieces[1:])
+            shown.append(item)
+            if left:
+                rows.append("")
+            continue
+        if len(rows[-1]) + len(piece) > width:
+            if len(rows) == max_rows:
+                return _close(rows, shown, len(items) - len(shown), width)
+            rows.append("")
+            piece = item.text
+        if len(rows) == max_rows and left and len(rows[-1]) + len(piece) + len(f" +{left} more") > width:
+            return _close(rows, shown, len(items) - len(shown), width)
+        rows[-1] += piece
+        shown.append(item)
+    return rows, shown
+
+
+def _words(text: str, width: int) -> list[str]:
+    """``text`` word-wrapped to ``width``; a single word longer than a row is split where it must be."""
+    rows = [""]
+    for word in text.split(" "):
+        while len(word) > width:
+            if rows[-1]:
+                rows.append("")
+            rows[-1], word = word[:width], word[width:]
+            rows.append("")
+        candidate = f"{rows[-1]} {word}" if rows[-1] else word
+        if len(candidate) > width:
+            rows.append(word)
+        else:
+            rows[-1] = candidate
+    return [row for row in rows if row]
+
+
+def _close(rows: list[str], shown: list[Item], hidden: int, width: int) -> tuple[list[str], list[Item]]:
+    """End the last row with ``+N more``, dropping its last items while the count does not fit."""
+    more = f"+{hidden} more"
+    while shown and len(rows[-1]) + len(SEPARATOR) + len(more) > width and rows[-1].endswith(shown[-1].text):
+        rows[-1] = rows[-1][: len(rows[-1]) - len(shown[-1].text)].removesuffix(SEPARATOR)
+        shown.pop()
+        more = f"+{hidden + 1} more"
+        hidden += 1
+    rows[-1] = (rows[-1] + SEPARATOR + more) if rows[-1].strip() else more
+    return [row for row in rows if row], shown

@@ -1,0 +1,72 @@
+"""The one place Kith's features are listed; the core reads their steps, tables and commands from here.
+
+Like simonw/llm's ``hookspecs.py``, each extension point is one ``register_*`` function with a one-line
+docstring, and the built-in features are registered through them like anyone's (``default_registry``).
+The engine never names a feature: it runs ``features`` in order inside each turn (game/engine/
+feature_steps.py), reads back ``tables`` at opening, and asks ``check_parser`` and ``add_graph_commands``
+for what scripts and the command line offer. Adding a feature is one ``register_feature`` call here.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterator
+from functools import cache
+
+from game.features.deeds import DeedsFeature
+from game.features.feature import CheckParser, Feature, Handler
+
+
+class Registry:
+    """The features of a game, in the order their turn steps run."""
+
+    def __init__(self) -> None:
+        self._features: dict[str, Feature] = {}
+
+    def register_feature(self, feature: Feature) -> None:
+        """Add a feature: its step runs after those registered before it."""
+        if feature.name in self._features:
+            raise ValueError(f"a feature named {feature.name!r} is registered already")
+        self._features[feature.name] = feature
+
+    def __iter__(self) -> Iterator[Feature]:
+        return iter(self._features.values())
+
+    def feature(self, name: str) -> Feature:
+        """The feature called ``name`` (KeyError if there is none)."""
+        return self._features[name]
+
+    def tables(self) -> tuple[str, ...]:
+        """Every table the features own, in registration order."""
+        return tuple(table for feature in self for table in feature.tables)
+
+    def check_tags(self) -> tuple[str, ...]:
+        """Every ``{tag}`` a script check line may start with, from the features."""
+        return tuple(tag for feature in self for tag in feature.script_checks)
+
+    def check_parser(self, tag: str) -> CheckParser | None:
+        """The parser of ``{tag}`` checks, or None when no feature offers one."""
+        for feature in self:
+            if tag in feature.script_checks:
+                return feature.check_parser(tag)
+        return None
+
+    def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
+                           handler: Callable[[str, str], Handler]) -> None:
+        """Let every feature that declares ``kith graph`` commands add them."""
+        for feature in self:
+            if feature.graph_commands:
+                feature.add_graph_commands(actions, handler)
+
+
+def register_builtin(registry: Registry) -> None:
+    """Register Kith's own features (its default plugins), in the order their steps run."""
+    registry.register_feature(DeedsFeature())
+
+
+@cache
+def default_registry() -> Registry:
+    """The registry every game uses: the built-in features (built once, on first use: no work at import)."""
+    registry = Registry()
+    register_builtin(registry)
+    return registry

@@ -1,0 +1,77 @@
+"""News of deeds: what someone says when word of what the player *did* has reached them.
+
+Chosen by the deed (its act, its valence, whom it was done to, who told them), in a line whose ``acts``
+name the act (``[[characters.news]]`` first, then ``[[world.news]]``); ``{act}`` fills in the act's words
+("threatened Tibby"). Only a deed the hearer was told or heard as a rumour, by the player, not neutral,
+and not yet remarked on. A relation change with no deed behind it is never told as a deed: relation news
+(``game.story.word``) speaks of how people stand, never of "what you did".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.features.deeds.model import Deed, DeedBook, DeedKnowing
+from game.features.deeds.rules import act_phrase
+from game.graph.knowing_terms import DEFAULT_FLOOR
+from game.graph.models import Node
+from game.story.context import Turn
+from game.world import CharacterDef
+from game.world.schema import NewsLine
+
+
+@dataclass(frozen=True)
+class DeedNews:
+    """One deed a hearer was told of, with the line that fits it."""
+
+    deed: Deed
+    row: DeedKnowing
+    line: NewsLine
+
+
+def book_of(turn: Turn) -> DeedBook | None:
+    book = turn.features.get("deeds")
+    return book if isinstance(book, DeedBook) else None
+
+
+def news_key(name: str, deed: Deed) -> str:
+    return f"{name}|{deed.deed_id}"
+
+
+def heard_deeds(turn: Turn, hearer: Node, player: Node, people: set[str]) -> list[tuple[Deed, DeedKnowing]]:
+    """The player's deeds ``hearer`` knows second-hand and has not remarked on: their own people's first,
+    then the newest learned."""
+    book = book_of(turn)
+    if book is None:
+        return []
+    found = []
+    for deed, row in book.known_by(hearer.id):
+        if row.how == "seen" or row.confidence < DEFAULT_FLOOR or deed.actor != player.id:
+            continue
+        if deed.valence == "neutral" or deed.target == hearer.id:
+            continue
+        if news_key(hearer.name, deed) in turn.play.story.news_told:
+            continue
+        found.append((deed, row))
+    found.sort(key=lambda pair: (-int(pair[0].target in people), -pair[1].since_turn, pair[0].deed_id))
+    return found
+
+
+def deed_line(turn: Turn, lines: list[NewsLine], deed: Deed, about: CharacterDef | None) -> NewsLine | None:
+    """The first of ``lines`` that speaks of this deed: its act listed, its sign, whom it was done to."""
+    sign = "-" if deed.valence == "harmful" else "+"
+    about_words = {x.casefold() for x in [*about.names, *about.labels]} if about else set()
+    for line in lines:
+        if not line.acts or deed.act not in {a.casefold() for a in line.acts}:
+            continue
+        if line.sign is not None and line.sign != sign:
+            continue
+        if line.about and not about_words & {a.casefold() for a in line.about}:
+            continue
+        return line
+    return None
+
+
+def act_words(turn: Turn, deed: Deed, target_name: str) -> str:
+    """The act said to the player's face: "threatened Tibby", "gave the coin to Hob"."""
+    return act_phrase(deed.act, turn.short(target_name), deed.thing if deed.act in ("give", "show", "steal") else "")

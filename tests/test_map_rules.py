@@ -1,0 +1,89 @@
+"""The map's reading rules, checked from its ``--json`` geometry over random graphs at the pane's sizes.
+
+Every drawing, in every view: a name is drawn whole and never overlaps another; no line runs under a
+name; two lines share a cell only where one crosses the other straight at right angles (never at an
+end, a corner or a junction); no label overlaps a name or another label. In the person view every
+relation of the person at the centre is labelled, on its line or in the list (or the list says how many
+more it could not show).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from helpers.maps import random_graph
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.graph.map import render_map
+from game.graph.map.geometry import geometry
+
+SIZES = [(46, 30), (32, 18), (100, 40)]
+
+
+def _check(shape: dict[str, Any], text: str) -> None:
+    lines = text.splitlines()
+    width, height = shape["width"], shape["height"]
+    names: dict[tuple[int, int], str] = {}
+    for node in shape["nodes"]:
+        if not node["shown"]:
+            continue
+        x, y, w = node["x"], node["y"], node["w"]
+        assert x >= 0 and x + w <= width and 0 <= y < height
+        drawn = lines[y][x:x + w]
+        assert drawn[1:-1] == node["name"], f"name cut or covered: {drawn!r} for {node['name']!r}"
+        for column in range(x, x + w):
+            assert (column, y) not in names, f"{node['name']} overlaps {names[(column, y)]}"
+            names[(column, y)] = node["name"]
+    use: Counter[tuple[int, int]] = Counter()
+    through: dict[tuple[int, int], list[str]] = {}
+    for edge in shape["edges"]:
+        cells = [tuple(c) for c in edge["cells"]]
+        for number, cell in enumerate(cells):
+            assert cell not in names, f"{edge['relation']} runs under {names[cell]}"
+            assert 0 <= cell[0] < width and 0 <= cell[1] < height
+            if number:
+                before = cells[number - 1]
+                assert abs(before[0] - cell[0]) + abs(before[1] - cell[1]) == 1, "a line is unbroken"
+            use[cell] += 1
+            if 0 < number < len(cells) - 1:
+                before, after = cells[number - 1], cells[number + 1]
+                straight = "h" if before[1] == after[1] == cell[1] else "v" if before[0] == after[0] else "turn"
+            else:
+                straight = "end"
+            through.setdefault(cell, []).append(straight)
+    for cell, count in use.items():
+        if count > 1:
+            kinds = sorted(through[cell])
+            assert kinds == ["h", "v"], f"cell {cell} shared other than by a straight crossing: {kinds}"
+    labels: set[tuple[int, int]] = set()
+    for edge in shape["edges"]:
+        label = edge["label"]
+        if label is None:
+            continue
+        cells = {(label["x"] + i, label["y"]) for i in range(len(label["text"]))}
+        assert not cells & set(names), f"label {label['text']} overlaps a name"
+        assert not cells & labels, f"label {label['text']} overlaps another label"
+        assert lines[label["y"]][label["x"]:label["x"] + len(label["text"])] == label["text"]
+        labels |= cells
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.integers(min_value=2, max_value=45), seed=st.integers(min_value=0, max_value=10_000),
+       pane=st.sampled_from(SIZES), view=st.sampled_from(["scene", "person", "everyone"]),
+       focus=st.integers(min_value=0, max_value=44))
+def test_every_drawing_keeps_the_reading_rules(size: int, seed: int, pane: tuple[int, int], view: str,
+                                               focus: int) -> None:
+    nodes, edges = random_graph(size, seed)
+    chosen = f"npc-{focus % size}"
+    drawing = render_map(nodes, edges, *pane, focus=chosen, view=view)
+    shape = geometry(drawing)
+    assert shape["view"] == view and (shape["width"], shape["height"]) == pane
+    _check(shape, drawing.plain())
+    if view == "person":
+        centre = drawing.names[chosen]
+        mine = [e for e in shape["edges"] if centre in (e["source"], e["target"])]
+        assert len(mine) == len(shape["edges"]), "the person view draws the centre's relations only"
+        unlabelled = [e for e in mine if not e["labelled"]]
+        assert not unlabelled or "more" in drawing.plain(), unlabelled
