@@ -84,7 +84,7 @@ def test_the_loop_finder_finds_a_loop_of_type_only_imports(tmp_path: Path) -> No
 
 
 MAX_MODULE_LINES = 600
-NOT_YET_SPLIT: dict[str, int] = {"game/ui/app.py": 849}
+NOT_YET_SPLIT: dict[str, int] = {"game/ui/app.py": 838}
 """Modules still over the limit, each with the size it may not grow past until it is split."""
 
 

@@ -129,3 +129,38 @@ async def test_the_tui_asks_in_a_modal(tmp_path: Path) -> None:
         assert app.session.turn == 6
         assert "kept as game-before-restore" in screen_text(app)
     assert read_save_info(settings.saves_dir / "game-before-restore.sqlite").turns == 4
+
+
+async def test_the_question_says_when_an_earlier_kept_copy_is_replaced(tmp_path: Path) -> None:
+    """Restoring twice keeps the game under the same name: the question says the copy kept there before
+    (the 4-turn game) is replaced, so no game goes without warning."""
+    settings = offline_settings(tmp_path)
+    await two_games(settings)
+    async with await GameSession.open(settings, "game") as session:
+        first = text_of(await collect(session, "restore theirs"))
+        assert "replaces" not in first.split("kept first as")[1], "nothing is kept there yet"
+        await collect(session, "restore theirs")
+        assert session.turn == 6
+        await play_session(session, ["look"])
+        asked = await collect(session, "restore theirs")
+        assert ("that game is kept first as **game-before-restore**, which replaces the copy kept there before "
+                "(turn 4)") in text_of(asked)
+        question = next(e for e in asked if isinstance(e, ConfirmRequested)).question
+        assert question.endswith("is kept first as game-before-restore, which replaces the copy kept there "
+                                 "before (turn 4).")
+
+
+async def test_a_backup_name_held_by_another_game_is_refused_before_asking(tmp_path: Path) -> None:
+    settings = offline_settings(tmp_path)
+    await two_games(settings)
+    async with await GameSession.open(settings, "game-before-restore", new=True, world="tiny") as session:
+        await play_session(session, ["look"])
+    before = digest(settings.saves_dir / "game-before-restore.sqlite")
+    async with await GameSession.open(settings, "game") as session:
+        asked = await collect(session, "restore theirs")
+        said = text_of(asked)
+        assert "'game-before-restore' already exists and is not a snapshot of this game" in said
+        assert "Nothing was restored." in said and "again" not in said
+        assert not any(isinstance(e, ConfirmRequested) for e in asked)
+        assert session.turn == 4
+    assert digest(settings.saves_dir / "game-before-restore.sqlite") == before

@@ -30,6 +30,7 @@ from llm_helpers import ir
 from textual.widgets import DataTable, Input, Static
 
 from game.ui.app import KithApp, OpenRequest
+from game.ui.screens.edit_turn import EditTurnScreen
 from game.ui.screens.load_game import LoadScreen
 from game.ui.screens.new_game import NewGameScreen
 from game.ui.screens.save_as import SaveAsScreen
@@ -108,12 +109,13 @@ async def test_markup_looking_names_show_as_typed_in_save_as_and_new_game(tmp_pa
 
 @pytest.mark.parametrize("text", LOOKS_LIKE_MARKUP)
 async def test_markup_looking_server_words_show_as_written(tmp_path: Path, text: str) -> None:
-    """A server's error (a toast and a story line), the model's narration (the story) and the player's own
-    line (the story, the time-travel list) all show the brackets as written."""
+    """A server's error (a toast and a story line), the model's narration (the story), the player's own
+    line (the story, the time-travel list) and the model's name (the status line) all show as written."""
     with ChatServer() as server:
-        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url, model=f"m{text}"))
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await settle(pilot)
+            assert f"· m{text} @ 127.0.0.1:" in screen_text(app).splitlines()[0]
             server.push(Failure(500, f"the model said {text} and stopped"))
             await play(pilot, f"say {text}")
             assert app.is_running
@@ -232,3 +234,38 @@ def test_every_static_label_and_option_list_in_the_ui_is_plain() -> None:
                                 for k in node.keywords)):
                 parsing.append(f"{path.relative_to(root)}:{node.lineno} {node.func.id}")
     assert parsing == []
+
+
+ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b]52;c;aGk=\x07\x9b31m\u202e"
+"""Retitle the terminal, clear it, write to the clipboard, an 8-bit CSI, a right-to-left override."""
+
+
+async def test_escape_sequences_from_a_server_or_a_player_never_reach_the_terminal(tmp_path: Path) -> None:
+    """The screen is written to the terminal as it is drawn: an escape sequence in a server's error, the
+    model's narration or a pasted line would retitle or clear the player's terminal. They are dropped and
+    the words around them kept."""
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url, model=f"m{ESCAPES}x"))
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(pilot)
+            assert "· mx @ 127.0.0.1:" in screen_text(app).splitlines()[0]
+            server.push(Failure(500, f"bad{ESCAPES}gateway"))
+            await play(pilot, f"say{ESCAPES} hello")
+            shown = app.export_screenshot()
+            assert "badgateway" in " ".join(toasts(app)) and "> say hello" in screen_text(app)
+            server.push(Text(f"Edda{ESCAPES} nods."), Text(json.dumps(ir())))
+            app.query_one("#command", Input).value = ""
+            await play(pilot, "look")
+            assert app.session is not None and app.session.turn == 1
+            shown += app.export_screenshot()
+            assert "Edda nods." in screen_text(app)
+            app.action_time_travel()
+            await settle(pilot)
+            shown += app.export_screenshot()
+            await pilot.press("escape")
+            await pilot.press("f7")  # the last turn's narration, to edit
+            await settle(pilot)
+            assert isinstance(app.screen, EditTurnScreen)
+            shown += app.export_screenshot()
+            for mark in ("\x1b", "\x9b", "\u202e", "\x07"):
+                assert mark not in shown, repr(mark)

@@ -87,19 +87,27 @@ async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Even
     keep = snapshot_name(session.save_name, "before-restore")
     if session.snapshot_path(keep).resolve() == path.resolve():  # restoring the game a restore replaced
         keep = snapshot_name(session.save_name, "before-restore-2")
-    if _ASKED.pop(session, None) != (name, session.turn):
-        await check_restorable(path, session.save_name, session.world.id)  # refused now, not once confirmed
-        what = _what_it_is(session, name, path)
-        _ASKED[session] = (name, session.turn)
-        yield MetaOutput(f"**{name}** is {what}. Restoring it replaces the game you are playing "
-                         f"(**{session.save_name}**, turn {session.turn}); that game is kept first as **{keep}**. "
-                         f"Type `restore {name}` again to restore it, or anything else to go on playing.", "restore")
-        yield ConfirmRequested(f"restore {name}", f"Restore {name}? It is {what}. The game you are playing "
-                               f"({session.save_name}, turn {session.turn}) is kept first as {keep}.", "Restore")
-        return
+    # Refused now, not once confirmed; and asked again then, in case the folder changed in between.
     refusal = _not_ours_to_replace(session, session.snapshot_path(keep))
     if refusal:
+        _ASKED.pop(session, None)
         yield MetaOutput(f"{refusal} Nothing was restored.", "restore")
+        return
+    if _ASKED.pop(session, None) != (name, session.turn):
+        await check_restorable(path, session.save_name, session.world.id)
+        what = _what_it_is(session, name, path)
+        # Only an earlier copy of this game may be there (refused above otherwise): it is said to go.
+        kept = session.snapshot_path(keep)
+        replaced = (f", which replaces the copy kept there before (turn {read_save_info(kept).turns})"
+                    if kept.exists() else "")
+        _ASKED[session] = (name, session.turn)
+        yield MetaOutput(f"**{name}** is {what}. Restoring it replaces the game you are playing "
+                         f"(**{session.save_name}**, turn {session.turn}); that game is kept first as **{keep}**"
+                         f"{replaced}. Type `restore {name}` again to restore it, or anything else to go on "
+                         "playing.", "restore")
+        yield ConfirmRequested(f"restore {name}", f"Restore {name}? It is {what}. The game you are playing "
+                               f"({session.save_name}, turn {session.turn}) is kept first as {keep}{replaced}.",
+                               "Restore")
         return
     await session.restore(name, keep)
     yield MetaOutput(f"Restored **{name}**: you are back at turn {session.turn}. The game as it was is kept as "

@@ -32,6 +32,7 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from game.errors import ConfigError, KithError
+from game.text import strip_control
 from game.ui.command_input import CommandInput, in_mode
 from game.ui.keys import KeyStore, environment_with_key
 from game.ui.map_pane import FOLD_BELOW, WIDTH_STEP, MapPane
@@ -150,22 +151,10 @@ class KithApp(App[int]):
         # the game come into it (issue 15). Map keys pressed meanwhile do nothing (``map_pane.filled``).
         self.call_after_refresh(self._after_first_frame)
 
-    def _watch_terminal(self) -> None:
-        from game.ui import terminal_watch
-
-        terminal = None if self.is_headless else terminal_watch.terminal_fd()
-        if terminal is not None:
-            self.set_interval(terminal_watch.CHECK_SECONDS, lambda: self._leave_if_terminal_lost(terminal))
-
-    def _leave_if_terminal_lost(self, terminal: int) -> None:
-        """The terminal was closed under the game: every turn is saved, so the game ends with it."""
-        from game.ui import terminal_watch
-
-        if terminal_watch.terminal_lost(terminal):
-            self.exit()
-
     async def _after_first_frame(self) -> None:
-        self._watch_terminal()
+        from game.ui import terminal_watch
+
+        terminal_watch.leave_with_the_terminal(self)
         # The key bar follows the first frame too: its keys work from the start, and while the story pane
         # is still empty the line it takes back from it moves nothing the player can see.
         from textual.widgets import Footer
@@ -212,9 +201,9 @@ class KithApp(App[int]):
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
-        """Every notification is plain text, whoever asks (widgets pass ``markup=True`` by default): Kith
-        writes no markup, and a message may quote a player, a server or a save (``game.ui.plain``)."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        """Plain text whoever asks (widgets ask for markup by default): Kith writes none (``game.ui.plain``)."""
+        super().notify(strip_control(message), title=strip_control(title), severity=severity, timeout=timeout,
+                       markup=False)
 
     def report(self, error: BaseException, *, modal: bool = False) -> None:
         """Show an error the way the player can act on it: a notification, or a modal when it blocks play."""

@@ -15,6 +15,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input
 
+from game.text import strip_control
+
 PLACEHOLDER = 'What do you do?  (" to speak · F1 help)'
 MODES = ("do", "say", "story")
 PLACEHOLDERS = {
@@ -122,6 +124,10 @@ class CommandInput(Input):
     def _show(self, text: str) -> None:
         self.value = text
         self.cursor_position = len(text)
+
+    def validate_value(self, value: str) -> str:
+        """A pasted line, or a failed one put back, is shown without escape sequences (``game.ui.plain``)."""
+        return strip_control(value)
 
     def watch_value(self, value: str) -> None:
         self.set_class(value.startswith('"') or self.mode == "say", "-speech")

@@ -13,6 +13,8 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
+from game.text import strip_control
+
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 STEPS = (("narrate", "narrate"), ("world-ir", "IR"), ("extract", "extract"))
 """A model turn's steps as the status line names them, in the order they run."""
@@ -86,11 +88,11 @@ class StatusLine(Widget):
     def render(self) -> Text:
         left = Text()
         left.append("Kith", style="bold")
-        left.append(f" · {self.save_name}")
+        left.append(f" · {strip_control(self.save_name)}")
         if self.turn is not None:
             left.append(f" · turn {self.turn}")
         if self.narrator:
-            left.append(f" · {self.narrator}")
+            left.append(f" · {strip_control(self.narrator)}")  # a model's name, as kith.toml or a server wrote it
         if self.enriching:
             turns = f"{self.enriching} earlier turn" + ("" if self.enriching == 1 else "s")
             left.append(f" · relations: reading {turns} with the model", style="italic")

@@ -6,11 +6,18 @@ frame does not need. Their looks are the classes' default CSS, parsed when the f
 
 from __future__ import annotations
 
+from textual.await_complete import AwaitComplete
 from textual.widgets import Markdown
+
+from game.text import strip_control
 
 
 class StoryBlock(Markdown):
-    """Narration, flush with the pane: no margin, padding or background of its own."""
+    """Narration, flush with the pane: no margin, padding or background of its own.
+
+    Whatever it is given, whole, appended by the stream as a model tells it, or in place of an earlier
+    telling, goes in without escape sequences: Textual writes the text to the terminal as it is
+    (``game.ui.plain``). Markdown is the story's format, so its marks still count."""
 
     DEFAULT_CSS = """
     StoryBlock {
@@ -19,6 +26,15 @@ class StoryBlock(Markdown):
         background: transparent;
     }
     """
+
+    def __init__(self, markdown: str = "", *, classes: str | None = None) -> None:
+        super().__init__(strip_control(markdown), classes=classes)
+
+    def update(self, markdown: str) -> AwaitComplete:
+        return super().update(strip_control(markdown))
+
+    def append(self, markdown: str) -> AwaitComplete:
+        return super().append(strip_control(markdown))
 
 
 class MetaBlock(StoryBlock):

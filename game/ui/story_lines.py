@@ -3,19 +3,27 @@ with its own look.
 
 Each look is the class's default CSS, which Textual parses when the first entry of that kind is mounted.
 The story pane is empty in the first frame, so the launch does not wait for any of it (issue 15).
-Every line is plain text (``markup=False``): a command or a model's words may hold square brackets.
+Every line is plain text (``markup=False``) without escape sequences: a command or a model's words may hold
+square brackets, or bytes that would retitle or clear the terminal (``game.ui.plain``).
 """
 
 from __future__ import annotations
 
+from textual.visual import VisualType
 from textual.widgets import Static
+
+from game.text import strip_control
 
 
 class StoryLine(Static):
     """A line of plain text in the story pane."""
 
     def __init__(self, text: str, *, classes: str | None = None) -> None:
-        super().__init__(text, markup=False, classes=classes)
+        super().__init__(strip_control(text), markup=False, classes=classes)
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        """A line told again (a retold turn's command) is kept as plain as the first."""
+        super().update(strip_control(content) if isinstance(content, str) else content, layout=layout)
 
 
 class CommandLine(StoryLine):

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import sys
 import termios
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 CHECK_SECONDS = 1.0
 """How often the app looks: a hung-up pty costs nothing to ask about, and a second is soon enough."""
@@ -23,6 +27,13 @@ def terminal_fd() -> int | None:
     except (OSError, ValueError, termios.error):
         return None
     return fd
+
+
+def leave_with_the_terminal(app: App[Any]) -> None:
+    """Check the app's terminal every ``CHECK_SECONDS`` and end the app once it is gone (not in tests)."""
+    terminal = None if app.is_headless else terminal_fd()
+    if terminal is not None:
+        app.set_interval(CHECK_SECONDS, lambda: app.exit() if terminal_lost(terminal) else None)
 
 
 def terminal_lost(fd: int) -> bool:

@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
 
@@ -20,7 +21,7 @@ class ConfirmScreen(Dialog[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question, markup=False, classes="title")
+            yield Static(plain(self.question), markup=False, classes="title")
             with Horizontal(classes="buttons"):
                 yield Button(self.no, id="no")
                 yield Button(self.yes, id="yes", variant="error" if self.danger else "primary")

@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from game.engine.tellings import edit_text
 from game.errors import KithError
+from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
 
@@ -57,7 +58,7 @@ class EditTurnScreen(Dialog[tuple[str, str]]):
                 if text.strip():
                     edit_text(text)
         except KithError as error:
-            self.query_one("#edit-problem", Static).update(error.message)
+            self.query_one("#edit-problem", Static).update(plain(error.message))
             return
         self.dismiss((player_input, narration))
 

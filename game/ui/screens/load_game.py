@@ -87,7 +87,7 @@ class LoadScreen(Dialog[str]):
         self._problem(problem.message)
 
     def _problem(self, text: str) -> None:
-        self.query_one("#problem", Static).update(text)
+        self.query_one("#problem", Static).update(plain(text))
 
     def _chosen(self) -> SaveInfo | None:
         table = self.query_one(DataTable)

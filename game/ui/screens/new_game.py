@@ -76,7 +76,7 @@ class NewGameScreen(Dialog[NewGame]):
         broken = [w for w in self.worlds if w.error]
         if broken:
             self.query_one("#summary", Static).update(
-                "Not listed (broken): " + "; ".join(f"{w.id}: {w.error}" for w in broken))
+                plain("Not listed (broken): " + "; ".join(f"{w.id}: {w.error}" for w in broken)))
 
     def _list_worlds(self, list_worlds: Callable[[Path], list[WorldInfo]]) -> list[WorldInfo]:
         """Every world in the shipped folder, then the player's own whose id is not taken (``kith worlds``)."""
@@ -94,10 +94,10 @@ class NewGameScreen(Dialog[NewGame]):
     def _world_chosen(self, event: Select.Changed) -> None:
         info = next((w for w in self.worlds if w.id == event.value), None)
         if info is not None:
-            self.query_one("#summary", Static).update(info.summary)
+            self.query_one("#summary", Static).update(plain(info.summary))
 
     def _problem(self, text: str) -> None:
-        self.query_one("#problem", Static).update(text)
+        self.query_one("#problem", Static).update(plain(text))
 
     @on(Input.Submitted, "#name")
     @on(Button.Pressed, "#start")

@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from game.engine import notes
 from game.errors import KithError
+from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
 
@@ -56,7 +57,7 @@ class NotesScreen(Dialog[tuple[str, str]]):
             notes.cleaned(notes.MEMORY, memory)
             notes.cleaned(notes.NOTE, note)
         except KithError as error:
-            self.query_one("#notes-problem", Static).update(error.message)
+            self.query_one("#notes-problem", Static).update(plain(error.message))
             return
         self.dismiss((memory, note))
 

@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
 
@@ -25,10 +26,10 @@ class ProblemScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.problem_title, markup=False, classes="title")
-            yield Static(self.message, markup=False, id="message")
+            yield Static(plain(self.problem_title), markup=False, classes="title")
+            yield Static(plain(self.message), markup=False, id="message")
             if self.hint:
-                yield Static(self.hint, markup=False, classes="hint")
+                yield Static(plain(self.hint), markup=False, classes="hint")
             with Horizontal(classes="buttons"):
                 yield Button("OK", id="ok", variant="primary")
 

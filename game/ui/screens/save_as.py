@@ -11,6 +11,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from game.errors import KithError
 from game.store.saves import resolve_save, validate_save_name
+from game.ui.plain import plain
 from game.ui.screens.confirm import ConfirmScreen
 from game.ui.screens.dialog import Dialog
 
@@ -44,7 +45,7 @@ class SaveAsScreen(Dialog[str]):
         try:
             path = resolve_save(validate_save_name(name), self.saves_dir)
         except KithError as error:
-            self.query_one("#problem", Static).update(error.message)
+            self.query_one("#problem", Static).update(plain(error.message))
             return
         if name == self.current:
             self.query_one("#problem", Static).update(

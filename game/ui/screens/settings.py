@@ -17,6 +17,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from game.config import Settings, with_endpoint
 from game.errors import KithError
 from game.ui.errors import Problem
+from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
 NARRATORS = [("Automatic (a model when an endpoint is set)", "auto"), ("Offline", "offline"),
@@ -123,10 +124,10 @@ class SettingsScreen(Dialog[SettingsChoice]):
             out.write(error.message)
             code = 1
         verdict = "✓ Narration works with these settings." if code == 0 else "✗ Not working yet."
-        self.query_one("#report", Static).update(f"{verdict}\n{out.getvalue().strip()}")
+        self.query_one("#report", Static).update(plain(f"{verdict}\n{out.getvalue().strip()}"))
 
     def worker_failed(self, problem: Problem) -> None:
-        self.query_one("#report", Static).update(f"✗ The test could not finish.\n{problem.message}")
+        self.query_one("#report", Static).update(plain(f"✗ The test could not finish.\n{problem.message}"))
 
     @on(Button.Pressed, "#apply")
     def _apply(self) -> None:

@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
 
@@ -38,7 +39,7 @@ class TimeTravelScreen(Dialog[TurnChoice]):
             if number == self.current:
                 continue
             label = "the beginning" if number == 0 else text
-            options.append(Option(f"Turn {number}: {label}"[:80], id=f"turn-{number}"))
+            options.append(Option(plain(f"Turn {number}: {label}"[:80]), id=f"turn-{number}"))
         with Vertical(classes="dialog"):
             yield Static("Show the map as it stood after…", classes="title", markup=False)
             yield OptionList(*options, id="turns", markup=False)  # a turn is what the player typed
