@@ -138,8 +138,14 @@ async def test_knowledge_lists_what_someone_knows_how_and_how_sure(tmp_path: Pat
     async with await open_game(tmp_path) as session:
         await collect(session, "ask hob about pell")  # Hob names Maud: the player has heard of her now
         shown = await reply(session, "/knowledge Maud Quaile")
-        assert shown.startswith("**What Maud Quaile knows (2 facts), how and how sure:**")
+        # Only relations between people the player has heard of: the Eel Run is still a name unsaid.
+        assert shown.startswith("**What Maud Quaile knows (1 fact), how and how sure:**")
         assert "(OWES): Pell Garrow drinks on a slate" in shown and "their own doing, since turn 0, 100% sure" in shown
+        assert "Eel Run" not in shown
+        await collect(session, "ask hob about ness")  # Hob names the Eel Run
+        shown = await reply(session, "/knowledge Maud Quaile")
+        assert shown.startswith("**What Maud Quaile knows (2 facts), how and how sure:**")
+        assert "Maud Quaile** → **Eel Run** (ALLY_OF)" in shown or "Maud Quaile → Eel Run (ALLY_OF)" in shown
         assert "Type `/knowledge NAME`" in await reply(session, "/knowledge")
         assert "Nobody called 'Mauds' is remembered yet (did you mean 'Maud'?)" in await reply(
             session, "/knowledge Mauds")

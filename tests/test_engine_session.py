@@ -290,7 +290,9 @@ async def test_why_names_the_turn_that_taught_each_relation(session: GameSession
     why = text_of(await collect(session, "/why Edda"))
     assert "Edda Marsh trusts Sam Reed since Sam steadied her wick." in why
     assert "turn 1 (“help Edda”)" in why
-    assert "world's beginning" in why  # MEMBER_OF the Board was seeded at turn 0
+    # MEMBER_OF the Board was seeded at turn 0, but nobody has spoken of the Board: /why, like the map,
+    # names only people the player has heard of.
+    assert "Lighthouse Board" not in why
     graph = text_of(await collect(session, "/graph Edda"))
     assert graph.startswith("## Known NPC relationships (from graph retrieval)")
     assert "Nobody called" in text_of(await collect(session, "/why Zanzibar"))

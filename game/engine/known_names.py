@@ -8,6 +8,7 @@ spoils who exists in the story before the player learns of them.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from game.engine.player_view import known_ids
@@ -40,3 +41,28 @@ def not_named(session: KnownWorld, name: str, match: NameMatch) -> str:
     names = [alias for node in session.graph.nodes.values() if known is None or node.id in known
              for alias in (node.name, *node.aliases)]
     return f"Nobody called {name!r} is remembered yet{did_you_mean(name, names)}."
+
+
+def without_strangers(session: KnownWorld, text: str) -> str:
+    """``text`` without the lines that name someone the player has not heard of.
+
+    An inspector lists relations and what was heard (``- Tibby Tarrant → Hob Tarrant ...``); a line naming
+    a stranger would tell the player who exists before the story does, so it is left out, as the map
+    leaves them out. (``/mind`` is the narrator's own window and shows all it was told.)
+    Names are matched as written (capitalised), so "the run of the tide" is not the Eel Run.
+    """
+    known = known_ids(session.scene, session.graph)
+    if known is None:
+        return text
+    graph = session.graph
+    names = {alias for node in graph.nodes.values() if node.id not in known and node.id not in graph.player_ids
+             for alias in (node.name, *node.aliases) if len(alias) >= 3}
+    known_names = {alias for node_id in known if (node := graph.nodes.get(node_id)) is not None
+                   for alias in (node.name, *node.aliases)}
+    names -= known_names  # a stranger's alias a known person shares ("the Watch") names the known one
+    if not names:
+        return text
+    pattern = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+                         + r")(?![\w])")
+    return "\n".join(line for line in text.split("\n")
+                     if not (line.startswith("- ") and not line.startswith("- [SCENE]") and pattern.search(line)))

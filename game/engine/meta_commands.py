@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from game.engine import mind_commands, telling_commands
 from game.engine.events import ConfirmRequested, Event, MetaOutput, QuitRequested, SessionReset
-from game.engine.known_names import heard_of, not_named
+from game.engine.known_names import heard_of, not_named, without_strangers
 from game.engine.meta import HELP_TEXT, MetaCommand
-from game.engine.player_view import player_view
+from game.engine.player_view import known_ids, player_view
 from game.engine.turn import scoped_context
 from game.errors import KithError
 from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
@@ -262,18 +262,23 @@ async def _why(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     # The scoped view a turn about NAME would hand the narrator now: only what the player and the people
     # on stage know, so /why never spells out a secret nobody present could tell.
     result = (await scoped_context(session.graph, found, session.scene.cast, session.retrieval_settings)).retrieval
-    heard = await _heard(session, match.node.id)
-    sections = await mind_commands.why_sections(session, match.node)
-    if not result.edges and not heard:
+    edges = result.edges
+    known = known_ids(session.scene, session.graph)
+    if known is not None:  # nor anyone the player has not heard of: /why is the player's window too
+        allowed = set(known) | set(session.graph.player_ids)
+        edges = [e for e in edges if e.source in allowed and e.target in allowed]
+    heard = without_strangers(session, "\n".join(await _heard(session, match.node.id))).splitlines()
+    sections = without_strangers(session, "\n".join(await mind_commands.why_sections(session, match.node))).splitlines()
+    if not edges and not heard:
         yield MetaOutput("\n\n".join([f"Nothing is remembered about {found} yet.", *(
             ["\n".join(sections)] if sections else [])]), "why")
         return
     lines: list[str] = []
-    if result.edges:
-        read = {e.id: read_from(e) for e in result.edges}
-        inputs = await session.turn_inputs(sorted({read[e.id] for e in result.edges if read[e.id] > 0}))
+    if edges:
+        read = {e.id: read_from(e) for e in edges}
+        inputs = await session.turn_inputs(sorted({read[e.id] for e in edges if read[e.id] > 0}))
         lines += [f"**What the narrator is told about {found}, and where it came from:**", ""]
-        for edge in result.edges:
+        for edge in edges:
             source = result.nodes[edge.source].name
             target = result.nodes[edge.target].name
             turn = read[edge.id]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from game.engine import notes
 from game.engine.known_names import heard_of, not_named
+from game.engine.player_view import known_ids
 from game.errors import KithError
 from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing
@@ -142,6 +143,10 @@ async def knowledge(session: CommandContext, argument: str) -> str:
     node = await person(session, argument)
     rows = known_rows(session, node)
     nodes = session.graph.nodes
+    known = known_ids(session.scene, session.graph)
+    if known is not None:  # what they know of people the player has not heard of stays theirs
+        allowed = set(known) | set(session.graph.player_ids)
+        rows = [(edge, row) for edge, row in rows if edge.source in allowed and edge.target in allowed]
     if not rows:
         return f"{node.name} knows nothing of anyone's relations yet (beyond what everyone knows)."
     lines = [f"**What {node.name} knows ({len(rows)} fact{'s' if len(rows) != 1 else ''}), how and how sure:**", ""]

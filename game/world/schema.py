@@ -288,6 +288,10 @@ class CharacterDef(Strict):
     description: str | None = None
     here: str | None = None
     away: str | None = None
+    poses: list[Detail] = Field(
+        default_factory=list,
+        description="How they stand in their own place while ``when`` holds, in place of ``here`` (the first that "
+        "holds): Ambry with the bell rope in her hands, not still painting.")
     greeting: Text | None = None
     unknown: Text | None = None
     refusals: dict[Act, Text] = Field(default_factory=dict)

@@ -5,7 +5,7 @@ Also the place description every family uses (arriving, following someone, the o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from game.story.actions.base import Action
@@ -20,11 +20,13 @@ from game.world.schema import DIRECTIONS
 from game.world.words import key_words, strip_articles
 
 
-def describe_place(world: World, play: Play, full: bool, details: Sequence[str] = ()) -> list[str]:
+def describe_place(world: World, play: Play, full: bool, details: Sequence[str] = (),
+                   poses: Mapping[str, str] | None = None) -> list[str]:
     """The player's place as paragraphs: its name, its description with who and what is here, the ways on.
 
     ``full`` gives the whole description (first visits, ``look``, verbose mode), otherwise the brief one.
-    ``details`` are the place's detail sentences that hold now (the caller evaluates their conditions).
+    ``details`` are the place's detail sentences that hold now, ``poses`` the people's poses that hold
+    (``poses_now``): the caller evaluates their conditions.
     """
     place = world.places[play.location]
     body = place.description if full or not place.brief else place.brief
@@ -33,6 +35,7 @@ def describe_place(world: World, play: Play, full: bool, details: Sequence[str] 
         character = world.character(name)
         assert character is not None
         line = character.here if play.location == character.location else character.away
+        line = (poses or {}).get(name, line)
         extras.append(world.text(line) if line else f"{character.short_name} is here.")
     for item_id in play.items_here():
         item = world.items[item_id]
@@ -60,8 +63,22 @@ def exits_line(world: World, place_id: str) -> str:
 async def describe(turn: Turn, full: bool) -> None:
     place = turn.world.places[turn.play.location]
     details = await turn.details(place.details)
-    for paragraph in describe_place(turn.world, turn.play, full, details):
+    for paragraph in describe_place(turn.world, turn.play, full, details, await poses_now(turn)):
         turn.log.say(paragraph)
+
+
+async def poses_now(turn: Turn) -> dict[str, str]:
+    """The pose each person at home here is in now, where one of theirs holds (``CharacterDef.poses``)."""
+    world, play = turn.world, turn.play
+    poses: dict[str, str] = {}
+    for name in play.present(world):
+        character = world.character(name)
+        if character is None or character.location != play.location:
+            continue
+        held = await turn.details(character.poses)
+        if held:
+            poses[name] = held[0]
+    return poses
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.story.actions.base import Action
-from game.story.actions.places import describe, describe_place
+from game.story.actions.places import describe, describe_place, poses_now
 from game.story.context import OBJECT_PRONOUNS, SELF_WORDS, Refusal, Turn
 from game.story.parser import Intent
 from game.story.prose import agreement, capital, is_plural, join_words, mid_sentence, tidy
@@ -153,7 +153,7 @@ async def place_text(turn: Turn) -> str:
     and its features' texts."""
     world, play = turn.world, turn.play
     place = world.places[play.location]
-    texts = describe_place(world, play, True, await turn.details(place.details))[1:-1]
+    texts = describe_place(world, play, True, await turn.details(place.details), await poses_now(turn))[1:-1]
     texts += [variant for feature in place.features for variant in feature.text]
     return " ".join(texts)
 
