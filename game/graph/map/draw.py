@@ -83,6 +83,8 @@ class MapDrawing:
     """Node IDs written in the list under the drawing instead of on it."""
     names: dict[str, str] = field(default_factory=dict)
     """Every node in view (drawn or listed): ID -> name as shown."""
+    area: int = 0
+    """Rows the drawing itself takes; the list, the legend and the notes are below them."""
 
     def plain(self) -> str:
         """The map as text without colour (trailing spaces trimmed)."""
@@ -165,6 +167,7 @@ def render_map(
         left_out = missing
     left_out = [n.id for n in placing if n.id not in drawing.boxes]
     canvas = Canvas(width, area)
+    drawing.area = area
     _draw_names(canvas, chosen, drawing.boxes)
     drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names)
     drawing.lines = {(min(e.source, e.target), max(e.source, e.target)): e.cells for e in drawing.edges if e.cells}
