@@ -33,7 +33,7 @@ CROSSING_COST = 1.0
 LENGTH_COST = 0.05
 TURN_COST = 1.5
 SEARCH_LIMIT = 20_000
-"""Grid cells the detour search may expand before the edge is given up (and listed)."""
+"""Grid cells one detour search may expand before the edge is given up (and listed)."""
 GREED = 2.0
 """Weight on the detour search's distance estimate: a near-shortest detour found quickly beats the
 shortest one found after searching half the canvas."""
@@ -145,6 +145,24 @@ def _shapes(a: Placed, b: Placed) -> list[_Shape]:
         for row in dict.fromkeys(((a.y + b.y) // 2, a.y + step, b.y - step, a.y + quarter, b.y - quarter)):
             shapes.append(_Shape(((a.centre, a.y + step), (a.centre, row), (b.centre, row), (b.centre, b.y - step)),
                                  leave_a, enter_b))
+    return shapes + _around_shapes(a, b)
+
+
+def _around_shapes(a: Placed, b: Placed) -> list[_Shape]:
+    """U-shaped paths round the outside of both names: over, under, left or right of them. Cheap to try
+    (a few slices of the grid each) and they find most of the ways a step through the middle cannot."""
+    shapes: list[_Shape] = []
+    for offset in range(1, 5):
+        top = min(a.y, b.y) - offset
+        shapes.append(_Shape(((a.centre, a.y - 1), (a.centre, top), (b.centre, top), (b.centre, b.y - 1)),
+                             SOUTH, SOUTH))
+        bottom = max(a.y, b.y) + offset
+        shapes.append(_Shape(((a.centre, a.y + 1), (a.centre, bottom), (b.centre, bottom), (b.centre, b.y + 1)),
+                             NORTH, NORTH))
+        left = min(a.x, b.x) - 1 - offset
+        shapes.append(_Shape(((a.x - 1, a.y), (left, a.y), (left, b.y), (b.x - 1, b.y)), EAST, EAST))
+        right = max(a.end, b.end) + 1 + offset
+        shapes.append(_Shape(((a.end + 1, a.y), (right, a.y), (right, b.y), (b.end + 1, b.y)), WEST, WEST))
     return shapes
 
 
@@ -262,13 +280,15 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
         heapq.heappush(heap, (guess, guess, state))
     moves = [(slot, dx, dy, HORIZONTAL if dx else VERTICAL) for slot, (_d, dx, dy) in enumerate(_STEPS)]
     expansions = 0
-    while heap and expansions < SEARCH_LIMIT:
+    limit = min(SEARCH_LIMIT, canvas.search_left)
+    while heap and expansions < limit:
         estimate, guess, state = heapq.heappop(heap)
         so_far = estimate - guess
         if so_far > best[state] + 1e-9:
             continue
         index, slot = divmod(state, 4)
         if index in goals:
+            canvas.search_left -= expansions
             return _rebuild(state, came, starts, goals[index], width, height)
         expansions += 1
         x, y = index % width, index // width
@@ -294,6 +314,7 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
                 came[step_state] = state
                 guess = GREED * (abs(nx - tx) + abs(ny - ty))
                 heapq.heappush(heap, (total + guess, guess, step_state))
+    canvas.search_left -= expansions
     return None
 
 
