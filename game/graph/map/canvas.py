@@ -29,7 +29,7 @@ EMPTY, NODE_LABEL, EDGE_LABEL, TEXT = 0, 1, 2, 3
 _RUN = re.compile(rb"(.)\1*", re.DOTALL)
 """A run of one repeated byte: cells of one style, found in C rather than cell by cell."""
 MAX_STYLES = 255
-SEARCH_BUDGET = 2_000
+SEARCH_BUDGET = 1200
 """Cells all the detour searches of one drawing may expand together. A search that fails explores all it
 can reach, so a crowded map could spend a second on edges it cannot draw; past the budget, an edge with
 no simple shape is listed at once. The redraw stays within a frame, and every drawing of the same graph

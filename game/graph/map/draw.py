@@ -184,8 +184,8 @@ def render_map(
                  + _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes)
                  + _roster_items(chosen, width))
         list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
-        if len(listed) == len(items) or _pass:
-            break
+        if len(listed) == len(items) or _pass or chosen.kind == "everyone":
+            break  # the everyone view lists what it can: drawing it twice would cost a frame
         # The list overflowed the rows kept for it: once, draw again with the rows it needs (up to the cap).
         wanted = len(wrap_items(items, width, cap)[0])
         room = height - area - len(fixed_rows)

@@ -173,9 +173,9 @@ _ON_AXIS = {
 _ANY_LINE = bytes(1 if mask else 0 for mask in range(256))
 
 
-def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool] | None:
-    """What a shape would cost on this canvas and whether it passes under a name; None if it leaves
-    the canvas. Each straight stretch is read as one slice of the grid, so no Python loop runs per cell."""
+def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool, bool] | None:
+    """What a shape would cost on this canvas, whether it is ruled out (under a name, or along another
+    line) and whether it touches no line at all; None if it leaves the canvas. Each straight stretch is read as one slice of the grid, so no Python loop runs per cell."""
     width, height = canvas.width, canvas.height
     kind, masks = canvas.kind, canvas.masks
     points = shape.points
@@ -207,7 +207,8 @@ def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool] | None:
     turns = max(0, len(points) - 2)
     total = (UNDER_LABEL_COST * under + OVERLAP_COST * overlap + CROSSING_COST * (lines - overlap)
              + TURN_COST * turns + LENGTH_COST * cells)
-    return total, under > 0
+    # A cell with a line along our axis is a shared run (or another line's end): never allowed.
+    return total, under > 0 or overlap > 0, lines == 0
 
 
 def _bound(shape: _Shape) -> float:
@@ -231,16 +232,21 @@ def allowed(route: Route, canvas: Canvas) -> bool:
 
 def best_route(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
     """The cheapest simple path that keeps the rules, else a detour that does; None if there is none."""
-    scored: list[tuple[float, _Shape]] = []
-    for shape in _shapes(a, b):
+    best: tuple[float, Route] | None = None
+    # Cheapest first by a bound that ignores what is on the canvas; penalties only add to it, so once
+    # the bound reaches the best allowed cost found, no later shape can beat it.
+    for bound, shape in sorted(((_bound(shape), shape) for shape in _shapes(a, b)), key=lambda item: item[0]):
+        if best is not None and bound >= best[0]:
+            break
         cost = _cost(shape, canvas)
-        if cost is not None and not cost[1]:  # a shape that runs under a name is never drawn
-            scored.append((cost[0], shape))
-    scored.sort(key=lambda item: item[0])
-    for _total, shape in scored:
+        if cost is None or cost[1] or (best is not None and cost[0] >= best[0]):
+            continue  # off the canvas, under a name or along another line, or no better
         route = build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
-        if route is not None and allowed(route, canvas):
-            return route
+        # A shape over no line at all keeps the rules; one that crosses lines is checked cell by cell.
+        if route is not None and (cost[2] or allowed(route, canvas)):
+            best = (cost[0], route)
+    if best is not None:
+        return best[1]
     found = detour(a, b, canvas)
     return found if found is not None and allowed(found, canvas) else None
 
