@@ -107,3 +107,18 @@ async def test_v_switches_the_view_and_selecting_a_name_moves_nobody(tmp_path: P
         await pilot.press("v")
         await settle(pilot)
         assert graph.drawing.view == "scene" and str(app.map_pane.border_title) == "Relationships"
+
+
+async def test_undo_shows_the_map_as_it_was(tmp_path: Path) -> None:
+    app = make_app(tmp_path, brinefall(tmp_path), save="undo-map")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        graph = app.map_pane.map
+        await play(pilot, "ask hob about ness")
+        before = graph.drawing.plain()
+        await play(pilot, "go to lowtown")
+        await play(pilot, "talk to ness")
+        assert graph.drawing.plain() != before, "the later turns changed the map"
+        for _ in range(2):
+            await play(pilot, "undo")
+        assert graph.drawing.plain() == before
