@@ -3,7 +3,8 @@ frame is ``launch_bench``).
 
 Graphs are synthetic but story-shaped: each person relates to one or two earlier ones, a few groups and
 factions among them. "Draw" is ``render_map`` with positions already laid out (what a redraw costs on a
-resize or a selection); "layout" is the force-directed layout from nothing and the incremental layout
+resize or a selection), in the everyone view and then the scene and person views the pane opens in;
+"layout" is the force-directed layout from nothing and the incremental layout
 when one person joins.
 """
 
@@ -72,6 +73,13 @@ def layout_and_draw(sizes: tuple[int, ...], layout_runs: int, draw_runs: int) ->
             f"map {size:>3} nodes: layout {fresh:6.1f} ms (one newcomer {grown:6.1f} ms; target 50 ms); "
             f"draw {PANE[0]}x{PANE[1]} {pane_ms:5.1f} ms ({len(pane.boxes)} shown), "
             f"{WIDE[0]}x{WIDE[1]} {wide_ms:5.1f} ms ({len(wide.boxes)} shown; draw target 16 ms)")
+        views = []
+        for view in ("scene", "person"):
+            draw = partial(render_map, nodes, edges, *WIDE, positions=positions, view=view, focus="npc-0")
+            drawn = draw()
+            views.append(f"{view} {_median_ms(draw, draw_runs):5.1f} ms ({len(drawn.boxes)} drawn, "
+                         f"{sum(1 for e in drawn.edges if e.labelled)}/{len(drawn.edges)} labelled)")
+        lines.append(f"map {size:>3} nodes at {WIDE[0]}x{WIDE[1]}: " + "; ".join(views))
     return lines
 
 

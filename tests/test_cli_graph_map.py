@@ -100,3 +100,27 @@ def test_the_map_as_json_is_the_drawings_geometry(tmp_path: Path, capsys: pytest
     with pytest.raises(SystemExit) as refused:
         main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "demo", "--view", "nowhere"])
     assert refused.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("view", ["scene", "person"])
+def test_a_40_person_save_reads_whole_at_the_panes_sizes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         view: str) -> None:
+    """Issue 24's bar on a generated 40-person save: in the scene and person views at the pane's sizes
+    (46x30 at 120x40, 32x18 at 80x24) every name in view is drawn whole or listed, and every relation in
+    view is labelled, on its line or in the list."""
+    from helpers.maps import import_lines
+
+    source = tmp_path / "cast.jsonl"
+    source.write_text("\n".join(import_lines(40, seed=4)) + "\n", encoding="utf-8")
+    assert main(["--saves-dir", str(tmp_path), "graph", "import", "--save", "forty", str(source)]) == 0
+    capsys.readouterr()
+    for width, height in ((46, 30), (32, 18)):
+        for focus in ("Kest 0", "Ilse 2", "Rook 13"):
+            assert main(["--saves-dir", str(tmp_path), "graph", "map", "--save", "forty", "--view", view,
+                         "--focus", focus, "--width", str(width), "--height", str(height), "--json"]) == 0
+            shape = json.loads(capsys.readouterr().out)
+            unseen = [n["name"] for n in shape["nodes"] if not n["shown"] and n["name"] not in shape["listed"]]
+            assert unseen == [], (width, height, focus, unseen)
+            assert all(n["w"] == len(n["name"]) + 2 for n in shape["nodes"] if n["shown"]), "names are whole"
+            unlabelled = [e for e in shape["edges"] if not e["labelled"]]
+            assert unlabelled == [], (width, height, focus, unlabelled)

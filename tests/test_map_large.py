@@ -49,5 +49,5 @@ def test_a_9000_person_map_is_drawn_in_bounded_memory_and_time(tmp_path: Path,
     assert done.returncode == 0, done.stderr[-2000:]
     assert elapsed < TIME_LIMIT, f"{elapsed:.1f} s"
     drawn = done.stdout
-    assert f"of {SIZE} shown" in drawn, "the map says it shows a part of the cast"
+    assert f"of {SIZE} drawn" in drawn, "the map says it draws a part of the cast"
     assert drawn.count("(") >= 10, "and draws a readable part of it"

@@ -9,7 +9,7 @@ from pathlib import Path
 from helpers.ui import make_app, play, settle
 
 from game.config import Settings, load_settings
-from game.graph.map import MapDrawing
+from game.graph.map import MapDrawing, render_map
 from game.ui.relationship_map import RelationshipMap
 
 CONTENT = Path(__file__).parent.parent / "content"
@@ -29,7 +29,7 @@ def shown(graph: RelationshipMap) -> list[str]:
 def margins(graph: RelationshipMap, drawing: MapDrawing) -> tuple[int, int, int, int]:
     """Blank columns left and right of the names and lines, blank rows above and below them."""
     rows = shown(graph)
-    legend = min(y for y, row in enumerate(rows) if "positive" in row)
+    legend = drawing.area  # the list under the drawing, the legend and the notes are not the drawing
     body = rows[:legend]
     used = [y for y, row in enumerate(body) if row.strip()]
     left = min(len(row) - len(row.lstrip()) for row in body if row.strip())
@@ -75,3 +75,50 @@ async def test_as_people_are_met_the_map_recentres_without_moving_anyone_alone(t
         hob = graph.drawing.boxes["npc-hob-tarrant"]
         await pilot.click(RelationshipMap, offset=(hob.x + 1, hob.y))
         assert graph.selected == "npc-hob-tarrant"
+
+
+async def test_v_switches_the_view_and_selecting_a_name_moves_nobody(tmp_path: Path) -> None:
+    app = make_app(tmp_path, brinefall(tmp_path), save="views")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        graph = app.map_pane.map
+        await play(pilot, "ask hob about ness")
+        assert graph.view == "scene" and graph.drawing.view == "scene"
+        graph.focus()
+        graph.select("npc-hob-tarrant")
+        await settle(pilot)
+        selected = graph.drawing
+        # The details open under the map and the map gets shorter; at that size, the names sit where
+        # they would with nothing selected.
+        unselected = render_map(graph.nodes, graph.edges, graph.size.width, graph.size.height, graph.positions,
+                                view="scene", stage=graph.stage)
+        assert {i: (b.x, b.y) for i, b in selected.boxes.items()} == {
+            i: (b.x, b.y) for i, b in unselected.boxes.items()}, "selecting a name does not re-lay the map"
+        assert graph.size.height >= 10, "the details leave the map a readable height"
+        await pilot.press("v")
+        await settle(pilot)
+        person = graph.drawing
+        assert graph.view == "person" and person.view == "person"
+        assert "npc-hob-tarrant" in person.boxes and "person" in str(app.map_pane.border_title)
+        assert all("npc-hob-tarrant" in (e.source, e.target) for e in person.edges)
+        await pilot.press("v")
+        await settle(pilot)
+        assert graph.drawing.view == "everyone"
+        await pilot.press("v")
+        await settle(pilot)
+        assert graph.drawing.view == "scene" and str(app.map_pane.border_title) == "Relationships"
+
+
+async def test_undo_shows_the_map_as_it_was(tmp_path: Path) -> None:
+    app = make_app(tmp_path, brinefall(tmp_path), save="undo-map")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        graph = app.map_pane.map
+        await play(pilot, "ask hob about ness")
+        before = graph.drawing.plain()
+        await play(pilot, "go to lowtown")
+        await play(pilot, "talk to ness")
+        assert graph.drawing.plain() != before, "the later turns changed the map"
+        for _ in range(2):
+            await play(pilot, "undo")
+        assert graph.drawing.plain() == before

@@ -98,3 +98,54 @@ def test_load_screen(snap_compare: Any, tmp_path: Path) -> None:
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def _views_app(tmp_path: Path) -> KithApp:
+    settings = offline_settings(tmp_path)
+    seeded_save(settings, "lamp-night")
+    return quiet(make_app(tmp_path, settings, save="lamp-night", new=False))
+
+
+async def _show_view(pilot: Pilot[Any], presses: int) -> None:
+    """Two turns in, Edda selected, then ``v`` pressed ``presses`` times: scene, person, everyone."""
+    no_cursor_blink(pilot)
+    await settle(pilot)
+    await play(pilot, "help edda")
+    await play(pilot, "ask edda about tobin")
+    graph = pilot.app.map_pane.map  # type: ignore[attr-defined]
+    graph.focus()
+    graph.select("npc-edda-marsh")
+    for _ in range(presses):
+        await pilot.press("v")
+    await settle(pilot)
+
+
+def _view_snapshot(snap_compare: Any, tmp_path: Path, presses: int, size: tuple[int, int]) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _show_view(pilot, presses)
+
+    assert snap_compare(_views_app(tmp_path), terminal_size=size, run_before=run_before)
+
+
+def test_scene_view_120x40(snap_compare: Any, tmp_path: Path) -> None:
+    _view_snapshot(snap_compare, tmp_path, 0, (120, 40))
+
+
+def test_person_view_120x40(snap_compare: Any, tmp_path: Path) -> None:
+    _view_snapshot(snap_compare, tmp_path, 1, (120, 40))
+
+
+def test_everyone_view_120x40(snap_compare: Any, tmp_path: Path) -> None:
+    _view_snapshot(snap_compare, tmp_path, 2, (120, 40))
+
+
+def test_scene_view_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    _view_snapshot(snap_compare, tmp_path, 0, (80, 24))
+
+
+def test_person_view_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    _view_snapshot(snap_compare, tmp_path, 1, (80, 24))
+
+
+def test_everyone_view_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    _view_snapshot(snap_compare, tmp_path, 2, (80, 24))

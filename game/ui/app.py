@@ -343,7 +343,7 @@ class KithApp(App[int]):
             self._positions.update(laid_out)
         # Drawn: only what the player knows, the people met or heard of and the relations learned, as revealed.
         nodes, edges = known_graph(nodes, edges, player_view(session.world, session.scene, session.graph))
-        self.map_pane.set_graph(nodes, edges, {n.id: self._positions[n.id] for n in nodes})
+        self.map_pane.set_graph(nodes, edges, self._positions, session.scene.cast)
 
     def _history_wanted(self) -> None:
         if self.session is not None and self._needs_history() and not self._history_drawn:

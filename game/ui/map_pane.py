@@ -47,7 +47,7 @@ class MapPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Relationships"
-        self.border_subtitle = "Tab select · +/- zoom · c ended"
+        self.border_subtitle = "Tab select · v view · +/- zoom · c ended"
         self._filled: asyncio.Event | None = None
         """Set once the map and the details are mounted; None until ``fill`` is first called."""
 
@@ -80,12 +80,16 @@ class MapPane(Vertical):
     def details(self) -> NodeDetails:
         return cast("NodeDetails", self.query_one("#details"))
 
-    def set_graph(self, nodes: Sequence[Node], edges: Sequence[Edge], positions: Mapping[str, Position]) -> None:
-        self.map.set_graph(nodes, edges, positions)
+    def set_graph(self, nodes: Sequence[Node], edges: Sequence[Edge], positions: Mapping[str, Position],
+                  stage: Sequence[str] = ()) -> None:
+        self.map.set_graph(nodes, edges, positions, stage)
         self._show_details(self.map.selected)
 
     def on_relationship_map_selected(self, message: RelationshipMap.Selected) -> None:
         self._show_details(message.node_id)
+
+    def on_relationship_map_view_changed(self, message: RelationshipMap.ViewChanged) -> None:
+        self._show_details(self.map.selected)  # the title names the view
 
     def _show_details(self, node_id: str | None) -> None:
         graph = self.map
@@ -94,6 +98,8 @@ class MapPane(Vertical):
         title = "Relationships"
         if graph.at_turn is not None:
             title += f" · as of turn {graph.at_turn}"
+        if graph.view != "scene":  # the default view goes unnamed; the others say which they are
+            title += f" · {graph.view}"
         self.border_title = title
 
     def refresh_details(self) -> None:

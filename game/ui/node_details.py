@@ -16,6 +16,7 @@ class NodeDetails(VerticalScroll, can_focus=True):
     NodeDetails {
         height: 45%;
         min-height: 5;
+        max-height: 12;
         border-top: solid $secondary;
         padding: 0 1;
         display: none;

@@ -35,13 +35,14 @@ class RelationshipMap(Widget, can_focus=True):
         Binding("plus,equals_sign", "zoom_in", "Zoom in"),
         Binding("minus", "zoom_out", "Zoom out"),
         Binding("c", "toggle_closed", "Ended relations"),
+        Binding("v", "next_view", "Switch view"),
         Binding("escape", "leave", "Back to story", show=False),
     ]
 
     DEFAULT_CSS = """
     RelationshipMap {
         height: 1fr;
-        min-height: 6;
+        min-height: 10;
     }
     RelationshipMap:focus {
         background-tint: $foreground 4%;
@@ -55,6 +56,9 @@ class RelationshipMap(Widget, can_focus=True):
             super().__init__()
             self.node_id = node_id
 
+    class ViewChanged(Message):
+        """The player switched views (``v``)."""
+
     class Leave(Message):
         """The player pressed Esc on the map: focus goes back to the input line."""
 
@@ -62,12 +66,16 @@ class RelationshipMap(Widget, can_focus=True):
     zoom: reactive[float] = reactive(1.0, init=False)
     show_closed: reactive[bool] = reactive(False, init=False)
     at_turn: reactive[int | None] = reactive(None, init=False)
+    view: reactive[str] = reactive("scene", init=False)
+    """Which of the map's views (``game.graph.map.view.VIEWS``) is drawn; ``v`` switches."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.nodes: list[Node] = []
         self.edges: list[Edge] = []
         self.positions: dict[str, Position] = {}
+        self.stage: list[str] = []
+        """IDs of the people on stage: the scene view's centre."""
         self._drawing: MapDrawing | None = None
         self._drawn_for: tuple[object, ...] | None = None
         self._styles: dict[CellStyle, Style] = {}
@@ -75,11 +83,16 @@ class RelationshipMap(Widget, can_focus=True):
 
     # ------------------------------------------------------------------------------ data in
 
-    def set_graph(self, nodes: Sequence[Node], edges: Sequence[Edge], positions: Mapping[str, Position]) -> None:
-        """New graph and positions (after a committed turn, an undo, a load)."""
+    def set_graph(self, nodes: Sequence[Node], edges: Sequence[Edge], positions: Mapping[str, Position],
+                  stage: Sequence[str] = ()) -> None:
+        """New graph, positions and the names on stage (after a committed turn, an undo, a load)."""
+        from game.graph.names import resolve_name
+
         self.nodes = list(nodes)
         self.edges = list(edges)
-        self.positions = dict(positions)
+        self.positions = {node.id: positions[node.id] for node in self.nodes if node.id in positions}
+        matches = [resolve_name(name, self.nodes, by_id=True) for name in stage]
+        self.stage = [m.node.id for m in matches if m.node is not None and not m.ambiguous]
         if self.selected is not None and self.selected not in {n.id for n in self.nodes}:
             self.selected = None
         self._invalidate()
@@ -91,14 +104,14 @@ class RelationshipMap(Widget, can_focus=True):
     def drawing(self) -> MapDrawing:
         """The drawing for the current size and view (drawn now if anything changed)."""
         key = (self.size.width, self.size.height, self.selected, self.zoom, self.show_closed, self.at_turn,
-               id(self.nodes), id(self.edges), id(self.positions))
+               self.view, id(self.nodes), id(self.edges), id(self.positions))
         if self._drawing is None or self._drawn_for != key:
             from game.graph.map import render_map
 
             self._drawing = render_map(
                 self.nodes, self.edges, max(1, self.size.width), max(1, self.size.height),
                 positions=self.positions, focus=self._focus_id(), show_closed=self.show_closed,
-                at_turn=self.at_turn, zoom=self.zoom,
+                at_turn=self.at_turn, zoom=self.zoom, view=self.view, stage=self.stage,
             )
             self._drawn_for = key
         return self._drawing
@@ -125,6 +138,10 @@ class RelationshipMap(Widget, can_focus=True):
 
     def watch_at_turn(self) -> None:
         self._invalidate()
+
+    def watch_view(self) -> None:
+        self._invalidate()
+        self.post_message(self.ViewChanged())
 
     def on_resize(self, event: events.Resize) -> None:
         self._invalidate()
@@ -199,6 +216,12 @@ class RelationshipMap(Widget, can_focus=True):
 
     def action_toggle_closed(self) -> None:
         self.show_closed = not self.show_closed
+
+    def action_next_view(self) -> None:
+        """Scene, then the selected person, then everyone, then the scene again."""
+        from game.graph.map.view import VIEWS
+
+        self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)] if self.view in VIEWS else VIEWS[0]
 
     def action_leave(self) -> None:
         if self.selected is not None:

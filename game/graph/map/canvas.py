@@ -29,6 +29,11 @@ EMPTY, NODE_LABEL, EDGE_LABEL, TEXT = 0, 1, 2, 3
 _RUN = re.compile(rb"(.)\1*", re.DOTALL)
 """A run of one repeated byte: cells of one style, found in C rather than cell by cell."""
 MAX_STYLES = 255
+SEARCH_BUDGET = 1200
+"""Cells all the detour searches of one drawing may expand together. A search that fails explores all it
+can reach, so a crowded map could spend a second on edges it cannot draw; past the budget, an edge with
+no simple shape is listed at once. The redraw stays within a frame, and every drawing of the same graph
+at the same size still comes out the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +62,8 @@ class Canvas:
         self.ends = bytearray(size)
         """1 where a line ends beside a name (its arrowhead): no other line may pass there."""
         self._line_cells: list[int] = []
+        self.search_left = SEARCH_BUDGET
+        """What is left of the drawing's detour search budget (``route.detour`` spends it)."""
 
     def style_id(self, style: CellStyle) -> int:
         found = self._style_index.get(style)

@@ -53,7 +53,8 @@ class DrawnEdge:
     label: tuple[int, int, str] | None = None
     """Where the relation's label was written on the drawing: (x, y, text)."""
     core: bool = False
-    """A relation of the view's core (the stage, the selection, the person at the centre)."""
+    """A relation that must be readable: any in the scene and person views (all of them touch the core
+    there, or the cast is drawn whole), the selection's in the everyone view."""
     listed: bool = False
     """Written in the list below the drawing (no room on the line, or no line at all)."""
 
@@ -83,6 +84,8 @@ class MapDrawing:
     """Node IDs written in the list under the drawing instead of on it."""
     names: dict[str, str] = field(default_factory=dict)
     """Every node in view (drawn or listed): ID -> name as shown."""
+    area: int = 0
+    """Rows the drawing itself takes; the list, the legend and the notes are below them."""
 
     def plain(self) -> str:
         """The map as text without colour (trailing spaces trimmed)."""
@@ -149,35 +152,46 @@ def render_map(
     if off_screen:
         notes.append(f"{off_screen} off-screen")
     fixed_rows = (_footer_rows(width, notes) if legend else [])[: max(0, height - 3)]
-    spare = 1  # a row for relations the drawing may leave unlabelled or without a line
-    cap = list_cap(height, len(fixed_rows))
-    left_out: list[str] = []
-    area = height
-    for _attempt in range(2):
-        items = (_node_items(chosen, [*chosen.listed, *left_out], drawing.names, ())
+    cap = list_cap(height, len(fixed_rows), 3 if chosen.kind == "everyone" else 2)
+    spare = 1  # rows for relations the drawing may leave unlabelled or without a line
+    for _pass in range(2):
+        left_out: list[str] = []
+        area = height
+        for _attempt in range(2):
+            items = (_node_items(chosen, [*chosen.listed, *left_out], drawing.names, ())
+                     + _roster_items(chosen, width))
+            rows, _shown = wrap_items(items, width, cap)
+            area = max(1, height - len(fixed_rows) - min(cap, len(rows) + spare))
+            drawing.boxes = place_labels(requests, width, area)
+            missing = [n.id for n in placing if n.id not in drawing.boxes]
+            if missing == left_out:
+                break
+            left_out = missing
+        left_out = [n.id for n in placing if n.id not in drawing.boxes]
+        canvas = Canvas(width, area)
+        drawing.area = area
+        _draw_names(canvas, chosen, drawing.boxes)
+        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names)
+        drawing.lines = {(min(e.source, e.target), max(e.source, e.target)): e.cells for e in drawing.edges if e.cells}
+        _centre(canvas, drawing, area)
+        # Listed first: the core's relations the drawing could not label, then any pair of drawn names the
+        # routing rules left without a line (the drawing never hides an edge by drawing it ambiguously).
+        unrouted = [e for e in drawing.edges if not e.cells and e.source in drawing.boxes and e.target in drawing.boxes]
+        pending = [e for e in drawing.edges if e.core and e.label is None and e.cells]  # a listed name's own item
+        # labels its relation
+        pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
+        items = ([Item(_relation_text(e, drawing.names), pair=(e.source, e.target)) for e in pending]
+                 + _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes)
                  + _roster_items(chosen, width))
-        rows, _shown = wrap_items(items, width, cap)
-        area = max(1, height - len(fixed_rows) - min(cap, len(rows) + spare))
-        drawing.boxes = place_labels(requests, width, area)
-        missing = [n.id for n in placing if n.id not in drawing.boxes]
-        if missing == left_out:
+        list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
+        if len(listed) == len(items) or _pass or chosen.kind == "everyone":
+            break  # the everyone view lists what it can: drawing it twice would cost a frame
+        # The list overflowed the rows kept for it: once, draw again with the rows it needs (up to the cap).
+        wanted = len(wrap_items(items, width, cap)[0])
+        room = height - area - len(fixed_rows)
+        if wanted <= room:
             break
-        left_out = missing
-    left_out = [n.id for n in placing if n.id not in drawing.boxes]
-    canvas = Canvas(width, area)
-    _draw_names(canvas, chosen, drawing.boxes)
-    drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names)
-    drawing.lines = {(min(e.source, e.target), max(e.source, e.target)): e.cells for e in drawing.edges if e.cells}
-    _centre(canvas, drawing, area)
-    # Listed first: the core's relations the drawing could not label, then any pair of drawn names the
-    # routing rules left without a line (the drawing never hides an edge by drawing it ambiguously).
-    unrouted = [e for e in drawing.edges if not e.cells and e.source in drawing.boxes and e.target in drawing.boxes]
-    pending = [e for e in drawing.edges if e.core and e.label is None and e not in unrouted]
-    pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
-    items = ([Item(_relation_text(e, drawing.names), pair=(e.source, e.target)) for e in pending]
-             + _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes)
-             + _roster_items(chosen, width))
-    list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
+        spare += wanted - room
     listed_pairs = {item.pair for item in listed if item.pair}
     listed_nodes = {item.node_id for item in listed if item.node_id}
     for edge in drawing.edges:
@@ -358,7 +372,7 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         lead = _lead(current or versions)
         relations = list(dict.fromkeys(e.relation for e in sorted(current or versions, key=lambda e: -abs(e.strength))))
         drawn = DrawnEdge(lead.source, lead.target, "/".join(relations), sign_glyph(lead.strength), [],
-                          core=bool(view.core & {a, b}) or view.focus in (a, b))
+                          core=bool(view.core & {a, b}) or view.focus in (a, b) or view.kind != "everyone")
         out.append(drawn)
         route = best_route(boxes[a], boxes[b], canvas) if a in boxes and b in boxes else None
         if route is None:
@@ -426,36 +440,41 @@ def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge],
     own = {index for index, _ in route.cells}
     ends = {route.cells[0][0], route.cells[-1][0]}
     for text in texts:
-        for p, q in segments:
-            for x, y in _label_spots(p, q, len(text)):
-                if _label_fits(canvas, x, y, len(text), own, ends):
-                    canvas.write(x, y, text, CellStyle(fg=style.fg, dim=style.dim), EDGE_LABEL)
-                    return x, y, text
+        # On the line first (it reads as part of it), then beside it; beside, it covers no line at all.
+        for on_line in (True, False):
+            for p, q in segments:
+                for x, y, across in _label_spots(p, q, len(text)):
+                    if across == on_line and _label_fits(canvas, x, y, len(text), own if across else set(), ends):
+                        canvas.write(x, y, text, CellStyle(fg=style.fg, dim=style.dim), EDGE_LABEL)
+                        return x, y, text
     return None
 
 
-def _label_spots(p: tuple[int, int], q: tuple[int, int], length: int) -> list[tuple[int, int]]:
-    """Where a label may go on one straight stretch: inside a horizontal one (with line on both sides),
-    or across or beside a vertical one, nearest its middle first."""
+def _label_spots(p: tuple[int, int], q: tuple[int, int], length: int) -> list[tuple[int, int, bool]]:
+    """Where a label may go on one straight stretch, nearest its middle first, each with whether it sits
+    on the line: inside a horizontal one (with line on both sides) or across a vertical one; else just
+    above or below a horizontal one, or beside a vertical one."""
     if p[1] == q[1] and p[0] != q[0]:
         low, high = min(p[0], q[0]), max(p[0], q[0])
-        if high - low + 1 < length + 2:
-            return []
-        return [(low + (high - low + 1 - length) // 2, p[1])]
+        inside = [(low + (high - low + 1 - length) // 2, p[1], True)] if high - low + 1 >= length + 2 else []
+        # Else just above or below the stretch, its middle over the line's (nearest the middle first).
+        middle = (low + high) // 2
+        starts = sorted(range(low - length // 2, high - length // 2 + 1), key=lambda x: abs(x + length // 2 - middle))
+        return inside + [(x, p[1] + side, False) for x in starts for side in (-1, 1)]
     if p[0] != q[0]:
         return []
     low, high = min(p[1], q[1]), max(p[1], q[1])
-    if high - low + 1 < 3:
-        return []
     middle = (low + high) // 2
-    rows = sorted(range(low + 1, high), key=lambda row: (abs(row - middle), row))
     column = p[0]
-    return [(x, row) for row in rows for x in (column - length // 2, column + 2, column - length - 1)]
+    across = sorted(range(low + 1, high), key=lambda row: (abs(row - middle), row))
+    beside = sorted(range(low, high + 1), key=lambda row: (abs(row - middle), row))
+    return ([(column - length // 2, row, True) for row in across]
+            + [(x, row, False) for row in beside for x in (column + 2, column - length - 1)])
 
 
 def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends: set[int]) -> bool:
     """The label and a cell either side cover no name, no other label and no other edge's line."""
-    if x < 1 or x + length >= canvas.width:
+    if x < 1 or x + length >= canvas.width or not 0 <= y < canvas.height:
         return False
     base = y * canvas.width
     for index in range(base + x - 1, base + x + length + 1):

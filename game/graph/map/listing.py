@@ -1,8 +1,8 @@
 """The list under a drawing: what the view holds but the drawing could not show, so nothing in view is
 dropped silently.
 
-Items are kept whole (a name is never split across rows); the rows the list may take are capped so the
-drawing keeps a readable height, and what does not fit is counted ("+3 more") rather than cut off.
+Items are kept whole (a name is never split across rows, and an item longer than a row is word-wrapped
+over rows of its own); the rows the list may take are capped so the drawing keeps a readable height, and what does not fit is counted ("+3 more") rather than cut off.
 """
 
 from __future__ import annotations
@@ -29,11 +29,12 @@ class Item:
     """A roster item's people."""
 
 
-def list_cap(height: int, other_rows: int) -> int:
+def list_cap(height: int, other_rows: int, share: int = 3) -> int:
     """How many rows the list may take in a map ``height`` rows tall beside ``other_rows`` of legend and
-    notes: a third of the map, and never so many that the drawing falls below ``MIN_DRAWING_ROWS``."""
+    notes: ``1/share`` of the map (a third; half in the scene and person views, whose list holds
+    relations that must be readable), never so many that the drawing falls below ``MIN_DRAWING_ROWS``."""
     spare = height - other_rows - MIN_DRAWING_ROWS
-    return max(0, min(max(1, height // 3), spare))
+    return max(0, min(max(1, height // share), spare))
 
 
 def wrap_items(items: Sequence[Item], width: int, max_rows: int, lead: str = "") -> tuple[list[str], list[Item]]:

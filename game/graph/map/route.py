@@ -33,7 +33,7 @@ CROSSING_COST = 1.0
 LENGTH_COST = 0.05
 TURN_COST = 1.5
 SEARCH_LIMIT = 20_000
-"""Grid cells the detour search may expand before the edge is given up (and listed)."""
+"""Grid cells one detour search may expand before the edge is given up (and listed)."""
 GREED = 2.0
 """Weight on the detour search's distance estimate: a near-shortest detour found quickly beats the
 shortest one found after searching half the canvas."""
@@ -145,6 +145,24 @@ def _shapes(a: Placed, b: Placed) -> list[_Shape]:
         for row in dict.fromkeys(((a.y + b.y) // 2, a.y + step, b.y - step, a.y + quarter, b.y - quarter)):
             shapes.append(_Shape(((a.centre, a.y + step), (a.centre, row), (b.centre, row), (b.centre, b.y - step)),
                                  leave_a, enter_b))
+    return shapes + _around_shapes(a, b)
+
+
+def _around_shapes(a: Placed, b: Placed) -> list[_Shape]:
+    """U-shaped paths round the outside of both names: over, under, left or right of them. Cheap to try
+    (a few slices of the grid each) and they find most of the ways a step through the middle cannot."""
+    shapes: list[_Shape] = []
+    for offset in range(1, 5):
+        top = min(a.y, b.y) - offset
+        shapes.append(_Shape(((a.centre, a.y - 1), (a.centre, top), (b.centre, top), (b.centre, b.y - 1)),
+                             SOUTH, SOUTH))
+        bottom = max(a.y, b.y) + offset
+        shapes.append(_Shape(((a.centre, a.y + 1), (a.centre, bottom), (b.centre, bottom), (b.centre, b.y + 1)),
+                             NORTH, NORTH))
+        left = min(a.x, b.x) - 1 - offset
+        shapes.append(_Shape(((a.x - 1, a.y), (left, a.y), (left, b.y), (b.x - 1, b.y)), EAST, EAST))
+        right = max(a.end, b.end) + 1 + offset
+        shapes.append(_Shape(((a.end + 1, a.y), (right, a.y), (right, b.y), (b.end + 1, b.y)), WEST, WEST))
     return shapes
 
 
@@ -155,9 +173,9 @@ _ON_AXIS = {
 _ANY_LINE = bytes(1 if mask else 0 for mask in range(256))
 
 
-def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool] | None:
-    """What a shape would cost on this canvas and whether it passes under a name; None if it leaves
-    the canvas. Each straight stretch is read as one slice of the grid, so no Python loop runs per cell."""
+def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool, bool] | None:
+    """What a shape would cost on this canvas, whether it is ruled out (under a name, or along another
+    line) and whether it touches no line at all; None if it leaves the canvas. Each straight stretch is read as one slice of the grid, so no Python loop runs per cell."""
     width, height = canvas.width, canvas.height
     kind, masks = canvas.kind, canvas.masks
     points = shape.points
@@ -189,7 +207,8 @@ def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool] | None:
     turns = max(0, len(points) - 2)
     total = (UNDER_LABEL_COST * under + OVERLAP_COST * overlap + CROSSING_COST * (lines - overlap)
              + TURN_COST * turns + LENGTH_COST * cells)
-    return total, under > 0
+    # A cell with a line along our axis is a shared run (or another line's end): never allowed.
+    return total, under > 0 or overlap > 0, lines == 0
 
 
 def _bound(shape: _Shape) -> float:
@@ -213,16 +232,21 @@ def allowed(route: Route, canvas: Canvas) -> bool:
 
 def best_route(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
     """The cheapest simple path that keeps the rules, else a detour that does; None if there is none."""
-    scored: list[tuple[float, _Shape]] = []
-    for shape in _shapes(a, b):
+    best: tuple[float, Route] | None = None
+    # Cheapest first by a bound that ignores what is on the canvas; penalties only add to it, so once
+    # the bound reaches the best allowed cost found, no later shape can beat it.
+    for bound, shape in sorted(((_bound(shape), shape) for shape in _shapes(a, b)), key=lambda item: item[0]):
+        if best is not None and bound >= best[0]:
+            break
         cost = _cost(shape, canvas)
-        if cost is not None and not cost[1]:  # a shape that runs under a name is never drawn
-            scored.append((cost[0], shape))
-    scored.sort(key=lambda item: item[0])
-    for _total, shape in scored:
+        if cost is None or cost[1] or (best is not None and cost[0] >= best[0]):
+            continue  # off the canvas, under a name or along another line, or no better
         route = build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
-        if route is not None and allowed(route, canvas):
-            return route
+        # A shape over no line at all keeps the rules; one that crosses lines is checked cell by cell.
+        if route is not None and (cost[2] or allowed(route, canvas)):
+            best = (cost[0], route)
+    if best is not None:
+        return best[1]
     found = detour(a, b, canvas)
     return found if found is not None and allowed(found, canvas) else None
 
@@ -262,13 +286,15 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
         heapq.heappush(heap, (guess, guess, state))
     moves = [(slot, dx, dy, HORIZONTAL if dx else VERTICAL) for slot, (_d, dx, dy) in enumerate(_STEPS)]
     expansions = 0
-    while heap and expansions < SEARCH_LIMIT:
+    limit = min(SEARCH_LIMIT, canvas.search_left)
+    while heap and expansions < limit:
         estimate, guess, state = heapq.heappop(heap)
         so_far = estimate - guess
         if so_far > best[state] + 1e-9:
             continue
         index, slot = divmod(state, 4)
         if index in goals:
+            canvas.search_left -= expansions
             return _rebuild(state, came, starts, goals[index], width, height)
         expansions += 1
         x, y = index % width, index // width
@@ -294,6 +320,7 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
                 came[step_state] = state
                 guess = GREED * (abs(nx - tx) + abs(ny - ty))
                 heapq.heappush(heap, (total + guess, guess, step_state))
+    canvas.search_left -= expansions
     return None
 
 

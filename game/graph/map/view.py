@@ -27,6 +27,10 @@ CELLS_PER_SCENE = 100
 """The scene and person views draw fewer names than fit, so that every line can be routed and labelled
 (about 9 and 13 names in a 46x30 pane); the rest go to the list."""
 MIN_FOCUSED = 4
+MAX_SCENE = 16
+MAX_PERSON = 13
+"""However large the pane, a view that answers "who is this to whom" at a glance holds a dozen or so
+names; a wider pane gives them room, not company."""
 NEIGHBOURHOOD_HOPS = 2
 VIEWS = ("scene", "person", "everyone")
 MEMBERSHIP_TYPES = ("faction", "group")
@@ -117,7 +121,8 @@ def select_view(
         focus_id = node.id if node.id in present_ids else None
 
     if kind in ("scene", "person") and present:
-        room = max(MIN_FOCUSED, (width * height) // (CELLS_PER_PERSON if kind == "person" else CELLS_PER_SCENE))
+        per, most = (CELLS_PER_PERSON, MAX_PERSON) if kind == "person" else (CELLS_PER_SCENE, MAX_SCENE)
+        room = max(MIN_FOCUSED, min(most, (width * height) // per))
         return _around(kind, present, shown_edges, adjacency, degree, focus_id, stage, room)
     hops = _distances(focus_id, adjacency) if focus_id else {}
     kept = list(present)

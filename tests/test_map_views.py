@@ -1,0 +1,51 @@
+"""The map's three views: what each draws, what it lists, and that a newcomer moves nobody far."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.maps import person, random_graph, relation
+
+from game.graph.map import compute_layout, render_map
+
+
+@pytest.mark.parametrize("size", [8, 12, 20, 30])
+def test_a_newcomer_moves_nobody_in_the_scene_more_than_a_few_cells(size: int) -> None:
+    for seed in range(4):
+        nodes, edges = random_graph(size, seed)
+        positions = compute_layout(nodes, edges)
+        newcomer = person("npc-new", "Newcomer", turn=99)
+        grown = [*edges, relation("edge-new", "npc-new", "npc-1", "OWES", 0.5, valid_at=99)]
+        after = compute_layout([*nodes, newcomer], grown, positions)
+        before = render_map(nodes, edges, 46, 30, positions, view="scene", stage=["npc-0"])
+        now = render_map([*nodes, newcomer], grown, 46, 30, after, view="scene", stage=["npc-0"])
+        moved = {i: abs(b.x - now.boxes[i].x) + abs(b.y - now.boxes[i].y)
+                 for i, b in before.boxes.items() if i in now.boxes}
+        assert max(moved.values(), default=0) <= 4, (seed, moved)
+
+
+def test_the_scene_draws_the_stage_and_its_ties_and_lists_the_rest_by_group() -> None:
+    nodes = [person("npc-hob", "Hob"), person("npc-ness", "Ness"), person("npc-wren", "Wren"),
+             person("npc-guild", "Guild", "faction")]
+    nodes += [person(f"npc-m{i}", f"Member {i}") for i in range(20)]
+    edges = [relation("e-1", "npc-hob", "npc-ness", "TRUSTS", 0.6), relation("e-2", "npc-ness", "npc-wren", "KIN_OF", 0.8)]
+    edges += [relation(f"e-m{i}", f"npc-m{i}", "npc-guild", "MEMBER_OF", 0.5) for i in range(20)]
+    drawing = render_map(nodes, edges, 46, 30, view="scene", stage=["npc-hob"])
+    assert set(drawing.boxes) == {"npc-hob", "npc-ness"}, "the stage and its close ties"
+    text = drawing.plain()
+    assert "Guild: Member 0, Member 1" in text and "ties hidden" in text, text
+    assert "Wren" in text, "nobody in the cast is dropped silently"
+
+
+def test_the_person_view_lists_the_neighbours_that_do_not_fit_with_their_relation() -> None:
+    nodes = [person("npc-hub", "Hub")] + [person(f"npc-{i}", f"Friend {i}") for i in range(20)]
+    edges = [relation(f"e-{i}", f"npc-{i}", "npc-hub", "OWES" if i % 2 else "FEARS", 0.5 if i % 2 else -0.5)
+             for i in range(20)]
+    drawing = render_map(nodes, edges, 46, 30, view="person", focus="Hub")
+    assert "npc-hub" in drawing.boxes and 4 <= len(drawing.boxes) <= 13
+    text = drawing.plain()
+    for node_id in drawing.listed:
+        assert drawing.names[node_id] in text
+    assert any(f"{drawing.names[i]} -FEARS→ Hub" in text or f"{drawing.names[i]} +OWES→ Hub" in text
+               for i in drawing.listed)
+    assert len(drawing.boxes) - 1 + len(drawing.listed) == 20 or "more" in text
+    assert all(e.labelled for e in drawing.edges if e.source in drawing.boxes and e.target in drawing.boxes)
