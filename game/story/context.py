@@ -40,6 +40,7 @@ DEFAULT_REPLIES: dict[str, str] = {
     "think": "You stop and think.",
     "no_exit_indoors": "There's no way out in that direction.",
     "scenery": "You look at the {thing}. There's nothing more to see than you have already seen.",
+    "withhold": "\"You'll get nothing from me, the way things stand between us,\" {name} says.",
 }
 SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
 PRONOUNS = frozenset({"him", "her", "them", "they", "he", "she"})

@@ -39,8 +39,8 @@ def news_key(name: str, deed: Deed) -> str:
 
 
 def heard_deeds(turn: Turn, hearer: Node, player: Node, people: set[str]) -> list[tuple[Deed, DeedKnowing]]:
-    """The player's deeds ``hearer`` knows second-hand and has not remarked on: their own people's first,
-    then the newest learned."""
+    """The player's deeds to ``hearer``'s own ``people`` that they know second-hand and have not remarked
+    on, the newest learned first."""
     book = book_of(turn)
     if book is None:
         return []
@@ -48,8 +48,8 @@ def heard_deeds(turn: Turn, hearer: Node, player: Node, people: set[str]) -> lis
     for deed, row in book.known_by(hearer.id):
         if row.how == "seen" or row.confidence < DEFAULT_FLOOR or deed.actor != player.id:
             continue
-        if deed.valence == "neutral" or deed.target == hearer.id:
-            continue
+        if deed.valence == "neutral" or deed.target == hearer.id or deed.target not in people:
+            continue  # news of one's own people only: what moved them (game.features.deeds.attitudes)
         if news_key(hearer.name, deed) in turn.play.story.news_told:
             continue
         found.append((deed, row))

@@ -120,8 +120,9 @@ async def react_to_news(turn: Turn) -> bool:
         hearer = await view.node(name)
         if character is None or character.type != "individual" or hearer is None:
             continue
-        people = await _ties(turn, hearer.id)
-        deeds = deed_news.heard_deeds(turn, hearer, player, people)
+        # Their own people by a warm tie: word of those is what moved their attitude, so it is what they say.
+        warm = {e.other_end(hearer.id) for e in await view.reader.open_edges_of(hearer.id) if e.strength > 0}
+        deeds = deed_news.heard_deeds(turn, hearer, player, warm - {hearer.id})
         relations = await _news_of(turn, hearer, player)
         # The hearer's own deed lines, then relation news as before (own lines, then the world's), then the
         # world's deed lines: an authored line says it best, and a deed no relation followed still has words.

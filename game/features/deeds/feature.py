@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from game.features.deeds.attitudes import heard
 from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
 from game.features.deeds.record import turn_deeds
@@ -33,7 +34,8 @@ class DeedsFeature(Feature):
         book = facts.state if isinstance(facts.state, DeedBook) else DeedBook()
         # Only deeds known before this turn travel: who saw this turn's deeds is exactly who knows them now.
         told = deed_gossip(book, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
-        return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]))
+        return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]),
+                          tuple(heard(book, facts.graph, told)))
 
     def check_parser(self, tag: str) -> CheckParser:
         from game.features.deeds.checks import parse_deed_check
