@@ -150,11 +150,11 @@ async def react_to_news(turn: Turn) -> bool:
                 play.story.news_told.extend(f"{character.name}|{edge.id}" for edge, _, who in relations
                                             if who.id == deed.target)
                 teller = names.get(row.source or "")
-                turn.log.say(fill(turn.pick(line.text), {
+                turn.say_cold(character.name, fill(turn.pick(line.text), {
                     "name": character.short_name, "who": turn.short(target.name),
                     "teller": turn.short(teller.name) if teller else "someone",
                     "act": deed_news.act_words(turn, deed, target.name),
-                }))
+                }), deed.valence == "harmful")
                 turn.touch(character.name)
                 return True
     return False
@@ -175,9 +175,9 @@ async def _tell_relation(turn: Turn, character: CharacterDef, lines: list[NewsLi
     play.story.news_told.append(key)
     teller = await view.reader.get_nodes([row.source] if row.source else [])
     told_by = next(iter(teller.values())).name if teller else "someone"
-    turn.log.say(fill(turn.pick(line.text), {
+    turn.say_cold(character.name, fill(turn.pick(line.text), {
         "name": character.short_name, "who": turn.short(about.name), "teller": turn.short(told_by),
-    }))
+    }), edge.strength < 0)
     turn.touch(character.name)
     return True
 
@@ -204,7 +204,10 @@ async def _news_of(turn: Turn, hearer: Node, player: Node) -> list[tuple[Edge, K
     """Relations between the player and one of ``hearer``'s own people that ``hearer`` knows second-hand,
     newest learned first, each with whom it is about."""
     reader = turn.rules.view.reader
-    people = await reader.get_nodes(await _ties(turn, hearer.id) - {player.id})
+    # Their own people by a warm tie: only such news moves them (game.mind.attitude_turn), and a line
+    # without a change would be a warmth or a chill /relationship does not show.
+    warm = {e.other_end(hearer.id) for e in await reader.open_edges_of(hearer.id) if e.strength > 0}
+    people = await reader.get_nodes(warm - {player.id, hearer.id})
     found: list[tuple[Edge, Node]] = []
     for person in people.values():
         found += [(e, person) for e in await reader.open_edges_of(person.id) if e.other_end(person.id) == player.id]
