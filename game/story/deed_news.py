@@ -15,7 +15,7 @@ from game.features.deeds.model import Deed, DeedBook, DeedKnowing
 from game.features.deeds.rules import act_phrase
 from game.graph.knowing_terms import DEFAULT_FLOOR
 from game.graph.models import Node
-from game.story.context import Turn
+from game.story.context import OBJECT_PRONOUNS, Turn
 from game.world import CharacterDef
 from game.world.schema import NewsLine
 
@@ -72,6 +72,11 @@ def deed_line(turn: Turn, lines: list[NewsLine], deed: Deed, about: CharacterDef
     return None
 
 
-def act_words(turn: Turn, deed: Deed, target_name: str) -> str:
-    """The act said to the player's face: "threatened Tibby", "gave the coin to Hob"."""
-    return act_phrase(deed.act, turn.short(target_name), deed.thing if deed.act in ("give", "show", "steal") else "")
+def act_words(turn: Turn, deed: Deed, target_name: str, told_by_target: bool = False) -> str:
+    """The act said to the player's face: "threatened Tibby", "gave the coin to Hob"; told by the target
+    themselves, "threatened him" ("Brann says you threatened him", not "...threatened Brann")."""
+    who = turn.short(target_name)
+    if told_by_target:
+        character = turn.world.character(target_name)
+        who = OBJECT_PRONOUNS[character.pronoun if character else None]
+    return act_phrase(deed.act, who, deed.thing if deed.act in ("give", "show", "steal") else "")

@@ -153,7 +153,7 @@ async def react_to_news(turn: Turn) -> bool:
                 turn.say_cold(character.name, fill(turn.pick(line.text), {
                     "name": character.short_name, "who": turn.short(target.name),
                     "teller": turn.short(teller.name) if teller else "someone",
-                    "act": deed_news.act_words(turn, deed, target.name),
+                    "act": deed_news.act_words(turn, deed, target.name, row.source == deed.target),
                 }), deed.valence == "harmful")
                 turn.touch(character.name)
                 return True
