@@ -22,6 +22,7 @@ from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
 from game.mind.attitude_command import describe, parse_relationship
 from game.mind.memory_render import render_memories
+from game.registry import default_registry
 from game.store.connection import inspect_save
 from game.store.saves import read_save_info, snapshot_name
 from game.store.snapshots import check_restorable
@@ -257,7 +258,10 @@ async def _why(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     result = (await scoped_context(session.graph, found, session.scene.cast, session.retrieval_settings)).retrieval
     heard = await _heard(session, match.node.id)
     sections = await mind_commands.why_sections(session, match.node)
-    if not result.edges and not heard:
+    featured = default_registry().explain(session.features, match.node.id, session.graph)
+    if featured:
+        sections = [*featured, *([""] if sections else []), *sections]
+    if not result.edges and not heard and not featured:
         yield MetaOutput("\n\n".join([f"Nothing is remembered about {found} yet.", *(
             ["\n".join(sections)] if sections else [])]), "why")
         return

@@ -89,6 +89,13 @@ class Feature(ABC):
     async def after_turn(self, facts: TurnFacts) -> StepResult:
         """The feature's step once the turn's graph writes and relation gossip are known."""
 
+    explains: ClassVar[bool] = False
+    """Whether ``explain`` adds lines to ``/why NAME``."""
+
+    def explain(self, state: Any, node_id: str, graph: GraphIndex) -> list[str]:
+        """Lines for ``/why NAME`` (``explains``): what the feature holds about the person ``node_id``."""
+        raise NotImplementedError(f"{self.name} adds nothing to /why")
+
     def check_parser(self, tag: str) -> CheckParser:
         """The parser of the script check ``{tag}`` (one of ``script_checks``)."""
         raise NotImplementedError(f"{self.name} offers no script check {{{tag}}}")
