@@ -57,6 +57,16 @@ def heard_deeds(turn: Turn, hearer: Node, player: Node, people: set[str]) -> lis
     return found
 
 
+def said_as_deed(turn: Turn, hearer: Node, about: str, made: int) -> bool:
+    """Whether ``hearer`` already spoke of a deed to ``about`` done at turn ``made``: the relation that deed
+    made (Hob's trust after you helped him) is the same news, and is not said again as a second one."""
+    book = book_of(turn)
+    if book is None:
+        return False
+    return any(deed.target == about and deed.turn == made and news_key(hearer.name, deed) in turn.play.story.news_told
+               for deed, _ in book.known_by(hearer.id))
+
+
 def deed_line(turn: Turn, lines: list[NewsLine], deed: Deed, about: CharacterDef | None) -> NewsLine | None:
     """The first of ``lines`` that speaks of this deed: its act listed, its sign, whom it was done to."""
     sign = "-" if deed.valence == "harmful" else "+"

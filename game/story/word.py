@@ -124,13 +124,13 @@ async def react_to_news(turn: Turn) -> bool:
         warm = {e.other_end(hearer.id) for e in await view.reader.open_edges_of(hearer.id) if e.strength > 0}
         deeds = deed_news.heard_deeds(turn, hearer, player, warm - {hearer.id})
         relations = await _news_of(turn, hearer, player)
-        # The hearer's own deed lines, then relation news as before (own lines, then the world's), then the
-        # world's deed lines: an authored line says it best, and a deed no relation followed still has words.
-        for pool in ("own", "relations", "world"):
-            if pool == "relations":
+        # The hearer's own lines before the world's (an authored line says it best); within each, a deed
+        # before a relation: what you did is the news, how someone now stands with you its echo.
+        for pool in ("own", "own relations", "world", "world relations"):
+            if pool.endswith("relations"):
                 for edge, known, about in relations:
-                    if await _tell_relation(turn, character, [*character.news, *world.section.news], edge, known,
-                                            about):
+                    pooled = character.news if pool == "own relations" else world.section.news
+                    if await _tell_relation(turn, character, pooled, edge, known, about):
                         # The deed behind it is the same news: it is not told again as a second one.
                         play.story.news_told.extend(deed_news.news_key(character.name, deed)
                                                     for deed, _ in deeds if deed.target == about.id)
@@ -166,6 +166,10 @@ async def _tell_relation(turn: Turn, character: CharacterDef, lines: list[NewsLi
     play, view = turn.play, turn.rules.view
     key = f"{character.name}|{edge.id}"
     if key in play.story.news_told:
+        return False
+    hearer = await view.node(character.name)
+    if hearer is not None and deed_news.said_as_deed(turn, hearer, about.id, edge.valid_at):
+        play.story.news_told.append(key)  # heard as the deed that made it: said once, already
         return False
     if edge.strength >= 0 and _soured(turn, character.name):
         return False  # good news is not warmly remarked on by someone you have just wronged, or who is cold
