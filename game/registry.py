@@ -10,11 +10,15 @@ for what scripts and the command line offer. Adding a feature is one ``register_
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from game.features.deeds import DeedsFeature
 from game.features.feature import CheckParser, Feature, Handler
+
+if TYPE_CHECKING:
+    from game.graph.index import GraphIndex
 
 
 class Registry:
@@ -50,6 +54,14 @@ class Registry:
             if tag in feature.script_checks:
                 return feature.check_parser(tag)
         return None
+
+    def explain(self, states: Mapping[str, Any], node_id: str, graph: GraphIndex) -> list[str]:
+        """What every feature that ``explains`` adds to ``/why NAME``, in registration order."""
+        lines: list[str] = []
+        for feature in self:
+            if feature.explains:
+                lines += feature.explain(states.get(feature.name), node_id, graph)
+        return lines
 
     def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
                            handler: Callable[[str, str], Handler]) -> None:

@@ -112,11 +112,12 @@ async def test_ordinary_replies_carry_the_tier_line(world: World) -> None:
     assert "all you'll have of me today" in told or "Not for you" in told
 
 
-async def test_a_cold_characters_answer_to_a_topic_carries_the_tier_line_and_a_neutral_ones_does_not(
+async def test_a_cold_character_withholds_a_secret_with_the_tier_line_and_a_neutral_one_tells_it(
         world: World) -> None:
     cold = await play(world, ["w", "threaten tibby", "e", "wait", "wait"])
     told = await cold.play("ask hob about ness")
-    assert "She ran with the Eel Run" in told
+    assert "She ran with the Eel Run" not in told  # UNFRIENDLY keeps a revelation back (issue 23)...
+    assert "You'll get nothing from me, the way things stand between us" in told  # ...and says why
     assert "all you'll have of me today" in told or "Not for you" in told
     neutral = await play(world, [])
     told = await neutral.play("ask hob about ness")

@@ -95,7 +95,8 @@ def test_worlds_lists_the_shipped_worlds_and_the_players_own(tmp_path: Path, mon
     assert any(line.startswith("saltmarsh") and str(tmp_path / "worlds" / "saltmarsh") in line for line in lines)
     assert main(["worlds", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [(row["id"], row["source"]) for row in rows] == [("brinefall", "shipped"), ("saltmarsh", "yours")]
+    assert [(row["id"], row["source"]) for row in rows] == [("brinefall", "shipped"), ("thornwick", "shipped"),
+                                                            ("saltmarsh", "yours")]
 
 
 def test_a_world_of_the_players_own_is_played_from_their_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from game.config import Settings
@@ -60,6 +60,8 @@ class GameView(KnownWorld, Protocol):
     def attitudes(self) -> AttitudeView: ...
     @property
     def memories(self) -> MemoryBook: ...
+    @property
+    def features(self) -> Mapping[str, Any]: ...
     @property
     def retrieval_settings(self) -> RetrievalSettings: ...
     async def turn_context(self) -> ComposedContext | None: ...

@@ -7,27 +7,41 @@ undone with it; the features' in-memory states move only once the commit succeed
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from game.features.feature import Rows, TurnFacts
 from game.graph.gossip import GossipSettings
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
+from game.mind.attitude_rules import Delta
 from game.registry import Registry, default_registry
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR
 
 
+@dataclass(frozen=True)
+class FeatureTurn:
+    """What the features add to a turn: their rows, and the attitude changes they caused (applied with the
+    turn's others, so a tier change they cause is told and recorded like any)."""
+
+    rows: tuple[RowWrite, ...] = ()
+    attitudes: tuple[tuple[str, Delta], ...] = ()
+
+
 async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, writes: GraphWrites,
                     world_ir: WorldIR | None, places: Mapping[str, str], present: Iterable[str], seed: int,
-                    gossip: GossipSettings, registry: Registry | None = None) -> list[RowWrite]:
-    """Every feature's rows for this turn, in registration order."""
+                    gossip: GossipSettings, registry: Registry | None = None) -> FeatureTurn:
+    """Every feature's step for this turn, in registration order."""
     rows: list[RowWrite] = []
+    moved: list[tuple[str, Delta]] = []
     here = frozenset(present)
     for feature in registry or default_registry():
         facts = TurnFacts(turn, graph, writes, world_ir, places, here, seed, gossip, states.get(feature.name))
-        rows.extend((await feature.after_turn(facts)).rows)
-    return rows
+        step = await feature.after_turn(facts)
+        rows.extend(step.rows)
+        moved.extend(step.attitudes)
+    return FeatureTurn(tuple(rows), tuple(moved))
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

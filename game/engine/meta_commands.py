@@ -22,6 +22,7 @@ from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
 from game.mind.attitude_command import describe, parse_relationship
 from game.mind.memory_render import render_memories
+from game.registry import default_registry
 from game.store.connection import inspect_save
 from game.store.saves import read_save_info, snapshot_name
 from game.store.snapshots import check_restorable
@@ -269,7 +270,11 @@ async def _why(session: CommandContext, argument: str) -> AsyncIterator[Event]:
         edges = [e for e in edges if e.source in allowed and e.target in allowed]
     heard = without_strangers(session, "\n".join(await _heard(session, match.node.id))).splitlines()
     sections = without_strangers(session, "\n".join(await mind_commands.why_sections(session, match.node))).splitlines()
-    if not edges and not heard:
+    featured = without_strangers(session, "\n".join(
+        default_registry().explain(session.features, match.node.id, session.graph))).splitlines()
+    if featured:
+        sections = [*featured, *([""] if sections else []), *sections]
+    if not edges and not heard and not featured:
         yield MetaOutput("\n\n".join([f"Nothing is remembered about {found} yet.", *(
             ["\n".join(sections)] if sections else [])]), "why")
         return

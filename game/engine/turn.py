@@ -453,8 +453,14 @@ class TurnPipeline:
                 writes = writes.copy()
                 writes.knowings.update(gossip.knowings)
             lap("gossip_ms")
+            here = [*result.world_ir.characters_present, *result.world_ir.next_cast] if not result.ir_error else []
+            featured = await run_steps(state.features, turn, state.graph, writes,
+                                       None if result.ir_error else result.world_ir, places,
+                                       await present_ids(state.graph, writes, here), self.seed,
+                                       self.gossip_settings)
+            lap("features_ms")
             moved = attitude_turn.after_turn(state.attitudes, state.graph, writes,
-                                             None if result.ir_error else result.world_ir, turn)
+                                             None if result.ir_error else result.world_ir, turn, featured.attitudes)
             if report.extracted:
                 writes = await attitude_turn.agree(execution, writes, moved.agreement)
             # An ending's epilogue has the last word: a tier line after it would speak from beyond the end.
@@ -466,12 +472,6 @@ class TurnPipeline:
             memories = await memory_rows(state.memories, state.graph, writes,
                                          None if result.ir_error else result.world_ir, turn, summarizer)
             lap("memory_ms")
-            here = [*result.world_ir.characters_present, *result.world_ir.next_cast] if not result.ir_error else []
-            featured = await run_steps(state.features, turn, state.graph, writes,
-                                       None if result.ir_error else result.world_ir, places,
-                                       await present_ids(state.graph, writes, here), self.seed,
-                                       self.gossip_settings)
-            lap("features_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(
                 number=turn, input=text, narration=narration, npc_context=npc_context,
@@ -481,7 +481,7 @@ class TurnPipeline:
             raised, assumed = decided(execution.identities, turn) if report.extracted else ([], [])
             asked = [asking.asked(turn).write()] if asking is not None else []
             await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
-                                           (context_row(context), *moved.rows, *memories, *asked, *raised, *featured),
+                                           (context_row(context), *moved.rows, *memories, *asked, *raised, *featured.rows),
                                            tuple(assumed), mode=request.mode))
             lap("commit_ms")
         except KithError as error:

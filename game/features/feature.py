@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from game.graph.gossip import GossipSettings
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
+from game.mind.attitude_rules import Delta
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
 
@@ -53,6 +54,8 @@ class StepResult:
     """What a feature's step adds to the turn: rows of its tables, written in the turn's one transaction."""
 
     rows: tuple[RowWrite, ...] = ()
+    attitudes: tuple[tuple[str, Delta], ...] = ()
+    """Changes to people's attitudes toward the player (node ID, change): applied with the turn's others."""
 
 
 ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]
@@ -85,6 +88,13 @@ class Feature(ABC):
     @abstractmethod
     async def after_turn(self, facts: TurnFacts) -> StepResult:
         """The feature's step once the turn's graph writes and relation gossip are known."""
+
+    explains: ClassVar[bool] = False
+    """Whether ``explain`` adds lines to ``/why NAME``."""
+
+    def explain(self, state: Any, node_id: str, graph: GraphIndex) -> list[str]:
+        """Lines for ``/why NAME`` (``explains``): what the feature holds about the person ``node_id``."""
+        raise NotImplementedError(f"{self.name} adds nothing to /why")
 
     def check_parser(self, tag: str) -> CheckParser:
         """The parser of the script check ``{tag}`` (one of ``script_checks``)."""

@@ -72,8 +72,9 @@ class AttitudeTurn:
 
 
 def after_turn(book: AttitudeBook, graph: GraphIndex, writes: GraphWrites, ir: WorldIR | None,
-               turn: int) -> AttitudeTurn:
-    """The attitudes ``writes`` (and the story's ``ir``) change at ``turn``; ``graph`` as the turn began."""
+               turn: int, more: Iterable[tuple[str, Delta]] = ()) -> AttitudeTurn:
+    """The attitudes ``writes`` (and the story's ``ir``) change at ``turn``; ``graph`` as the turn began.
+    ``more``: changes the features worked out (word of a deed reaching someone), by node ID."""
     if not graph.player_ids:
         return AttitudeTurn()
     view = AttitudeView(book, graph)
@@ -92,6 +93,8 @@ def after_turn(book: AttitudeBook, graph: GraphIndex, writes: GraphWrites, ir: W
         add(node, delta)
     for node, delta in _news(graph, writes):
         add(node, delta)
+    for npc_id, delta in more:
+        add(_node(graph, writes, npc_id), delta)
 
     changed: list[Attitude] = []
     tiers: list[TierChange] = []

@@ -42,6 +42,7 @@ DEFAULT_REPLIES: dict[str, str] = {
     "unknown_subject": "{name} doesn't know about {thing}.",
     "not_news": "{name} hears you out about {thing}, and has nothing to add.",
     "scenery": "You look at the {thing}. There's nothing more to see than you have already seen.",
+    "withhold": "\"You'll get nothing from me, the way things stand between us,\" {name} says.",
 }
 SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
 PRONOUNS = frozenset({"him", "her", "them", "they", "he", "she"})
@@ -73,6 +74,8 @@ class Turn:
     mentioned_thing: str | None = None
     mentioned_people: list[str] = field(default_factory=list)
     followable: dict[str, str] = field(default_factory=dict)
+    greeting: tuple[str, int] | None = None
+    """Who greeted the player this turn and the paragraph it is: a cold word after it takes its place."""
     features: Mapping[str, Any] = field(default_factory=dict)
     """Each registered feature's state as the turn began (``game.registry``): deeds and who knows them."""
     mind: ComposedContext = field(default_factory=ComposedContext)
@@ -104,6 +107,17 @@ class Turn:
         if "thing" in values:
             values = {**agreement(values["thing"]), **values}
         return capital(fill(text, values))
+
+    def say_cold(self, name: str, text: str, cold: bool) -> None:
+        """Say ``text`` of ``name``'s; when ``cold`` (news of a harm, a grievance remembered) it replaces
+        the greeting they gave this turn, so one reply has one tone ("What can the Guild do for you?"
+        never stands beside "does not smile")."""
+        at = self.greeting
+        if cold and at is not None and at[0] == name and at[1] < len(self.log.paragraphs):
+            self.log.paragraphs[at[1]] = text
+            self.greeting = None
+            return
+        self.log.say(text)
 
     def pick(self, variants: list[str]) -> str:
         """One of a content text's variants as prose, to say and to quote as evidence."""

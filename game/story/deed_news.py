@@ -15,7 +15,7 @@ from game.features.deeds.model import Deed, DeedBook, DeedKnowing
 from game.features.deeds.rules import act_phrase
 from game.graph.knowing_terms import DEFAULT_FLOOR
 from game.graph.models import Node
-from game.story.context import Turn
+from game.story.context import OBJECT_PRONOUNS, Turn
 from game.world import CharacterDef
 from game.world.schema import NewsLine
 
@@ -39,8 +39,8 @@ def news_key(name: str, deed: Deed) -> str:
 
 
 def heard_deeds(turn: Turn, hearer: Node, player: Node, people: set[str]) -> list[tuple[Deed, DeedKnowing]]:
-    """The player's deeds ``hearer`` knows second-hand and has not remarked on: their own people's first,
-    then the newest learned."""
+    """The player's deeds to ``hearer``'s own ``people`` that they know second-hand and have not remarked
+    on, the newest learned first."""
     book = book_of(turn)
     if book is None:
         return []
@@ -48,13 +48,23 @@ def heard_deeds(turn: Turn, hearer: Node, player: Node, people: set[str]) -> lis
     for deed, row in book.known_by(hearer.id):
         if row.how == "seen" or row.confidence < DEFAULT_FLOOR or deed.actor != player.id:
             continue
-        if deed.valence == "neutral" or deed.target == hearer.id:
-            continue
+        if deed.valence == "neutral" or deed.target == hearer.id or deed.target not in people:
+            continue  # news of one's own people only: what moved them (game.features.deeds.attitudes)
         if news_key(hearer.name, deed) in turn.play.story.news_told:
             continue
         found.append((deed, row))
     found.sort(key=lambda pair: (-int(pair[0].target in people), -pair[1].since_turn, pair[0].deed_id))
     return found
+
+
+def said_as_deed(turn: Turn, hearer: Node, about: str, made: int) -> bool:
+    """Whether ``hearer`` already spoke of a deed to ``about`` done at turn ``made``: the relation that deed
+    made (Hob's trust after you helped him) is the same news, and is not said again as a second one."""
+    book = book_of(turn)
+    if book is None:
+        return False
+    return any(deed.target == about and deed.turn == made and news_key(hearer.name, deed) in turn.play.story.news_told
+               for deed, _ in book.known_by(hearer.id))
 
 
 def deed_line(turn: Turn, lines: list[NewsLine], deed: Deed, about: CharacterDef | None) -> NewsLine | None:
@@ -72,6 +82,11 @@ def deed_line(turn: Turn, lines: list[NewsLine], deed: Deed, about: CharacterDef
     return None
 
 
-def act_words(turn: Turn, deed: Deed, target_name: str) -> str:
-    """The act said to the player's face: "threatened Tibby", "gave the coin to Hob"."""
-    return act_phrase(deed.act, turn.short(target_name), deed.thing if deed.act in ("give", "show", "steal") else "")
+def act_words(turn: Turn, deed: Deed, target_name: str, told_by_target: bool = False) -> str:
+    """The act said to the player's face: "threatened Tibby", "gave the coin to Hob"; told by the target
+    themselves, "threatened him" ("Brann says you threatened him", not "...threatened Brann")."""
+    who = turn.short(target_name)
+    if told_by_target:
+        character = turn.world.character(target_name)
+        who = OBJECT_PRONOUNS[character.pronoun if character else None]
+    return act_phrase(deed.act, who, deed.thing if deed.act in ("give", "show", "steal") else "")

@@ -94,8 +94,8 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         if line is None:
             continue
         who = await _who(turn, memory)
-        turn.log.say(fill(rng.choice(line.text), {"name": character.short_name, "who": who,
-                                                   "memory": memory.text}))
+        turn.say_cold(name, fill(rng.choice(line.text), {"name": character.short_name, "who": who,
+                                                         "memory": memory.text}), memory.valence < 0)
         turn.memory.note(IRAct(kind="recalled", character=name, detail=str(memory.seq)))
         turn.touch(name)
         return True

@@ -15,6 +15,7 @@ from game.story.prose import choose, fill, join_words
 from game.story.resolve import names_nothing_known, topic_matches, topic_rank
 from game.story.tiers import add_cold_line, add_tier_line, record_act
 from game.text import straighten_quotes
+from game.story.withholding import say_withheld, withholds
 from game.world import CharacterDef
 from game.world.schema import ITEM_ACTS, TOPIC_ACTS, Act, Item, Reaction, ShowLine, Topic
 
@@ -48,6 +49,10 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
             continue  # they remember meeting the player: a first meeting happens once
         if not await turn.rules.holds(reaction.when):
             continue
+        if withholds(turn, character, reaction.effects, reaction.open, topic=False):
+            say_withheld(turn, character, reaction.effects)
+            record_act(turn, character, act, answered=False, thing=item.name if item else "")
+            return True
         text = turn.pick(reaction.reply)
         if reaction.once:
             play.spend(f"reaction:{character.name}:{index}")
@@ -135,7 +140,11 @@ async def _no_longer_lies(turn: Turn, character: CharacterDef, topic: Topic) -> 
 
 
 def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) -> None:
-    """Give a chosen topic's answer: spend it if it is once-only, apply its effects, say it."""
+    """Give a chosen topic's answer: spend it if it is once-only, apply its effects, say it (unless the
+    speaker's cold tier withholds it: ``game.story.withholding``)."""
+    if withholds(turn, character, topic.effects, topic.open, topic=True):
+        say_withheld(turn, character, topic.effects)
+        return
     text = turn.pick(topic.reply)
     if topic.once:
         turn.play.spend(f"topic:{character.name}:{index}")

@@ -120,16 +120,17 @@ async def react_to_news(turn: Turn) -> bool:
         hearer = await view.node(name)
         if character is None or character.type != "individual" or hearer is None:
             continue
-        people = await _ties(turn, hearer.id)
-        deeds = deed_news.heard_deeds(turn, hearer, player, people)
+        # Their own people by a warm tie: word of those is what moved their attitude, so it is what they say.
+        warm = {e.other_end(hearer.id) for e in await view.reader.open_edges_of(hearer.id) if e.strength > 0}
+        deeds = deed_news.heard_deeds(turn, hearer, player, warm - {hearer.id})
         relations = await _news_of(turn, hearer, player)
-        # The hearer's own deed lines, then relation news as before (own lines, then the world's), then the
-        # world's deed lines: an authored line says it best, and a deed no relation followed still has words.
-        for pool in ("own", "relations", "world"):
-            if pool == "relations":
+        # The hearer's own lines before the world's (an authored line says it best); within each, a deed
+        # before a relation: what you did is the news, how someone now stands with you its echo.
+        for pool in ("own", "own relations", "world", "world relations"):
+            if pool.endswith("relations"):
                 for edge, known, about in relations:
-                    if await _tell_relation(turn, character, [*character.news, *world.section.news], edge, known,
-                                            about):
+                    pooled = character.news if pool == "own relations" else world.section.news
+                    if await _tell_relation(turn, character, pooled, edge, known, about):
                         # The deed behind it is the same news: it is not told again as a second one.
                         play.story.news_told.extend(deed_news.news_key(character.name, deed)
                                                     for deed, _ in deeds if deed.target == about.id)
@@ -149,11 +150,11 @@ async def react_to_news(turn: Turn) -> bool:
                 play.story.news_told.extend(f"{character.name}|{edge.id}" for edge, _, who in relations
                                             if who.id == deed.target)
                 teller = names.get(row.source or "")
-                turn.log.say(fill(turn.pick(line.text), {
+                turn.say_cold(character.name, fill(turn.pick(line.text), {
                     "name": character.short_name, "who": turn.short(target.name),
                     "teller": turn.short(teller.name) if teller else "someone",
-                    "act": deed_news.act_words(turn, deed, target.name),
-                }))
+                    "act": deed_news.act_words(turn, deed, target.name, row.source == deed.target),
+                }), deed.valence == "harmful")
                 turn.touch(character.name)
                 return True
     return False
@@ -166,6 +167,10 @@ async def _tell_relation(turn: Turn, character: CharacterDef, lines: list[NewsLi
     key = f"{character.name}|{edge.id}"
     if key in play.story.news_told:
         return False
+    hearer = await view.node(character.name)
+    if hearer is not None and deed_news.said_as_deed(turn, hearer, about.id, edge.valid_at):
+        play.story.news_told.append(key)  # heard as the deed that made it: said once, already
+        return False
     if edge.strength >= 0 and _soured(turn, character.name):
         return False  # good news is not warmly remarked on by someone you have just wronged, or who is cold
     line = _line(turn, lines, edge, about)
@@ -174,9 +179,9 @@ async def _tell_relation(turn: Turn, character: CharacterDef, lines: list[NewsLi
     play.story.news_told.append(key)
     teller = await view.reader.get_nodes([row.source] if row.source else [])
     told_by = next(iter(teller.values())).name if teller else "someone"
-    turn.log.say(fill(turn.pick(line.text), {
+    turn.say_cold(character.name, fill(turn.pick(line.text), {
         "name": character.short_name, "who": turn.short(about.name), "teller": turn.short(told_by),
-    }))
+    }), edge.strength < 0)
     turn.touch(character.name)
     return True
 
@@ -203,7 +208,10 @@ async def _news_of(turn: Turn, hearer: Node, player: Node) -> list[tuple[Edge, K
     """Relations between the player and one of ``hearer``'s own people that ``hearer`` knows second-hand,
     newest learned first, each with whom it is about."""
     reader = turn.rules.view.reader
-    people = await reader.get_nodes(await _ties(turn, hearer.id) - {player.id})
+    # Their own people by a warm tie: only such news moves them (game.mind.attitude_turn), and a line
+    # without a change would be a warmth or a chill /relationship does not show.
+    warm = {e.other_end(hearer.id) for e in await reader.open_edges_of(hearer.id) if e.strength > 0}
+    people = await reader.get_nodes(warm - {player.id, hearer.id})
     found: list[tuple[Edge, Node]] = []
     for person in people.values():
         found += [(e, person) for e in await reader.open_edges_of(person.id) if e.other_end(person.id) == player.id]

@@ -112,8 +112,11 @@ class WorldIR(CamelModel):
     attitudes: SkipJsonSchema[list[IRAttitude] | None] = Field(default=None, max_length=20)
     acts: SkipJsonSchema[list[IRAct] | None] = Field(default=None, max_length=40)
     """What passed between the player and the people here (offline story only; None from a model)."""
+    # Described to the model in the prompt's field list, not its schema: the schema is inlined for servers
+    # that cannot enforce one, and a small context has no room for another nested object.
     deeds: SkipJsonSchema[list[IRDeed] | None] = Field(default=None, max_length=12)
-    """What people did to each other this turn, as a narrator states it (recorded as deeds)."""
+    """What people did to each other this turn, as the narration shows it (recorded as deeds when both
+    people are known and on stage: ``game.features.deeds.record``)."""
 
     def named(self) -> set[str]:
         """Every name this IR mentions anywhere (used to bound what a model may close)."""

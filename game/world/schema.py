@@ -187,6 +187,8 @@ class Topic(Strict):
     when: Conditions = Field(default_factory=Conditions)
     effects: Effects = Field(default_factory=Effects)
     once: bool = False
+    open: bool = Field(default=False, description="Told even at a cold tier (UNFRIENDLY, HOSTILE), which "
+                       "otherwise withholds what would help the player: a revelation, a relation among others, a thing given.")
     lie: bool = False
     denies: list[NonEmpty] = Field(
         default_factory=list, description="For a lie: the revelations (\"NAME:KEY\", or the speaker's own KEY) "
@@ -208,6 +210,8 @@ class Reaction(Strict):
     when: Conditions = Field(default_factory=Conditions)
     effects: Effects = Field(default_factory=Effects)
     once: bool = False
+    open: bool = Field(default=False, description="Told even at a cold tier (UNFRIENDLY, HOSTILE), which "
+                       "otherwise withholds what would help the player: a revelation, a relation among others, a thing given.")
     takes: bool | None = None
     first_meeting: bool = Field(
         default=False, description="Only when this person meets the player for the first time (they remember "
@@ -307,6 +311,9 @@ class CharacterDef(Strict):
     again: Text | None = Field(
         default=None, description="What they say when the player talks to them after their first meeting "
         "(the greeting is said once); none: a memory of the player, or a nod.")
+    withhold: Text | None = Field(
+        default=None, description="What they say, at UNFRIENDLY, instead of a secret or a favour they keep from "
+        "the player (default: the world's ``withhold`` reply).")
     admitted: Text | None = Field(
         default=None, description="Once they have confessed: their answer to what they cannot or will no "
         "longer lie about (instead of ``unknown``).")
@@ -497,6 +504,7 @@ class Replies(Strict):
     scenery: Text | None = None
     unknown_subject: Text | None = None
     not_news: Text | None = None
+    withhold: Text | None = None
 
 
 class MetaPathDef(Strict):

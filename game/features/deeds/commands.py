@@ -12,6 +12,7 @@ from typing import Any
 
 from game.features.deeds.model import Deed, DeedBook
 from game.features.feature import Handler
+from game.graph.index import GraphIndex
 
 
 def add_deeds_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -78,6 +79,24 @@ def known_text(name: str, known: list[dict[str, Any]]) -> str:
         lines.append(f"  {row['actor']} {row['act']} {row['target']} (turn {row['turn']}): "
                      f"{HOW_WORDS[row['how']]}{told} at turn {row['sinceTurn']}, confidence {row['confidence']:.2f}")
     return "\n".join(lines)
+
+
+WHY_HOW = {"seen": "saw it", "told": "heard it from", "rumour": "heard a rumour of it from"}
+
+
+def why_lines(book: DeedBook, knower: str, graph: GraphIndex) -> list[str]:
+    """``/why NAME``'s deeds section: what NAME knows people did, and how (saw it, heard it from whom)."""
+    known = [(deed, row) for deed, row in book.known_by(knower) if deed.valence != "neutral"]
+    if not known:
+        return []
+    node = graph.nodes.get(knower)
+    lines = [f"**What {node.name if node else knower} knows of what people did:**", ""]
+    for deed, row in known:
+        teller = graph.nodes.get(row.source or "")
+        who = "" if row.how == "seen" else (" you" if row.source in graph.player_ids
+                                            else f" {teller.name if teller else 'someone'}")
+        lines.append(f"- {deed.sentence.rstrip('.')} (turn {deed.turn}): {WHY_HOW[row.how]}{who} at turn {row.since_turn}")
+    return lines
 
 
 def _number(deed_id: str) -> int:

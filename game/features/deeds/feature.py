@@ -6,10 +6,13 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from game.features.deeds.attitudes import heard, witnessed
+from game.features.deeds.commands import why_lines
 from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
 from game.features.deeds.record import turn_deeds
 from game.features.feature import CheckParser, Feature, Handler, Rows, StepResult, TurnFacts
+from game.graph.index import GraphIndex
 from game.store.rows import RowWrite
 
 
@@ -33,7 +36,14 @@ class DeedsFeature(Feature):
         book = facts.state if isinstance(facts.state, DeedBook) else DeedBook()
         # Only deeds known before this turn travel: who saw this turn's deeds is exactly who knows them now.
         told = deed_gossip(book, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
-        return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]))
+        return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]),
+                          tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(book, facts.graph, told)]))
+
+    explains: ClassVar[bool] = True
+
+    def explain(self, state: Any, node_id: str, graph: GraphIndex) -> list[str]:
+        book = state if isinstance(state, DeedBook) else DeedBook()
+        return why_lines(book, node_id, graph)
 
     def check_parser(self, tag: str) -> CheckParser:
         from game.features.deeds.checks import parse_deed_check

@@ -28,7 +28,7 @@ from game.world.scene import SceneState
 
 NARRATE = "narrate/4"
 """The narration prompt: ``narrate_prompt`` builds it."""
-WORLD_IR = "world-ir/2"
+WORLD_IR = "world-ir/3"
 EXTRACT = "extract/2"
 
 HOUSE_STYLE = (
@@ -223,6 +223,8 @@ def world_ir_v1(world: World, scene: SceneState, turn: int, player_input: str, n
         "1 (loyal unto death), fact (one concrete sentence), evidence (the turn's sentence that shows it).\n"
         "- endedRelations: relations the turn clearly ended (a betrayal, a death, leaving a faction), each "
         "with its evidence. Never end a relation the narration does not show ending.\n"
+        "- deeds: acts the narration shows one person doing to another on stage: actor, act (a plain verb: "
+        "threaten, help, give...), target, evidence.\n"
         "- nextCast: who is on stage after the turn, without the player character.\n"
         "- location: the place the player is in after the turn, by name, or null when unchanged.",
         f"## Vocabulary\n{world.vocabulary.describe()}",

@@ -63,6 +63,7 @@ class Talk(Action[CharacterDef]):
             await talk_again(turn, plan)  # the greeting was their first meeting's, and it happened once
             if line is not None and turn.log.paragraphs:
                 turn.log.paragraphs[-1] += f" {line}"
+            turn.greeting = (plan.name, len(turn.log.paragraphs) - 1)
             return
         if plan.greeting:
             turn.say_text(plan.greeting)
@@ -70,6 +71,7 @@ class Talk(Action[CharacterDef]):
             turn.log.say(fill(DEFAULT_REFUSALS["talk"], {"name": plan.short_name}))
         if line is not None:
             turn.log.paragraphs[-1] += f" {line}"
+        turn.greeting = (plan.name, len(turn.log.paragraphs) - 1)
 
 
 class Converse(Action[Address]):
