@@ -26,6 +26,7 @@ from game.narrator.base import ExtractionReport
 from game.narrator.ir_extract import MAX_CLOSES_PER_TURN, junk_summary
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.guard import clean_json
+from game.narrator.llm.ir import without_knowers
 from game.narrator.llm.json_reply import JSONReplyError, echoes_schema, parse_json_reply, text_tool_calls
 from game.narrator.llm.prompts import Prompt
 from game.narrator.llm.stream import ToolCall, message_tool_calls, strip_reasoning
@@ -217,6 +218,9 @@ class ToolExtractor:
         if problem is not None:
             return {"error": problem}
         arguments = clean_json(arguments)
+        if isinstance(arguments, dict) and isinstance(arguments.get("edges"), list):
+            # Who learns a relation is not the model's to say (``ir.without_knowers``), here as in the IR.
+            arguments = {**arguments, "edges": [without_knowers(e) for e in arguments["edges"]]}
         if echoes_schema(arguments, ("nodes", "edges", "closeEdges")):
             return {"error": "you sent the JSON schema itself; send this turn's nodes, edges and closeEdges"}
         try:

@@ -46,6 +46,18 @@ _KIND_SYNONYMS = {
     "object": "item", "thing": "item", "ability": "skill", "idea": "concept", "event": "concept",
 }
 
+MODEL_MAY_NOT_WRITE = frozenset({
+    "acts", "attitudes", "attitude", "memories", "memory", "npcMemories", "knowledge", "knowings", "knows",
+    "knownFacts", "beliefs", "gossip",
+})
+"""World IR keys only the story engine writes (its acts and attitude changes), or that would write
+someone's attitude, memory or knowledge directly. A model's turn changes those only through the relations
+it states (checked like any other), so a reply carrying them is read without them: six people at trust
+-100 "(model says so)" move nobody."""
+KNOWER_KEYS = ("knownBy", "known_by", "public", "toldBy", "told_by")
+"""Who learns a relation: the story engine's to say. A model's relation is known by its ends and whoever
+was on stage (the defaults), never by everyone it lists."""
+
 IRAnswer = tuple[WorldIR | None, str | None, int]
 """The World IR (None when none could be read), why not, and how many unreadable items were left out."""
 
@@ -162,14 +174,16 @@ def reply_text(completion: dict[str, Any]) -> str:
 
 
 def tidy_ir(value: Any) -> Any:
-    """Forgivable slips: ``null`` for a list, a kind named by a common synonym."""
+    """Forgivable slips: ``null`` for a list, a kind named by a common synonym. And what a model may not
+    write at all is dropped (``MODEL_MAY_NOT_WRITE``, ``without_knowers``), the rest of its reply kept."""
     if not isinstance(value, dict):
         return value
-    value = dict(value)
-    value.pop("acts", None)  # the story engine's own record of acts: a model's claim of one is not trusted
+    value = {key: item for key, item in value.items() if key not in MODEL_MAY_NOT_WRITE}
     for key in ("charactersPresent", "entities", "relations", "endedRelations", "nextCast"):
         if value.get(key) is None and key in value:
             value[key] = []
+    if isinstance(value.get("relations"), list):
+        value["relations"] = [without_knowers(r) for r in value["relations"]]
     entities = value.get("entities")
     if isinstance(entities, list):
         tidy = []
@@ -180,6 +194,13 @@ def tidy_ir(value: Any) -> Any:
             tidy.append(entity)
         value["entities"] = tidy
     return value
+
+
+def without_knowers(item: Any) -> Any:
+    """A relation (or an upsert edge) as a model may write it: without who learns it (``KNOWER_KEYS``)."""
+    if not isinstance(item, dict) or not any(key in item for key in KNOWER_KEYS):
+        return item
+    return {key: field for key, field in item.items() if key not in KNOWER_KEYS}
 
 
 def salvage(value: Any) -> IRAnswer | None:
