@@ -14,8 +14,8 @@ from game.story.context import Turn
 from game.story.prose import choose, fill, join_words
 from game.story.resolve import names_nothing_known, topic_matches, topic_rank
 from game.story.tiers import add_cold_line, add_tier_line, record_act
-from game.text import straighten_quotes
 from game.story.withholding import say_withheld, withholds
+from game.text import straighten_quotes
 from game.world import CharacterDef
 from game.world.schema import ITEM_ACTS, TOPIC_ACTS, Act, Item, Reaction, ShowLine, Topic
 
