@@ -76,7 +76,9 @@ async def test_narration_of_a_cancelled_turn_is_taken_back(tmp_path: Path) -> No
 
 
 BAD_URL = "http://[::1"
-"""An endpoint the URL parser refuses with a plain ValueError, not a Kith error: an unexpected failure."""
+"""An endpoint the URL parser refuses with a plain ValueError: once an unexpected failure inside the
+connection test, now a settings error said before anything is sent (issue 21)."""
+BAD_URL_WORDS = "base_url: has brackets that do not hold an IPv6 address"
 
 
 async def _settings_with_endpoint(pilot: Pilot[int], url: str) -> SettingsScreen:
@@ -91,7 +93,7 @@ async def _settings_with_endpoint(pilot: Pilot[int], url: str) -> SettingsScreen
     return screen
 
 
-async def test_a_connection_test_that_breaks_is_reported_and_the_dialog_stays_usable(tmp_path: Path) -> None:
+async def test_a_connection_test_of_a_bad_url_is_reported_and_the_dialog_stays_usable(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
@@ -100,8 +102,8 @@ async def test_a_connection_test_that_breaks_is_reported_and_the_dialog_stays_us
         await settle(pilot)
         report = str(screen.query_one("#report", Static).content)
         assert "Testing the connection" not in report
-        assert report.startswith("✗") and "Invalid IPv6 URL" in report
-        assert any("unexpected error" in toast and "Invalid IPv6 URL" in toast for toast in toasts(app))
+        assert report.startswith("✗") and BAD_URL_WORDS in report, report
+        assert not any("unexpected error" in toast for toast in toasts(app))
         assert app.screen is screen and app.is_running
 
 
@@ -109,10 +111,13 @@ async def test_settings_that_cannot_be_applied_are_reported_and_the_game_goes_on
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
-        await _settings_with_endpoint(pilot, BAD_URL)
+        screen = await _settings_with_endpoint(pilot, BAD_URL)
         await pilot.click("#apply")
         await settle(pilot)
-        assert any("Invalid IPv6 URL" in toast for toast in toasts(app))
+        # Refused with the dialog still open, so the URL can be mended; Cancel goes back to the game.
+        assert app.screen is screen and BAD_URL_WORDS in str(screen.query_one("#report", Static).content)
+        await pilot.click("#cancel")
+        await settle(pilot)
         assert app.status.narrator == "offline narrator"
         await play(pilot, "help edda")
         assert app.session is not None and app.session.turn == 1
