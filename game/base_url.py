@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from urllib.parse import urlsplit
 
 _SCHEME = re.compile(r"^\s*(?:(?i:https?|ftp|wss?):)?[/\\]*")
@@ -59,7 +60,8 @@ def check_base_url(value: str) -> str:
 def _char_name(char: str) -> str:
     if char == " ":
         return "a space"
-    return f"a control character (U+{ord(char):04X})"
+    kind = "control character" if unicodedata.category(char).startswith("C") else "space"
+    return f"a {kind} (U+{ord(char):04X})"
 
 
 def _check_port(netloc: str) -> None:

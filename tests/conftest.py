@@ -38,6 +38,7 @@ SLOW_MODULES = {
     "test_store_kill.py": "kills a writer process with SIGKILL mid-commit, over and over",
     "test_ui_snapshots.py": "renders whole screens through the real Textual app",
     "test_script_transcript.py": "runs `kith run --transcript` in fresh processes",
+    "test_adversarial_endless.py": "feeds fresh kith processes /dev/zero and pipes that never end",
 }
 
 

@@ -46,7 +46,7 @@ STDIN_COMMANDS = {"graph upsert", "graph import", "graph extract", "import-story
 def _run(argv: list[str], saves: Path, stdin: int | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(KITH), "--saves-dir", str(saves), "--content-dir", str(FIXTURES), *argv],
                           stdin=stdin if stdin is not None else subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "KITH_CONFIG": ""})
+                          timeout=120)
 
 
 def _with_input(argv: list[str], where: str) -> list[str]:

@@ -16,6 +16,7 @@ A shorter form two people could share stays its own name, never an alias of eith
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -165,7 +166,8 @@ def candidates(text: str) -> Found:
     found = Found()
     for paragraph in paragraphs(text):
         paragraph = re.sub(r"\s*\([^()]{1,80}\)", "", paragraph)  # asides: "brother (or rather half-brother) Sid"
-        spans = quoted(paragraph)
+        spans = quoted(paragraph)  # in order and apart, so a bisect finds the one a name could be in
+        quote_starts = [s for s, _ in spans]
         previous: tuple[str, int] | None = None
         for match in NAME_RUN.finditer(paragraph):
             raw = _clean(match.group())
@@ -195,10 +197,14 @@ def candidates(text: str) -> Found:
             if tokens[0] == "the":
                 raw = "the" + raw[3:]  # "The King" and "the King" are one name
             end = begin + len(raw)
-            inside = any(s <= begin and end <= e for s, e in spans)
+            at = bisect_right(quote_starts, begin) - 1
+            inside = at >= 0 and end <= spans[at][1]
             entry = found.names.setdefault(raw, Candidate(raw))
             entry.count += 1
-            _weigh(entry, tokens, paragraph[:begin], paragraph[end:], inside)
+            # Only the text near the name is weighed (``WEIGHED_CHARS``): slicing the whole paragraph before
+            # and after each name made one long paragraph quadratic.
+            _weigh(entry, tokens, paragraph[max(0, begin - WEIGHED_CHARS):begin], paragraph[end:end + WEIGHED_CHARS],
+                   inside)
             if previous is not None and _is_apposition(paragraph[previous[1]:begin], tokens):
                 found.appositions.setdefault(raw, (previous[0], paragraph[previous[1] - len(previous[0]):end]))
             if not (tokens[0] in PERSON_TITLES and "of" in tokens):
@@ -214,8 +220,13 @@ def _is_apposition(between: str, tokens: list[str]) -> bool:
         and bool(tokens) and tokens[0] in PERSON_TITLES and "of" in tokens
 
 
+WEIGHED_CHARS = 80
+"""How much of the paragraph on each side of a name ``_weigh`` reads (at most ``before[-80:]``)."""
+
+
 def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside: bool) -> None:
-    """One occurrence's evidence (``before`` and ``after`` are the paragraph around it; ``inside``: in a quote)."""
+    """One occurrence's evidence (``before`` and ``after`` are the paragraph around it, ``WEIGHED_CHARS``
+    of each; ``inside``: in a quote)."""
     head = before[-40:]
     tail = after[:60]
     if tokens[-1] in PLACE_WORDS and len(tokens) > 1:
