@@ -269,3 +269,25 @@ async def test_escape_sequences_from_a_server_or_a_player_never_reach_the_termin
             shown += app.export_screenshot()
             for mark in ("\x1b", "\x9b", "\u202e", "\x07"):
                 assert mark not in shown, repr(mark)
+
+
+async def test_a_link_in_the_narration_opens_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model's Markdown link was live: a click handed its address (https, or any scheme a handler is
+    registered for: ssh:, smb:, steam:...) to the system's browser launcher. The story shows the words;
+    a click opens nothing."""
+    import webbrowser
+
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *args, **kwargs: opened.append(url) or True)
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            for url in ("https://example.invalid/ledger", "ssh://example.invalid"):
+                server.push(Text(f"Edda points at [the ledger]({url}) on the shelf."), Text(json.dumps(ir())))
+                await play(pilot, "look")
+                rows = screen_text(app).splitlines()
+                row = max(i for i, line in enumerate(rows) if "Edda points at the ledger on the shelf." in line)
+                await pilot.click(offset=(rows[row].index("the ledger") + 4, row))
+                await settle(pilot)
+                assert app.is_running and opened == [], opened
