@@ -4,7 +4,9 @@
 Before, typing ``[/]`` as a Save-as or New-game name ended the game with Textual's ``MarkupError`` (the
 refusal quoting the name was parsed as markup), and so did a model server whose error text held
 ``[/INST]`` (the toast telling it); ``[b]`` or ``[@click=quit]`` were silently eaten or turned into links.
-Each test drives the real app through Pilot and checks the text is on screen exactly as written.
+Each test drives the real app through Pilot and checks the text is on screen exactly as written; the
+last ones check that no escape sequence in such words reaches the terminal, and that a model's link in
+the story opens nothing.
 """
 
 from __future__ import annotations
