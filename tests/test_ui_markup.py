@@ -4,7 +4,9 @@
 Before, typing ``[/]`` as a Save-as or New-game name ended the game with Textual's ``MarkupError`` (the
 refusal quoting the name was parsed as markup), and so did a model server whose error text held
 ``[/INST]`` (the toast telling it); ``[b]`` or ``[@click=quit]`` were silently eaten or turned into links.
-Each test drives the real app through Pilot and checks the text is on screen exactly as written.
+Each test drives the real app through Pilot and checks the text is on screen exactly as written; the
+last ones check that no escape sequence in such words reaches the terminal, and that a model's link in
+the story opens nothing.
 """
 
 from __future__ import annotations
@@ -269,3 +271,25 @@ async def test_escape_sequences_from_a_server_or_a_player_never_reach_the_termin
             shown += app.export_screenshot()
             for mark in ("\x1b", "\x9b", "\u202e", "\x07"):
                 assert mark not in shown, repr(mark)
+
+
+async def test_a_link_in_the_narration_opens_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model's Markdown link was live: a click handed its address (https, or any scheme a handler is
+    registered for: ssh:, smb:, steam:...) to the system's browser launcher. The story shows the words;
+    a click opens nothing."""
+    import webbrowser
+
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *args, **kwargs: opened.append(url) or True)
+    with ChatServer() as server:
+        app = make_app(tmp_path, model_settings(tmp_path, server.base_url))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            for url in ("https://example.invalid/ledger", "ssh://example.invalid"):
+                server.push(Text(f"Edda points at [the ledger]({url}) on the shelf."), Text(json.dumps(ir())))
+                await play(pilot, "look")
+                rows = screen_text(app).splitlines()
+                row = max(i for i, line in enumerate(rows) if "Edda points at the ledger on the shelf." in line)
+                await pilot.click(offset=(rows[row].index("the ledger") + 4, row))
+                await settle(pilot)
+                assert app.is_running and opened == [], opened

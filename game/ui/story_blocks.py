@@ -17,7 +17,8 @@ class StoryBlock(Markdown):
 
     Whatever it is given, whole, appended by the stream as a model tells it, or in place of an earlier
     telling, goes in without escape sequences: Textual writes the text to the terminal as it is
-    (``game.ui.plain``). Markdown is the story's format, so its marks still count."""
+    (``game.ui.plain``). Markdown is the story's format, so its marks still count, but a link a model
+    writes is only words: a click would hand its address (any scheme) to the system's URL launcher."""
 
     DEFAULT_CSS = """
     StoryBlock {
@@ -28,7 +29,7 @@ class StoryBlock(Markdown):
     """
 
     def __init__(self, markdown: str = "", *, classes: str | None = None) -> None:
-        super().__init__(strip_control(markdown), classes=classes)
+        super().__init__(strip_control(markdown), classes=classes, open_links=False)
 
     def update(self, markdown: str) -> AwaitComplete:
         return super().update(strip_control(markdown))
