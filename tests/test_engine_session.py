@@ -244,7 +244,11 @@ async def test_resuming_a_save_continues_where_it_stopped(tmp_path: Path) -> Non
     resumed = await GameSession.open(settings)  # no save named: the last one played
     try:
         assert resumed.save_name == "game" and memory_state(resumed) == expected
-        assert "resumed at turn 2" in resumed.opening_text()
+        opening = resumed.opening_text()
+        assert "resumed at turn 2" in opening
+        # The story so far, not only the room: each of the last turns with what was typed, in order.
+        assert opening.index("> help Edda") < opening.index(resumed.history[0].narration) < opening.index("> up")
+        assert opening.endswith(resumed.history[-1].narration)
         events = await collect(resumed, "again")
         assert any(isinstance(e, TurnCommitted) and e.turn == 3 for e in events)
         assert (await resumed.turns())[-1].input == "up"

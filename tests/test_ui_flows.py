@@ -222,6 +222,25 @@ async def test_tab_and_click_select_a_node_and_its_details_show(tmp_path: Path) 
         assert app.query_one("#command", Input).has_focus
 
 
+async def test_typing_while_the_map_has_focus_goes_to_the_input_line(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        graph = app.map_pane.map
+        await pilot.press("tab")
+        assert graph.has_focus
+        zoom = graph.zoom
+        await pilot.press("l", "o", "o", "k")  # the player starts typing without leaving the map
+        await settle(pilot)
+        command = app.query_one("#command", Input)
+        assert command.has_focus and command.value == "look"
+        assert graph.zoom == zoom
+        await pilot.press("tab")
+        assert graph.has_focus
+        await pilot.press("plus")  # the map's own keys stay the map's
+        assert graph.zoom > zoom and command.value == "look"
+
+
 async def test_focus_a_character_from_the_palette(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

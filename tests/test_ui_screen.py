@@ -121,3 +121,23 @@ async def test_below_sixty_columns_the_map_folds_away_and_f2_brings_it_back(tmp_
         await pilot.resize_terminal(120, 36)
         await settle(pilot)
         assert app.map_pane.display
+
+
+async def test_at_80x24_an_ending_is_told_in_the_story_and_nothing_covers_the_input_or_the_keys(
+        tmp_path: Path) -> None:
+    settings = Settings(world="brinefall", narrator="offline", content_dir=CONTENT, saves_dir=tmp_path / "saves")
+    app = make_app(tmp_path, settings, world="brinefall")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play(pilot, "leave")
+        await play(pilot, "leave")  # Hob rows you home: The Last Ferry
+        await settle(pilot)
+        assert app.session is not None and app.session.scene.ending == "ferry"
+        assert "The Last Ferry" in app.query_one(StoryLog).plain_text()
+        command = app.query_one("#command", Input).region
+        for toast in app.screen.query("Toast"):  # by type name: Toast is not public
+            assert not toast.region.overlaps(command), f"a notice covers the input line: {toast.render()}"
+        lines = screen_text(app).splitlines()
+        keys = lines[-1]
+        assert "Undo" in keys and "Load" in keys and "palette" in keys, keys  # the key bar is whole
+        assert "It is" in lines[0] and len(lines[0].rstrip()) <= 80

@@ -59,6 +59,10 @@ if TYPE_CHECKING:
     from game.world import World
 
 
+RESUME_TURNS = 3
+"""How many of the last turns a resumed game shows before the prompt."""
+
+
 class GameSession:
     """An open save with its world, narrator, graph index and scene."""
 
@@ -196,11 +200,15 @@ class GameSession:
         return self.narrator.label
 
     def opening_text(self) -> str:
-        """A new game's opening, or a resumed game's last moment."""
+        """A new game's opening, or a resumed game's story so far: its last few turns, each with what the
+        player typed, so whoever comes back to it reads where they were, not only the room they are in."""
         if self.turn == 0:
             return self.narrator.opening(self.scene)
-        last = self.history[-1].narration if self.history else ""
-        return f"*{self.world.title} — resumed at turn {self.turn}.*\n\n{last}".strip()
+        history = self.history
+        recent = [history[i] for i in range(max(0, len(history) - RESUME_TURNS), len(history))]
+        told = [f"> {past.player_input}\n\n{past.narration}" if past.player_input else past.narration
+                for past in recent]
+        return "\n\n".join([f"*{self.world.title} — resumed at turn {self.turn}.*", *told]).strip()
 
     # ------------------------------------------------------------------------------------- turns
 

@@ -58,7 +58,10 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^(?:i|inv|inventory)$", "inventory", ()),
     (r"^(?:z|wait|rest|sit|sit down)$", "wait", ()),
     (r"^(?:exits|where|where can i go)$", "exits", ()),
-    (r"^(?:think|hint|hints|remember|goal|what now|what)$", "think", ()),
+    (r"^(?:think|hint|hints|remember|goal|what now|what|what next|now what|what should i do|what should i do now|"
+     r"what should i do next|what do i do|what do i do now|what can i do|what am i doing|where do i go)$",
+     "think", ()),
+    (r"^(?:touch|feel|rub|stroke|knock on|knock at|knock) (.+)$", "examine", ("obj",)),
     (r"^(?:go|walk|run|head|climb|move|travel|return)(?: back)?(?: to| towards| toward| into| through)? (.+)$",
      "go", ("obj",)),
     (r"^(?:enter) (.+)$", "go", ("obj",)),
@@ -85,6 +88,11 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^(?:ask|question) (.+)$", "talk", ("target",)),
     (r"^tell (.+?) (?:about|of|regarding|that) (.+)$", "tell", ("target", "topic")),
     (r"^tell about (.+)$", "tell", ("topic",)),
+    # "tell hob i am sorry": words said to Hob
+    (r"^tell (.+?) ((?:i|i'm|im|you|you're|we|it|it's|she|he|they|sorry|thanks|thank you|the truth is|ness)\b.*)$",
+     "say", ("target", "topic")),
+    (r"^(?:thank|thanks|thank you|thanks to)(?: to)? (.+)$", "say", ("target",)),
+    (r"^(thanks|thank you|cheers|thank ye)$", "say", ("topic",)),
     (r"^(?:say|shout|call out|whisper|answer|reply) (.+)$", "say", ("topic",)),
     (r"^(?:help|assist|aid) (.+)$", "help", ("target",)),
     (r"^(?:threaten|intimidate|menace) (.+?)(?: with .+)?$", "threaten", ("target",)),
@@ -160,6 +168,8 @@ def _parse_line(text: str) -> Intent:
         if match is None:
             continue
         values = dict(zip(groups, match.groups(), strict=True))
+        if verb == "say" and "topic" not in values:  # "thank hob": thanks said to Hob
+            values["topic"] = "thank you"
         obj = values.get("obj", "")
         if verb == "go" and obj in DIRECTION_WORDS:
             obj = DIRECTION_WORDS[obj]

@@ -12,7 +12,7 @@ from typing import Literal
 
 from game.story.context import Turn
 from game.story.prose import choose, fill, join_words
-from game.story.resolve import names_nothing_known, topic_matches, topic_rank
+from game.story.resolve import character_named, names_nothing_known, topic_matches, topic_rank
 from game.story.tiers import add_cold_line, add_tier_line, record_act
 from game.story.withholding import say_withheld, withholds
 from game.text import straighten_quotes
@@ -166,6 +166,9 @@ async def no_topic(turn: Turn, character: CharacterDef, verb: TopicVerb, phrase:
     is heard out, since their ``unknown`` line answers a question, not news.
     """
     subject = " ".join(_YOURS.get(w.casefold(), w) for w in re.findall(r"[\w'-]+", straighten_quotes(phrase)))
+    named = character_named(turn.world, phrase) if phrase else None
+    if named is not None and turn.play.knows(named.name):
+        subject = named.short_name  # "tell fenn about pell": about Pell, as the story writes him
     if character.admitted and await turn.memory.confessed(character.name):
         turn.say_text(character.admitted)
     elif subject and names_nothing_known(turn.world, phrase):

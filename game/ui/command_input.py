@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
@@ -74,6 +75,17 @@ class CommandInput(Input):
         self.history: list[str] = []
         self._position: int | None = None
         self._draft = ""
+
+    def type_ahead(self, text: str) -> None:
+        """Take the focus with ``text`` typed at the end of the line (a letter typed on the map): the
+        focus must not select what is there, or the next letter would replace it."""
+        self.value += text
+        self.cursor_position = len(self.value)
+        self.select_on_focus = False  # until the line is left again (``on_blur``)
+        self.focus()
+
+    def on_blur(self, event: events.Blur) -> None:
+        self.select_on_focus = True
 
     def remember(self, command: str) -> None:
         """Add a submitted command (not repeating the one just before it)."""

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 ZOOM_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 
 
+MAP_KEYS = frozenset("+=-c")
+"""The printable keys the map binds (zoom, ended relations); every other letter is typing for the story."""
+
+
 class RelationshipMap(Widget, can_focus=True):
     """Who is what to whom. Tab selects the next name, a click selects the one under the pointer."""
 
@@ -181,6 +185,20 @@ class RelationshipMap(Widget, can_focus=True):
 
     # ------------------------------------------------------------------------------ interaction
 
+    def on_key(self, event: events.Key) -> None:
+        """A letter typed while the map has focus is meant for the story: it goes to the input line, and
+        the input keeps the focus, rather than being silently dropped. The map's own keys stay the map's."""
+        if not event.is_printable or not event.character or event.character in MAP_KEYS:
+            return
+        from game.ui.command_input import CommandInput
+
+        found = self.app.query(CommandInput)
+        if not found:
+            return
+        found.first().type_ahead(event.character)
+        event.stop()
+        event.prevent_default()
+
     def on_click(self, event: events.Click) -> None:
         node_id = self.drawing.node_at(event.x, event.y)
         if node_id is not None:
@@ -228,3 +246,4 @@ class RelationshipMap(Widget, can_focus=True):
             self.selected = None
         else:
             self.post_message(self.Leave())
+

@@ -104,6 +104,9 @@ SPOKEN_GREETING = re.compile(
 ``talk to`` is, not heard out as if it were news."""
 
 
+THANKS = re.compile(r"^(?:thank you|thanks|thank ye|cheers)\b")
+
+
 class Say(Action[Address]):
     """Speaking aloud: whoever you were talking to (or the only one here) answers if it touches a topic,
     and greets you back when it is a greeting."""
@@ -136,6 +139,10 @@ class Say(Action[Address]):
             if chosen is not None:
                 answer_topic(turn, character, *chosen)
                 return
+        if THANKS.match(plan.topic):
+            turn.log.say(f"{character.short_name} takes your thanks with a short nod.")
+            add_tier_line(turn, character)
+            return
         if SPOKEN_GREETING.match(plan.topic):
             talk = Talk()
             await talk.carry_out(turn, character)
@@ -198,6 +205,9 @@ class Give(Action[Offer]):
         item_phrase, person = intent.obj, intent.target
         if not person:
             split = _split_object_and_person(turn, intent.obj)
+            missing = _not_carried(turn, intent.obj) if split is None else None
+            if missing is not None:  # "give tibby bread" with no bread: say so, not "give what to whom?"
+                return Refusal(f"You aren't carrying any {missing}.")
             if split is None:
                 return Refusal(f"{self.act.capitalize()} what to whom? Try \"{self.act} {_example_pair(turn)}\".")
             item_phrase, person = split
@@ -233,6 +243,18 @@ def _split_object_and_person(turn: Turn, phrase: str) -> tuple[str, str] | None:
             return right, left
         if item_named(world, left, inventory) and character_named(world, right):
             return left, right
+    return None
+
+
+def _not_carried(turn: Turn, phrase: str) -> str | None:
+    """The thing named beside a person ("tibby bread", "bread tibby") when the player does not carry it."""
+    words = phrase.split()
+    for cut in range(1, len(words)):
+        left, right = " ".join(words[:cut]), " ".join(words[cut:])
+        if character_named(turn.world, left) is not None:
+            return strip_articles(right)
+        if character_named(turn.world, right) is not None:
+            return strip_articles(left)
     return None
 
 

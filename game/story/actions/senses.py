@@ -155,6 +155,8 @@ class Who(Delegating):
         if key_words(phrase) in SELF_WORDS | {"i"} or world.is_player(phrase):
             return await hand_to(Examine(), turn, Intent("examine", obj="me"))
         present = play.present(world)
+        if strip_articles(phrase) in {"you", "yourself", "u"}:  # "who are you?": they say who they are
+            return await hand_to(Talk(), turn, Intent("talk"))
         if strip_articles(phrase) in {"here", "there", "around", "that", "about"}:
             if not present:
                 return Refusal(turn.reply("nobody"))
