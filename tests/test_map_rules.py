@@ -2,7 +2,8 @@
 
 Every drawing, in every view: a name is drawn whole and never overlaps another; no line runs under a
 name; two lines share a cell only where one crosses the other straight at right angles (never at an
-end, a corner or a junction); no label overlaps a name or another label. In the person view every
+end, a corner or a junction); no label overlaps a name or another label; every line shows its sign as
+a glyph (on its label or its line) or is listed (unless the list is full and says how many more). In the person view every
 relation of the person at the centre is labelled, on its line or in the list (or the list says how many
 more it could not show).
 """
@@ -57,6 +58,14 @@ def _check(shape: dict[str, Any], text: str) -> None:
         if count > 1:
             kinds = sorted(through[cell])
             assert kinds == ["h", "v"], f"cell {cell} shared other than by a straight crossing: {kinds}"
+    for edge in shape["edges"]:
+        if not edge["cells"]:
+            continue
+        on_line = any(lines[y][x:x + 1] == edge["sign"] for x, y in edge["cells"])
+        on_label = edge["label"] is not None and edge["label"]["text"].startswith(edge["sign"])
+        listed = edge["labelled"] and edge["label"] is None
+        full = "more" in text  # the list had no room left: it counts what it could not show
+        assert on_line or on_label or listed or full, f"{edge['relation']} shows no sign in monochrome"
     labels: set[tuple[int, int]] = set()
     for edge in shape["edges"]:
         label = edge["label"]

@@ -55,6 +55,8 @@ class DrawnEdge:
     core: bool = False
     """A relation that must be readable: any in the scene and person views (all of them touch the core
     there, or the cast is drawn whole), the selection's in the everyone view."""
+    signed: bool = True
+    """Its sign shows as a glyph, on its label or its line (a line too short for one is listed)."""
     listed: bool = False
     """Written in the list below the drawing (no room on the line, or no line at all)."""
 
@@ -177,7 +179,7 @@ def render_map(
         # Listed first: the core's relations the drawing could not label, then any pair of drawn names the
         # routing rules left without a line (the drawing never hides an edge by drawing it ambiguously).
         unrouted = [e for e in drawing.edges if not e.cells and e.source in drawing.boxes and e.target in drawing.boxes]
-        pending = [e for e in drawing.edges if e.core and e.label is None and e.cells]  # a listed name's own item
+        pending = [e for e in drawing.edges if e.cells and ((e.core and e.label is None) or not e.signed)]  # a listed name's own item
         # labels its relation
         pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
         items = ([Item(_relation_text(e, drawing.names), pair=(e.source, e.target)) for e in pending]
@@ -398,7 +400,8 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         if drawn.label is not None:
             budget -= 1
         if drawn.label is None or not drawn.label[2].startswith(drawn.sign):
-            _mark_sign(canvas, route, versions, style)  # no room for the sign on the label: it goes on the line
+            # No room for the sign on the label: it goes on the line, or the relation is listed.
+            drawn.signed = _mark_sign(canvas, route, versions, style)
     return out
 
 
@@ -407,7 +410,7 @@ def _lead(versions: Sequence[Edge]) -> Edge:
     return max(versions, key=lambda e: (abs(e.strength), e.valid_at))
 
 
-def _mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> None:
+def _mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> bool:
     """An unlabelled line still shows its sign: the glyph on the cell nearest its middle that is this
     line's alone (not a crossing, a corner shared with another line, an arrow or a name). An end without
     an arrowhead counts too, so a line only two cells long (one end an arrow) still shows its sign."""
@@ -421,7 +424,8 @@ def _mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: Ce
             canvas.set_cell(index, sign_glyph(_lead(versions).strength), CellStyle(fg=style.fg, dim=style.dim,
                                                                                   bold=True))
             canvas.kind[index] = EDGE_LABEL
-            return
+            return True
+    return False  # no cell of its own to spare (a one-cell line is all arrowhead): the list says it
 
 
 def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge],

@@ -9,11 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-NEARBY = 81.0
-"""How far (in squared cells, a row counting as two columns) a name may move before it is shortened."""
-MIN_NAME = 3
-NAME_CAP = 24
-
 
 @dataclass(frozen=True, slots=True)
 class Placed:
@@ -39,17 +34,6 @@ class LabelRequest:
     name: str
     brackets: tuple[str, str]
     at: tuple[float, float]
-
-
-def shortened(name: str, width: int) -> list[str]:
-    """The forms a name may take, longest first: whole (up to a cap), then cut with an ellipsis."""
-    cap = max(MIN_NAME, min(NAME_CAP, (width - 2) // 2 if width >= 16 else width - 2))
-    forms: list[str] = []
-    for length in (cap, 12, 8, 5, MIN_NAME):
-        form = name if len(name) <= length else name[: max(1, length - 1)].rstrip() + "…"
-        if len(form) <= max(length, 1) and form not in forms and (not forms or len(form) < len(forms[-1])):
-            forms.append(form)
-    return forms or [name[:1]]
 
 
 class Placer:
