@@ -118,3 +118,26 @@ def test_undo_takes_a_deed_and_its_knowers_back_exactly(tmp_path: Path) -> None:
     after = dump(save)
     assert after["deeds"] == [] and after["deed_knowers"] == []
     assert after == before
+
+
+def test_undo_across_deeds_and_their_gossip_restores_the_whole_save(tmp_path: Path) -> None:
+    """Turn by turn back over a threat and the turns its word travelled: every table as it was."""
+    save = tmp_path / "saves" / "g.sqlite"
+    play(tmp_path, ["n", "w"])
+    before = dump(save)
+    commands = ["threaten ambry", "e", "wait", "wait", "e", "talk to pell"]
+
+    async def play_then_undo() -> None:
+        session = await GameSession.open(settings_for(tmp_path), save="g")
+        try:
+            await play_session(session, commands)
+            book = session.features["deeds"]
+            assert any(row.how == "told" for row in book.knowings.values())  # word did travel
+            for _ in commands:
+                await session.undo()
+            assert session.features["deeds"].deeds == {}
+        finally:
+            await session.close()
+
+    asyncio.run(play_then_undo())
+    assert dump(save) == before
