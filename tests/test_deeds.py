@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from helpers.play import play_session
+from helpers.saves import migration_of, older_save
 
 from game.__main__ import main
 from game.config import Settings, load_settings
@@ -141,3 +142,22 @@ def test_undo_across_deeds_and_their_gossip_restores_the_whole_save(tmp_path: Pa
 
     asyncio.run(play_then_undo())
     assert dump(save) == before
+
+
+def test_a_save_from_before_deeds_opens_upgrades_and_records_them(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    play(tmp_path, ["w"], save="new")
+    saves = tmp_path / "saves"
+    older_save(saves / "new.sqlite", saves / "old.sqlite", migration_of("CREATE TABLE IF NOT EXISTS deeds"))
+    assert "deeds" not in {r[0] for r in sqlite3.connect(saves / "old.sqlite").execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    async def play_on() -> None:
+        session = await GameSession.open(settings_for(tmp_path), save="old")
+        try:
+            await play_session(session, ["threaten tibby"])
+        finally:
+            await session.close()
+
+    asyncio.run(play_on())
+    assert [d["act"] for d in kith_json(tmp_path, capsys, "deeds", "--save", "old")] == ["threaten"]
