@@ -29,6 +29,8 @@ class DeedsFeature(Feature):
 
     def apply(self, state: Any, rows: Sequence[RowWrite]) -> DeedBook:
         book = state if isinstance(state, DeedBook) else DeedBook()
+        if not any(row.table in self.tables for row in rows):
+            return book  # a turn that recorded no deed and passed none on: nothing to copy
         return book.updated(rows)
 
     async def after_turn(self, facts: TurnFacts) -> StepResult:
