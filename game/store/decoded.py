@@ -389,11 +389,21 @@ TABLES: dict[str, dict[str, Column]] = {
         "status": _choice("open", "same", "different"), "asked_turn": _integer(nullable=True),
         "resolved_turn": _integer(nullable=True), "resolution": _text(nullable=True),
     },
+    "deeds": {
+        "id": _text(), "turn": _integer(), "actor": _text(), "act": _text(), "target": _text(),
+        "target_kind": _choice("person", "item", "place"), "place": _text(),
+        "valence": _choice("kind", "harmful", "neutral"), "witnesses": _json(text_list, "[]"), "sentence": _text(),
+        "thing": _text(),
+    },
+    "deed_knowers": {
+        "deed_id": _text(), "knower": _text(), "how": _choice("seen", "told", "rumour"),
+        "source": _text(nullable=True), "confidence": _real(), "since_turn": _integer(),
+    },
 }
 """Every table of the current schema, every column, in table order."""
 
 OPENED = frozenset({"meta", "nodes", "merges", "attitudes", "npc_memories", "npc_said", "pending_identities", "notes",
-                    "gossip_log", "metapath_patterns"})
+                    "gossip_log", "metapath_patterns", "deeds", "deed_knowers"})
 """Tables a game reads whole when it opens (with the current scene and the last turns, which ``saves list``
 reads too): a value of these that does not decode refuses the game, so the list marks the save damaged."""
 
