@@ -161,3 +161,12 @@ def test_a_save_from_before_deeds_opens_upgrades_and_records_them(tmp_path: Path
 
     asyncio.run(play_on())
     assert [d["act"] for d in kith_json(tmp_path, capsys, "deeds", "--save", "old")] == ["threaten"]
+
+
+def test_a_damaged_deed_is_reported_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    play(tmp_path, ["w", "threaten tibby"])
+    with sqlite3.connect(tmp_path / "saves" / "g.sqlite") as conn:
+        conn.execute("UPDATE deeds SET witnesses = 'not json'")
+    capsys.readouterr()
+    assert main(["--saves-dir", str(tmp_path / "saves"), "graph", "deeds", "--save", "g"]) != 0
+    assert "g is damaged" in capsys.readouterr().err
