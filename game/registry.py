@@ -19,6 +19,7 @@ from game.features.feature import CheckParser, Feature, Handler
 
 if TYPE_CHECKING:
     from game.graph.index import GraphIndex
+    from game.mind.sections import ContextProvider
 
 
 class Registry:
@@ -54,6 +55,10 @@ class Registry:
             if tag in feature.script_checks:
                 return feature.check_parser(tag)
         return None
+
+    def context_providers(self, states: Mapping[str, Any]) -> list[ContextProvider]:
+        """The narrator's context sections the features give, in registration order."""
+        return [feature.context_provider(states.get(feature.name)) for feature in self if feature.provides_context]
 
     def explain(self, states: Mapping[str, Any], node_id: str, graph: GraphIndex) -> list[str]:
         """What every feature that ``explains`` adds to ``/why NAME``, in registration order."""

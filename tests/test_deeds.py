@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from helpers.play import play_session
+from helpers.saves import migration_of, older_save
 
 from game.__main__ import main
 from game.config import Settings, load_settings
@@ -118,3 +119,54 @@ def test_undo_takes_a_deed_and_its_knowers_back_exactly(tmp_path: Path) -> None:
     after = dump(save)
     assert after["deeds"] == [] and after["deed_knowers"] == []
     assert after == before
+
+
+def test_undo_across_deeds_and_their_gossip_restores_the_whole_save(tmp_path: Path) -> None:
+    """Turn by turn back over a threat and the turns its word travelled: every table as it was."""
+    save = tmp_path / "saves" / "g.sqlite"
+    play(tmp_path, ["n", "w"])
+    before = dump(save)
+    commands = ["threaten ambry", "e", "wait", "wait", "e", "talk to pell"]
+
+    async def play_then_undo() -> None:
+        session = await GameSession.open(settings_for(tmp_path), save="g")
+        try:
+            await play_session(session, commands)
+            book = session.features["deeds"]
+            assert any(row.how == "told" for row in book.knowings.values())  # word did travel
+            for _ in commands:
+                await session.undo()
+            assert session.features["deeds"].deeds == {}
+        finally:
+            await session.close()
+
+    asyncio.run(play_then_undo())
+    assert dump(save) == before
+
+
+def test_a_save_from_before_deeds_opens_upgrades_and_records_them(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    play(tmp_path, ["w"], save="new")
+    saves = tmp_path / "saves"
+    older_save(saves / "new.sqlite", saves / "old.sqlite", migration_of("CREATE TABLE IF NOT EXISTS deeds"))
+    assert "deeds" not in {r[0] for r in sqlite3.connect(saves / "old.sqlite").execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    async def play_on() -> None:
+        session = await GameSession.open(settings_for(tmp_path), save="old")
+        try:
+            await play_session(session, ["threaten tibby"])
+        finally:
+            await session.close()
+
+    asyncio.run(play_on())
+    assert [d["act"] for d in kith_json(tmp_path, capsys, "deeds", "--save", "old")] == ["threaten"]
+
+
+def test_a_damaged_deed_is_reported_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    play(tmp_path, ["w", "threaten tibby"])
+    with sqlite3.connect(tmp_path / "saves" / "g.sqlite") as conn:
+        conn.execute("UPDATE deeds SET witnesses = 'not json'")
+    capsys.readouterr()
+    assert main(["--saves-dir", str(tmp_path / "saves"), "graph", "deeds", "--save", "g"]) != 0
+    assert "g is damaged" in capsys.readouterr().err

@@ -121,8 +121,9 @@ async def test_those_on_stage_learn_what_happens_in_front_of_them_and_no_one_els
     assert game.scene.cast == ["Lise Brack", "Dace Merrow"]
     await game.play("threaten lise")
     rows = knowers(game, "Lise Brack", "player", "DISTRUSTS")
+    # Merrow, beside her, saw it: he did not hear it from her (issue 23).
     assert rows == {"Lise Brack": ("authored", None), "Wren Tallis": ("authored", None),
-                    "Dace Merrow": ("told", "Lise Brack")}
+                    "Dace Merrow": ("witnessed", None)}
 
 
 async def test_within_a_turn_a_contradiction_already_reads_as_closing_what_it_excludes() -> None:

@@ -9,11 +9,15 @@ from game.config import Settings
 from game.engine.feature_steps import load_states, owned_tables
 from game.features.deeds.commands import deeds_json, deeds_text, known_json, known_text
 from game.features.deeds.model import DeedBook
+from game.store.damage import damaged
 from game.store.database import SaveDatabase
 
 
 async def _book(db: SaveDatabase) -> tuple[DeedBook, dict[str, str]]:
-    states = load_states({table: await db.read_rows(table) for table in owned_tables()})
+    try:
+        states = load_states({table: await db.read_rows(table) for table in owned_tables()})
+    except (ValueError, TypeError, KeyError) as error:  # a row written by hand or half-damaged: say so
+        raise damaged(db.name, error) from error
     book = states.get("deeds")
     book = book if isinstance(book, DeedBook) else DeedBook()
     people = {d.actor for d in book.deeds.values()} | {d.target for d in book.deeds.values()}

@@ -62,7 +62,7 @@ async def retrieve_command(args: argparse.Namespace, settings: Settings) -> int:
 async def knows(args: argparse.Namespace, settings: Settings) -> int:
     """What one person knows: every open relation they know, or everyone does, with how and from whom
     (``--deeds``: the deeds they know instead)."""
-    if getattr(args, "deeds", False):
+    if args.deeds:
         from game.cli.graph_deeds import knows_deeds
 
         return await knows_deeds(args, settings)

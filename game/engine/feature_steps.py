@@ -46,11 +46,7 @@ async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, wri
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:
     """The features' states after a committed turn wrote ``rows``."""
-    features = registry or default_registry()
-    owned = set(features.tables())
-    if not any(row.table in owned for row in rows):
-        return dict(states)
-    return {feature.name: feature.apply(states.get(feature.name), rows) for feature in features}
+    return {feature.name: feature.apply(states.get(feature.name), rows) for feature in registry or default_registry()}
 
 
 def load_states(rows: Rows, registry: Registry | None = None) -> dict[str, Any]:

@@ -9,9 +9,9 @@ through the prompt's mind block and the offline engine through ``NarrationReques
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from game.engine.identity_turn import identity_providers
 from game.graph.index import GraphIndex
@@ -27,6 +27,7 @@ from game.mind.memory import MemoryBook
 from game.mind.memory_provider import MemoryProvider
 from game.mind.scene_provider import SceneProvider
 from game.mind.sections import ContextProvider, ContextQuery
+from game.registry import default_registry
 from game.store.packed import json_text
 from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
@@ -50,6 +51,8 @@ class ContextState(Protocol):
     def memories(self) -> MemoryBook: ...
     @property
     def pending(self) -> list[PendingIdentity]: ...
+    @property
+    def features(self) -> Mapping[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         AttitudeProvider(inputs.state.attitudes),
         MemoryProvider(lambda: inputs.state.memories),
         *identity_providers(inputs.state.pending, inputs.state.graph),
+        *default_registry().context_providers(inputs.state.features),  # the features' own (DEEDS)
     ]
 
 

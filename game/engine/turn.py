@@ -73,6 +73,7 @@ from game.narrator.base import (
     Narrator,
     PastTurn,
 )
+from game.registry import default_registry
 from game.store.database import TurnRecord
 from game.store.identity import MergeSaid
 from game.store.pending import IdentityMerge, PendingIdentity
@@ -291,6 +292,8 @@ class TurnPipeline:
         self.seed = seed
         self.retrieval_settings = retrieval_settings or RetrievalSettings()
         self.ending_titles: Mapping[str, str] = ending_titles or {}
+        self.registry = default_registry()
+        """The features whose steps run in each turn (``game.registry``)."""
         self.reread_state: Callable[[], Awaitable[PlayState]] | None = None
         """Reads the game back after a turn folded one person into another (the graph, and the minds the
         merge united: the in-memory state only adds and changes); without it (a game in memory) answers
@@ -353,6 +356,7 @@ class TurnPipeline:
                             tier_lines=self.tier_lines)
         told.context_providers = self.context_providers
         told.reread_state = self.reread_state
+        told.registry = self.registry
         return told
 
     async def tell(self, text: str, telling: Telling | None = None) -> AsyncIterator[Event]:
@@ -457,7 +461,7 @@ class TurnPipeline:
             featured = await run_steps(state.features, turn, state.graph, writes,
                                        None if result.ir_error else result.world_ir, places,
                                        await present_ids(state.graph, writes, here), self.seed,
-                                       self.gossip_settings)
+                                       self.gossip_settings, self.registry)
             lap("features_ms")
             moved = attitude_turn.after_turn(state.attitudes, state.graph, writes,
                                              None if result.ir_error else result.world_ir, turn, featured.attitudes)
@@ -555,7 +559,7 @@ class TurnPipeline:
         if recorded:
             state.attitudes = state.attitudes.updated(recorded)
         state.memories.apply(finished.rows)
-        state.features = apply_rows(state.features, finished.rows)
+        state.features = apply_rows(state.features, finished.rows, self.registry)
         state.pending = follow(state.pending, finished.rows)
 
     async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None,

@@ -20,6 +20,7 @@ from game.graph.gossip import GossipSettings
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import Delta
+from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
 
@@ -88,6 +89,13 @@ class Feature(ABC):
     @abstractmethod
     async def after_turn(self, facts: TurnFacts) -> StepResult:
         """The feature's step once the turn's graph writes and relation gossip are known."""
+
+    provides_context: ClassVar[bool] = False
+    """Whether ``context_provider`` gives the narrator a section of its own."""
+
+    def context_provider(self, state: Any) -> ContextProvider:
+        """The feature's section of the narrator's context (``provides_context``), over its state."""
+        raise NotImplementedError(f"{self.name} gives the narrator no section")
 
     explains: ClassVar[bool] = False
     """Whether ``explain`` adds lines to ``/why NAME``."""

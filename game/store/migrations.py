@@ -350,9 +350,10 @@ MIGRATIONS: tuple[str, ...] = (
     # 15: deeds (game/features/deeds): what someone did to whom, at which turn and place, before whom, and
     # who knows each deed (seen, told, rumour), from whom and how sure: the deeds feature's two tables,
     # written as journaled rows with the turn, so undo and time travel take them back with it. An older
-    # save has no deeds: nothing it remembers was recorded as one.
+    # save has no deeds: nothing it remembers was recorded as one. IF NOT EXISTS: a save taken back to an
+    # older version number (as tests simulate one) may hold them already.
     """
-    CREATE TABLE deeds (
+    CREATE TABLE IF NOT EXISTS deeds (
         id TEXT PRIMARY KEY,
         turn INTEGER NOT NULL,
         actor TEXT NOT NULL,
@@ -365,8 +366,8 @@ MIGRATIONS: tuple[str, ...] = (
         sentence TEXT NOT NULL,
         thing TEXT NOT NULL DEFAULT ''
     ) WITHOUT ROWID;
-    CREATE INDEX deeds_turn ON deeds(turn);
-    CREATE TABLE deed_knowers (
+    CREATE INDEX IF NOT EXISTS deeds_turn ON deeds(turn);
+    CREATE TABLE IF NOT EXISTS deed_knowers (
         deed_id TEXT NOT NULL,
         knower TEXT NOT NULL,
         how TEXT NOT NULL CHECK (how IN ('seen', 'told', 'rumour')),
@@ -375,7 +376,7 @@ MIGRATIONS: tuple[str, ...] = (
         since_turn INTEGER NOT NULL,
         PRIMARY KEY (deed_id, knower)
     ) WITHOUT ROWID;
-    CREATE INDEX deed_knowers_knower ON deed_knowers(knower);
+    CREATE INDEX IF NOT EXISTS deed_knowers_knower ON deed_knowers(knower);
     """,
 )
 

@@ -39,7 +39,7 @@ DEED_TAGS = frozenset(tag for act in ACTS.values() for tag in act.tags)
 DEED_LINES: tuple[MemoryLine, ...] = (
     MemoryLine(heard=True, sign="+", about="other", text=["\"You were kind to {who}, I heard,\" {name} says."]),
     MemoryLine(heard=True, sign="-", about="other",
-               text=["\"I heard what you did to {who},\" {name} says, and does not smile."]),
+               text=["\"I heard what you did to {who},\" {name} says."]),
     MemoryLine(heard=False, sign="+", about="other",
                text=["\"I saw what you did for {who},\" {name} says. \"That was decent of you.\""]),
     MemoryLine(heard=False, sign="-", about="other",
@@ -94,8 +94,10 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         if line is None:
             continue
         who = await _who(turn, memory)
-        turn.say_cold(name, fill(rng.choice(line.text), {"name": character.short_name, "who": who,
-                                                         "memory": memory.text}), memory.valence < 0)
+        # A memory is brought up beside the greeting, not instead of it; its own words carry no smile
+        # or frown that the greeting could contradict (news, which is the event, replaces a greeting).
+        turn.log.say(fill(rng.choice(line.text), {"name": character.short_name, "who": who,
+                                                   "memory": memory.text}))
         turn.memory.note(IRAct(kind="recalled", character=name, detail=str(memory.seq)))
         turn.touch(name)
         return True

@@ -131,9 +131,13 @@ class Rules:
             fact = self.world.text(change.fact)
             evidence = self.world.text(change.evidence) if change.evidence else evidence_sentence(
                 text, self._forms(source), self._forms(target))
+            # How the teller now stands with the player happens in front of everyone here: they saw it
+            # (Maud, beside you, saw Pell cower; she did not hear it from him). Anything else is told.
+            shown = teller is not None and teller in (source, target) and (
+                self.world.is_player(source) or self.world.is_player(target))
             self.log.relations.append(IRRelation(
                 source=source, target=target, relation=change.relation, strength=change.strength,
-                fact=fact, evidence=evidence, public=change.public or None, told_by=teller,
+                fact=fact, evidence=evidence, public=change.public or None, told_by=None if shown else teller,
                 known_by=None if change.known_by is None else [self._canonical(n) for n in change.known_by],
             ))
             self.view.record(source, target, change.relation, change.strength)

@@ -10,6 +10,7 @@ from game.features.deeds.attitudes import heard, witnessed
 from game.features.deeds.commands import why_lines
 from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
+from game.features.deeds.provider import DeedsProvider
 from game.features.deeds.record import turn_deeds
 from game.features.feature import CheckParser, Feature, Handler, Rows, StepResult, TurnFacts
 from game.graph.index import GraphIndex
@@ -29,6 +30,8 @@ class DeedsFeature(Feature):
 
     def apply(self, state: Any, rows: Sequence[RowWrite]) -> DeedBook:
         book = state if isinstance(state, DeedBook) else DeedBook()
+        if not any(row.table in self.tables for row in rows):
+            return book  # a turn that recorded no deed and passed none on: nothing to copy
         return book.updated(rows)
 
     async def after_turn(self, facts: TurnFacts) -> StepResult:
@@ -38,6 +41,11 @@ class DeedsFeature(Feature):
         told = deed_gossip(book, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
         return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]),
                           tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(book, facts.graph, told)]))
+
+    provides_context: ClassVar[bool] = True
+
+    def context_provider(self, state: Any) -> DeedsProvider:
+        return DeedsProvider(state if isinstance(state, DeedBook) else DeedBook())
 
     explains: ClassVar[bool] = True
 

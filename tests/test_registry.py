@@ -1,0 +1,60 @@
+"""A feature plugs in through the registry alone: registered beside the built-in ones, its step runs in
+every told turn, its attitude changes are applied with the turn's, and the built-in deeds still run
+(docs/architecture.md, "Features and the registry")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from playthrough import Playthrough
+
+from game.features.feature import Feature, Rows, StepResult, TurnFacts
+from game.mind.attitude_rules import Delta
+from game.registry import Registry, register_builtin
+from game.store.rows import RowWrite
+from game.world.loader import load_world
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+
+
+class Gratitude(Feature):
+    """A small feature: whoever the player helps warms a little more, for its own stated reason."""
+
+    name: ClassVar[str] = "gratitude"
+
+    def load(self, rows: Rows) -> int:
+        return 0
+
+    def apply(self, state: Any, rows: Sequence[RowWrite]) -> int:
+        return int(state or 0) + 1  # turns seen: a state that follows the commits
+
+    async def after_turn(self, facts: TurnFacts) -> StepResult:
+        helped = [a.character for a in (facts.world_ir.acts or []) if a.verb == "help"] if facts.world_ir else []
+        people = [n for n in facts.graph.nodes.values() if n.name in helped]
+        return StepResult(attitudes=tuple((n.id, Delta(0, 0, 5, "grateful, says the test feature")) for n in people))
+
+
+def test_a_feature_is_listed_once() -> None:
+    registry = Registry()
+    register_builtin(registry)
+    with pytest.raises(ValueError, match="registered already"):
+        register_builtin(registry)
+
+
+async def test_a_registered_feature_runs_in_every_turn_beside_the_built_in_ones() -> None:
+    registry = Registry()
+    register_builtin(registry)
+    registry.register_feature(Gratitude())
+    game = await Playthrough.start(load_world(CONTENT, "brinefall"), seed=0)
+    game.pipeline.registry = registry
+    await game.play("talk to hob")
+    await game.play("help hob")
+    state = game.pipeline.state
+    hob = next(n for n in state.graph.nodes.values() if n.name == "Hob Tarrant")
+    reasons = [change.reason for change in state.attitudes.of(state.graph, hob).history]
+    assert "grateful, says the test feature" in reasons
+    assert state.features["gratitude"] == 2
+    assert [d.act for d in state.features["deeds"].deeds.values()] == ["talk", "help"]
