@@ -217,3 +217,16 @@ async def test_a_save_from_before_contexts_were_kept_opens_and_plays_on(tmp_path
         assert "No turn has been told yet" in await reply(session, "/mind Hob")
         await collect(session, "ask hob about tibby")
         assert "at turn 2" in await reply(session, "/mind Hob")
+
+
+async def test_a_fact_given_by_an_inverse_is_worded_the_way_it_is_stored(tmp_path: Path) -> None:
+    async with await open_game(tmp_path) as session:
+        await collect(session, "ask hob about the watch")  # Hob names Lise Brack and the captain, Dace Merrow
+        shown = await reply(session, "/knowledge Hob add Dace FEARED_BY Lise")
+        assert shown.startswith("Hob Tarrant now knows: Lise Brack fears Dace Merrow.")
+        graph = session.graph
+        edge = next(e for e in graph.open_edges.values() if e.relation == "FEARS" and e.valid_at == 2)
+        assert (edge.source, edge.target, edge.fact) == ("npc-lise-brack", "npc-dace-merrow", "Lise Brack fears Dace Merrow.")
+        shown = await reply(session, "/knowledge Hob add \"Harbour Watch\" HAS_MEMBER Hob")
+        assert "Hob Tarrant is a member of Harbour Watch." in shown, shown
+        assert "Harbour Watch member of" not in shown
