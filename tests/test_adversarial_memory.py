@@ -305,3 +305,49 @@ async def test_graph_extract_apply_ends_none_of_the_worlds_relations_and_at_most
     assert authored <= await _saved(save)
     assert len(set(PLAYED) - await _saved(save)) == 3
     assert "more than 3 relations at once" in out
+
+
+def _endings(relations: set[tuple[str, str, str]]) -> tuple[str, list[dict[str, Any]], list[str]]:
+    """The flood as a model would state it: the narration, one World IR ending per sentence (the 20 the
+    IR may hold), and everyone it names."""
+    told = _flood(relations)
+    ended = [{"source": s, "target": t, "relation": r, "evidence": f"{s} {VERBS[r]} {t}."}
+             for s, r, t in sorted(relations)][:20]
+    return told, ended, sorted({n for e in ended for n in (e["source"], e["target"])})
+
+
+async def test_the_model_extractor_ends_none_of_the_worlds_relations(tmp_path: Path, server: ChatServer,
+                                                                     brinefall: World) -> None:
+    settings = Settings(world="brinefall", content_dir=CONTENT, saves_dir=tmp_path / "saves",
+                        llm=llm_settings(server.base_url, extraction="tools"))
+    session = await _session(settings, brinefall)
+    authored = _named(session.graph)
+    told, ended, present = _endings(authored)
+    closes = [{"sourceName": e["source"], "targetName": e["target"], "relation": e["relation"]} for e in ended[:3]]
+    server.push(Text(told), Text(json.dumps(ir(charactersPresent=present, endedRelations=ended))),
+                ToolCalls([("upsert_npc_graph", {"closeEdges": closes})]), ToolCalls([("runtime_done", {})]))
+    events = await _play(session, "listen to the crier")
+    assert any(isinstance(e, TurnCommitted) and e.extraction == "full" for e in events)
+    assert authored <= _named(session.graph)
+    await session.close()
+
+
+async def test_enrichment_by_a_model_ends_none_of_the_worlds_relations(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], server: ChatServer, brinefall: World) -> None:
+    authored = await _authored(brinefall)
+    told, ended, present = _endings(authored)
+    story = tmp_path / "flood.md"
+    story.write_text(f"{told}\n", encoding="utf-8")
+    code, _out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "import-story", "--save", "game",
+                                              "--world", "brinefall", str(story))
+    assert code == 0, err
+    settings = _settings(tmp_path, server)
+    server.push(Text(json.dumps(ir(charactersPresent=present, endedRelations=ended))))
+    session = await GameSession.open(settings, save="game", narrator=OpenAINarrator(settings.llm, brinefall, env={}))
+    try:
+        readings = [reading async for reading in session.enrich()]
+        assert readings and all(reading.ok for reading in readings), [r.line for r in readings]
+        assert authored <= _named(session.graph)
+    finally:
+        await session.close()
+    assert authored <= await _saved(settings.saves_dir / "game.sqlite")
