@@ -9,6 +9,7 @@ a sentence of narration alone.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,10 +30,12 @@ from llm_helpers import (
     tiny_world,
 )
 
+from game.__main__ import main
 from game.cli.graph_attitude import attitude_json
 from game.config import Settings
-from game.engine.events import Event, TurnCommitted
+from game.engine.events import Event, Notice, TurnCommitted
 from game.engine.session import GameSession
+from game.graph.index import GraphIndex
 from game.narrator.base import NarrationResult
 from game.narrator.llm.narrator import OpenAINarrator
 from game.store.database import SaveDatabase
@@ -40,6 +43,7 @@ from game.world import World, load_world
 from game.world.ir import WorldIR
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
+REPAIRS = 1
 SIX = ["Hob Tarrant", "Tibby Tarrant", "Lise Brack", "Dace Merrow", "Maud Quaile", "Orla Vance"]
 
 
@@ -56,7 +60,7 @@ def brinefall() -> World:
 
 def _settings(tmp_path: Path, server: ChatServer) -> Settings:
     return Settings(world="brinefall", content_dir=CONTENT, saves_dir=tmp_path / "saves",
-                    llm=llm_settings(server.base_url, extraction="world-ir"))
+                    llm=llm_settings(server.base_url, extraction="world-ir", repair_attempts=REPAIRS))
 
 
 async def _session(settings: Settings, world: World) -> GameSession:
@@ -157,3 +161,209 @@ async def test_the_extractor_cannot_say_who_knows_a_relation(server: ChatServer)
     names = {node.id: node.name for node in graph.nodes.values()}
     knowers = {names.get(knower, knower) for _edge, knower in run.writes.knowings}
     assert knowers == {"Edda Marsh", "Sam Reed"}  # its ends; not Tobin, not the whole town
+
+
+# ------------------------------------------------------------------------------ close floods
+
+VERBS = {"LEADS": "no longer leads", "MEMBER_OF": "is no longer a member of", "TRUSTS": "no longer trusts",
+         "KIN_OF": "is no longer kin to", "SERVES": "no longer serves", "OWES": "no longer owes",
+         "RIVAL_OF": "is no longer a rival of", "ALLY_OF": "is no longer an ally of",
+         "ENEMY_OF": "is no longer an enemy of"}
+PLAYED = [("Hob Tarrant", "TRUSTS", "Lise Brack"), ("Lise Brack", "TRUSTS", "Maud Quaile"),
+          ("Maud Quaile", "TRUSTS", "Dace Merrow"), ("Dace Merrow", "TRUSTS", "Isolde Kett"),
+          ("Isolde Kett", "TRUSTS", "Fenn Orrick")]
+"""Five relations none of the world's own, for a flood to end once play has opened them."""
+FORMED = " ".join(f"{s} trusts {t}." for s, _, t in PLAYED)
+ENDED = " ".join(f"{s} no longer trusts {t}." for s, _, t in PLAYED)
+
+
+def _named(graph: GraphIndex) -> set[tuple[str, str, str]]:
+    names = {node.id: node.name for node in graph.nodes.values()}
+    return {(names[e.source], e.relation, names[e.target]) for e in graph.open_edges.values()}
+
+
+async def _authored(world: World) -> set[tuple[str, str, str]]:
+    return _named(await seeded_graph(world))
+
+
+def _flood(relations: set[tuple[str, str, str]]) -> str:
+    """One sentence ending each relation, as the attack wrote them (the fast path reads every one)."""
+    return " ".join(f"{s} {VERBS[r]} {t}." for s, r, t in sorted(relations))
+
+
+async def _saved(path: Path) -> set[tuple[str, str, str]]:
+    async with await SaveDatabase.open(path) as db:
+        return _named(await db.load_graph_index())
+
+
+async def test_the_fast_path_reads_every_sentence_of_the_flood(brinefall: World) -> None:
+    from game.graph.fast_extract.extractor import FastExtractor
+    from game.graph.fast_extract.gazetteer import Gazetteer
+
+    graph = await seeded_graph(brinefall)
+    authored = _named(graph)
+    text = _flood(authored)
+    read = FastExtractor(brinefall.vocabulary).extract(text, await Gazetteer(graph).index_for(text))
+    assert len(authored) == 23
+    assert {(c.source, c.relation, c.target) for c in read.closes} == authored  # the attack is real
+
+
+def _junk(server: ChatServer, narration: str) -> None:
+    """A turn whose World IR reply is never JSON: the fast path reads its narration."""
+    server.push(Text(narration), *[Text("I will not write JSON today.") for _ in range(1 + REPAIRS)])
+
+
+async def test_a_model_turn_without_a_world_ir_ends_none_of_the_worlds_relations(
+        tmp_path: Path, server: ChatServer, brinefall: World) -> None:
+    settings = _settings(tmp_path, server)
+    session = await _session(settings, brinefall)
+    authored = _named(session.graph)
+    _junk(server, _flood(authored))
+    events = await _play(session, "listen to the crier")
+    assert any(isinstance(e, TurnCommitted) and e.extraction == "fast" for e in events)
+    assert authored <= _named(session.graph)
+    notes = " ".join(e.text for e in events if isinstance(e, Notice))
+    assert "kept 23 of the world's own relation(s)" in notes
+    await session.close()
+    assert authored <= await _saved(settings.saves_dir / "game.sqlite")
+
+
+async def test_a_model_turn_without_a_world_ir_ends_at_most_three_relations(
+        tmp_path: Path, server: ChatServer, brinefall: World) -> None:
+    settings = _settings(tmp_path, server)
+    session = await _session(settings, brinefall)
+    _junk(server, FORMED)
+    await _play(session, "listen")
+    assert set(PLAYED) <= _named(session.graph)
+    _junk(server, ENDED)
+    events = await _play(session, "listen again")
+    assert len(set(PLAYED) - _named(session.graph)) == 3
+    assert any(isinstance(e, Notice) and "more than 3 relations at once" in e.text for e in events)
+    await session.close()
+
+
+async def test_a_model_world_ir_ending_every_relation_ends_none_of_the_worlds(
+        tmp_path: Path, server: ChatServer, brinefall: World) -> None:
+    settings = _settings(tmp_path, server)
+    session = await _session(settings, brinefall)
+    authored = _named(session.graph)
+    told = _flood(authored)
+    sentences = told.split(". ")
+    ended = [{"source": s, "target": t, "relation": r, "evidence": sentence.rstrip(".") + "."}
+             for (s, r, t), sentence in zip(sorted(authored), sentences, strict=True)]
+    present = sorted({n for s, _, t in authored for n in (s, t)} & {*SIX, "Aldous Crane", "Pell Garrow"})
+    server.push(Text(told), Text(json.dumps(ir(charactersPresent=present, endedRelations=ended[:20]))))
+    events = await _play(session, "listen to the crier")
+    assert any(isinstance(e, TurnCommitted) and e.extraction == "full" for e in events)
+    assert authored <= _named(session.graph)
+    await session.close()
+
+
+async def test_the_players_own_act_may_end_a_worlds_relation(tmp_path: Path, server: ChatServer,
+                                                            brinefall: World) -> None:
+    settings = _settings(tmp_path, server)
+    session = await _session(settings, brinefall)
+    _junk(server, _flood(await _authored(brinefall)))
+    await _play(session, "tell the Saltwrights' Guild that Orla Vance is a thief")
+    after = _named(session.graph)
+    assert ("Orla Vance", "LEADS", "Saltwrights' Guild") not in after
+    assert len(await _authored(brinefall) - after) == 1  # the one the player acted on; the rest stand
+    await session.close()
+
+
+def _kith(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["--saves-dir", str(tmp_path / "saves"), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+async def test_import_story_ends_none_of_the_worlds_relations_and_at_most_three_a_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], brinefall: World) -> None:
+    authored = await _authored(brinefall)
+    story = tmp_path / "flood.md"
+    story.write_text(f"{_flood(authored)}\n\n{FORMED}\n\n{ENDED}\n", encoding="utf-8")
+    code, _out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "import-story", "--save", "flood",
+                                              "--world", "brinefall", str(story))
+    assert code == 0, err
+    after = await _saved(tmp_path / "saves" / "flood.sqlite")
+    assert authored <= after
+    assert len(set(PLAYED) - after) == 3
+
+
+async def test_graph_extract_apply_ends_none_of_the_worlds_relations_and_at_most_three(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], server: ChatServer, brinefall: World) -> None:
+    session = await _session(_settings(tmp_path, server), brinefall)
+    await session.close()
+    authored = await _authored(brinefall)
+    save = tmp_path / "saves" / "game.sqlite"
+    for turn, text in (("1", _flood(authored)), ("1", FORMED), ("2", ENDED)):
+        source = tmp_path / f"text-{turn}.txt"
+        source.write_text(text, encoding="utf-8")
+        code, out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "graph", "extract", "--save", "game",
+                                                 "--apply", "--turn", turn, str(source))
+        assert code == 0, err
+    assert authored <= await _saved(save)
+    assert len(set(PLAYED) - await _saved(save)) == 3
+    assert "more than 3 relations at once" in out
+
+
+def _endings(relations: set[tuple[str, str, str]]) -> tuple[str, list[dict[str, Any]], list[str]]:
+    """The flood as a model would state it: the narration, one World IR ending per sentence (the 20 the
+    IR may hold), and everyone it names."""
+    told = _flood(relations)
+    ended = [{"source": s, "target": t, "relation": r, "evidence": f"{s} {VERBS[r]} {t}."}
+             for s, r, t in sorted(relations)][:20]
+    return told, ended, sorted({n for e in ended for n in (e["source"], e["target"])})
+
+
+async def test_the_model_extractor_ends_none_of_the_worlds_relations(tmp_path: Path, server: ChatServer,
+                                                                     brinefall: World) -> None:
+    settings = Settings(world="brinefall", content_dir=CONTENT, saves_dir=tmp_path / "saves",
+                        llm=llm_settings(server.base_url, extraction="tools"))
+    session = await _session(settings, brinefall)
+    authored = _named(session.graph)
+    told, ended, present = _endings(authored)
+    closes = [{"sourceName": e["source"], "targetName": e["target"], "relation": e["relation"]} for e in ended[:3]]
+    server.push(Text(told), Text(json.dumps(ir(charactersPresent=present, endedRelations=ended))),
+                ToolCalls([("upsert_npc_graph", {"closeEdges": closes})]), ToolCalls([("runtime_done", {})]))
+    events = await _play(session, "listen to the crier")
+    assert any(isinstance(e, TurnCommitted) and e.extraction == "full" for e in events)
+    assert authored <= _named(session.graph)
+    await session.close()
+
+
+async def test_enrichment_by_a_model_ends_none_of_the_worlds_relations(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], server: ChatServer, brinefall: World) -> None:
+    authored = await _authored(brinefall)
+    told, ended, present = _endings(authored)
+    story = tmp_path / "flood.md"
+    story.write_text(f"{told}\n", encoding="utf-8")
+    code, _out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "import-story", "--save", "game",
+                                              "--world", "brinefall", str(story))
+    assert code == 0, err
+    settings = _settings(tmp_path, server)
+    server.push(Text(json.dumps(ir(charactersPresent=present, endedRelations=ended))))
+    session = await GameSession.open(settings, save="game", narrator=OpenAINarrator(settings.llm, brinefall, env={}))
+    try:
+        readings = [reading async for reading in session.enrich()]
+        assert readings and all(reading.ok for reading in readings), [r.line for r in readings]
+        assert authored <= _named(session.graph)
+    finally:
+        await session.close()
+    assert authored <= await _saved(settings.saves_dir / "game.sqlite")
+
+
+async def test_the_games_own_attitude_rule_still_ends_a_relation_toward_the_player(brinefall: World) -> None:
+    from game.graph.endings import ReadEndings
+    from game.graph.ports import GraphWrites
+    from game.graph.upsert import UpsertExecution
+    from game.mind.attitude_turn import agree
+
+    graph = await seeded_graph(brinefall)
+    assert ("Hob Tarrant", "TRUSTS", "Wren Tallis") in _named(graph)
+    run = UpsertExecution(graph, brinefall.vocabulary, 1, endings=ReadEndings("look"))
+    # Hob turned hostile: the tier's agreement is the game's rule, not a reading of text, and not held.
+    call = {"closeEdges": [{"sourceName": "Hob Tarrant", "targetName": "Wren Tallis", "relation": "TRUSTS"}]}
+    writes = await agree(run, GraphWrites(), call)
+    graph.apply(writes)
+    assert ("Hob Tarrant", "TRUSTS", "Wren Tallis") not in _named(graph)

@@ -333,21 +333,24 @@ async def test_narration_cannot_talk_the_memory_into_ending_every_relation(tmp_p
 async def test_a_turn_ends_at_most_three_relations(tmp_path: Path, server: ChatServer) -> None:
     settings = _settings(tmp_path, server, extraction="world-ir")
     session = await _session(settings)
+    authored = open_relations(session.graph)
     first = "Sam and Tobin and Edda share the watch, and all of them trust each other for it."
-    pairs = [("Sam Reed", "Tobin Hale"), ("Tobin Hale", "Sam Reed"), ("Sam Reed", "Edda Marsh")]
+    pairs = [("Sam Reed", "Tobin Hale"), ("Tobin Hale", "Sam Reed"), ("Sam Reed", "Edda Marsh"),
+             ("Edda Marsh", "Tobin Hale"), ("Tobin Hale", "Edda Marsh")]
     trusts = [{"source": a, "target": b, "relation": "TRUSTS", "strength": 0.5, "fact": f"{a} trusts {b} now.",
                "evidence": first} for a, b in pairs]
     server.push(Text(first), Text(json.dumps(ir(charactersPresent=["Sam Reed"], relations=trusts))))
     await _play(session, "keep watch")
-    everyone = sorted(open_relations(session.graph))
-    assert len(everyone) == 5
+    played = sorted(open_relations(session.graph) - authored)
+    assert len(played) == 5
     told = "Everyone turns away from everyone else."
-    ended = [{"source": s, "target": t, "relation": r, "evidence": told} for s, t, r in everyone]
-    present = sorted({n for s, t, _ in everyone for n in (s, t)})
+    ended = [{"source": s, "target": t, "relation": r, "evidence": told} for s, t, r in played]
+    present = sorted({n for s, t, _ in played for n in (s, t)})
     server.push(Text(told), Text(json.dumps(ir(charactersPresent=present, endedRelations=ended))))
     events = await _play(session, "shout")
     assert any(isinstance(e, TurnCommitted) for e in events)
-    assert len(set(everyone) - open_relations(session.graph)) == 3
+    assert len(set(played) - open_relations(session.graph)) == 3
+    assert authored <= open_relations(session.graph)
     assert any(isinstance(e, Notice) and "more than 3 relations at once" in e.text for e in events)
     await session.close()
 

@@ -15,6 +15,7 @@ from helpers.saves import empty_old_save, migration_of
 
 from game.config import Settings, load_settings
 from game.engine.events import MetaOutput, TurnCommitted
+from game.engine.mind_commands import relation_sentence
 from game.engine.mind_context import ContextInputs, default_providers
 from game.engine.session import GameSession
 from game.graph.index import GraphIndex
@@ -223,3 +224,25 @@ async def test_a_save_from_before_contexts_were_kept_opens_and_plays_on(tmp_path
         assert "No turn has been told yet" in await reply(session, "/mind Hob")
         await collect(session, "ask hob about tibby")
         assert "at turn 2" in await reply(session, "/mind Hob")
+
+
+async def test_a_fact_given_by_an_inverse_is_worded_the_way_it_is_stored(tmp_path: Path) -> None:
+    async with await open_game(tmp_path) as session:
+        await collect(session, "ask hob about the watch")  # Hob names Lise Brack and the captain, Dace Merrow
+        shown = await reply(session, "/knowledge Hob add Dace FEARED_BY Lise")
+        assert shown.startswith("Hob Tarrant now knows: Lise Brack fears Dace Merrow.")
+        graph = session.graph
+        edge = next(e for e in graph.open_edges.values() if e.relation == "FEARS" and e.valid_at == 2)
+        assert (edge.source, edge.target, edge.fact) == ("npc-lise-brack", "npc-dace-merrow", "Lise Brack fears Dace Merrow.")
+        assert "Lise Brack fears Dace Merrow." in await reply(session, "/knowledge Hob")  # the line Hob knows
+        assert "Dace Merrow fears Lise Brack" not in await reply(session, "/knowledge Hob")
+        shown = await reply(session, "/knowledge Hob add \"Harbour Watch\" HAS_MEMBER Hob")
+        assert "Hob Tarrant is a member of Harbour Watch." in shown, shown
+        assert "Harbour Watch member of" not in shown
+
+
+def test_a_relation_is_worded_as_a_sentence_whichever_way_its_words_run() -> None:
+    assert relation_sentence("Lise Brack", "FEARS", "Dace Merrow") == "Lise Brack fears Dace Merrow."
+    assert relation_sentence("Hob", "MEMBER_OF", "the Watch") == "Hob is a member of the Watch."
+    assert relation_sentence("Maud", "ALLY_OF", "Eel Run") == "Maud is an ally of Eel Run."
+    assert relation_sentence("Ness", "KIN_OF", "Wren") == "Ness is kin of Wren."

@@ -120,3 +120,57 @@ def test_upsert_judges_new_names_only_when_asked(tmp_path: Path, capsys: pytest.
     [created] = json.loads(kith(tmp_path, capsys, "upsert", "--save", "q", str(other))[1])[0]["nodes"]["results"]
     assert created["status"] == "created"
     assert json.loads(kith(tmp_path, capsys, "pending", "--save", "q", "--json")[1]) == {"pending": []}
+
+
+@pytest.mark.parametrize(("keep", "merged"), [("Tobin Hale", "Keeper Marsh"), ("Keeper Marsh", "Tobin Hale")])
+def test_a_merge_closes_the_questions_whose_new_node_it_folds(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             keep: str, merged: str) -> None:
+    asyncio.run(played(tmp_path))
+    code, _, err = kith(tmp_path, capsys, "merge", "--save", "game", keep, merged, "--evidence", "one person")
+    assert code == 0, err
+    before = kith(tmp_path, capsys, "dump", "--save", "game")[1]
+    assert json.loads(kith(tmp_path, capsys, "pending", "--save", "game", "--json")[1]) == {"pending": []}
+
+    async def question() -> Any:
+        async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db:
+            [item] = await db.pending_identities()
+            return item
+
+    item = asyncio.run(question())
+    assert not item.is_open and f"{merged} was merged into {keep}" in (item.resolution or "")
+    code, _, err = kith(tmp_path, capsys, "resolve", "--save", "game", "1-1", "yes")
+    assert code == 2 and "already answered" in err and f"{merged} was merged into {keep}" in err
+    assert kith(tmp_path, capsys, "dump", "--save", "game")[1] == before  # nobody else merged
+
+
+def test_a_stale_question_left_open_by_an_older_save_is_refused(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(played(tmp_path))
+    code, _, err = kith(tmp_path, capsys, "merge", "--save", "game", "Keeper Marsh", "Tobin Hale", "--evidence", "one")
+    assert code == 0, err
+
+    async def reopen() -> None:  # as a save from before merges closed the questions they leave stale
+        async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db, db.transaction() as conn:
+            await conn.execute("UPDATE pending_identities SET status = 'open', resolved_turn = NULL, "
+                               "resolution = NULL")
+
+    asyncio.run(reopen())
+    before = kith(tmp_path, capsys, "dump", "--save", "game")[1]
+    code, _, err = kith(tmp_path, capsys, "resolve", "--save", "game", "1-1", "yes")
+    assert code == 2 and "question 1-1 is stale: Tobin Hale (npc-tobin-hale) was merged into npc-keeper-marsh" in err
+    assert kith(tmp_path, capsys, "dump", "--save", "game")[1] == before
+    code, _, err = kith(tmp_path, capsys, "resolve", "--save", "game", "1-1", "no")
+    assert code == 0, err
+
+
+def test_a_question_whose_candidate_is_merged_asks_about_the_kept_person(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(played(tmp_path))
+    code, _, err = kith(tmp_path, capsys, "merge", "--save", "game", "Tobin Hale", "Edda Marsh", "--evidence", "one")
+    assert code == 0, err
+    [item] = json.loads(kith(tmp_path, capsys, "pending", "--save", "game", "--json")[1])["pending"]
+    assert (item["newName"], item["candidate"], item["status"]) == ("Keeper Marsh", "Tobin Hale", "open")
+    code, _, err = kith(tmp_path, capsys, "resolve", "--save", "game", "1-1", "yes")
+    assert code == 0, err
+    names = {node["name"] for node in json.loads(kith(tmp_path, capsys, "dump", "--save", "game")[1])["nodes"]}
+    assert "Tobin Hale" in names and "Keeper Marsh" not in names  # the new name folded, no world character

@@ -23,6 +23,7 @@ async def extract_command(args: argparse.Namespace, settings: Settings) -> int:
     # Imported here: the extractor compiles its patterns on import (a quarter of a second), and every
     # ``kith graph`` command loads this module for its parser.
     from game.cli.graph_write import EXTRACT_LIMIT, read_text
+    from game.graph.endings import ReadEndings
     from game.graph.fast_extract.extractor import FastExtractor
     from game.graph.fast_extract.gazetteer import Gazetteer
     from game.graph.upsert import UpsertExecution
@@ -36,16 +37,22 @@ async def extract_command(args: argparse.Namespace, settings: Settings) -> int:
         extraction = FastExtractor(vocabulary).extract(text, await Gazetteer(db.graph).index_for(text))
         if args.apply:
             turn = args.turn if args.turn is not None else await db.latest_turn()
-            execution = UpsertExecution(db.graph, vocabulary, turn)
+            # A text read is held to the one rule for endings (``game.graph.endings``): no player acted.
+            endings = ReadEndings()
+            execution = UpsertExecution(db.graph, vocabulary, turn, endings=endings)
             outcomes = [await execution.run(call) for call in extraction.upsert_calls()]
             await db.commit_graph(execution.writes)
             applied = {"turn": turn, "results": [outcome.to_json_dict() for outcome in outcomes]}
+            if endings.notice():
+                applied["kept"] = endings.notice()
     if args.json:
         print_json({**extraction.to_json_dict(), **({"applied": applied} if applied is not None else {})})
     else:
         print(extraction_text(extraction))
         if applied is not None:
             print(applied_text(applied["turn"], outcomes))
+            if applied.get("kept"):
+                print(strip_control(applied["kept"]))
     return 1 if any(outcome.error for outcome in outcomes) else 0
 
 

@@ -83,6 +83,14 @@ async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
             raise InputError(f"there is no question {args.id!r} in {db.name} (open: {open_ids})")
         if not item.is_open:
             raise InputError(f"question {item.id} was already answered ({item.status}: {item.resolution})")
+        folded = [m for m in await db.merges() if m.merged_id and m.turn >= item.turn
+                  and (m.kept_id == item.new_id or m.merged_id in (item.new_id, item.candidate_id))]
+        if same and folded:
+            # A save from before merges re-checked the questions they touch (``pending.after_merge``): its
+            # new node is an established person now, and a yes would fold one known person into another.
+            raise InputError(f"question {item.id} is stale: {folded[-1].merged_name} ({folded[-1].merged_id}) was "
+                             f"merged into {folded[-1].kept_id} at turn {folded[-1].turn}, after it was asked; answer "
+                             "no to close it (`kith graph merge` folds two nodes by hand)")
         nodes = await db.graph.get_nodes([item.new_id, item.candidate_id])
         missing = [node_id for node_id in (item.new_id, item.candidate_id) if node_id not in nodes]
         if same and missing:

@@ -32,6 +32,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import ValidationError
 
 from game.engine.turn import TurnPipeline
+from game.graph.endings import ReadEndings
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
@@ -109,6 +110,10 @@ async def read_turn(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecord
 
     saved = execution.writes.copy()
     before = set(execution.writes.created_edges)
+    # Each turn read again is a reading of its text (unless the world's own story tells it), held to the
+    # one rule for endings afresh: at most three a turn, the world's relations only by the player's act.
+    authors = extractor == "model" and getattr(pipeline.narrator, "authors_endings", False)
+    execution.endings = None if authors else ReadEndings(record.input)
     if extractor == "fast":
         applied = await apply_fast(execution, record.narration, read_turn=record.number)
         return True, f"read by the fast path ({applied.opened} relation(s))", Replaced()

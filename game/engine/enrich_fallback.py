@@ -13,6 +13,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from game.graph.endings import ReadEndings
 from game.graph.ports import GraphReader, GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
@@ -27,19 +28,24 @@ class Fallback:
     """``fast`` when the fast path read the narration (even if it found nothing to state), else ``none``."""
     opened: int = 0
     rejected: int = 0
+    held: str | None = None
+    """What the one rule for endings kept of what the narration said had ended (``ReadEndings.notice``)."""
 
 
 async def fast_fallback(reader: GraphReader, vocabulary: Vocabulary, turn: int, narration: str, *,
-                        rng: random.Random, witnesses: list[str], before: str = "") -> Fallback:
+                        rng: random.Random, witnesses: list[str], before: str = "", acted: str = "") -> Fallback:
     """The fast path's writes for ``narration`` at ``turn``, seen by ``witnesses`` like any turn's;
-    ``before`` (the turns told just before) tells who is speaking to whom when the narration begins."""
+    ``before`` (the turns told just before) tells who is speaking to whom when the narration begins;
+    ``acted``, what the player typed, is all that lets it end one of the world's own relations
+    (``game.graph.endings``)."""
     from game.graph.fast_extract.apply import apply_fast  # compiles the patterns: only when needed
 
     if not narration.strip():
         return Fallback(GraphWrites(), "none")
-    execution = UpsertExecution(reader, vocabulary, turn, rng=rng, witnesses=witnesses)
+    endings = ReadEndings(acted)
+    execution = UpsertExecution(reader, vocabulary, turn, rng=rng, witnesses=witnesses, endings=endings)
     applied = await apply_fast(execution, narration, context=before)
-    return Fallback(execution.writes, "fast", applied.opened, len(applied.rejected))
+    return Fallback(execution.writes, "fast", applied.opened, len(applied.rejected), endings.notice())
 
 
 def fallback_notice(reason: str, fallback: Fallback) -> str:
@@ -50,7 +56,8 @@ def fallback_notice(reason: str, fallback: Fallback) -> str:
     kept = (f"{fallback.opened} relation(s) the narration plainly states were kept" if fallback.opened
             else "the narration states no relation plainly, so nothing was kept")
     return (f"The story went on, but memory was not updated this turn by the model: {reason}. Read without a model "
-            f"(the fast path), {kept}; the turn waits for a model to read it again (`kith graph enrich`).")
+            f"(the fast path), {kept}; the turn waits for a model to read it again (`kith graph enrich`)."
+            + (f" {fallback.held}" if fallback.held else ""))
 
 
 CONTEXT_TURNS = 12

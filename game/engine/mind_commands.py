@@ -206,11 +206,13 @@ async def add_knowledge(session: CommandContext, name: str, triple: list[str]) -
                 "relation": current.relation, "strength": current.strength, "fact": current.fact,
                 "knownBy": [knower.name]}
     else:
-        words = relation.name.lower().replace("_", " ")
         ends = [node.name for node in (subject, target) if node.type == "individual"]
+        # The fact is worded as the relation is stored: "Dace FEARED_BY Lise" is stored as Lise FEARS Dace,
+        # and every later line (knowledge, the narrator's context, /why, gossip) reads this sentence.
+        stored_source, stored_target = (subject, target) if source_id == subject.id else (target, subject)
         edge = {"sourceName": subject.name, "targetName": target.name, "relation": predicate,
                 "strength": STRENGTH_BY_VALENCE[vocabulary.valence(relation.name)],
-                "fact": f"{subject.name} {words} {target.name}.",
+                "fact": relation_sentence(stored_source.name, relation.name, stored_target.name),
                 "knownBy": list(dict.fromkeys([knower.name, *ends]))}
     turn = session.turn + 1
     execution = UpsertExecution(graph, vocabulary, turn, rng=random.Random(f"{session.settings.seed}:{turn}"))
@@ -224,3 +226,17 @@ async def add_knowledge(session: CommandContext, name: str, triple: list[str]) -
     reply = f"{knower.name} now knows: {fact} (`undo` takes it back.)"
     await session.commit_command(f"/knowledge {name} add {shlex.join(triple)}", reply, execution.writes)
     return reply
+
+
+_PREPOSITIONS = frozenset({"of", "to", "with", "by", "for", "from", "at", "in", "on"})
+_NO_ARTICLE = frozenset({"kin", "part", "bound", "sworn", "loyal", "married", "related", "indebted"})
+
+
+def relation_sentence(source: str, relation: str, target: str) -> str:
+    """``source RELATION target`` as a plain sentence: "Lise Brack fears Dace Merrow.", and a relation
+    that ends in a preposition as a state: "Hob Tarrant is a member of Harbour Watch."."""
+    words = relation.lower().replace("_", " ").split()
+    if len(words) > 1 and words[-1] in _PREPOSITIONS:
+        article = "" if words[0] in _NO_ARTICLE else "an " if words[0][0] in "aeiou" else "a "
+        return f"{source} is {article}{' '.join(words)} {target}."
+    return f"{source} {' '.join(words)} {target}."

@@ -48,6 +48,7 @@ from game.engine.mind_context import (
 )
 from game.engine.telling import NOTHING_MORE, Telling, continued, turn_usage
 from game.errors import KithError, NarratorError, SaveError
+from game.graph.endings import ReadEndings
 from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
@@ -415,10 +416,13 @@ class TurnPipeline:
             yield GraphUpdating(turn)
             result = await self.narrator.finish(request, narration)
             lap("world_ir_ms")
+            # A narrator that tells the world's own story beats ends relations as its author wrote; every
+            # other reading of the turn is held to the one rule for endings read from text.
+            endings = None if getattr(self.narrator, "authors_endings", False) else ReadEndings(text)
             execution = UpsertExecution(state.graph, self.vocabulary, turn,
                                         rng=random.Random(f"{self.seed}:{turn}"),
                                         witnesses=await witnesses(state.graph, state.scene.cast),
-                                        identity=state.graph.nodes.values)
+                                        identity=state.graph.nodes.values, endings=endings)
             if result.ir_error:
                 # Without a World IR there is nothing true to extract; the turn is stored marked so that
                 # `kith graph rebuild` can ask for the IR again later.
@@ -434,7 +438,8 @@ class TurnPipeline:
                 fallback = await fast_fallback(state.graph, self.vocabulary, turn, narration,
                                                rng=random.Random(f"{self.seed}:{turn}:fast"),
                                                witnesses=await witnesses(state.graph, state.scene.cast),
-                                               before=told_before(p.narration for p in state.history if not is_command(p.player_input)))
+                                               before=told_before(p.narration for p in state.history if not is_command(p.player_input)),
+                                               acted=text)
                 writes = fallback.writes
             if writes and not result.ir_error:
                 # Who was with the player this turn: the World IR's presence. A story that keeps everyone's
@@ -503,8 +508,9 @@ class TurnPipeline:
         if changes:
             yield GraphChanged(turn, changes)
         yield TurnCommitted(turn, report.extracted, timings, record.extraction, dict(report.usage))
-        for notice in result.notices:
-            yield Notice(notice)
+        for notice in [*result.notices, *([] if endings is None or fallback is not None else [endings.notice()])]:
+            if notice:
+                yield Notice(notice)
         if fallback is not None:
             yield Notice(fallback_notice(report.message, fallback), "warning")
         if result.scene.ending:

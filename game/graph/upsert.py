@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from game.errors import describe_validation_error
 from game.graph.buffer import WriteBuffer
+from game.graph.endings import ReadEndings
 from game.graph.identity import united_aliases, united_labels
 from game.graph.identity_match import IdentityDecision, judge
 from game.graph.knowledge import Knowing, default_knowings, keep_better, public_knowing
@@ -85,6 +86,7 @@ class UpsertExecution:
         *,
         rng: random.Random | None = None,
         close_guard: CloseGuard | None = None,
+        endings: ReadEndings | None = None,
         witnesses: Iterable[str] = (),
         identity: NodeSource | None = None,
     ) -> None:
@@ -92,7 +94,8 @@ class UpsertExecution:
         the player included); they know every version it writes, beside its ends. ``identity``: when
         given (a game's turns), a name that matches no node is judged against these nodes first
         (``judge``): a sure match is that person, an unsure one a new node and a decision in
-        ``identities`` for the caller to ask about."""
+        ``identities`` for the caller to ask about. ``endings``: when the calls are a reading of a text,
+        the one rule its endings are held to (``game.graph.endings``)."""
         self.reader = reader
         self.vocabulary = vocabulary
         self.turn = turn
@@ -100,6 +103,7 @@ class UpsertExecution:
         self.outcomes: list[CallOutcome] = []
         self._rng = rng or random.SystemRandom()
         self._close_guard = close_guard
+        self.endings = endings
         self.witnesses: tuple[str, ...] = tuple(dict.fromkeys(witnesses))
         self._identity = identity
         self.identities: list[IdentityDecision] = []
@@ -438,6 +442,9 @@ class UpsertExecution:
         if not versions:
             return [ClosedEdge(id=None, source=source.id, target=target.id, relation=relation.name,
                                skipped="no open relation")]
+        held = self.endings.held_back(versions[-1], source, target) if self.endings is not None else None
+        if held is not None:
+            return [ClosedEdge(id=None, source=source.id, target=target.id, relation=relation.name, skipped=held)]
         for edge in versions:
             self._close_version(edge)
         return [ClosedEdge(id=e.id, source=e.source, target=e.target, relation=e.relation, reason="closed")

@@ -238,7 +238,13 @@ async def agree(execution: UpsertExecution, writes: GraphWrites, call: dict[str,
         return writes
     before_edges = dict(execution.writes.edges)
     before_knowings = dict(execution.writes.knowings)
-    outcome = await execution.run(call)
+    # The tier's agreement is the game's own rule, not a reading of the turn's text: the limits on endings
+    # read from text (``game.graph.endings``) neither hold it nor count it.
+    endings, execution.endings = execution.endings, None
+    try:
+        outcome = await execution.run(call)
+    finally:
+        execution.endings = endings
     if outcome.error is not None:
         return writes
     after = execution.writes

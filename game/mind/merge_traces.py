@@ -12,9 +12,11 @@ Three more tables name a person outside the graph, and each is decided on its ow
   of "someone". An exchange between the two of them stays as it happened (re-pointed, it would be the kept
   one telling themselves); so does anything already stored under the kept one's key (the higher
   confidence is kept).
-- ``pending_identities``: an open question naming the merged person now names the kept one ("is the
-  stranger Tobin?" is "is Maud Tobin?"); one asking whether the two are one person is answered by the
-  merge. Answered questions are the record of who decided what, and stay as they were.
+- ``pending_identities``: re-checked by ``pending.after_merge``: an open question whose candidate was the
+  merged person asks about the kept one ("is the stranger Tobin?" is "is the stranger Maud?"); one whose
+  new node was either of the two is closed (a yes would fold one known person into another); one asking
+  whether the two are one person is answered by the merge. Answered questions are the record of who
+  decided what, and stay as they were.
 - ``scenes``: what the player knows of people (``SceneState.known``, by node ID) is the game as it stands:
   what they knew of either is known of the kept person (met if either was met, since the earlier turn,
   every revelation learned), under the kept one's name. The merge's own turn's scene carries it (a
@@ -31,14 +33,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.mind.memory import SAID_TABLE
 from game.store.database import SaveDatabase
 from game.store.mind_fold import rows_like, rows_where
-from game.store.pending import PENDING_TABLE, PendingIdentity
+from game.store.pending import PENDING_TABLE, PendingIdentity, after_merge
 from game.store.rows import RowWrite, Scalar
 from game.world.scene import Awareness, SceneState
 
@@ -96,23 +97,12 @@ async def repoint_gossip(db: SaveDatabase, kept_id: str, merged_id: str) -> list
 
 
 async def repoint_questions(db: SaveDatabase, kept: Node, merged: Node, turn: int) -> list[RowWrite]:
-    """Open questions of identity naming the merged person, re-pointed (or answered by the merge)."""
+    """Open questions of identity naming the merged person, re-checked (``pending.after_merge``, the rule
+    the store's merge applies too: answered by the merge, re-pointed, or closed as no question any more)."""
     found = {str(r["id"]): PendingIdentity.from_row(r)
              for column in ("new_id", "candidate_id") for r in await rows_where(db.conn, PENDING_TABLE, column, [merged.id])}
-    rows: list[RowWrite] = []
-    for question in sorted(found.values(), key=lambda q: q.id):
-        if not question.is_open:
-            continue  # the record of who decided what, as it was decided
-        if {question.new_id, question.candidate_id} == {kept.id, merged.id}:
-            rows.append(question.resolved(True, turn, f"merged at turn {turn}").write())
-            continue
-        moved = question
-        if question.new_id == merged.id:
-            moved = replace(moved, new_id=kept.id, new_name=kept.name)
-        if question.candidate_id == merged.id:
-            moved = replace(moved, candidate_id=kept.id, candidate_name=kept.name)
-        rows.append(moved.write())
-    return rows
+    ordered = sorted(found.values(), key=lambda q: q.id)
+    return [q.write() for q in after_merge(ordered, (kept.id, kept.name), (merged.id, merged.name), turn)]
 
 
 def fold_known(known: Mapping[str, Awareness] | None, kept: Node, merged_id: str) -> dict[str, Awareness] | None:

@@ -9,7 +9,8 @@ talked into it ("the extractor must delete every relation"). So ``limit_closes``
 that involve someone the turn has present or names, and at most ``MAX_CLOSES_PER_TURN`` of those; the
 rest are refused and the player is told. Every narrator's World IR
 passes through it (the offline story engine's too), and the LLM extractor holds its ``closeEdges`` to
-the endings that survive.
+the endings that survive. The limit is the one every reading of a text is held to
+(``game.graph.endings``, which the execution applies again, with the rule for the world's own relations).
 """
 
 from __future__ import annotations
@@ -17,15 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from game.graph.calls import chunk_calls
+from game.graph.endings import MAX_CLOSES_PER_TURN
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport
 from game.text import straighten_quotes
 from game.world.ir import GRAPH_KINDS, IREndedRelation, IRRelation, WorldIR
-
-MAX_CLOSES_PER_TURN = 3
-"""Relations one turn may end; a turn that claims more has the excess refused (and the player told)."""
 
 
 def _edge(relation: IRRelation) -> dict[str, Any]:

@@ -28,6 +28,10 @@ from game.world.scene import SceneState
 class OfflineNarrator:
     """Tells turns from content alone. ``seed`` varies the choice among a text's variants."""
 
+    authors_endings = True
+    """The relations its World IR ends are the world's own story beats (``end = [...]``), as their author
+    wrote them: not a reading of text, so not held to ``game.graph.endings``."""
+
     def __init__(self, world: World, seed: int = 0) -> None:
         self.world = world
         self.seed = seed

@@ -506,6 +506,9 @@ class SaveDatabase:
         plan = plan_merge(kept, merged, touching, others, vocabulary, turn)
         await identity.apply_merge(conn, kept, merged, plan, [*touching, *others],
                                    strategy=strategy, evidence=evidence, turn=turn)
+        asked = pending.after_merge(await pending.read(conn, open_only=True), (kept.id, kept.name),
+                                    (merged.id, merged.name), turn)
+        await write_rows(conn, turn, [question.write() for question in asked], journal_it=True)
         mind = None
         if self.fold_minds is not None:  # the same transaction, journaled at the same turn
             folded = await self.fold_minds(self, plan.united, merged, turn)

@@ -9,7 +9,7 @@ also the record of who decided that two names are one person.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -104,6 +104,32 @@ async def read(conn: aiosqlite.Connection, *, open_only: bool = False) -> list[P
     where = "WHERE status = 'open'" if open_only else ""
     rows = await conn.execute_fetchall(f"SELECT {COLUMNS} FROM {PENDING_TABLE} {where} ORDER BY turn, id")
     return sorted((_from_row(r) for r in rows), key=lambda p: (p.turn, _order(p.id)))
+
+
+def after_merge(questions: Iterable[PendingIdentity], kept: tuple[str, str], merged: tuple[str, str],
+                turn: int) -> list[PendingIdentity]:
+    """The open questions a merge of ``merged`` into ``kept`` (each ``(id, name)``) changes, re-checked.
+
+    A question asks whether a *new* name is someone known. After the merge: the question about these two
+    very nodes is answered by it; one whose candidate was folded asks about the kept person instead ("is
+    the stranger Tobin?" is "is the stranger Maud?"); and one whose new node was either of the two is no
+    question any more, because that node is now an established person: "is Keeper Marsh Edda?" asked
+    before Keeper Marsh was folded into Tobin would, answered yes, fold Tobin into Edda. It is closed,
+    its resolution saying which merge closed it. A question whose candidate is the kept node still stands.
+    """
+    ids = {kept[0], merged[0]}
+    changed = []
+    for question in questions:
+        if not question.is_open:
+            continue  # the record of who decided what, as it was decided
+        if {question.new_id, question.candidate_id} == ids:
+            changed.append(question.resolved(True, turn, f"merged at turn {turn}"))
+        elif question.new_id in ids:
+            changed.append(question.resolved(
+                False, turn, f"closed: {merged[1]} was merged into {kept[1]} at turn {turn}"))
+        elif question.candidate_id == merged[0]:
+            changed.append(replace(question, candidate_id=kept[0], candidate_name=kept[1]))
+    return changed
 
 
 def _order(pending_id: str) -> int:

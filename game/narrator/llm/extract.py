@@ -17,13 +17,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.graph.endings import MAX_CLOSES_PER_TURN
 from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node, UpsertCall
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import CallRejected, UpsertExecution, parse_call
 from game.narrator.base import ExtractionReport
-from game.narrator.ir_extract import MAX_CLOSES_PER_TURN, junk_summary
+from game.narrator.ir_extract import junk_summary
 from game.narrator.llm.capabilities import Capabilities
 from game.narrator.llm.guard import clean_json
 from game.narrator.llm.ir import without_knowers
