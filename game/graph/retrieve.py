@@ -102,9 +102,11 @@ async def find_mentions(reader: GraphReader, message: str) -> list[Node]:
     longest = await reader.longest_name()
     if longest <= 0 or not message.strip():
         return []
-    spans = list(candidate_spans(message, longest))
-    named = await reader.nodes_named({text for _, _, text in spans})
-    matches = [(start, end, node) for start, end, text in spans for node in named.get(text, [])]
+    # Two passes over the spans rather than a list of them: a long text has dozens of candidate spans a
+    # character (2 MB of "*x " made 27 million, over a gigabyte as a list), and few distinct ones.
+    named = await reader.nodes_named({text for _, _, text in candidate_spans(message, longest)})
+    matches = [(start, end, node) for start, end, text in candidate_spans(message, longest) if text in named
+               for node in named[text]]
     starts = [start for start, _, _ in matches]  # ascending: the spans come in order of their start
     kept: list[tuple[int, int, Node]] = []
     for start, end, node in matches:
