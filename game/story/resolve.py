@@ -74,6 +74,31 @@ def exit_named(world: World, place_id: str, phrase: str) -> str | None:
     return None
 
 
+def exit_through(world: World, place_id: str, phrase: str) -> str | None:
+    """The way on that a thing the place's description names leads ("enter crack": "a crack in the wall's
+    footing leads down into the dark"): the first exit direction after it in the same clause."""
+    words = [w for w in key_words(phrase).split() if len(w) >= 3]
+    if not words:
+        return None
+    exits = world.places[place_id].exits
+    for clause in re.split(r"[.;,:!?]| and ", world.places[place_id].description.casefold()):
+        said = clean(clause).split()
+        hits = [i for i, w in enumerate(said) if w.removesuffix("s") in {x.removesuffix("s") for x in words}]
+        if not hits:
+            continue
+        after = [DIRECTION_WORDS.get(w) for w in said[hits[0] + 1:]]
+        found = next((d for d in after if d in exits), None)
+        if found is not None:
+            return found
+    return None
+
+
+DIRECTION_WORDS = {"north": "north", "south": "south", "east": "east", "west": "west", "up": "up", "down": "down",
+                   "northeast": "northeast", "northwest": "northwest", "southeast": "southeast",
+                   "southwest": "southwest", "in": "in", "out": "out"}
+"""The words of a description that name a way on (the parser's abbreviations are not prose)."""
+
+
 def place_named(world: World, phrase: str) -> str | None:
     """The place anywhere in the world a phrase names ("the tavern", "the chapel"): its id, else its name."""
     target = key_words(phrase)

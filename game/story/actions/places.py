@@ -13,7 +13,7 @@ from game.story.clock import time_of_day
 from game.story.context import Refusal, Turn
 from game.story.parser import DIRECTION_WORDS, Intent
 from game.story.prose import join_words, mid_sentence, tidy
-from game.story.resolve import exit_named, feature_named, names_place, place_named, route
+from game.story.resolve import exit_named, exit_through, feature_named, names_place, place_named, route
 from game.story.state import Play
 from game.world import World
 from game.world.schema import DIRECTIONS
@@ -132,6 +132,11 @@ class Go(Action[Arrival]):
             direction = next((d for d, p in place.exits.items() if p == previous), None)
         if direction is None:
             direction = exit_named(world, play.location, wanted)
+        first, _, rest = wanted.partition(" ")
+        if direction is None and rest and DIRECTION_WORDS.get(first) in place.exits:
+            direction = DIRECTION_WORDS[first]  # "go down the crack", "climb up the stair"
+        if direction is None:
+            direction = exit_through(world, play.location, wanted)
         if direction is None and names_place(world, play.location, wanted):
             return Refusal(f"You are already at {mid_sentence(place.name)}.")
         if direction is None and wanted not in DIRECTION_WORDS:
