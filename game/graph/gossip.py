@@ -152,6 +152,17 @@ def candidate_pairs(view: _View, places: Mapping[str, str], settings: GossipSett
     yield from ordered
 
 
+def _keeps_quiet(view: _View, edge: Edge, own: set[str]) -> bool:
+    """Discretion, in a game: nobody volunteers what happened to or was done by themselves since the story
+    began (a bribe taken, a debt paid in a crime, a secret someone now knows of them), whatever they
+    confessed to the player's face; only how they now stand *toward the player* is theirs to pass on
+    ("Tibby is frightened of Wren"). Pell does not tell a child his crime. (Deeds keep the close people's
+    shame too: ``game.features.deeds.discretion``.)"""
+    if edge.valid_at <= 0 or not {edge.source, edge.target} & own:
+        return False
+    return not (edge.source in own and edge.target in view.graph.player_ids)
+
+
 def _people_of(view: _View, person: str) -> set[str]:
     """``person`` and everyone tied to them by an open relation: whose news matters to them."""
     return {person} | {edge.other_end(person) for edge in view.ties(person)}
@@ -166,6 +177,7 @@ def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings,
     with its rank (bigger is more relevant)."""
     threshold = settings.floor / settings.decay if settings.decay > 0 else float("inf")
     people = _people_of(view, listener)
+    own = {teller} if view.graph.player_ids else set()
     best: tuple[Rank, Knowing] | None = None
     for edge_id in view.known(teller):
         edge = view.edge(edge_id)
@@ -173,6 +185,8 @@ def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings,
         # Only what was known before this turn travels: news takes a turn to get about (so who saw a turn
         # is exactly who knows it after that turn), and nothing is retold in the turn it was heard.
         if edge is None or row is None or row.confidence < threshold or row.since_turn >= turn:
+            continue
+        if own and _keeps_quiet(view, edge, own):
             continue
         confidence = round(row.confidence * settings.decay, 6)
         if confidence < settings.floor or view.confidence(edge_id, listener) >= confidence:
