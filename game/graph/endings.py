@@ -8,9 +8,11 @@ upsert execution with a ``ReadEndings``, and ``UpsertExecution`` asks it before 
 
 - at most ``MAX_CLOSES_PER_TURN`` relations end in one turn (one execution); and
 - a relation the world authored (open since turn 0) is not ended on a sentence of narration alone: it
-  ends only when the player's own words that turn name both of its ends (the player is one of them
-  whenever it is the player's own relation). The world's story beats, the player's commands
-  (``/relationship``, ``/knowledge``) and ``kith graph upsert`` are not readings and are not held.
+  ends only when the player acted on one of its people, that is when the player's own words that turn
+  name one of its ends other than the player ("accuse Tobin of wanting her post" may end Tobin SERVES
+  Edda; "listen to the crier" ends nothing of the world's). The world's story beats, the player's
+  commands (``/relationship``, ``/knowledge``) and ``kith graph upsert`` are not readings and are not
+  held.
 
 A held ending is skipped, not rejected: the rest of the call stands, and the player is told
 (``notice``). A relation a text contradicts or restates is changed as ever (a new version replaces the
@@ -56,7 +58,7 @@ class ReadEndings:
     def held_back(self, edge: Edge, source: Node, target: Node) -> str | None:
         """Why this reading may not end ``edge`` (between ``source`` and ``target``), noted for the
         player; None when it may, and the ending is counted against the turn's limit."""
-        if authored(edge) and not (self.acted_on(source) and self.acted_on(target)):
+        if authored(edge) and not (self.acted_on(source) or self.acted_on(target)):
             self.held.append(f"{source.name} -> {target.name} ({edge.relation})")
             return "kept: the world's own relation does not end on a sentence of narration alone"
         if self.ended >= self.limit:
@@ -66,9 +68,10 @@ class ReadEndings:
         return None
 
     def acted_on(self, node: Node) -> bool:
-        """Whether the player's words this turn name ``node`` (the player is always party to their act)."""
+        """Whether the player's words this turn name ``node``, someone other than the player (who is party
+        to every act, so naming them proves nothing)."""
         if node.attributes.get("player") is True:
-            return True
+            return False
         said = _words(self.acted)
         return any(len(name.strip()) > 1 and _words(name) in said for name in [node.name, *node.aliases])
 
