@@ -21,6 +21,7 @@ from helpers.ui import (
     toasts,
 )
 from llm_helpers import character, ir, relation
+from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Static
 
@@ -239,6 +240,19 @@ async def test_typing_while_the_map_has_focus_goes_to_the_input_line(tmp_path: P
         assert graph.has_focus
         await pilot.press("plus")  # the map's own keys stay the map's
         assert graph.zoom > zoom and command.value == "look"
+
+
+def test_every_printable_key_the_map_binds_stays_the_maps() -> None:
+    """The map passes typing on to the input line except its own keys: a key bound later (``v`` for the
+    views) that the list did not name would be typed into the story instead."""
+    from game.ui.relationship_map import MAP_KEYS
+
+    bound = {key for binding in RelationshipMap.BINDINGS if isinstance(binding, Binding)
+             for name in binding.key.split(",") for key in [KEY_CHARACTERS.get(name, name)] if len(key) == 1}
+    assert bound == set(MAP_KEYS)
+
+
+KEY_CHARACTERS = {"plus": "+", "minus": "-", "equals_sign": "="}
 
 
 async def test_focus_a_character_from_the_palette(tmp_path: Path) -> None:
