@@ -1,0 +1,77 @@
+"""What the explorer may type next: commands built from what the world offers at this moment.
+
+Every candidate is made of the world's own words (an exit's direction, a person's short name, a topic's
+subject, an item's name, a world command's phrase), so a reply that is the parser's fallback to one of
+them is the world's fault, not the explorer's. The choice is weighted toward what was tried least, and
+it draws only on a seeded ``random.Random``: the same seed plays the same games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from game.world import World
+from game.world.scene import SceneState
+
+VERBS = ("look", "inventory", "wait", "exits", "think", "listen", "smell")
+"""Parser verbs that need no object: tried now and then, like any player would."""
+PERSON_ACTS = ("talk to", "help", "threaten", "follow")
+
+
+def _name(phrase: str) -> str:
+    return phrase.removeprefix("the ").removeprefix("a ").removeprefix("an ").strip()
+
+
+def candidates(world: World, scene: SceneState) -> list[str]:
+    """Every command that makes sense here and now, in a stable order."""
+    story = scene.story
+    place = world.places.get(scene.location or "")
+    found: list[str] = []
+    if place is not None:
+        found += list(place.exits)
+        found += [f"examine {_name(feature.names[0])}" for feature in place.features]
+    for name in scene.cast:
+        character = world.character(name)
+        if character is None:
+            continue
+        who = character.short_name
+        found += [f"{act} {who}" for act in PERSON_ACTS]
+        for topic in character.topics:
+            subject = _name(topic.about[0])
+            found.append(f"ask {who} about {subject}" if topic.verb != "tell" else f"tell {who} about {subject}")
+        for reaction in character.reactions:
+            if reaction.about and set(reaction.act) & {"accuse", "lie", "warn"}:
+                act = next(a for a in reaction.act if a in {"accuse", "lie", "warn"})
+                found.append(f"{act} {who} about {_name(reaction.about[0])}")
+        for item_id in scene.inventory:
+            item = world.items.get(item_id)
+            if item is not None:
+                found += [f"give {_name(item.names[-1])} to {who}", f"show {_name(item.names[-1])} to {who}"]
+    if story is not None:
+        for item_id, where in story.item_places.items():
+            item = world.items.get(item_id)
+            if item is not None and where == scene.location:
+                found += [f"take {_name(item.names[-1])}", f"examine {_name(item.names[-1])}"]
+    for item_id in scene.inventory:
+        item = world.items.get(item_id)
+        if item is not None:
+            found += [f"examine {_name(item.names[-1])}", f"drop {_name(item.names[-1])}"]
+    found += [command.say[0] for command in world.commands]
+    found += list(VERBS)
+    return list(dict.fromkeys(found))
+
+
+class Chooser:
+    """Picks the next command, favouring those tried least often across every game so far."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.tried: Counter[str] = Counter()
+
+    def choose(self, options: list[str]) -> str:
+        # Weight 1/(1+n)^2: an untried command is four times as likely as one tried once.
+        weights = [1.0 / (1 + self.tried[option]) ** 2 for option in options]
+        choice = self.rng.choices(options, weights=weights, k=1)[0]
+        self.tried[choice] += 1
+        return choice
