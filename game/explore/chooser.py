@@ -57,21 +57,34 @@ def candidates(world: World, scene: SceneState) -> list[str]:
         item = world.items.get(item_id)
         if item is not None:
             found += [f"examine {_name(item.names[-1])}", f"drop {_name(item.names[-1])}"]
-    found += [command.say[0] for command in world.commands]
+    # A world command tied to other places only answers "otherwise" here: a wasted turn.
+    found += [command.say[0] for command in world.commands
+              if not command.when.place or scene.location in command.when.place]
     found += list(VERBS)
     return list(dict.fromkeys(found))
 
 
+EXIT_WEIGHT = 4.0
+"""Going somewhere opens more of a world than another question here, so exits are chosen more often."""
+
+
 class Chooser:
-    """Picks the next command, favouring those tried least often across every game so far."""
+    """Picks the next command, favouring what was tried least often, in this place, across every game."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.tried: Counter[str] = Counter()
+        self.tried: Counter[tuple[str, str]] = Counter()
 
-    def choose(self, options: list[str]) -> str:
+    def choose(self, options: list[str], place: str = "", exits: frozenset[str] = frozenset()) -> str:
         # Weight 1/(1+n)^2: an untried command is four times as likely as one tried once.
-        weights = [1.0 / (1 + self.tried[option]) ** 2 for option in options]
+        weights = [(EXIT_WEIGHT if option in exits else 1.0) / (1 + self.tried[(place, option)]) ** 2
+                   for option in options]
         choice = self.rng.choices(options, weights=weights, k=1)[0]
-        self.tried[choice] += 1
+        self.tried[(place, choice)] += 1
         return choice
+
+    def next_in(self, world: World, scene: SceneState) -> str:
+        """The next command in ``scene``."""
+        place = world.places.get(scene.location or "")
+        exits = frozenset(place.exits) if place is not None else frozenset()
+        return self.choose(candidates(world, scene), scene.location or "", exits)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.config import Settings
-from game.explore.chooser import Chooser, candidates
+from game.explore.chooser import Chooser
 from game.explore.play import Game, play_game, replay
 from game.explore.reach import KINDS, Catalogue
 from game.explore.shrink import shrink
@@ -95,7 +95,7 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
     def next_command(scene: SceneState, turn: int) -> str | None:
         if turn >= options.turns:
             return None
-        return chooser.choose(candidates(world, scene))
+        return chooser.next_in(world, scene)
 
     for number in range(options.games):
         game = await play_game(settings, world.id, options.seed, catalogue, next_command)

@@ -50,7 +50,8 @@ def item_faults(world: World, scene: SceneState) -> list[Fault]:
     """One item in two places at once; or two items of one name in two places, which the player reads as one."""
     where = _where_items(world, scene)
     # The check is that the item is not in its second place: it fails while it is in both.
-    faults = [Fault("item-twice", f"{item} is {' and '.join(p for p, _ in places)}", (places[1][1],))
+    faults = [Fault("item-twice", f"{item} is in two places at once ({places[0][0]}, {places[1][0]})",
+                    (places[1][1],))
               for item, places in sorted(where.items()) if len(places) > 1]
     by_name: dict[str, list[str]] = {}
     for item in sorted(where):
@@ -60,7 +61,8 @@ def item_faults(world: World, scene: SceneState) -> list[Fault]:
     for name, items in sorted(by_name.items()):
         places = sorted({place for item in items for place, _ in where[item]})
         if len(items) > 1 and len(places) > 1:
-            faults.append(Fault("item-twice", f"{name!r} ({', '.join(items)}) is {' and '.join(places)}",
+            # Named without its places: the same pair seen in other places is the same fault.
+            faults.append(Fault("item-twice", f"{name!r} is two items ({', '.join(items)}) seen in two places",
                                 tuple(check for item in items[1:] for _, check in where[item][:1])))
     return faults
 
@@ -90,19 +92,32 @@ def fallback_fault(world: World, command: str, output: str) -> Fault | None:
 
 
 def lie_faults(catalogue: Catalogue, before: SceneState, output: str) -> list[Fault]:
-    """A lie told when the player had already been told, by its speaker, the revelation it denies."""
+    """A lie told when the player already knew, from anyone, a revelation it denies.
+
+    The engine stops a lie once its speaker remembers confessing; a revelation the player learned from
+    someone else (or a scene) leaves the lie standing, and the player hears a denial of what they know."""
     faults: list[Fault] = []
-    known = {a.name: set(a.revealed) for a in (before.known or {}).values()}
+    world = catalogue.world
+    known = {(world.canonical(a.name) or a.name, key) for a in (before.known or {}).values() for key in a.revealed}
     for speaker, reply, denies, own in catalogue.lies:
         said = [key for key in reply if key in output]
         if not said:
             continue
-        denied = {d.split(":", 1)[1] if ":" in d else d for d in denies} or set(own)
-        confessed = sorted(denied & known.get(speaker, set()))
+        denied = {_denied(world, speaker, entry) for entry in denies} or {(speaker, key) for key in own}
+        confessed = sorted(f"{name}:{key}" for name, key in denied & known)
         if confessed:
             faults.append(Fault("denied-after-confession",
-                                f"{speaker} lied after revealing {', '.join(confessed)}", (_absent(said[0]),)))
+                                f"{speaker} denied {', '.join(confessed)}, which the player had learned",
+                                (_absent(said[0]),)))
     return faults
+
+
+def _denied(world: World, speaker: str, entry: str) -> tuple[str, str]:
+    """A lie's ``denies`` entry as (character name, key): ``NAME:KEY``, or the speaker's own ``KEY``."""
+    name, colon, key = entry.partition(":")
+    if not colon:
+        return (speaker, entry)
+    return (world.canonical(name) or name, key)
 
 
 def _absent(key: str) -> str:
