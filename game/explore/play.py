@@ -6,6 +6,7 @@ saved failure is reproduced: a game's outcome depends only on the world, the see
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +39,13 @@ class Game:
         self.checks.setdefault(fault.key, fault.checks)
 
 
+def ram_folder() -> str | None:
+    """Where temporary games go: a RAM-backed folder when the machine has one (each turn commits to SQLite,
+    and hundreds of throwaway games need not touch a disk), else the system's temporary folder."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+
+
 def explore_settings(settings: Settings, world: str, seed: int, saves_dir: Path) -> Settings:
     """Offline and private: the explorer never asks a model and never touches the player's saves."""
     return settings.model_copy(update={"world": world, "seed": seed, "narrator": "offline", "saves_dir": saves_dir})
@@ -50,7 +58,7 @@ async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Cat
     from game.script.runner import command_output
 
     game = Game()
-    with tempfile.TemporaryDirectory(prefix="kith-explore-") as folder:
+    with tempfile.TemporaryDirectory(prefix="kith-explore-", dir=ram_folder()) as folder:
         game_settings = explore_settings(settings, world_id, seed, Path(folder))
         session = await GameSession.open(game_settings, save=Path(folder) / "explore.sqlite", new=True,
                                          world=world_id)
