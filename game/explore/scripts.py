@@ -6,6 +6,7 @@ regression test of the fix as it is.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,10 @@ def save_failures(folder: Path, world_id: str, content_dir: Path | None, seed: i
                   faults: list[tuple[dict[str, Any], tuple[str, ...]]]) -> list[Path]:
     """Write one script per fault, numbered in the report's order; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
+    if content_dir is not None:
+        # Relative to the script (as ``** content:`` is read), so a folder of failures committed beside
+        # the world keeps finding it from any checkout.
+        content_dir = Path(os.path.relpath(content_dir.resolve(), folder.resolve()))
     written: list[Path] = []
     for number, (fault, checks) in enumerate(faults, start=1):
         slug = _SLUG.sub("-", str(fault["detail"]).casefold()).strip("-")[:40]
