@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from game.config import Settings
+from game.explore.deeds import deed_faults
 from game.explore.faults import Fault, turn_faults
 from game.explore.matching import squash
 from game.explore.reach import KINDS, Catalogue
@@ -78,7 +79,8 @@ async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Cat
                 after = session.scene
                 text = squash(output)
                 _note(game, catalogue.reached(after, text))
-                for fault in turn_faults(catalogue, command, before, after, text):
+                for fault in [*turn_faults(catalogue, command, before, after, text),
+                              *deed_faults(before, after, session.features, session.graph)]:
                     game.note(fault)
                 if after.ending is not None:
                     game.ending = after.ending
