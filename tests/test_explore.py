@@ -62,6 +62,8 @@ def test_each_planted_fault_is_found_with_a_short_command_list(flawed: tuple[int
     assert "Tobin Hale:wants-boat" in lie["detail"]
     assert len(lie["commands"]) <= 4 and lie["commands"][-1] == "ask Edda about Tobin"
     assert by_kind["fallback-reply"]["commands"] == ["pray"]
+    assert by_kind["ending-cites-unfound"]["commands"] == ["ask Edda about ferry", "board the ferry"]
+    assert "the toll book" in by_kind["ending-cites-unfound"]["detail"]
     assert "exception" not in by_kind
 
 

@@ -87,7 +87,7 @@ def fallback_fault(world: World, command: str, output: str) -> Fault | None:
     variants = world.replies.unknown or [FALLBACK_DEFAULT]
     found = [key for key in keys(world, variants) if key in output]
     if found:
-        return Fault("fallback-reply", f"{command!r} was answered by the parser's fallback", (_absent(found[0]),))
+        return Fault("fallback-reply", f"{command!r} was answered by the parser's fallback", (absent(found[0]),))
     return None
 
 
@@ -108,7 +108,7 @@ def lie_faults(catalogue: Catalogue, before: SceneState, output: str) -> list[Fa
         if confessed:
             faults.append(Fault("denied-after-confession",
                                 f"{speaker} denied {', '.join(confessed)}, which the player had learned",
-                                (_absent(said[0]),)))
+                                (absent(said[0]),)))
     return faults
 
 
@@ -120,7 +120,7 @@ def _denied(world: World, speaker: str, entry: str) -> tuple[str, str]:
     return (world.canonical(name) or name, key)
 
 
-def _absent(key: str) -> str:
+def absent(key: str) -> str:
     """A check that the output does not hold ``key`` (squashed text: any case, any spacing)."""
     return "!/(?i)" + r"\W+".join(re.findall(r"\w+", key))
 

@@ -14,9 +14,11 @@ from pathlib import Path
 
 from game.config import Settings
 from game.explore.deeds import deed_faults
+from game.explore.endings import ending_faults, items_found
 from game.explore.faults import Fault, turn_faults
 from game.explore.matching import squash
 from game.explore.reach import KINDS, Catalogue
+from game.explore.tiers import tier_faults
 from game.world.scene import SceneState
 
 Next = Callable[[SceneState, int], str | None]
@@ -65,8 +67,10 @@ async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Cat
                                          world=world_id)
         try:
             _note(game, catalogue.reached(session.scene, ""))
+            found = items_found(session.scene)
             while True:
                 before = session.scene
+                tiers = {name: session.attitudes.tier(name) for name in before.cast}
                 command = next_command(before, len(game.commands))
                 if command is None:
                     break
@@ -79,8 +83,11 @@ async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Cat
                 after = session.scene
                 text = squash(output)
                 _note(game, catalogue.reached(after, text))
+                found |= items_found(after)
                 for fault in [*turn_faults(catalogue, command, before, after, text),
-                              *deed_faults(before, after, session.features, session.graph)]:
+                              *deed_faults(before, after, session.features, session.graph),
+                              *tier_faults(catalogue.world, tiers, text),
+                              *ending_faults(catalogue.world, after, text, found)]:
                     game.note(fault)
                 if after.ending is not None:
                     game.ending = after.ending
