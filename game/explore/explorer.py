@@ -14,12 +14,15 @@ from typing import Any
 
 from game.config import Settings
 from game.explore.chooser import Chooser
+from game.explore.goals import Goal, goal_for, step_toward
 from game.explore.play import Game, play_game, replay
 from game.explore.reach import KINDS, Catalogue
 from game.explore.shrink import shrink
 from game.world import World
 from game.world.scene import SceneState
 
+DIRECTED = 4
+"""One game in this many plays toward an ending (``goals``); the rest explore."""
 Progress = Callable[[int, int], None]
 """Told (games done, games in all) after each game."""
 
@@ -92,13 +95,26 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
     chooser = Chooser(random.Random(options.seed))
     found = Exploration(world, options)
 
+    goals = [goal_for(world, ending) for ending in world.endings]
+    goal: Goal | None = None
+
     def next_command(scene: SceneState, turn: int) -> str | None:
         if turn >= options.turns:
             return None
-        return chooser.next_in(world, scene)
+        if goal is None:
+            return chooser.next_in(world, scene)
+        wanted = {command.casefold() for command in goal.commands}
+        step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
+        if step is not None:
+            wanted.add(step)
+        return chooser.next_in(world, scene, frozenset(wanted))
 
     for number in range(options.games):
+        # Every DIRECTED-th game plays toward one ending, the endings in turn.
+        goal = goals[(number // DIRECTED) % len(goals)] if goals and number % DIRECTED == DIRECTED - 1 else None
         game = await play_game(settings, world.id, options.seed, catalogue, next_command)
+        if game.ending is not None:
+            chooser.ended()
         found.absorb(game)
         if progress is not None:
             progress(number + 1, options.games)
@@ -110,6 +126,10 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
             return key in replayed.faults
 
         fault.commands = await shrink(fault.commands, shows, shrink_tries)
+        # The checks of the shrunk list's own game: a shorter way may show the fault in other places.
+        final = await replay(settings, world.id, options.seed, catalogue, fault.commands,
+                             stop_at=lambda g, key=key: key in g.faults)  # type: ignore[misc]
+        fault.checks = final.checks.get(key, fault.checks)
     for ending_id, ending in found.endings.items():
         async def ends(commands: list[str], ending_id: str = ending_id) -> bool:
             return (await replay(settings, world.id, options.seed, catalogue, commands)).ending == ending_id
