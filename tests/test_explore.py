@@ -73,8 +73,9 @@ def test_reach_lists_the_ending_nothing_leads_to(flawed: tuple[int, dict[str, An
     assert endings["drowned"] == {"id": "drowned", "title": "Under the Water", "reached": False, "commands": []}
     assert endings["crossed"]["reached"] is True
     assert endings["crossed"]["commands"] == ["ask Edda about ferry", "board the ferry"]
-    assert report["unreached"]["commands"] == ["pray"]  # it never once worked
     assert report["unreached"]["places"] == []
+    # Marked explore = false, with a reason: the world says only a path no explorer guesses leads there.
+    assert report["unreached"]["topics"] == [] and report["unreached"]["beats"] == []
 
 
 def test_saved_failures_are_scripts_that_fail_while_the_fault_is_there(
@@ -129,6 +130,16 @@ def test_a_budget_out_of_range_is_refused_in_one_line(args: tuple[str, ...], mes
     assert code == 2
     assert message in err
     assert "Traceback" not in err
+
+
+def test_explore_false_without_a_reason_is_refused_at_load(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    world = (WORLDS / "flawed" / "world.toml").read_text(encoding="utf-8")
+    reasonless = "\n".join(line for line in world.splitlines() if not line.startswith("explore_reason"))
+    (tmp_path / "flawed").mkdir()
+    (tmp_path / "flawed" / "world.toml").write_text(reasonless, encoding="utf-8")
+    code, _, err = kith(capsys, "--content-dir", str(tmp_path), "explore", "flawed", "--games", "1")
+    assert code == 2
+    assert "explore = false needs explore_reason" in err
 
 
 def test_an_unknown_world_is_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:

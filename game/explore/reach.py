@@ -34,6 +34,8 @@ class Catalogue:
     topics: dict[str, list[str]] = field(default_factory=dict)
     reactions: dict[str, list[str]] = field(default_factory=dict)
     commands: dict[str, list[str]] = field(default_factory=dict)
+    hidden: set[str] = field(default_factory=set)
+    """Labels of topics and beats the world marks ``explore = false``: never listed as unreached."""
     lies: list[tuple[str, list[str], list[str], list[str]]] = field(default_factory=list)
     """(speaker, reply keys, revelation keys it denies, the speaker's own keys) of every lie topic."""
 
@@ -45,6 +47,8 @@ class Catalogue:
             for topic in character.topics:
                 label = _unique(f"{character.name}: {topic.about[0]}", catalogue.topics)
                 catalogue.topics[label] = keys(world, topic.reply)
+                if not topic.explore:
+                    catalogue.hidden.add(label)
                 if topic.lie:
                     catalogue.lies.append((character.name, keys(world, topic.reply), list(topic.denies), own))
             for reaction in character.reactions:
@@ -58,8 +62,9 @@ class Catalogue:
     def everything(self) -> dict[str, list[str]]:
         world = self.world
         revelations = [f"{c.name}:{r.key}" for c in world.characters for r in c.revelations]
-        return {"places": list(world.places), "topics": list(self.topics), "reactions": list(self.reactions),
-                "beats": [b.id for b in world.beats], "revelations": revelations, "commands": list(self.commands)}
+        return {"places": list(world.places), "topics": [t for t in self.topics if t not in self.hidden],
+                "reactions": list(self.reactions), "beats": [b.id for b in world.beats if b.explore],
+                "revelations": revelations, "commands": list(self.commands)}
 
     def reached(self, scene: SceneState, output: str) -> dict[str, set[str]]:
         """What this scene and this (squashed) output show as reached."""
