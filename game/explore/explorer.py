@@ -17,10 +17,12 @@ from game.explore.chooser import Chooser
 from game.explore.goals import Goal, goal_for, step_toward
 from game.explore.play import Game, play_game, replay
 from game.explore.reach import KINDS, Catalogue
-from game.explore.shrink import shrink
+from game.explore.shrink import MAX_TRIES, shrink
 from game.world import World
 from game.world.scene import SceneState
 
+ENDING_SHARE = 4
+"""An ending's shrinking gets this fraction of a fault's tries."""
 DIRECTED = 4
 """One game in this many plays toward an ending (``goals``); the rest explore."""
 Progress = Callable[[int, int], None]
@@ -89,7 +91,7 @@ def _fault_order(entry: tuple[tuple[str, str], Found]) -> tuple[int, int, str]:
 
 
 async def explore(settings: Settings, world: World, options: Options, progress: Progress | None = None,
-                  shrink_tries: int = 40) -> Exploration:
+                  shrink_tries: int = MAX_TRIES) -> Exploration:
     """Play the games, then shrink every fault's and ending's command list by replay."""
     catalogue = Catalogue.of(world)
     chooser = Chooser(random.Random(options.seed))
@@ -134,7 +136,8 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
         async def ends(commands: list[str], ending_id: str = ending_id) -> bool:
             return (await replay(settings, world.id, options.seed, catalogue, commands)).ending == ending_id
 
-        ending.commands = await shrink(ending.commands, ends, shrink_tries)
+        # An ending's list is a whole game long and ends only at the ending: fewer tries than a fault's.
+        ending.commands = await shrink(ending.commands, ends, max(1, shrink_tries // ENDING_SHARE))
     return found
 
 

@@ -64,7 +64,7 @@ async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Cat
     with tempfile.TemporaryDirectory(prefix="kith-explore-", dir=ram_folder()) as folder:
         game_settings = explore_settings(settings, world_id, seed, Path(folder))
         session = await GameSession.open(game_settings, save=Path(folder) / "explore.sqlite", new=True,
-                                         world=world_id)
+                                         world=world_id, world_loaded=catalogue.world)
         try:
             _note(game, catalogue.reached(session.scene, ""))
             found = items_found(session.scene)
