@@ -21,6 +21,7 @@ from benchmarks import (
     deeds_bench,
     engine_bench,
     enrich_bench,
+    explore_bench,
     extract_bench,
     gossip_bench,
     graph_bench,
@@ -61,6 +62,7 @@ BENCHMARKS: dict[str, Callable[[bool], list[str]]] = {
     "open_bench": open_bench.run,
     "undo_bench": undo_bench.run,
     "story_bench": story_bench.run,
+    "explore_bench": explore_bench.run,
 }
 
 

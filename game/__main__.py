@@ -26,6 +26,7 @@ no more starts without loading pydantic."""
 COMMAND_MODULES = {
     "play": "game.cli.play",
     "run": "game.cli.run",
+    "explore": "game.cli.explore",
     "saves": "game.cli.saves",
     "graph": "game.cli.graph",
     "worlds": "game.cli.worlds",

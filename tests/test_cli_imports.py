@@ -111,7 +111,7 @@ def test_play_draws_its_first_frame_before_loading_pydantic_or_the_engine(tmp_pa
 
 
 def test_every_command_still_builds_its_parser_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("play", "run", "saves", "graph", "worlds", "doctor", "llm"):
+    for command in ("play", "run", "explore", "saves", "graph", "worlds", "doctor", "llm"):
         with pytest.raises(SystemExit) as leaving:
             main([command, "--help"])
         assert leaving.value.code == 0

@@ -15,7 +15,7 @@ from game.__main__ import COMMAND_FOLDERS_HEADING, FOLDERS_HEADING, build_parser
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("command", ["play", "run", "saves", "graph", "doctor", "llm"])
+@pytest.mark.parametrize("command", ["play", "run", "explore", "saves", "graph", "doctor", "llm"])
 def test_every_command_is_registered(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A command module that fails to import is an error, never a command that silently disappears."""
     with pytest.raises(SystemExit) as leaving:

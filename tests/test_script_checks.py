@@ -12,7 +12,7 @@ from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.script.checks import CheckContext, CheckSyntaxError, parse_check
 from game.world.refs import RefSyntaxError, parse_relation_ref
-from game.world.scene import SceneState
+from game.world.scene import SceneState, StoryState
 
 OUTPUT = """The harbour smells of tar. A gull cries; another gull answers.
 Bram looks up from the nets.\n"He’s my sister's son," he says."""
@@ -155,6 +155,7 @@ async def test_graph_checks_resolve_names_by_the_one_rule_and_fail_on_ambiguity(
 SCENE = SceneState(
     location="docks", inventory=["lamp", "Rope"], flags={"bribed": True, "coins": 3},
     met=["Bram"], ending=None,
+    story=StoryState(item_places={"net": "docks"}, held={"ledger": "Bram"}, positions={"Bram": "docks"}),
 )
 
 
@@ -182,6 +183,12 @@ SCENE = SceneState(
         ("{state} turn = 4", True),
         ("{state} turn < 4", False),
         ("{state} inventory > 2", False),
+        ("{state} story.item_places has net", True),
+        ("{state} !story.item_places has ledger", True),
+        ("{state} story.held has ledger", True),
+        ("{state} story.held.ledger = bram", True),
+        ("{state} story.positions.Bram = market", False),
+        ("{state} story.nothing", False),
     ],
 )
 def test_state_checks(line: str, passes: bool) -> None:

@@ -1,4 +1,4 @@
-"""The worked examples in docs/scripts.md and docs/commands.md, run as written.
+"""The worked examples in docs/scripts.md, docs/commands.md and docs/explore.md, run as written.
 
 Each document is played in its own empty folder: blocks fenced as ```` ```LANG file=NAME ```` are written
 there first, then every ``$ command`` line of the ```` ```console ```` blocks runs in order (through the
@@ -70,11 +70,12 @@ def sandbox_env(folder: Path) -> dict[str, str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("document", ["scripts.md", "commands.md"])
+@pytest.mark.parametrize("document", ["scripts.md", "commands.md", "explore.md"])
 def test_worked_examples(document: str, tmp_path: Path) -> None:
     found = blocks((DOCS / document).read_text(encoding="utf-8"))
     for _, name, body in found:
         if name is not None:
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)  # a world's file: worlds/jetty/world.toml
             (tmp_path / name).write_text(body, encoding="utf-8")
     env = sandbox_env(tmp_path)
     ran = 0

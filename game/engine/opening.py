@@ -132,9 +132,13 @@ class OpenedGame:
 
 
 async def open_game(settings: Settings, save: str | Path | None, *, new: bool, world: str | None,
-                    narrator: Narrator | None, env: Mapping[str, str] | None) -> OpenedGame:
+                    narrator: Narrator | None, env: Mapping[str, str] | None,
+                    world_loaded: World | None = None) -> OpenedGame:
     """Open (or create) the save and read the game in it; on any failure the save is closed, and a save
-    being created is removed, so nothing half-made is left under a player's name."""
+    being created is removed, so nothing half-made is left under a player's name.
+
+    ``world_loaded``: the world of a new game, already loaded (it never changes once loaded): ``kith
+    explore`` opens hundreds of games of one world, and need not parse its files for each."""
     path = choose_path(settings, save, new, world)
     creating = not path.exists()
     if new and not creating:
@@ -144,7 +148,8 @@ async def open_game(settings: Settings, save: str | Path | None, *, new: bool, w
         from game.world import load_world
 
         world_id = choose_world_id(settings, world)
-        loaded = load_world(world_dir_of(settings, world_id), world_id)
+        loaded = world_loaded if world_loaded is not None and world_loaded.id == world_id else \
+            load_world(world_dir_of(settings, world_id), world_id)
         first = loaded  # the whole of turn 0 is written before the save gets its name
 
         async def seed(db: SaveDatabase) -> None:

@@ -165,13 +165,15 @@ class GameSession:
     @classmethod
     async def open(cls, settings: Settings, save: str | Path | None = None, *, new: bool = False,
                    world: str | None = None, narrator: Narrator | None = None,
-                   env: Mapping[str, str] | None = None) -> GameSession:
+                   env: Mapping[str, str] | None = None, world_loaded: World | None = None) -> GameSession:
         """Open ``save`` (a name or a path), creating it when missing or when ``new``.
 
         With no save: resume the most recently played one, or start a new game with a generated name.
-        ``env`` is where a narrator made here reads its API key (the process environment when not given).
+        ``env`` is where a narrator made here reads its API key (the process environment when not given);
+        ``world_loaded`` is a new game's world when the caller has loaded it already.
         """
-        game = await open_game(settings, save, new=new, world=world, narrator=narrator, env=env)
+        game = await open_game(settings, save, new=new, world=world, narrator=narrator, env=env,
+                               world_loaded=world_loaded)
         return cls(settings, game.db, game.world, game.narrator, game.state, game.new_game, game.discovered)
 
     async def close(self) -> None:

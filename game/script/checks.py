@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from game.features.feature import ScriptCheck
 from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
@@ -375,7 +377,9 @@ class StateCheck(Check):
         head, *rest = self.path
         current: Any = context.turn if head == "turn" else getattr(context.scene, head, None)
         for part in rest:
-            current = current.get(part) if isinstance(current, Mapping) else None
+            # ``story.item_places``: the story's own state is a model, read by field like a mapping.
+            current = current.get(part) if isinstance(current, Mapping) else (
+                getattr(current, part, None) if isinstance(current, BaseModel) else None)
         return current
 
     def observe(self, context: CheckContext) -> tuple[bool, str]:

@@ -1,0 +1,115 @@
+"""What the explorer may type next: commands built from what the world offers at this moment.
+
+Every candidate is made of the world's own words (an exit's direction, a person's short name, a topic's
+subject, an item's name, a world command's phrase), so a reply that is the parser's fallback to one of
+them is the world's fault, not the explorer's. The choice is weighted toward what was tried least, and
+it draws only on a seeded ``random.Random``: the same seed plays the same games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from game.world import World
+from game.world.scene import SceneState
+from game.world.schema import Item, Topic
+
+VERBS = ("look", "inventory", "wait", "exits", "think", "listen", "smell")
+"""Parser verbs that need no object: tried now and then, like any player would."""
+PERSON_ACTS = ("talk to", "help", "threaten", "follow")
+
+
+def _name(phrase: str) -> str:
+    return phrase.removeprefix("the ").removeprefix("a ").removeprefix("an ").strip()
+
+
+def topic_command(who: str, topic: Topic) -> str:
+    """How the explorer asks (or tells) ``who`` about a topic: its first subject."""
+    return f"{'tell' if topic.verb == 'tell' else 'ask'} {who} about {_name(topic.about[0])}"
+
+
+def item_word(item: Item) -> str:
+    """The item's last alias (its shortest handle, usually), as the explorer types it."""
+    return _name(item.names[-1])
+
+
+def candidates(world: World, scene: SceneState) -> list[str]:
+    """Every command that makes sense here and now, in a stable order."""
+    story = scene.story
+    place = world.places.get(scene.location or "")
+    found: list[str] = []
+    if place is not None:
+        found += list(place.exits)
+        found += [f"examine {_name(feature.names[0])}" for feature in place.features]
+    for name in scene.cast:
+        character = world.character(name)
+        if character is None:
+            continue
+        who = character.short_name
+        found += [f"{act} {who}" for act in PERSON_ACTS]
+        found += [topic_command(who, topic) for topic in character.topics]
+        for reaction in character.reactions:
+            if reaction.about and set(reaction.act) & {"accuse", "lie", "warn"}:
+                act = next(a for a in reaction.act if a in {"accuse", "lie", "warn"})
+                found.append(f"{act} {who} about {_name(reaction.about[0])}")
+        for item_id in scene.inventory:
+            item = world.items.get(item_id)
+            if item is not None:
+                found += [f"give {item_word(item)} to {who}", f"show {item_word(item)} to {who}"]
+    if story is not None:
+        for item_id, where in story.item_places.items():
+            item = world.items.get(item_id)
+            if item is not None and where == scene.location:
+                found += [f"take {item_word(item)}", f"examine {item_word(item)}"]
+    for item_id in scene.inventory:
+        item = world.items.get(item_id)
+        if item is not None:
+            found += [f"examine {item_word(item)}", f"drop {item_word(item)}"]
+    # A world command tied to other places only answers "otherwise" here: a wasted turn.
+    found += [command.say[0] for command in world.commands
+              if not command.when.place or scene.location in command.when.place]
+    found += list(VERBS)
+    return list(dict.fromkeys(found))
+
+
+EXIT_WEIGHT = 4.0
+GOAL_WEIGHT = 6.0
+ENDER_WEIGHT = 0.02
+"""An ending found once is found again by the directed games; exploring past it finds the rest."""
+"""Going somewhere opens more of a world than another question here, so exits are chosen more often."""
+
+
+class Chooser:
+    """Picks the next command, favouring what was tried least often, in this place, across every game."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.tried: Counter[tuple[str, str]] = Counter()
+        self.enders: set[tuple[str, str]] = set()
+        """(place, command) that ended a game: an exploring game avoids them, to see what lies past."""
+        self.last: tuple[str, str] | None = None
+
+    def ended(self) -> None:
+        """The last command chosen ended its game (an ending was reached)."""
+        if self.last is not None:
+            self.enders.add(self.last)
+
+    def choose(self, options: list[str], place: str = "", exits: frozenset[str] = frozenset(),
+               wanted: frozenset[str] = frozenset()) -> str:
+        # Weight 1/(1+n)^2: an untried command is four times as likely as one tried once. What a directed
+        # game wants (``wanted``) is weighted far above, tried or not: the way to an ending is walked again.
+        weights = [GOAL_WEIGHT if option.casefold() in wanted else
+                   ENDER_WEIGHT if not wanted and (place, option) in self.enders else
+                   (EXIT_WEIGHT if option in exits else 1.0) / (1 + self.tried[(place, option)]) ** 2
+                   for option in options]
+        choice = self.rng.choices(options, weights=weights, k=1)[0]
+        self.tried[(place, choice)] += 1
+        self.last = (place, choice)
+        return choice
+
+    def next_in(self, world: World, scene: SceneState, wanted: frozenset[str] = frozenset()) -> str:
+        """The next command in ``scene``; ``wanted``: the commands (casefolded) a directed game seeks."""
+        place = world.places.get(scene.location or "")
+        exits = frozenset(place.exits) if place is not None else frozenset()
+        return self.choose(candidates(world, scene), scene.location or "", exits, wanted)

@@ -1,0 +1,125 @@
+"""Playing toward an ending: the commands and places an ending's conditions point to, walked backwards.
+
+An ending is set by a beat's or a command's effects; their ``when`` names places to be in, items to
+carry, flags to have set and people to have met. Each flag leads back to what sets it (a topic, a
+reaction, a command, a feature, an item's taking, a beat, whose own ``when`` is walked in turn, a few
+steps deep). The explorer's directed games weight those commands, and the exits toward those places,
+above the rest: a guess at a route, not a solver, but it finds endings blind play rarely reaches.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from game.explore.chooser import item_word, topic_command
+from game.world import World
+from game.world.schema import Conditions, Effects
+
+DEPTH = 4
+
+
+@dataclass
+class Goal:
+    ending: str
+    commands: set[str] = field(default_factory=set)
+    places: set[str] = field(default_factory=set)
+
+
+def _producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | None]]:
+    """Every effect in the world, with its conditions, the commands that trigger it and where."""
+    found: list[tuple[Effects, Conditions, list[str], str | None]] = []
+    for character in world.characters:
+        who = character.short_name
+        for topic in character.topics:
+            found.append((topic.effects, topic.when, [topic_command(who, topic)], character.location))
+        for reaction in character.reactions:
+            typed = []
+            for act in reaction.act:
+                if act in {"give", "show", "bribe"} and reaction.item and reaction.item in world.items:
+                    typed.append(f"{act} {item_word(world.items[reaction.item])} to {who}")
+                elif act in {"accuse", "lie", "warn"} and reaction.about:
+                    typed.append(f"{act} {who} about {reaction.about[0].removeprefix('the ')}")
+                else:
+                    typed.append(f"{'talk to' if act == 'talk' else act} {who}")
+            found.append((reaction.effects, reaction.when, typed, character.location))
+    for command in world.commands:
+        found.append((command.effects, command.when, [command.say[0]], None))
+    for place in world.places.values():
+        for feature in place.features:
+            found.append((feature.effects, Conditions(), [f"examine {feature.names[0].removeprefix('the ')}"], place.id))
+    for item in world.items.values():
+        found.append((item.on_take, Conditions(), [f"take {item_word(item)}"], item.location))
+    for beat in world.beats:
+        found.append((beat.effects, beat.when, [], None))
+    return found
+
+
+def _wants(when: Conditions) -> tuple[set[str], set[str], set[str]]:
+    """(flags, items, places) a condition asks for, its ``any`` alternatives included."""
+    flags = {f for f in when.flags if not f.startswith("!")}
+    items = {i for i in when.items if not i.startswith("!")}
+    places = {p for p in when.place if not p.startswith("!")}
+    for sub in when.any_of:
+        more = _wants(sub)
+        flags |= more[0]
+        items |= more[1]
+        places |= more[2]
+    return flags, items, places
+
+
+def goal_for(world: World, ending: str) -> Goal:
+    goal = Goal(ending)
+    producers = _producers(world)
+    queue: deque[tuple[Conditions, int]] = deque()
+    for effects, when, typed, where in producers:
+        if effects.ending == ending:
+            goal.commands |= set(typed)
+            if where is not None:
+                goal.places.add(where)
+            queue.append((when, 0))
+    seen_flags: set[str] = set()
+    while queue:
+        when, depth = queue.popleft()
+        flags, items, places = _wants(when)
+        goal.places |= {p for p in places if p in world.places}
+        for item in items:
+            found = world.items.get(item)
+            if found is not None:
+                goal.commands.add(f"take {item_word(found)}")
+                if found.location in world.places:
+                    goal.places.add(found.location)
+        if depth >= DEPTH:
+            continue
+        for flag in flags - seen_flags:
+            seen_flags.add(flag)
+            for effects, cond, typed, where in producers:
+                if flag in effects.set_flags:
+                    goal.commands |= set(typed)
+                    if where is not None and where in world.places:
+                        goal.places.add(where)
+                    queue.append((cond, depth + 1))
+    return goal
+
+
+def step_toward(world: World, here: str, targets: set[str]) -> str | None:
+    """The exit that starts the shortest way from ``here`` to the nearest of ``targets`` (None: there, or none)."""
+    if here in targets or not targets:
+        return None
+    first: dict[str, str] = {}
+    queue: deque[str] = deque([here])
+    seen = {here}
+    while queue:
+        place = queue.popleft()
+        found = world.places.get(place)
+        if found is None:
+            continue
+        for direction, to in found.exits.items():
+            if to in seen:
+                continue
+            seen.add(to)
+            first[to] = first.get(place, direction)
+            if to in targets:
+                return first[to]
+            queue.append(to)
+    return None
