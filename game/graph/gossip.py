@@ -13,8 +13,9 @@ relation versions costs what a save of 1k costs when the same people stand on th
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from game.graph.index import GraphIndex
 from game.graph.knowing_terms import FIRST_HAND, PUBLIC
@@ -119,11 +120,20 @@ class _View:
             and node.attributes.get("player") is not True
 
 
-def candidate_pairs(view: _View, places: Mapping[str, str], settings: GossipSettings,
-                    rng: random.Random) -> Iterator[tuple[str, str]]:
+class Talkers(Protocol):
+    """Who can pass word on, and the ties word travels by: what ``candidate_pairs`` reads of a graph."""
+
+    def is_npc(self, node_id: str) -> bool: ...
+
+    def ties(self, node_id: str) -> Iterable[Edge]: ...
+
+
+def candidate_pairs(view: Talkers, places: Mapping[str, str], settings: GossipSettings,
+                    rng: random.Random, *, placed_only: bool = False) -> Iterator[tuple[str, str]]:
     """Pairs of NPCs who can talk, in a seeded order: sharing a place first, then strong ties.
 
-    Only the people in ``places`` and their own ties are looked at: never the whole graph.
+    Only the people in ``places`` and their own ties are looked at: never the whole graph. With
+    ``placed_only`` a tie counts only when both people are placed (deed gossip: the absent hear nothing).
     """
     by_place: dict[str, list[str]] = {}
     for person, place in sorted(places.items()):
@@ -145,7 +155,8 @@ def candidate_pairs(view: _View, places: Mapping[str, str], settings: GossipSett
     for person in sorted({p for people in by_place.values() for p in people}):
         for edge in view.ties(person):
             other = edge.other_end(person)
-            if other != person and abs(edge.strength) >= settings.tie_strength and view.is_npc(other):
+            if other != person and abs(edge.strength) >= settings.tie_strength and view.is_npc(other) \
+                    and (not placed_only or other in places):
                 tied.add(pair_key(person, other))
     ordered = sorted(tied - seen)
     rng.shuffle(ordered)

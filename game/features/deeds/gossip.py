@@ -13,51 +13,38 @@ import random
 from collections.abc import Iterator, Mapping
 
 from game.features.deeds.discretion import close_people, withholds
-from game.features.deeds.model import DeedBook, DeedHow, DeedKnowing, keep_better, pair
+from game.features.deeds.model import DeedBook, DeedHow, DeedKnowing, keep_better
 from game.features.deeds.rules import is_news
-from game.graph.gossip import ATTEMPTS_PER_EXCHANGE, GossipSettings
+from game.graph.gossip import ATTEMPTS_PER_EXCHANGE, GossipSettings, candidate_pairs
 from game.graph.index import GraphIndex
+from game.graph.models import Edge
 
 Rank = tuple[int, int, int, str]
 
 
-def _is_npc(graph: GraphIndex, node_id: str) -> bool:
-    node = graph.nodes.get(node_id)
-    return node is not None and node.type == "individual" and node_id not in graph.player_ids \
-        and node.attributes.get("player") is not True
+class _Standing:
+    """The graph as the turn began, as relation gossip's pairing reads it (``Talkers``)."""
+
+    def __init__(self, graph: GraphIndex) -> None:
+        self.graph = graph
+
+    def is_npc(self, node_id: str) -> bool:
+        node = self.graph.nodes.get(node_id)
+        return node is not None and node.type == "individual" and node_id not in self.graph.player_ids \
+            and node.attributes.get("player") is not True
+
+    def ties(self, node_id: str) -> Iterator[Edge]:
+        for edge_id in self.graph.adjacent(node_id):
+            edge = self.graph.open_edges.get(edge_id)
+            if edge is not None:
+                yield edge
 
 
 def stage_pairs(graph: GraphIndex, places: Mapping[str, str], settings: GossipSettings,
                 rng: random.Random) -> Iterator[tuple[str, str]]:
-    """Pairs who can talk, in a seeded order: those sharing a place, then those strongly tied (both placed)."""
-    by_place: dict[str, list[str]] = {}
-    for person, place in sorted(places.items()):
-        if _is_npc(graph, person):
-            by_place.setdefault(place, []).append(person)
-    seen: set[tuple[str, str]] = set()
-    groups = [people for _, people in sorted(by_place.items()) if len(people) > 1]
-    rng.shuffle(groups)
-    for people in groups:
-        order = list(people)
-        rng.shuffle(order)
-        for i, a in enumerate(order):
-            for b in order[i + 1:]:
-                key = pair(a, b)
-                if key not in seen:
-                    seen.add(key)
-                    yield key
-    tied: set[tuple[str, str]] = set()
-    for person in sorted(p for people in by_place.values() for p in people):
-        for edge_id in graph.adjacent(person):
-            edge = graph.open_edges.get(edge_id)
-            if edge is None or abs(edge.strength) < settings.tie_strength:
-                continue
-            other = edge.other_end(person)
-            if other != person and other in places and _is_npc(graph, other):
-                tied.add(pair(person, other))
-    ordered = sorted(tied - seen)
-    rng.shuffle(ordered)
-    yield from ordered
+    """Pairs who can talk, in a seeded order: those sharing a place, then those strongly tied (both placed),
+    chosen as relation gossip chooses them."""
+    return candidate_pairs(_Standing(graph), places, settings, rng, placed_only=True)
 
 
 def _reverse(text: str) -> str:
