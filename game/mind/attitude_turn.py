@@ -152,7 +152,7 @@ def _news(graph: GraphIndex, writes: GraphWrites) -> Iterable[tuple[Node | None,
         if not ends & graph.player_ids or ends <= graph.player_ids:
             continue
         other = next(iter(ends - graph.player_ids))
-        tie = _tie(graph, knower, other)
+        tie = closeness(graph, knower, other)
         if tie <= 0:
             continue
         about = _node(graph, writes, other)
@@ -162,8 +162,9 @@ def _news(graph: GraphIndex, writes: GraphWrites) -> Iterable[tuple[Node | None,
         yield graph.nodes[knower], Delta(*base, reason=reason).scaled(tie * news_weight(edge.strength))
 
 
-def _tie(graph: GraphIndex, a: str, b: str) -> float:
-    """How close ``a`` and ``b`` are: the strongest positive open relation between them (0: none)."""
+def closeness(graph: GraphIndex, a: str, b: str) -> float:
+    """How close ``a`` and ``b`` are: the strongest positive open relation between them (0: none). Word of
+    the player reaches people by it, whether of a relation (here) or of a deed (the deeds feature)."""
     best = 0.0
     for edge_id in graph.adjacent(a):
         edge = graph.open_edges.get(edge_id)

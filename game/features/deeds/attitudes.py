@@ -17,16 +17,7 @@ from game.features.deeds.rules import act_phrase
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import NEWS_HARM, NEWS_HELP, Delta
-
-
-def tie(graph: GraphIndex, a: str, b: str) -> float:
-    """How close ``a`` and ``b`` are: the strongest warm open relation between them (0: none)."""
-    best = 0.0
-    for edge_id in graph.adjacent(a):
-        edge = graph.open_edges.get(edge_id)
-        if edge is not None and edge.other_end(a) == b and edge.strength > best:
-            best = edge.strength
-    return min(best, 1.0)
+from game.mind.attitude_turn import closeness
 
 
 def _relation_followed(graph: GraphIndex, target: str, turn: int, writes: GraphWrites | None = None) -> bool:
@@ -51,9 +42,9 @@ def witnessed(deeds: Iterable[Deed], graph: GraphIndex, writes: GraphWrites) -> 
         base = NEWS_HARM if deed.valence == "harmful" else NEWS_HELP
         reason = f"saw that you {act_phrase(deed.act, target.name if target else 'someone')}"[:200]
         for witness in deed.witnesses:
-            closeness = tie(graph, witness, deed.target)
-            if witness not in graph.player_ids and closeness > 0:
-                moved.append((witness, Delta(*base, reason=reason).scaled(closeness)))
+            nearness = closeness(graph, witness, deed.target)
+            if witness not in graph.player_ids and nearness > 0:
+                moved.append((witness, Delta(*base, reason=reason).scaled(nearness)))
     return moved
 
 
@@ -67,11 +58,11 @@ def heard(book: DeedBook, graph: GraphIndex, rows: Iterable[DeedKnowing]) -> lis
             continue
         if deed.actor not in graph.player_ids or deed.valence == "neutral":
             continue
-        closeness = tie(graph, row.knower, deed.target)
-        if closeness <= 0 or _relation_followed(graph, deed.target, deed.turn):
+        nearness = closeness(graph, row.knower, deed.target)
+        if nearness <= 0 or _relation_followed(graph, deed.target, deed.turn):
             continue
         target = graph.nodes.get(deed.target)
         base = NEWS_HARM if deed.valence == "harmful" else NEWS_HELP
         reason = f"heard you {act_phrase(deed.act, target.name if target else 'someone')}"
-        moved.append((row.knower, Delta(*base, reason=reason[:200]).scaled(closeness * row.confidence)))
+        moved.append((row.knower, Delta(*base, reason=reason[:200]).scaled(nearness * row.confidence)))
     return moved
