@@ -75,3 +75,15 @@ async def test_did_you_mean_offers_only_people_the_player_has_heard_of(tmp_path:
         for command in ("/why", "/mind", "/npc", "/knowledge", "/graph", "/relationship"):
             assert await reply(session, f"{command} kestrl") == (
                 "Nobody called 'kestrl' is remembered yet (did you mean 'Kestrel'?).")
+
+
+@pytest.mark.parametrize("typed", ["miller", "the miller", "Ada"])
+async def test_a_name_is_found_with_or_without_its_article(tmp_path: Path, typed: str) -> None:
+    """Thornwick calls Ada Reeve "the miller"; `talk to miller` finds her, so `/knowledge miller` must too."""
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "content_dir": CONTENT,
+                                    "world": "thornwick"}, env={})
+    async with await GameSession.open(settings, save="game", new=True,
+                                      narrator=OfflineNarrator(load_world(CONTENT, "thornwick"))) as session:
+        await collect(session, "w")
+        shown = await reply(session, f"/relationship {typed}")
+        assert "toward you" in shown and "Nobody called" not in shown

@@ -26,11 +26,16 @@ async def heard_of(session: KnownWorld, name: str) -> NameMatch:
     made ambiguous) by the name of someone the player has never heard of.
     """
     key = normalize_name(name)
-    candidates = (await session.graph.nodes_named([key])).get(key, [])
+    # "miller" finds the one the world calls "the miller", and "the smith" the one called "smith", as the
+    # story's parser does: the article is how a player says a name, not a part of it.
+    other = key[4:] if key.startswith("the ") else f"the {key}"
+    named = await session.graph.nodes_named([key, other])
     known = known_ids(session.scene, session.graph)
-    if known is not None:
-        candidates = [node for node in candidates if node.id in known]
-    return resolve_name(name, candidates)
+    for spelled in (key, other):
+        candidates = [node for node in named.get(spelled, []) if known is None or node.id in known]
+        if candidates:
+            return resolve_name(spelled, candidates)
+    return resolve_name(name, [])
 
 
 def not_named(session: KnownWorld, name: str, match: NameMatch) -> str:
