@@ -23,6 +23,8 @@ from game.world.scene import SceneState
 
 ENDING_SHARE = 4
 """An ending's shrinking gets this fraction of a fault's tries."""
+LATE = 2 / 3
+"""A directed game holds its ending's triggers back until this share of its turns is played."""
 DIRECTED = 4
 """One game in this many plays toward an ending (``goals``); the rest explore."""
 Progress = Callable[[int, int], None]
@@ -105,15 +107,18 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
             return None
         if goal is None:
             return chooser.next_in(world, scene)
-        wanted = {command.casefold() for command in goal.commands}
+        late = turn >= options.turns * LATE
+        held_back = set() if late else {command.casefold() for command in goal.triggers}
+        wanted = {command.casefold() for command in goal.commands} - held_back
         step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
         if step is not None:
             wanted.add(step)
-        return chooser.next_in(world, scene, frozenset(wanted))
+        return chooser.next_in(world, scene, frozenset(wanted), frozenset(held_back))
 
     for number in range(options.games):
         # Every DIRECTED-th game plays toward one ending, the endings in turn.
         goal = goals[(number // DIRECTED) % len(goals)] if goals and number % DIRECTED == DIRECTED - 1 else None
+        chooser.new_game()
         game = await play_game(settings, world.id, options.seed, catalogue, next_command)
         if game.ending is not None:
             chooser.ended()
