@@ -152,6 +152,16 @@ def test_explore_false_without_a_reason_is_refused_at_load(tmp_path: Path, capsy
     assert "explore = false needs explore_reason" in err
 
 
+def test_a_failures_folder_that_is_a_file_is_refused_before_any_game(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine", encoding="utf-8")
+    code, out, err = kith(capsys, "--content-dir", str(WORLDS), "explore", "flawed", "--save-failures", str(taken))
+    assert code == 2 and out == ""
+    assert "that is a file, not a folder" in err
+    assert taken.read_text(encoding="utf-8") == "mine"
+
+
 def test_an_unknown_world_is_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = kith(capsys, "--content-dir", str(WORLDS), "explore", "nowhere")
     assert code == 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -46,6 +47,8 @@ def explore_command(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(f"--turns takes a number from 1 to {MAX_TURNS}, not {args.turns}")
     if not 1 <= args.games <= MAX_GAMES:
         raise InputError(f"--games takes a number from 1 to {MAX_GAMES}, not {args.games}")
+    if args.save_failures is not None:
+        _check_folder(args.save_failures)  # before the games: a bad folder must not waste a long run
     world = load_world(settings.content_dir, args.world_id)
     report, checks = asyncio.run(run(settings, world, args.turns, args.games, args.seed, sys.stderr))
     if args.save_failures is not None:
@@ -60,6 +63,17 @@ def explore_command(args: argparse.Namespace, settings: Settings) -> int:
 
         print(format_report(report))
     return 1 if report["faults"] else 0
+
+
+def _check_folder(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--save-failures {folder}: that is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--save-failures {folder}: cannot make the folder ({error.strerror or error})") from error
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--save-failures {folder}: the folder cannot be written to")
 
 
 async def run(settings: Settings, world: Any, turns: int, games: int, seed: int,
