@@ -17,7 +17,8 @@ import pytest
 
 from game.__main__ import main
 from game.config import load_settings
-from game.explore.explorer import reproduces
+from game.explore.explorer import explore, reproduces
+from game.explore.lanes import Options
 from game.explore.progress import progress_bar
 from game.script.parser import load_script
 from game.world import load_world
@@ -182,3 +183,13 @@ def test_the_progress_bar_draws_only_on_a_terminal() -> None:
     assert "3/12 games" in screen.getvalue()
     draw(-1, 12)
     assert screen.getvalue().endswith("\r")
+
+
+def test_two_processes_play_the_same_games_as_one() -> None:
+    """The lanes decide the games; how many processes play them changes only how long it takes."""
+    settings = load_settings().model_copy(update={"content_dir": WORLDS})
+    world = load_world(WORLDS, "flawed")
+    options = Options(turns=15, games=6, seed=3)
+    alone = asyncio.run(explore(settings, world, options, workers=1)).report()
+    shared = asyncio.run(explore(settings, world, options, workers=2, content_dir=WORLDS)).report()
+    assert alone == shared

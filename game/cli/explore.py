@@ -21,6 +21,8 @@ from game.errors import InputError
 FORM = "kith explore WORLD [--turns N] [--games K] [--seed S] [--json] [--save-failures DIR]"
 MAX_TURNS = 10_000
 MAX_GAMES = 100_000
+WORKERS_FROM = 8
+"""Fewer games are played in this process: starting a second one would cost more than it saves."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,11 +81,15 @@ def _check_folder(folder: Path) -> None:
 async def run(settings: Settings, world: Any, turns: int, games: int, seed: int,
               terminal: TextIO | None = None) -> tuple[dict[str, Any], list[tuple[str, ...]]]:
     """The report, and each fault's failing checks in the report's order."""
-    from game.explore.explorer import Options, explore
+    from game.explore.explorer import explore
+    from game.explore.lanes import LANES, Options
     from game.explore.progress import progress_bar
 
     progress = progress_bar(terminal) if terminal is not None else None
-    found = await explore(settings, world, Options(turns=turns, games=games, seed=seed), progress)
+    # Two lanes of games, in two processes where there are two cores: the report is the same either way.
+    workers = min(LANES, os.cpu_count() or 1) if games >= WORKERS_FROM else 1
+    found = await explore(settings, world, Options(turns=turns, games=games, seed=seed), progress,
+                          workers=workers, content_dir=Path(settings.content_dir))
     if terminal is not None and progress is not None:
         progress(-1, games)
     report = found.report()

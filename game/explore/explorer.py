@@ -7,35 +7,22 @@ plays with the same story seed, and the report holds no times or paths that vary
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from game.config import Settings
-from game.explore.chooser import Chooser
-from game.explore.goals import Goal, goal_for, step_toward
-from game.explore.play import Game, play_game, replay
+from game.explore.lanes import Options, play_all
+from game.explore.play import Game, replay
 from game.explore.reach import KINDS, Catalogue
 from game.explore.shrink import MAX_TRIES, shrink
 from game.world import World
-from game.world.scene import SceneState
 
 ENDING_SHARE = 4
 """An ending's shrinking gets this fraction of a fault's tries."""
-LATE = 2 / 3
-"""A directed game holds its ending's triggers back until this share of its turns is played."""
-DIRECTED = 4
-"""One game in this many plays toward an ending (``goals``); the rest explore."""
 Progress = Callable[[int, int], None]
 """Told (games done, games in all) after each game."""
-
-
-@dataclass(frozen=True)
-class Options:
-    turns: int = 150
-    games: int = 200
-    seed: int = 0
 
 
 @dataclass
@@ -93,38 +80,13 @@ def _fault_order(entry: tuple[tuple[str, str], Found]) -> tuple[int, int, str]:
 
 
 async def explore(settings: Settings, world: World, options: Options, progress: Progress | None = None,
-                  shrink_tries: int = MAX_TRIES) -> Exploration:
-    """Play the games, then shrink every fault's and ending's command list by replay."""
+                  shrink_tries: int = MAX_TRIES, workers: int = 1, content_dir: Path | None = None) -> Exploration:
+    """Play the games (in ``workers`` processes, loading the world from ``content_dir``), then shrink every
+    fault's and ending's command list by replay."""
     catalogue = Catalogue.of(world)
-    chooser = Chooser(random.Random(options.seed))
     found = Exploration(world, options)
-
-    goals = [goal_for(world, ending) for ending in world.endings]
-    goal: Goal | None = None
-
-    def next_command(scene: SceneState, turn: int) -> str | None:
-        if turn >= options.turns:
-            return None
-        if goal is None:
-            return chooser.next_in(world, scene)
-        late = turn >= options.turns * LATE
-        held_back = set() if late else {command.casefold() for command in goal.triggers}
-        wanted = {command.casefold() for command in goal.commands} - held_back
-        step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
-        if step is not None:
-            wanted.add(step)
-        return chooser.next_in(world, scene, frozenset(wanted), frozenset(held_back))
-
-    for number in range(options.games):
-        # Every DIRECTED-th game plays toward one ending, the endings in turn.
-        goal = goals[(number // DIRECTED) % len(goals)] if goals and number % DIRECTED == DIRECTED - 1 else None
-        chooser.new_game()
-        game = await play_game(settings, world.id, options.seed, catalogue, next_command)
-        if game.ending is not None:
-            chooser.ended()
+    for game in await play_all(settings, world, options, content_dir, progress, workers):
         found.absorb(game)
-        if progress is not None:
-            progress(number + 1, options.games)
 
     for key, fault in found.faults.items():
         async def shows(commands: list[str], key: tuple[str, str] = key) -> bool:
