@@ -80,6 +80,14 @@ ENDER_WEIGHT = 0.02
 """Going somewhere opens more of a world than another question here, so exits are chosen more often."""
 
 
+def situation(scene: SceneState) -> str:
+    """Where the player is and what they have learned and hold: a command tried here is worth trying again
+    once any of it changed (asking Edda about Tobin again, after Tobin's confession, shows her lie)."""
+    flags = ",".join(sorted(name for name, value in scene.flags.items() if value))
+    revealed = sum(len(a.revealed) for a in (scene.known or {}).values())
+    return f"{scene.location}|{flags}|{','.join(sorted(scene.inventory))}|{revealed}"
+
+
 class Chooser:
     """Picks the next command, favouring what was tried least often, in this place, across every game."""
 
@@ -120,4 +128,4 @@ class Chooser:
         seeks or holds back."""
         place = world.places.get(scene.location or "")
         exits = frozenset(place.exits) if place is not None else frozenset()
-        return self.choose(candidates(world, scene), scene.location or "", exits, wanted, avoid)
+        return self.choose(candidates(world, scene), situation(scene), exits, wanted, avoid)

@@ -52,13 +52,14 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
     chooser = Chooser(random.Random(f"{options.seed}/{lane}"))
     goals = [goal_for(world, ending) for ending in world.endings]
     goal: Goal | None = None
+    patient = False
 
     def next_command(scene: SceneState, turn: int) -> str | None:
         if turn >= options.turns:
             return None
         if goal is None:
             return chooser.next_in(world, scene)
-        late = turn >= options.turns * LATE
+        late = not patient or turn >= options.turns * LATE
         held_back = set() if late else {command.casefold() for command in goal.triggers}
         wanted = {command.casefold() for command in goal.commands} - held_back
         step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
@@ -70,6 +71,9 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
     for number in range(lane, options.games, LANES):
         # Every DIRECTED-th game plays toward one ending, the endings in turn.
         goal = goals[(number // DIRECTED) % len(goals)] if goals and number % DIRECTED == DIRECTED - 1 else None
+        # The first round toward every ending goes straight at it; the next holds the triggers back (the
+        # bell that calls the Moot ends the game in whatever ending is ready), and so on in turn.
+        patient = bool(goals) and (number // (DIRECTED * len(goals))) % 2 == 1
         chooser.new_game()
         game = await play_game(settings, world.id, options.seed, catalogue, next_command)
         if game.ending is not None:
