@@ -143,16 +143,6 @@ def test_a_budget_out_of_range_is_refused_in_one_line(args: tuple[str, ...], mes
     assert "Traceback" not in err
 
 
-def test_explore_false_without_a_reason_is_refused_at_load(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    world = (WORLDS / "flawed" / "world.toml").read_text(encoding="utf-8")
-    reasonless = "\n".join(line for line in world.splitlines() if not line.startswith("explore_reason"))
-    (tmp_path / "flawed").mkdir()
-    (tmp_path / "flawed" / "world.toml").write_text(reasonless, encoding="utf-8")
-    code, _, err = kith(capsys, "--content-dir", str(tmp_path), "explore", "flawed", "--games", "1")
-    assert code == 2
-    assert "explore = false needs explore_reason" in err
-
-
 def test_a_failures_folder_that_is_a_file_is_refused_before_any_game(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     taken = tmp_path / "notes.txt"
