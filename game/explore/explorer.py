@@ -1,8 +1,9 @@
 """K games of up to N turns, then the report: endings with their shortest command lists, what was never
 reached, and every fault with the shortest command list found that shows it (``shrink``).
 
-Deterministic by construction: one ``random.Random(seed)`` chooses every command of every game, each game
-plays with the same story seed, and the report holds no times or paths that vary between runs.
+Deterministic by construction: each lane's own ``random.Random`` chooses its games' commands (``lanes``),
+each game plays with the same story seed, and the report holds no times or paths that vary between runs.
+Shrinking is bounded twice: so many replays per fault or ending, and so many in all.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from game.explore.reach import KINDS, Catalogue
 from game.explore.shrink import MAX_TRIES, shrink
 from game.world import World
 
+TOTAL_TRIES = 600
+"""Replays for all the shrinking of one run: a world with a hundred faults still finishes."""
 ENDING_SHARE = 4
 """An ending's shrinking gets this fraction of a fault's tries."""
 Progress = Callable[[int, int], None]
@@ -88,13 +91,16 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
     for game in await play_all(settings, world, options, content_dir, progress, workers):
         found.absorb(game)
 
+    budget = TOTAL_TRIES
     for key, fault in found.faults.items():
         async def shows(commands: list[str], key: tuple[str, str] = key) -> bool:
             replayed = await replay(settings, world.id, options.seed, catalogue, commands,
                                     stop_at=lambda g: key in g.faults)
             return key in replayed.faults
 
-        fault.commands = await shrink(fault.commands, shows, shrink_tries)
+        tries = min(shrink_tries, budget)
+        budget -= tries
+        fault.commands = await shrink(fault.commands, shows, tries) if tries else fault.commands
         # The checks of the shrunk list's own game: a shorter way may show the fault in other places.
         final = await replay(settings, world.id, options.seed, catalogue, fault.commands,
                              stop_at=lambda g, key=key: key in g.faults)  # type: ignore[misc]
@@ -104,7 +110,9 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
             return (await replay(settings, world.id, options.seed, catalogue, commands)).ending == ending_id
 
         # An ending's list is a whole game long and ends only at the ending: fewer tries than a fault's.
-        ending.commands = await shrink(ending.commands, ends, max(1, shrink_tries // ENDING_SHARE))
+        tries = min(max(1, shrink_tries // ENDING_SHARE), budget)
+        budget -= tries
+        ending.commands = await shrink(ending.commands, ends, tries) if tries else ending.commands
     return found
 
 
