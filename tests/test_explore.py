@@ -7,6 +7,9 @@ import asyncio
 import contextlib
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,8 @@ import pytest
 
 from game.__main__ import main
 from game.config import load_settings
-from game.explore.explorer import reproduces
+from game.explore.explorer import explore, reproduces
+from game.explore.lanes import Options
 from game.explore.progress import progress_bar
 from game.script.parser import load_script
 from game.world import load_world
@@ -102,12 +106,19 @@ def test_replaying_a_saved_failure_reproduces_it(flawed: tuple[int, dict[str, An
         assert fault["detail"] in found
 
 
-def test_the_same_seed_gives_the_same_report(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ("--content-dir", str(WORLDS), "explore", "flawed", "--games", "3", "--turns", "12", "--json")
-    first = kith(capsys, *args, "--seed", "7")
-    second = kith(capsys, *args, "--seed", "7")
-    assert first == second
-    assert json.loads(first[1])["seed"] == 7
+def test_the_same_seed_gives_the_same_report_in_any_process(tmp_path: Path) -> None:
+    """Two processes with different string hashing (set order) print the same bytes."""
+    args = [sys.executable, "-m", "game", "--content-dir", str(WORLDS), "explore", "flawed", "--games", "3",
+            "--turns", "12", "--json", "--seed", "7"]
+    outputs = []
+    for hashing in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hashing, "KITH_SAVES": str(tmp_path / "saves")}
+        done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120, check=False)
+        assert done.returncode in (0, 1), done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0])["seed"] == 7
+    assert not (tmp_path / "saves").exists()  # the explorer's games never touch the saves folder
 
 
 def test_brinefall_on_a_small_budget_reaches_places_and_does_not_crash(capsys: pytest.CaptureFixture[str]) -> None:
@@ -132,14 +143,14 @@ def test_a_budget_out_of_range_is_refused_in_one_line(args: tuple[str, ...], mes
     assert "Traceback" not in err
 
 
-def test_explore_false_without_a_reason_is_refused_at_load(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    world = (WORLDS / "flawed" / "world.toml").read_text(encoding="utf-8")
-    reasonless = "\n".join(line for line in world.splitlines() if not line.startswith("explore_reason"))
-    (tmp_path / "flawed").mkdir()
-    (tmp_path / "flawed" / "world.toml").write_text(reasonless, encoding="utf-8")
-    code, _, err = kith(capsys, "--content-dir", str(tmp_path), "explore", "flawed", "--games", "1")
-    assert code == 2
-    assert "explore = false needs explore_reason" in err
+def test_a_failures_folder_that_is_a_file_is_refused_before_any_game(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine", encoding="utf-8")
+    code, out, err = kith(capsys, "--content-dir", str(WORLDS), "explore", "flawed", "--save-failures", str(taken))
+    assert code == 2 and out == ""
+    assert "that is a file, not a folder" in err
+    assert taken.read_text(encoding="utf-8") == "mine"
 
 
 def test_an_unknown_world_is_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,3 +173,13 @@ def test_the_progress_bar_draws_only_on_a_terminal() -> None:
     assert "3/12 games" in screen.getvalue()
     draw(-1, 12)
     assert screen.getvalue().endswith("\r")
+
+
+def test_two_processes_play_the_same_games_as_one() -> None:
+    """The lanes decide the games; how many processes play them changes only how long it takes."""
+    settings = load_settings().model_copy(update={"content_dir": WORLDS})
+    world = load_world(WORLDS, "flawed")
+    options = Options(turns=15, games=6, seed=3)
+    alone = asyncio.run(explore(settings, world, options, workers=1)).report()
+    shared = asyncio.run(explore(settings, world, options, workers=2, content_dir=WORLDS)).report()
+    assert alone == shared

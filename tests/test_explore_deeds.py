@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from game.explore.deeds import deed_faults
+from game.explore.deeds import deed_faults, relation_faults
 from game.features.deeds.model import Deed, DeedBook, DeedKnowing
 from game.graph.index import GraphIndex
-from game.graph.models import Node
+from game.graph.knowledge import Knowing
+from game.graph.models import Edge, Node
 from game.world.scene import SceneState, StoryState
 
 PEOPLE = [Node(id="npc-sam", name="Sam Reed", type="individual", summary="The player.", first_seen_turn=0,
@@ -56,3 +57,21 @@ def test_only_this_turns_remarks_on_deeds_are_judged() -> None:
     assert deed_faults(before, after, {"deeds": book()}, GraphIndex(PEOPLE)) == []
     nobody = deed_faults(scene([]), scene(["Edda Marsh|deed-9-9"]), {"deeds": book()}, GraphIndex(PEOPLE))
     assert [f.detail for f in nobody] == ["Edda Marsh spoke of deed-9-9, a deed nobody did"]
+
+
+FEAR = Edge(id="edge-1", source="npc-tobin", target="npc-sam", relation="FEARS", strength=-0.6,
+            fact="Tobin Hale fears Sam Reed since Sam threatened him.", valid_at=2)
+
+
+def test_relation_news_from_someone_who_knows_it_is_no_fault() -> None:
+    told = Knowing(edge_id="edge-1", knower="npc-edda", how="told", source="npc-tobin", confidence=0.7, since_turn=3)
+    graph = GraphIndex(PEOPLE, [FEAR], ["edge-1"], knowings=[told])
+    assert relation_faults(scene([]), scene(["Edda Marsh|edge-1"]), graph) == []
+
+
+def test_relation_news_from_someone_who_does_not_know_it_is_found() -> None:
+    graph = GraphIndex(PEOPLE, [FEAR], ["edge-1"])
+    faults = relation_faults(scene([]), scene(["Edda Marsh|edge-1"]), graph)
+    assert [(f.kind, f.detail) for f in faults] == [
+        ("cites-unknown", "Edda Marsh spoke of a relation they do not know: Tobin Hale -> Sam Reed: FEARS")]
+    assert faults[0].checks == ("{knows} Edda Marsh: Tobin Hale -> Sam Reed: FEARS",)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -20,6 +21,8 @@ from game.errors import InputError
 FORM = "kith explore WORLD [--turns N] [--games K] [--seed S] [--json] [--save-failures DIR]"
 MAX_TURNS = 10_000
 MAX_GAMES = 100_000
+WORKERS_FROM = 8
+"""Fewer games are played in this process: starting a second one would cost more than it saves."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,6 +49,8 @@ def explore_command(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(f"--turns takes a number from 1 to {MAX_TURNS}, not {args.turns}")
     if not 1 <= args.games <= MAX_GAMES:
         raise InputError(f"--games takes a number from 1 to {MAX_GAMES}, not {args.games}")
+    if args.save_failures is not None:
+        _check_folder(args.save_failures)  # before the games: a bad folder must not waste a long run
     world = load_world(settings.content_dir, args.world_id)
     report, checks = asyncio.run(run(settings, world, args.turns, args.games, args.seed, sys.stderr))
     if args.save_failures is not None:
@@ -62,14 +67,29 @@ def explore_command(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if report["faults"] else 0
 
 
+def _check_folder(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--save-failures {folder}: that is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--save-failures {folder}: cannot make the folder ({error.strerror or error})") from error
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--save-failures {folder}: the folder cannot be written to")
+
+
 async def run(settings: Settings, world: Any, turns: int, games: int, seed: int,
               terminal: TextIO | None = None) -> tuple[dict[str, Any], list[tuple[str, ...]]]:
     """The report, and each fault's failing checks in the report's order."""
-    from game.explore.explorer import Options, explore
+    from game.explore.explorer import explore
+    from game.explore.lanes import LANES, Options
     from game.explore.progress import progress_bar
 
     progress = progress_bar(terminal) if terminal is not None else None
-    found = await explore(settings, world, Options(turns=turns, games=games, seed=seed), progress)
+    # Two lanes of games, in two processes where there are two cores: the report is the same either way.
+    workers = min(LANES, os.cpu_count() or 1) if games >= WORKERS_FROM else 1
+    found = await explore(settings, world, Options(turns=turns, games=games, seed=seed), progress,
+                          workers=workers, content_dir=Path(settings.content_dir))
     if terminal is not None and progress is not None:
         progress(-1, games)
     report = found.report()

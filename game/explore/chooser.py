@@ -80,6 +80,14 @@ ENDER_WEIGHT = 0.02
 """Going somewhere opens more of a world than another question here, so exits are chosen more often."""
 
 
+def situation(scene: SceneState) -> str:
+    """Where the player is and what they have learned and hold: a command tried here is worth trying again
+    once any of it changed (asking Edda about Tobin again, after Tobin's confession, shows her lie)."""
+    flags = ",".join(sorted(name for name, value in scene.flags.items() if value))
+    revealed = sum(len(a.revealed) for a in (scene.known or {}).values())
+    return f"{scene.location}|{flags}|{','.join(sorted(scene.inventory))}|{revealed}"
+
+
 class Chooser:
     """Picks the next command, favouring what was tried least often, in this place, across every game."""
 
@@ -89,27 +97,35 @@ class Chooser:
         self.enders: set[tuple[str, str]] = set()
         """(place, command) that ended a game: an exploring game avoids them, to see what lies past."""
         self.last: tuple[str, str] | None = None
+        self.this_game: Counter[str] = Counter()
 
     def ended(self) -> None:
         """The last command chosen ended its game (an ending was reached)."""
         if self.last is not None:
             self.enders.add(self.last)
 
+    def new_game(self) -> None:
+        self.this_game.clear()
+
     def choose(self, options: list[str], place: str = "", exits: frozenset[str] = frozenset(),
-               wanted: frozenset[str] = frozenset()) -> str:
+               wanted: frozenset[str] = frozenset(), avoid: frozenset[str] = frozenset()) -> str:
         # Weight 1/(1+n)^2: an untried command is four times as likely as one tried once. What a directed
-        # game wants (``wanted``) is weighted far above, tried or not: the way to an ending is walked again.
-        weights = [GOAL_WEIGHT if option.casefold() in wanted else
-                   ENDER_WEIGHT if not wanted and (place, option) in self.enders else
+        # game wants (``wanted``) is weighted far above, less each time this game chose it; what it holds
+        # back (``avoid``), and what ended a game before, far below.
+        weights = [GOAL_WEIGHT / (1 + self.this_game[option]) ** 2 if option.casefold() in wanted else
+                   ENDER_WEIGHT if (place, option) in self.enders or option.casefold() in avoid else
                    (EXIT_WEIGHT if option in exits else 1.0) / (1 + self.tried[(place, option)]) ** 2
                    for option in options]
         choice = self.rng.choices(options, weights=weights, k=1)[0]
         self.tried[(place, choice)] += 1
+        self.this_game[choice] += 1
         self.last = (place, choice)
         return choice
 
-    def next_in(self, world: World, scene: SceneState, wanted: frozenset[str] = frozenset()) -> str:
-        """The next command in ``scene``; ``wanted``: the commands (casefolded) a directed game seeks."""
+    def next_in(self, world: World, scene: SceneState, wanted: frozenset[str] = frozenset(),
+                avoid: frozenset[str] = frozenset()) -> str:
+        """The next command in ``scene``; ``wanted`` and ``avoid``: commands (casefolded) a directed game
+        seeks or holds back."""
         place = world.places.get(scene.location or "")
         exits = frozenset(place.exits) if place is not None else frozenset()
-        return self.choose(candidates(world, scene), scene.location or "", exits, wanted)
+        return self.choose(candidates(world, scene), situation(scene), exits, wanted, avoid)

@@ -22,16 +22,39 @@ DEED_PREFIX = "deed-"
 """Deed ids start so (``deed-TURN-N``); the other entries of ``news_told`` are relation news."""
 
 
-def cited_deeds(before: SceneState, after: SceneState) -> list[tuple[str, str]]:
-    """(hearer name, deed id) of every deed remarked on this turn."""
+def cited(before: SceneState, after: SceneState, deeds: bool = True) -> list[tuple[str, str]]:
+    """(hearer name, deed id) of every deed remarked on this turn; with ``deeds`` false, (hearer, edge id)
+    of every relation news."""
     old = set(before.story.news_told) if before.story is not None else set()
     new = after.story.news_told if after.story is not None else []
     found: list[tuple[str, str]] = []
     for entry in new:
         name, bar, key = entry.rpartition("|")
-        if bar and entry not in old and key.startswith(DEED_PREFIX):
+        if bar and entry not in old and key.startswith(DEED_PREFIX) == deeds:
             found.append((name, key))
     return found
+
+
+def cited_deeds(before: SceneState, after: SceneState) -> list[tuple[str, str]]:
+    return cited(before, after)
+
+
+def relation_faults(before: SceneState, after: SceneState, graph: GraphIndex) -> list[Fault]:
+    """Relation news told by someone the graph says does not know the relation."""
+    faults: list[Fault] = []
+    for name, edge_id in cited(before, after, deeds=False):
+        people = [n.id for n in graph.nodes_with_name(normalize_name(name)) if n.type == "individual"]
+        if len(people) != 1 or graph.knows(people[0], edge_id):
+            continue
+        edge = graph.open_edges.get(edge_id)
+        if edge is None:
+            faults.append(Fault("cites-unknown", f"{name} spoke of a relation ({edge_id}) they do not know"))
+            continue
+        source, target = graph.nodes.get(edge.source), graph.nodes.get(edge.target)
+        ends = f"{source.name if source else edge.source} -> {target.name if target else edge.target}"
+        faults.append(Fault("cites-unknown", f"{name} spoke of a relation they do not know: {ends}: {edge.relation}",
+                            (f"{{knows}} {name}: {ends}: {edge.relation}",)))
+    return faults
 
 
 def deed_faults(before: SceneState, after: SceneState, features: Mapping[str, Any], graph: GraphIndex) -> list[Fault]:

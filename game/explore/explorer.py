@@ -1,39 +1,31 @@
 """K games of up to N turns, then the report: endings with their shortest command lists, what was never
 reached, and every fault with the shortest command list found that shows it (``shrink``).
 
-Deterministic by construction: one ``random.Random(seed)`` chooses every command of every game, each game
-plays with the same story seed, and the report holds no times or paths that vary between runs.
+Deterministic by construction: each lane's own ``random.Random`` chooses its games' commands (``lanes``),
+each game plays with the same story seed, and the report holds no times or paths that vary between runs.
+Shrinking is bounded twice: so many replays per fault or ending, and so many in all.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from game.config import Settings
-from game.explore.chooser import Chooser
-from game.explore.goals import Goal, goal_for, step_toward
-from game.explore.play import Game, play_game, replay
+from game.explore.lanes import Options, play_all
+from game.explore.play import Game, replay
 from game.explore.reach import KINDS, Catalogue
 from game.explore.shrink import MAX_TRIES, shrink
 from game.world import World
-from game.world.scene import SceneState
 
+TOTAL_TRIES = 600
+"""Replays for all the shrinking of one run: a world with a hundred faults still finishes."""
 ENDING_SHARE = 4
 """An ending's shrinking gets this fraction of a fault's tries."""
-DIRECTED = 4
-"""One game in this many plays toward an ending (``goals``); the rest explore."""
 Progress = Callable[[int, int], None]
 """Told (games done, games in all) after each game."""
-
-
-@dataclass(frozen=True)
-class Options:
-    turns: int = 150
-    games: int = 200
-    seed: int = 0
 
 
 @dataclass
@@ -91,43 +83,24 @@ def _fault_order(entry: tuple[tuple[str, str], Found]) -> tuple[int, int, str]:
 
 
 async def explore(settings: Settings, world: World, options: Options, progress: Progress | None = None,
-                  shrink_tries: int = MAX_TRIES) -> Exploration:
-    """Play the games, then shrink every fault's and ending's command list by replay."""
+                  shrink_tries: int = MAX_TRIES, workers: int = 1, content_dir: Path | None = None) -> Exploration:
+    """Play the games (in ``workers`` processes, loading the world from ``content_dir``), then shrink every
+    fault's and ending's command list by replay."""
     catalogue = Catalogue.of(world)
-    chooser = Chooser(random.Random(options.seed))
     found = Exploration(world, options)
-
-    goals = [goal_for(world, ending) for ending in world.endings]
-    goal: Goal | None = None
-
-    def next_command(scene: SceneState, turn: int) -> str | None:
-        if turn >= options.turns:
-            return None
-        if goal is None:
-            return chooser.next_in(world, scene)
-        wanted = {command.casefold() for command in goal.commands}
-        step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
-        if step is not None:
-            wanted.add(step)
-        return chooser.next_in(world, scene, frozenset(wanted))
-
-    for number in range(options.games):
-        # Every DIRECTED-th game plays toward one ending, the endings in turn.
-        goal = goals[(number // DIRECTED) % len(goals)] if goals and number % DIRECTED == DIRECTED - 1 else None
-        game = await play_game(settings, world.id, options.seed, catalogue, next_command)
-        if game.ending is not None:
-            chooser.ended()
+    for game in await play_all(settings, world, options, content_dir, progress, workers):
         found.absorb(game)
-        if progress is not None:
-            progress(number + 1, options.games)
 
+    budget = TOTAL_TRIES
     for key, fault in found.faults.items():
         async def shows(commands: list[str], key: tuple[str, str] = key) -> bool:
             replayed = await replay(settings, world.id, options.seed, catalogue, commands,
                                     stop_at=lambda g: key in g.faults)
             return key in replayed.faults
 
-        fault.commands = await shrink(fault.commands, shows, shrink_tries)
+        tries = min(shrink_tries, budget)
+        budget -= tries
+        fault.commands = await shrink(fault.commands, shows, tries) if tries else fault.commands
         # The checks of the shrunk list's own game: a shorter way may show the fault in other places.
         final = await replay(settings, world.id, options.seed, catalogue, fault.commands,
                              stop_at=lambda g, key=key: key in g.faults)  # type: ignore[misc]
@@ -137,7 +110,9 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
             return (await replay(settings, world.id, options.seed, catalogue, commands)).ending == ending_id
 
         # An ending's list is a whole game long and ends only at the ending: fewer tries than a fault's.
-        ending.commands = await shrink(ending.commands, ends, max(1, shrink_tries // ENDING_SHARE))
+        tries = min(max(1, shrink_tries // ENDING_SHARE), budget)
+        budget -= tries
+        ending.commands = await shrink(ending.commands, ends, tries) if tries else ending.commands
     return found
 
 

@@ -24,6 +24,9 @@ class Goal:
     ending: str
     commands: set[str] = field(default_factory=set)
     places: set[str] = field(default_factory=set)
+    triggers: set[str] = field(default_factory=set)
+    """Commands that set off the ending's own conditions (ringing the bell for the Moot): played too early,
+    they end the game in another ending, so a directed game holds them back until late."""
 
 
 def _producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | None]]:
@@ -55,17 +58,28 @@ def _producers(world: World) -> list[tuple[Effects, Conditions, list[str], str |
     return found
 
 
-def _wants(when: Conditions) -> tuple[set[str], set[str], set[str]]:
-    """(flags, items, places) a condition asks for, its ``any`` alternatives included."""
+Wants = tuple[set[str], set[str], set[str], set[tuple[str, str, str]]]
+
+
+def _wants(world: World, when: Conditions) -> Wants:
+    """(flags, items, places, relations) a condition asks for, its ``any`` alternatives included.
+
+    A relation is (source, target, RELATION) by canonical names: one that must hold, never one that must not."""
     flags = {f for f in when.flags if not f.startswith("!")}
     items = {i for i in when.items if not i.startswith("!")}
     places = {p for p in when.place if not p.startswith("!")}
+    relations = {_relation(world, ref.source, ref.target, ref.relation) for ref in when.relations if not ref.negated}
     for sub in when.any_of:
-        more = _wants(sub)
+        more = _wants(world, sub)
         flags |= more[0]
         items |= more[1]
         places |= more[2]
-    return flags, items, places
+        relations |= more[3]
+    return flags, items, places, relations
+
+
+def _relation(world: World, source: str, target: str, relation: str) -> tuple[str, str, str]:
+    return (world.canonical(source) or source, world.canonical(target) or target, relation.upper())
 
 
 def goal_for(world: World, ending: str) -> Goal:
@@ -79,9 +93,10 @@ def goal_for(world: World, ending: str) -> Goal:
                 goal.places.add(where)
             queue.append((when, 0))
     seen_flags: set[str] = set()
+    seen_relations: set[tuple[str, str, str]] = set()
     while queue:
         when, depth = queue.popleft()
-        flags, items, places = _wants(when)
+        flags, items, places, relations = _wants(world, when)
         goal.places |= {p for p in places if p in world.places}
         for item in items:
             found = world.items.get(item)
@@ -91,6 +106,18 @@ def goal_for(world: World, ending: str) -> Goal:
                     goal.places.add(found.location)
         if depth >= DEPTH:
             continue
+        if depth == 0:
+            goal.triggers |= {command for effects, _, typed, _ in producers if set(effects.set_flags) & flags
+                              for command in typed}
+        for relation in relations - seen_relations:
+            seen_relations.add(relation)
+            for effects, cond, typed, where in producers:
+                made = {_relation(world, c.source, c.target, c.relation) for c in effects.relations if c.strength > 0}
+                if relation in made:
+                    goal.commands |= set(typed)
+                    if where is not None and where in world.places:
+                        goal.places.add(where)
+                    queue.append((cond, depth + 1))
         for flag in flags - seen_flags:
             seen_flags.add(flag)
             for effects, cond, typed, where in producers:

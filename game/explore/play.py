@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from game.config import Settings
-from game.explore.deeds import deed_faults
+from game.explore.deeds import deed_faults, relation_faults
 from game.explore.endings import ending_faults, items_found
 from game.explore.faults import Fault, turn_faults
 from game.explore.matching import squash
@@ -86,6 +86,7 @@ async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Cat
                 found |= items_found(after)
                 for fault in [*turn_faults(catalogue, command, before, after, text),
                               *deed_faults(before, after, session.features, session.graph),
+                              *relation_faults(before, after, session.graph),
                               *tier_faults(catalogue.world, tiers, text),
                               *ending_faults(catalogue.world, after, text, found)]:
                     game.note(fault)

@@ -13,7 +13,7 @@ scatter the format an author looks up in one place.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
@@ -178,12 +178,6 @@ class Effects(Strict):
         return self == Effects()
 
 
-def _needs_reason(explore: bool, reason: str | None) -> None:
-    """Content hidden from the explorer says why, so the next author knows it is on purpose."""
-    if not explore and not reason:
-        raise ValueError("explore = false needs explore_reason: why the explorer cannot reach it")
-
-
 class Topic(Strict):
     """Something to ``ask``/``tell`` a character about. The first topic that matches and holds answers."""
 
@@ -203,12 +197,7 @@ class Topic(Strict):
     explore: bool = Field(default=True, description="false: `kith explore` does not list it as never reached "
                           "(content only a path the explorer cannot guess leads to; docs/explore.md).")
     explore_reason: str | None = Field(default=None, min_length=4, max_length=200,
-                                       description="Why it is marked ``explore = false`` (required then).")
-
-    @model_validator(mode="after")
-    def _explore_reason(self) -> Self:
-        _needs_reason(self.explore, self.explore_reason)
-        return self
+                                       description="Why it is marked ``explore = false``, for the next author.")
 
 
 class Reaction(Strict):
@@ -439,12 +428,7 @@ class Beat(Strict):
     explore: bool = Field(default=True, description="false: `kith explore` does not list it as never reached "
                           "(content only a path the explorer cannot guess leads to; docs/explore.md).")
     explore_reason: str | None = Field(default=None, min_length=4, max_length=200,
-                                       description="Why it is marked ``explore = false`` (required then).")
-
-    @model_validator(mode="after")
-    def _explore_reason(self) -> Self:
-        _needs_reason(self.explore, self.explore_reason)
-        return self
+                                       description="Why it is marked ``explore = false``, for the next author.")
 
 
 class Command(Strict):

@@ -1,0 +1,147 @@
+"""The games of an exploration, played in a fixed number of lanes, so two cores play them at once.
+
+Lane L plays games L, L+LANES, L+2*LANES ... with its own chooser, seeded from the seed and L. What a
+lane plays depends on nothing but the world, the options and its number, never on timing or on how many
+processes run the lanes: one process playing both lanes in turn gives the same games (and the same report)
+as two processes playing one each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from queue import Empty
+from typing import Any
+
+from game.config import Settings
+from game.explore.chooser import Chooser
+from game.explore.goals import Goal, goal_for, step_toward
+from game.explore.play import Game, play_game
+from game.explore.reach import Catalogue
+from game.world import World
+from game.world.scene import SceneState
+
+LANES = 2
+"""Fixed, whatever the machine: the lanes decide the games, the processes only how fast they are played."""
+LATE = 2 / 3
+"""A directed game holds its ending's triggers back until this share of its turns is played."""
+DIRECTED = 4
+"""One game in this many plays toward an ending (``goals``); the rest explore."""
+
+
+@dataclass(frozen=True)
+class Options:
+    turns: int = 150
+    games: int = 200
+    seed: int = 0
+
+
+Played = Callable[[], None]
+
+
+async def play_lane(settings: Settings, world: World, options: Options, lane: int, played: Played) -> list[tuple[int, Game]]:
+    """Lane ``lane``'s games, numbered; ``played`` is told after each."""
+    import random
+
+    catalogue = Catalogue.of(world)
+    chooser = Chooser(random.Random(f"{options.seed}/{lane}"))
+    goals = [goal_for(world, ending) for ending in world.endings]
+    goal: Goal | None = None
+    patient = False
+
+    def next_command(scene: SceneState, turn: int) -> str | None:
+        if turn >= options.turns:
+            return None
+        if goal is None:
+            return chooser.next_in(world, scene)
+        late = not patient or turn >= options.turns * LATE
+        held_back = set() if late else {command.casefold() for command in goal.triggers}
+        wanted = {command.casefold() for command in goal.commands} - held_back
+        step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
+        if step is not None:
+            wanted.add(step)
+        return chooser.next_in(world, scene, frozenset(wanted), frozenset(held_back))
+
+    games: list[tuple[int, Game]] = []
+    for number in range(lane, options.games, LANES):
+        # Every DIRECTED-th game plays toward one ending, the endings in turn.
+        goal = goals[(number // DIRECTED) % len(goals)] if goals and number % DIRECTED == DIRECTED - 1 else None
+        # The first round toward every ending goes straight at it; the next holds the triggers back (the
+        # bell that calls the Moot ends the game in whatever ending is ready), and so on in turn.
+        patient = bool(goals) and (number // (DIRECTED * len(goals))) % 2 == 1
+        chooser.new_game()
+        game = await play_game(settings, world.id, options.seed, catalogue, next_command)
+        if game.ending is not None:
+            chooser.ended()
+        games.append((number, game))
+        played()
+    return games
+
+
+_QUEUE: Any = None
+
+
+def _start_worker(queue: Any) -> None:
+    global _QUEUE
+    _QUEUE = queue
+
+
+def _lane_in_worker(settings: Settings, content_dir: Path, world_id: str, options: Options,
+                    lane: int) -> list[tuple[int, Game]]:
+    from game.world import load_world
+
+    world = load_world(content_dir, world_id)
+    return asyncio.run(play_lane(settings, world, options, lane, lambda: _QUEUE.put(lane)))
+
+
+async def play_all(settings: Settings, world: World, options: Options, content_dir: Path | None,
+                   progress: Callable[[int, int], None] | None, workers: int) -> list[Game]:
+    """Every game, in number order. ``workers`` > 1 (and a ``content_dir`` to load the world from) plays the
+    lanes in that many processes at once."""
+    done = 0
+
+    def played() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, options.games)
+
+    numbered: list[tuple[int, Game]] = []
+    lanes = min(LANES, options.games)
+    if workers > 1 and content_dir is not None and lanes > 1:
+        try:
+            return _in_order(await _in_processes(settings, world, options, content_dir, played, workers, lanes))
+        except (BrokenProcessPool, OSError, RuntimeError):
+            done = 0  # no second process to be had here: the same lanes, played in this one, give the same games
+    for lane in range(lanes):
+        numbered += await play_lane(settings, world, options, lane, played)
+    return _in_order(numbered)
+
+
+def _in_order(numbered: list[tuple[int, Game]]) -> list[Game]:
+    return [game for _, game in sorted(numbered, key=lambda pair: pair[0])]
+
+
+async def _in_processes(settings: Settings, world: World, options: Options, content_dir: Path, played: Played,
+                        workers: int, lanes: int) -> list[tuple[int, Game]]:
+    numbered: list[tuple[int, Game]] = []
+    context = multiprocessing.get_context("spawn")  # no fork of a process with threads (aiosqlite)
+    queue = context.Queue()
+    with ProcessPoolExecutor(max_workers=min(workers, lanes), mp_context=context, initializer=_start_worker,
+                             initargs=(queue,)) as pool:
+        futures = [pool.submit(_lane_in_worker, settings, content_dir, world.id, options, lane)
+                   for lane in range(lanes)]
+        while not all(future.done() for future in futures):
+            try:
+                await asyncio.to_thread(queue.get, True, 0.2)
+                played()
+            except Empty:
+                pass
+        for future in futures:
+            numbered += future.result()
+    return numbered
