@@ -13,6 +13,7 @@ from typing import Any
 
 from helpers.ui import make_app, no_cursor_blink, offline_settings, play, settle, strangers_world
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from game.config import Settings
 from game.engine.session import GameSession
@@ -95,10 +96,12 @@ def test_load_screen(snap_compare: Any, tmp_path: Path) -> None:
         no_cursor_blink(pilot)
         await settle(pilot)
         await pilot.press("ctrl+o")
-        await settle(pilot)
-        # The table sizes its header to the rows once it next lays out; on a loaded machine that can come
-        # after the first settle (a CI run drew the header at the labels' own widths), so settle again.
-        await pilot.wait_for_scheduled_animations()
+        # The saves are read in a worker started when the screen mounts: on a loaded machine the first
+        # settle can come before it is listed, so wait until both rows are in the table.
+        for _ in range(200):
+            await settle(pilot)
+            if pilot.app.screen.query_one(DataTable).row_count == 2:
+                break
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,6 +19,8 @@ from game.ui.errors import Problem
 from game.ui.plain import plain
 from game.ui.screens.confirm import ConfirmScreen
 from game.ui.screens.dialog import Dialog
+
+COLUMNS = ("Save", "World", "Turns", "Last played")
 
 
 def when(stamp: str | None) -> str:
@@ -63,25 +66,33 @@ class LoadScreen(Dialog[str]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Save", "World", "Turns", "Last played")
+        table.add_columns(*COLUMNS)
         table.focus()
         self.refresh_saves()
 
     @work(exclusive=True, exit_on_error=False)
     async def refresh_saves(self) -> None:
         self.saves = await asyncio.to_thread(list_saves, self.saves_dir)
+        rows = [self._row(info) for info in self.saves]
         table = self.query_one(DataTable)
-        table.clear()
-        for info in self.saves:
-            marker = " (playing)" if info.name == self.current else ""
-            # A file put in the folder by hand may have any name, and its error quotes what it read.
-            if info.error:
-                table.add_row(plain(info.name), "unreadable", "—", plain(info.error[:40]), key=info.name)
-            else:
-                table.add_row(plain(info.name + marker), plain(info.world or "?"), str(info.turns),
-                              plain(when(info.last_played)), key=info.name)
+        # Each column is given its width with the rows, in the same refresh: a table left to size its
+        # columns to the rows does so on a later layout, and drew its header at the labels' widths first.
+        table.clear(columns=True)
+        for index, label in enumerate(COLUMNS):
+            table.add_column(label, width=max([len(label), *(row[index].cell_len for row in rows)]))
+        for info, row in zip(self.saves, rows, strict=True):
+            table.add_row(*row, key=info.name)
         if not self.saves:
             self._problem(f"There are no saves in {self.saves_dir} yet.")
+
+    def _row(self, info: SaveInfo) -> tuple[Text, Text, Text, Text]:
+        """A save's cells; a file put in the folder by hand may have any name, and its error quotes what
+        it read, so both are shown as plain text."""
+        if info.error:
+            return plain(info.name), plain("unreadable"), plain("—"), plain(info.error[:40])
+        marker = " (playing)" if info.name == self.current else ""
+        return (plain(info.name + marker), plain(info.world or "?"), plain(str(info.turns)),
+                plain(when(info.last_played)))
 
     def worker_failed(self, problem: Problem) -> None:
         self._problem(problem.message)
