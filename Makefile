@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports --no-cache --no-logo
 
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 	$(BIN)/python -m benchmarks --quick
 
 bench: $(STAMP)
