@@ -8,16 +8,31 @@ nothing about the story and never reads the session: everything it shows comes i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from textual.widget import Widget
     from textual.widgets.markdown import MarkdownStream
 
-    from game.engine.events import ConfirmRequested, Event, TurnReplaced
+    from game.engine.events import (
+        AttitudeChanged,
+        ConfirmRequested,
+        Event,
+        GameEnded,
+        GraphChanged,
+        GraphUpdating,
+        MetaOutput,
+        NarrationDelta,
+        NarrationDone,
+        Notice,
+        QuitRequested,
+        SessionReset,
+        TurnCommitted,
+        TurnFailed,
+        TurnReplaced,
+    )
     from game.ui.host import Host
-    from game.ui.status_line import StatusLine
-    from game.ui.story_log import StoryLog
 
 
 class Outcome:
@@ -43,6 +58,7 @@ class StoryEvents:
         self.told: list[Widget] = []
         """This turn's narration blocks, taken back if the turn ends without being saved."""
         self.outcome = Outcome()
+        self._table: dict[type, Callable[[Any], Awaitable[None]]] | None = None
 
     def begin(self) -> None:
         """A new line: nothing told yet, nothing asked."""
@@ -56,67 +72,82 @@ class StoryEvents:
             await stream.stop()
 
     async def show(self, event: Event) -> None:
-        # The engine's events load with the first turn: the first frame does not need them.
-        from game.engine.events import (
-            AttitudeChanged,
-            ConfirmRequested,
-            GameEnded,
-            GraphChanged,
-            GraphUpdating,
-            MetaOutput,
-            NarrationDelta,
-            NarrationDone,
-            Notice,
-            QuitRequested,
-            SessionReset,
-            TurnCommitted,
-            TurnFailed,
-            TurnReplaced,
-        )
+        """Show one event; one the screen has no use for (a new kind, say) is left to the transcript."""
+        handler = self._handlers().get(type(event))
+        if handler is not None:
+            await handler(event)
 
-        log: StoryLog = self._app.log_view
-        status: StatusLine = self._app.status
-        if isinstance(event, NarrationDelta):
-            if self._stream is None:
-                block, self._stream = await log.start_story()
-                self.told.append(block)
-            await self._stream.write(event.text)
-        elif isinstance(event, NarrationDone):
-            if self._stream is None:
-                self.told.append(await log.add_story(event.text))
-            await self.end_stream()
-        elif isinstance(event, MetaOutput):
-            await log.add_meta(event.text)
-        elif isinstance(event, GraphUpdating):
-            status.activity = "updating relations"
-        elif isinstance(event, GraphChanged):
-            await log.add_changes([change.text for change in event.changes])
-        elif isinstance(event, AttitudeChanged):
-            if event.line:
-                self.told.append(await log.add_story(event.line))
-        elif isinstance(event, TurnCommitted):
-            status.turn = event.turn
-            status.activity = ""
-            # Said until the next turn: this turn's memory is only what the narration plainly states.
-            status.relations = "fast path" if event.extraction == "fast" else ""
-        elif isinstance(event, TurnFailed):
-            await self.end_stream()
-            await log.discard(self.told)
-            await log.add_failure(event.message)
-            self._app.notify(event.message, title=event.title, severity="error", timeout=10)
-            self.outcome.failed = True
-        elif isinstance(event, Notice):
-            if event.level != "information":
-                await log.add_warning(event.text)
-            self._app.notify(event.text, severity=event.level, timeout=8)
-        elif isinstance(event, GameEnded):
-            await log.add_ending(event.title)
-            self._app.notify(f"The story has reached an ending: {event.title}.", title="The end")
-        elif isinstance(event, SessionReset):
-            self.outcome.reset = event.reason
-        elif isinstance(event, TurnReplaced):
-            self.outcome.replaced = event
-        elif isinstance(event, QuitRequested):
-            self.outcome.quit = True
-        elif isinstance(event, ConfirmRequested):
-            self.outcome.confirm = event
+    def _handlers(self) -> Mapping[type, Callable[[Any], Awaitable[None]]]:
+        """Each kind of event and how it is shown: one table, not a ladder of ``isinstance`` tests. Built
+        with the first event: the engine's events load with the first turn, not before the first frame."""
+        if self._table is None:
+            from game.engine import events as e
+
+            self._table = {
+                e.NarrationDelta: self._delta, e.NarrationDone: self._done, e.MetaOutput: self._meta,
+                e.GraphUpdating: self._updating, e.GraphChanged: self._changed, e.AttitudeChanged: self._attitude,
+                e.TurnCommitted: self._committed, e.TurnFailed: self._failed, e.Notice: self._notice,
+                e.GameEnded: self._ended, e.SessionReset: self._reset, e.TurnReplaced: self._replaced,
+                e.QuitRequested: self._quit, e.ConfirmRequested: self._confirm,
+            }
+        return self._table
+
+    async def _delta(self, event: NarrationDelta) -> None:
+        if self._stream is None:
+            block, self._stream = await self._app.log_view.start_story()
+            self.told.append(block)
+        await self._stream.write(event.text)
+
+    async def _done(self, event: NarrationDone) -> None:
+        if self._stream is None:
+            self.told.append(await self._app.log_view.add_story(event.text))
+        await self.end_stream()
+
+    async def _meta(self, event: MetaOutput) -> None:
+        await self._app.log_view.add_meta(event.text)
+
+    async def _updating(self, event: GraphUpdating) -> None:
+        self._app.status.activity = "updating relations"
+
+    async def _changed(self, event: GraphChanged) -> None:
+        await self._app.log_view.add_changes([change.text for change in event.changes])
+
+    async def _attitude(self, event: AttitudeChanged) -> None:
+        if event.line:
+            self.told.append(await self._app.log_view.add_story(event.line))
+
+    async def _committed(self, event: TurnCommitted) -> None:
+        status = self._app.status
+        status.turn = event.turn
+        status.activity = ""
+        # Said until the next turn: this turn's memory is only what the narration plainly states.
+        status.relations = "fast path" if event.extraction == "fast" else ""
+
+    async def _failed(self, event: TurnFailed) -> None:
+        log = self._app.log_view
+        await self.end_stream()
+        await log.discard(self.told)
+        await log.add_failure(event.message)
+        self._app.notify(event.message, title=event.title, severity="error", timeout=10)
+        self.outcome.failed = True
+
+    async def _notice(self, event: Notice) -> None:
+        if event.level != "information":
+            await self._app.log_view.add_warning(event.text)
+        self._app.notify(event.text, severity=event.level, timeout=8)
+
+    async def _ended(self, event: GameEnded) -> None:
+        await self._app.log_view.add_ending(event.title)
+        self._app.notify(f"The story has reached an ending: {event.title}.", title="The end")
+
+    async def _reset(self, event: SessionReset) -> None:
+        self.outcome.reset = event.reason
+
+    async def _replaced(self, event: TurnReplaced) -> None:
+        self.outcome.replaced = event
+
+    async def _quit(self, event: QuitRequested) -> None:
+        self.outcome.quit = True
+
+    async def _confirm(self, event: ConfirmRequested) -> None:
+        self.outcome.confirm = event
