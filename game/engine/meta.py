@@ -70,3 +70,31 @@ def parse_meta(text: str) -> MetaCommand | None:
     if word == "undo" and argument and not argument.isdigit():
         return None  # "undo 3" takes back three turns; "undo the knot" is something done in the story
     return MetaCommand(word="quit" if word == "q" else ("restore" if word == "load" else word), argument=argument)
+
+
+INPUT_MODES = ("do", "say", "story")
+"""How a line typed on the screen is meant (``game.ui.command_input``): **do** as typed, **say** aloud (a
+leading '"'), **story** added to the story as written (``/story``). Meta commands are commands in every mode."""
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """One line of player input, read once (``read_line``): the text the game takes, and the meta command
+    it is, or None when it is for the story. The screen routes on it and hands it to the session as it is,
+    so the two can never read one line two ways."""
+
+    text: str
+    command: MetaCommand | None
+
+
+def read_line(text: str, mode: str = "do") -> PlayerLine:
+    """The line ``text``, typed in input ``mode``, as the game takes it (see ``INPUT_MODES``)."""
+    stripped = text.strip()
+    command = parse_meta(stripped) if stripped else None
+    if command is not None or mode == "do" or not stripped:
+        return PlayerLine(stripped, command)
+    if mode == "say":
+        return PlayerLine(stripped if stripped.startswith('"') else f'"{stripped}', None)
+    if mode == "story":
+        return PlayerLine(f"/story {stripped}", MetaCommand("story", stripped))
+    raise ValueError(f"unknown input mode {mode!r}; the modes are {', '.join(INPUT_MODES)}")

@@ -9,11 +9,13 @@ no player, shows everything, as it did before.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
 
 from game.graph.index import GraphIndex
 from game.graph.knowing_terms import PUBLIC
-from game.graph.map.known import KnownView, known_by_one
-from game.graph.models import Edge
+from game.graph.map.known import KnownView, known_by_one, known_graph
+from game.graph.models import Edge, Node
 from game.world.awareness import Known
 from game.world.model import World
 from game.world.scene import SceneState
@@ -62,3 +64,41 @@ def player_view(world: World | None, scene: SceneState | None, graph: GraphIndex
 def npc_view(graph: GraphIndex, node_id: str, edges: Iterable[Edge]) -> KnownView:
     """What one person knows: the relation versions they know, and so the people in them."""
     return known_by_one(node_id, learned_by(graph, {node_id}), edges)
+
+
+class MapSource(Protocol):
+    """What the map is drawn from: an open game (``GameSession`` is one)."""
+
+    @property
+    def world(self) -> World: ...
+    @property
+    def scene(self) -> SceneState: ...
+    @property
+    def graph(self) -> GraphIndex: ...
+    async def all_nodes(self) -> list[Node]: ...
+    async def all_edges(self) -> list[Edge]: ...
+
+
+@dataclass(frozen=True)
+class PlayerMap:
+    """The graph a map is laid out from, and what of it the player may see (``shown_*``)."""
+
+    nodes: list[Node]
+    """Every node, the unknown too: laid out whole, a person keeps the place they will have once known."""
+    edges: list[Edge]
+    shown_nodes: list[Node]
+    shown_edges: list[Edge]
+    stage: tuple[str, ...]
+    """Who is on stage now (node ids)."""
+
+
+async def player_map(game: MapSource, *, history: bool) -> PlayerMap:
+    """The map of ``game``: every version of every edge from the save with ``history`` (ended relations,
+    the past, a name's history), else the open ones the session holds in memory, which cost no reads."""
+    if history:
+        nodes, edges = await game.all_nodes(), await game.all_edges()
+    else:
+        nodes = sorted(game.graph.nodes.values(), key=lambda n: (n.first_seen_turn, n.id))
+        edges = list(game.graph.open_edges.values())
+    shown_nodes, shown_edges = known_graph(nodes, edges, player_view(game.world, game.scene, game.graph))
+    return PlayerMap(nodes, edges, shown_nodes, shown_edges, tuple(game.scene.cast))

@@ -26,7 +26,7 @@ from game.engine.events import (
     Event,
     Notice,
 )
-from game.engine.meta import parse_meta
+from game.engine.meta import PlayerLine, read_line
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.opening import open_game, read_play_state
 from game.engine.rebuild import Rebuilt
@@ -214,18 +214,18 @@ class GameSession:
 
     # ------------------------------------------------------------------------------------- turns
 
-    async def play_turn(self, text: str) -> AsyncIterator[Event]:
-        """Handle one line of player input, yielding events; a story turn commits at most once."""
+    async def play_turn(self, line: str | PlayerLine) -> AsyncIterator[Event]:
+        """Handle one line of player input, yielding events; a story turn commits at most once. A line the
+        screen has read already (``read_line``) is taken as read, not parsed again."""
         await self._enrichment.pause()  # a turn never waits for the queue, only for a commit under way
         try:
-            async for event in self._play_turn(text):
+            async for event in self._play_turn(line if isinstance(line, PlayerLine) else read_line(line)):
                 yield event
         finally:
             self._enrichment.wake()
 
-    async def _play_turn(self, text: str) -> AsyncIterator[Event]:
-        text = text.strip()
-        command = parse_meta(text) if text else None
+    async def _play_turn(self, line: PlayerLine) -> AsyncIterator[Event]:
+        text, command = line.text, line.command
         logged = bool(text)  # an empty line is not a command, and is not logged
         problem = self._transcript.write(f"> {text}\n") if logged else None
         events = meta_commands.run(self, command) if command is not None else self._pipeline.play(text)

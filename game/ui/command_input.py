@@ -20,23 +20,14 @@ from game.text import strip_control
 
 PLACEHOLDER = 'What do you do?  (" to speak · F1 help)'
 MODES = ("do", "say", "story")
+"""The engine's ``INPUT_MODES`` (``game.engine.meta.read_line`` reads a line in its mode), named again here
+so the input line loads without the engine before the first frame."""
 PLACEHOLDERS = {
     "do": PLACEHOLDER,
     "say": "Say: what do you say aloud?  (Ctrl+T mode · F1 help)",
     "story": "Story: write what happens, as it will read  (Ctrl+T mode · F1 help)",
 }
 HISTORY_LIMIT = 200
-
-
-def in_mode(mode: str, text: str) -> str:
-    """What a line typed in ``mode`` asks of the game (meta commands go as typed in every mode)."""
-    from game.engine.meta import parse_meta  # loaded with the first line, not before the first frame
-
-    if mode == "do" or parse_meta(text) is not None:
-        return text
-    if mode == "say":
-        return text if text.startswith('"') else f'"{text}'
-    return f"/story {text}"
 
 
 class CommandInput(Input):

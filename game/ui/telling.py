@@ -5,8 +5,7 @@ so the screen and a headless script go through the one engine path (``game.engin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 from textual.widgets import Static
@@ -14,50 +13,21 @@ from textual.widgets import Static
 from game.ui.status_line import token_summary
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-    from textual.worker import Worker
-
     from game.engine.events import TurnReplaced
-    from game.engine.session import GameSession
-    from game.ui.status_line import StatusLine
-    from game.ui.story_log import StoryLog
+    from game.ui.host import Host
 
 
-class KithApp(Protocol):
-    """What these keys use of the app (``game.ui.app.KithApp`` is it): the open game, the turn running,
-    sending a command, and the screen's parts. Named here so this module needs nothing of the app's own."""
-
-    session: GameSession | None
-    _turn_worker: Worker[None] | None
-
-    @property
-    def turn_running(self) -> bool: ...
-    @property
-    def log_view(self) -> StoryLog: ...
-    @property
-    def status(self) -> StatusLine: ...
-    def submit(self, text: str) -> bool: ...
-    def _needs_game(self) -> GameSession | None: ...
-    def notify(self, message: str, *, title: str = ..., severity: Any = ..., timeout: float | None = ...,
-               markup: bool = ...) -> None: ...
-    def push_screen(self, screen: Screen[Any], callback: Callable[[Any], Any] | None = ...,
-                    wait_for_dismiss: bool = ...) -> Any: ...
-    def run_worker(self, work: Coroutine[Any, Any, None], name: str | None = ..., group: str = ...,
-                   description: str = ..., exit_on_error: bool = ..., start: bool = ...,
-                   exclusive: bool = ..., thread: bool = ...) -> Any: ...
-
-
-def retry(app: KithApp) -> None:
-    if app._needs_game():
+def retry(app: Host) -> None:
+    if app.needs_game():
         app.submit("retry")
 
 
-def continue_turn(app: KithApp) -> None:
-    if app._needs_game():
+def continue_turn(app: Host) -> None:
+    if app.needs_game():
         app.submit("continue")
 
 
-def swipe(app: KithApp, step: int) -> None:
+def swipe(app: Host, step: int) -> None:
     """Left or Right on an empty line: the last turn's previous or next telling."""
     session = app.session
     if session is None or session.turn == 0 or app.turn_running:
@@ -65,9 +35,9 @@ def swipe(app: KithApp, step: int) -> None:
     app.submit("/swipe >" if step > 0 else "/swipe <")
 
 
-def edit_notes(app: KithApp) -> None:
+def edit_notes(app: Host) -> None:
     """F6: the Memory and Author's note in a screen; saved as the ``/memory`` and ``/note`` commands."""
-    session = app._needs_game()
+    session = app.needs_game()
     if session is None:
         return
     from game.ui.screens.notes import NotesScreen
@@ -83,9 +53,9 @@ def edit_notes(app: KithApp) -> None:
     app.push_screen(NotesScreen(memory, note), saved)
 
 
-def edit_turn(app: KithApp) -> None:
+def edit_turn(app: Host) -> None:
     """F7: the last turn's input and narration in a screen; saved as ``/edit-input`` and ``/edit``."""
-    session = app._needs_game()
+    session = app.needs_game()
     if session is None:
         return
     if session.turn == 0 or not session.history:
@@ -108,23 +78,23 @@ def edit_turn(app: KithApp) -> None:
     app.push_screen(EditTurnScreen(last.number, last.player_input, last.narration), saved)
 
 
-def _send(app: KithApp, commands: list[str]) -> None:
+def _send(app: Host, commands: list[str]) -> None:
     if commands:
         app.run_worker(submit_all(app, commands), group="telling", exclusive=True, exit_on_error=False)
 
 
-async def submit_all(app: KithApp, commands: list[str]) -> None:
+async def submit_all(app: Host, commands: list[str]) -> None:
     """Send ``commands`` one after another, each once the one before it is done."""
     for command in commands:
-        if not app.submit(command) or app._turn_worker is None:
+        if not app.submit(command) or app.turn_worker is None:
             return
         try:
-            await app._turn_worker.wait()
+            await app.turn_worker.wait()
         except Exception:  # the failure was shown by the turn itself; the rest is not sent
             return
 
 
-async def show_replaced(app: KithApp, event: TurnReplaced, command_line: Widget, told: list[Widget]) -> None:
+async def show_replaced(app: Host, event: TurnReplaced, command_line: Widget, told: list[Widget]) -> None:
     """The last turn told another way: its old text leaves the screen, the kept telling takes its place."""
     log = app.log_view
     await log.take_back(event.turn - 1)
@@ -139,7 +109,7 @@ async def show_replaced(app: KithApp, event: TurnReplaced, command_line: Widget,
     log.belongs_to(event.turn, command_line)
 
 
-async def show_kept(app: KithApp, command_line: Widget, told: list[Widget]) -> None:
+async def show_kept(app: Host, command_line: Widget, told: list[Widget]) -> None:
     """Esc reached a retelling (retry, continue, an edit) after it was stored: its ``TurnReplaced`` never
     came, and the screen holds only what streamed (a continuation's addition). Show the turn whole, as the
     save keeps it, in place of its old telling and of that partial text."""
@@ -157,7 +127,7 @@ async def show_kept(app: KithApp, command_line: Widget, told: list[Widget]) -> N
     await show_replaced(app, kept, command_line, told)
 
 
-async def show_tokens(app: KithApp) -> None:
+async def show_tokens(app: Host) -> None:
     """The last turn's token figures on the status line (nothing offline)."""
     session = app.session
     if session is None:
