@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.config import Settings
-from game.engine import meta_commands, notes, tellings_store
+from game.engine import meta_commands, tellings_store
 from game.engine.enrich import Extractor, Reading
 from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
 from game.engine.enrich_session import SessionEnrichment
@@ -26,6 +26,7 @@ from game.engine.events import (
     Event,
     Notice,
 )
+from game.engine.feature_commands import FeatureReach
 from game.engine.meta import parse_meta
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.opening import open_game, read_play_state
@@ -47,6 +48,7 @@ from game.mind.context import ComposedContext
 from game.mind.memory import MemoryBook
 from game.mind.mind_merge import fold_with
 from game.narrator.base import Narrator, PastTurn
+from game.registry import Registry, default_registry
 from game.store import damage
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
@@ -67,7 +69,7 @@ class GameSession:
     """An open save with its world, narrator, graph index and scene."""
 
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator, state: PlayState,
-                 new_game: bool, discovered: Sequence[MetaPath] = ()) -> None:
+                 new_game: bool, discovered: Sequence[MetaPath] = (), registry: Registry | None = None) -> None:
         self._settings = settings
         self._db = db
         self.world = world
@@ -79,6 +81,7 @@ class GameSession:
             state, narrator, world.vocabulary, _SaveStore(db), ending_titles=world.ending_titles,
             tier_lines=tier_change_lines(world, settings.seed),
         )
+        self._pipeline.registry = registry or default_registry()
         self._tune(settings)
         self._enrichment = SessionEnrichment(db, self._pipeline)
         # A "yes" to "is that Bram Kettle?" folds a node, and the stranger's mind into Bram's (mind_merge).
@@ -135,6 +138,15 @@ class GameSession:
         return self._pipeline.state.features
 
     @property
+    def registry(self) -> Registry:
+        """The features of this game (``game.registry``): their steps, states and commands."""
+        return self._pipeline.registry
+
+    def feature_reach(self, name: str) -> FeatureReach:
+        """What the feature ``name``'s meta commands may use of this game (``CommandReach``)."""
+        return FeatureReach(self._db, self.turn, self.features.get(name), self.reload)
+
+    @property
     def memories(self) -> MemoryBook:
         """What NPCs remember of the player now (read-only for callers: turns change it)."""
         return self._pipeline.state.memories
@@ -165,16 +177,19 @@ class GameSession:
     @classmethod
     async def open(cls, settings: Settings, save: str | Path | None = None, *, new: bool = False,
                    world: str | None = None, narrator: Narrator | None = None,
-                   env: Mapping[str, str] | None = None, world_loaded: World | None = None) -> GameSession:
+                   env: Mapping[str, str] | None = None, world_loaded: World | None = None,
+                   registry: Registry | None = None) -> GameSession:
         """Open ``save`` (a name or a path), creating it when missing or when ``new``.
 
         With no save: resume the most recently played one, or start a new game with a generated name.
         ``env`` is where a narrator made here reads its API key (the process environment when not given);
-        ``world_loaded`` is a new game's world when the caller has loaded it already.
+        ``world_loaded`` is a new game's world when the caller has loaded it already; ``registry`` holds
+        the game's features (Kith's own when not given).
         """
         game = await open_game(settings, save, new=new, world=world, narrator=narrator, env=env,
-                               world_loaded=world_loaded)
-        return cls(settings, game.db, game.world, game.narrator, game.state, game.new_game, game.discovered)
+                               world_loaded=world_loaded, registry=registry)
+        return cls(settings, game.db, game.world, game.narrator, game.state, game.new_game, game.discovered,
+                   registry)
 
     async def close(self) -> None:
         try:
@@ -225,7 +240,7 @@ class GameSession:
 
     async def _play_turn(self, text: str) -> AsyncIterator[Event]:
         text = text.strip()
-        command = parse_meta(text) if text else None
+        command = parse_meta(text, self.registry) if text else None
         logged = bool(text)  # an empty line is not a command, and is not logged
         problem = self._transcript.write(f"> {text}\n") if logged else None
         events = meta_commands.run(self, command) if command is not None else self._pipeline.play(text)
@@ -394,7 +409,8 @@ class GameSession:
         a lazy graph needs a ``source`` that sees what the transaction does (``graph_before_turn``), or
         ``lazy=False``: it reads through a second connection, which sees only what is committed.
         """
-        return await read_play_state(self._db, self.world, self.settings, self.verbose, lazy=lazy, source=source)
+        return await read_play_state(self._db, self.world, self.settings, self.verbose, lazy=lazy, source=source,
+                                     registry=self.registry)
 
     # ------------------------------------------------------------------------------------- tellings, notes
 
@@ -405,14 +421,10 @@ class GameSession:
 
     @property
     def notes(self) -> Mapping[str, str]:
-        """The save's Memory (``memory``) and Author's note (``note``), as the narrator is given them."""
-        return self._pipeline.state.notes
-
-    async def set_note(self, name: str, text: str) -> tuple[str, str]:
-        """Set or clear (``""``) the Memory or the Author's note; undoable. Returns (before, now)."""
-        changed = await notes.put(self._db, self.turn, name, text)
-        await self.reload()
-        return changed
+        """The save's Memory (``memory``) and Author's note (``note``): the notes feature's state, which the
+        F6 screen edits (``/memory``, ``/note``)."""
+        notes = self.features.get("notes")
+        return notes if isinstance(notes, Mapping) else {}
 
     async def turn_usage(self) -> dict[str, int]:
         """The tokens the last turn's kept telling cost, by step (empty offline or before any turn)."""

@@ -115,8 +115,6 @@ class PlayState:
     """Every recorded attitude toward the player (``game.mind.attitude``)."""
     memories: MemoryBook = field(default_factory=MemoryBook)
     """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
-    notes: dict[str, str] = field(default_factory=dict)
-    """The save's Memory and Author's note (``game.engine.notes``), handed to the narrator every turn."""
     pending: list[PendingIdentity] = field(default_factory=list)
     """Open questions of identity (``game.store.pending``): one is asked a turn, answered the next."""
     features: dict[str, Any] = field(default_factory=dict)
@@ -392,7 +390,8 @@ class TurnPipeline:
                 seed=self.seed + turn + how.seed_shift, knowledge=knowledge, context=context,
                 attitudes=AttitudeView(state.attitudes, state.graph), memories=state.memories.view(turn),
                 features=state.features,
-                memory=state.notes.get("memory", ""), authors_note=state.notes.get("note", ""),
+                memory=self.registry.standing_words(state.features, "memory"),
+                authors_note=self.registry.standing_words(state.features, "authors_note"),
                 mode="story" if how.story else "given" if how.given is not None
                 else "continue" if how.continue_from else "tell",
                 continue_from=how.continue_from,
