@@ -32,10 +32,11 @@ from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.opening import open_game, read_play_state
 from game.engine.rebuild import Rebuilt
 from game.engine.relationship_turn import set_attitude_turn
-from game.engine.tellings import Tellings, first_row
+from game.engine.save_store import SaveStore
+from game.engine.tellings import Tellings
 from game.engine.transcript import Transcript
 from game.engine.tuning import context_settings, gossip_settings, memory_settings, retrieval_settings
-from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
+from game.engine.turn import PlayState, TurnPipeline
 from game.graph.gossip import Told
 from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath
@@ -46,7 +47,6 @@ from game.mind.attitude import AttitudeView
 from game.mind.attitude_command import RelationshipRequest
 from game.mind.context import ComposedContext
 from game.mind.memory import MemoryBook
-from game.mind.mind_merge import fold_with
 from game.narrator.base import Narrator, PastTurn
 from game.registry import Registry, default_registry
 from game.store import damage
@@ -77,16 +77,17 @@ class GameSession:
         self.new_game = new_game
         self._transcript = Transcript()
         self._discovered = tuple(discovered)
+        self._store = SaveStore(db, memory_settings(settings))
         self._pipeline = TurnPipeline(
-            state, narrator, world.vocabulary, _SaveStore(db), ending_titles=world.ending_titles,
+            state, narrator, world.vocabulary, self._store, ending_titles=world.ending_titles,
             tier_lines=tier_change_lines(world, settings.seed),
         )
         self._pipeline.registry = registry or default_registry()
         self._tune(settings)
         self._enrichment = SessionEnrichment(db, self._pipeline)
-        # A "yes" to "is that Bram Kettle?" folds a node, and the stranger's mind into Bram's (mind_merge).
+        # A "yes" to "is that Bram Kettle?" folds a node, and the stranger's mind into Bram's (save_store):
+        # memory cannot follow that by applying the turn, so the game is read back after it.
         self._pipeline.reread_state = self.read_state
-        db.fold_minds = fold_with(memory_settings(settings))
 
     # ------------------------------------------------------------------------------------- the game now
 
@@ -397,6 +398,7 @@ class GameSession:
         self._pipeline.retrieval_settings = retrieval_settings(settings, self.world.metapaths, self._discovered)
         self._pipeline.gossip_settings = gossip_settings(settings)
         self._pipeline.context_settings = context_settings(settings)
+        self._store.memory = memory_settings(settings)
 
     async def reload(self) -> None:
         """Re-read graph, scene and history from disk (after undo, restore or restart)."""
@@ -442,14 +444,3 @@ class GameSession:
 
     def stop_transcript(self) -> None:
         self._transcript.stop()
-
-
-class _SaveStore:
-    """The session's storage step: the turn row, the graph writes and the scene in ONE transaction."""
-
-    def __init__(self, db: SaveDatabase) -> None:
-        self._db = db
-
-    async def commit(self, turn: FinishedTurn) -> None:
-        await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told,
-                                   (*turn.rows, first_row(turn)), turn.merges, turn.said)

@@ -36,7 +36,7 @@ from game.engine.events import (
 )
 from game.engine.feature_steps import apply_rows, run_steps
 from game.engine.identity_turn import decided, follow, read_answer, settle
-from game.engine.merge_play import MergeTiers, known_after, tiers_before
+from game.engine.merge_play import MergeSaid, MergeTiers, known_after, tiers_before
 from game.engine.meta import parse_meta
 from game.engine.mind_context import (
     ContextInputs,
@@ -76,7 +76,6 @@ from game.narrator.base import (
 )
 from game.registry import default_registry
 from game.store.database import TurnRecord
-from game.store.identity import MergeSaid
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite
 from game.text import strip_control
@@ -157,7 +156,7 @@ class FinishedTurn:
     mode: str = "tell"
     """How it was told (``NarrationRequest.mode``): ``story`` is the player's own writing (Story mode)."""
     said: MergeSaid | None = None
-    """What the story adds once ``merges`` are folded (a tier line), inside the commit's transaction."""
+    """What the story adds once ``merges`` are folded (a tier line), asked inside the commit's transaction."""
 
 
 class TurnStore(Protocol):
