@@ -35,7 +35,7 @@ from game.engine.relationship_turn import set_attitude_turn
 from game.engine.save_store import SaveStore
 from game.engine.tellings import Tellings
 from game.engine.transcript import Transcript
-from game.engine.tuning import context_settings, gossip_settings, memory_settings, retrieval_settings
+from game.engine.tuning import context_settings, gossip_settings, retrieval_settings
 from game.engine.turn import PlayState, TurnPipeline
 from game.graph.gossip import Told
 from game.graph.index import GraphIndex, GraphSource
@@ -77,17 +77,14 @@ class GameSession:
         self.new_game = new_game
         self._transcript = Transcript()
         self._discovered = tuple(discovered)
-        self._store = SaveStore(db, memory_settings(settings))
+        self._store = SaveStore(db, world, settings, registry or default_registry())
         self._pipeline = TurnPipeline(
             state, narrator, world.vocabulary, self._store, ending_titles=world.ending_titles,
             tier_lines=tier_change_lines(world, settings.seed),
         )
-        self._pipeline.registry = registry or default_registry()
+        self._pipeline.registry = self._store.registry
         self._tune(settings)
         self._enrichment = SessionEnrichment(db, self._pipeline)
-        # A "yes" to "is that Bram Kettle?" folds a node, and the stranger's mind into Bram's (save_store):
-        # memory cannot follow that by applying the turn, so the game is read back after it.
-        self._pipeline.reread_state = self.read_state
 
     # ------------------------------------------------------------------------------------- the game now
 
@@ -398,7 +395,7 @@ class GameSession:
         self._pipeline.retrieval_settings = retrieval_settings(settings, self.world.metapaths, self._discovered)
         self._pipeline.gossip_settings = gossip_settings(settings)
         self._pipeline.context_settings = context_settings(settings)
-        self._store.memory = memory_settings(settings)
+        self._store.settings = settings
 
     async def reload(self) -> None:
         """Re-read graph, scene and history from disk (after undo, restore or restart)."""

@@ -331,6 +331,8 @@ def _target(where: str, at: int, count: int) -> int | None:
 class _Replacing:
     """The store of a turn told again: the new telling replaces the turn, every telling kept."""
 
+    folds_people = False
+
     def __init__(self, db: SaveDatabase, alts: list[KeptTelling], index: int, kind: str, parent: int | None,
                  carried: tuple[str, ...]) -> None:
         self._db = db

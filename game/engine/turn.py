@@ -15,7 +15,7 @@ import asyncio
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -162,7 +162,13 @@ class FinishedTurn:
 class TurnStore(Protocol):
     """Where a finished turn is kept. Raising means nothing of it was kept (the pipeline reports it)."""
 
-    async def commit(self, turn: FinishedTurn) -> None: ...
+    folds_people: bool
+    """Whether it merges the people a turn's identity answer folds (a save does; a game in memory does
+    not, and there answers to questions of identity are not taken)."""
+
+    async def commit(self, turn: FinishedTurn) -> PlayState | None:
+        """Keep ``turn``; returns the game as now kept when the commit changed more than the turn's own
+        writes say (people merged, minds folded: memory cannot follow by applying the turn), else None."""
 
 
 async def witnesses(graph: GraphIndex, cast: Iterable[str]) -> list[str]:
@@ -292,10 +298,6 @@ class TurnPipeline:
         self.ending_titles: Mapping[str, str] = ending_titles or {}
         self.registry = default_registry()
         """The features whose steps run in each turn (``game.registry``)."""
-        self.reread_state: Callable[[], Awaitable[PlayState]] | None = None
-        """Reads the game back after a turn folded one person into another (the graph, and the minds the
-        merge united: the in-memory state only adds and changes); without it (a game in memory) answers
-        to questions of identity are not taken."""
 
     def story_input(self, text: str) -> str | MetaOutput:
         """What the story is asked to do for ``text``, or the reply when no story turn is told.
@@ -326,7 +328,7 @@ class TurnPipeline:
             yield wanted
             return
         answer = read_answer(text, self.state.pending, self.state.graph, self.state.turn)
-        if answer is not None and self.reread_state is not None:
+        if answer is not None and self.store.folds_people:
             reply, row, merge = settle(answer, self.state.turn + 1)
             merges = [merge] if merge else []
             scene = known_after(merges, self.state.scene, self.state.graph)
@@ -353,7 +355,6 @@ class TurnPipeline:
                             gossip_settings=self.gossip_settings, context_settings=self.context_settings,
                             tier_lines=self.tier_lines)
         told.context_providers = self.context_providers
-        told.reread_state = self.reread_state
         told.registry = self.registry
         return told
 
@@ -541,10 +542,11 @@ class TurnPipeline:
                 await asyncio.shield(task)
             except asyncio.CancelledError:
                 cancelled = True  # however often Esc is pressed, the commit finishes first
-        task.result()  # a failed commit raises here, and nothing was kept
+        kept = task.result()  # a failed commit raises here, and nothing was kept
         self.apply(finished)
-        if self.reread_state is not None and any(merge.merged_id for merge in finished.merges):
-            self.state = await self.reread_state()
+        if kept is not None:  # people were folded together: the game as the save now holds it
+            kept.verbose = self.state.verbose
+            self.state = kept
         if cancelled:
             raise asyncio.CancelledError
 
