@@ -15,7 +15,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from game.features.deeds import DeedsFeature
-from game.features.feature import CheckParser, Feature, Handler
+from game.features.feature import CheckParser, Feature, Handler, Instruction
+from game.features.notes import NotesFeature
 
 if TYPE_CHECKING:
     from game.graph.index import GraphIndex
@@ -56,6 +57,31 @@ class Registry:
                 return feature.check_parser(tag)
         return None
 
+    def meta_words(self) -> dict[str, str]:
+        """Every meta command the features handle (word -> its line of help), in registration order."""
+        return {word: line for feature in self for word, line in feature.meta_commands.items()}
+
+    def command_owner(self, word: str) -> Feature | None:
+        """The feature that handles the meta command ``word``, or None when none does."""
+        return next((feature for feature in self if word in feature.meta_commands), None)
+
+    def undo_owner(self, kind: str) -> Feature | None:
+        """The feature whose commands leave undo steps of ``kind``, or None."""
+        return next((feature for feature in self if kind in feature.undo_kinds), None)
+
+    def across_tellings(self) -> tuple[Feature, ...]:
+        """The features holding the player's own words, which a retelling keeps as they are now."""
+        return tuple(feature for feature in self if feature.across_tellings)
+
+    def instructions(self, states: Mapping[str, Any]) -> list[Instruction]:
+        """The player's standing words for the narrator, from every feature that gives them."""
+        return [line for feature in self if feature.gives_instructions
+                for line in feature.instructions(states.get(feature.name))]
+
+    def standing_words(self, states: Mapping[str, Any], place: str) -> str:
+        """What the narrator is given at ``place`` (``memory``, ``authors_note``): every feature's words there."""
+        return "\n\n".join(line.text for line in self.instructions(states) if line.place == place and line.text)
+
     def context_providers(self, states: Mapping[str, Any]) -> list[ContextProvider]:
         """The narrator's context sections the features give, in registration order."""
         return [feature.context_provider(states.get(feature.name)) for feature in self if feature.provides_context]
@@ -79,6 +105,7 @@ class Registry:
 def register_builtin(registry: Registry) -> None:
     """Register Kith's own features (its default plugins), in the order their steps run."""
     registry.register_feature(DeedsFeature())
+    registry.register_feature(NotesFeature())
 
 
 @cache

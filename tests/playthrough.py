@@ -36,6 +36,8 @@ class PlayedTurn:
 class MemoryStore:
     """The pipeline's storage step for a game in memory: every turn and every edge version kept."""
 
+    folds_people = False
+
     def __init__(self) -> None:
         self.turns: list[PlayedTurn] = []
         self.all_edges: dict[str, Edge] = {}

@@ -237,8 +237,8 @@ async def test_an_empty_edit_of_a_story_turn_input_says_what_it_replaces(tmp_pat
 async def test_a_save_missing_a_table_it_should_have_is_one_message_and_saves_check_names_it(tmp_path: Path) -> None:
     import pytest
 
-    from game.engine.tellings_store import NOTES
     from game.errors import SaveError
+    from game.features.notes.store import NOTES
     from game.store.check import check_save
 
     session = await open_tiny(tmp_path)

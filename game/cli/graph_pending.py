@@ -71,7 +71,8 @@ async def pending_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
-    from game.cli.graph_write import fold_minds_on_merge, merge_turn
+    from game.cli.graph_write import merge_settings, merge_turn
+    from game.mind.merging import resolve
     from game.store.pending import IdentityMerge
 
     same: bool = args.answer
@@ -100,8 +101,7 @@ async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
         how = "an author said so (kith graph resolve)"
         merge = IdentityMerge(item.candidate_id, item.new_id, item.new_name, "author", how) if same else None
         answered = item.resolved(same, turn, how)
-        fold_minds_on_merge(db, settings)
-        await db.resolve_pending(answered, turn, merge)
+        await resolve(db, answered, turn, merge, merge_settings(settings))
     if args.json:
         print_json({"resolved": answered.to_json_dict(), "merged": same})
     elif same:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.cli.graph_common import find_node, open_save, print_json, print_text, save_path
 from game.cli.import_progress import CHECK_EVERY_LINES, ImportProgress
@@ -35,6 +35,9 @@ from game.store import bulk_commit
 from game.store.database import SaveDatabase, node_by_name
 from game.store.mind_fold import MindSummary
 from game.text import strip_control
+
+if TYPE_CHECKING:
+    from game.mind.memory import MemorySettings
 
 BULK_CACHE_KIB = 64 * 1024
 INDEX_FROM_CALLS = 200
@@ -288,12 +291,11 @@ async def merge_turn(db: SaveDatabase, *nodes: Node) -> int:
     return latest
 
 
-def fold_minds_on_merge(db: SaveDatabase, settings: Settings) -> None:
-    """A merge by this command also folds the merged NPC's mind into the kept one's (``mind_merge``)."""
+def merge_settings(settings: Settings) -> MemorySettings:
+    """How a merge by the graph commands folds the merged NPC's mind into the kept one's (``mind.merging``)."""
     from game.engine.tuning import memory_settings
-    from game.mind.mind_merge import fold_with
 
-    db.fold_minds = fold_with(memory_settings(settings))
+    return memory_settings(settings)
 
 
 def mind_line(mind: MindSummary) -> str:
@@ -328,8 +330,10 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
         if merged.attributes.get("player") is True:
             raise InputError(strip_control(player_merge_refusal(args.save, keep, merged)))
         turn = await merge_turn(db, keep, merged)
-        fold_minds_on_merge(db, settings)
-        report = await db.merge_nodes(keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn)
+        from game.mind.merging import merge_people
+
+        report = await merge_people(db, keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn,
+                                    settings=merge_settings(settings))
         record = (await db.merges())[-1]
     mind = report.mind or MindSummary()
     if args.json:

@@ -183,6 +183,8 @@ class StoryNarrator:
 class _Store:
     """Each imported turn committed as a played one (its own transaction, journaled for undo)."""
 
+    folds_people = False
+
     def __init__(self, db: SaveDatabase) -> None:
         self.db = db
 

@@ -1,10 +1,11 @@
 """What a merge in play changes besides the save's tables: the tiers it moves, and what the player knows.
 
-A "yes" to "is the stranger Maud?" folds the stranger's attitude into Maud's (``game.mind.mind_merge``,
-inside the store's transaction). If that moves how Maud stands toward the player (NEUTRAL to UNFRIENDLY),
+A "yes" to "is the stranger Maud?" folds the stranger's attitude into Maud's (``game.mind.merging``,
+inside the turn's transaction). If that moves how Maud stands toward the player (NEUTRAL to UNFRIENDLY),
 the turn says so the way a told turn does: an ``AttitudeChanged`` event with the story's line when she is
-on stage, the line stored at the end of the answer's narration (``MergeTiers``: the fold runs inside the
-turn's transaction, after its row is written, so the line is added there), and the game read back after
+on stage, the line stored at the end of the answer's narration (``MergeTiers``, a ``MergeSaid``: the
+fold runs inside the turn's transaction, after its row is written, and the engine's commit step
+(game/engine/save_store.py) adds the line before it ends the turn), and the game read back after
 the merge holds the new attitude, so the world's tier conditions follow from the next turn on. "Before" is
 the tier the player knew: the kept person's as the game stood before the answer (recorded, or what their
 relations implied); "after" is theirs as the fold leaves it.
@@ -29,6 +30,11 @@ from game.store.identity import MergeReport
 from game.store.pending import IdentityMerge
 from game.world.scene import SceneState
 from game.world.tiers import TIERS, Tier
+
+MergeSaid = Callable[[Sequence[MergeReport]], str]
+"""``said(reports)``: what a turn's story adds once its merges are folded (a tier line), "" for nothing.
+Asked by the commit step inside the turn's transaction, after the merges; the turn's stored narration
+ends with it, so the save says what the screen said and undo takes it back with the turn."""
 
 
 def tiers_before(merges: Sequence[IdentityMerge], book: AttitudeBook, graph: GraphIndex) -> dict[str, Tier]:

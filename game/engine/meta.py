@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.registry import Registry, default_registry
+
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
     "help", "graph", "why", "mind", "knowledge", "relationship", "npc",
-    *("retry", "continue", "swipe", "edit", "edit-input", "story", "memory", "note"),
+    *("retry", "continue", "swipe", "edit", "edit-input", "story"),
 }
 SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship", "npc",
-                          "swipe", "edit", "edit-input", "story", "memory", "note"})
-"""Words that are commands only after a ``/``: bare, they are ordinary words of the story."""
+                          "swipe", "edit", "edit-input", "story"})
+"""Words that are commands only after a ``/``: bare, they are ordinary words of the story. So is every
+command a feature adds (``Feature.meta_commands``: ``/memory``, ``/note``...)."""
 
 _HELP_SOURCE = """\
 **Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
@@ -41,8 +44,14 @@ how NAME regards you (trust, respect, friendliness, tier), and `/relationship NA
 VALUE` sets one; `/npc NAME` what NAME remembers of you.
 """
 HELP_TEXT = "\n\n".join(" ".join(part.split("\n")) for part in _HELP_SOURCE.strip().split("\n\n")) + "\n"
-"""What ``help`` shows: one line per section, so the screen's Markdown and a line-mode terminal wrap it
-alike (the source's line breaks would print as ragged hard breaks in line mode and transcripts)."""
+"""The core's part of ``help``: one line per section, so the screen's Markdown and a line-mode terminal wrap
+it alike (the source's line breaks would print as ragged hard breaks in line mode and transcripts)."""
+
+
+def help_text(registry: Registry | None = None) -> str:
+    """What ``help`` shows: the core's commands, then one section of the features' (their own lines)."""
+    lines = (registry or default_registry()).meta_words().values()
+    return HELP_TEXT + (f"\n**More.** {' '.join(lines)}\n" if lines else "")
 
 
 @dataclass(frozen=True)
@@ -51,8 +60,9 @@ class MetaCommand:
     argument: str
 
 
-def parse_meta(text: str) -> MetaCommand | None:
-    """The meta command ``text`` is, or None when it is meant for the story."""
+def parse_meta(text: str, registry: Registry | None = None) -> MetaCommand | None:
+    """The meta command ``text`` is, or None when it is meant for the story (``registry``: whose features'
+    commands count too; the game's built-in ones when not given)."""
     stripped = text.strip()
     slashed = stripped.startswith("/")
     body = stripped[1:] if slashed else stripped
@@ -60,6 +70,8 @@ def parse_meta(text: str) -> MetaCommand | None:
     word = word.lower()
     argument = argument.strip()
     if word not in META_WORDS:
+        if slashed and word in (registry or default_registry()).meta_words():
+            return MetaCommand(word=word, argument=argument)
         return None
     if word in SLASHED_ONLY and not slashed:
         return None  # "why", "note", "story"... are ordinary words in the story; only /why, /note... are commands
@@ -87,10 +99,11 @@ class PlayerLine:
     command: MetaCommand | None
 
 
-def read_line(text: str, mode: str = "do") -> PlayerLine:
-    """The line ``text``, typed in input ``mode``, as the game takes it (see ``INPUT_MODES``)."""
+def read_line(text: str, mode: str = "do", registry: Registry | None = None) -> PlayerLine:
+    """The line ``text``, typed in input ``mode``, as the game takes it (see ``INPUT_MODES``; ``registry``:
+    whose features' commands count, the built-in ones by default)."""
     stripped = text.strip()
-    command = parse_meta(stripped) if stripped else None
+    command = parse_meta(stripped, registry) if stripped else None
     if command is not None or mode == "do" or not stripped:
         return PlayerLine(stripped, command)
     if mode == "say":

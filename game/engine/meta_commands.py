@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from game.engine import mind_commands, telling_commands
 from game.engine.events import ConfirmRequested, Event, MetaOutput, QuitRequested, SessionReset
 from game.engine.known_names import heard_of, not_named, without_strangers
-from game.engine.meta import HELP_TEXT, MetaCommand
+from game.engine.meta import MetaCommand, help_text
 from game.engine.player_view import known_ids, player_view
 from game.engine.turn import scoped_context
 from game.errors import KithError
@@ -22,7 +22,6 @@ from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
 from game.mind.attitude_command import describe, parse_relationship
 from game.mind.memory_render import render_memories
-from game.registry import default_registry
 from game.store.connection import inspect_save
 from game.store.saves import read_save_info, snapshot_name
 from game.store.snapshots import check_restorable
@@ -34,16 +33,23 @@ if TYPE_CHECKING:
 async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Event]:
     if command.word != "restore":
         _ASKED.pop(session, None)  # a question is answered by the very next command, or not at all
-    handler = _HANDLERS[command.word]
     try:
-        async for event in handler(session, command.argument):
-            yield event
+        if command.word in _HANDLERS:
+            async for event in _HANDLERS[command.word](session, command.argument):
+                yield event
+            return
+        owner = session.registry.command_owner(command.word)
+        if owner is None:  # parse_meta read it with another registry's commands
+            yield MetaOutput(f"There is no command /{command.word} in this game. Type `help` to list them.", "help")
+            return
+        reply = await owner.meta_handler(command.word)(session.feature_reach(owner.name), command.argument)
+        yield MetaOutput(reply, command.word)
     except KithError as error:
         yield MetaOutput(error.message, command.word)
 
 
 async def _help(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    yield MetaOutput(HELP_TEXT, "help")
+    yield MetaOutput(help_text(session.registry), "help")
 
 
 async def _save(session: CommandContext, argument: str) -> AsyncIterator[Event]:
@@ -271,7 +277,7 @@ async def _why(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     heard = without_strangers(session, "\n".join(await _heard(session, match.node.id))).splitlines()
     sections = without_strangers(session, "\n".join(await mind_commands.why_sections(session, match.node))).splitlines()
     featured = without_strangers(session, "\n".join(
-        default_registry().explain(session.features, match.node.id, session.graph))).splitlines()
+        session.registry.explain(session.features, match.node.id, session.graph))).splitlines()
     if featured:
         sections = [*featured, *([""] if sections else []), *sections]
     if not edges and not heard and not featured:

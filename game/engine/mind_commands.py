@@ -13,7 +13,6 @@ import random
 import shlex
 from typing import TYPE_CHECKING
 
-from game.engine import notes
 from game.engine.known_names import heard_of, not_named
 from game.engine.player_view import known_ids
 from game.errors import KithError
@@ -86,7 +85,7 @@ async def mind(session: CommandContext, argument: str) -> str:
     if context.omitted:
         parts += ["", *omissions(context)]
     # The player's own standing notes reach the narrator every turn, whoever is asked about.
-    parts += ["", *(f"- {line}" for line in notes.mind_lines(session.notes))]
+    parts += ["", *(f"- {line.label}: {line.text or '(none)'}" for line in session.registry.instructions(session.features))]
     return "\n".join(parts)
 
 

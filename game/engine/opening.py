@@ -14,7 +14,6 @@ from datetime import datetime
 from pathlib import Path
 
 from game.config import Settings, world_dir_of
-from game.engine import notes
 from game.engine.feature_steps import load_states, owned_tables
 from game.engine.tuning import memory_settings
 from game.engine.turn import HISTORY_TURNS, PlayState
@@ -26,6 +25,7 @@ from game.mind.attitude import TABLE as ATTITUDES
 from game.mind.attitude import AttitudeBook
 from game.mind.memory_store import load_memory_book
 from game.narrator.base import Narrator, PastTurn
+from game.registry import Registry
 from game.store import metapath_patterns
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase
@@ -56,10 +56,11 @@ def _vocabulary_json(world: World) -> str:
 
 
 async def read_play_state(db: SaveDatabase, world: World, settings: Settings, verbose: bool, *,
-                          lazy: bool = True, source: GraphSource | None = None) -> PlayState:
+                          lazy: bool = True, source: GraphSource | None = None,
+                          registry: Registry | None = None) -> PlayState:
     """Everything the next turn starts from, as ``db`` holds it: the graph, the scene, recent history,
-    gossip's cooldowns, attitudes, memories, open identity questions and the player's notes. The one
-    reading for opening a game, undo, restore and retry alike."""
+    gossip's cooldowns, attitudes, memories, open identity questions and each feature's state (the
+    player's notes among them). The one reading for opening a game, undo, restore and retry alike."""
     graph = await db.load_graph_index(lazy=lazy, source=source)
     turn = await db.current_turn()
     raw = await db.scene_at(turn)
@@ -69,8 +70,7 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
                          AttitudeBook.from_rows(await db.read_rows(ATTITUDES)),
                          await load_memory_book(db, memory_settings(settings)),
                          await db.pending_identities(open_only=True))
-    state.notes = await notes.load(db.conn)
-    state.features = load_states({table: await db.read_rows(table) for table in owned_tables()})
+    state.features = load_states({table: await db.read_rows(table) for table in owned_tables(registry)}, registry)
     return state
 
 
@@ -133,7 +133,7 @@ class OpenedGame:
 
 async def open_game(settings: Settings, save: str | Path | None, *, new: bool, world: str | None,
                     narrator: Narrator | None, env: Mapping[str, str] | None,
-                    world_loaded: World | None = None) -> OpenedGame:
+                    world_loaded: World | None = None, registry: Registry | None = None) -> OpenedGame:
     """Open (or create) the save and read the game in it; on any failure the save is closed, and a save
     being created is removed, so nothing half-made is left under a player's name.
 
@@ -160,7 +160,7 @@ async def open_game(settings: Settings, save: str | Path | None, *, new: bool, w
         db = await SaveDatabase.open(path, exclusive=True)
     try:
         try:
-            return await _read_game(settings, db, creating, narrator, loaded, env)
+            return await _read_game(settings, db, creating, narrator, loaded, env, registry)
         except READ_ERRORS as error:  # a stored scene or row that no longer validates, a table gone
             raise damaged(db.name, error) from error
     except BaseException:
@@ -172,7 +172,7 @@ async def open_game(settings: Settings, save: str | Path | None, *, new: bool, w
 
 
 async def _read_game(settings: Settings, db: SaveDatabase, creating: bool, narrator: Narrator | None,
-                     world: World | None, env: Mapping[str, str] | None) -> OpenedGame:
+                     world: World | None, env: Mapping[str, str] | None, registry: Registry | None) -> OpenedGame:
     from game.world import load_world
 
     world_id = await db.world_id()
@@ -182,7 +182,7 @@ async def _read_game(settings: Settings, db: SaveDatabase, creating: bool, narra
         world = load_world(world_dir_of(settings, world_id), world_id)
     if not creating:
         await store_vocabulary(db, world)
-    state = await read_play_state(db, world, settings, (await db.meta()).get("verbose") == "1")
+    state = await read_play_state(db, world, settings, (await db.meta()).get("verbose") == "1", registry=registry)
     if narrator is None:
         from game.narrator.factory import make_narrator
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.config import Settings
-from game.engine import meta_commands, notes, tellings_store
+from game.engine import meta_commands, tellings_store
 from game.engine.enrich import Extractor, Reading
 from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
 from game.engine.enrich_session import SessionEnrichment
@@ -26,15 +26,17 @@ from game.engine.events import (
     Event,
     Notice,
 )
+from game.engine.feature_commands import FeatureReach
 from game.engine.meta import PlayerLine, read_line
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.opening import open_game, read_play_state
 from game.engine.rebuild import Rebuilt
 from game.engine.relationship_turn import set_attitude_turn
-from game.engine.tellings import Tellings, first_row
+from game.engine.save_store import SaveStore
+from game.engine.tellings import Tellings
 from game.engine.transcript import Transcript
-from game.engine.tuning import context_settings, gossip_settings, memory_settings, retrieval_settings
-from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
+from game.engine.tuning import context_settings, gossip_settings, retrieval_settings
+from game.engine.turn import PlayState, TurnPipeline
 from game.graph.gossip import Told
 from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath
@@ -45,8 +47,8 @@ from game.mind.attitude import AttitudeView
 from game.mind.attitude_command import RelationshipRequest
 from game.mind.context import ComposedContext
 from game.mind.memory import MemoryBook
-from game.mind.mind_merge import fold_with
 from game.narrator.base import Narrator, PastTurn
+from game.registry import Registry, default_registry
 from game.store import damage
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
@@ -67,7 +69,7 @@ class GameSession:
     """An open save with its world, narrator, graph index and scene."""
 
     def __init__(self, settings: Settings, db: SaveDatabase, world: World, narrator: Narrator, state: PlayState,
-                 new_game: bool, discovered: Sequence[MetaPath] = ()) -> None:
+                 new_game: bool, discovered: Sequence[MetaPath] = (), registry: Registry | None = None) -> None:
         self._settings = settings
         self._db = db
         self.world = world
@@ -75,15 +77,14 @@ class GameSession:
         self.new_game = new_game
         self._transcript = Transcript()
         self._discovered = tuple(discovered)
+        self._store = SaveStore(db, world, settings, registry or default_registry())
         self._pipeline = TurnPipeline(
-            state, narrator, world.vocabulary, _SaveStore(db), ending_titles=world.ending_titles,
+            state, narrator, world.vocabulary, self._store, ending_titles=world.ending_titles,
             tier_lines=tier_change_lines(world, settings.seed),
         )
+        self._pipeline.registry = self._store.registry
         self._tune(settings)
         self._enrichment = SessionEnrichment(db, self._pipeline)
-        # A "yes" to "is that Bram Kettle?" folds a node, and the stranger's mind into Bram's (mind_merge).
-        self._pipeline.reread_state = self.read_state
-        db.fold_minds = fold_with(memory_settings(settings))
 
     # ------------------------------------------------------------------------------------- the game now
 
@@ -135,6 +136,15 @@ class GameSession:
         return self._pipeline.state.features
 
     @property
+    def registry(self) -> Registry:
+        """The features of this game (``game.registry``): their steps, states and commands."""
+        return self._pipeline.registry
+
+    def feature_reach(self, name: str) -> FeatureReach:
+        """What the feature ``name``'s meta commands may use of this game (``CommandReach``)."""
+        return FeatureReach(self._db, self.turn, self.features.get(name), self.reload)
+
+    @property
     def memories(self) -> MemoryBook:
         """What NPCs remember of the player now (read-only for callers: turns change it)."""
         return self._pipeline.state.memories
@@ -165,16 +175,19 @@ class GameSession:
     @classmethod
     async def open(cls, settings: Settings, save: str | Path | None = None, *, new: bool = False,
                    world: str | None = None, narrator: Narrator | None = None,
-                   env: Mapping[str, str] | None = None, world_loaded: World | None = None) -> GameSession:
+                   env: Mapping[str, str] | None = None, world_loaded: World | None = None,
+                   registry: Registry | None = None) -> GameSession:
         """Open ``save`` (a name or a path), creating it when missing or when ``new``.
 
         With no save: resume the most recently played one, or start a new game with a generated name.
         ``env`` is where a narrator made here reads its API key (the process environment when not given);
-        ``world_loaded`` is a new game's world when the caller has loaded it already.
+        ``world_loaded`` is a new game's world when the caller has loaded it already; ``registry`` holds
+        the game's features (Kith's own when not given).
         """
         game = await open_game(settings, save, new=new, world=world, narrator=narrator, env=env,
-                               world_loaded=world_loaded)
-        return cls(settings, game.db, game.world, game.narrator, game.state, game.new_game, game.discovered)
+                               world_loaded=world_loaded, registry=registry)
+        return cls(settings, game.db, game.world, game.narrator, game.state, game.new_game, game.discovered,
+                   registry)
 
     async def close(self) -> None:
         try:
@@ -219,7 +232,8 @@ class GameSession:
         screen has read already (``read_line``) is taken as read, not parsed again."""
         await self._enrichment.pause()  # a turn never waits for the queue, only for a commit under way
         try:
-            async for event in self._play_turn(line if isinstance(line, PlayerLine) else read_line(line)):
+            async for event in self._play_turn(
+                    line if isinstance(line, PlayerLine) else read_line(line, registry=self.registry)):
                 yield event
         finally:
             self._enrichment.wake()
@@ -382,6 +396,7 @@ class GameSession:
         self._pipeline.retrieval_settings = retrieval_settings(settings, self.world.metapaths, self._discovered)
         self._pipeline.gossip_settings = gossip_settings(settings)
         self._pipeline.context_settings = context_settings(settings)
+        self._store.settings = settings
 
     async def reload(self) -> None:
         """Re-read graph, scene and history from disk (after undo, restore or restart)."""
@@ -394,7 +409,8 @@ class GameSession:
         a lazy graph needs a ``source`` that sees what the transaction does (``graph_before_turn``), or
         ``lazy=False``: it reads through a second connection, which sees only what is committed.
         """
-        return await read_play_state(self._db, self.world, self.settings, self.verbose, lazy=lazy, source=source)
+        return await read_play_state(self._db, self.world, self.settings, self.verbose, lazy=lazy, source=source,
+                                     registry=self.registry)
 
     # ------------------------------------------------------------------------------------- tellings, notes
 
@@ -405,14 +421,10 @@ class GameSession:
 
     @property
     def notes(self) -> Mapping[str, str]:
-        """The save's Memory (``memory``) and Author's note (``note``), as the narrator is given them."""
-        return self._pipeline.state.notes
-
-    async def set_note(self, name: str, text: str) -> tuple[str, str]:
-        """Set or clear (``""``) the Memory or the Author's note; undoable. Returns (before, now)."""
-        changed = await notes.put(self._db, self.turn, name, text)
-        await self.reload()
-        return changed
+        """The save's Memory (``memory``) and Author's note (``note``): the notes feature's state, which the
+        F6 screen edits (``/memory``, ``/note``)."""
+        notes = self.features.get("notes")
+        return notes if isinstance(notes, Mapping) else {}
 
     async def turn_usage(self) -> dict[str, int]:
         """The tokens the last turn's kept telling cost, by step (empty offline or before any turn)."""
@@ -430,14 +442,3 @@ class GameSession:
 
     def stop_transcript(self) -> None:
         self._transcript.stop()
-
-
-class _SaveStore:
-    """The session's storage step: the turn row, the graph writes and the scene in ONE transaction."""
-
-    def __init__(self, db: SaveDatabase) -> None:
-        self._db = db
-
-    async def commit(self, turn: FinishedTurn) -> None:
-        await self._db.commit_turn(turn.record, turn.writes, turn.result.scene.model_dump(mode="json"), turn.told,
-                                   (*turn.rows, first_row(turn)), turn.merges, turn.said)

@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from game.engine import kept_turns, notes, tellings_store
+from game.engine import kept_turns, tellings_store
 from game.engine.events import Event, MetaOutput, NarrationDone, TurnCommitted, TurnReplaced
 from game.engine.telling import Telling
 from game.engine.tellings_store import KeptTelling
@@ -79,6 +79,8 @@ class Tellings:
         self._pipeline = pipeline
         self._reload = reload
         self._read_state = read_state
+        # The player's own words (the notes): kept as they are now across a swap, never replayed.
+        self._carried = tuple(table for feature in pipeline.registry.across_tellings() for table in feature.tables)
 
     @property
     def turn(self) -> int:
@@ -137,7 +139,7 @@ class Tellings:
             return
         alts = await tellings_store.tellings_of(self._db, turn)
         if not alts:  # told before tellings were kept: the turn as it stands is its first telling
-            first = await tellings_store.told_from_rows(self._db, turn)
+            first = await tellings_store.told_from_rows(self._db, turn, self._carried)
             alts = [first] if first is not None else []
         kept = next((a for a in alts if a.kept), None)
         refused = kept_turns.refusal([kept] if kept is not None else [])
@@ -161,7 +163,7 @@ class Tellings:
             return
         index = max(a.index for a in alts) + 1
         parent = kept.index if kind in ("continue", "edit", "edit-input") else None
-        store = _Replacing(self._db, alts, index, STORY if how.story else kind, parent)
+        store = _Replacing(self._db, alts, index, STORY if how.story else kind, parent, self._carried)
         state, before = await self._state_before(turn)
         said = (new_input or kept.record.input) if not how.story else (how.given or "")
         try:
@@ -200,7 +202,8 @@ class Tellings:
                     raise SaveError(f"{db.name} has no scene for turn {turn - 1}; the save is damaged")
                 # Everything else the turn started from (minds, questions, scene), read inside this transaction.
                 state = await self._read_state(source=before)
-                state.notes = dict(current.notes)  # the notes as the player has them now
+                for feature in self._pipeline.registry.across_tellings():  # the notes as the player has them now
+                    state.features[feature.name] = current.features.get(feature.name)
                 found.append((state, before))
                 raise _Rollback
         except _Rollback:
@@ -245,7 +248,7 @@ class Tellings:
             yield MetaOutput(f"Telling {at + 1} of {len(alts)} is the one kept already.", "swipe")
             return
         every = [dataclasses.replace(a, kept=i == target) for i, a in enumerate(alts)]
-        await tellings_store.keep(self._db, turn, every[target], every)
+        await tellings_store.keep(self._db, turn, every[target], every, carried=self._carried)
         await self._reload()
         chosen = every[target]
         yield NarrationDone(chosen.record.narration)
@@ -262,20 +265,23 @@ class Tellings:
         if step is None:
             return None
         seq, kind, data = step
-        if kind == "note":
-            name = str(data.get("name", ""))
-            if name not in notes.LABELS:
-                raise SaveError(f"{self._db.name} holds an undo step it cannot read; the save is damaged")
-            await tellings_store.drop_step(self._db, seq, notes.restore_rows(name, str(data.get("before", ""))))
+        owner = self._pipeline.registry.undo_owner(kind)
+        if owner is not None:  # a change a feature's command made (a note): the feature says how to take it back
+            try:
+                what, rows = owner.undo_change(kind, data)
+            except ValueError as error:
+                raise SaveError(f"{self._db.name} holds an undo step it cannot read ({error}); the save is damaged") \
+                    from error
+            await tellings_store.drop_step(self._db, seq, rows)
             await self._reload()
-            return f"the change to the {notes.LABELS[name]}", None
+            return what, None
         alts = await tellings_store.tellings_of(self._db, turn)
         back = next((a for a in alts if a.index == data.get("back_to")), None)
         if back is None:
             await tellings_store.drop_step(self._db, seq, [])
             return await self.undo_step()
         every = [dataclasses.replace(a, kept=a.index == back.index) for a in alts if a.index != data.get("drop")]
-        await tellings_store.keep(self._db, turn, back, every, drop_seq=seq)
+        await tellings_store.keep(self._db, turn, back, every, drop_seq=seq, carried=self._carried)
         await self._reload()
         position = [a.index for a in every].index(back.index)
         what = "the continuation" if data.get("kind") == "continue" else "the edit"
@@ -325,8 +331,12 @@ def _target(where: str, at: int, count: int) -> int | None:
 class _Replacing:
     """The store of a turn told again: the new telling replaces the turn, every telling kept."""
 
-    def __init__(self, db: SaveDatabase, alts: list[KeptTelling], index: int, kind: str, parent: int | None) -> None:
+    folds_people = False
+
+    def __init__(self, db: SaveDatabase, alts: list[KeptTelling], index: int, kind: str, parent: int | None,
+                 carried: tuple[str, ...]) -> None:
         self._db = db
+        self._carried = carried
         self._alts = alts
         self._index = index
         self._kind = kind
@@ -345,7 +355,7 @@ class _Replacing:
                 seq = await tellings_store.next_seq(self._db.conn)
             also.append(tellings_store.step_row(seq, new.turn, "alternative",
                                               {"back_to": self._parent, "drop": new.index, "kind": self._kind}))
-        await tellings_store.keep(self._db, new.turn, new, every, also)
+        await tellings_store.keep(self._db, new.turn, new, every, also, carried=self._carried)
         self.committed = True
         self.narration = turn.record.narration
         self.player_input = turn.record.input

@@ -1,4 +1,4 @@
-"""The ``swipes``, ``notes`` and ``undo_steps`` tables: every telling of a turn, each enough to write again.
+"""The ``swipes`` and ``undo_steps`` tables: every telling of a turn, each enough to write again.
 
 Every turn a session commits leaves one ``swipes`` row (telling 0, kept): its turn row, graph writes,
 scene, gossip and other features' rows as JSON, and the tokens it cost. What a telling shares is stored
@@ -9,8 +9,9 @@ turn (``undo.undo_turn``: the graph as it was before it) and the kept telling's 
 written as the turn, journaled afresh. So the graph only ever holds the kept telling's extraction,
 and ``undo`` still takes the whole turn back: these rows are themselves journaled rows of the turn.
 
-Rows a player changed during the turn after it was told (the Memory and Author's note, the undo steps)
-are carried across the swap: written again after the undo, so the journal keeps their state from
+Rows a player changed during the turn after it was told (the tables of the features that keep the
+player's own words, ``Feature.across_tellings``: the Memory and Author's note; the undo steps) are
+carried across the swap: written again after the undo, so the journal keeps their state from
 before the turn and the swap never loses them.
 """
 
@@ -34,10 +35,9 @@ from game.store import journal, undo
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.packed import json_text, unpack, unpack_text
-from game.store.rows import RowWrite, write_rows
+from game.store.rows import RowWrite, read_rows, write_rows
 
 SWIPES = "swipes"
-NOTES = "notes"
 STEPS = "undo_steps"
 TELLING_ERRORS: tuple[type[Exception], ...] = (*READ_ERRORS, KeyError)
 """What reading a damaged telling raises: SQLite's errors, undecodable JSON or models, a missing field."""
@@ -299,10 +299,13 @@ async def total_tokens(conn: aiosqlite.Connection) -> dict[str, int]:
     return {"prompt": prompt, "completion": completion, "total": prompt + completion}
 
 
-async def carried_rows(conn: aiosqlite.Connection, turn: int) -> list[RowWrite]:
-    """Rows changed during ``turn`` after it was told, as they are now: they survive a swap."""
-    carried = [RowWrite(NOTES, {"name": str(r[0])}, {"name": str(r[0]), "text": str(r[1])})
-               for r in await conn.execute_fetchall(f"SELECT name, text FROM {NOTES}")]
+async def carried_rows(conn: aiosqlite.Connection, turn: int, carried_tables: Sequence[str]) -> list[RowWrite]:
+    """Rows changed during ``turn`` after it was told, as they are now: they survive a swap.
+    ``carried_tables``: the player's own words, whole (``Feature.across_tellings``)."""
+    carried: list[RowWrite] = []
+    for table in carried_tables:
+        key = await journal.primary_key(conn, table)
+        carried += [RowWrite(table, {column: row[column] for column in key}, row) for row in await read_rows(conn, table)]
     for seq, kind, data in await conn.execute_fetchall(
             f"SELECT seq, kind, data FROM {STEPS} WHERE turn = ? ORDER BY seq", (turn,)):
         carried.append(RowWrite(STEPS, {"seq": int(seq)}, {"seq": int(seq), "turn": turn, "kind": str(kind),
@@ -311,19 +314,20 @@ async def carried_rows(conn: aiosqlite.Connection, turn: int) -> list[RowWrite]:
 
 
 async def keep(db: SaveDatabase, turn: int, chosen: KeptTelling, every: Sequence[KeptTelling],
-               also: Sequence[RowWrite] = (), *, drop_seq: int | None = None) -> None:
+               also: Sequence[RowWrite] = (), *, drop_seq: int | None = None, carried: Sequence[str] = ()) -> None:
     """Make ``chosen`` the told turn ``turn``, with ``every`` telling kept beside it, in ONE transaction.
 
     ``also``: more rows written with it (an undo step); ``drop_seq``: an undo step not carried across
-    (the one being undone). Requires ``turn`` to be the save's last turn.
+    (the one being undone); ``carried``: the tables of the player's own words (``carried_rows``).
+    Requires ``turn`` to be the save's last turn.
     """
     if [a.index for a in every if a.kept] != [chosen.index]:
         raise ValueError("the kept telling must be the chosen one: the others are stored against it")
     async with db.transaction() as conn:
-        carried = [row for row in await carried_rows(conn, turn) if row.key.get("seq") != drop_seq
-                   or row.table != STEPS]
+        kept = [row for row in await carried_rows(conn, turn, carried) if row.key.get("seq") != drop_seq
+                or row.table != STEPS]
         await undo.undo_turn(conn, turn)
-        rows = [*chosen.rows, *(alt.row(chosen) for alt in every), *carried, *also]
+        rows = [*chosen.rows, *(alt.row(chosen) for alt in every), *kept, *also]
         await db.write_turn(conn, chosen.record, chosen.writes, chosen.scene, chosen.told, rows)
 
 
@@ -354,19 +358,20 @@ def step_row(seq: int, turn: int, kind: str, data: Mapping[str, Any]) -> RowWrit
     return RowWrite(STEPS, {"seq": seq}, {"seq": seq, "turn": turn, "kind": kind, "data": json.dumps(dict(data))})
 
 
-async def told_from_rows(db: SaveDatabase, turn: int) -> KeptTelling | None:
+async def told_from_rows(db: SaveDatabase, turn: int, carried: Sequence[str] = ()) -> KeptTelling | None:
     """The last turn as it stands, as its first telling, for a turn told before tellings were kept.
 
     Its writes are the rows the journal names for the turn, read as they are now (after the turn); None
     when the turn did something a telling cannot replay (a merge, a row deleted) or is not all there.
+    ``carried``: tables of the player's own words, never replayed as the turn's (``carried_rows``).
     """
     try:
-        return await _told_from_rows(db, turn)
+        return await _told_from_rows(db, turn, carried)
     except TELLING_ERRORS as error:
         raise damaged(db.name, error) from error
 
 
-async def _told_from_rows(db: SaveDatabase, turn: int) -> KeptTelling | None:
+async def _told_from_rows(db: SaveDatabase, turn: int, carried: Sequence[str]) -> KeptTelling | None:
     from game.store import graph_repo
 
     conn = db.conn
@@ -397,7 +402,7 @@ async def _told_from_rows(db: SaveDatabase, turn: int) -> KeptTelling | None:
     rows_written: list[RowWrite] = []
     for kind, key in first:
         table = kind.removeprefix(journal.ROW_KIND_PREFIX)
-        if kind.startswith(journal.ROW_KIND_PREFIX) and table not in (SWIPES, NOTES, STEPS):
+        if kind.startswith(journal.ROW_KIND_PREFIX) and table not in (SWIPES, STEPS, *carried):
             identity = json.loads(key)
             where = " AND ".join(f'"{column}" = ?' for column in identity)
             cursor = await conn.execute(f'SELECT * FROM "{table}" WHERE {where}', list(identity.values()))

@@ -15,7 +15,7 @@ import asyncio
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -36,7 +36,7 @@ from game.engine.events import (
 )
 from game.engine.feature_steps import apply_rows, run_steps
 from game.engine.identity_turn import decided, follow, read_answer, settle
-from game.engine.merge_play import MergeTiers, known_after, tiers_before
+from game.engine.merge_play import MergeSaid, MergeTiers, known_after, tiers_before
 from game.engine.meta import parse_meta
 from game.engine.mind_context import (
     ContextInputs,
@@ -76,7 +76,6 @@ from game.narrator.base import (
 )
 from game.registry import default_registry
 from game.store.database import TurnRecord
-from game.store.identity import MergeSaid
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite
 from game.text import strip_control
@@ -115,8 +114,6 @@ class PlayState:
     """Every recorded attitude toward the player (``game.mind.attitude``)."""
     memories: MemoryBook = field(default_factory=MemoryBook)
     """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
-    notes: dict[str, str] = field(default_factory=dict)
-    """The save's Memory and Author's note (``game.engine.notes``), handed to the narrator every turn."""
     pending: list[PendingIdentity] = field(default_factory=list)
     """Open questions of identity (``game.store.pending``): one is asked a turn, answered the next."""
     features: dict[str, Any] = field(default_factory=dict)
@@ -159,13 +156,19 @@ class FinishedTurn:
     mode: str = "tell"
     """How it was told (``NarrationRequest.mode``): ``story`` is the player's own writing (Story mode)."""
     said: MergeSaid | None = None
-    """What the story adds once ``merges`` are folded (a tier line), inside the commit's transaction."""
+    """What the story adds once ``merges`` are folded (a tier line), asked inside the commit's transaction."""
 
 
 class TurnStore(Protocol):
     """Where a finished turn is kept. Raising means nothing of it was kept (the pipeline reports it)."""
 
-    async def commit(self, turn: FinishedTurn) -> None: ...
+    folds_people: bool
+    """Whether it merges the people a turn's identity answer folds (a save does; a game in memory does
+    not, and there answers to questions of identity are not taken)."""
+
+    async def commit(self, turn: FinishedTurn) -> PlayState | None:
+        """Keep ``turn``; returns the game as now kept when the commit changed more than the turn's own
+        writes say (people merged, minds folded: memory cannot follow by applying the turn), else None."""
 
 
 async def witnesses(graph: GraphIndex, cast: Iterable[str]) -> list[str]:
@@ -295,10 +298,6 @@ class TurnPipeline:
         self.ending_titles: Mapping[str, str] = ending_titles or {}
         self.registry = default_registry()
         """The features whose steps run in each turn (``game.registry``)."""
-        self.reread_state: Callable[[], Awaitable[PlayState]] | None = None
-        """Reads the game back after a turn folded one person into another (the graph, and the minds the
-        merge united: the in-memory state only adds and changes); without it (a game in memory) answers
-        to questions of identity are not taken."""
 
     def story_input(self, text: str) -> str | MetaOutput:
         """What the story is asked to do for ``text``, or the reply when no story turn is told.
@@ -329,7 +328,7 @@ class TurnPipeline:
             yield wanted
             return
         answer = read_answer(text, self.state.pending, self.state.graph, self.state.turn)
-        if answer is not None and self.reread_state is not None:
+        if answer is not None and self.store.folds_people:
             reply, row, merge = settle(answer, self.state.turn + 1)
             merges = [merge] if merge else []
             scene = known_after(merges, self.state.scene, self.state.graph)
@@ -356,7 +355,6 @@ class TurnPipeline:
                             gossip_settings=self.gossip_settings, context_settings=self.context_settings,
                             tier_lines=self.tier_lines)
         told.context_providers = self.context_providers
-        told.reread_state = self.reread_state
         told.registry = self.registry
         return told
 
@@ -392,7 +390,8 @@ class TurnPipeline:
                 seed=self.seed + turn + how.seed_shift, knowledge=knowledge, context=context,
                 attitudes=AttitudeView(state.attitudes, state.graph), memories=state.memories.view(turn),
                 features=state.features,
-                memory=state.notes.get("memory", ""), authors_note=state.notes.get("note", ""),
+                memory=self.registry.standing_words(state.features, "memory"),
+                authors_note=self.registry.standing_words(state.features, "authors_note"),
                 mode="story" if how.story else "given" if how.given is not None
                 else "continue" if how.continue_from else "tell",
                 continue_from=how.continue_from,
@@ -543,10 +542,11 @@ class TurnPipeline:
                 await asyncio.shield(task)
             except asyncio.CancelledError:
                 cancelled = True  # however often Esc is pressed, the commit finishes first
-        task.result()  # a failed commit raises here, and nothing was kept
+        kept = task.result()  # a failed commit raises here, and nothing was kept
         self.apply(finished)
-        if self.reread_state is not None and any(merge.merged_id for merge in finished.merges):
-            self.state = await self.reread_state()
+        if kept is not None:  # people were folded together: the game as the save now holds it
+            kept.verbose = self.state.verbose
+            self.state = kept
         if cancelled:
             raise asyncio.CancelledError
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, Protocol
 
 from game.graph.gossip import GossipSettings
 from game.graph.index import GraphIndex
@@ -66,6 +66,44 @@ CheckParser = Callable[[str], ScriptCheck]
 Handler = Callable[[argparse.Namespace, Any], int]
 
 
+class CommandReach(Protocol):
+    """All a feature's meta command may use of the game: the turn, its own state, one undoable change.
+
+    Narrow on purpose (the session has dozens of members; a feature's command needs these three), so a
+    feature never depends on the engine above it and the core may change behind this face.
+    """
+
+    @property
+    def turn(self) -> int:
+        """Committed player turns; 0 before the first."""
+    @property
+    def state(self) -> Any:
+        """This feature's state now (``Feature.load``/``apply``), as the save holds it."""
+    async def change(self, rows: Sequence[RowWrite], undo_kind: str, undo_data: Mapping[str, Scalar]) -> None:
+        """Write ``rows`` now, in one transaction, as a change ``undo`` takes back on its own before the
+        turn (``Feature.undo_change(undo_kind, undo_data)`` says how); journaled at the current turn, so
+        undoing that turn takes it back too. The feature's state is read back afterwards."""
+
+
+MetaHandler = Callable[[CommandReach, str], Awaitable[str]]
+"""A feature's meta command: given the reach and what followed the command's word, the reply shown (Markdown).
+A ``KithError`` it raises is shown as its message, the game unchanged."""
+UndoChange = tuple[str, Sequence[RowWrite]]
+"""What an undone change was (``the change to the Memory``) and the rows that put things back as before it."""
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """Standing words of the player's that a narrator is given every turn (the notes feature's Memory)."""
+
+    place: Literal["memory", "authors_note"]
+    """Where they go: ``memory`` in the system prompt, ``authors_note`` near the end of the prompt."""
+    label: str
+    """What ``/mind`` calls them ("Memory")."""
+    text: str
+    """The words; "" when the player has given none."""
+
+
 class Feature(ABC):
     """One feature of the game. Subclasses set ``name`` and ``tables`` and implement the four methods."""
 
@@ -77,6 +115,14 @@ class Feature(ABC):
     """The ``{tag}``s of headless script checks it offers (``check_parser`` reads them)."""
     graph_commands: ClassVar[tuple[str, ...]] = ()
     """The ``kith graph`` subcommands it adds (``add_graph_commands`` adds them)."""
+    meta_commands: ClassVar[Mapping[str, str]] = {}
+    """The meta commands it handles in play, each word (typed after a ``/``: ``/note``) with its line of
+    ``help``; ``meta_handler`` gives each one's handler."""
+    undo_kinds: ClassVar[tuple[str, ...]] = ()
+    """The kinds of undo step its commands leave (``CommandReach.change``); ``undo_change`` reads them."""
+    across_tellings: ClassVar[bool] = False
+    """Whether its tables hold the player's own words, changed between turns by its commands: a retelling
+    of the last turn keeps them as they are now (carried across, never replayed as the turn's writes)."""
 
     @abstractmethod
     def load(self, rows: Rows) -> Any:
@@ -103,6 +149,22 @@ class Feature(ABC):
     def explain(self, state: Any, node_id: str, graph: GraphIndex) -> list[str]:
         """Lines for ``/why NAME`` (``explains``): what the feature holds about the person ``node_id``."""
         raise NotImplementedError(f"{self.name} adds nothing to /why")
+
+    gives_instructions: ClassVar[bool] = False
+    """Whether ``instructions`` gives the narrator standing words of the player's every turn."""
+
+    def instructions(self, state: Any) -> list[Instruction]:
+        """The player's standing words for the narrator (``gives_instructions``), over the feature's state."""
+        raise NotImplementedError(f"{self.name} gives the narrator no standing words")
+
+    def meta_handler(self, word: str) -> MetaHandler:
+        """The handler of the meta command ``word`` (one of ``meta_commands``)."""
+        raise NotImplementedError(f"{self.name} handles no meta command {word!r}")
+
+    def undo_change(self, kind: str, data: Mapping[str, Any]) -> UndoChange:
+        """How to take back a change its command made (an undo step of ``kind``, one of ``undo_kinds``);
+        a ``ValueError`` says the step cannot be read (a damaged save)."""
+        raise NotImplementedError(f"{self.name} leaves no undo step {kind!r}")
 
     def check_parser(self, tag: str) -> CheckParser:
         """The parser of the script check ``{tag}`` (one of ``script_checks``)."""

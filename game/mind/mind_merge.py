@@ -19,7 +19,7 @@ felt, and does not greet the player as a stranger again. The rules (pure, over r
 - What else names the merged person (the gossip log, open questions of identity): ``merge_traces``.
 - The merged NPC's rows are removed.
 
-``fold_with(settings)`` is the ``MindFold`` a game and the graph commands hand to the save.
+``fold_minds`` decides the fold; ``game.mind.merging`` merges people with it, in one transaction.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from game.mind.memory import (
     said_row,
 )
 from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, repoint_scene, said_of
-from game.store.database import MindFold, SaveDatabase
+from game.store.database import SaveDatabase
 from game.store.mind_fold import AttitudeFold, FoldedMind, MindSummary, rows_where
 from game.store.rows import RowWrite
 from game.world.tiers import Tier
@@ -219,12 +219,3 @@ async def _agreement(db: SaveDatabase, kept: Node, after: Attitude | None, held:
     execution = UpsertExecution(graph, await db.vocabulary(), turn, rng=random.Random(f"merge:{kept.id}:{turn}"),
                                 witnesses=sorted(graph.player_ids))
     return await agree(execution, GraphWrites(), call), after.tier
-
-
-def fold_with(settings: MemorySettings) -> MindFold:
-    """The ``MindFold`` to hand a save (``SaveDatabase.fold_minds``), with the game's memory settings."""
-
-    async def fold(db: SaveDatabase, kept: Node, merged: Node, turn: int) -> FoldedMind:
-        return await fold_minds(db, kept, merged, turn, settings)
-
-    return fold

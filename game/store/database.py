@@ -38,9 +38,8 @@ from game.store.before_turn import BeforeTurnSource, read_turn_before
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
-from game.store.identity import MergeRecord, MergeReport, MergeSaid
+from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
-from game.store.mind_fold import FoldedMind
 from game.store.packed import unpack
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
@@ -72,11 +71,6 @@ class TurnRecord:
     path), ``none`` (nothing read yet) or ``enriched`` (a model's reading, written later)."""
 
 
-MindFold = Callable[["SaveDatabase", Node, Node, int], Awaitable[FoldedMind]]
-"""``fold(db, kept, merged, turn)``: called inside the merge's transaction once the graph is merged
-(``kept`` as it now is, ``merged`` as it was); reads through ``db`` (its one connection sees the merge)."""
-
-
 class SaveDatabase:
     """An open save file. Use ``async with await SaveDatabase.open(path)`` or call ``close()``."""
 
@@ -91,9 +85,6 @@ class SaveDatabase:
         # end (the map's layout) both write through it, and SQLite cannot nest their BEGINs.
         self._writing = asyncio.Lock()
         self._source: SqlGraphSource | None = None
-        self.fold_minds: MindFold | None = None
-        """Set by whoever may merge people (a game, ``graph merge``, ``graph resolve``): a merge then
-        folds the merged NPC's memories, attitude and said words into the kept one's (``mind_fold``)."""
 
     @classmethod
     async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
@@ -301,7 +292,12 @@ class SaveDatabase:
             await self.write_graph(conn, writes, journal_turn, journal=journal_turn > 0)
             await self._log_gossip(conn, told, journal_turn, journal=journal_turn > 0)
             await write_rows(conn, journal_turn, rows, journal_it=journal_turn > 0)
-            await self._identity_merges(conn, merges, journal_turn)
+            for merge in merges:  # assumed identities; a "yes" here folds the graph only, as ``merge_nodes``
+                if merge.merged_id is None:
+                    await self.log_identity(conn, merge, journal_turn)
+                else:
+                    await self.merge_in(conn, merge.kept_id, merge.merged_id, strategy=merge.strategy,
+                                        evidence=merge.evidence, turn=journal_turn)
             await self._put_meta(conn, {"last_played": now_iso()})
 
     async def write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
@@ -347,20 +343,25 @@ class SaveDatabase:
             await self._put_meta(conn, {**meta, "last_played": now_iso()})
 
     async def commit_turn(self, record: TurnRecord, writes: GraphWrites, scene: dict[str, Any],
-                          told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
-                          merges: Sequence[IdentityMerge] = (), said: MergeSaid | None = None) -> None:
+                          told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
         """The turn row, its graph writes (gossip's included, logged as ``told``), the rows of other
-        features' tables the turn changed (``rows``), its identity merges (``merges``, after the writes:
-        a merge may fold a node the turn created; what ``said`` makes of them ends the turn's narration,
-        and ``record.narration`` with it) and the scene after it: all in ONE transaction."""
+        features' tables the turn changed (``rows``) and the scene after it: all in ONE transaction. A turn
+        that merges people writes in three steps inside one transaction of its caller's (``start_turn``,
+        the merges, ``end_turn``: game/engine/save_store.py)."""
         async with self.transaction() as conn:
-            await self.write_turn(conn, record, writes, scene, told, rows, merges, said)
+            await self.write_turn(conn, record, writes, scene, told, rows)
 
     async def write_turn(self, conn: aiosqlite.Connection, record: TurnRecord, writes: GraphWrites,
-                         scene: dict[str, Any], told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
-                         merges: Sequence[IdentityMerge] = (), said: MergeSaid | None = None) -> None:
+                         scene: dict[str, Any], told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
         """``commit_turn``'s writes inside the caller's transaction: swapping a turn's telling
         (``game.engine.tellings``) undoes the turn and writes another in one transaction."""
+        await self.start_turn(conn, record, writes, told, rows)
+        await self.end_turn(conn, record, scene)
+
+    async def start_turn(self, conn: aiosqlite.Connection, record: TurnRecord, writes: GraphWrites,
+                         told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
+        """The first part of a turn's writes, inside the caller's transaction: the turn row, its graph
+        writes, its gossip and its rows, journaled at the turn. ``end_turn`` finishes it."""
         await conn.execute(
             "INSERT INTO turns (number, input, narration, world_ir, npc_context, timings, extracted, created_at, "
             "extraction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -371,12 +372,14 @@ class SaveDatabase:
         await self.write_graph(conn, writes, record.number, journal=True)
         await self._log_gossip(conn, told, record.number, journal=True)
         await write_rows(conn, record.number, rows, journal_it=True)
-        reports = await self._identity_merges(conn, merges, record.number)
-        added = said(reports) if said is not None and reports else ""
-        if added:  # the turn's row is new in this transaction: undo deletes it, the line with it
-            narration = "\n\n".join(part for part in (record.narration, added) if part)
-            await conn.execute("UPDATE turns SET narration = ? WHERE number = ?", (narration, record.number))
-            record.narration = narration
+
+    async def end_turn(self, conn: aiosqlite.Connection, record: TurnRecord, scene: dict[str, Any], *,
+                       narration_changed: bool = False) -> None:
+        """The last part of a turn's writes (after ``start_turn`` and any merges): the scene after it, and
+        the narration again when what was written since changed it (a merge's tier line ends it). The
+        turn's row is new in this transaction: undo deletes it, the line with it."""
+        if narration_changed:
+            await conn.execute("UPDATE turns SET narration = ? WHERE number = ?", (record.narration, record.number))
         await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
                            (record.number, json.dumps(scene)))
         await self._put_meta(conn, {"last_played": now_iso()})
@@ -485,17 +488,17 @@ class SaveDatabase:
     # ---------------------------------------------------------------------------------------- identity
 
     async def merge_nodes(self, keep_id: str, merged_id: str, *, strategy: str, evidence: str, turn: int) -> MergeReport:
-        """Fold ``merged_id`` into ``keep_id`` as ``plan_merge`` decides; the merge is journaled and logged."""
+        """Fold ``merged_id`` into ``keep_id`` as ``plan_merge`` decides; the merge is journaled and logged.
+        The graph only: a merge that folds the two minds as well is ``game.mind.mind_merge.merge_people``."""
+        async with self.transaction() as conn:
+            return await self.merge_in(conn, keep_id, merged_id, strategy=strategy, evidence=evidence, turn=turn)
+
+    async def merge_in(self, conn: aiosqlite.Connection, keep_id: str, merged_id: str, *, strategy: str,
+                       evidence: str, turn: int, vocabulary: Vocabulary | None = None) -> MergeReport:
+        """A merge of the graph inside the caller's transaction (``merge_nodes``, a turn, an answered
+        question), journaled at ``turn``; the caller writes what else it folds in the same transaction."""
         if keep_id == merged_id:
             raise SaveError("a node cannot be merged into itself")
-        vocabulary = await self.vocabulary()
-        async with self.transaction() as conn:
-            return await self._merge_in(conn, keep_id, merged_id, vocabulary, strategy=strategy, evidence=evidence,
-                                        turn=turn)
-
-    async def _merge_in(self, conn: aiosqlite.Connection, keep_id: str, merged_id: str, vocabulary: Vocabulary, *,
-                        strategy: str, evidence: str, turn: int) -> MergeReport:
-        """A merge inside the caller's transaction (``merge_nodes``, a turn, an answered question)."""
         found = await self.graph.get_nodes([keep_id, merged_id])
         for node_id in (keep_id, merged_id):
             if node_id not in found:
@@ -503,43 +506,18 @@ class SaveDatabase:
         kept, merged = found[keep_id], found[merged_id]
         touching = await self.graph.edges_touching(merged_id)
         others = await self.graph.open_edges_of(keep_id)
-        plan = plan_merge(kept, merged, touching, others, vocabulary, turn)
+        plan = plan_merge(kept, merged, touching, others, vocabulary or await self.vocabulary(), turn)
         await identity.apply_merge(conn, kept, merged, plan, [*touching, *others],
                                    strategy=strategy, evidence=evidence, turn=turn)
         asked = pending.after_merge(await pending.read(conn, open_only=True), (kept.id, kept.name),
                                     (merged.id, merged.name), turn)
         await write_rows(conn, turn, [question.write() for question in asked], journal_it=True)
-        mind = None
-        if self.fold_minds is not None:  # the same transaction, journaled at the same turn
-            folded = await self.fold_minds(self, plan.united, merged, turn)
-            await self.write_graph(conn, folded.writes, turn, journal=True)
-            await write_rows(conn, turn, folded.rows, journal_it=True)
-            mind = folded.summary
-        return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed,
-                           mind=mind)
+        return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
 
-    async def _identity_merges(self, conn: aiosqlite.Connection, merges: Sequence[IdentityMerge],
-                               turn: int) -> list[MergeReport]:
-        """A turn's identity decisions: an assumed name is logged (the turn's writes made it an alias); a
-        "yes" folds the new node into the one it was asked about, journaled at ``turn``. Returns the folds."""
-        vocabulary = await self.vocabulary() if any(m.merged_id for m in merges) else None
-        reports: list[MergeReport] = []
-        for merge in merges:
-            if merge.merged_id is None or vocabulary is None:
-                await identity.log_merge(conn, merge.kept_id, "", merge.merged_name, merge.strategy, merge.evidence,
-                                         turn)
-            else:
-                reports.append(await self._merge_in(conn, merge.kept_id, merge.merged_id, vocabulary,
-                                                    strategy=merge.strategy, evidence=merge.evidence, turn=turn))
-        return reports
-
-    async def resolve_pending(self, answered: PendingIdentity, turn: int, merge: IdentityMerge | None) -> None:
-        """An author's answer (``kith graph resolve``): the question's row and, for "yes", the merge, in ONE
-        transaction, journaled at ``turn`` (the save's current turn) like ``graph merge``."""
-        async with self.transaction() as conn:
-            await write_rows(conn, turn, [answered.write()], journal_it=turn > 0)
-            if merge is not None:
-                await self._identity_merges(conn, [merge], turn)
+    async def log_identity(self, conn: aiosqlite.Connection, merge: IdentityMerge, turn: int) -> None:
+        """An assumed name (an identity decision that folds nobody: the turn's writes made it an alias),
+        logged inside the caller's transaction."""
+        await identity.log_merge(conn, merge.kept_id, "", merge.merged_name, merge.strategy, merge.evidence, turn)
 
     @reads
     async def pending_identities(self, *, open_only: bool = False) -> list[PendingIdentity]:

@@ -6,7 +6,7 @@ the caller's transaction, with the journal entries that let undo take it back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,7 @@ class MergeReport:
     repointed: int
     closed: list[str]
     mind: MindSummary | None = None
-    """What was folded of the merged NPC's mind; None when the save was opened without a ``MindFold``."""
+    """What was folded of the merged NPC's mind; None for a merge of the graph alone (``SaveDatabase.merge_nodes``)."""
 
 
 async def apply_merge(conn: aiosqlite.Connection, kept: Node, merged: Node, plan: MergePlan,
@@ -115,8 +115,3 @@ async def read_merges(conn: aiosqlite.Connection) -> list[MergeRecord]:
     )
     return [MergeRecord(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), int(r[5]), str(r[6])) for r in rows]
 
-
-MergeSaid = Callable[[Sequence[MergeReport]], str]
-"""``said(reports)``: what a turn's story adds once its merges are folded (a tier line), "" for nothing.
-Called inside the turn's transaction, after the merges; the turn's stored narration ends with it, so the
-save says what the screen said and undo takes it back with the turn."""

@@ -1,11 +1,11 @@
-"""The store's half of folding a merged person's mind into the kept one's: the hook and the plain rows.
+"""The store's half of folding a merged person's mind into the kept one's: its shapes and plain rows.
 
-A merge (``SaveDatabase._merge_in``: ``graph merge``, ``graph resolve``, a "yes" in play) re-points the
+A merge (``SaveDatabase.merge_in``: ``graph merge``, ``graph resolve``, a "yes" in play) re-points the
 graph in the store. What the merged NPC remembered, felt and said lives in the mind's tables, and the
 rules for uniting two minds (memory capacity and eviction, attitude tiers) belong to ``game.mind``, above
-the store. So the caller that opens the save hands it a ``MindFold`` (as ``Seed`` is handed in): the store
-calls it inside the merge's transaction, after the graph is merged, and writes what it returns journaled
-at the merge's turn, so undo of that turn restores both minds exactly.
+the store: ``game.mind.merging`` decides the fold inside the merge's transaction, after the graph is
+merged, and hands the store what to write, journaled at the merge's turn, so undo of that turn restores
+both minds exactly. The store never calls up to ask.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class MindSummary:
 
 @dataclass(frozen=True)
 class FoldedMind:
-    """What a ``MindFold`` decided: rows of the mind's tables, graph writes keeping relations toward the
+    """What a fold decided (``mind_merge.fold_minds``): rows of the mind's tables, graph writes keeping relations toward the
     player in agreement with the united attitude, and the summary."""
 
     rows: Sequence[RowWrite] = ()

@@ -160,7 +160,7 @@ def thread_line(name: str) -> str:
             "while. If the story allows, a mention, a rumour or a meeting may bring them back; never force it.")
 
 
-# The player's own steering (``game.engine.notes``, ``continue``): when they are empty the narrate prompt
+# The player's own steering (``game.features.notes``, ``continue``): when they are empty the narrate prompt
 # has neither.
 
 CONTINUE_INSTRUCTION = ("Continue the narration from exactly where it stopped, in the same voice. Do not "

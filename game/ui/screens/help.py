@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
-from game.engine.meta import HELP_TEXT
+from game.engine.meta import help_text
 from game.ui.screens.dialog import Dialog
 
 KEYS = """\
@@ -57,7 +57,7 @@ class HelpScreen(Dialog[None]):
         with Vertical(classes="dialog"):
             yield Static("Help", classes="title", markup=False)
             with VerticalScroll():
-                yield Markdown(HELP_TEXT + "\n" + KEYS, id="help-text")
+                yield Markdown(help_text() + "\n" + KEYS, id="help-text")
             with Horizontal(classes="buttons"):
                 yield Button("Close", id="close", variant="primary")
 

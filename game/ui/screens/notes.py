@@ -1,7 +1,7 @@
 """Memory and Author's note: the player's standing words to a model narrator, edited in one place.
 
 The screen only collects the text; the app sends it as ``/memory`` and ``/note`` so a change made here is
-the same undoable change as one typed (``game.engine.notes``)."""
+the same undoable change as one typed (``game.features.notes``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from game.engine import notes
 from game.errors import KithError
+from game.features.notes.rules import MEMORY, NOTE, cleaned
 from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
@@ -54,8 +54,8 @@ class NotesScreen(Dialog[tuple[str, str]]):
         memory, note = self.query_one("#memory", TextArea).text, self.query_one("#note", Input).value
         # Checked here, while the words are on screen: refused after the screen closed, they would be lost.
         try:
-            notes.cleaned(notes.MEMORY, memory)
-            notes.cleaned(notes.NOTE, note)
+            cleaned(MEMORY, memory)
+            cleaned(NOTE, note)
         except KithError as error:
             self.query_one("#notes-problem", Static).update(plain(error.message))
             return
