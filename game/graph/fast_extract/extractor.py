@@ -128,8 +128,11 @@ class FastExtractor:
                 continue
             told = Sentence(unit.evidence, sentence.question)
             kept = (len(result.triples), len(result.closes))
+            subject = ""
             for start, end in split_clauses(template):
-                self._read_clause(template[start:end], slots, told, result, seen)
+                clause = template[start:end]
+                subject, clause = _carry_subject(subject, clause)
+                self._read_clause(clause, slots, told, result, seen)
             if unit.speaker:
                 self._claims_dropped(result, kept, unit.speaker)
         for source, target, evidence in reading.kin:
@@ -235,6 +238,35 @@ def _pairs(match: re.Match[str], pattern: Pattern, slots: list[Slot], text: str)
         ys = ys[:1]
     return [(x.entity, y.entity, x.pronoun or y.pronoun) for x in xs for y in ys
             if x.entity is not None and y.entity is not None]
+
+
+_CLAUSE_SUBJECT = re.compile(rf"^(?:(?:and|then|now)\s+)*((?:the\s+)?{SLOT})\s+[a-z]")
+_NOT_A_VERB = frozenset({
+    "the", "a", "an", "his", "her", "their", "its", "my", "our", "your", "it", "this", "that", "these", "those",
+    "there", "here", "who", "whom", "which", "what", "when", "where", "while", "if", "as", "to", "of", "in", "on",
+    "at", "by", "for", "with", "from", "into", "not", "no", "nobody", "none", "nothing", "everyone", "everybody",
+    "somebody", "someone", "i", "we", "you", "me", "us", "them", "him", "one", "all", "both", "each", "then",
+    "so", "yet", "but",
+})
+# A clause of circumstance ("and after his image") has no verb of its own: the subject runs on past it.
+_CIRCUMSTANCE = frozenset({"after", "before", "under", "over", "about", "against", "between", "through", "in",
+                           "on", "at", "by", "for", "with", "from", "into", "without", "upon", "unto"})
+
+
+def _carry_subject(subject: str, clause: str) -> tuple[str, str]:
+    """A clause that goes on with a verb has the last clause's subject: "Seth lived an hundred and five
+    years, and begat Enos" is Seth's begetting, "Mira trusts Tomas, and fears Oren" Mira's fear. Returns
+    the subject for the next clause and the clause as the patterns read it."""
+    own = _CLAUSE_SUBJECT.match(clause)
+    if own is not None:
+        return own.group(1), clause
+    clause = re.sub(r"^(?:(?:and|then)\s+)+", "", clause)
+    first = re.match(r"[a-z]+", clause)
+    if subject and first is not None and first.group() in _CIRCUMSTANCE:
+        return subject, clause
+    if subject and first is not None and first.group() not in _NOT_A_VERB:
+        return subject, f"{subject} {clause}"
+    return "", clause
 
 
 def _subject_may_start(text: str, start: int) -> bool:

@@ -58,7 +58,8 @@ NOT_NAMES = frozenset({
     "stave", "fire", "merry", "happy", "new", "year", "esq", "sir", "madam", "marm", "ma'am", "mate", "matey",
     "doctor", "captain", "master", "mister", "uncle", "aunt", "nephew", "niece", "silence", "jam", "yesterday",
     "today", "tomorrow", "tonight", "because", "besides", "however", "meanwhile", "afterwards", "presently",
-    "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa",
+    "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa", "am", "are", "be",
+    "nor", "say", "boh",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
@@ -67,6 +68,8 @@ PERSON_NOUNS = (r"friend|companion|colleague|partner|helper|wife|husband|son|dau
                 r"boy|girl|man|woman|lady|gentleman|lawyer|doctor|client|visitor|landlady|child|orphan|farmer|"
                 r"captain|king|queen|prince|princess|nobleman|guest|partner|employer|agent|heart|arms|hands|"
                 r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry")
+KIN_NOUNS = (r"wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
+             r"maid|master|mistress|friend|companion")
 SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"
              r"remarks|murmured|murmurs|continued|continues|added|adds|shouted|shouts|screamed|screams|whispered|"
              r"whispers|exclaimed|exclaims|called|calls|growled|growls|pleaded|pleads|repeated|repeats|began|begins|"
@@ -77,8 +80,9 @@ DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose
          "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"
          r"led|met|paid|put|read|rode|sang|sank|slept|stole|swam|wore|wrote|won|bowed|nodded|turned|reached|"
          r"answered|asked|whistled|chuckled|staggered|pushed|dashed|rushed|signed|played|worked|never|always|"
+         r"begat|begot|bare|bore|slew|talked|wept|"
          r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
-FEELING = r"addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|trusts|trust|pitied|admired|married|met|knew"
+FEELING = r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|trusts|trust|pitied|admired|married|met|knew"
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
 _CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
 _DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt)\."
@@ -252,11 +256,11 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["addressed"] += 1
     if re.match(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b", tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
         entry.evidence["acts"] += 1
-    if re.search(rf"\b(?:{FEELING})\s+$", head):
-        entry.evidence["felt"] += 1
+    if re.search(rf"\b(?:{FEELING})\s+$", head) or re.search(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$", head):
+        entry.evidence["felt"] += 1  # "begat Shem, Ham, and Japheth": each of a list is an object
     if re.match(rf"['’]s?\s+(?:\w+\s+)?(?:{PERSON_NOUNS})\b", tail):
         entry.evidence["owns"] += 1
-    if re.match(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b", tail) or re.match(r",?\s+who\b", tail) \
+    if re.match(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b", tail) or re.match(r",?\s+whom?\b", tail) \
             or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
@@ -265,6 +269,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
         entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
+    if re.match(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b", tail):
+        entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
     if re.search(r"\bnamed\s+$", head):
         entry.evidence["named"] += 1
     if _PLACE_BEFORE.search(head):

@@ -15,6 +15,16 @@ import re
 
 from game.graph.fast_extract.patterns import ADJ, ADV, BE, KIN, OBJ, SLOT, SUBJ, Pattern, Shape
 
+_LIST = rf"{SLOT}(?:(?:,\s*(?:the\s+)?{SLOT})*,?\s+and\s+(?:the\s+)?{SLOT})?"
+_PLAIN_KIN = ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband", "cousin", "aunt",
+              "uncle", "niece", "nephew", "sisters", "brothers", "sons", "daughters")
+# "the sister of Tubalcain was Naamah": patterns start at a name, so the kin noun before it is looked
+# behind for, one fixed-width look-behind per noun.
+_KIN_OF_BEFORE = "(?:" + "|".join(rf"(?<=\b{noun}\sof\s)" for noun in _PLAIN_KIN) + ")"
+# A possessive's kin noun ends the phrase: "Mira told Tomas her brother was dead" is news about a brother.
+_KIN_ENDS = r"(?![\w-]|\s+(?:will|would|could|might|may|can|is|was|are|were|has|had|have|did|does|do|should|must|shall)\b)"
+_WORDS = r"(?:[a-z][\w'-]*\s+){1,3}?"
+
 _THE = r"(?:the\s+)?"
 _BOND = r"friend|companion|colleague|partner|comrade|helper|confidant|confidante|ally"
 # "friend and colleague", "partner and helper": two bond nouns are one bond.
@@ -61,6 +71,37 @@ PROSE: tuple[Pattern, ...] = (
     # The captain threatened the doctor; Irene Adler threatens to ruin the King
     Pattern("prose", "ENEMY_OF", _compile(rf"{SUBJ}\s+{ADV}(?:threatened|threatens|threaten)\s+(?:to\s+[a-z]+\s+)?"
                                           rf"{OBJ}"), 0.55),
+    # Shem, Ham, and Japheth, the sons of Noah (a list in apposition)
+    Pattern("prose", "KIN_OF", _compile(rf"(?P<x>{SLOT}(?:,\s*{SLOT})*,?\s+and\s+{SLOT}),\s+the\s+{ADJ}(?:{KIN})\s+of\s+"
+                                        rf"{_OWNER}(?!')"), 0.65, anywhere=True),
+    # the sister of Tubalcain was Naamah
+    Pattern("prose", "KIN_OF", _compile(rf"{_KIN_OF_BEFORE}(?P<x>{SLOT})\s+{BE}{_THE}(?P<y>{SLOT})(?!')"), 0.6,
+            anywhere=True),
+    # Adam knew Eve his wife; Cain rose up against Abel his brother: the possessive is the subject's
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{_WORDS}{_THE}(?P<y>{SLOT}),?\s+(?:his|her|their)\s+{ADJ}"
+                                        rf"(?:{KIN}){_KIN_ENDS}"), 0.6),
+    # Mr. Bennet and his wife Anne / Bessie and her sister Eliza
+    Pattern("prose", "KIN_OF", _compile(rf"{_THE}(?P<x>{SLOT})\s+and\s+(?:his|her)\s+{ADJ}(?:{KIN}),?\s+{_THE}"
+                                        rf"(?P<y>{SLOT})(?!')"), 0.6, anywhere=True),
+    # Irad begat Mehujael; Adah bare Jabal; Noah begat Shem, Ham, and Japheth
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:begat|begot|begets|beget|bare|fathered|mothered|gave\s+"
+                                        rf"birth\s+to|was\s+the\s+father\s+of|was\s+the\s+mother\s+of)\s+{OBJ}"), 0.65),
+    # Adam begat a son ..., and called his name Seth; she bare a son, and called his name Seth
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:begat|bare|had|bore)\s+(?:a|another)\s+(?:son|daughter|child)"
+                                        rf"[^⟨]{{0,80}}?\b(?:called|named)\s+(?:his|her)\s+name\s+{OBJ}"), 0.6),
+    # (Adam begat a son ...;) and called his name Seth: naming a child, with the subject carried over
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:called|named)\s+(?:his|her)\s+name\s+{OBJ}"), 0.55),
+    # unto Enoch was born Irad
+    Pattern("prose", "KIN_OF", _compile(rf"(?:(?<=unto\s)|(?<=\bto\s))(?P<x>{SLOT})\s+(?:was|were)\s+born\s+{OBJ}"),
+            0.6, anywhere=True),
+    # Adam called his wife's name Eve
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:called|named)\s+(?:his|her)\s+{ADJ}(?:{KIN})'s\s+name\s+"
+                                        rf"{OBJ}"), 0.6),
+    # Cain rose up against Abel; Cain slew Abel; Abel, whom Cain slew
+    Pattern("prose", "ENEMY_OF", _compile(rf"{SUBJ}\s+{ADV}(?:rose\s+up\s+against|rises\s+up\s+against|slew|slays|"
+                                          rf"murdered|murders)\s+{OBJ}"), 0.55),
+    Pattern("prose", "ENEMY_OF", _compile(rf"{_THE}(?P<y>{SLOT}),\s+whom\s+{_THE}(?P<x>{SLOT})\s+{ADV}(?:slew|murdered|"
+                                          rf"had\s+slain|had\s+murdered)\b"), 0.55, anywhere=True),
     # Holmes, who employs Wilson / Wilson is in the employ of Holmes
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+the\s+(?:employ|employment|service|pay)\s+of\s+"
                                         rf"{OBJ}"), 0.65),

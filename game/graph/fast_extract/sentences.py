@@ -22,7 +22,9 @@ _SENTENCE_END = re.compile(_TITLES + r"[.!?…]+[\"')\]]*(?=\s|$)|[。！？]+[�
 # their own clause, so "Mira trusts Tomas, but she does not fear Oren" keeps its first half. A bare "but"
 # is not a break: in "everyone but Mira trusts Tomas" it is a preposition.
 _CLAUSE_BREAK = re.compile(
-    r"\s*(?:;|:|—|–|--|,\s*(?:but|and|while|whereas|although|though|yet|so)\b|\s(?:whereas|although)\b"
+    r"\s*(?:;|:|—|–|--|,\s*(?:but|while|whereas|although|though|yet|so)\b|\s(?:whereas|although)\b"
+    # ", and" before a list's last name ends no clause: "Noah begat Shem, Ham, and Japheth."
+    r"|,\s*and\b(?!\s+(?:the\s+)?⟨\d+⟩\s*(?:$|[.;:!?]))"
     r"|，\s*(?:但是?|可是|而且?|不过)|；)\s*",
     re.IGNORECASE,
 )
