@@ -246,6 +246,31 @@ def figures(sent: Sequence[Sent], turns: int) -> dict[str, StepFigures]:
     return out
 
 
+SHARE_TARGET = 0.85
+"""Issue 25: the narration and World IR prompts share at least this much with the previous turn's."""
+TARGETED = ("narrate", "world-ir")
+
+
+def calls_per_turn(sent: Sequence[Sent]) -> dict[int, list[str]]:
+    """Each turn's requests, by step, in the order they were sent."""
+    turns: dict[int, list[str]] = {}
+    for one in sent:
+        turns.setdefault(one.turn, []).append(one.step)
+    return turns
+
+
+def missed_targets(by_step: dict[str, StepFigures], turns: dict[int, list[str]]) -> list[str]:
+    """Issue 25's targets this game misses (none when all are met): the narration and World IR prompts
+    at least ``SHARE_TARGET`` shared with the previous turn's, and three calls a turn at most, the fourth
+    only when a memory is consolidated."""
+    missed = [f"{step} prefix share {_pct(by_step[step].shares)} < {100 * SHARE_TARGET:.0f}%" for step in TARGETED
+              if not by_step[step].shares or statistics.mean(by_step[step].shares) < SHARE_TARGET]
+    for turn, steps in sorted(turns.items()):
+        if len(steps) - steps.count("memory") > 3 or steps.count("memory") > 1:
+            missed.append(f"turn {turn} made {len(steps)} calls ({', '.join(steps)})")
+    return missed
+
+
 def _pct(values: Sequence[float]) -> str:
     return f"{100 * statistics.mean(values):.1f}%" if values else "-"
 
@@ -258,9 +283,8 @@ async def _measure(turns: int) -> list[str]:
         told = await offline_telling(folder, turns)
         scripted = await model_game(folder, told)
     by_step = figures(scripted.sent, len(told))
-    per_turn: dict[int, int] = {}
-    for sent in scripted.sent:
-        per_turn[sent.turn] = per_turn.get(sent.turn, 0) + 1
+    by_turn = calls_per_turn(scripted.sent)
+    per_turn = {turn: len(steps) for turn, steps in by_turn.items()}
     lines = [f"{len(told)} Brinefall turns (brinefall-reckoning's commands) told by a scripted model on the local "
              "test server; tokens are the server's count (JSON characters / 4), per turn"]
     for step, row in by_step.items():
@@ -277,6 +301,9 @@ async def _measure(turns: int) -> list[str]:
     narrate = by_step["narrate"].shares
     if narrate:
         lines.append("narrate prefix share by turn: " + " ".join(f"{100 * s:.0f}" for s in narrate))
+    missed = missed_targets(by_step, by_turn)
+    lines.append(f"targets (narrate and world-ir shares >= {100 * SHARE_TARGET:.0f}%, <= 3 calls a turn, a 4th "
+                 "only for a memory): " + ("MISSED: " + "; ".join(missed) if missed else "met"))
     return lines
 
 

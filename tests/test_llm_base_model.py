@@ -19,7 +19,7 @@ from llm_helpers import WORLDS, llm_settings
 
 from game.__main__ import main
 from game.config import Settings
-from game.engine.events import TurnFailed
+from game.engine.events import Notice, TurnCommitted, TurnFailed
 from game.engine.session import GameSession
 from game.narrator.llm.base_model import BASE_MODEL, props_without_template
 from game.narrator.llm.narrator import OpenAINarrator
@@ -132,3 +132,37 @@ async def test_the_first_failed_turn_on_a_base_model_says_what_to_use_instead_on
     assert "try again" not in again.message.replace("trying again will not help", "")
     # Each reply was closed at the marker it began with, not read to its 700-token limit.
     assert all(s.over.wait(5) and s.sent <= 2 and s.asked and s.asked >= 256 for s in server.streams)
+
+
+async def test_a_base_model_that_echoes_the_command_before_its_marker_is_named_once(
+        tmp_path: Path, server: ChatServer) -> None:
+    """What the real llama-server check showed: gemma3-270m's narration is often the player's own command and
+    then ``<|im_end|>``. That is not a failed turn (it has text), so the player must be told otherwise."""
+    facts = '{"charactersPresent": [], "entities": [], "relations": [], "endedRelations": [], "nextCast": []}'
+    for command in ("talk to the miller", "go north"):
+        server.push(Text(f"{command}<|im_end|>\n<|im_start|>user\nWhat now?<|im_end|>", chunk_size=6), Text(facts))
+    settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "saves",
+                        llm=llm_settings(server.base_url, max_tool_rounds=0))
+    teller = OpenAINarrator(settings.llm, load_world(WORLDS, "tiny"), env={})
+    session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
+    try:
+        turns = [await play(session, command) for command in ("talk to the miller", "go north")]
+    finally:
+        await session.close()
+    said = [[e.text for e in events if isinstance(e, Notice) and BASE_MODEL in e.text] for events in turns]
+    assert said == [[BASE_MODEL], []]
+    assert all(any(isinstance(e, TurnCommitted) for e in events) for events in turns)
+
+
+async def test_a_chat_model_is_never_called_a_base_model(tmp_path: Path, server: ChatServer) -> None:
+    facts = '{"charactersPresent": [], "entities": [], "relations": [], "endedRelations": [], "nextCast": []}'
+    server.push(Text("The wind hums in the glass."), Text(facts))
+    settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "saves",
+                        llm=llm_settings(server.base_url, max_tool_rounds=0))
+    teller = OpenAINarrator(settings.llm, load_world(WORLDS, "tiny"), env={})
+    session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
+    try:
+        events = await play(session, "wait")
+    finally:
+        await session.close()
+    assert not [e for e in events if isinstance(e, Notice) and "base model" in e.text]

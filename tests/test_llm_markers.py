@@ -13,6 +13,7 @@ import sqlite3
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
@@ -141,6 +142,39 @@ async def test_the_narration_request_ends_within_one_chunk_of_the_marker(server:
     assert marked + 1 <= stream.sent <= marked + 2
     # The turn still counts its request, and its prompt, as a turn that was told.
     assert teller.usage(1)["narrate.calls"] == 1
+
+
+def _closed_within_one_chunk(stream: Any, reply: str, marker: str, size: int) -> None:
+    assert stream.over.wait(5)
+    marked = _marker_chunk(reply, marker, size)
+    assert stream.planned > marked + 20  # the made-up turns were there to be sent
+    assert stream.disconnected
+    assert marked + 1 <= stream.sent <= marked + 2
+
+
+@pytest.mark.parametrize("model", ["deepseek-r1-distill", "test-model"])
+async def test_a_lookup_round_recorded_with_a_key_is_closed_at_its_marker_too(
+        tmp_path: Path, server: ChatServer, model: str) -> None:
+    """Every streaming request of the turn, the one after a character lookup included, and also when
+    recorded; a reasoning model's reply, whose start the narrator holds back while it may be a think block,
+    is closed at the marker as soon as it comes, not when the hold would have ended."""
+    world = tiny_world()
+    graph = await seeded_graph(world)
+    reply = "Edda trims the wick.<end_of_turn>" + MADE_UP
+    server.require_key = KEYED
+    server.push(ToolCalls([("get_character", {"name": "Edda Marsh"})]), Text(reply, chunk_size=9, pause=0.3))
+    record = tmp_path / "lookup.jsonl"
+    teller = OpenAINarrator(llm_settings(server.base_url, model=model, max_tool_rounds=2), world,
+                            env={"OPENAI_API_KEY": KEYED}, record=record)
+    try:
+        told = await collect(teller.narrate(request(world, graph, "ask about Edda")))
+    finally:
+        await teller.aclose()
+    assert told == "Edda trims the wick."
+    assert len(server.chat_requests) == 2 and server.chat_requests[1].messages[-1]["role"] == "tool"
+    _closed_within_one_chunk(server.streams[-1], reply, "<end_of_turn>", 9)
+    recorded = record.read_text(encoding="utf-8")
+    assert "end-of-turn" in recorded and "<end_of_turn>" not in recorded and KEYED not in recorded
 
 
 # ------------------------------------------------------------------------------------------ a recorded game

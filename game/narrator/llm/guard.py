@@ -101,6 +101,13 @@ def clean_json(value: Any, secrets: Iterable[str] = ()) -> Any:
     return value
 
 
+def through_end(text: str) -> str:
+    """``text`` as far as its first end-of-turn marker, the marker kept (all of it when it has none): what
+    is left of a reply once the stream is closed at the marker, for a guard downstream to cut there."""
+    end = END_OF_TURN.search(text)
+    return text if end is None else text[: end.end()]
+
+
 def reply_until_end(text: str) -> str:
     """A whole reply up to its end-of-turn marker, markers removed. In a reply that is JSON (the World IR),
     a marker inside a string is part of a value, removed but no end: cutting there would break the JSON."""

@@ -26,7 +26,7 @@ from game.mind.context import ComposedContext
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import NarrationRequest, PastTurn
 from game.narrator.llm.calls import Requests
-from game.narrator.llm.guard import SafeStream, until_end
+from game.narrator.llm.guard import SafeStream, through_end, until_end
 from game.narrator.llm.json_reply import (
     JSONReplyError,
     looks_like_text_tool_call_start,
@@ -241,7 +241,9 @@ class Narration:
                                              and _REASONING_MODEL.search(str(params.get("model"))) is not None)
             think = ThinkFilter(HOLD_CHARS if hold else 0)
             watch = SafeStream()
-            """Sees the end-of-turn marker as the narrator's own guard will (which also masks the key)."""
+            """Sees the end-of-turn marker in what the server sends, before the think filter: a reply held
+            back while it may be reasoning (or a marker inside a think block) must end the read as soon as
+            the marker comes, not when the hold would have ended."""
             holding = True
             round_.reset()
             try:
@@ -259,10 +261,14 @@ class Narration:
                             round_.finish = parts.finish
                         for content in parts.content:
                             round_.raw += content
+                            watch.feed(content)
                             visible = think.feed(content)
+                            if watch.ended:
+                                # What the think filter still holds, as far as the marker (kept, for the
+                                # narrator's guard to cut at and to see that the model writes markers).
+                                visible += through_end(think.flush())
                             if not visible:
                                 continue
-                            watch.feed(visible)
                             round_.text += visible
                             if holding:
                                 round_.held += visible

@@ -178,6 +178,11 @@ class OpenAINarrator:
         if rest:
             told = told or bool(rest.strip())
             yield rest
+        if told and guard.marked and not self._said_base_model:
+            # Text, then a marker written as text: against llama-server, gemma3-270m's narration is often
+            # the player's own command and <|im_end|>. Not a failed turn, so said here, once.
+            self._said_base_model = True
+            notices.append(BASE_MODEL)
         if not told and guard.marked:
             # The reply held nothing but chat-template markers: a base model with no chat
             # template. Said in full once; "try again" would only fail again.
