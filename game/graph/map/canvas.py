@@ -108,6 +108,18 @@ class Canvas:
         if cells:
             self.ends[cells[0][0]] = self.ends[cells[-1][0]] = 1
 
+    def add_frame(self, cells: list[tuple[int, int]], style: CellStyle) -> None:
+        """A group's border (cell index, connection mask) into the line layer: lines may cross it as they
+        cross another line, straight, and labels keep off it; it has no ends."""
+        ident = self.style_id(style)
+        for index, mask in cells:
+            if not self.masks[index]:
+                self._line_cells.append(index)
+            self.masks[index] |= mask
+            self.solid[index] = 1
+            self.line_count[index] = min(255, self.line_count[index] + 1)
+            self.line_style[index] = ident
+
     def finish_lines(self) -> None:
         """Turn masks into box-drawing characters wherever no label covers them."""
         for index in self._line_cells:

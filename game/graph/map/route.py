@@ -140,7 +140,7 @@ def _shapes(a: Placed, b: Placed) -> list[_Shape]:
             shapes.append(_Shape(((beside_a, a.y), (column, a.y), (column, b.y), (beside_b, b.y)),
                                  WEST if right else EAST, EAST if right else WEST))
     # Steps through a middle row, from top to bottom.
-    if abs(b.y - a.y) >= 3:
+    if abs(b.y - a.y) >= 2:
         quarter = (b.y - a.y) // 4
         for row in dict.fromkeys(((a.y + b.y) // 2, a.y + step, b.y - step, a.y + quarter, b.y - quarter)):
             shapes.append(_Shape(((a.centre, a.y + step), (a.centre, row), (b.centre, row), (b.centre, b.y - step)),
