@@ -496,7 +496,12 @@ def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends
     if x < 1 or x + length >= canvas.width or not 0 <= y < canvas.height:
         return False
     base = y * canvas.width
-    for index in range(base + x - 1, base + x + length + 1):
+    low, high = base + x - 1, base + x + length + 1
+    if canvas.kind.count(EMPTY, low, high) != high - low or any(low <= end < high for end in ends):
+        return False  # a name or a label there, or a line's end
+    if canvas.line_count.count(0, low, high) == high - low:
+        return True  # no line at all: the common case, read in C
+    for index in range(low, high):
         if canvas.kind[index] != EMPTY or index in ends:
             return False
         if canvas.line_count[index] > (1 if index in own else 0):
