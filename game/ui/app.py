@@ -343,7 +343,7 @@ class KithApp(App[int]):
             self._positions.update(laid_out)
         # Drawn: only what the player knows, the people met or heard of and the relations learned, as revealed.
         nodes, edges = known_graph(nodes, edges, player_view(session.world, session.scene, session.graph))
-        self.map_pane.set_graph(nodes, edges, self._positions, session.scene.cast)
+        self.map_pane.set_graph(nodes, edges, self._positions, await session.stage_at(self.map_pane.map.at_turn))
 
     def _history_wanted(self) -> None:
         if self.session is not None and self._needs_history() and not self._history_drawn:
@@ -700,6 +700,7 @@ class KithApp(App[int]):
     def _travel(self, turn: int | None) -> None:
         graph = self.map_pane.map
         graph.at_turn = turn
+        self._load_history()  # that turn's stage, and every version of the graph
         self.status.map_turn = turn
         self.map_pane.remove_class("-hidden")
         self.map_pane.refresh_details()
