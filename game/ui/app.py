@@ -699,9 +699,8 @@ class KithApp(App[int]):
 
     def _travel(self, turn: int | None) -> None:
         graph = self.map_pane.map
-        graph.at_turn = turn
+        graph.at_turn, self.status.map_turn = turn, turn
         self._load_history()  # that turn's stage, and every version of the graph
-        self.status.map_turn = turn
         self.map_pane.remove_class("-hidden")
         self.map_pane.refresh_details()
 
