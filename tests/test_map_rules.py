@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from game.graph.map import render_map
 from game.graph.map.geometry import geometry
 
-SIZES = [(46, 30), (32, 18), (100, 40)]
+SIZES = [(46, 30), (32, 18), (100, 40), (24, 10), (40, 8), (12, 6)]
+"""The pane at 120x40 and 80x24, a wide one, and tiny ones: 80x24 with the details open, a 40-column
+terminal, and a pane squeezed to almost nothing (the map still draws or lists, never crashes)."""
 
 
 def _check(shape: dict[str, Any], text: str) -> None:

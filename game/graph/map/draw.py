@@ -237,11 +237,11 @@ def _relation_text(edge: DrawnEdge, names: Mapping[str, str]) -> str:
 
 
 def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str]) -> list[Item]:
-    """A listed name, with its strongest relation to the view's core (or, without one, to a drawn name),
-    which the item then labels."""
-    anchors = view.core or set(drawn)
+    """A listed name, with its strongest relation to the view's core (or, without one or when the name is
+    the core, to a drawn name), which the item then labels."""
     items: list[Item] = []
     for node_id in dict.fromkeys(ids):
+        anchors = (view.core - {node_id}) or set(drawn)  # a centre too wide to draw: its tie to a drawn name
         ties = [e for e in view.edges if node_id in (e.source, e.target) and e.source in names
                 and e.target in names and ({e.source, e.target} - {node_id}) & anchors]
         if not ties:
