@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from game.graph.map import render_map
 from game.graph.map.geometry import geometry
 
-SIZES = [(46, 30), (32, 18), (100, 40)]
+SIZES = [(46, 30), (32, 18), (100, 40), (24, 10), (40, 8), (12, 6)]
+"""The pane at 120x40 and 80x24, a wide one, and tiny ones: 80x24 with the details open, a 40-column
+terminal, and a pane squeezed to almost nothing (the map still draws or lists, never crashes)."""
 
 
 def _check(shape: dict[str, Any], text: str) -> None:
@@ -68,6 +70,7 @@ def _check(shape: dict[str, Any], text: str) -> None:
             f"{edge['sign']}{relation}" in text for relation in edge["relation"].split("/")))
         full = "more" in text  # the list had no room left: it counts what it could not show
         assert on_line or on_label or listed or full, f"{edge['relation']} shows no sign in monochrome"
+    border = _check_frames(shape, names, through)
     labels: set[tuple[int, int]] = set()
     for edge in shape["edges"]:
         label = edge["label"]
@@ -75,9 +78,48 @@ def _check(shape: dict[str, Any], text: str) -> None:
             continue
         cells = {(label["x"] + i, label["y"]) for i in range(len(label["text"]))}
         assert not cells & set(names), f"label {label['text']} overlaps a name"
+        assert not cells & set(border), f"label {label['text']} covers a group's frame"
         assert not cells & labels, f"label {label['text']} overlaps another label"
         assert lines[label["y"]][label["x"]:label["x"] + len(label["text"])] == label["text"]
         labels |= cells
+
+
+def _check_frames(shape: dict[str, Any], names: dict[tuple[int, int], str],
+                  through: dict[tuple[int, int], list[str]]) -> dict[tuple[int, int], str]:
+    """Groups drawn as frames: inside the pane, holding their members and no other name; a line crosses a
+    frame's border only straight through it at right angles, never at a corner nor ending on it; a
+    membership said by a frame has no line. Returns the border cells, each with the crossing it allows."""
+    nodes = {n["name"]: n for n in shape["nodes"]}
+    border: dict[tuple[int, int], str] = {}
+    for group in shape["groups"]:
+        x, y, w, h = group["x"], group["y"], group["w"], group["h"]
+        assert min(x, y) >= 0 and x + w <= shape["width"] and y + h <= shape["height"]
+        title = nodes[group["name"]]
+        assert title["y"] == y and x < title["x"] and title["x"] + title["w"] < x + w, "the name is on the frame"
+        inside = {group["name"], *group["members"]}
+        for name in group["members"]:
+            node = nodes[name]
+            assert x < node["x"] and node["x"] + node["w"] < x + w - 1 and y < node["y"] < y + h - 1, name
+        for (column, row), name in names.items():
+            if x <= column < x + w and y <= row < y + h:
+                assert name in inside, f"{name} is drawn inside {group['name']}'s frame"
+        for column in range(x, x + w):
+            for row in (y, y + h - 1):
+                if (column, row) not in names:
+                    border[(column, row)] = "corner" if column in (x, x + w - 1) else "v"
+        for row in range(y + 1, y + h - 1):
+            border[(x, row)] = border[(x + w - 1, row)] = "h"
+        framed = [e for e in shape["edges"] if e["boxed"]]
+        for edge in framed:
+            assert not edge["cells"] and edge["labelled"]
+    for cell, crossings in through.items():
+        if cell in border:
+            assert crossings == [border[cell]], f"a line meets a frame at {cell} other than straight across"
+    for edge in shape["edges"]:
+        if edge["boxed"]:
+            owner = next(g for g in shape["groups"] if g["name"] in (edge["source"], edge["target"]))
+            assert {edge["source"], edge["target"]} - {owner["name"]} <= set(owner["members"])
+    return border
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -374,6 +374,34 @@ async def test_time_travel_shows_the_map_as_it_stood(tmp_path: Path) -> None:
         assert ("npc-sam-reed", "npc-tobin-hale") in graph.drawing.lines
 
 
+async def test_time_travel_centres_the_map_on_that_turns_stage(tmp_path: Path) -> None:
+    """After climbing to the lamp room, the map of turn 1 is centred on who was on stage then (Edda on the
+    stair), not on who is on stage now; coming back to now centres it on today's stage again."""
+    app = await legacy_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        graph = app.map_pane.map
+        at_start = list(graph.stage)
+        assert "npc-edda-marsh" in at_start
+        await play(pilot, "talk to edda")
+        await play(pilot, "up")
+        now = list(graph.stage)
+        assert now != at_start and "npc-edda-marsh" not in now, now
+        app.action_time_travel()
+        await settle(pilot)
+        options = app.screen.query_one(OptionList)
+        options.highlighted = options.option_count - 2  # Turn 1: talk to edda, still on the stair
+        await pilot.press("enter")
+        await settle(pilot)
+        assert graph.at_turn == 1 and graph.stage == at_start
+        assert graph.drawing.view == "scene" and "npc-edda-marsh" in graph.drawing.boxes
+        app.action_time_travel()
+        await settle(pilot)
+        await pilot.press("enter")  # Now
+        await settle(pilot)
+        assert graph.at_turn is None and graph.stage == now
+
+
 async def test_map_toggles_resizes_zooms_and_shows_ended_relations(tmp_path: Path) -> None:
     app = await legacy_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -156,3 +156,63 @@ def test_person_view_80x24(snap_compare: Any, tmp_path: Path) -> None:
 
 def test_everyone_view_80x24(snap_compare: Any, tmp_path: Path) -> None:
     _view_snapshot(snap_compare, tmp_path, 2, (80, 24))
+
+
+def test_everyone_view_with_group_frames_120x40(snap_compare: Any, tmp_path: Path) -> None:
+    """The everyone view draws the Lighthouse Board and the Harbour Watch as frames round their members."""
+    import json
+
+    from game.__main__ import main
+
+    settings = offline_settings(tmp_path)
+    asyncio.run(_legacy_save(settings, "frames"))
+    people = ["Ansel Rook", "Bryn Cole", "Cass Wend"]
+    call = {
+        "nodes": [{"name": "Harbour Watch", "type": "group", "summary": "The paid guard of the quay."},
+                  *({"name": name, "summary": f"{name} walks the quay at night."} for name in people)],
+        "edges": [*({"sourceName": name, "targetName": "Harbour Watch", "relation": "MEMBER_OF", "strength": 0.7,
+                     "fact": f"{name} wears the Watch's lantern badge."} for name in people),
+                  {"sourceName": "Tobin Hale", "targetName": "Lighthouse Board", "relation": "MEMBER_OF",
+                   "strength": 0.5, "fact": "Tobin Hale sits on the Lighthouse Board as the apprentice."},
+                  {"sourceName": "Ansel Rook", "targetName": "Edda Marsh", "relation": "FEARS", "strength": -0.6,
+                   "fact": "Ansel Rook fears Edda Marsh's temper."},
+                  {"sourceName": "Cass Wend", "targetName": "Tobin Hale", "relation": "OWES", "strength": 0.4,
+                   "fact": "Cass Wend owes Tobin Hale a night's wages."}],
+    }
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(call), encoding="utf-8")
+    assert main(["--saves-dir", str(settings.saves_dir), "--content-dir", str(settings.content_dir), "graph",
+                 "upsert", "--save", "frames", str(source)]) == 0
+    asyncio.run(_seed_positions(settings, "frames"))
+    app = quiet(make_app(tmp_path, settings, save="frames", new=False))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        no_cursor_blink(pilot)
+        await settle(pilot)
+        pilot.app.map_pane.map.view = "everyone"  # type: ignore[attr-defined]
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+async def _legacy_save(settings: Settings, name: str) -> None:
+    """A tiny game whose player sees every person and relation (a save from before knowledge was kept)."""
+    import sqlite3
+
+    session = await GameSession.open(settings, name, new=True, world="tiny")
+    await session.close()
+    with sqlite3.connect(settings.saves_dir / f"{name}.sqlite") as conn:
+        conn.execute("UPDATE scenes SET state = json_remove(state, '$.known')")
+    conn.close()
+
+
+async def _seed_positions(settings: Settings, name: str) -> None:
+    """Fixed positions on a ring, so the picture does not depend on the force layout's floating point."""
+    import math
+
+    session = await GameSession.open(settings, name)
+    ids = sorted(node.id for node in await session.all_nodes())
+    await session.save_map_layout({node_id: (0.5 + 0.45 * math.cos(2 * math.pi * i / len(ids)),
+                                             0.5 + 0.45 * math.sin(2 * math.pi * i / len(ids)))
+                                   for i, node_id in enumerate(ids)})
+    await session.close()

@@ -64,7 +64,7 @@ async def _view(args: argparse.Namespace, db: SaveDatabase,
                 edges: list[Edge]) -> tuple[KnownView | None, list[str]]:
     """Whose knowledge the map shows (``--all`` everything, ``--as NAME`` that person's, else the player's;
     a save with no player, or from before the player's knowledge was kept, shows everything), and who is
-    on stage at the save's current turn (the scene view's centre)."""
+    on stage at the turn shown (``--at``, else the current one): the scene view's centre."""
     from pydantic import ValidationError
 
     from game.engine.player_view import npc_view, player_view
@@ -72,7 +72,9 @@ async def _view(args: argparse.Namespace, db: SaveDatabase,
     from game.graph.names import normalize_name
     from game.world.scene import SceneState
 
-    raw = await db.scene_at(await db.current_turn())
+    now = await db.current_turn()
+    shown = await db.scene_at(min(args.at, now)) if args.at is not None else None  # that turn's stage
+    raw = await db.scene_at(now)
     try:
         scene = SceneState.model_validate(raw) if raw is not None else None
     except ValidationError as error:
@@ -81,6 +83,8 @@ async def _view(args: argparse.Namespace, db: SaveDatabase,
         raise SaveError(f"{db.name}: its scene no longer reads ({error.error_count()} problems); "
                         "use --all to draw the whole graph") from error
     cast = list(scene.cast) if scene is not None else []
+    if shown is not None and isinstance(shown.get("cast"), list):
+        cast = [str(name) for name in shown["cast"]]
     if args.all:
         return None, cast
     graph = await db.load_graph_index()

@@ -77,6 +77,7 @@ class MapSource(Protocol):
     def graph(self) -> GraphIndex: ...
     async def all_nodes(self) -> list[Node]: ...
     async def all_edges(self) -> list[Edge]: ...
+    async def stage_at(self, turn: int | None) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -92,13 +93,14 @@ class PlayerMap:
     """Who is on stage now (node ids)."""
 
 
-async def player_map(game: MapSource, *, history: bool) -> PlayerMap:
+async def player_map(game: MapSource, *, history: bool, at_turn: int | None = None) -> PlayerMap:
     """The map of ``game``: every version of every edge from the save with ``history`` (ended relations,
-    the past, a name's history), else the open ones the session holds in memory, which cost no reads."""
+    the past, a name's history), else the open ones the session holds in memory, which cost no reads. Its
+    stage is who was on stage after ``at_turn`` (now, when None), so the past is centred on its own scene."""
     if history:
         nodes, edges = await game.all_nodes(), await game.all_edges()
     else:
         nodes = sorted(game.graph.nodes.values(), key=lambda n: (n.first_seen_turn, n.id))
         edges = list(game.graph.open_edges.values())
     shown_nodes, shown_edges = known_graph(nodes, edges, player_view(game.world, game.scene, game.graph))
-    return PlayerMap(nodes, edges, shown_nodes, shown_edges, tuple(game.scene.cast))
+    return PlayerMap(nodes, edges, shown_nodes, shown_edges, tuple(await game.stage_at(at_turn)))

@@ -111,6 +111,15 @@ class GameSession:
     def scene(self) -> SceneState:
         return self._pipeline.state.scene
 
+    async def stage_at(self, turn: int | None) -> list[str]:
+        """Who was on stage after ``turn`` (now, when None): the scene view of the map as it stood then
+        centres on them, not on who is on stage today."""
+        if turn is None or turn >= self.turn:
+            return list(self.scene.cast)
+        raw = await self._db.scene_at(turn)
+        cast = raw.get("cast") if raw is not None else None
+        return [str(name) for name in cast] if isinstance(cast, list) else []
+
     @property
     def turn(self) -> int:
         """Committed player turns; 0 is the world's initial state."""

@@ -62,7 +62,7 @@ class MapControl:
         from game.graph.map import compute_layout
 
         self._history_drawn = self._needs_history()
-        drawn = await player_map(session, history=self._history_drawn)
+        drawn = await player_map(session, history=self._history_drawn, at_turn=self._app.map_pane.map.at_turn)
         new = [node.id for node in drawn.nodes if node.id not in self._positions]
         if new:
             # Laid out whole, so a person keeps the place they will have once the player learns of them.
@@ -131,5 +131,8 @@ class MapControl:
         pane = self._app.map_pane
         pane.map.at_turn = turn
         self._app.status.map_turn = turn
+        # Drawn again whatever was drawn before: that turn's stage, and every version of the graph.
+        self._app.run_worker(self._app.refresh_map(), name="load_history", group="history", exclusive=True,
+                             exit_on_error=False)
         pane.remove_class("-hidden")
         pane.refresh_details()

@@ -59,6 +59,10 @@ class Canvas:
         self.solid = bytearray(size)
         self.line_count = bytearray(size)
         self.line_style = bytearray(size)
+        self.across = {HORIZONTAL: bytearray(size), VERTICAL: bytearray(size)}
+        """Per axis, 1 where a straight stretch along it may not pass: a name, or a line with a part along
+        that axis (a shared run, a corner, a junction). Kept as lines and names are added, so a route's
+        shape is tested a stretch at a time in C (``route._cost``) instead of cell by cell."""
         self.ends = bytearray(size)
         """1 where a line ends beside a name (its arrowhead): no other line may pass there."""
         self._line_cells: list[int] = []
@@ -91,15 +95,24 @@ class Canvas:
                 self.chars[base + column] = char
                 self.style_ids[base + column] = ident
                 self.kind[base + column] = kind
+        if kind == NODE_LABEL:
+            low, high = base + max(0, x), base + min(self.width, x + len(text))
+            for layer in self.across.values():
+                layer[low:high] = b"\x01" * max(0, high - low)
 
     def add_line(self, cells: list[tuple[int, int]], style: CellStyle, solid: bool) -> None:
         """Merge one path (cell index, connection mask) into the line layer; later paths win the colour."""
         ident = self.style_id(style)
         masks, counts, styles = self.masks, self.line_count, self.line_style
+        along, down = self.across[HORIZONTAL], self.across[VERTICAL]
         for index, mask in cells:
             if not masks[index]:
                 self._line_cells.append(index)
             masks[index] |= mask
+            if masks[index] & HORIZONTAL:
+                along[index] = 1
+            if masks[index] & VERTICAL:
+                down[index] = 1
             if solid:
                 self.solid[index] = 1
             if counts[index] < 255:
@@ -107,6 +120,21 @@ class Canvas:
             styles[index] = ident
         if cells:
             self.ends[cells[0][0]] = self.ends[cells[-1][0]] = 1
+
+    def add_frame(self, cells: list[tuple[int, int]], style: CellStyle) -> None:
+        """A group's border (cell index, connection mask) into the line layer: lines may cross it as they
+        cross another line, straight, and labels keep off it; it has no ends."""
+        ident = self.style_id(style)
+        for index, mask in cells:
+            if not self.masks[index]:
+                self._line_cells.append(index)
+            self.masks[index] |= mask
+            for axis, layer in self.across.items():
+                if self.masks[index] & axis:
+                    layer[index] = 1
+            self.solid[index] = 1
+            self.line_count[index] = min(255, self.line_count[index] + 1)
+            self.line_style[index] = ident
 
     def finish_lines(self) -> None:
         """Turn masks into box-drawing characters wherever no label covers them."""

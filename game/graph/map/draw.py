@@ -12,9 +12,10 @@ from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
 from game.graph.map.centre import centring_offset, drawn_box, middled, shift
+from game.graph.map.frames import MEMBERSHIP, Frame, draw_frames, memberships, place_framed
 from game.graph.map.layout import Position, compute_layout, normalise
 from game.graph.map.listing import LIST_STYLE, Item, list_cap, wrap_items
-from game.graph.map.place import LabelRequest, Placed, place_labels
+from game.graph.map.place import LabelRequest, Placed
 from game.graph.map.route import ARROWS, Route, best_route
 from game.graph.map.style import (
     EMPTY_TEXT,
@@ -55,6 +56,8 @@ class DrawnEdge:
     core: bool = False
     """A relation that must be readable: any in the scene and person views (all of them touch the core
     there, or the cast is drawn whole), the selection's in the everyone view."""
+    boxed: bool = False
+    """A person's membership of the group whose frame they are drawn in: the frame says it, no line."""
     signed: bool = True
     """Its sign shows as a glyph, on its label or its line (a line too short for one is listed)."""
     listed: bool = False
@@ -62,7 +65,7 @@ class DrawnEdge:
 
     @property
     def labelled(self) -> bool:
-        return self.label is not None or self.listed
+        return self.label is not None or self.listed or self.boxed
 
 
 @dataclass
@@ -88,6 +91,8 @@ class MapDrawing:
     """Every node in view (drawn or listed): ID -> name as shown."""
     area: int = 0
     """Rows the drawing itself takes; the list, the legend and the notes are below them."""
+    frames: dict[str, Frame] = field(default_factory=dict)
+    """The everyone view's groups and factions drawn as boxes round their members, by the group's ID."""
 
     def plain(self) -> str:
         """The map as text without colour (trailing spaces trimmed)."""
@@ -150,6 +155,7 @@ def render_map(
     placing = sorted((n for n in chosen.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
     # Names come from models and files: an escape sequence in one must not reach the terminal or the pane.
     requests = [LabelRequest(n.id, drawing.names[n.id], type_brackets(n.type), shown[n.id]) for n in placing]
+    homes = memberships(chosen.nodes, chosen.edges, shown, at_turn) if chosen.kind == "everyone" else {}
     off_screen = len(chosen.nodes) - len(shown)
     if off_screen:
         notes.append(f"{off_screen} off-screen")
@@ -164,7 +170,7 @@ def render_map(
                      + _roster_items(chosen, width))
             rows, _shown = wrap_items(items, width, cap)
             area = max(1, height - len(fixed_rows) - min(cap, len(rows) + spare))
-            drawing.boxes = place_labels(requests, width, area)
+            drawing.boxes, drawing.frames = place_framed(requests, homes, width, area)
             missing = [n.id for n in placing if n.id not in drawing.boxes]
             if missing == left_out:
                 break
@@ -173,12 +179,15 @@ def render_map(
         canvas = Canvas(width, area)
         drawing.area = area
         _draw_names(canvas, chosen, drawing.boxes)
-        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names)
+        draw_frames(canvas, drawing.frames, drawing.boxes,
+                    {i: CellStyle(fg=type_colour(chosen.by_id[i].type), dim=True) for i in drawing.frames})
+        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names, drawing.frames)
         drawing.lines = {(min(e.source, e.target), max(e.source, e.target)): e.cells for e in drawing.edges if e.cells}
         _centre(canvas, drawing, area)
         # Listed first: the core's relations the drawing could not label, then any pair of drawn names the
         # routing rules left without a line (the drawing never hides an edge by drawing it ambiguously).
-        unrouted = [e for e in drawing.edges if not e.cells and e.source in drawing.boxes and e.target in drawing.boxes]
+        unrouted = [e for e in drawing.edges
+                    if not e.cells and not e.boxed and e.source in drawing.boxes and e.target in drawing.boxes]
         pending = [e for e in drawing.edges if e.cells and ((e.core and e.label is None) or not e.signed)]  # a listed name's own item
         # labels its relation
         pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
@@ -228,11 +237,11 @@ def _relation_text(edge: DrawnEdge, names: Mapping[str, str]) -> str:
 
 
 def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str]) -> list[Item]:
-    """A listed name, with its strongest relation to the view's core (or, without one, to a drawn name),
-    which the item then labels."""
-    anchors = view.core or set(drawn)
+    """A listed name, with its strongest relation to the view's core (or, without one or when the name is
+    the core, to a drawn name), which the item then labels."""
     items: list[Item] = []
     for node_id in dict.fromkeys(ids):
+        anchors = (view.core - {node_id}) or set(drawn)  # a centre too wide to draw: its tie to a drawn name
         ties = [e for e in view.edges if node_id in (e.source, e.target) and e.source in names
                 and e.target in names and ({e.source, e.target} - {node_id}) & anchors]
         if not ties:
@@ -288,6 +297,7 @@ def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
     drawing.boxes = {node_id: replace(placed, x=placed.x + dx, y=placed.y + dy)
                      for node_id, placed in drawing.boxes.items()}
     drawing.lines = {pair: [(x + dx, y + dy) for x, y in cells] for pair, cells in drawing.lines.items()}
+    drawing.frames = {group: frame.moved(dx, dy) for group, frame in drawing.frames.items()}
     for edge in drawing.edges:
         edge.cells = [(x + dx, y + dy) for x, y in edge.cells]
         if edge.label is not None:
@@ -351,10 +361,12 @@ def _draw_names(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed]) -> N
 
 
 def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_turn: int | None,
-                names: Mapping[str, str]) -> list[DrawnEdge]:
+                names: Mapping[str, str], frames: Mapping[str, Frame]) -> list[DrawnEdge]:
     """Route, draw and label a line per pair of names in view; a pair with a name not drawn, or with no
-    path that keeps the routing rules, gets an entry without cells (the list may label it)."""
+    path that keeps the routing rules, gets an entry without cells (the list may label it). A person's
+    only relation to the group whose frame holds them is said by the frame: no line."""
     in_view = set(names)
+    framed = {frozenset((member, group)) for group, frame in frames.items() for member in frame.members}
     pairs: dict[tuple[str, str], list[Edge]] = {}
     for edge in view.edges:
         if edge.source == edge.target or edge.source not in in_view or edge.target not in in_view:
@@ -376,6 +388,9 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         drawn = DrawnEdge(lead.source, lead.target, "/".join(relations), sign_glyph(lead.strength), [],
                           core=bool(view.core & {a, b}) or view.focus in (a, b) or view.kind != "everyone")
         out.append(drawn)
+        if frozenset((a, b)) in framed and relations == [MEMBERSHIP]:
+            drawn.boxed = True
+            continue
         route = best_route(boxes[a], boxes[b], canvas) if a in boxes and b in boxes else None
         if route is None:
             continue
@@ -481,7 +496,12 @@ def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends
     if x < 1 or x + length >= canvas.width or not 0 <= y < canvas.height:
         return False
     base = y * canvas.width
-    for index in range(base + x - 1, base + x + length + 1):
+    low, high = base + x - 1, base + x + length + 1
+    if canvas.kind.count(EMPTY, low, high) != high - low or any(low <= end < high for end in ends):
+        return False  # a name or a label there, or a line's end
+    if canvas.line_count.count(0, low, high) == high - low:
+        return True  # no line at all: the common case, read in C
+    for index in range(low, high):
         if canvas.kind[index] != EMPTY or index in ends:
             return False
         if canvas.line_count[index] > (1 if index in own else 0):

@@ -15,7 +15,8 @@ from game.graph.map.style import CellStyle
 LIST_STYLE = CellStyle(dim=False)
 SEPARATOR = " · "
 MIN_DRAWING_ROWS = 6
-"""The drawing keeps at least this many rows when the list is long (fewer only in a tinier pane)."""
+"""The drawing keeps at least this many rows when the list is long (fewer only in a tinier pane, where the
+list keeps one row)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,9 @@ def list_cap(height: int, other_rows: int, share: int = 3) -> int:
     notes: ``1/share`` of the map (a third; half in the scene and person views, whose list holds
     relations that must be readable), never so many that the drawing falls below ``MIN_DRAWING_ROWS``."""
     spare = height - other_rows - MIN_DRAWING_ROWS
-    return max(0, min(max(1, height // share), spare))
+    # A pane too small for a readable drawing still keeps one row, so what it cannot draw is said
+    # ("+2 more") rather than left out without a word.
+    return max(0, min(max(1, height // share), max(spare, 1 if height - other_rows >= 3 else 0)))
 
 
 def wrap_items(items: Sequence[Item], width: int, max_rows: int, lead: str = "") -> tuple[list[str], list[Item]]:

@@ -85,6 +85,39 @@ class Placer:
                         best = (cost, x, row)
         return None if best is None else (best[1], best[2])
 
+    def nearest_block(self, px: int, py: int, w: int, h: int) -> tuple[int, int] | None:
+        """The free ``w`` x ``h`` block of cells whose top left is nearest (px, py); None when none is.
+        Each band of ``h`` rows is read as one row (the rows OR-ed together), so a block costs a row's search
+        per candidate row, not a cell-by-cell test."""
+        if w > self.width or h > self.height:
+            return None
+        width = self.width
+        tops = self.height - h + 1
+        x0, y0 = min(max(px, 0), width - w), min(max(py, 0), tops - 1)
+        zeros = bytes(w)
+        best: tuple[float, int, int] | None = None
+        for distance in range(tops):
+            floor = float(distance * distance)
+            if best is not None and floor >= best[0]:
+                break
+            for top in {y0 - distance, y0 + distance}:
+                if not 0 <= top < tops:
+                    continue
+                band = 0
+                for row in range(top, top + h):
+                    band |= int.from_bytes(self.taken[row * width:(row + 1) * width], "big")
+                line = band.to_bytes(width, "big")
+                for x in (line.find(zeros, x0), line.rfind(zeros, 0, x0 + w)):
+                    cost = ((x - x0) / 2) ** 2 + floor
+                    if x != -1 and (best is None or cost < best[0]):
+                        best = (cost, x, top)
+        return None if best is None else (best[1], best[2])
+
+    def claim_block(self, x: int, y: int, w: int, h: int) -> None:
+        """Take the block and a cell round it, as ``claim`` does for a name."""
+        for row in range(y, y + h):
+            self.claim(x, row, w)
+
     def _take(self, node_id: str, x: int, y: int, text: str) -> Placed:
         self.claim(x, y, len(text))
         return Placed(node_id, x, y, text)

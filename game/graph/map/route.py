@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from game.graph.map.canvas import (
     EAST,
@@ -27,8 +28,6 @@ from game.graph.map.canvas import (
 from game.graph.map.place import Placed
 
 ARROWS = {EAST: "→", WEST: "←", SOUTH: "↓", NORTH: "↑"}
-UNDER_LABEL_COST = 20.0
-OVERLAP_COST = 4.0
 CROSSING_COST = 1.0
 LENGTH_COST = 0.05
 TURN_COST = 1.5
@@ -57,8 +56,9 @@ class Route:
         return list(pairwise(self.points)) or [(self.points[0], self.points[0])]
 
 
-@dataclass(frozen=True, slots=True)
-class _Shape:
+class _Shape(NamedTuple):
+    """A candidate path's corners; a tuple, as a drawing weighs a few thousand of them."""
+
     points: tuple[Point, ...]
     into_a: int
     into_b: int
@@ -72,36 +72,32 @@ def _direction(p: Point, q: Point) -> int:
     return SOUTH if q[1] > p[1] else NORTH
 
 
-def _walk(points: tuple[Point, ...]) -> list[Point]:
-    path: list[Point] = [points[0]]
-    for p, q in pairwise(points):
-        dx = (q[0] > p[0]) - (q[0] < p[0])
-        dy = (q[1] > p[1]) - (q[1] < p[1])
-        x, y = p
-        while (x, y) != q:
-            x, y = x + dx, y + dy
-            path.append((x, y))
-    return path
-
-
 def build(points: list[Point], into_a: int, into_b: int, width: int, height: int) -> Route | None:
-    """Walk axis-aligned corners cell by cell; None if any cell is off the canvas."""
+    """Walk axis-aligned corners cell by cell; None if any cell is off the canvas. Each cell's mask joins
+    it to the cells before and after it (the ends to the names), a stretch at a time."""
     corners: list[Point] = []
     for point in points:
         if not corners or corners[-1] != point:
             corners.append(point)
-    path = _walk(tuple(corners))
-    if any(not (0 <= x < width and 0 <= y < height) for x, y in path):
-        return None
-    masks = [0] * len(path)
-    masks[0] |= into_a
-    masks[-1] |= into_b
-    for i in range(len(path) - 1):
-        step = _direction(path[i], path[i + 1])
-        masks[i] |= step
-        masks[i + 1] |= _OPPOSITE[step]
-    cells = tuple((y * width + x, mask) for (x, y), mask in zip(path, masks, strict=True))
-    return Route(tuple(corners), cells, into_a, into_b)
+    if any(not (0 <= x < width and 0 <= y < height) for x, y in corners):
+        return None  # the stretches are straight, so their corners bound every cell
+    cells: list[tuple[int, int]] = []
+    back = into_a
+    for p, q in pairwise(corners):
+        step = _direction(p, q)
+        stride = _STRIDE[step] if step in (EAST, WEST) else _STRIDE[step] * width
+        start = p[1] * width + p[0]
+        cells.append((start, back | step))
+        axis = HORIZONTAL if step in (EAST, WEST) else VERTICAL
+        cells.extend((start + stride * number, axis) for number in range(1, abs(q[0] - p[0]) + abs(q[1] - p[1])))
+        back = _OPPOSITE[step]
+    x, y = corners[-1]
+    cells.append((y * width + x, back | into_b))
+    return Route(tuple(corners), tuple(cells), into_a, into_b)
+
+
+_STRIDE = {EAST: 1, WEST: -1, SOUTH: 1, NORTH: -1}
+"""How far one step moves along a row (EAST, WEST) or, times the width, down the rows (SOUTH, NORTH)."""
 
 
 def _shapes(a: Placed, b: Placed) -> list[_Shape]:
@@ -140,12 +136,12 @@ def _shapes(a: Placed, b: Placed) -> list[_Shape]:
             shapes.append(_Shape(((beside_a, a.y), (column, a.y), (column, b.y), (beside_b, b.y)),
                                  WEST if right else EAST, EAST if right else WEST))
     # Steps through a middle row, from top to bottom.
-    if abs(b.y - a.y) >= 3:
+    if abs(b.y - a.y) >= 2:
         quarter = (b.y - a.y) // 4
         for row in dict.fromkeys(((a.y + b.y) // 2, a.y + step, b.y - step, a.y + quarter, b.y - quarter)):
             shapes.append(_Shape(((a.centre, a.y + step), (a.centre, row), (b.centre, row), (b.centre, b.y - step)),
                                  leave_a, enter_b))
-    return shapes + _around_shapes(a, b)
+    return shapes
 
 
 def _around_shapes(a: Placed, b: Placed) -> list[_Shape]:
@@ -166,21 +162,15 @@ def _around_shapes(a: Placed, b: Placed) -> list[_Shape]:
     return shapes
 
 
-_ON_AXIS = {
-    HORIZONTAL: bytes(1 if mask & HORIZONTAL else 0 for mask in range(256)),
-    VERTICAL: bytes(1 if mask & VERTICAL else 0 for mask in range(256)),
-}
-_ANY_LINE = bytes(1 if mask else 0 for mask in range(256))
-
-
 def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool, bool] | None:
     """What a shape would cost on this canvas, whether it is ruled out (under a name, or along another
-    line) and whether it touches no line at all; None if it leaves the canvas. Each straight stretch is read as one slice of the grid, so no Python loop runs per cell."""
+    line) and whether it touches no line at all; None if it leaves the canvas. Each straight stretch is
+    one slice of the grid (no Python loop per cell), and the first stretch ruled out ends the reading."""
     width, height = canvas.width, canvas.height
-    kind, masks = canvas.kind, canvas.masks
+    masks, across = canvas.masks, canvas.across
     points = shape.points
     stretches = list(pairwise(points)) if len(points) > 1 else [(points[0], points[0])]
-    cells = under = overlap = lines = 0
+    cells = lines = 0
     for number, (p, q) in enumerate(stretches):
         if not (0 <= p[0] < width and 0 <= q[0] < width and 0 <= p[1] < height and 0 <= q[1] < height):
             return None
@@ -190,31 +180,37 @@ def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool, bool] | None:
             low, high = min(first, q[0]), max(first, q[0])
             if low > high or (number and p == q):
                 continue
-            start, stop, stride, axis = p[1] * width + low, p[1] * width + high + 1, 1, HORIZONTAL
+            start, stop = p[1] * width + low, p[1] * width + high + 1
+            # A cell with a name, or a line along our axis (a shared run, a corner): never allowed.
+            if across[HORIZONTAL].find(1, start, stop) != -1:
+                return 0.0, True, False
+            cells += stop - start
+            lines += stop - start - masks.count(0, start, stop)
         else:
             step = 1 if q[1] >= p[1] else -1
             first = p[1] + (step if number else 0)
             low, high = min(first, q[1]), max(first, q[1])
             if low > high:
                 continue
-            start, stop, stride, axis = low * width + p[0], high * width + p[0] + 1, width, VERTICAL
-        kinds = kind[start:stop:stride]
-        marks = masks[start:stop:stride]
-        cells += len(kinds)
-        under += kinds.count(NODE_LABEL)
-        lines += marks.translate(_ANY_LINE).count(1)
-        overlap += marks.translate(_ON_AXIS[axis]).count(1)
+            start, stop = low * width + p[0], high * width + p[0] + 1
+            if 1 in across[VERTICAL][start:stop:width]:
+                return 0.0, True, False
+            marks = masks[start:stop:width]
+            cells += len(marks)
+            lines += len(marks) - marks.count(0)
     turns = max(0, len(points) - 2)
-    total = (UNDER_LABEL_COST * under + OVERLAP_COST * overlap + CROSSING_COST * (lines - overlap)
-             + TURN_COST * turns + LENGTH_COST * cells)
-    # A cell with a line along our axis is a shared run (or another line's end): never allowed.
-    return total, under > 0 or overlap > 0, lines == 0
+    return CROSSING_COST * lines + TURN_COST * turns + LENGTH_COST * cells, False, lines == 0
 
 
 def _bound(shape: _Shape) -> float:
     """The least a shape can cost: its turns and length on an empty canvas."""
-    length = 1 + sum(abs(q[0] - p[0]) + abs(q[1] - p[1]) for p, q in pairwise(shape.points))
-    return TURN_COST * max(0, len(shape.points) - 2) + LENGTH_COST * length
+    points = shape.points
+    length = 1
+    x, y = points[0]
+    for qx, qy in points[1:]:
+        length += abs(qx - x) + abs(qy - y)
+        x, y = qx, qy
+    return TURN_COST * max(0, len(points) - 2) + LENGTH_COST * length
 
 
 def allowed(route: Route, canvas: Canvas) -> bool:
@@ -230,25 +226,47 @@ def allowed(route: Route, canvas: Canvas) -> bool:
     return True
 
 
+def _around_floor(a: Placed, b: Placed) -> float:
+    """The least a U-shaped path round both names can cost: it turns twice, and any path from beside one
+    name to beside the other covers the gap between them."""
+    across = max(0, max(a.x, b.x) - min(a.end, b.end) - 2)
+    down = max(0, abs(a.y - b.y) - 2)
+    return 2 * TURN_COST + LENGTH_COST * (1 + across + down)
+
+
 def best_route(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
-    """The cheapest simple path that keeps the rules, else a detour that does; None if there is none."""
-    best: tuple[float, Route] | None = None
+    """The cheapest simple path that keeps the rules, else a detour that does; None if there is none.
+    The paths round the outside are only worked out when no simple one costs less than they must."""
+    best = _cheapest(_shapes(a, b), canvas, None)
+    if best is None or best[0] > _around_floor(a, b):
+        best = _cheapest(_around_shapes(a, b), canvas, best)
+    if best is not None:
+        _cost_of, shape, route = best
+        return route or build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
+    found = detour(a, b, canvas)
+    return found if found is not None and allowed(found, canvas) else None
+
+
+def _cheapest(shapes: list[_Shape], canvas: Canvas, best: tuple[float, _Shape, Route | None] | None,
+              ) -> tuple[float, _Shape, Route | None] | None:
+    """The cheapest of ``shapes`` that keeps the rules and beats ``best`` (else ``best``), with its route
+    when it was built to be checked (a shape over no line keeps the rules: it is built once chosen)."""
     # Cheapest first by a bound that ignores what is on the canvas; penalties only add to it, so once
     # the bound reaches the best allowed cost found, no later shape can beat it.
-    for bound, shape in sorted(((_bound(shape), shape) for shape in _shapes(a, b)), key=lambda item: item[0]):
+    for bound, _number, shape in sorted((_bound(shape), number, shape) for number, shape in enumerate(shapes)):
         if best is not None and bound >= best[0]:
             break
         cost = _cost(shape, canvas)
         if cost is None or cost[1] or (best is not None and cost[0] >= best[0]):
             continue  # off the canvas, under a name or along another line, or no better
+        if cost[2]:
+            best = (cost[0], shape, None)
+            continue
         route = build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
-        # A shape over no line at all keeps the rules; one that crosses lines is checked cell by cell.
-        if route is not None and (cost[2] or allowed(route, canvas)):
-            best = (cost[0], route)
-    if best is not None:
-        return best[1]
-    found = detour(a, b, canvas)
-    return found if found is not None and allowed(found, canvas) else None
+        # One that crosses lines is checked cell by cell.
+        if route is not None and allowed(route, canvas):
+            best = (cost[0], shape, route)
+    return best
 
 
 _STEPS = ((NORTH, 0, -1), (EAST, 1, 0), (SOUTH, 0, 1), (WEST, -1, 0))
@@ -274,6 +292,8 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
     kind, masks, ends = canvas.kind, canvas.masks, canvas.ends
     goals = {y * width + x: into for x, y, into in _beside(b, width, height) if not masks[y * width + x]}
     starts = {y * width + x: into for x, y, into in _beside(a, width, height) if not masks[y * width + x]}
+    if not goals or not starts:
+        return None  # every cell beside one of the names is taken: nothing to search for
     best: dict[int, float] = {}
     came: dict[int, int] = {}
     heap: list[tuple[float, float, int]] = []
