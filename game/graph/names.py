@@ -20,7 +20,6 @@ from game.text import straighten_quotes, strip_control
 
 if TYPE_CHECKING:
     from game.graph.models import Node
-    from game.graph.ports import GraphReader
 
 LONG_TEXT = 2_000
 """From this length on, a text's names are found by walking it through every name (``NameTrie``) rather
@@ -265,20 +264,6 @@ def _cut(norm: str, index: int, word_run: re.Pattern[str]) -> int:
         return index
     run = word_run.match(norm, index)
     return index if run is None else run.end()
-
-
-async def spans_named(reader: GraphReader, text: str) -> tuple[list[tuple[int, int, str]], dict[str, list[Node]]]:
-    """Where ``text`` names nodes of ``reader``: ``(start, end, key)`` spans of ``normalize_name(text)`` in
-    order of start, then end, and the nodes each key names. Linear in the text, however many names."""
-    if not text.strip():
-        return [], {}
-    if len(text) >= LONG_TEXT:
-        spans = (await reader.name_trie()).find(text)
-    else:
-        longest = await reader.longest_name()
-        spans = list(candidate_spans(text, longest)) if longest > 0 else []
-    named = await reader.nodes_named({key for _, _, key in spans})
-    return [span for span in spans if span[2] in named], named
 
 
 @lru_cache(maxsize=4096)

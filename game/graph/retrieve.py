@@ -14,8 +14,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.graph.knowing_terms import DEFAULT_FLOOR, FIRST_HAND, PUBLIC
+from game.graph.mentions import spans_named
 from game.graph.metapaths import DEFAULT_PATTERNS, MetaPath, PathTracker, PatternIndex, rank
-from game.graph.names import normalize_name, spans_named
+from game.graph.names import normalize_name
 from game.graph.render import fact_line, render_npc_context
 
 if TYPE_CHECKING:

@@ -12,8 +12,9 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from game.graph.mentions import spans_named
 from game.graph.models import Node
-from game.graph.names import NameTrie, normalize_name, spans_named
+from game.graph.names import NameTrie, normalize_name
 from game.graph.ports import GraphReader
 
 
