@@ -4,7 +4,8 @@ A model's World IR may state relations and their endings, checked like any other
 attitudes, memories or knowledge itself. And however many endings a text claims, through whichever path
 reads it (a model turn, the fast path after a World IR that is not JSON, ``import-story``, ``graph
 extract --apply``), one rule holds them: at most three a turn, and none of the world's own relations on
-a sentence of narration alone.
+a sentence of narration alone. The same holds for a relation turned to its opposite ("X distrusts Y" of
+a TRUSTS), which ends it by replacing it.
 """
 
 from __future__ import annotations
@@ -369,3 +370,91 @@ async def test_the_games_own_attitude_rule_still_ends_a_relation_toward_the_play
     writes = await agree(run, GraphWrites(), call)
     graph.apply(writes)
     assert ("Hob Tarrant", "TRUSTS", "Wren Tallis") not in _named(graph)
+
+
+# ------------------------------------------------------------------------------ contradiction floods
+# The same attack told as opposites: "X distrusts Y" of every TRUSTS ends it by replacing it. Brinefall's
+# world holds four relations with an opposite (two TRUSTS, an ALLY_OF, an ENEMY_OF); each path below keeps
+# them all, and replaces at most three of the relations play opened.
+
+OPPOSITES = {"TRUSTS": ("DISTRUSTS", -0.5, "distrusts"), "ALLY_OF": ("ENEMY_OF", -0.5, "is an enemy of"),
+             "ENEMY_OF": ("ALLY_OF", 0.5, "is an ally of")}
+OPPOSED = " ".join(f"{s} distrusts {t}." for s, _, t in PLAYED)
+
+
+def _opposed(relations: set[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+    return {(s, r, t) for s, r, t in relations if r in OPPOSITES}
+
+
+def _contradiction(relations: set[tuple[str, str, str]]) -> str:
+    return " ".join(f"{s} {OPPOSITES[r][2]} {t}." for s, r, t in sorted(_opposed(relations)))
+
+
+async def test_a_turn_turning_the_worlds_relations_to_their_opposites_keeps_them(
+        tmp_path: Path, server: ChatServer, brinefall: World) -> None:
+    """The fast path after a World IR that is not JSON, then a World IR stating the opposites itself."""
+    settings = _settings(tmp_path, server)
+    session = await _session(settings, brinefall)
+    authored = _named(session.graph)
+    assert len(_opposed(authored)) == 4
+    _junk(server, _contradiction(authored))
+    events = await _play(session, "listen to the crier")
+    assert any(isinstance(e, TurnCommitted) and e.extraction == "fast" for e in events)
+    assert authored <= _named(session.graph)
+    assert not any(r == "DISTRUSTS" for _, r, _ in _named(session.graph))
+    assert "kept 4 of the world's own relation(s)" in " ".join(e.text for e in events if isinstance(e, Notice))
+    told = _contradiction(authored)
+    stated = [{"source": s, "target": t, "relation": OPPOSITES[r][0], "strength": OPPOSITES[r][1],
+               "fact": f"{s} {OPPOSITES[r][2]} {t}.", "evidence": f"{s} {OPPOSITES[r][2]} {t}."}
+              for s, r, t in sorted(_opposed(authored))]
+    present = sorted({n for e in stated for n in (e["source"], e["target"])} & set(SIX))
+    server.push(Text(told), Text(json.dumps(ir(charactersPresent=present, relations=stated))))
+    events = await _play(session, "listen to the crier again")
+    assert any(isinstance(e, TurnCommitted) and e.extraction == "full" for e in events)
+    assert authored <= _named(session.graph)
+    await session.close()
+    assert authored <= await _saved(settings.saves_dir / "game.sqlite")
+
+
+async def test_a_turn_turns_at_most_three_relations_to_their_opposites_and_the_player_may_turn_one(
+        tmp_path: Path, server: ChatServer, brinefall: World) -> None:
+    settings = _settings(tmp_path, server)
+    session = await _session(settings, brinefall)
+    _junk(server, FORMED)
+    await _play(session, "listen")
+    _junk(server, OPPOSED)
+    events = await _play(session, "listen again")
+    after = _named(session.graph)
+    assert len(set(PLAYED) - after) == 3 and len({(s, "DISTRUSTS", t) for s, _, t in PLAYED} & after) == 3
+    assert any(isinstance(e, Notice) and "more than 3 relations at once" in e.text for e in events)
+    _junk(server, "Hob Tarrant distrusts Wren Tallis. Lise Brack distrusts Dace Merrow.")
+    await _play(session, "tell Lise Brack that Dace sold the Watch's keys")
+    after = _named(session.graph)
+    # The player acted on Lise: her TRUSTS may turn; Hob's, whom the player did not name, stands.
+    assert ("Lise Brack", "DISTRUSTS", "Dace Merrow") in after and ("Lise Brack", "TRUSTS", "Dace Merrow") not in after
+    assert ("Hob Tarrant", "TRUSTS", "Wren Tallis") in after
+    await session.close()
+
+
+async def test_import_story_and_graph_extract_keep_the_worlds_relations_against_their_opposites(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], server: ChatServer, brinefall: World) -> None:
+    authored = await _authored(brinefall)
+    story = tmp_path / "opposites.md"
+    story.write_text(f"{_contradiction(authored)}\n\n{FORMED}\n\n{OPPOSED}\n", encoding="utf-8")
+    code, _out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "import-story", "--save", "opposites",
+                                              "--world", "brinefall", str(story))
+    assert code == 0, err
+    after = await _saved(tmp_path / "saves" / "opposites.sqlite")
+    assert authored <= after and len(set(PLAYED) - after) == 3
+    session = await _session(_settings(tmp_path, server), brinefall)
+    await session.close()
+    save = tmp_path / "saves" / "game.sqlite"
+    for turn, text in (("1", _contradiction(authored)), ("1", FORMED), ("2", OPPOSED)):
+        source = tmp_path / f"text-{turn}.txt"
+        source.write_text(text, encoding="utf-8")
+        code, out, err = await asyncio.to_thread(_kith, tmp_path, capsys, "graph", "extract", "--save", "game",
+                                                 "--apply", "--turn", turn, str(source))
+        assert code == 0, err
+    after = await _saved(save)
+    assert authored <= after and len(set(PLAYED) - after) == 3
+    assert "more than 3 relations at once" in out

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from helpers.graph import index_of, make_node, rows
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from store_helpers import seeded
 
 from game.graph.index import GraphIndex
 from game.graph.models import Node
-from game.graph.names import candidate_spans, is_cjk, normalize_name, resolve_name, slugify
+from game.graph.names import (
+    LONG_TEXT,
+    NameTrie,
+    candidate_spans,
+    is_cjk,
+    normalize_name,
+    resolve_name,
+    slugify,
+)
 from game.graph.retrieve import find_mentions
 
 
@@ -118,6 +131,42 @@ async def test_one_name_shared_by_two_nodes_names_both() -> None:
 async def test_a_cjk_name_may_stand_anywhere_in_cjk_text(message: str, found: list[str]) -> None:
     graph = graph_of("林瑶", "王小明", "王", "ミラ", "민수", "Mira")
     assert await mentioned(graph, message) == found
+
+
+# Pieces that meet at every kind of edge: words, punctuation inside and after names, CJK, combining marks,
+# width and case folding, runs of spaces and tabs.
+_PIECES = ["tom", "Tom", "o'brien", "O\u2019Brien", "voss", "jr.", "jr", ".", ",", " ", "  ", "\t", "林", "瑶", "a",
+           "_", "tom_cat", "x2", "*", "-", "é", "e\u0301", "ß", "ss", "Old", "ﾐ", "ミ", "(", "민수"]
+_TEXTS = st.lists(st.sampled_from(_PIECES), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(names=st.lists(_TEXTS, min_size=1, max_size=6), text=_TEXTS)
+def test_the_name_trie_finds_exactly_the_candidate_spans_that_are_names(names: list[str], text: str) -> None:
+    """The trie reads a long text in one pass; it must find what looking every candidate span up finds."""
+    keys = {key for key in map(normalize_name, names) if key}
+    longest = max((len(key) for key in keys), default=0)
+    expected = [span for span in candidate_spans(text, longest) if span[2] in keys] if longest else []
+    trie = NameTrie(keys)
+    assert trie.find(text) == expected
+    trie.BLOCK = 3  # a long text is read in blocks: a name across the edge of one is found once
+    assert trie.find(text) == expected
+
+
+async def test_a_long_text_finds_the_same_people_through_the_graph_and_a_save(tmp_path: Path) -> None:
+    """Past ``LONG_TEXT`` mentions are found by the trie, from the index's names or the save's rows."""
+    graph = graph_of("林瑶", "王小明", "王", "Mira", "Tom", "Old Tom", ("Voss Jr.", ["the Fox"]))
+    filler = " and the tide turned" * (LONG_TEXT // 20)
+    text = "我昨天见到林瑶了, 王和王小明" + filler + " Old Tom met the FOX, then Voss Jr. met tom."
+    found = ["林瑶", "王", "王小明", "Old Tom", "Voss Jr.", "Tom"]
+    assert await mentioned(graph, text) == found
+    assert await mentioned(graph, text[:30]) == found[:3]  # short: candidate spans looked up, as before
+    db = await seeded(tmp_path / "s.sqlite")
+    try:
+        assert [n.name for n in await find_mentions(db.graph, "Mira met Oren." + filler + " Tomas")] == [
+            "Mira", "Oren", "Tomas"]
+    finally:
+        await db.close()
 
 
 async def test_an_empty_graph_or_message_mentions_nobody() -> None:

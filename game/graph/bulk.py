@@ -37,7 +37,7 @@ from game.graph.models import (
     UpsertCall,
     UpsertResult,
 )
-from game.graph.names import NameMatch, normalize_name, resolve_name, slugify
+from game.graph.names import NameMatch, NameTrie, normalize_name, resolve_name, slugify
 from game.graph.ports import GraphWrites
 from game.graph.trusted import trusted
 from game.graph.upsert import STRENGTH_TOLERANCE, CallRejected, UpsertExecution, parse_call, suffix_triples
@@ -580,6 +580,9 @@ class _Reader:
 
     async def longest_name(self) -> int:
         return min(await self._loader.nodes.longest_name(), MAX_NAME_CHARS)
+
+    async def name_trie(self) -> NameTrie:
+        return await self._loader.nodes.name_trie()
 
     async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
         found = {i: self._loader.knowers(i) for i in edge_ids}

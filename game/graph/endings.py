@@ -14,9 +14,13 @@ upsert execution with a ``ReadEndings``, and ``UpsertExecution`` asks it before 
   commands (``/relationship``, ``/knowledge``) and ``kith graph upsert`` are not readings and are not
   held.
 
+A relation a text contradicts ("X distrusts Y" of an open X TRUSTS Y) ends by being replaced with its
+opposite, so the replacement is held to the same rule and counted as one ending: when the old relation is
+kept, the contradicting one is not written. A relation a text restates (the same relation, a new strength
+or fact) is changed as ever: a new version replaces the old, and the relation itself stands.
+
 A held ending is skipped, not rejected: the rest of the call stands, and the player is told
-(``notice``). A relation a text contradicts or restates is changed as ever (a new version replaces the
-old): only endings without a successor are held here.
+(``notice``).
 """
 
 from __future__ import annotations
@@ -81,8 +85,8 @@ class ReadEndings:
         if self.held:
             shown = "; ".join(self.held[:5]) + (f"; and {len(self.held) - 5} more" if len(self.held) > 5 else "")
             parts.append(f"The memory kept {len(self.held)} of the world's own relation(s) this turn said had "
-                         f"ended ({shown}): the world's relations end by the story or by your own act, not by "
-                         "a sentence of narration alone.")
+                         f"ended or turned to their opposite ({shown}): the world's relations end by the story "
+                         "or by your own act, not by a sentence of narration alone.")
         if self.over:
             parts.append(f"This turn claimed to end more than {self.limit} relations at once; the memory kept "
                          f"{self.over} of them as they were.")

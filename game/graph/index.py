@@ -26,7 +26,7 @@ from typing import Protocol
 from game.graph.knowing_terms import DEFAULT_FLOOR, PUBLIC
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
-from game.graph.names import normalize_name
+from game.graph.names import NameTrie, normalize_name
 from game.graph.ports import GraphWrites
 
 Key = tuple[str, str, str]
@@ -132,6 +132,7 @@ class GraphIndex:
         # Eager: every version ID. Lazy: the IDs written since opening (the source knows the rest).
         self._edge_ids: set[str] = set(edge_ids)
         self._longest = 0
+        self._trie: NameTrie | None = None  # built when first asked for, then kept up with new names
         # Knowers both ways: who knows a version (scoped retrieval filters by it) and what a knower knows
         # (``kith graph knows``, gossip's candidates) without scanning every row. Eager: complete, a
         # missing key means no rows. Lazy: an entry present is complete, a missing one is not loaded yet.
@@ -303,6 +304,8 @@ class GraphIndex:
             key = normalize_name(name)
             self._names[key].add(node.id)
             self._longest = max(self._longest, len(key))
+            if self._trie is not None:
+                self._trie.add(key)
 
     def _put_edge(self, edge: Edge) -> None:
         self._edge_ids.add(edge.id)
@@ -357,6 +360,11 @@ class GraphIndex:
 
     async def longest_name(self) -> int:
         return self._longest
+
+    async def name_trie(self) -> NameTrie:
+        if self._trie is None:
+            self._trie = NameTrie(key for key, ids in self._names.items() if ids)
+        return self._trie
 
     def adjacent(self, node_id: str) -> set[str]:
         """IDs of the open versions touching ``node_id`` (gossip follows ties without awaiting)."""

@@ -13,12 +13,18 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import accumulate, compress, count
 from typing import TYPE_CHECKING, NamedTuple
 
 from game.text import straighten_quotes, strip_control
 
 if TYPE_CHECKING:
     from game.graph.models import Node
+
+LONG_TEXT = 2_000
+"""From this length on, a text's names are found by walking it through every name (``NameTrie``) rather
+than by looking its candidate spans up: a turn's narration stays below it and reads few rows; a story or
+one huge paragraph would make millions of candidates."""
 
 _SPACES = re.compile(r"\s+")
 
@@ -161,6 +167,103 @@ def _span_bounds(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     starts = [i for i in range(len(norm)) if not space[i] and (i == 0 or not (word[i - 1] and word[i]))]
     ends = [i + 1 for i in range(len(norm)) if not space[i] and (i == last or not (word[i] and word[i + 1]))]
     return norm, tuple(starts), tuple(ends)
+
+
+class _TrieNode:
+    __slots__ = ("key", "next")
+
+    def __init__(self) -> None:
+        self.next: dict[str, _TrieNode] = {}
+        self.key: str | None = None  # set where a whole name ends
+
+
+@lru_cache(maxsize=1)
+def _piece_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A text's pieces, and a run of word characters. A piece is a token with the space before it, if
+    any; a token is a run of word characters of a spaced script, or any other single character but a space
+    (a CJK character, a punctuation mark). Token edges are exactly where ``_boundary`` lets a name start
+    or end, so a name is a run of whole tokens, and a normalized text (single spaces) is its pieces end to
+    end."""
+    word = rf"[^\W{cjk_pattern().pattern[1:-1]}]"
+    return re.compile(rf" ?(?:{word}+|\S)"), re.compile(rf"{word}+")
+
+
+class NameTrie:
+    """Normalized names by their tokens, to find every one a text holds in one pass over the text.
+
+    Looking a text's candidate spans up one by one costs dozens of lookups a character (every substring
+    between two boundaries, up to the longest name); here the text is cut into pieces by one regular
+    expression and only the pieces that begin a name are walked on, whatever the number of names. A token
+    after a name's first is keyed with the space before it, if any ("voss jr." and "voss jr ." differ);
+    a first token is keyed both ways, as the piece it is read from may have its space in front.
+    """
+
+    BLOCK = 1 << 16
+    """Characters read into pieces at once: a story of 2 MB is not held as a million strings."""
+
+    def __init__(self, keys: Iterable[str] = ()) -> None:
+        self._first: dict[str, _TrieNode] = {}
+        self.size = 0
+        self.longest = 0
+        for key in keys:
+            self.add(key)
+
+    def add(self, key: str) -> None:
+        """Find ``key`` (a normalized name) from now on; adding one twice changes nothing."""
+        pieces = _piece_patterns()[0].findall(key)
+        if not pieces or pieces[0].startswith(" "):  # not normalized: a name never begins with a space
+            return
+        node = self._first.get(pieces[0])
+        if node is None:
+            node = self._first[pieces[0]] = self._first[" " + pieces[0]] = _TrieNode()
+        for piece in pieces[1:]:
+            child = node.next.get(piece)
+            if child is None:
+                child = node.next[piece] = _TrieNode()
+            node = child
+        if node.key is None:
+            node.key = key
+            self.size += 1
+            self.longest = max(self.longest, len(key))
+
+    def find(self, text: str) -> list[tuple[int, int, str]]:
+        """Every ``(start, end, key)`` where a key stands in ``normalize_name(text)`` (offsets into it), in
+        order of start, then end: the spans ``candidate_spans`` would give that are keys, in linear time."""
+        norm = normalize_name(text)
+        found: list[tuple[int, int, str]] = []
+        if not self._first:
+            return found
+        pieces_of, word_run = _piece_patterns()
+        first = self._first
+        block = 0
+        while block < len(norm):
+            # A block ends, and its look-ahead for names begun in it ends, where a name may end.
+            until = _cut(norm, block + self.BLOCK, word_run)
+            pieces = pieces_of.findall(norm, block, _cut(norm, until + self.longest, word_run))
+            offsets = list(accumulate(map(len, pieces), initial=block))
+            for i in compress(count(), map(first.__contains__, pieces)):
+                start = offsets[i] + (pieces[i][0] == " ")
+                if start >= until:
+                    break
+                node: _TrieNode | None = first[pieces[i]]
+                j = i
+                while node is not None:
+                    j += 1
+                    if node.key is not None:
+                        found.append((start, offsets[j], node.key))
+                    node = node.next.get(pieces[j]) if j < len(pieces) and node.next else None
+            block = until
+        return found
+
+
+def _cut(norm: str, index: int, word_run: re.Pattern[str]) -> int:
+    """The first place at or after ``index`` where no word runs on across it (the text's end at most)."""
+    if index >= len(norm):
+        return len(norm)
+    if word_run.match(norm, index - 1) is None:
+        return index
+    run = word_run.match(norm, index)
+    return index if run is None else run.end()
 
 
 @lru_cache(maxsize=4096)

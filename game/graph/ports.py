@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from game.graph.knowledge import Knowing
     from game.graph.models import Edge, Node
+    from game.graph.names import NameTrie
 
 
 class GraphReader(Protocol):
@@ -49,6 +50,12 @@ class GraphReader(Protocol):
 
     async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
         """The knowers of each given version, by knower (versions nobody knows are left out)."""
+        ...
+
+    async def name_trie(self) -> NameTrie:
+        """Every normalized name and alias (up to ``longest_name`` long), to find them in a long text in one
+        pass. It may hold names no node has any more (``nodes_named`` then finds nothing for them). A
+        reader that reads a save builds it anew each call: mention finding asks only for long texts."""
         ...
 
 

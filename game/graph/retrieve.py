@@ -14,8 +14,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.graph.knowing_terms import DEFAULT_FLOOR, FIRST_HAND, PUBLIC
+from game.graph.mentions import spans_named
 from game.graph.metapaths import DEFAULT_PATTERNS, MetaPath, PathTracker, PatternIndex, rank
-from game.graph.names import candidate_spans, normalize_name
+from game.graph.names import normalize_name
 from game.graph.render import fact_line, render_npc_context
 
 if TYPE_CHECKING:
@@ -99,14 +100,11 @@ async def find_mentions(reader: GraphReader, message: str) -> list[Node]:
     A name in a spaced script must stand as a word; in CJK text it may stand anywhere. A match that lies
     inside a longer match of another node at the same place does not count ("Old Tom" hides "Tom").
     """
-    longest = await reader.longest_name()
-    if longest <= 0 or not message.strip():
+    spans, named = await spans_named(reader, message)
+    if not spans:
         return []
-    # Two passes over the spans rather than a list of them: a long text has dozens of candidate spans a
-    # character (2 MB of "*x " made 27 million, over a gigabyte as a list), and few distinct ones.
-    named = await reader.nodes_named({text for _, _, text in candidate_spans(message, longest)})
-    matches = [(start, end, node) for start, end, text in candidate_spans(message, longest) if text in named
-               for node in named[text]]
+    longest = max(end - start for start, end, _ in spans)
+    matches = [(start, end, node) for start, end, text in spans for node in named[text]]
     starts = [start for start, _, _ in matches]  # ascending: the spans come in order of their start
     kept: list[tuple[int, int, Node]] = []
     for start, end, node in matches:

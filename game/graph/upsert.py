@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from game.errors import describe_validation_error
 from game.graph.buffer import WriteBuffer
-from game.graph.endings import ReadEndings
+from game.graph.endings import ReadEndings, authored
 from game.graph.identity import united_aliases, united_labels
 from game.graph.identity_match import IdentityDecision, judge
 from game.graph.knowledge import Knowing, default_knowings, keep_better, public_knowing
@@ -281,6 +281,11 @@ class UpsertExecution:
                 relation=relation.name, fact=given.fact, skipped=skipped,
             )
         versions = await self._open_versions(source.id, target.id, relation)
+        contradicted = await self._excluded_versions(source.id, target.id, relation.name)
+        held = self._held_contradiction(contradicted, source, target)
+        if held is not None:
+            return EdgeResult(id=None, source=source.id, target=target.id, relation=relation.name, fact=given.fact,
+                              skipped=held)
         current = self._self_heal(versions, closed)
         if current is not None and _same(current, given):
             if knowers is not None or given.public or teller is not None:
@@ -311,7 +316,10 @@ class UpsertExecution:
         self.buffer.put_edge(edge, created=True)
         for knowing in self._knowings(edge, source, target, knowers, public=given.public, teller=teller):
             self._learn(knowing)
-        await self._close_excluded(edge, closed)
+        for stale in contradicted:
+            self._close_version(stale)
+            closed.append(ClosedEdge(id=stale.id, source=stale.source, target=stale.target,
+                                     relation=stale.relation, reason=f"contradicted by {edge.relation}"))
         return EdgeResult(
             id=edge.id, source=edge.source, target=edge.target, relation=edge.relation, fact=edge.fact,
             supersedes=current.id if current else None,
@@ -369,14 +377,22 @@ class UpsertExecution:
         if kept is not current:
             self.buffer.put_knowing(kept)
 
-    async def _close_excluded(self, edge: Edge, closed: list[ClosedEdge]) -> None:
-        """Close the open relations the vocabulary says cannot stand beside ``edge`` (TRUSTS ends DISTRUSTS)."""
-        for name in self.vocabulary.excluded_by(edge.relation):
-            other = self.vocabulary.normalize(name)
-            for stale in await self._open_versions(edge.source, edge.target, other):
-                self._close_version(stale)
-                closed.append(ClosedEdge(id=stale.id, source=stale.source, target=stale.target,
-                                         relation=stale.relation, reason=f"contradicted by {edge.relation}"))
+    async def _excluded_versions(self, source: str, target: str, relation: str) -> list[Edge]:
+        """The open relations the vocabulary says cannot stand beside ``relation`` between these ends
+        (TRUSTS ends DISTRUSTS): a new version of it closes them."""
+        found: list[Edge] = []
+        for name in self.vocabulary.excluded_by(relation):
+            found += await self._open_versions(source, target, self.vocabulary.normalize(name))
+        return found
+
+    def _held_contradiction(self, contradicted: list[Edge], source: Node, target: Node) -> str | None:
+        """Why a reading may not replace ``contradicted`` by its opposite, or None. Replacing a relation
+        by its opposite ends it: "X distrusts Y" said of every pair would end every TRUSTS of the world, so
+        it is held to the rule for endings (``game.graph.endings``), counted as one ending; the new relation
+        is then not written either, since it cannot stand beside the one kept."""
+        if self.endings is None or not contradicted:
+            return None
+        return self.endings.held_back(next((e for e in contradicted if authored(e)), contradicted[0]), source, target)
 
     async def _open_versions(self, source: str, target: str, relation: NormalizedRelation) -> list[Edge]:
         """Open versions of a relation between ends in stored order, stored or buffered (both

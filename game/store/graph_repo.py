@@ -15,7 +15,7 @@ import aiosqlite
 
 from game.graph.knowledge import Knowing
 from game.graph.models import MAX_NAME_CHARS, Edge, Node
-from game.graph.names import normalize_name
+from game.graph.names import NameTrie, normalize_name
 from game.graph.trusted import trusted
 from game.store import decoded
 from game.store.damage import READ_ERRORS, damaged, reads
@@ -307,6 +307,12 @@ class SqlGraph:
         rows = await self.conn.execute_fetchall("SELECT max(length(norm)) FROM node_names")
         value = next(iter(rows))[0]
         return min(int(value or 0), MAX_NAME_CHARS)
+
+    @reads
+    async def name_trie(self) -> NameTrie:
+        rows = await self.conn.execute_fetchall("SELECT DISTINCT norm FROM node_names WHERE length(norm) <= ?",
+                                                (MAX_NAME_CHARS,))
+        return NameTrie(str(row[0]) for row in rows)
 
     @reads
     async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:

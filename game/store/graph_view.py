@@ -20,13 +20,16 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Coroutine, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from game.errors import SaveNotFound
 from game.store import decoded
 from game.store.connection import inspect_save, read_connection, require_regular, sweep_leftovers
 from game.store.damage import READ_ERRORS, damaged
 from game.store.migrations import CURRENT_VERSION
+
+if TYPE_CHECKING:
+    from game.graph.names import NameTrie
 
 NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
 EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
@@ -248,6 +251,12 @@ class GraphView:
     async def longest_name(self) -> int:
         value = self._rows("SELECT max(length(norm)) FROM node_names")[0][0]
         return min(int(value or 0), LONGEST_NAME)
+
+    async def name_trie(self) -> NameTrie:
+        from game.graph.names import NameTrie  # only a long message needs it: the quick command stays quick
+
+        rows = self._rows("SELECT DISTINCT norm FROM node_names WHERE length(norm) <= ?", (LONGEST_NAME,))
+        return NameTrie(str(row[0]) for row in rows)
 
     async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, KnowingRecord]]:
         found: dict[str, dict[str, KnowingRecord]] = {}

@@ -12,8 +12,9 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from game.graph.mentions import spans_named
 from game.graph.models import Node
-from game.graph.names import candidate_spans, normalize_name
+from game.graph.names import NameTrie, normalize_name
 from game.graph.ports import GraphReader
 
 
@@ -47,6 +48,7 @@ class NameIndex:
     def __init__(self, names: dict[str, list[Entity]] | None = None) -> None:
         self.names: dict[str, list[Entity]] = {}
         self.longest = 0
+        self._trie = NameTrie()
         for key, entities in (names or {}).items():
             for entity in entities:
                 self.put(key, entity)
@@ -56,13 +58,13 @@ class NameIndex:
         if all(e.id != entity.id for e in held):
             held.append(entity)
         self.longest = max(self.longest, len(key))
+        self._trie.add(key)
 
     def mentions(self, sentence: str) -> list[Mention]:
         """Non-overlapping mentions in ``normalize_name(sentence)``, left to right, longest first."""
         if self.longest <= 0:
             return []
-        found = [(start, end, self.names[text]) for start, end, text in candidate_spans(sentence, self.longest)
-                 if text in self.names]
+        found = [(start, end, self.names[text]) for start, end, text in self._trie.find(sentence)]
         # Longest first, then leftmost: "Old Tom" hides "Tom", and two names never share a character.
         found.sort(key=lambda m: (-(m[1] - m[0]), m[0]))
         # The spans taken are disjoint, so the one starting last before ``end`` is the only one that can
@@ -101,11 +103,8 @@ class Gazetteer:
         index = NameIndex(self.added.names)
         if self.reader is None:
             return index
-        longest = await self.reader.longest_name()
-        if longest <= 0 or not text.strip():
-            return index
-        candidates = {span for _, _, span in candidate_spans(text, longest)}
-        for key, nodes in (await self.reader.nodes_named(candidates)).items():
+        _, named = await spans_named(self.reader, text)
+        for key, nodes in named.items():
             for node in nodes:
                 # A node both read and added answers to the names of either copy, as one entity.
                 index.put(key, Entity.of(node))
