@@ -98,8 +98,9 @@ async def test_news_of_a_threat_moves_hob_once_however_long_he_knows_it(world: W
     game = await play(world, ["w", "threaten tibby", "e", "wait", "wait", "wait", "wait", "wait"])
     hob = AttitudeView(game.pipeline.state.attitudes, game.graph).named("Hob")
     assert hob is not None and hob.tier == "UNFRIENDLY"
-    heard = [c for c in hob.history if "Tibby Tarrant hides under the stilts" in c.reason]
-    assert len(heard) == 1
+    # Moved once, by the threat, on the turn word of it arrived (turn 3); word of Tibby's fear, which
+    # follows it, does not move him again.
+    assert [(c.turn, c.reason) for c in hob.history] == [(3, "heard you threatened Tibby Tarrant")]
     # No TRUSTS toward the player survives the fall: the graph agrees with the attitude.
     assert not [e for e in game.graph.open_edges.values()
                 if e.source == hob.npc_id and e.relation == "TRUSTS" and e.target in game.graph.player_ids]

@@ -23,7 +23,7 @@ def blocks(kind: str) -> list[str]:
 def test_the_documented_example_is_the_shipped_world() -> None:
     documented = {m[1]: body for body in blocks("toml") if (m := re.match(r"# thornwick/(\S+\.toml)", body))}
     on_disk = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "content" / "thornwick").glob("*.toml")}
-    assert set(documented) == set(on_disk) == {"world.toml", "places.toml", "characters.toml"}
+    assert set(documented) == set(on_disk) == {"world.toml", "places.toml", "characters.toml", "items.toml"}
     for name, text in documented.items():
         assert text == on_disk[name], f"docs and content/thornwick/{name} differ"
 

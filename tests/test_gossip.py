@@ -117,3 +117,18 @@ def test_the_same_seed_replays_and_another_may_not() -> None:
     runs = [gossip_turn(index, GraphWrites(), 4, crowd, GossipSettings(), 7, {}).told for _ in range(2)]
     assert runs[0] == runs[1]
     assert runs[0]
+
+
+def test_kin_do_not_spread_what_shames_their_own_people() -> None:
+    """Lise knows her cousin Fenn took a bribe from Odo (made in the story, her freshest news); she does not
+    tell Hob of it, only what shames no one."""
+    index, _ = town()
+    bribed = make_edge(ODO, FENN, "BRIBED", 0.6, valid_at=2, edge_id="e-bribe")
+    writes = rows([], [bribed])
+    for knower in (LISE.id, ODO.id, FENN.id):
+        k = knowing("e-bribe", knower, how="witnessed", turn=2)
+        writes.knowings[k.key] = k
+    index.apply(writes)
+    by_lise = gossip_turn(index, GraphWrites(), 5, {LISE.id: "quay", HOB.id: "quay"}, GossipSettings(), 1, {})
+    assert ("e-bribe", HOB.id) not in by_lise.knowings
+    assert by_lise.knowings  # she still talks: of what is no one's shame (that she and Fenn are cousins)

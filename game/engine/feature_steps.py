@@ -27,6 +27,8 @@ class FeatureTurn:
 
     rows: tuple[RowWrite, ...] = ()
     attitudes: tuple[tuple[str, Delta], ...] = ()
+    covered: tuple[tuple[str, str], ...] = ()
+    """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
 
 
 async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, writes: GraphWrites,
@@ -35,13 +37,15 @@ async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, wri
     """Every feature's step for this turn, in registration order."""
     rows: list[RowWrite] = []
     moved: list[tuple[str, Delta]] = []
+    covered: list[tuple[str, str]] = []
     here = frozenset(present)
     for feature in registry or default_registry():
         facts = TurnFacts(turn, graph, writes, world_ir, places, here, seed, gossip, states.get(feature.name))
         step = await feature.after_turn(facts)
         rows.extend(step.rows)
         moved.extend(step.attitudes)
-    return FeatureTurn(tuple(rows), tuple(moved))
+        covered.extend(step.covered)
+    return FeatureTurn(tuple(rows), tuple(moved), tuple(covered))
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

@@ -468,7 +468,8 @@ class TurnPipeline:
                                        self.gossip_settings, self.registry)
             lap("features_ms")
             moved = attitude_turn.after_turn(state.attitudes, state.graph, writes,
-                                             None if result.ir_error else result.world_ir, turn, featured.attitudes)
+                                             None if result.ir_error else result.world_ir, turn, featured.attitudes,
+                                             featured.covered)
             if report.extracted:
                 writes = await attitude_turn.agree(execution, writes, moved.agreement)
             # An ending's epilogue has the last word: a tier line after it would speak from beyond the end.

@@ -57,6 +57,9 @@ class StepResult:
     rows: tuple[RowWrite, ...] = ()
     attitudes: tuple[tuple[str, Delta], ...] = ()
     """Changes to people's attitudes toward the player (node ID, change): applied with the turn's others."""
+    covered: tuple[tuple[str, str], ...] = ()
+    """Relation news of this turn (``(edge ID, knower)``) whose change these attitudes already stand for: the
+    fear a threat made reaching someone who knows of the threat does not move them a second time."""
 
 
 ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]

@@ -164,9 +164,9 @@ def candidate_pairs(view: Talkers, places: Mapping[str, str], settings: GossipSe
 
 
 def _keeps_quiet(view: _View, edge: Edge, own: set[str]) -> bool:
-    """Discretion, in a game: nobody volunteers what happened to or was done by themselves since the story
-    began (a bribe taken, a debt paid in a crime, a secret someone now knows of them), whatever they
-    confessed to the player's face; only how they now stand *toward the player* is theirs to pass on
+    """Discretion, in a game: nobody volunteers what happened to or was done by themselves (``own``: the
+    teller and their close people) since the story began (a bribe taken, a debt paid in a crime, a secret
+    someone now knows of them), whatever they confessed to the player's face; only how they now stand *toward the player* is theirs to pass on
     ("Tibby is frightened of Wren"). Pell does not tell a child his crime. (Deeds keep the close people's
     shame too: ``game.features.deeds.discretion``.)"""
     if edge.valid_at <= 0 or not {edge.source, edge.target} & own:
@@ -188,7 +188,10 @@ def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings,
     with its rank (bigger is more relevant)."""
     threshold = settings.floor / settings.decay if settings.decay > 0 else float("inf")
     people = _people_of(view, listener)
-    own = {teller} if view.graph.player_ids else set()
+    # Discretion covers the teller's close people too (a warm tie at the gossip's tie strength): Ambry does
+    # not spread what was done to or by her brother, as the deeds' discretion keeps their deeds.
+    own = {teller} | {e.other_end(teller) for e in view.ties(teller) if e.strength >= settings.tie_strength
+                      and view.is_npc(e.other_end(teller))} if view.graph.player_ids else set()
     best: tuple[Rank, Knowing] | None = None
     for edge_id in view.known(teller):
         edge = view.edge(edge_id)

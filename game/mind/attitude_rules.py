@@ -44,6 +44,8 @@ ACT_DELTAS: dict[str, tuple[float, float, float]] = {
     "accuse": (-6.0, 0.0, -8.0),
     "lie": (-10.0, -6.0, -4.0),
     "bribe": (-4.0, -8.0, 0.0),
+    "steal": (-15.0, -5.0, -15.0),
+    "apologize": (8.0, 3.0, 8.0),
 }
 """What an act does to the attitude of the person it is done to (only when they answer it: a help refused
 as not needed, a gift not wanted, change nothing)."""
@@ -51,7 +53,8 @@ as not needed, a gift not wanted, change nothing)."""
 ACT_REASONS: dict[str, str] = {
     "help": "you helped them", "give": "you gave them {thing}", "warn": "you warned them",
     "threaten": "you threatened them", "accuse": "you accused them", "lie": "you lied to them and were found out",
-    "bribe": "you offered them a bribe",
+    "bribe": "you offered them a bribe", "steal": "you stole {thing} from them",
+    "apologize": "you said sorry for {thing}",
 }
 
 RELATION_WEIGHTS: dict[str, tuple[float, float, float]] = {

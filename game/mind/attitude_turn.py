@@ -72,9 +72,11 @@ class AttitudeTurn:
 
 
 def after_turn(book: AttitudeBook, graph: GraphIndex, writes: GraphWrites, ir: WorldIR | None,
-               turn: int, more: Iterable[tuple[str, Delta]] = ()) -> AttitudeTurn:
+               turn: int, more: Iterable[tuple[str, Delta]] = (),
+               covered: Iterable[tuple[str, str]] = ()) -> AttitudeTurn:
     """The attitudes ``writes`` (and the story's ``ir``) change at ``turn``; ``graph`` as the turn began.
-    ``more``: changes the features worked out (word of a deed reaching someone), by node ID."""
+    ``more``: changes the features worked out (word of a deed reaching someone), by node ID; ``covered``:
+    the relation news (edge ID, knower) those changes stand for, which moves no one again."""
     if not graph.player_ids:
         return AttitudeTurn()
     view = AttitudeView(book, graph)
@@ -91,7 +93,7 @@ def after_turn(book: AttitudeBook, graph: GraphIndex, writes: GraphWrites, ir: W
         add(view.person(change.name), Delta(change.trust, change.respect, change.friendliness, change.reason))
     for node, delta in _relation_deltas(graph, writes, turn):
         add(node, delta)
-    for node, delta in _news(graph, writes):
+    for node, delta in _news(graph, writes, frozenset(covered)):
         add(node, delta)
     for npc_id, delta in more:
         add(_node(graph, writes, npc_id), delta)
@@ -140,10 +142,12 @@ def _reason(edge: Edge) -> str:
     return f"{edge.relation} {edge.strength:+.1f}: {edge.fact}"[:200]
 
 
-def _news(graph: GraphIndex, writes: GraphWrites) -> Iterable[tuple[Node | None, Delta]]:
-    """Word reaching someone, this turn, of how the player treated one of their own people."""
+def _news(graph: GraphIndex, writes: GraphWrites,
+          covered: frozenset[tuple[str, str]]) -> Iterable[tuple[Node | None, Delta]]:
+    """Word reaching someone, this turn, of how the player treated one of their own people (not what a
+    deed they know of already moved them for: ``covered``)."""
     for (edge_id, knower), _row in sorted(writes.knowings.items()):
-        if knower in graph.player_ids or knower not in graph.nodes or knower in graph.knowers_of(edge_id):
+        if (edge_id, knower) in covered or knower in graph.player_ids or knower not in graph.nodes or knower in graph.knowers_of(edge_id):
             continue
         edge = writes.edges.get(edge_id) or graph.open_edges.get(edge_id)
         if edge is None or edge.invalid_at is not None or knower in (edge.source, edge.target):

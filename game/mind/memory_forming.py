@@ -61,6 +61,8 @@ ACTS: dict[str, ActMemory] = {
     "follow": ActMemory("{player} followed {target}.", 0.3, -0.1, ("follow",)),
     "ask": ActMemory("{player} asked {target} about {detail}.", 0.2, 0.0, ("ask",)),
     "tell": ActMemory("{player} told {target} about {detail}.", 0.3, 0.1, ("tell",)),
+    "steal": ActMemory("{player} stole {detail} from {target}.", 0.8, -0.7, ("steal", "cruel")),
+    "apologize": ActMemory("{player} said sorry to {target} for {detail}.", 0.5, 0.4, ("apologize", "kind")),
 }
 """The acts remembered (talking is remembered as the first meeting only)."""
 WITNESS_FACTOR = 0.8

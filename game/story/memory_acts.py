@@ -18,8 +18,9 @@ from game.world.ir import IRAct
 
 VERBS = {"say": "tell"}
 """Verbs remembered as another: speaking up to someone is telling them."""
-ONLY_IF_ANSWERED = frozenset({"help", "give", "show"})
-"""Acts that happen only if the person lets them (help refused is not help, a gift not taken not given)."""
+ONLY_IF_ANSWERED = frozenset({"help", "give", "show", "apologize"})
+"""Acts that happen only if the person lets them (help refused is not help, a gift not taken not given,
+an apology for nothing no apology)."""
 
 
 async def note_action(turn: Turn, verb: str, plan: Any) -> None:

@@ -18,7 +18,7 @@ from game.world.words import clean
 Verb = Literal[
     "look", "examine", "inventory", "wait", "exits", "think", "go", "take", "drop", "give", "show",
     "talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow", "warn",
-    "smell", "listen", "open", "close", "break", "who", "unknown",
+    "smell", "listen", "open", "close", "break", "who", "steal", "apologize", "unknown",
 ]
 
 DIRECTION_WORDS: dict[str, str] = {
@@ -65,6 +65,12 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^(?:go|walk|run|head|climb|move|travel|return)(?: back)?(?: to| towards| toward| into| through)? (.+)$",
      "go", ("obj",)),
     (r"^(?:enter) (.+)$", "go", ("obj",)),
+    # Taking from someone is stealing (game.story.actions.deeds); from a place or a thing, taking.
+    (r"^(?:steal|pinch|filch|pilfer|nick|swipe|snatch|lift|pocket) (.+?) from (.+)$", "steal", ("obj", "target")),
+    (r"^(?:steal|pinch|filch|pilfer|nick|take) from (.+)$", "steal", ("target",)),
+    (r"^(?:rob|pickpocket|mug) (.+)$", "steal", ("target",)),
+    (r"^(?:steal|pinch|filch|pilfer|swipe|pocket) (.+)$", "steal", ("obj",)),
+    (r"^(?:take|get|grab|snatch) (.+?) from (.+)$", "take", ("obj", "target")),
     (r"^(?:take|get|grab|pick up|collect) (.+?)(?: from .+)?$", "take", ("obj",)),
     (r"^pick (.+) up$", "take", ("obj",)),
     (r"^(?:drop|put down|discard) (.+)$", "drop", ("obj",)),
@@ -88,6 +94,12 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
     (r"^(?:ask|question) (.+)$", "talk", ("target",)),
     (r"^tell (.+?) (?:about|of|regarding|that) (.+)$", "tell", ("target", "topic")),
     (r"^tell about (.+)$", "tell", ("topic",)),
+    # An apology is a deed (game.story.actions.deeds): "apologise to hob", "say sorry to tibby", "sorry".
+    (r"^(?:apologi[sz]e|say sorry|say you're sorry|say youre sorry|say i'm sorry|say im sorry) to (.+?)(?: for .+)?$",
+     "apologize", ("target",)),
+    (r"^(?:apologi[sz]e|say sorry|i'm sorry|im sorry|i am sorry|sorry)(?: for .+)?$", "apologize", ()),
+    (r"^tell (.+?) (?:i'm |im |i am |you're |youre )?sorry\b.*$", "apologize", ("target",)),
+    (r"^(?:sorry|apologi[sz]e) (.+)$", "apologize", ("target",)),
     # "tell hob i am sorry": words said to Hob
     (r"^tell (.+?) ((?:i|i'm|im|you|you're|we|it|it's|she|he|they|sorry|thanks|thank you|the truth is|ness)\b.*)$",
      "say", ("target", "topic")),
@@ -111,7 +123,7 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
 ]
 NOBODY_IN_PARTICULAR = frozenset({"there", "all", "everyone", "everybody", "folks", "again"})
 PEOPLE_VERBS = frozenset({"talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow",
-                          "warn", "give", "show"})
+                          "warn", "give", "show", "steal", "apologize"})
 _PATTERNS = [(re.compile(pattern), verb, groups) for pattern, verb, groups in _GRAMMAR]
 # Every single word a verb pattern starts with: what a typo in the verb is corrected towards.
 VERB_WORDS: frozenset[str] = frozenset(

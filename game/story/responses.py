@@ -30,6 +30,8 @@ DEFAULT_REFUSALS: dict[Act, str] = {
     "lie": "{name} hears you out and doesn't believe a word.",
     "follow": "{name} isn't going anywhere you can follow.",
     "warn": "{name} listens, but doesn't seem worried.",
+    "steal": "You take {thing} from {name}, who sees you do it.",
+    "apologize": "{name} hears your apology out, and some of the stiffness goes out of the silence.",
 }
 TopicVerb = Literal["ask", "tell"]
 """Which topics (``verb = "ask"``, ``"tell"`` or ``"both"``) can answer."""
@@ -51,7 +53,7 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
             continue
         if withholds(turn, character, reaction.effects, reaction.open, topic=False):
             say_withheld(turn, character, reaction.effects)
-            record_act(turn, character, act, answered=False, thing=item.name if item else "")
+            record_act(turn, character, act, answered=False, thing=item.name if item else about)
             return True
         text = turn.pick(reaction.reply)
         if reaction.once:
@@ -62,13 +64,13 @@ async def react(turn: Turn, character: CharacterDef, act: Act, item: Item | None
             play.story.held[item.id] = character.name
         turn.log.say(text)
         turn.rules.apply(reaction.effects, text, teller=character.name)
-        record_act(turn, character, act, answered=True, thing=item.name if item else "")
+        record_act(turn, character, act, answered=True, thing=item.name if item else about)
         turn.memory.note_revealed(character.name, reaction.effects.reveal)
         turn.memory.answered.add(character.name)
         return True
     if quiet:
         return False
-    record_act(turn, character, act, answered=False, thing=item.name if item else "")
+    record_act(turn, character, act, answered=False, thing=item.name if item else about)
     shown = _world_show(turn, character, item) if act == "show" and item is not None else None
     if shown is not None:
         turn.log.say(turn.world.text(fill(turn.pick(shown.text), {"name": character.short_name, "thing": item.name

@@ -26,9 +26,10 @@ DIRECTIONS: tuple[str, ...] = (
     "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
     "up", "down", "in", "out",
 )
-ITEM_ACTS = frozenset({"give", "show", "bribe"})
+ITEM_ACTS = frozenset({"give", "show", "bribe", "steal"})
 TOPIC_ACTS = frozenset({"accuse", "lie", "warn"})
-Act = Literal["talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn"]
+Act = Literal["talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn", "steal",
+              "apologize"]
 CharacterType = Literal["individual", "group", "faction"]
 
 

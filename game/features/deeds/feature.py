@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from game.features.deeds.attitudes import heard, witnessed
+from game.features.deeds.attitudes import covered, heard, witnessed
 from game.features.deeds.commands import why_lines
 from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
@@ -40,7 +40,8 @@ class DeedsFeature(Feature):
         # Only deeds known before this turn travel: who saw this turn's deeds is exactly who knows them now.
         told = deed_gossip(book, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
         return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]),
-                          tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(book, facts.graph, told)]))
+                          tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(book, facts.graph, told)]),
+                          tuple(covered(book, facts.graph, facts.writes, deeds, [*seen, *told])))
 
     provides_context: ClassVar[bool] = True
 

@@ -29,7 +29,7 @@ ACTS: dict[str, ActWords] = {
     "help": ActWords("kind", "helped"),
     "give": ActWords("kind", "gave", "to"),
     "warn": ActWords("kind", "warned", about="about"),
-    "apologize": ActWords("kind", "apologised to"),
+    "apologize": ActWords("kind", "apologised to", about="for"),
     "threaten": ActWords("harmful", "threatened"),
     "lie": ActWords("harmful", "lied to"),
     "bribe": ActWords("harmful", "bribed"),
@@ -45,7 +45,19 @@ ACTS: dict[str, ActWords] = {
 """Every act the parser resolves, by its canonical word (the contract's ``act``)."""
 
 ALIASES: dict[str, str] = {"say": "tell", "apologise": "apologize", "take": "steal", "intimidate": "threaten",
-                           "assist": "help", "aid": "help", "pay": "bribe"}
+                           "assist": "help", "aid": "help", "pay": "bribe", "rob": "steal", "pickpocket": "steal"}
+
+DOING: dict[str, str] = {"threaten": "threatening", "lie": "lying to", "bribe": "bribing", "steal": "stealing from",
+                         "accuse": "accusing"}
+"""A harmful act as an apology names it: "sorry for *threatening* Tibby"."""
+
+
+def doing(act: str, target: str, thing: str = "") -> str:
+    """What an apology is for: "threatening Tibby", "stealing the ledger from Crane"."""
+    word = DOING.get(canonical(act), canonical(act))
+    if word == "stealing from" and thing:
+        return f"stealing {thing} from {target}"
+    return f"{word} {target}"
 """Other words for an act, as a model or a script may write them."""
 
 
