@@ -10,6 +10,7 @@ from helpers.ui import SIZE, make_app, play, settle
 
 from game.engine import meta
 from game.engine.meta import MetaCommand, PlayerLine, parse_meta, read_line
+from game.registry import Registry
 from game.ui.command_input import MODES, CommandInput
 
 
@@ -35,9 +36,9 @@ async def test_each_line_typed_on_the_screen_is_parsed_once_and_played_as_read(
     parsed: list[str] = []
     original = meta.parse_meta
 
-    def counted(text: str) -> MetaCommand | None:
+    def counted(text: str, registry: Registry | None = None) -> MetaCommand | None:
         parsed.append(text)
-        return original(text)
+        return original(text, registry)
 
     # Counted, not replaced: every line still goes through the real parser, and the real session plays it.
     monkeypatch.setattr(meta, "parse_meta", counted)

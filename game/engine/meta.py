@@ -34,7 +34,7 @@ writes a plain-text log, `verbose` / `brief` set how much a revisited place is d
 **Telling.** `retry` tells the last turn again (every telling is kept: `/swipe <` and `/swipe >`, or ←/→ on an empty
 input line, flip between them), `continue` has the narrator write on, `/edit TEXT` replaces the last narration and
 `/edit-input TEXT` your last input (`undo` takes an edit or a continuation back first), `/story TEXT` adds your own words
-to the story as written. `/memory [TEXT|clear]` and `/note [TEXT|clear]` show or set what the narrator is always told.
+to the story as written.
 
 **Memory.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
 `/why NAME` shows those relations with the turns that produced them; `/mind NAME` what the narrator was told
