@@ -18,11 +18,11 @@ from game.world import load_world
 from game.world.scene import SceneState
 
 
-@pytest.mark.parametrize(("ending", "most"), [("salt", 20), ("reckoning", 40)])
+@pytest.mark.parametrize(("ending", "most"), [("justice", 30), ("salt", 20), ("reckoning", 40)])
 def test_the_frontier_alone_walks_a_fresh_game_to_the_ending(ending: str, most: int) -> None:
     settings = load_settings()
     world = load_world(settings.content_dir, "brinefall")
-    relations: frozenset[tuple[str, str, str]] = frozenset()
+    relations: dict[tuple[str, str, str], float] = {}
     tried: Counter[str] = Counter()
 
     def watch(graph: GraphIndex) -> None:

@@ -30,6 +30,8 @@ AGAIN = 3
 class Frontier:
     commands: frozenset[str]
     places: frozenset[str]
+    typed_at: frozenset[tuple[str, str]] = frozenset()
+    """(command, place) pairs: where each command is to be typed ("" where it does not matter)."""
 
 
 Producer = tuple[Effects, Conditions, list[str], str | None]
@@ -48,12 +50,13 @@ def _made(world: World, effects: Effects) -> set[Relation]:
 
 
 def _unmet(world: World, when: Conditions, flags: set[str], items: set[str],
-           relations: frozenset[Relation], cast: frozenset[str] = frozenset()) -> Needs:
+           relations: Mapping[Relation, float], cast: frozenset[str] = frozenset()) -> Needs:
     """The flags, items and relations ``when`` asks for that the game lacks (an ``any`` met by one of them)."""
     need_flags = {f for f in when.flags if not f.startswith("!") and f not in flags}
     need_items = {i for i in when.items if not i.startswith("!") and i not in items}
-    need_relations = {_relation(world, r.source, r.target, r.relation) for r in when.relations if not r.negated}
-    need_relations -= relations
+    need_relations = {key for r in when.relations if not r.negated
+                      if (key := _relation(world, r.source, r.target, r.relation)) not in relations
+                      or not all(c.holds(relations[key]) for c in r.conditions)}
     if when.any_of:
         options = [(_unmet(world, sub, flags, items, relations, cast), _absent(world, sub, cast))
                    for sub in when.any_of]
@@ -91,20 +94,22 @@ def _shared_flags(world: World, found: list[Producer], ending: str) -> set[str]:
     per_ending: dict[str, set[str]] = {}
     for effects, when, _typed, _where in found:
         if effects.ending is not None:
-            per_ending.setdefault(effects.ending, set()).update(_unmet(world, when, set(), set(), frozenset())[0])
+            per_ending.setdefault(effects.ending, set()).update(_unmet(world, when, set(), set(), {})[0])
     mine = per_ending.get(ending, set())
     return {f for other, wanted in per_ending.items() if other != ending for f in wanted & mine}
 
 
-def open_relations(graph: GraphIndex) -> frozenset[Relation]:
-    """(source, target, RELATION) by node name, for every open relation of the game's graph."""
+def open_relations(graph: GraphIndex) -> dict[Relation, float]:
+    """(source, target, RELATION) by node name, to its strength, for every open relation of the game's graph."""
     names = {node_id: node.name for node_id, node in graph.nodes.items()}
-    return frozenset((names.get(e.source, e.source), names.get(e.target, e.target), e.relation.upper())
-                     for e in graph.open_edges.values())
+    return {(names.get(e.source, e.source), names.get(e.target, e.target), e.relation.upper()): e.strength
+            for e in graph.open_edges.values()}
 
 
-def frontier(world: World, scene: SceneState, ending: str, relations: frozenset[Relation] = frozenset()) -> Frontier:
+def frontier(world: World, scene: SceneState, ending: str,
+             relations: Mapping[Relation, float] | None = None) -> Frontier:
     """What can be done now toward ``ending``; ``relations``: the game's open relations (``open_relations``)."""
+    relations = relations or {}
     found = _producers(world)
     flags = {name for name, value in scene.flags.items() if value}
     items = set(scene.inventory)
@@ -139,13 +144,16 @@ def frontier(world: World, scene: SceneState, ending: str, relations: frozenset[
                 if index in seen:
                     continue
                 flags_met = set(effects.set_flags) & need_flags
-                if flags_met or set(effects.give) & need_items or _made(world, effects) & need_relations:
+                placed = set(effects.give) | set(effects.put)  # given to the player, or put where it can be taken
+                if flags_met or placed & need_items or _made(world, effects) & need_relations:
                     seen.add(index)
                     level.append((producer, late or bool(flags_met & shared)))
+            lying = scene.story.item_places if scene.story is not None else {}
             for item in need_items:
                 held = world.items.get(item)
-                if held is not None and held.location in world.places:
-                    level.append(((Effects(), Conditions(), [f"take {item_word(held)}"], held.location), late))
+                where = lying.get(item, held.location if held is not None else None)
+                if held is not None and where in world.places:  # lying somewhere now: go and take it
+                    level.append(((Effects(), Conditions(), [f"take {item_word(held)}"], where), late))
         if not level:
             break
     return deferred or Frontier(frozenset(), frozenset())
@@ -176,10 +184,12 @@ def _places(producer: Producer) -> set[str]:
 
 def _as_frontier(ready: list[Producer]) -> Frontier:
     commands = {command.casefold() for _effects, _when, typed, _where in ready for command in typed}
-    return Frontier(frozenset(commands), frozenset(p for producer in ready for p in _places(producer)))
+    typed_at = frozenset((command.casefold(), place) for producer in ready for command in producer[2]
+                         for place in (_places(producer) or {""}))
+    return Frontier(frozenset(commands), frozenset(p for producer in ready for p in _places(producer)), typed_at)
 
 
-def toward(world: World, scene: SceneState, ending: str, relations: frozenset[Relation] = frozenset(),
+def toward(world: World, scene: SceneState, ending: str, relations: Mapping[Relation, float] | None = None,
            tried: Mapping[str, int] | None = None) -> str | None:
     """The frontier's command when it can be typed here, else the first step toward its place (None: no
     frontier, or nothing of it to do from here). ``tried``: how often this game typed each command; one typed
@@ -190,7 +200,7 @@ def toward(world: World, scene: SceneState, ending: str, relations: frozenset[Re
     here = sorted((c for c in candidates(world, scene) if c.casefold() in fresh), key=lambda c: tried.get(c, 0))
     if here:
         return here[0]
-    step = step_toward(world, scene.location or "", set(ahead.places))
-    if step is None and fresh:  # there, and the command is one the world's words make (bribe maud)
-        return min(sorted(fresh), key=lambda c: tried.get(c, 0))
-    return step
+    local = sorted(c for c, place in ahead.typed_at if c in fresh and place in {"", scene.location})
+    if local:  # to be typed here, in the world's own words though not among the candidates (bribe maud)
+        return min(local, key=lambda c: tried.get(c, 0))
+    return step_toward(world, scene.location or "", {p for c, p in ahead.typed_at if c in fresh and p})

@@ -57,11 +57,11 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
     goals = [goal_for(world, ending) for ending in world.endings]
     goal: Goal | None = None
     patient = False
-    relations: frozenset[Relation] = frozenset()
+    relations: dict[Relation, float] = {}
 
     def watch(graph: GraphIndex) -> None:
         nonlocal relations
-        relations = open_relations(graph) if goal is not None else frozenset()
+        relations = open_relations(graph) if goal is not None else {}
 
     def next_command(scene: SceneState, turn: int) -> str | None:
         if turn >= options.turns:
