@@ -127,17 +127,26 @@ async def test_at_80x24_an_ending_is_told_in_the_story_and_nothing_covers_the_in
         tmp_path: Path) -> None:
     settings = Settings(world="brinefall", narrator="offline", content_dir=CONTENT, saves_dir=tmp_path / "saves")
     app = make_app(tmp_path, settings, world="brinefall")
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:  # notices shown, as players see them
         await settle(pilot)
+        for _ in range(10):  # turn 10: a longer turn number leaves the hour less room
+            await play(pilot, "z")
+        clock = screen_text(app).splitlines()[0]
+        assert "It is" in clock and len(clock.rstrip()) <= 80
+        hour = clock[clock.index("It is"):].rstrip()
+        said = app.status.hour
+        # Cut short, the hour ends at a whole word or a clause, never mid-word ("grey and col…").
+        assert said.startswith(hour.removesuffix("…").rstrip(" ,;")), (hour, said)
+        assert hour == said or said[len(hour.removesuffix("…").rstrip(" ,;"))] in " ,;.", (hour, said)
         await play(pilot, "leave")
         await play(pilot, "leave")  # Hob rows you home: The Last Ferry
         await settle(pilot)
         assert app.session is not None and app.session.scene.ending == "ferry"
         assert "The Last Ferry" in app.query_one(StoryLog).plain_text()
+        assert toasts(app), "the ending is also a notice"
         command = app.query_one("#command", Input).region
         for toast in app.screen.query("Toast"):  # by type name: Toast is not public
             assert not toast.region.overlaps(command), f"a notice covers the input line: {toast.render()}"
         lines = screen_text(app).splitlines()
         keys = lines[-1]
         assert "Undo" in keys and "Load" in keys and "palette" in keys, keys  # the key bar is whole
-        assert "It is" in lines[0] and len(lines[0].rstrip()) <= 80

@@ -24,6 +24,7 @@ _HELP_SOURCE = """\
 **Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
 `inventory` (`i`), `take X`, `drop X`, `give X to Y`, `show X to Y`, `talk to X`, `ask X about Y`, `tell X about Y`,
 `go to PLACE`, `who is X`, `where am i`, `search`, `smell`, `listen (to X)`, `open`/`close`/`break X`, `wait` (`z`), `again` (`g`),
+`buy X`, `drink`, `eat`, `hug X`, `pray`, `sing`,
 and acts toward people: `help X`, `threaten X`, `bribe X`, `accuse X of Y`, `lie to X`, `follow X`.
 Start a line with `"` to speak aloud, or with a name (`Lise, what about the bell?`) to speak to someone.
 

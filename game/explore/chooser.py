@@ -122,6 +122,14 @@ class Chooser:
         self.last = (place, choice)
         return choice
 
+    def take(self, scene: SceneState, command: str) -> str:
+        """``command``, chosen outright (a directed game's frontier), counted as any choice is."""
+        place = situation(scene)
+        self.tried[(place, command)] += 1
+        self.this_game[command] += 1
+        self.last = (place, command)
+        return command
+
     def next_in(self, world: World, scene: SceneState, wanted: frozenset[str] = frozenset(),
                 avoid: frozenset[str] = frozenset()) -> str:
         """The next command in ``scene``; ``wanted`` and ``avoid``: commands (casefolded) a directed game

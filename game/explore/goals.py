@@ -29,7 +29,7 @@ class Goal:
     they end the game in another ending, so a directed game holds them back until late."""
 
 
-def _producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | None]]:
+def producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | None]]:
     """Every effect in the world, with its conditions, the commands that trigger it and where."""
     found: list[tuple[Effects, Conditions, list[str], str | None]] = []
     for character in world.characters:
@@ -45,7 +45,10 @@ def _producers(world: World) -> list[tuple[Effects, Conditions, list[str], str |
                     typed.append(f"{act} {who} about {reaction.about[0].removeprefix('the ')}")
                 else:
                     typed.append(f"{'talk to' if act == 'talk' else act} {who}")
-            found.append((reaction.effects, reaction.when, typed, character.location))
+            when = reaction.when
+            if reaction.item and set(reaction.act) & {"give", "show", "bribe"}:  # the item must be carried
+                when = when.model_copy(update={"items": [*when.items, reaction.item]})
+            found.append((reaction.effects, when, typed, character.location))
     for command in world.commands:
         found.append((command.effects, command.when, [command.say[0]], None))
     for place in world.places.values():
@@ -84,9 +87,9 @@ def _relation(world: World, source: str, target: str, relation: str) -> tuple[st
 
 def goal_for(world: World, ending: str) -> Goal:
     goal = Goal(ending)
-    producers = _producers(world)
+    found = producers(world)
     queue: deque[tuple[Conditions, int]] = deque()
-    for effects, when, typed, where in producers:
+    for effects, when, typed, where in found:
         if effects.ending == ending:
             goal.commands |= set(typed)
             if where is not None:
@@ -99,19 +102,19 @@ def goal_for(world: World, ending: str) -> Goal:
         flags, items, places, relations = _wants(world, when)
         goal.places |= {p for p in places if p in world.places}
         for item in items:
-            found = world.items.get(item)
-            if found is not None:
-                goal.commands.add(f"take {item_word(found)}")
-                if found.location in world.places:
-                    goal.places.add(found.location)
+            held = world.items.get(item)
+            if held is not None:
+                goal.commands.add(f"take {item_word(held)}")
+                if held.location in world.places:
+                    goal.places.add(held.location)
         if depth >= DEPTH:
             continue
         if depth == 0:
-            goal.triggers |= {command for effects, _, typed, _ in producers if set(effects.set_flags) & flags
+            goal.triggers |= {command for effects, _, typed, _ in found if set(effects.set_flags) & flags
                               for command in typed}
         for relation in relations - seen_relations:
             seen_relations.add(relation)
-            for effects, cond, typed, where in producers:
+            for effects, cond, typed, where in found:
                 made = {_relation(world, c.source, c.target, c.relation) for c in effects.relations if c.strength > 0}
                 if relation in made:
                     goal.commands |= set(typed)
@@ -120,7 +123,7 @@ def goal_for(world: World, ending: str) -> Goal:
                     queue.append((cond, depth + 1))
         for flag in flags - seen_flags:
             seen_flags.add(flag)
-            for effects, cond, typed, where in producers:
+            for effects, cond, typed, where in found:
                 if flag in effects.set_flags:
                     goal.commands |= set(typed)
                     if where is not None and where in world.places:

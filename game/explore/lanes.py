@@ -20,9 +20,11 @@ from typing import Any
 
 from game.config import Settings
 from game.explore.chooser import Chooser
+from game.explore.frontier import Relation, open_relations, toward
 from game.explore.goals import Goal, goal_for, step_toward
 from game.explore.play import Game, play_game
 from game.explore.reach import Catalogue
+from game.graph.index import GraphIndex
 from game.world import World
 from game.world.scene import SceneState
 
@@ -31,6 +33,8 @@ LANES = 2
 LATE = 2 / 3
 """A directed game holds its ending's triggers back until this share of its turns is played."""
 DIRECTED = 4
+FRONTIER_SHARE = 0.7
+"""How often a directed game, once late (or straight at its ending), takes the frontier's step (``frontier``)."""
 """One game in this many plays toward an ending (``goals``); the rest explore."""
 
 
@@ -53,6 +57,11 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
     goals = [goal_for(world, ending) for ending in world.endings]
     goal: Goal | None = None
     patient = False
+    relations: dict[Relation, float] = {}
+
+    def watch(graph: GraphIndex) -> None:
+        nonlocal relations
+        relations = open_relations(graph) if goal is not None else {}
 
     def next_command(scene: SceneState, turn: int) -> str | None:
         if turn >= options.turns:
@@ -60,6 +69,11 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
         if goal is None:
             return chooser.next_in(world, scene)
         late = not patient or turn >= options.turns * LATE
+        if late and goal.ending in world.endings:
+            tried = {command.casefold(): n for command, n in chooser.this_game.items()}
+            ahead = toward(world, scene, goal.ending, relations, tried)  # the next unmet condition, most turns; the rest roam
+            if ahead is not None and chooser.rng.random() < FRONTIER_SHARE:
+                return chooser.take(scene, ahead)
         held_back = set() if late else {command.casefold() for command in goal.triggers}
         wanted = {command.casefold() for command in goal.commands} - held_back
         step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
@@ -75,7 +89,7 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
         # bell that calls the Moot ends the game in whatever ending is ready), and so on in turn.
         patient = bool(goals) and (number // (DIRECTED * len(goals))) % 2 == 1
         chooser.new_game()
-        game = await play_game(settings, world.id, options.seed, catalogue, next_command)
+        game = await play_game(settings, world.id, options.seed, catalogue, next_command, watch=watch)
         if game.ending is not None:
             chooser.ended()
         games.append((number, game))

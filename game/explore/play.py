@@ -19,6 +19,7 @@ from game.explore.faults import Fault, turn_faults
 from game.explore.matching import squash
 from game.explore.reach import KINDS, Catalogue
 from game.explore.tiers import tier_faults
+from game.graph.index import GraphIndex
 from game.world.scene import SceneState
 
 Next = Callable[[SceneState, int], str | None]
@@ -55,8 +56,11 @@ def explore_settings(settings: Settings, world: str, seed: int, saves_dir: Path)
 
 
 async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Catalogue, next_command: Next,
-                    stop_at: Callable[[Game], bool] | None = None) -> Game:
-    """Play until ``next_command`` gives None, the story ends, an exception is raised or ``stop_at`` holds."""
+                    stop_at: Callable[[Game], bool] | None = None,
+                    watch: Callable[[GraphIndex], None] | None = None) -> Game:
+    """Play until ``next_command`` gives None, the story ends, an exception is raised or ``stop_at`` holds.
+
+    ``watch`` is shown the game's graph before each command is chosen (a directed game reads its relations)."""
     from game.engine.session import GameSession
     from game.script.runner import command_output
 
@@ -71,6 +75,8 @@ async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Cat
             while True:
                 before = session.scene
                 tiers = {name: session.attitudes.tier(name) for name in before.cast}
+                if watch is not None:
+                    watch(session.graph)
                 command = next_command(before, len(game.commands))
                 if command is None:
                     break

@@ -12,14 +12,16 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from game.story.everyday_words import EVERYDAY_GRAMMAR
 from game.text import straighten_quotes
+from game.world.schema import Everyday
 from game.world.words import clean
 
 Verb = Literal[
     "look", "examine", "inventory", "wait", "exits", "think", "go", "take", "drop", "give", "show",
     "talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow", "warn",
     "smell", "listen", "open", "close", "break", "who", "steal", "apologize", "unknown",
-]
+] | Everyday
 
 DIRECTION_WORDS: dict[str, str] = {
     "n": "north", "s": "south", "e": "east", "w": "west",
@@ -124,6 +126,7 @@ _GRAMMAR: list[tuple[str, Verb, tuple[str, ...]]] = [
 NOBODY_IN_PARTICULAR = frozenset({"there", "all", "everyone", "everybody", "folks", "again"})
 PEOPLE_VERBS = frozenset({"talk", "ask", "tell", "say", "help", "threaten", "bribe", "accuse", "lie", "follow",
                           "warn", "give", "show", "steal", "apologize"})
+_GRAMMAR[:0] = EVERYDAY_GRAMMAR  # first: "take a drink" is drinking, not taking
 _PATTERNS = [(re.compile(pattern), verb, groups) for pattern, verb, groups in _GRAMMAR]
 # Every single word a verb pattern starts with: what a typo in the verb is corrected towards.
 VERB_WORDS: frozenset[str] = frozenset(

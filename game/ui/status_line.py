@@ -2,12 +2,15 @@
 story's clock, and a spinner while work runs.
 
 The left part (which game, which turn) is never cut; the right part (the hour, or what is running) gets
-what room is left and is shortened with an ellipsis, so the line fits at every width."""
+what room is left, so the line fits at every width: the hour is cut at the end of a clause when one fits
+("It is early afternoon, grey and cold"), else after a whole word with an ellipsis, never mid-word."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -43,13 +46,33 @@ def token_summary(usage: Mapping[str, int], context_size: int) -> str:
     return " · ".join(parts)
 
 
+def fit_words(text: str, room: int) -> str:
+    """``text`` in ``room`` cells: whole, else up to the last clause that fits, else whole words and "…"."""
+    if cell_len(text) <= room:
+        return text
+    clauses = [m.start() for m in re.finditer(r"[.,;:!?](?=\s)", text) if cell_len(text[:m.start()]) <= room]
+    if clauses:
+        return text[:clauses[-1]]
+    words = [m.start() for m in re.finditer(r"\s+", text) if cell_len(text[:m.start()]) + 1 <= room]
+    return text[:words[-1]].rstrip(" ,;:") + "…" if words else ""
+
+
 class StatusLine(Widget):
+    # Notices hang from the status line, top right, instead of Textual's bottom right: at 80x24 a notice
+    # there covered the input line (issue 27). Unscoped so the rule reaches the screen's toast rack.
+    SCOPED_CSS = False
     DEFAULT_CSS = """
     StatusLine {
         height: 1;
         background: $panel;
         color: $text;
         padding: 0 1;
+    }
+    Screen > ToastRack {
+        dock: top;
+        align: right top;
+        margin-top: 1;
+        margin-bottom: 0;
     }
     """
 
@@ -100,14 +123,14 @@ class StatusLine(Widget):
             left.append(f" · relations: {self.relations}", style="italic")
         if self.map_turn is not None:
             left.append(f" · map at turn {self.map_turn}", style="italic")
+        room = self.size.width - left.cell_len - 2
         if self.activity:
             right = Text(f"{SPINNER[self._frame]} {self.activity}", style="bold")
         else:
             right = Text(self.tokens)
             if self.tokens and self.hour:
                 right.append("  ")
-            right.append(self.hour, style="italic")
-        room = self.size.width - left.cell_len - 2
+            right.append(fit_words(strip_control(self.hour), room - right.cell_len), style="italic")
         if right.cell_len > room:
             right.truncate(max(0, room), overflow="ellipsis")
         gap = max(1, self.size.width - left.cell_len - right.cell_len)

@@ -31,6 +31,8 @@ TOPIC_ACTS = frozenset({"accuse", "lie", "warn"})
 Act = Literal["talk", "help", "give", "show", "threaten", "bribe", "accuse", "lie", "follow", "warn", "steal",
               "apologize"]
 CharacterType = Literal["individual", "group", "faction"]
+Everyday = Literal["buy", "drink", "eat", "hug", "pray", "sing", "sleep", "swim", "jump", "dance"]
+"""The everyday verbs (``game.story.actions.everyday``) a place may answer in its own words (``answers``)."""
 
 
 class Strict(BaseModel):
@@ -388,6 +390,9 @@ class Place(Strict):
     exits: dict[str, str] = Field(default_factory=dict)
     features: list[Feature] = Field(default_factory=list)
     barriers: list[Barrier] = Field(default_factory=list)
+    answers: dict[Everyday, Text] = Field(
+        default_factory=dict, description="The place's own answer to an everyday verb ({thing}: what was named): "
+        "`pray` in a chapel, `buy` and `drink` in a tavern (docs/world-format.md).")
 
     @field_validator("exits")
     @classmethod

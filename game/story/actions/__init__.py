@@ -5,16 +5,18 @@ verb: the engine's turn pipeline repeats the last line before the story sees it)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from game.story.actions.base import Action
 from game.story.actions.deeds import Apologize, Steal, TakeFrom
+from game.story.actions.everyday import Everyday
 from game.story.actions.general import Think, Unknown, Wait
 from game.story.actions.people import ActOn, Bribe, Converse, Follow, Give, Say, Talk
 from game.story.actions.places import Exits, Go, Look
 from game.story.actions.senses import Handle, SenseAction, Who
 from game.story.actions.things import Drop, Examine, Inventory
 from game.story.parser import Verb
+from game.world.schema import Everyday as EverydayVerb
 
 ACTIONS: dict[Verb, Action[Any]] = {
     "look": Look(), "exits": Exits(), "go": Go(),
@@ -26,4 +28,5 @@ ACTIONS: dict[Verb, Action[Any]] = {
     "smell": SenseAction("smell"), "listen": SenseAction("listen"), "who": Who(),
     "open": Handle("open"), "close": Handle("close"), "break": Handle("break"),
     "wait": Wait(), "think": Think(), "unknown": Unknown(),
+    **{verb: Everyday(verb) for verb in get_args(EverydayVerb)},
 }

@@ -1,0 +1,206 @@
+"""The next step toward an ending from where a game stands: what can be done now about its unmet conditions.
+
+``goals`` says, once per world, every command that may matter to an ending. A directed game also asks,
+each turn, which of those can happen *now*: the ending's producers (a beat, a command) are read against
+the scene's flags and inventory; an unmet flag or item leads to whatever sets or gives it, and so on
+back, until a producer whose own flags and items already hold. Its command is the frontier, and its place
+where to go. Producers that set a flag another ending also waits on (the bell that calls the Moot) are
+kept for last: fired early, they end the game in whichever ending is ready first. Relations are read
+from the game's graph (``open_relations``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from game.explore.chooser import candidates, item_word
+from game.explore.goals import producers, step_toward
+from game.graph.index import GraphIndex
+from game.world import World
+from game.world.scene import SceneState
+from game.world.schema import Conditions, Effects
+
+DEPTH = 10
+AGAIN = 3
+
+
+@dataclass(frozen=True)
+class Frontier:
+    commands: frozenset[str]
+    places: frozenset[str]
+    typed_at: frozenset[tuple[str, str]] = frozenset()
+    """(command, place) pairs: where each command is to be typed ("" where it does not matter)."""
+
+
+Producer = tuple[Effects, Conditions, list[str], str | None]
+
+
+Relation = tuple[str, str, str]
+Needs = tuple[set[str], set[str], set[Relation]]
+
+
+def _relation(world: World, source: str, target: str, relation: str) -> Relation:
+    return (world.canonical(source) or source, world.canonical(target) or target, relation.upper())
+
+
+def _made(world: World, effects: Effects) -> set[Relation]:
+    return {_relation(world, c.source, c.target, c.relation) for c in effects.relations}
+
+
+def _unmet(world: World, when: Conditions, flags: set[str], items: set[str],
+           relations: Mapping[Relation, float], cast: frozenset[str] = frozenset()) -> Needs:
+    """The flags, items and relations ``when`` asks for that the game lacks (an ``any`` met by one of them)."""
+    need_flags = {f for f in when.flags if not f.startswith("!") and f not in flags}
+    need_items = {i for i in when.items if not i.startswith("!") and i not in items}
+    need_relations = {key for r in when.relations if not r.negated
+                      if (key := _relation(world, r.source, r.target, r.relation)) not in relations
+                      or not all(c.holds(relations[key]) for c in r.conditions)}
+    if when.any_of:
+        options = [(_unmet(world, sub, flags, items, relations, cast), _absent(world, sub, cast))
+                   for sub in when.any_of]
+        if not any(not any(needs) and not blocked for needs, blocked in options):
+            # None holds: work on the first that names something to do (not only someone to be away).
+            needs = next((needs for needs, _blocked in options if any(needs)), options[0][0])
+            need_flags |= needs[0]
+            need_items |= needs[1]
+            need_relations |= needs[2]
+    return need_flags, need_items, need_relations
+
+
+def _absent(world: World, when: Conditions, cast: frozenset[str]) -> bool:
+    """Whether ``when``'s ``present`` fails now (someone it needs away, or here when it needs them gone)."""
+    for name in when.present:
+        person = world.canonical(name.removeprefix("!")) or name.removeprefix("!")
+        if (person in cast) == name.startswith("!"):
+            return True
+    return False
+
+
+_FOUND: dict[int, tuple[World, list[Producer]]] = {}
+
+
+def _producers(world: World) -> list[Producer]:
+    """``producers(world)``, read once per world: the frontier is asked every turn of a directed game."""
+    kept = _FOUND.get(id(world))
+    if kept is None or kept[0] is not world:
+        kept = _FOUND[id(world)] = (world, producers(world))
+    return kept[1]
+
+
+def _shared_flags(world: World, found: list[Producer], ending: str) -> set[str]:
+    """Flags the producers of ``ending`` and of another ending both wait on."""
+    per_ending: dict[str, set[str]] = {}
+    for effects, when, _typed, _where in found:
+        if effects.ending is not None:
+            per_ending.setdefault(effects.ending, set()).update(_unmet(world, when, set(), set(), {})[0])
+    mine = per_ending.get(ending, set())
+    return {f for other, wanted in per_ending.items() if other != ending for f in wanted & mine}
+
+
+def open_relations(graph: GraphIndex) -> dict[Relation, float]:
+    """(source, target, RELATION) by node name, to its strength, for every open relation of the game's graph."""
+    names = {node_id: node.name for node_id, node in graph.nodes.items()}
+    return {(names.get(e.source, e.source), names.get(e.target, e.target), e.relation.upper()): e.strength
+            for e in graph.open_edges.values()}
+
+
+def frontier(world: World, scene: SceneState, ending: str,
+             relations: Mapping[Relation, float] | None = None) -> Frontier:
+    """What can be done now toward ``ending``; ``relations``: the game's open relations (``open_relations``)."""
+    relations = relations or {}
+    found = _producers(world)
+    flags = {name for name, value in scene.flags.items() if value}
+    items = set(scene.inventory)
+    shared = _shared_flags(world, found, ending)
+    # Each producer with whether it was reached through a shared flag: that chain is played last.
+    level = [(p, False) for p in found if p[0].ending == ending]
+    seen: set[int] = set()
+    deferred: Frontier | None = None
+    for _ in range(DEPTH):
+        ready: list[tuple[Producer, bool]] = []
+        needs: list[tuple[Needs, bool]] = []
+        for producer, late in level:
+            more = _unmet(world, producer[1], flags, items, relations)
+            for barrier in _barriers(world, scene.location or "", _places(producer)):
+                behind = _unmet(world, barrier, flags, items, relations, frozenset(scene.cast))
+                more = (more[0] | behind[0], more[1] | behind[1], more[2] | behind[2])
+            if any(more):
+                needs.append((more, late))
+            else:
+                ready.append((producer, late))
+        # A beat with nothing to type and nowhere to be fires by itself: nothing for the game to do about it.
+        ready = [(p, late) for p, late in ready if p[2] or _places(p)]
+        early = [p for p, late in ready if not late]
+        if early:
+            return _as_frontier(early)
+        if ready and deferred is None:
+            deferred = _as_frontier([p for p, _late in ready])
+        level = []
+        for (need_flags, need_items, need_relations), late in needs:
+            for index, producer in enumerate(found):
+                effects = producer[0]
+                if index in seen:
+                    continue
+                flags_met = set(effects.set_flags) & need_flags
+                placed = set(effects.give) | set(effects.put)  # given to the player, or put where it can be taken
+                if flags_met or placed & need_items or _made(world, effects) & need_relations:
+                    seen.add(index)
+                    level.append((producer, late or bool(flags_met & shared)))
+            lying = scene.story.item_places if scene.story is not None else {}
+            for item in need_items:
+                held = world.items.get(item)
+                where = lying.get(item, held.location if held is not None else None)
+                if held is not None and where in world.places:  # lying somewhere now: go and take it
+                    level.append(((Effects(), Conditions(), [f"take {item_word(held)}"], where), late))
+        if not level:
+            break
+    return deferred or Frontier(frozenset(), frozenset())
+
+
+def _barriers(world: World, here: str, targets: set[str]) -> list[Conditions]:
+    """What the barriers on the shortest way from ``here`` to the nearest of ``targets`` require."""
+    if here in targets or not targets or here not in world.places:
+        return []
+    paths: dict[str, list[Conditions]] = {here: []}
+    queue: deque[str] = deque([here])
+    while queue:
+        place = queue.popleft()
+        for direction, to in world.places[place].exits.items():
+            if to in paths or to not in world.places:
+                continue
+            paths[to] = [*paths[place], *(b.requires for b in world.places[place].barriers if b.exit == direction)]
+            if to in targets:
+                return paths[to]
+            queue.append(to)
+    return []
+
+
+def _places(producer: Producer) -> set[str]:
+    _effects, when, _typed, where = producer
+    return {p for p in when.place if not p.startswith("!")} | ({where} if where is not None else set())
+
+
+def _as_frontier(ready: list[Producer]) -> Frontier:
+    commands = {command.casefold() for _effects, _when, typed, _where in ready for command in typed}
+    typed_at = frozenset((command.casefold(), place) for producer in ready for command in producer[2]
+                         for place in (_places(producer) or {""}))
+    return Frontier(frozenset(commands), frozenset(p for producer in ready for p in _places(producer)), typed_at)
+
+
+def toward(world: World, scene: SceneState, ending: str, relations: Mapping[Relation, float] | None = None,
+           tried: Mapping[str, int] | None = None) -> str | None:
+    """The frontier's command when it can be typed here, else the first step toward its place (None: no
+    frontier, or nothing of it to do from here). ``tried``: how often this game typed each command; one typed
+    ``AGAIN`` times already is left to roaming (a cold person who will not answer it, whatever the scene says)."""
+    tried = tried or {}
+    ahead = frontier(world, scene, ending, relations)
+    fresh = {c for c in ahead.commands if tried.get(c, 0) < AGAIN}
+    here = sorted((c for c in candidates(world, scene) if c.casefold() in fresh), key=lambda c: tried.get(c, 0))
+    if here:
+        return here[0]
+    local = sorted(c for c, place in ahead.typed_at if c in fresh and place in {"", scene.location})
+    if local:  # to be typed here, in the world's own words though not among the candidates (bribe maud)
+        return min(local, key=lambda c: tried.get(c, 0))
+    return step_toward(world, scene.location or "", {p for c, p in ahead.typed_at if c in fresh and p})
