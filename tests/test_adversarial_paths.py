@@ -11,8 +11,6 @@ Real ``openai`` client against ``tests/chat_server.py``, real saves.
 from __future__ import annotations
 
 import json
-import sqlite3
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from typing import Any
 import pytest
 from chat_server import ChatServer, Failure, Text, ToolCalls
 from helpers.play import collect as play
+from helpers.saves import stored_text
 from llm_helpers import WORLDS, edge, ir, llm_settings, open_relations, tiny_world
 
 from game.config import LLMSettings, Settings
@@ -61,21 +60,6 @@ def server() -> Iterator[ChatServer]:
         yield running
 
 
-def _stored(path: Path) -> str:
-    """Every value of every table of a save, compressed ones opened."""
-    values = []
-    with sqlite3.connect(path) as conn:
-        tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        for table in tables:
-            for row in conn.execute(f'SELECT * FROM "{table}"'):
-                for value in row:
-                    if isinstance(value, bytes):
-                        try:
-                            value = zlib.decompress(value).decode("utf-8")
-                        except (zlib.error, UnicodeDecodeError):
-                            value = value.decode("utf-8", "replace")
-                    values.append(str(value))
-    return "\n".join(values)
 
 
 async def _turn(folder: Path, llm: LLMSettings, **narrator: Any) -> tuple[str, str, list[str], set[Any]]:
@@ -92,7 +76,7 @@ async def _turn(folder: Path, llm: LLMSettings, **narrator: Any) -> tuple[str, s
     finally:
         await session.close()
     shown = "".join(getattr(e, "text", "") for e in events)
-    written = [_stored(settings.saves_dir / "game.sqlite"), (folder / "transcript.txt").read_text(encoding="utf-8")]
+    written = [stored_text(settings.saves_dir / "game.sqlite"), (folder / "transcript.txt").read_text(encoding="utf-8")]
     if (folder / "game.jsonl").exists():
         written.append((folder / "game.jsonl").read_text(encoding="utf-8"))
     return shown, "\n".join(written), facts, relations

@@ -9,14 +9,13 @@ characters so that a key split across pieces is still masked; that hold must nev
 from __future__ import annotations
 
 import json
-import sqlite3
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
+from helpers.saves import stored_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from llm_helpers import (
@@ -200,21 +199,6 @@ LEAKY = [
 ]
 
 
-def _save_text(path: Path) -> str:
-    """Every value of every table of a save, compressed ones opened (tellings, contexts)."""
-    values = []
-    with sqlite3.connect(path) as conn:
-        tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        for table in tables:
-            for row in conn.execute(f'SELECT * FROM "{table}"'):
-                for value in row:
-                    if isinstance(value, bytes):
-                        try:
-                            value = zlib.decompress(value).decode("utf-8")
-                        except (zlib.error, UnicodeDecodeError):
-                            value = value.decode("utf-8", "replace")
-                    values.append(str(value))
-    return "\n".join(values)
 
 
 def test_a_recorded_game_with_a_key_shows_no_marker_anywhere(tmp_path: Path, server: ChatServer,
@@ -238,7 +222,7 @@ def test_a_recorded_game_with_a_key_shows_no_marker_anywhere(tmp_path: Path, ser
     transcript = (tmp_path / "saves" / "keyed.transcript.txt").read_text(encoding="utf-8")
     assert "The wind hums in the glass." in transcript
     recorded = record.read_text(encoding="utf-8")
-    saved = _save_text(tmp_path / "saves" / "keyed.sqlite")
+    saved = stored_text(tmp_path / "saves" / "keyed.sqlite")
     assert "Sam held her wick" in saved and "The wind hums in the glass." in saved
     for where, text in (("story", story), ("transcript", transcript), ("recording", recorded), ("save", saved)):
         for marker in ("<|im_", "<end_of_turn>", "<start_of_turn>", "What happens next?", "Now the next turn"):

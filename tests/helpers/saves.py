@@ -5,6 +5,7 @@ for every migration appended later, not only while its own is the newest."""
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from pathlib import Path
 
 from game.store.migrations import MIGRATIONS
@@ -55,3 +56,21 @@ def older_save(source: Path, destination: Path, version: int) -> Path:
     finally:
         conn.close()
     return destination
+
+
+def stored_text(path: Path) -> str:
+    """Every value of every table of a save, compressed ones (tellings, contexts) opened: what a search of
+    the file for a leaked secret or marker has to read."""
+    values = []
+    with sqlite3.connect(path) as conn:
+        tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for table in tables:
+            for row in conn.execute(f'SELECT * FROM "{table}"'):
+                for value in row:
+                    if isinstance(value, bytes):
+                        try:
+                            value = zlib.decompress(value).decode("utf-8")
+                        except (zlib.error, UnicodeDecodeError):
+                            value = value.decode("utf-8", "replace")
+                    values.append(str(value))
+    return "\n".join(values)
