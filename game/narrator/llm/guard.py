@@ -32,7 +32,8 @@ PROMPT_TAGS = ("turn-context", "scene", "npc-context", "mind", "knowledge", "thr
 ECHOED_TAG = re.compile("<(?:" + "|".join(PROMPT_TAGS) + ")>")
 """An opening tag of ours: a reply that writes one is echoing the prompt (a base model continues it), not
 telling the turn, so it ends there like an end-of-turn marker. Only the exact tag: angle brackets in prose
-("3 < 5", "<CLOSED>", "<scenery>") are the story."""
+("3 < 5", "<CLOSED>", "<scenery>") are the story. The World IR and extractor prompts' tags are not ends: a
+model may wrap its JSON in ``<world-ir>`` as its input was, and that reply must still be read."""
 END_OF_TURN = re.compile(r"<\|im_end\|>|<end_of_turn>|<\|eot_id\|>|<\|endoftext\|>|<\|end_of_text\|>|</s>|"
                          + ECHOED_TAG.pattern)
 """Markers that end the model's turn: whatever a model writes after one is a turn it made up (a "user"
