@@ -29,6 +29,14 @@ AGAIN = ("The model again wrote nothing but chat-template markers: it is a base 
          "(see above), and trying again will not help.")
 """The game's later failed turns on the same model: short, and no "try again"."""
 
+ECHOED = ("The model wrote Kith's own prompt blocks (<turn-context>, <scene>, <mind> ...) back instead of "
+          "telling the turn: it continues the prompt rather than answering it, as a base model does, so it "
+          f"cannot tell the story: {INSTEAD}.")
+"""The game's first turn whose reply was nothing but the prompt written back (no chat-template marker)."""
+
+ECHOED_AGAIN = ("The model again wrote Kith's prompt blocks back instead of a story (see above), and trying again "
+                "will not help.")
+
 CHATML_END = "<|im_end|>"
 
 

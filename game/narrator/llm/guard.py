@@ -27,9 +27,17 @@ TEMPLATE_MARKERS = re.compile(
 )
 """Chat-template markers a model (often a base model, or a server without the right template) writes as
 text: they must never be shown, saved or sent back as history."""
-END_OF_TURN = re.compile(r"<\|im_end\|>|<end_of_turn>|<\|eot_id\|>|<\|endoftext\|>|<\|end_of_text\|>|</s>")
+PROMPT_TAGS = ("turn-context", "scene", "npc-context", "mind", "knowledge", "thread")
+"""The blocks of Kith's own narration prompt (``narrate_prompt.render_block``)."""
+ECHOED_TAG = re.compile("<(?:" + "|".join(PROMPT_TAGS) + ")>")
+"""An opening tag of ours: a reply that writes one is echoing the prompt (a base model continues it), not
+telling the turn, so it ends there like an end-of-turn marker. Only the exact tag: angle brackets in prose
+("3 < 5", "<CLOSED>", "<scenery>") are the story. The World IR and extractor prompts' tags are not ends: a
+model may wrap its JSON in ``<world-ir>`` as its input was, and that reply must still be read."""
+END_OF_TURN = re.compile(r"<\|im_end\|>|<end_of_turn>|<\|eot_id\|>|<\|endoftext\|>|<\|end_of_text\|>|</s>|"
+                         + ECHOED_TAG.pattern)
 """Markers that end the model's turn: whatever a model writes after one is a turn it made up (a "user"
-line, another reply), never part of the story, so a stream stops there."""
+line, another reply) or its prompt written back, never part of the story, so a stream stops there."""
 _START_PENDING = re.compile(r"(?:<\|im_start\|>|<start_of_turn>|<\|start_header_id\|>)[a-z]*(?:<\|?[a-z_]*\|?>?)?$")
 MAX_MARKER = 48
 """Longest stretch held back at the end of a streamed piece while it may still become a marker."""
@@ -181,6 +189,7 @@ class SafeStream:
         self._clean = ""
         self._ended = False
         self._marked = False
+        self._echoed = False
 
     def feed(self, piece: str) -> str:
         if self._ended:
@@ -210,6 +219,11 @@ class SafeStream:
         """Whether the reply held a chat-template marker written as text (a sign of a base model)."""
         return self._marked
 
+    @property
+    def echoed(self) -> bool:
+        """Whether the reply ended at an opening tag of Kith's own prompt (it was writing the prompt back)."""
+        return self._echoed
+
     def _release(self, *, final: bool) -> str:
         # Markers first, on everything not yet released: the hold that waits for the rest of a key must
         # never keep a marker from being seen whole, nor a key's mask cut a marker in two.
@@ -217,6 +231,7 @@ class SafeStream:
         text, ended = until_end(self._clean)
         if ended:
             self._ended = True
+            self._echoed = ECHOED_TAG.search(strip_markers(self._clean)) is not None
             self._clean = self._raw = ""
             return mask_secrets(text, self._secrets)
         if final:

@@ -498,7 +498,8 @@ def no_narration() -> NarratorError:
 
 
 class CannotNarrate(NarratorError):
-    """A model that answers with nothing but chat-template markers (a base model): no retry helps."""
+    """A model that answers with nothing but chat-template markers, or its prompt written back (a base
+    model): no retry helps."""
 
     retry_helps = False
 

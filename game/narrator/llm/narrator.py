@@ -36,7 +36,7 @@ from game.graph.upsert import UpsertExecution
 from game.mind.context_budget import estimate_tokens
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir, limit_closes, plausible_only
-from game.narrator.llm.base_model import AGAIN, BASE_MODEL
+from game.narrator.llm.base_model import AGAIN, BASE_MODEL, ECHOED, ECHOED_AGAIN
 from game.narrator.llm.budget import reply_deadline as default_reply_deadline
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.capabilities import Capabilities
@@ -188,6 +188,11 @@ class OpenAINarrator:
             # template. Said in full once; "try again" would only fail again.
             said, self._said_base_model = self._said_base_model, True
             raise CannotNarrate(AGAIN if said else BASE_MODEL)
+        if not told and guard.echoed:
+            # The reply began by writing the prompt's own blocks back (a base model continuing it): cut
+            # there, nothing is left. Said in full once, as the base-model sentence is.
+            said, self._said_base_model = self._said_base_model, True
+            raise CannotNarrate(ECHOED_AGAIN if said else ECHOED)
         if not told:
             raise no_narration()
 
