@@ -77,7 +77,9 @@ def server() -> Iterator[ChatServer]:
 async def _record(tmp_path: Path, server: ChatServer, record: Path, env: dict[str, str] | None = None,
                   *, full: bool = False) -> list[str]:
     settings = Settings(world="tiny", content_dir=WORLDS, saves_dir=tmp_path / "recorded",
-                        llm=llm_settings(server.base_url, record_full=full))
+                        # A loaded machine (the suite runs on every core) can take more than the helpers' 2 s
+                        # for a reply: a timed-out turn would record exchanges its replay never asks for.
+                        llm=llm_settings(server.base_url, record_full=full, timeout=20.0))
     teller = OpenAINarrator(settings.llm, tiny_world(), env=env or {}, record=record)
     session = await GameSession.open(settings, save="game", new=True, world="tiny", narrator=teller)
     stories = []

@@ -74,7 +74,7 @@ class MapControl:
 
     def _history_wanted(self) -> None:
         if self._app.session is not None and self._needs_history() and not self._history_drawn:
-            self._app.run_worker(self._app.refresh_map(), name="load_history", group="history", exclusive=True,
+            self._app.run_worker(self._app.refresh_map, name="load_history", group="history", exclusive=True,
                                  exit_on_error=False)
 
     def resized(self, width: int) -> None:
@@ -132,7 +132,7 @@ class MapControl:
         pane.map.at_turn = turn
         self._app.status.map_turn = turn
         # Drawn again whatever was drawn before: that turn's stage, and every version of the graph.
-        self._app.run_worker(self._app.refresh_map(), name="load_history", group="history", exclusive=True,
+        self._app.run_worker(self._app.refresh_map, name="load_history", group="history", exclusive=True,
                              exit_on_error=False)
         pane.remove_class("-hidden")
         pane.refresh_details()
