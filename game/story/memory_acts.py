@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.story.actions.people import Address, Offer, Pursuit
+from game.story.actions.people import SPOKEN_GREETING, Address, Offer, Pursuit
 from game.story.context import Refusal, Turn
 from game.story.resolve import character_named
 from game.world import CharacterDef
@@ -35,6 +35,8 @@ async def note_action(turn: Turn, verb: str, plan: Any) -> None:
         named = character_named(turn.world, detail) if detail else None
         if named is not None:
             detail = named.short_name  # "about tibby" is remembered as about Tibby
+        if verb == "say" and SPOKEN_GREETING.match(plan.topic.casefold()):
+            verb, detail = "talk", ""  # '"Hello, Hob."' greets him: nobody was told about "hello"
     elif isinstance(plan, Offer):
         character, detail, verb = plan.character, plan.item.name, plan.act
         if verb == "give" and turn.play.carries(plan.item.id):
