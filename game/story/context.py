@@ -174,7 +174,7 @@ class Turn:
             if not present:
                 return Refusal(self.reply("nobody"))
             names = join_words([self.short(n) for n in present], "or")
-            return Refusal(f"Who do you mean? {names} could answer.")
+            return Refusal(f"Whom do you want to ask? {names} could answer.")
         if phrase.strip() in PRONOUNS:
             # Left unresolved (pronouns.resolve found no one it could mean): ask rather than guess.
             names = join_words([self.short(n) for n in present], "or")

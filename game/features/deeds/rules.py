@@ -32,7 +32,7 @@ ACTS: dict[str, ActWords] = {
     "apologize": ActWords("kind", "apologised to", about="for"),
     "threaten": ActWords("harmful", "threatened"),
     "lie": ActWords("harmful", "lied to"),
-    "bribe": ActWords("harmful", "bribed"),
+    "bribe": ActWords("harmful", "tried to bribe"),  # true whether the money was taken or handed back
     "steal": ActWords("harmful", "stole", "from"),
     "show": ActWords("neutral", "showed", "to"),
     "tell": ActWords("neutral", "told", about="about"),
@@ -47,7 +47,7 @@ ACTS: dict[str, ActWords] = {
 ALIASES: dict[str, str] = {"say": "tell", "apologise": "apologize", "take": "steal", "intimidate": "threaten",
                            "assist": "help", "aid": "help", "pay": "bribe", "rob": "steal", "pickpocket": "steal"}
 
-DOING: dict[str, str] = {"threaten": "threatening", "lie": "lying to", "bribe": "bribing", "steal": "stealing from",
+DOING: dict[str, str] = {"threaten": "threatening", "lie": "lying to", "bribe": "trying to bribe", "steal": "stealing from",
                          "accuse": "accusing"}
 """A harmful act as an apology names it: "sorry for *threatening* Tibby"."""
 
