@@ -12,7 +12,7 @@ import pytest
 from game.config import load_settings
 from game.explore.chooser import candidates
 from game.explore.frontier import open_relations, toward
-from game.explore.goals import barrier_goals
+from game.explore.goals import barrier_goals, step_toward
 from game.explore.play import play_game
 from game.explore.reach import Catalogue
 from game.graph.index import GraphIndex
@@ -59,7 +59,9 @@ def test_a_barrier_goal_opens_the_eel_steps_and_goes_down() -> None:
     def next_command(scene: SceneState, turn: int) -> str | None:
         if scene.location == "eelsteps" or turn >= 40:
             return None
-        command = toward(world, scene, goal.ending, relations, tried, goal.opens)
+        # Once the way is open there is nothing left to type: the game goes where the goal leads, as a lane does.
+        command = (toward(world, scene, goal.ending, relations, tried, goal.opens)
+                   or step_toward(world, scene.location or "", goal.places - set(scene.visited)))
         if command is not None:
             tried[command.casefold()] += 1
         return command

@@ -206,6 +206,4 @@ def toward(world: World, scene: SceneState, ending: str, relations: Mapping[Rela
     local = sorted(c for c, place in ahead.typed_at if c in fresh and place in {"", scene.location})
     if local:  # to be typed here, in the world's own words though not among the candidates (bribe maud)
         return min(local, key=lambda c: tried.get(c, 0))
-    if not ahead.commands:  # somewhere to be, nothing to type (a beat that fires there, a barrier's far side)
-        return step_toward(world, scene.location or "", set(ahead.places))
     return step_toward(world, scene.location or "", {p for c, p in ahead.typed_at if c in fresh and p})
