@@ -129,6 +129,11 @@ def test_brinefall_on_a_small_budget_reaches_places_and_does_not_crash(capsys: p
     assert len(report["unreached"]["places"]) < len(world.places) - 1  # somewhere beyond the landing
     assert [e["id"] for e in report["endings"]] == list(world.endings)
     assert not [f for f in report["faults"] if f["kind"] == "exception"]
+    # What the world marks `explore = false` (a beat, a world command) is never listed; the unmarked is.
+    assert "dusk-1" in report["unreached"]["beats"]
+    assert "dusk-3" not in report["unreached"]["beats"]
+    assert "ready-bell-from-ambry" not in report["unreached"]["commands"]
+    assert "password" in report["unreached"]["commands"]
 
 
 @pytest.mark.parametrize("args, message", [

@@ -13,7 +13,7 @@ from collections import Counter
 
 from game.world import World
 from game.world.scene import SceneState
-from game.world.schema import Item, Topic
+from game.world.schema import Item, Reaction, Topic
 
 VERBS = ("look", "inventory", "wait", "exits", "think", "listen", "smell")
 """Parser verbs that need no object: tried now and then, like any player would."""
@@ -34,6 +34,24 @@ def item_word(item: Item) -> str:
     return _name(item.names[-1])
 
 
+def reaction_commands(world: World, who: str, reaction: Reaction) -> list[str]:
+    """How a player sets off ``reaction`` of ``who``: one command for each of its acts, in the world's words."""
+    typed = []
+    for act in reaction.act:
+        item = world.items.get(reaction.item) if reaction.item else None
+        if act in {"give", "show", "bribe"} and item is not None:
+            typed.append(f"{act} {item_word(item)} to {who}")
+        elif act == "steal" and item is not None:
+            typed.append(f"steal {item_word(item)} from {who}")
+        elif act in {"accuse", "lie", "warn"} and reaction.about:
+            typed.append(f"{act} {who} about {_name(reaction.about[0])}")
+        elif act == "lie":  # "lie Hob" is not English; the parser knows "lie to Hob"
+            typed.append(f"lie to {who}")
+        else:
+            typed.append(f"{'talk to' if act == 'talk' else act} {who}")
+    return typed
+
+
 def candidates(world: World, scene: SceneState) -> list[str]:
     """Every command that makes sense here and now, in a stable order."""
     story = scene.story
@@ -49,10 +67,11 @@ def candidates(world: World, scene: SceneState) -> list[str]:
         who = character.short_name
         found += [f"{act} {who}" for act in PERSON_ACTS]
         found += [topic_command(who, topic) for topic in character.topics]
+        # Every act the person answers (a bare "accuse Hob", "apologize to Tibby"); an item shown or given
+        # only while carried (below).
         for reaction in character.reactions:
-            if reaction.about and set(reaction.act) & {"accuse", "lie", "warn"}:
-                act = next(a for a in reaction.act if a in {"accuse", "lie", "warn"})
-                found.append(f"{act} {who} about {_name(reaction.about[0])}")
+            if not (reaction.item and set(reaction.act) & {"give", "show", "bribe"}):
+                found += reaction_commands(world, who, reaction)
         for item_id in scene.inventory:
             item = world.items.get(item_id)
             if item is not None:

@@ -107,15 +107,18 @@ def open_relations(graph: GraphIndex) -> dict[Relation, float]:
 
 
 def frontier(world: World, scene: SceneState, ending: str,
-             relations: Mapping[Relation, float] | None = None) -> Frontier:
-    """What can be done now toward ``ending``; ``relations``: the game's open relations (``open_relations``)."""
+             relations: Mapping[Relation, float] | None = None,
+             opens: tuple[Conditions, str] | None = None) -> Frontier:
+    """What can be done now toward ``ending``; ``relations``: the game's open relations (``open_relations``).
+    ``opens``: toward a barrier instead (what it requires, the place behind it; ``goals.barrier_goals``)."""
     relations = relations or {}
     found = _producers(world)
     flags = {name for name, value in scene.flags.items() if value}
     items = set(scene.inventory)
-    shared = _shared_flags(world, found, ending)
+    shared = set() if opens else _shared_flags(world, found, ending)
     # Each producer with whether it was reached through a shared flag: that chain is played last.
-    level = [(p, False) for p in found if p[0].ending == ending]
+    level = ([((Effects(), opens[0], [], opens[1]), False)] if opens else
+             [(p, False) for p in found if p[0].ending == ending])
     seen: set[int] = set()
     deferred: Frontier | None = None
     for _ in range(DEPTH):
@@ -190,12 +193,12 @@ def _as_frontier(ready: list[Producer]) -> Frontier:
 
 
 def toward(world: World, scene: SceneState, ending: str, relations: Mapping[Relation, float] | None = None,
-           tried: Mapping[str, int] | None = None) -> str | None:
+           tried: Mapping[str, int] | None = None, opens: tuple[Conditions, str] | None = None) -> str | None:
     """The frontier's command when it can be typed here, else the first step toward its place (None: no
     frontier, or nothing of it to do from here). ``tried``: how often this game typed each command; one typed
     ``AGAIN`` times already is left to roaming (a cold person who will not answer it, whatever the scene says)."""
     tried = tried or {}
-    ahead = frontier(world, scene, ending, relations)
+    ahead = frontier(world, scene, ending, relations, opens)
     fresh = {c for c in ahead.commands if tried.get(c, 0) < AGAIN}
     here = sorted((c for c in candidates(world, scene) if c.casefold() in fresh), key=lambda c: tried.get(c, 0))
     if here:

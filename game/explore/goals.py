@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from game.explore.chooser import item_word, topic_command
+from game.explore.chooser import item_word, reaction_commands, topic_command
 from game.world import World
 from game.world.schema import Conditions, Effects
 
@@ -27,6 +27,8 @@ class Goal:
     triggers: set[str] = field(default_factory=set)
     """Commands that set off the ending's own conditions (ringing the bell for the Moot): played too early,
     they end the game in another ending, so a directed game holds them back until late."""
+    opens: tuple[Conditions, str] | None = None
+    """For a barrier's goal: what the barrier requires, and the place behind it (``barrier_goals``)."""
 
 
 def producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | None]]:
@@ -37,14 +39,7 @@ def producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | 
         for topic in character.topics:
             found.append((topic.effects, topic.when, [topic_command(who, topic)], character.location))
         for reaction in character.reactions:
-            typed = []
-            for act in reaction.act:
-                if act in {"give", "show", "bribe"} and reaction.item and reaction.item in world.items:
-                    typed.append(f"{act} {item_word(world.items[reaction.item])} to {who}")
-                elif act in {"accuse", "lie", "warn"} and reaction.about:
-                    typed.append(f"{act} {who} about {reaction.about[0].removeprefix('the ')}")
-                else:
-                    typed.append(f"{'talk to' if act == 'talk' else act} {who}")
+            typed = reaction_commands(world, who, reaction)
             when = reaction.when
             if reaction.item and set(reaction.act) & {"give", "show", "bribe"}:  # the item must be carried
                 when = when.model_copy(update={"items": [*when.items, reaction.item]})
@@ -85,16 +80,40 @@ def _relation(world: World, source: str, target: str, relation: str) -> tuple[st
     return (world.canonical(source) or source, world.canonical(target) or target, relation.upper())
 
 
+def barrier_goals(world: World) -> list[Goal]:
+    """A goal for each barrier on an exit: open it and go through. What lies behind a password or a guard
+    (the Eel Run's cave, the counting room) is half a world that roaming rarely opens by chance."""
+    goals = []
+    for place in world.places.values():
+        for barrier in place.barriers:
+            beyond = place.exits.get(barrier.exit)
+            if beyond in world.places:
+                goal = Goal(f"{place.id}/{barrier.exit}", places={place.id, beyond},
+                            opens=(barrier.requires, beyond))
+                _walk(world, goal, producers(world), [barrier.requires])
+                goal.triggers.clear()  # nothing to hold back: opening the way ends no game
+                goals.append(goal)
+    return goals
+
+
 def goal_for(world: World, ending: str) -> Goal:
     goal = Goal(ending)
     found = producers(world)
-    queue: deque[tuple[Conditions, int]] = deque()
+    starts = []
     for effects, when, typed, where in found:
         if effects.ending == ending:
             goal.commands |= set(typed)
             if where is not None:
                 goal.places.add(where)
-            queue.append((when, 0))
+            starts.append(when)
+    _walk(world, goal, found, starts)
+    return goal
+
+
+def _walk(world: World, goal: Goal, found: list[tuple[Effects, Conditions, list[str], str | None]],
+          starts: list[Conditions]) -> None:
+    """Add to ``goal`` what ``starts`` ask for, walked back through what sets it, ``DEPTH`` steps deep."""
+    queue: deque[tuple[Conditions, int]] = deque((when, 0) for when in starts)
     seen_flags: set[str] = set()
     seen_relations: set[tuple[str, str, str]] = set()
     while queue:
@@ -129,7 +148,6 @@ def goal_for(world: World, ending: str) -> Goal:
                     if where is not None and where in world.places:
                         goal.places.add(where)
                     queue.append((cond, depth + 1))
-    return goal
 
 
 def step_toward(world: World, here: str, targets: set[str]) -> str | None:

@@ -21,7 +21,7 @@ from typing import Any
 from game.config import Settings
 from game.explore.chooser import Chooser
 from game.explore.frontier import Relation, open_relations, toward
-from game.explore.goals import Goal, goal_for, step_toward
+from game.explore.goals import Goal, barrier_goals, goal_for, step_toward
 from game.explore.play import Game, play_game
 from game.explore.reach import Catalogue
 from game.graph.index import GraphIndex
@@ -33,6 +33,8 @@ LANES = 2
 LATE = 2 / 3
 """A directed game holds its ending's triggers back until this share of its turns is played."""
 DIRECTED = 4
+BARRIER_EVERY = 8
+BARRIER_AT = 2
 FRONTIER_SHARE = 0.7
 """How often a directed game, once late (or straight at its ending), takes the frontier's step (``frontier``)."""
 """One game in this many plays toward an ending (``goals``); the rest explore."""
@@ -55,6 +57,7 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
     catalogue = Catalogue.of(world)
     chooser = Chooser(random.Random(f"{options.seed}/{lane}"))
     goals = [goal_for(world, ending) for ending in world.endings]
+    barriers = barrier_goals(world)
     goal: Goal | None = None
     patient = False
     relations: dict[Relation, float] = {}
@@ -68,10 +71,10 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
             return None
         if goal is None:
             return chooser.next_in(world, scene)
-        late = not patient or turn >= options.turns * LATE
-        if late and goal.ending in world.endings:
+        late = not patient or goal.opens is not None or turn >= options.turns * LATE
+        if late and (goal.ending in world.endings or goal.opens):
             tried = {command.casefold(): n for command, n in chooser.this_game.items()}
-            ahead = toward(world, scene, goal.ending, relations, tried)  # the next unmet condition, most turns; the rest roam
+            ahead = toward(world, scene, goal.ending, relations, tried, goal.opens)  # the next unmet condition, most turns; the rest roam
             if ahead is not None and chooser.rng.random() < FRONTIER_SHARE:
                 return chooser.take(scene, ahead)
         held_back = set() if late else {command.casefold() for command in goal.triggers}
@@ -85,6 +88,9 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
     for number in range(lane, options.games, LANES):
         # Every DIRECTED-th game plays toward one ending, the endings in turn.
         goal = goals[(number // DIRECTED) % len(goals)] if goals and number % DIRECTED == DIRECTED - 1 else None
+        # Every BARRIER_EVERY-th game (of the other lane) opens a barrier instead, the barriers in turn.
+        if barriers and number % BARRIER_EVERY == BARRIER_AT:
+            goal = barriers[(number // BARRIER_EVERY) % len(barriers)]
         # The first round toward every ending goes straight at it; the next holds the triggers back (the
         # bell that calls the Moot ends the game in whatever ending is ready), and so on in turn.
         patient = bool(goals) and (number // (DIRECTED * len(goals))) % 2 == 1

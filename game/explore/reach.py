@@ -34,8 +34,9 @@ class Catalogue:
     topics: dict[str, list[str]] = field(default_factory=dict)
     reactions: dict[str, list[str]] = field(default_factory=dict)
     commands: dict[str, list[str]] = field(default_factory=dict)
-    hidden: set[str] = field(default_factory=set)
-    """Labels of topics and beats the world marks ``explore = false``: never listed as unreached."""
+    hidden: set[tuple[str, str]] = field(default_factory=set)
+    """(kind, label) of topics, reactions and commands the world marks ``explore = false``: never listed as
+    unreached."""
     lies: list[tuple[str, list[str], list[str], list[str]]] = field(default_factory=list)
     """(speaker, reply keys, revelation keys it denies, the speaker's own keys) of every lie topic."""
 
@@ -48,23 +49,31 @@ class Catalogue:
                 label = _unique(f"{character.name}: {topic.about[0]}", catalogue.topics)
                 catalogue.topics[label] = keys(world, topic.reply)
                 if not topic.explore:
-                    catalogue.hidden.add(label)
+                    catalogue.hidden.add(("topics", label))
                 if topic.lie:
                     catalogue.lies.append((character.name, keys(world, topic.reply), list(topic.denies), own))
             for reaction in character.reactions:
                 act = "/".join(reaction.act) + (f" {reaction.item}" if reaction.item else "")
                 label = _unique(f"{character.name}: {act}", catalogue.reactions)
                 catalogue.reactions[label] = keys(world, reaction.reply)
+                if not reaction.explore:
+                    catalogue.hidden.add(("reactions", label))
         for command in world.commands:
             catalogue.commands[command.id] = keys(world, command.reply)
+            if not command.explore:
+                catalogue.hidden.add(("commands", command.id))
         return catalogue
 
     def everything(self) -> dict[str, list[str]]:
         world = self.world
         revelations = [f"{c.name}:{r.key}" for c in world.characters for r in c.revelations]
-        return {"places": list(world.places), "topics": [t for t in self.topics if t not in self.hidden],
-                "reactions": list(self.reactions), "beats": [b.id for b in world.beats if b.explore],
-                "revelations": revelations, "commands": list(self.commands)}
+        return {"places": list(world.places), "topics": self._shown("topics", self.topics),
+                "reactions": self._shown("reactions", self.reactions),
+                "beats": [b.id for b in world.beats if b.explore],
+                "revelations": revelations, "commands": self._shown("commands", self.commands)}
+
+    def _shown(self, kind: str, labels: dict[str, list[str]]) -> list[str]:
+        return [label for label in labels if (kind, label) not in self.hidden]
 
     def reached(self, scene: SceneState, output: str) -> dict[str, set[str]]:
         """What this scene and this (squashed) output show as reached."""

@@ -181,6 +181,11 @@ class Effects(Strict):
         return self == Effects()
 
 
+EXPLORE = ("false: `kith explore` does not list it as never reached (content only a path the explorer cannot "
+           "guess leads to; docs/explore.md).")
+EXPLORE_REASON = "Why it is marked ``explore = false``, for the next author."
+
+
 class Topic(Strict):
     """Something to ``ask``/``tell`` a character about. The first topic that matches and holds answers."""
 
@@ -197,10 +202,8 @@ class Topic(Strict):
         default_factory=list, description="For a lie: the revelations (\"NAME:KEY\", or the speaker's own KEY) "
         "it denies. Once the speaker remembers telling the player one of them, they never tell this lie again; "
         "a lie with no ``denies`` stops once the speaker has confessed anything of their own.")
-    explore: bool = Field(default=True, description="false: `kith explore` does not list it as never reached "
-                          "(content only a path the explorer cannot guess leads to; docs/explore.md).")
-    explore_reason: str | None = Field(default=None, min_length=4, max_length=200,
-                                       description="Why it is marked ``explore = false``, for the next author.")
+    explore: bool = Field(default=True, description=EXPLORE)
+    explore_reason: str | None = Field(default=None, min_length=4, max_length=200, description=EXPLORE_REASON)
 
 
 class Reaction(Strict):
@@ -223,6 +226,8 @@ class Reaction(Strict):
     first_meeting: bool = Field(
         default=False, description="Only when this person meets the player for the first time (they remember "
         "every meeting after it, whatever the player did then).")
+    explore: bool = Field(default=True, description=EXPLORE)
+    explore_reason: str | None = Field(default=None, min_length=4, max_length=200, description=EXPLORE_REASON)
 
 
 class Revelation(Strict):
@@ -431,10 +436,8 @@ class Beat(Strict):
     visible: list[NonEmpty] = Field(default_factory=list)
     effects: Effects = Field(default_factory=Effects)
     once: bool = True
-    explore: bool = Field(default=True, description="false: `kith explore` does not list it as never reached "
-                          "(content only a path the explorer cannot guess leads to; docs/explore.md).")
-    explore_reason: str | None = Field(default=None, min_length=4, max_length=200,
-                                       description="Why it is marked ``explore = false``, for the next author.")
+    explore: bool = Field(default=True, description=EXPLORE)
+    explore_reason: str | None = Field(default=None, min_length=4, max_length=200, description=EXPLORE_REASON)
 
 
 class Command(Strict):
@@ -447,6 +450,8 @@ class Command(Strict):
     effects: Effects = Field(default_factory=Effects)
     otherwise: Text | None = None
     once: bool = False
+    explore: bool = Field(default=True, description=EXPLORE)
+    explore_reason: str | None = Field(default=None, min_length=4, max_length=200, description=EXPLORE_REASON)
 
 
 class Ending(Strict):
