@@ -85,3 +85,19 @@ def open_relations(graph: GraphIndex) -> set[tuple[str, str, str]]:
     """Open relations by names: (source, target, RELATION)."""
     names = {node.id: node.name for node in graph.nodes.values()}
     return {(names[e.source], names[e.target], e.relation) for e in graph.open_edges.values()}
+
+
+def run_recorded(tmp_path: Path, base_url: str, save: str, lines: list[str]) -> tuple[int, Path]:
+    """``kith run --transcript --record`` of ``lines`` on the tiny world against the server at ``base_url``,
+    with an empty settings file and saves under ``tmp_path/saves``: the exit code and the recording's path."""
+    from game.__main__ import main  # the whole command line, loaded only by the tests that run it
+
+    commands = tmp_path / "commands.txt"
+    commands.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = tmp_path / "kith.toml"
+    config.write_text("", encoding="utf-8")
+    record = tmp_path / "game.jsonl"
+    code = main(["--config", str(config), "--saves-dir", str(tmp_path / "saves"), "--content-dir", str(WORLDS),
+                 "run", "--transcript", "--save", save, "--world", "tiny", "--record", str(record),
+                 "--base-url", base_url, "--model", "test-model", str(commands)])
+    return code, record

@@ -18,7 +18,6 @@ from chat_server import ChatServer, Text, ToolCalls
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from llm_helpers import (
-    WORLDS,
     character,
     collect,
     edge,
@@ -26,11 +25,11 @@ from llm_helpers import (
     llm_settings,
     relation,
     request,
+    run_recorded,
     seeded_graph,
     tiny_world,
 )
 
-from game.__main__ import main
 from game.config import LLMSettings
 from game.narrator.llm.base_model import ECHOED, ECHOED_AGAIN
 from game.narrator.llm.guard import END_OF_TURN, PROMPT_TAGS, SafeStream, mask_secrets, until_end
@@ -173,14 +172,7 @@ def test_a_recorded_game_keeps_no_echo_in_the_story_the_memory_or_the_save(
                                                         "Edda Marsh trusts Sam Reed since Sam held her wick.")]})],
                   content="Done." + ECHO),
     )
-    commands = tmp_path / "commands.txt"
-    commands.write_text("transcript on\nhelp Edda with the wick\n", encoding="utf-8")
-    config = tmp_path / "kith.toml"
-    config.write_text("", encoding="utf-8")
-    record = tmp_path / "game.jsonl"
-    code = main(["--config", str(config), "--saves-dir", str(tmp_path / "saves"), "--content-dir", str(WORLDS),
-                 "run", "--transcript", "--save", "echo", "--world", "tiny", "--record", str(record),
-                 "--base-url", server.base_url, "--model", "test-model", str(commands)])
+    code, record = run_recorded(tmp_path, server.base_url, "echo", ["transcript on", "help Edda with the wick"])
     story = capsys.readouterr().out
     assert code == 0, story
     assert "She grunts, which is thanks." in story

@@ -19,7 +19,6 @@ from helpers.saves import stored_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from llm_helpers import (
-    WORLDS,
     character,
     collect,
     edge,
@@ -28,11 +27,11 @@ from llm_helpers import (
     narrator,
     relation,
     request,
+    run_recorded,
     seeded_graph,
     tiny_world,
 )
 
-from game.__main__ import main
 from game.config import LLMSettings
 from game.narrator.llm.guard import END_OF_TURN, TEMPLATE_MARKERS, SafeStream, mask_secrets, until_end
 from game.narrator.llm.narrator import OpenAINarrator
@@ -207,14 +206,7 @@ def test_a_recorded_game_with_a_key_shows_no_marker_anywhere(tmp_path: Path, ser
     server.require_key = KEYED
     monkeypatch.setenv("OPENAI_API_KEY", KEYED)
     server.push(*[reply for _, replies in LEAKY for reply in replies])
-    commands = tmp_path / "commands.txt"
-    commands.write_text("\n".join(["transcript on", LEAKY[0][0], LEAKY[1][0]]) + "\n", encoding="utf-8")
-    config = tmp_path / "kith.toml"
-    config.write_text("", encoding="utf-8")
-    record = tmp_path / "game.jsonl"
-    code = main(["--config", str(config), "--saves-dir", str(tmp_path / "saves"), "--content-dir", str(WORLDS),
-                 "run", "--transcript", "--save", "keyed", "--world", "tiny", "--record", str(record),
-                 "--base-url", server.base_url, "--model", "test-model", str(commands)])
+    code, record = run_recorded(tmp_path, server.base_url, "keyed", ["transcript on", LEAKY[0][0], LEAKY[1][0]])
     story = capsys.readouterr().out
     assert code == 0, story
     assert "She grunts, which is thanks." in story and "The wind hums in the glass." in story
