@@ -33,11 +33,13 @@ LANES = 2
 LATE = 2 / 3
 """A directed game holds its ending's triggers back until this share of its turns is played."""
 DIRECTED = 4
+"""One game in this many plays toward an ending (``goals``); the rest explore."""
 BARRIER_EVERY = 8
 BARRIER_AT = 2
+"""One game in ``BARRIER_EVERY``, the one at ``BARRIER_AT`` of each run (never a directed one), plays toward
+opening an exit barrier instead."""
 FRONTIER_SHARE = 0.7
 """How often a directed game, once late (or straight at its ending), takes the frontier's step (``frontier``)."""
-"""One game in this many plays toward an ending (``goals``); the rest explore."""
 
 
 @dataclass(frozen=True)
