@@ -167,12 +167,14 @@ class BulkLoader:
     """Applies an import's lines one by one, each with the rules of one upsert call.
 
     Most lines of a long import only write or end relations between people who already exist. Those take
-    a lean path here that follows ``UpsertExecution._upsert_edge`` and ``_close`` step for step (sign check, endpoint
+    a lean path here in the order of ``UpsertExecution._upsert_edge`` and ``_close`` (sign check, endpoint
     names, inverse and symmetric relations, self-healing of duplicate open versions, exclusions, default
     and public knowers) without its per-call set-up, with names and relations resolved once per file
-    instead of once per edge. Every other line (nodes, ``knownBy``, ``toldBy``) goes through
-    ``UpsertExecution`` itself, reading this loader as its ``GraphReader``. ``tests/test_graph_bulk.py``
-    holds the two to the same results.
+    instead of once per edge, applying ``game.graph.upsert``'s rules (``unchanged``, ``heal_key``,
+    ``end_refusal``, ``authors``, ``excluded_relations``, ``node_ids``, ``edge_id_for``) to rows: the
+    rules are not restated here. Every other line (nodes, ``knownBy``, ``toldBy``) goes through
+    ``UpsertExecution`` itself, reading this loader's rows as its ``GraphReader``.
+    ``tests/test_graph_bulk_rules.py`` and ``tests/test_graph_bulk.py`` hold the two to the same rows.
 
     Built from the save as it is (``nodes``, merged-away node IDs, its open versions, every version ID
     and every knower row, as table rows); ``load`` holds what the import wrote.
