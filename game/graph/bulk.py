@@ -433,7 +433,7 @@ class BulkLoader:
             line.created[edge_id] = row
             line.by_key.setdefault((source_id, target_id, relation.name), []).append(row)
             knowings = line.knowings  # a new version: nobody knew it before
-            for knower in authors((source, target), source_id, target_id):
+            for knower in authors(source, target, source_id, target_id):
                 knowings[(edge_id, knower)] = (edge_id, knower, "authored", None, 1.0, turn)
             if public:
                 knowings[(edge_id, PUBLIC)] = (edge_id, PUBLIC, "authored", None, 1.0, turn)
@@ -493,7 +493,7 @@ class BulkLoader:
                   public: bool) -> list[KnowingRow]:
         """``default_knowings`` with no witnesses (its individual ends, authored), plus everyone when public."""
         rows: list[KnowingRow] = [(edge_id, knower, "authored", None, 1.0, turn)
-                                  for knower in authors((source, target), row[SOURCE], row[TARGET])]
+                                  for knower in authors(source, target, row[SOURCE], row[TARGET])]
         if public:
             rows.append((edge_id, PUBLIC, "authored", None, 1.0, turn))
         return rows

@@ -515,14 +515,16 @@ def edge_id_for(slug: str, number: int) -> str:
     return f"edge-{slug}-{triples[number % 46656]}{triples[number // 46656 % 46656]}"
 
 
-def authors(ends: Iterable[Node], source: str, target: str) -> list[str]:
-    """Who knows a new version of ``source``'s relation to ``target`` because they are in it: the named
-    ends that are individuals (groups and factions know nothing themselves), once each, in order. The
-    first rule of ``default_knowings``, for an import's rows."""
+def authors(first: Node, second: Node, source: str, target: str) -> list[str]:
+    """Who knows a new version of ``source``'s relation to ``target`` because they are in it: of the two
+    ends named (``first``, ``second``), those that are individuals (groups and factions know nothing
+    themselves), once each. The first rule of ``default_knowings``, for an import's rows."""
     found: list[str] = []
-    for node in ends:
-        if node.type == "individual" and node.id in (source, target) and node.id not in found:
-            found.append(node.id)
+    first_id, second_id = first.id, second.id
+    if first.type == "individual" and first_id in (source, target):
+        found.append(first_id)
+    if second_id != first_id and second.type == "individual" and second_id in (source, target):
+        found.append(second_id)
     return found
 
 
