@@ -21,6 +21,7 @@ from game.graph.ports import GraphReader, GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.store.database import SaveDatabase
+from game.store.graph_view import GraphView, finish
 
 VOCABULARY = Vocabulary.default()
 
@@ -168,3 +169,51 @@ async def test_new_edge_ids_avoid_every_stored_version(store: Store) -> None:
         await store.commit(execution.writes, turn)
         ids.append(outcome["edges"]["results"][0]["id"])
     assert len(set(ids)) == 3
+
+
+async def _answers(reader: Any, node_ids: list[str], edge_ids: list[str]) -> dict[str, Any]:
+    """Every ``GraphReader`` read of the same questions, as plain data (models and records alike)."""
+    def edges(found: Any) -> list[Any]:
+        return sorted((e.to_json_dict() for e in found), key=lambda e: e["id"])
+
+    names = ["mira", "the fox", "tomas", "guild", "oren", "nobody"]
+    knowings = await reader.knowings_of(edge_ids)
+    return {
+        "named": {k: [n.to_json_dict() for n in v] for k, v in (await reader.nodes_named(names)).items()},
+        "nodes": {k: v.to_json_dict() for k, v in (await reader.get_nodes([*node_ids, "npc-nobody"])).items()},
+        "node ids taken": [await reader.node_id_taken(i) for i in [*node_ids, "npc-nobody"]],
+        "edge ids taken": [await reader.edge_id_taken(i) for i in [*edge_ids, "edge-none-000000"]],
+        "open of": {i: edges(await reader.open_edges_of(i)) for i in node_ids},
+        "between": edges(await reader.open_edges_between("npc-mira", "npc-tomas", "FEARS")),
+        "degree": await reader.open_degree(node_ids),
+        "longest": await reader.longest_name(),
+        "knowers": {e: sorted((k.knower, k.how, k.source, k.confidence, k.since_turn) for k in rows.values())
+                    for e, rows in knowings.items()},
+    }
+
+
+async def test_every_reader_of_a_save_answers_alike_and_the_index_before_its_writes_are_committed(
+        tmp_path: Path) -> None:
+    path = tmp_path / "alike.sqlite"
+    db = await SaveDatabase.open(path, create=True)
+    try:
+        await play_story(SqlStore(db))
+        index = await db.load_graph_index()
+        execution = UpsertExecution(index, VOCABULARY, 5, rng=random.Random(5))
+        outcome = await execution.run({"nodes": [node_call("Oren")],
+                                       "edges": [edge_call("Mira", "Tomas", "FEARS", -0.3), edge_call("Oren", "Mira", "KNOWS")],
+                                       "closeEdges": [{"sourceName": "Mira", "targetName": "Tomas", "relation": "TRUSTS"}]})
+        assert outcome.error is None
+        index.apply(execution.writes)  # the overlay: written over what the index read, not committed yet
+        node_ids = sorted(n.id for n in index.nodes.values())
+        edge_ids = sorted({*(e.id for e in await db.all_edges()), *execution.writes.edges})
+        overlaid = await _answers(index, node_ids, edge_ids)
+        await db.commit_graph(execution.writes)
+        committed = await _answers(db.graph, node_ids, edge_ids)
+        with GraphView.open(path) as view:  # type: ignore[union-attr]
+            quick = finish(_answers(view, node_ids, edge_ids))
+        reopened = await _answers(await db.load_graph_index(), node_ids, edge_ids)
+    finally:
+        await db.close()
+    assert overlaid["between"] and overlaid["knowers"] and "oren" in overlaid["named"]
+    assert overlaid == committed == quick == reopened

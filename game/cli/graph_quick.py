@@ -76,7 +76,7 @@ def dump_view(args: argparse.Namespace, saves_dir: Path) -> int | None:
     if view is None:
         return None
     with view:
-        nodes, edges = view.all_nodes(), view.all_edges()
+        nodes, edges = finish(view.all_nodes()), finish(view.all_edges())
     print_json({"nodes": [n.to_json_dict() for n in nodes], "edges": [e.to_json_dict() for e in edges]})
     return 0
 

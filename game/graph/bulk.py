@@ -37,10 +37,22 @@ from game.graph.models import (
     UpsertCall,
     UpsertResult,
 )
-from game.graph.names import NameMatch, NameTrie, normalize_name, resolve_name, slugify
+from game.graph.names import NameMatch, NameTrie, normalize_name, resolve_name
 from game.graph.ports import GraphWrites
 from game.graph.trusted import trusted
-from game.graph.upsert import STRENGTH_TOLERANCE, CallRejected, UpsertExecution, parse_call, suffix_triples
+from game.graph.upsert import (
+    CallRejected,
+    UpsertExecution,
+    authors,
+    edge_id_for,
+    edge_slug,
+    end_refusal,
+    excluded_relations,
+    heal_key,
+    node_ids,
+    parse_call,
+    unchanged,
+)
 from game.graph.version_rows import (
     FACT,
     ID,
@@ -155,12 +167,14 @@ class BulkLoader:
     """Applies an import's lines one by one, each with the rules of one upsert call.
 
     Most lines of a long import only write or end relations between people who already exist. Those take
-    a lean path here that follows ``UpsertExecution._upsert_edge`` and ``_close`` step for step (sign check, endpoint
+    a lean path here in the order of ``UpsertExecution._upsert_edge`` and ``_close`` (sign check, endpoint
     names, inverse and symmetric relations, self-healing of duplicate open versions, exclusions, default
     and public knowers) without its per-call set-up, with names and relations resolved once per file
-    instead of once per edge. Every other line (nodes, ``knownBy``, ``toldBy``) goes through
-    ``UpsertExecution`` itself, reading this loader as its ``GraphReader``. ``tests/test_graph_bulk.py``
-    holds the two to the same results.
+    instead of once per edge, applying ``game.graph.upsert``'s rules (``unchanged``, ``heal_key``,
+    ``end_refusal``, ``authors``, ``excluded_relations``, ``node_ids``, ``edge_id_for``) to rows: the
+    rules are not restated here. Every other line (nodes, ``knownBy``, ``toldBy``) goes through
+    ``UpsertExecution`` itself, reading this loader's rows as its ``GraphReader``.
+    ``tests/test_graph_bulk_rules.py`` and ``tests/test_graph_bulk.py`` hold the two to the same rows.
 
     Built from the save as it is (``nodes``, merged-away node IDs, its open versions, every version ID
     and every knower row, as table rows); ``load`` holds what the import wrote.
@@ -303,11 +317,7 @@ class BulkLoader:
             if key in keys or self.nodes.nodes_with_name(key):
                 return None  # the same name twice, or someone already known: an update, decided the usual way
             keys.add(key)
-            base = f"npc-{slugify(name) or 'node'}"
-            node_id, counter = base, 1
-            while node_id in made or self.nodes.id_in_use(node_id):
-                counter += 1
-                node_id = f"{base}-{counter}"
+            node_id = next(i for i in node_ids(name) if i not in made and not self.nodes.id_in_use(i))
             made[node_id] = trusted(Node, {
                 "id": node_id, "name": name, "aliases": [], "type": kind, "labels": [], "summary": summary,
                 "first_seen_turn": turn, "last_seen_turn": turn, "attributes": {}})
@@ -380,8 +390,7 @@ class BulkLoader:
             normalized = self.vocabulary.normalize(written)
             valence = self.vocabulary.valence(normalized.name)
             found = self._relations[written] = _Relation(
-                normalized, slugify(normalized.name, max_length=20) or "rel",
-                tuple(self.vocabulary.normalize(name) for name in self.vocabulary.excluded_by(normalized.name)),
+                normalized, edge_slug(normalized.name), tuple(excluded_relations(self.vocabulary, normalized.name)),
                 1.0 if valence == "positive" else -1.0 if valence == "negative" else 0.0)
         return found
 
@@ -406,8 +415,7 @@ class BulkLoader:
                 counts.edges_skipped += 1
                 continue
             current = self._self_heal(self._open_versions(line, source.id, target.id, relation), turn, line, counts)
-            if current is not None and abs(current[STRENGTH] - strength) <= STRENGTH_TOLERANCE \
-                    and current[FACT] == fact:
+            if current is not None and unchanged(current[STRENGTH], current[FACT], strength, fact):
                 if public:  # nothing new about the relation, but now everyone knows it
                     stored = self.knowers(current[ID])
                     for knowing in self._knowings(current[ID], current, source, target, turn, public=True):
@@ -425,11 +433,8 @@ class BulkLoader:
             line.created[edge_id] = row
             line.by_key.setdefault((source_id, target_id, relation.name), []).append(row)
             knowings = line.knowings  # a new version: nobody knew it before
-            if source.type == "individual" and (source.id == source_id or source.id == target_id):
-                knowings[(edge_id, source.id)] = (edge_id, source.id, "authored", None, 1.0, turn)
-            if target.id != source.id and target.type == "individual" \
-                    and (target.id == source_id or target.id == target_id):
-                knowings[(edge_id, target.id)] = (edge_id, target.id, "authored", None, 1.0, turn)
+            for knower in authors(source, target, source_id, target_id):
+                knowings[(edge_id, knower)] = (edge_id, knower, "authored", None, 1.0, turn)
             if public:
                 knowings[(edge_id, PUBLIC)] = (edge_id, PUBLIC, "authored", None, 1.0, turn)
             for excluded in written.excludes:
@@ -451,11 +456,10 @@ class BulkLoader:
 
     def _open_versions(self, line: _Line, source: str, target: str, relation: NormalizedRelation) -> list[EdgeRow]:
         name = relation.name
-        keys = ((source, target, name), (target, source, name)) if relation.symmetric and source != target \
-            else ((source, target, name),)
         found: list[EdgeRow] = []
         closed, held, pending = line.closed, self._open, line.by_key
-        for key in keys:
+        for first, second in relation.directions(source, target):
+            key = (first, second, name)
             rows = held.get(key)
             if rows:
                 found += [row for row in rows if row[ID] not in closed] if closed else rows
@@ -470,7 +474,8 @@ class BulkLoader:
             return None
         if len(versions) == 1:
             return versions[0]
-        ordered = sorted(versions, key=lambda r: (r[VALID_AT], r[ID] in line.created, r[ID]))
+        created = line.created
+        ordered = sorted(versions, key=lambda r: heal_key(r[VALID_AT], r[ID] in created, r[ID]))
         for stale in ordered[:-1]:
             BulkLoader._close_version(line, stale, turn)
             counts.closed += 1
@@ -478,22 +483,17 @@ class BulkLoader:
 
     @staticmethod
     def _close_version(line: _Line, row: EdgeRow, turn: int) -> None:
-        if turn < row[VALID_AT]:
-            raise CallRejected(
-                f"{row[RELATION]} from {row[SOURCE]} to {row[TARGET]} was last set at turn {row[VALID_AT]}; "
-                f"a change dated turn {turn} would end it before it began (use turn {row[VALID_AT]} or later)"
-            )
+        refusal = end_refusal(row[RELATION], row[SOURCE], row[TARGET], row[VALID_AT], turn)
+        if refusal:
+            raise CallRejected(refusal)
         line.closed[row[ID]] = row
 
     @staticmethod
     def _knowings(edge_id: str, row: EdgeRow, source: Node, target: Node, turn: int, *,
                   public: bool) -> list[KnowingRow]:
         """``default_knowings`` with no witnesses (its individual ends, authored), plus everyone when public."""
-        rows: list[KnowingRow] = []
-        ends = (row[SOURCE], row[TARGET])
-        for node in (source, target) if source.id != target.id else (source,):
-            if node.type == "individual" and node.id in ends:
-                rows.append((edge_id, node.id, "authored", None, 1.0, turn))
+        rows: list[KnowingRow] = [(edge_id, knower, "authored", None, 1.0, turn)
+                                  for knower in authors(source, target, row[SOURCE], row[TARGET])]
         if public:
             rows.append((edge_id, PUBLIC, "authored", None, 1.0, turn))
         return rows
@@ -507,10 +507,9 @@ class BulkLoader:
             line.knowings[key] = knowing_row(kept)
 
     def _new_edge_id(self, line: _Line, slug: str) -> str:
-        draw, triples, taken, created = self.rng.getrandbits, suffix_triples(), self._ids, line.created
+        draw, taken, created = self.rng.getrandbits, self._ids, line.created
         while True:
-            number = draw(31)  # ``upsert._base36`` by two lookups, inline: a hundred thousand calls
-            candidate = f"edge-{slug}-{triples[number % 46656]}{triples[number // 46656 % 46656]}"
+            candidate = edge_id_for(slug, draw(31))
             if candidate not in created and candidate not in taken:
                 return candidate
 

@@ -1,8 +1,12 @@
 """What the graph algorithms need from wherever the graph lives.
 
-Two implementations serve these protocols: ``game.graph.index.GraphIndex`` (a session's in-memory
-graph, kept in step with each commit) and ``game.store.graph_repo.SqlGraph`` (the save file itself, read
-through its indexes for one-shot CLI commands). Upsert and retrieval are written once, against these.
+The save's tables are read one way: ``game.store.graph_sql.GraphTables``, every read through the
+tables' indexes, written once. A one-shot command reads through it directly (``SqlGraph``, or the quick
+commands' ``GraphView``); a session reads through ``game.graph.index.GraphIndex``, the in-memory index
+kept in step with each commit, filled lazily from those same reads (``SqlGraphSource``) and holding the
+writes not committed yet as an overlay. An import (``game.graph.bulk``) keeps its pending rows itself and
+shows them to ``UpsertExecution`` through a small adapter. Upsert and retrieval are written once, against
+``GraphReader``; the graph layer never imports the store, so the protocol lives here.
 """
 
 from __future__ import annotations

@@ -15,10 +15,11 @@ modules (``vocabulary``, ``names``, ``merge_plan``).
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
 import string
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -236,12 +237,10 @@ class UpsertExecution:
         return node
 
     async def _new_node_id(self, name: str) -> str:
-        base = f"npc-{slugify(name) or 'node'}"
-        candidate, counter = base, 1
-        while candidate in self.writes.nodes or await self.reader.node_id_taken(candidate):
-            counter += 1
-            candidate = f"{base}-{counter}"
-        return candidate
+        for candidate in node_ids(name):
+            if candidate not in self.writes.nodes and not await self.reader.node_id_taken(candidate):
+                return candidate
+        raise AssertionError("node_ids never ends")
 
     # ----------------------------------------------------------------------------------------- edges
 
@@ -287,7 +286,7 @@ class UpsertExecution:
             return EdgeResult(id=None, source=source.id, target=target.id, relation=relation.name, fact=given.fact,
                               skipped=held)
         current = self._self_heal(versions, closed)
-        if current is not None and _same(current, given):
+        if current is not None and unchanged(current.strength, current.fact, given.strength, given.fact):
             if knowers is not None or given.public or teller is not None:
                 # Nothing new about the relation, but news about who knows it (a secret told, made public).
                 stored = (await self.reader.knowings_of([current.id])).get(current.id, {})
@@ -381,8 +380,8 @@ class UpsertExecution:
         """The open relations the vocabulary says cannot stand beside ``relation`` between these ends
         (TRUSTS ends DISTRUSTS): a new version of it closes them."""
         found: list[Edge] = []
-        for name in self.vocabulary.excluded_by(relation):
-            found += await self._open_versions(source, target, self.vocabulary.normalize(name))
+        for excluded in excluded_relations(self.vocabulary, relation):
+            found += await self._open_versions(source, target, excluded)
         return found
 
     def _held_contradiction(self, contradicted: list[Edge], source: Node, target: Node) -> str | None:
@@ -409,9 +408,8 @@ class UpsertExecution:
         """Keep the newest open version; close any older ones left open by earlier faults."""
         if not versions:
             return None
-        # Ties on valid_at fall to the ID, as in retrieval's ``newest_per_relation``, so the version kept
-        # is the one retrieval already shows, whatever order the reader returned them in.
-        ordered = sorted(versions, key=lambda e: (e.valid_at, e.id in self.writes.created_edges, e.id))
+        created = self.writes.created_edges
+        ordered = sorted(versions, key=lambda e: heal_key(e.valid_at, e.id in created, e.id))
         newest = ordered[-1]
         for stale in ordered[:-1]:
             self._close_version(stale)
@@ -422,13 +420,9 @@ class UpsertExecution:
         return newest
 
     def _close_version(self, edge: Edge) -> None:
-        if self.turn < edge.valid_at:
-            # Only reachable when an author writes back in time (`graph upsert --turn`): a version may not
-            # end before it began.
-            raise CallRejected(
-                f"{edge.relation} from {edge.source} to {edge.target} was last set at turn {edge.valid_at}; "
-                f"a change dated turn {self.turn} would end it before it began (use turn {edge.valid_at} or later)"
-            )
+        refusal = end_refusal(edge.relation, edge.source, edge.target, edge.valid_at, self.turn)
+        if refusal:
+            raise CallRejected(refusal)
         self.buffer.put_edge(edge.model_copy(update={"invalid_at": self.turn}))
 
     async def new_edge_id(self, relation: str) -> str:
@@ -437,10 +431,9 @@ class UpsertExecution:
         return await self._new_edge_id(relation)
 
     async def _new_edge_id(self, relation: str) -> str:
-        slug = slugify(relation, max_length=20) or "rel"
+        slug = edge_slug(relation)
         while True:
-            suffix = _base36(self._rng.getrandbits(31))
-            candidate = f"edge-{slug}-{suffix}"
+            candidate = edge_id_for(slug, self._rng.getrandbits(31))
             if candidate not in self.writes.edges and not await self.reader.edge_id_taken(candidate):
                 return candidate
 
@@ -467,25 +460,78 @@ class UpsertExecution:
                 for e in versions]
 
 
-def _base36(number: int) -> str:
-    """Six characters of ``[0-9a-z]`` (36**6 > 2**31), cheaper than drawing six choices."""
-    digits = []
-    for _ in range(6):
-        number, digit = divmod(number, 36)
-        digits.append(_SUFFIX_ALPHABET[digit])
-    return "".join(digits)
-
-
 @functools.cache
 def suffix_triples() -> tuple[str, ...]:
-    """Every three-character run of ``_base36``'s digits, least significant first, by value: a bulk load
-    draws the very IDs one call would (a 31-bit number is two runs of three) by two table lookups."""
+    """Every run of three base-36 digits (``[a-z0-9]``), least significant first, by value: a 31-bit number
+    is two runs of three (36**6 > 2**31)."""
     alphabet = _SUFFIX_ALPHABET
     return tuple(alphabet[n % 36] + alphabet[n // 36 % 36] + alphabet[n // 1296] for n in range(36 ** 3))
 
 
-def _same(edge: Edge, given: EdgeInput) -> bool:
-    return abs(edge.strength - given.strength) <= STRENGTH_TOLERANCE and edge.fact == given.fact
+# ------------------------------------------------------------------------------------------- the rules
+# Every rule of versioning a relation, as functions of plain values: ``UpsertExecution`` applies them to
+# models, ``game.graph.bulk`` (an import) to the rows the save will hold. One copy, so the two cannot part.
+
+
+def unchanged(strength: float, fact: str, given_strength: float, given_fact: str) -> bool:
+    """Whether a restated relation says nothing new (the same fact, the same strength): a no-op."""
+    return abs(strength - given_strength) <= STRENGTH_TOLERANCE and fact == given_fact
+
+
+def heal_key(valid_at: int, written_here: bool, edge_id: str) -> tuple[int, bool, str]:
+    """The order open versions of one relation are kept in when several are open: the last one is kept
+    and the rest closed (self-healing). Ties on ``valid_at`` go to a version this execution wrote, then to
+    the ID, as in retrieval's ``newest_per_relation``, so the version kept is the one retrieval shows."""
+    return valid_at, written_here, edge_id
+
+
+def end_refusal(relation: str, source: str, target: str, valid_at: int, turn: int) -> str | None:
+    """Why a version that began at ``valid_at`` may not end at ``turn``, or None. Only reachable when an
+    author writes back in time (``graph upsert --turn``, an import's ``turn``)."""
+    if turn >= valid_at:
+        return None
+    return (f"{relation} from {source} to {target} was last set at turn {valid_at}; "
+            f"a change dated turn {turn} would end it before it began (use turn {valid_at} or later)")
+
+
+def node_ids(name: str) -> Iterator[str]:
+    """A new node's readable IDs in the order tried: ``npc-<slug>``, then ``-2``, ``-3``...; the first no
+    saved, merged-away or buffered node has is its ID."""
+    base = f"npc-{slugify(name) or 'node'}"
+    yield base
+    for counter in itertools.count(2):
+        yield f"{base}-{counter}"
+
+
+def edge_slug(relation: str) -> str:
+    """The relation's part of its versions' IDs."""
+    return slugify(relation, max_length=20) or "rel"
+
+
+def edge_id_for(slug: str, number: int) -> str:
+    """The version ID a 31-bit random ``number`` gives: ``edge-<slug>-`` and six base-36 digits, least
+    significant first (two table lookups: an import draws a hundred thousand)."""
+    triples = suffix_triples()
+    return f"edge-{slug}-{triples[number % 46656]}{triples[number // 46656 % 46656]}"
+
+
+def authors(first: Node, second: Node, source: str, target: str) -> list[str]:
+    """Who knows a new version of ``source``'s relation to ``target`` because they are in it: of the two
+    ends named (``first``, ``second``), those that are individuals (groups and factions know nothing
+    themselves), once each. The first rule of ``default_knowings``, for an import's rows."""
+    found: list[str] = []
+    first_id, second_id = first.id, second.id
+    if first.type == "individual" and first_id in (source, target):
+        found.append(first_id)
+    if second_id != first_id and second.type == "individual" and second_id in (source, target):
+        found.append(second_id)
+    return found
+
+
+def excluded_relations(vocabulary: Vocabulary, relation: str) -> list[NormalizedRelation]:
+    """The relations the vocabulary says cannot stand beside ``relation`` between the same ends (TRUSTS
+    ends DISTRUSTS): a new version of ``relation`` closes their open versions."""
+    return [vocabulary.normalize(name) for name in vocabulary.excluded_by(relation)]
 
 
 def parse_call(call: UpsertCall | dict[str, Any] | str) -> UpsertCall:

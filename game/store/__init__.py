@@ -5,7 +5,8 @@ The store knows tables, not prompts: it imports the graph's models and nothing a
 - ``connection``: recognising, creating (under a temporary name) and opening save files.
 - ``lock``: one writing process per save (an advisory ``flock`` held while a game is open).
 - ``database``: ``SaveDatabase``, one open save and its transactions.
-- ``graph_repo``: the graph's tables, rows and the SQL ``GraphReader``.
+- ``graph_sql``: every read of the graph's tables, once; ``graph_repo``: rows as models, the readers over a
+  save (``SqlGraph``, ``SqlGraphSource``) and writing the graph's rows; ``graph_view``: the reads as records.
 - ``journal``: before-images per turn.
 - ``undo``: undoing a turn: its journal folded and put back a table and kind at a time.
 - ``identity``: the merge log and applying a merge plan (decided in ``game.graph.merge_plan``).

@@ -1,7 +1,9 @@
-"""The graph's tables: row conversion, the SQL ``GraphReader``, and writing buffered rows.
+"""The graph's tables: rows as models, the readers over the save (``SqlGraph``, ``SqlGraphSource``) and
+writing buffered rows.
 
-``SqlGraph`` answers every read through an index (names by normalized form, open edges by either end),
-so a one-shot retrieval touches only the neighbourhood it walks, whatever the size of the save.
+Both readers are ``game.store.graph_sql``'s one set of reads (every read through an index: names by
+normalized form, open edges by either end), so a one-shot retrieval touches only the neighbourhood it
+walks, whatever the size of the save.
 """
 
 from __future__ import annotations
@@ -14,17 +16,15 @@ from typing import Any
 import aiosqlite
 
 from game.graph.knowledge import Knowing
-from game.graph.models import MAX_NAME_CHARS, Edge, Node
-from game.graph.names import NameTrie, normalize_name
+from game.graph.models import Edge, Node
+from game.graph.names import normalize_name
 from game.graph.trusted import trusted
 from game.store import decoded
-from game.store.damage import READ_ERRORS, damaged, reads
-
-NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
-EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
-KNOWING_COLUMNS = "edge_id, knower, how, source, confidence, since_turn"
-_CHUNK = 400  # well under SQLite's bound-parameter limit
-
+from game.store.graph_sql import EDGE_COLUMNS as EDGE_COLUMNS
+from game.store.graph_sql import KNOWING_COLUMNS as KNOWING_COLUMNS
+from game.store.graph_sql import NODE_COLUMNS as NODE_COLUMNS
+from game.store.graph_sql import Decode, GraphTables, SyncTables, finish
+from game.store.graph_sql import chunks as _chunks
 
 # Rows were validated on the way in and the tables re-check them (CHECK, NOT NULL, foreign keys), so
 # reading them back skips pydantic's validation: opening a save of 100k versions is dominated by it.
@@ -195,11 +195,6 @@ async def delete_node(conn: aiosqlite.Connection, node_id: str) -> None:
     await conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))
 
 
-def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
-    for start in range(0, len(values), _CHUNK):
-        yield values[start:start + _CHUNK]
-
-
 async def edges_by_id(conn: aiosqlite.Connection, edge_ids: Sequence[str]) -> dict[str, Edge]:
     """The stored versions among ``edge_ids`` (absent IDs are left out)."""
     found: dict[str, Edge] = {}
@@ -211,250 +206,57 @@ async def edges_by_id(conn: aiosqlite.Connection, edge_ids: Sequence[str]) -> di
     return found
 
 
-class SqlGraph:
-    """``GraphReader`` over a save's tables, for one-shot commands that must not load the whole graph.
+MODELS: Decode[Node, Edge, Knowing] = Decode(node_from_row, edge_from_row, knowing_from_row)
+"""Rows as the graph's models."""
 
-    Open-edge reads name the partial indexes that hold only open versions, so a node with a long history
-    costs no more than its current relations.
-    """
+
+class SqlGraph(GraphTables[Node, Edge, Knowing]):
+    """The graph's reads (``game.store.graph_sql``) over the save's own connection, as models.
+
+    One-shot commands read through it without loading the graph, and a write reads through it inside its
+    transaction (a merge sees what the turn wrote before it)."""
 
     def __init__(self, conn: aiosqlite.Connection, name: str = "the save") -> None:
+        super().__init__(MODELS, name)
         self.conn = conn
-        self.name = name  # names the save in the message a damaged row gives
 
-    @reads
-    async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[Node]]:
-        keys = sorted(set(normalized_names))
-        found: dict[str, list[Node]] = {}
-        for chunk in _chunks(keys):
-            marks = ",".join("?" * len(chunk))
-            rows = await self.conn.execute_fetchall(
-                f"SELECT nn.norm, {', '.join('n.' + c.strip() for c in NODE_COLUMNS.split(','))} "
-                f"FROM node_names nn JOIN nodes n ON n.id = nn.node_id WHERE nn.norm IN ({marks}) "
-                "ORDER BY n.id",
-                tuple(chunk),
-            )
-            for row in rows:
-                found.setdefault(row[0], []).append(node_from_row(tuple(row)[1:]))
-        return found
-
-    @reads
-    async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, Node]:
-        ids = sorted(set(node_ids))
-        found: dict[str, Node] = {}
-        for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            rows = await self.conn.execute_fetchall(
-                f"SELECT {NODE_COLUMNS} FROM nodes WHERE id IN ({marks})", tuple(chunk)
-            )
-            for row in rows:
-                node = node_from_row(row)
-                found[node.id] = node
-        return found
-
-    @reads
-    async def node_id_taken(self, node_id: str) -> bool:
-        # A merged node's ID stays taken: the merge log names it, so it must never mean someone else.
-        rows = await self.conn.execute_fetchall(
-            "SELECT 1 FROM nodes WHERE id = ?1 UNION ALL SELECT 1 FROM merges WHERE merged_id = ?1 LIMIT 1",
-            (node_id,),
-        )
-        return bool(rows)
-
-    @reads
-    async def edge_id_taken(self, edge_id: str) -> bool:
-        rows = await self.conn.execute_fetchall("SELECT 1 FROM edges WHERE id = ?", (edge_id,))
-        return bool(rows)
-
-    @reads
-    async def open_edges_of(self, node_id: str) -> list[Edge]:
-        rows = await self.conn.execute_fetchall(
-            f"SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_out WHERE source = ? AND invalid_at IS NULL "
-            f"UNION ALL SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_in "
-            "WHERE target = ? AND source != ? AND invalid_at IS NULL",
-            (node_id, node_id, node_id),
-        )
-        return [edge_from_row(row) for row in rows]
-
-    @reads
-    async def open_edges_between(self, source: str, target: str, relation: str) -> list[Edge]:
-        rows = await self.conn.execute_fetchall(
-            f"SELECT {EDGE_COLUMNS} FROM edges WHERE source = ? AND relation = ? AND target = ? "
-            "AND invalid_at IS NULL ORDER BY seq",
-            (source, relation, target),
-        )
-        return [edge_from_row(row) for row in rows]
-
-    @reads
-    async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
-        ids = sorted(set(node_ids))
-        degrees = dict.fromkeys(ids, 0)
-        for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            rows = await self.conn.execute_fetchall(
-                f"SELECT source, count(*) FROM edges INDEXED BY edges_open_out WHERE source IN ({marks}) "
-                "AND invalid_at IS NULL GROUP BY source UNION ALL SELECT target, count(*) FROM edges "
-                f"INDEXED BY edges_open_in WHERE target IN ({marks}) "
-                "AND source != target AND invalid_at IS NULL GROUP BY target",
-                (*chunk, *chunk),
-            )
-            for node_id, count in rows:
-                degrees[node_id] += int(count)
-        return degrees
-
-    @reads
-    async def longest_name(self) -> int:
-        rows = await self.conn.execute_fetchall("SELECT max(length(norm)) FROM node_names")
-        value = next(iter(rows))[0]
-        return min(int(value or 0), MAX_NAME_CHARS)
-
-    @reads
-    async def name_trie(self) -> NameTrie:
-        rows = await self.conn.execute_fetchall("SELECT DISTINCT norm FROM node_names WHERE length(norm) <= ?",
-                                                (MAX_NAME_CHARS,))
-        return NameTrie(str(row[0]) for row in rows)
-
-    @reads
-    async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, Knowing]]:
-        return await _knowings_of(self.conn, list(edge_ids))
-
-    @reads
-    async def knowings_by(self, knower: str) -> list[Knowing]:
-        """Every row of one knower (through the ``knower`` index), oldest learning first."""
-        rows = await self.conn.execute_fetchall(
-            f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE knower = ? ORDER BY since_turn, edge_id", (knower,)
-        )
-        return [knowing_from_row(row) for row in rows]
-
-    @reads
-    async def edges_by_ids(self, edge_ids: Sequence[str]) -> list[Edge]:
-        """The stored versions among ``edge_ids``, in insertion order."""
-        found = await edges_by_id(self.conn, edge_ids)
-        return [found[i] for i in edge_ids if i in found]
-
-    @reads
-    async def player_nodes(self) -> list[Node]:
-        """The nodes marked as the player character (``attributes.player``), oldest first."""
-        rows = await self.conn.execute_fetchall(
-            f"SELECT {NODE_COLUMNS} FROM nodes WHERE json_extract(attributes, '$.player') = 1 "
-            "ORDER BY first_seen_turn, id"
-        )
-        return [node_from_row(row) for row in rows]
-
-    @reads
-    async def all_knowings(self) -> list[Knowing]:
-        rows = await self.conn.execute_fetchall(f"SELECT {KNOWING_COLUMNS} FROM knowings ORDER BY edge_id, knower")
-        return [knowing_from_row(row) for row in rows]
-
-    @reads
-    async def all_nodes(self) -> list[Node]:
-        rows = await self.conn.execute_fetchall(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY first_seen_turn, id")
-        return [node_from_row(row) for row in rows]
-
-    @reads
-    async def all_edges(self, *, open_only: bool = False) -> list[Edge]:
-        where = "WHERE invalid_at IS NULL" if open_only else ""
-        rows = await self.conn.execute_fetchall(f"SELECT {EDGE_COLUMNS} FROM edges {where} ORDER BY seq")
-        return [edge_from_row(row) for row in rows]
-
-    @reads
-    async def edges_between(self, a: str, b: str) -> list[Edge]:
-        """Every version between two nodes, either direction, oldest first."""
-        rows = await self.conn.execute_fetchall(
-            f"SELECT {EDGE_COLUMNS}, seq FROM edges WHERE source = ?1 AND target = ?2 "
-            f"UNION ALL SELECT {EDGE_COLUMNS}, seq FROM edges WHERE source = ?2 AND target = ?1 AND ?1 != ?2 "
-            "ORDER BY 7, 10",
-            (a, b),
-        )
-        return [edge_from_row(row) for row in rows]
-
-    @reads
-    async def edges_touching(self, node_id: str) -> list[Edge]:
-        """Every version with ``node_id`` at either end, oldest first."""
-        rows = await self.conn.execute_fetchall(
-            f"SELECT {EDGE_COLUMNS}, seq FROM edges WHERE source = ?1 "
-            f"UNION ALL SELECT {EDGE_COLUMNS}, seq FROM edges WHERE target = ?1 AND source != ?1 ORDER BY 10",
-            (node_id,),
-        )
-        return [edge_from_row(row) for row in rows]
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
 
 class SqlGraphSource:
     """``GraphSource`` over a save: what a lazily filled ``GraphIndex`` reads as it is asked for.
 
-    Synchronous on purpose: the index answers gossip, awareness and the views without awaiting, and each
-    read here is one indexed lookup (a node's open relations, a version's knowers, a knower's versions).
-    It has its own read-only connection, so it never shares the writer's; between statements it holds
-    no read transaction, so every read sees what was last committed (WAL lets it read while a turn
-    writes). Damage met while reading becomes the same ``SaveError`` the async reads give.
+    The same reads as ``SqlGraph`` (``game.store.graph_sql``), run synchronously on the save's read-only
+    connection: the index answers gossip, awareness and the views without awaiting, and each read here is
+    one indexed lookup (a node's open relations, a version's knowers, a knower's versions). That
+    connection is never the writer's, and between statements it holds no read transaction, so every
+    read sees what was last committed (WAL lets it read while a turn writes).
     """
 
     def __init__(self, conn: sqlite3.Connection, name: str) -> None:
         self.conn = conn
         self.name = name
-
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        try:
-            return self.conn.execute(sql, tuple(params)).fetchall()
-        except READ_ERRORS as error:
-            raise damaged(self.name, error) from error
-
-    def _decoded(self, rows: list[Any], decode: Any) -> list[Any]:
-        try:
-            return [decode(row) for row in rows]
-        except READ_ERRORS as error:
-            raise damaged(self.name, error) from error
+        self.tables = SyncTables(conn, MODELS, name)
 
     def open_edges_touching(self, node_ids: Sequence[str]) -> list[Edge]:
-        found: dict[str, Edge] = {}
-        for chunk in _chunks(sorted(set(node_ids))):
-            marks = ",".join("?" * len(chunk))
-            rows = self._rows(
-                f"SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_out WHERE source IN ({marks}) "
-                f"AND invalid_at IS NULL UNION ALL SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_in "
-                f"WHERE target IN ({marks}) AND invalid_at IS NULL",
-                (*chunk, *chunk),
-            )
-            for edge in self._decoded(rows, edge_from_row):
-                found[edge.id] = edge
-        return list(found.values())
+        return finish(self.tables.open_edges_touching(node_ids))
 
     def all_open_edges(self) -> list[Edge]:
-        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL ORDER BY seq")
-        edges: list[Edge] = self._decoded(rows, edge_from_row)
-        return edges
+        return finish(self.tables.all_edges(open_only=True))
 
     def open_edges_and(self, edge_ids: Sequence[str]) -> list[Edge]:
         """Every open version and the versions among ``edge_ids`` (open or not), in the order written."""
-        ids = json.dumps(sorted(set(edge_ids)))
-        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL "
-                          "OR id IN (SELECT value FROM json_each(?)) ORDER BY seq", (ids,))
-        edges: list[Edge] = self._decoded(rows, edge_from_row)
-        return edges
+        return finish(self.tables.open_edges_and(edge_ids))
 
     def edge(self, edge_id: str) -> Edge | None:
-        rows = self._rows(f"SELECT {EDGE_COLUMNS} FROM edges WHERE id = ?", (edge_id,))
-        edges: list[Edge] = self._decoded(rows, edge_from_row)
-        return edges[0] if edges else None
+        return finish(self.tables.edges_with_ids([edge_id])).get(edge_id)
 
     def knowers_of(self, edge_ids: Sequence[str]) -> dict[str, dict[str, Knowing]]:
-        found: dict[str, dict[str, Knowing]] = {}
-        for chunk in _chunks(sorted(set(edge_ids))):
-            marks = ",".join("?" * len(chunk))
-            rows = self._rows(
-                f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE edge_id IN ({marks}) ORDER BY edge_id, knower", chunk)
-            for knowing in self._decoded(rows, knowing_from_row):
-                found.setdefault(knowing.edge_id, {})[knowing.knower] = knowing
-        return found
+        return finish(self.tables.knowings_of(edge_ids))
 
     def known_rows(self, knower: str) -> list[Knowing]:
-        rows = self._rows(
-            f"SELECT {KNOWING_COLUMNS} FROM knowings WHERE edge_id IN "
-            "(SELECT edge_id FROM knowings WHERE knower = ?) ORDER BY edge_id, knower", (knower,))
-        knowings: list[Knowing] = self._decoded(rows, knowing_from_row)
-        return knowings
+        return finish(self.tables.known_rows(knower))
 
     def all_knowings(self) -> list[Knowing]:
-        rows = self._rows(f"SELECT {KNOWING_COLUMNS} FROM knowings ORDER BY edge_id, knower")
-        knowings: list[Knowing] = self._decoded(rows, knowing_from_row)
-        return knowings
+        return finish(self.tables.all_knowings())

@@ -3,9 +3,10 @@
 ``kith graph dump`` and ``kith graph retrieve`` do one query's worth of work; loading aiosqlite, asyncio
 and pydantic (``SaveDatabase``, the graph's models) cost them ten times that (issue 15). So they read
 here: a read-only connection, rows as plain records with the fields, properties and JSON form of
-``Node``, ``Edge`` and ``Knowing`` that those commands use, and ``GraphReader``'s reads as coroutines
-that never wait, which ``finish`` runs to the end without an event loop. Retrieval itself is the one in
-``game.graph.retrieve``; tests hold the records' JSON and the reads equal to ``SqlGraph``'s.
+``Node``, ``Edge`` and ``Knowing`` that those commands use, and the graph's one set of reads
+(``game.store.graph_sql``, the same as ``SqlGraph``'s) as coroutines that never wait, which ``finish``
+runs to the end without an event loop. Retrieval itself is the one in ``game.graph.retrieve``; tests
+hold the records' JSON equal to the models'.
 
 The rows were validated when written and the tables re-check them, as ``graph_repo`` also trusts them.
 Only a save at this code's schema version is read here: an older one is migrated (a write) by the full
@@ -18,28 +19,18 @@ The records are plain classes with ``__slots__``, not dataclasses: importing ``d
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Coroutine, Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 from game.errors import SaveNotFound
 from game.store import decoded
 from game.store.connection import inspect_save, read_connection, require_regular, sweep_leftovers
-from game.store.damage import READ_ERRORS, damaged
+from game.store.damage import damaged
+from game.store.graph_sql import LONGEST_NAME, Decode, SyncTables, finish
 from game.store.migrations import CURRENT_VERSION
 
-if TYPE_CHECKING:
-    from game.graph.names import NameTrie
-
-NODE_COLUMNS = "id, name, type, aliases, labels, summary, first_seen_turn, last_seen_turn, attributes"
-EDGE_COLUMNS = "id, source, target, relation, strength, fact, valid_at, invalid_at, evidence"
-KNOWING_COLUMNS = "edge_id, knower, how, source, confidence, since_turn"
-_CHUNK = 400  # well under SQLite's bound-parameter limit
-LONGEST_NAME = 100
-"""``game.graph.models.MAX_NAME_CHARS`` (a test holds them equal), which bounds the mention candidates as
-in ``SqlGraph``; not imported, since that module loads pydantic."""
-
-T = TypeVar("T")
+__all__ = ["LONGEST_NAME", "EdgeRecord", "GraphView", "KnowingRecord", "NodeRecord", "finish"]
 
 
 class NodeRecord:
@@ -137,27 +128,15 @@ def _knowing(row: Sequence[Any]) -> KnowingRecord:
     return KnowingRecord(row[0], row[1], row[2], row[3], float(row[4]), row[5])
 
 
-def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
-    for start in range(0, len(values), _CHUNK):
-        yield values[start:start + _CHUNK]
+RECORDS: Decode[NodeRecord, EdgeRecord, KnowingRecord] = Decode(_node, _edge, _knowing)
+"""Rows as plain records."""
 
 
-def finish(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine that awaits only ``GraphView``'s reads (which never wait) to its result."""
-    try:
-        coroutine.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    coroutine.close()
-    raise RuntimeError("a GraphView read waited: it must run in an event loop instead")
-
-
-class GraphView:
-    """Read-only reads of one save's graph, answered through the same indexes as ``SqlGraph``."""
+class GraphView(SyncTables[NodeRecord, EdgeRecord, KnowingRecord]):
+    """Read-only reads of one save's graph as records: ``game.store.graph_sql``'s, run synchronously."""
 
     def __init__(self, conn: sqlite3.Connection, name: str) -> None:
-        self.conn = conn
-        self.name = name
+        super().__init__(conn, RECORDS, name)
 
     @classmethod
     def open(cls, path: Path) -> GraphView | None:
@@ -184,85 +163,7 @@ class GraphView:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        try:
-            return self.conn.execute(sql, tuple(params)).fetchall()
-        except sqlite3.Error as error:
-            raise damaged(self.name, error) from error
-
-    def _decode(self, convert: Any, rows: Iterable[Sequence[Any]]) -> list[Any]:
-        try:
-            return [convert(row) for row in rows]
-        except READ_ERRORS as error:
-            raise damaged(self.name, error) from error
-
     def meta_value(self, key: str) -> str | None:
         """One value of the save's ``meta`` table (None when unset)."""
-        rows = self._rows("SELECT value FROM meta WHERE key = ?", (key,))
+        rows = finish(self._rows("SELECT value FROM meta WHERE key = ?", (key,)))
         return str(rows[0][0]) if rows else None
-
-    def all_nodes(self) -> list[NodeRecord]:
-        return self._decode(_node, self._rows(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY first_seen_turn, id"))
-
-    def all_edges(self) -> list[EdgeRecord]:
-        return self._decode(_edge, self._rows(f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY seq"))
-
-    # ``GraphReader``'s reads that retrieval makes, as coroutines that never wait.
-
-    async def nodes_named(self, normalized_names: Iterable[str]) -> dict[str, list[NodeRecord]]:
-        found: dict[str, list[NodeRecord]] = {}
-        columns = ", ".join("n." + c.strip() for c in NODE_COLUMNS.split(","))
-        for chunk in _chunks(sorted(set(normalized_names))):
-            rows = self._rows(f"SELECT nn.norm, {columns} FROM node_names nn JOIN nodes n ON n.id = nn.node_id "
-                              f"WHERE nn.norm IN ({','.join('?' * len(chunk))}) ORDER BY n.id", chunk)
-            for norm, node in zip([r[0] for r in rows], self._decode(_node, [r[1:] for r in rows]), strict=True):
-                found.setdefault(norm, []).append(node)
-        return found
-
-    async def get_nodes(self, node_ids: Iterable[str]) -> dict[str, NodeRecord]:
-        found: dict[str, NodeRecord] = {}
-        for chunk in _chunks(sorted(set(node_ids))):
-            rows = self._rows(f"SELECT {NODE_COLUMNS} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-            found.update((node.id, node) for node in self._decode(_node, rows))
-        return found
-
-    async def open_edges_of(self, node_id: str) -> list[EdgeRecord]:
-        return self._decode(_edge, self._rows(
-            f"SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_out WHERE source = ? AND invalid_at IS NULL "
-            f"UNION ALL SELECT {EDGE_COLUMNS} FROM edges INDEXED BY edges_open_in "
-            "WHERE target = ? AND source != ? AND invalid_at IS NULL",
-            (node_id, node_id, node_id)))
-
-    async def open_degree(self, node_ids: Iterable[str]) -> dict[str, int]:
-        ids = sorted(set(node_ids))
-        degrees = dict.fromkeys(ids, 0)
-        for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            rows = self._rows(
-                f"SELECT source, count(*) FROM edges INDEXED BY edges_open_out WHERE source IN ({marks}) "
-                "AND invalid_at IS NULL GROUP BY source UNION ALL SELECT target, count(*) FROM edges "
-                f"INDEXED BY edges_open_in WHERE target IN ({marks}) "
-                "AND source != target AND invalid_at IS NULL GROUP BY target",
-                (*chunk, *chunk))
-            for node_id, count in rows:
-                degrees[node_id] += int(count)
-        return degrees
-
-    async def longest_name(self) -> int:
-        value = self._rows("SELECT max(length(norm)) FROM node_names")[0][0]
-        return min(int(value or 0), LONGEST_NAME)
-
-    async def name_trie(self) -> NameTrie:
-        from game.graph.names import NameTrie  # only a long message needs it: the quick command stays quick
-
-        rows = self._rows("SELECT DISTINCT norm FROM node_names WHERE length(norm) <= ?", (LONGEST_NAME,))
-        return NameTrie(str(row[0]) for row in rows)
-
-    async def knowings_of(self, edge_ids: Iterable[str]) -> dict[str, dict[str, KnowingRecord]]:
-        found: dict[str, dict[str, KnowingRecord]] = {}
-        for chunk in _chunks(sorted(set(edge_ids))):
-            rows = self._rows(f"SELECT {KNOWING_COLUMNS} FROM knowings "
-                              f"WHERE edge_id IN ({','.join('?' * len(chunk))})", chunk)
-            for row in self._decode(_knowing, rows):
-                found.setdefault(row.edge_id, {})[row.knower] = row
-        return found
