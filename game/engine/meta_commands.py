@@ -13,7 +13,7 @@ from game.engine.events import ConfirmRequested, Event, MetaOutput, QuitRequeste
 from game.engine.known_names import heard_of, not_named, without_strangers
 from game.engine.meta import MetaCommand, help_text
 from game.engine.player_view import known_ids, player_view
-from game.engine.turn import scoped_context
+from game.engine.presence import scoped_context
 from game.errors import KithError
 from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
 from game.graph.map.known import known_graph
@@ -316,7 +316,8 @@ async def _knowledge(session: CommandContext, argument: str) -> AsyncIterator[Ev
         yield MetaOutput(await mind_commands.knowledge(session, argument), "knowledge")
         return
     # Kept as a turn of its own: a front end sees the turn go up (and its undo takes the line back).
-    yield MetaOutput(await mind_commands.add_knowledge(session, *adding), "knowledge")
+    for event in await mind_commands.add_knowledge(session, *adding):
+        yield event
 async def _npc(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """``/npc NAME``: NAME's memories of the player, newest and strongest first (``game.mind.memory_render``)."""
     if not argument:

@@ -30,13 +30,14 @@ from game.engine.feature_commands import FeatureReach
 from game.engine.meta import PlayerLine, read_line
 from game.engine.mind_context import CONTEXT_TABLE, ProviderFactory
 from game.engine.opening import open_game, read_play_state
+from game.engine.play_state import PlayState
 from game.engine.rebuild import Rebuilt
 from game.engine.relationship_turn import set_attitude_turn
 from game.engine.save_store import SaveStore
 from game.engine.tellings import Tellings
 from game.engine.transcript import Transcript
-from game.engine.tuning import context_settings, gossip_settings, retrieval_settings
-from game.engine.turn import PlayState, TurnPipeline
+from game.engine.tuning import turn_tuning
+from game.engine.turn import TurnPipeline
 from game.graph.gossip import Told
 from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath
@@ -315,9 +316,10 @@ class GameSession:
         except DECODE_ERRORS as error:
             raise damaged(self._db.name, error) from error
 
-    async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None) -> int:
+    async def commit_command(self, text: str, reply: str, kind: str,
+                             writes: GraphWrites | None = None) -> list[Event]:
         """Keep a command that changed the game as a turn of its own (``undo`` steps back over it)."""
-        return await self._pipeline.commit_command(text, reply, writes)
+        return await self._pipeline.commit_command(text, reply, kind, writes)
 
     async def pending_identities(self, *, open_only: bool = True) -> list[PendingIdentity]:
         """Questions of identity (a new name that may be someone known), the open ones by default."""
@@ -401,10 +403,7 @@ class GameSession:
         """Every setting the turn reads, built from ``settings`` in this one place (opening and the settings
         screen alike), with the world's and the save's meta-paths: building them twice once lost those."""
         self._settings = settings
-        self._pipeline.seed = settings.seed
-        self._pipeline.retrieval_settings = retrieval_settings(settings, self.world.metapaths, self._discovered)
-        self._pipeline.gossip_settings = gossip_settings(settings)
-        self._pipeline.context_settings = context_settings(settings)
+        self._pipeline.tuning = turn_tuning(settings, self.world.metapaths, self._discovered)
         self._store.settings = settings
 
     async def reload(self) -> None:
