@@ -1,9 +1,10 @@
-"""What a command handler may use of the game: the face ``GameSession`` shows its commands.
+"""What a command handler may use of the game: the narrow face an open game shows its commands.
 
 The handlers (``meta_commands``, ``mind_commands``, ``telling_commands``, ``known_names``) are typed against
-these protocols, not the session, so they import nothing of it: the session calls them, never the other way
-round. ``GameView`` is what the inspector commands read; ``CommandContext`` adds what the game commands
-(save, restore, undo, the transcript, kept commands) may do.
+these protocols and handed ``GameCommands`` (``game.engine.game_commands``), never the session, so they
+import nothing of it: the session calls them, never the other way round. ``GameView`` is what the inspector
+commands read; ``CommandContext`` adds what the game commands (save, restore, undo, the transcript, kept
+commands) may do.
 """
 
 from __future__ import annotations
@@ -71,7 +72,14 @@ class GameView(KnownWorld, Protocol):
     async def gossip_told_to(self, node_id: str) -> list[Told]: ...
 
 
-class CommandContext(GameView, Protocol):
+class Asking(Protocol):
+    """A game that may hold a question a command asked (``restore`` asks first): what confirms it."""
+
+    asked: tuple[str, int] | None
+    """The restore the player was asked to confirm, and at which turn."""
+
+
+class CommandContext(GameView, Asking, Protocol):
     """A command's whole reach: what it reads, and the game's own operations it may ask for."""
 
     @property

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,12 +26,12 @@ from game.store.saves import read_save_info, snapshot_name
 from game.store.snapshots import check_restorable
 
 if TYPE_CHECKING:
-    from game.engine.command_context import CommandContext
+    from game.engine.command_context import Asking, CommandContext
 
 
 async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Event]:
     if command.word != "restore":
-        _ASKED.pop(session, None)  # a question is answered by the very next command, or not at all
+        session.asked = None  # a question is answered by the very next command, or not at all
     try:
         if command.word in _HANDLERS:
             async for event in _HANDLERS[command.word](session, command.argument):
@@ -67,14 +66,9 @@ async def _save(session: CommandContext, argument: str) -> AsyncIterator[Event]:
                      f"Type `restore {name}` to come back to this moment.", "save")
 
 
-_ASKED: weakref.WeakKeyDictionary[CommandContext, tuple[str, int]] = weakref.WeakKeyDictionary()
-"""The restore each session was asked to confirm, and at which turn: typing it again (and nothing else
-first) confirms it."""
-
-
-def withdraw_question(session: CommandContext) -> None:
+def withdraw_question(game: Asking) -> None:
     """The player said no to a question a command asked (the TUI's modal): typing it again asks again."""
-    _ASKED.pop(session, None)
+    game.asked = None
 
 
 async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Event]:
@@ -97,17 +91,18 @@ async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Even
     # Refused now, not once confirmed; and asked again then, in case the folder changed in between.
     refusal = _not_ours_to_replace(session, session.snapshot_path(keep))
     if refusal:
-        _ASKED.pop(session, None)
+        session.asked = None
         yield MetaOutput(f"{refusal} Nothing was restored.", "restore")
         return
-    if _ASKED.pop(session, None) != (name, session.turn):
+    asked, session.asked = session.asked, None
+    if asked != (name, session.turn):
         await check_restorable(path, session.save_name, session.world.id)
         what = _what_it_is(session, name, path)
         # Only an earlier copy of this game may be there (refused above otherwise): it is said to go.
         kept = session.snapshot_path(keep)
         replaced = (f", which replaces the copy kept there before (turn {read_save_info(kept).turns})"
                     if kept.exists() else "")
-        _ASKED[session] = (name, session.turn)
+        session.asked = (name, session.turn)  # typing it again (and nothing else first) confirms it
         yield MetaOutput(f"**{name}** is {what}. Restoring it replaces the game you are playing "
                          f"(**{session.save_name}**, turn {session.turn}); that game is kept first as **{keep}**"
                          f"{replaced}. Type `restore {name}` again to restore it, or anything else to go on "
