@@ -31,7 +31,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from game.engine.turn import TurnPipeline
-from game.engine.turn_commit import shielded
+from game.engine.turn_commit import commit_reading
 from game.graph.endings import ReadEndings
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
@@ -299,11 +299,7 @@ async def enrich_one(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecor
     extracted, extraction = (False, "fast") if extractor == "fast" else (True, "enriched")
     writes = execution.writes
 
-    async def commit() -> None:
-        await db.commit_enrichment(writes, pipeline.state.turn, [(record.number, extracted, extraction)])
-        pipeline.state.graph.apply(writes)  # memory follows the store, inside the shield with it
-
-    await shielded(commit())
+    await commit_reading(db, pipeline.state, writes, [(record.number, extracted, extraction)])
     return Reading(record.number, True, line, extraction, writes, done)
 
 

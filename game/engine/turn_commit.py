@@ -5,13 +5,14 @@ Every kind of turn ends here: a told turn, a telling that replaces one, a comman
 builds a ``FinishedTurn``; the pipeline hands it to its store (``TurnStore``), shielded so that once the
 store starts it finishes, and memory follows only what was kept. What the front ends are then told (the
 reply, the tier changes, the graph's changes, ``TurnCommitted``, the notices, an ending) is read from that
-same ``FinishedTurn`` by ``committed_events``, so no kind of turn tells its commit its own way.
+same ``FinishedTurn`` by ``committed_events``, so no kind of turn tells its commit its own way. A reading
+of past turns (enrichment) tells no new turn; it commits through ``commit_reading``, shielded the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -32,7 +33,7 @@ from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.mind.attitude_turn import TierChange
 from game.narrator.base import ExtractionReport, NarrationResult
-from game.store.database import TurnRecord
+from game.store.database import SaveDatabase, TurnRecord
 from game.store.pending import IdentityMerge
 from game.store.rows import RowWrite
 
@@ -93,6 +94,18 @@ async def shielded(step: Awaitable[T]) -> T:
     if cancelled:
         raise asyncio.CancelledError
     return result
+
+
+async def commit_reading(db: SaveDatabase, state: PlayState, writes: GraphWrites,
+                         marks: Sequence[tuple[int, bool, str]]) -> None:
+    """The commit of an enrichment: turns told before, read again (``kith graph enrich``/``rebuild``, the
+    background queue). It tells no new turn, so it is journaled at the current one (undo takes it back with
+    that turn); shielded like a turn's commit, and memory's graph follows only what was stored."""
+    async def keep() -> None:
+        await db.commit_enrichment(writes, state.turn, marks)
+        state.graph.apply(writes)
+
+    await shielded(keep())
 
 
 def committed_events(finished: FinishedTurn, nodes: Mapping[str, Node],
