@@ -24,7 +24,8 @@ import time
 from dataclasses import dataclass
 
 from game.engine.mind_context import ContextInputs, compose_turn, narrator_inputs
-from game.engine.turn import PlayState, present_knowers, scoped_context
+from game.engine.play_state import PlayState
+from game.engine.presence import present_knowers, scoped_context
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import RetrievalSettings

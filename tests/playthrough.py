@@ -11,7 +11,9 @@ import random
 from dataclasses import dataclass
 
 from game.engine.events import MetaOutput, NarrationDone, TurnFailed
-from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
+from game.engine.play_state import PlayState
+from game.engine.turn import TurnPipeline
+from game.engine.turn_commit import FinishedTurn
 from game.errors import ContentError
 from game.graph.index import GraphIndex
 from game.graph.models import Edge

@@ -4,7 +4,7 @@ real memory and attitude books at 10 and at 200 memories per NPC, nothing synthe
 from __future__ import annotations
 
 from benchmarks.context_bench import STAGE, measure, minds, run, world_graph
-from game.engine.turn import present_knowers
+from game.engine.presence import present_knowers
 from game.mind.memory_forming import CONTEXT_RECALL
 from game.settings_source import default_content_dir
 from game.world import load_world

@@ -165,6 +165,8 @@ async def test_a_fact_taught_is_a_turn_of_its_own_and_undo_takes_it_back_exactly
         events = await collect(session, '/knowledge Hob add "Pell Garrow" OWES "Maud Quaile"')
         assert [e.text for e in events if isinstance(e, MetaOutput)] == [
             f"Hob Tarrant now knows: {owes.fact} (`undo` takes it back.)"]
+        # Committed as every kept turn is (one commit): the front end is told the turn went up.
+        assert [e.turn for e in events if isinstance(e, TurnCommitted)] == [3]
         assert session.turn == 3 and session.graph.knows("npc-hob-tarrant", owes.id)
         assert "Pell Garrow" in await reply(session, "/knowledge Hob")
         assert "already knows" in await reply(session, '/knowledge Hob add "Pell Garrow" OWES "Maud Quaile"')

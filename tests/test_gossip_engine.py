@@ -12,8 +12,8 @@ from helpers.graph import index_of, make_node, rows
 
 from game.config import load_settings
 from game.engine.events import Event, MetaOutput
+from game.engine.presence import stage_places
 from game.engine.session import GameSession
-from game.engine.turn import stage_places
 from game.store.database import SaveDatabase
 from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 from game.world.scene import SceneState, StoryState

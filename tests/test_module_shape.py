@@ -7,6 +7,7 @@ other. import-linter's ``acyclic`` contract checks packages; this checks modules
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import grimp
@@ -94,3 +95,34 @@ def test_every_module_stays_within_six_hundred_lines() -> None:
         if lines > MAX_MODULE_LINES:
             over[name] = lines
     assert over == {}, f"split these modules (at most {MAX_MODULE_LINES} lines each): {over}"
+
+
+MAX_FACADE_LINES = 300
+
+
+def class_lines(cls: type) -> int:
+    """The lines of ``cls``'s own body as written (its bases' lines are theirs)."""
+    return len(inspect.getsource(cls).splitlines())
+
+
+def test_the_session_stays_a_facade_of_at_most_three_hundred_lines() -> None:
+    # GameSession is the front ends' face of an open game: its work lives in the pipeline, the commit, the
+    # commands' reach (GameCommands) and the readers it shares with them (GameReads), not in the session.
+    from game.engine.session import GameSession
+
+    assert class_lines(GameSession) <= MAX_FACADE_LINES, "move the work into the module that owns it"
+
+
+def test_the_facade_measure_counts_a_class_of_its_own(tmp_path: Path) -> None:
+    # The measure can fail: a class of 301 lines of its own is over, whatever its bases hold.
+    (tmp_path / "wide_facade.py").write_text(
+        "class Base:\n    pass\n\n\nclass Wide(Base):\n" + "".join(f"    a{i} = {i}\n" for i in range(300)))
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        wide = importlib.import_module("wide_facade")
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert class_lines(wide.Wide) == 301 > MAX_FACADE_LINES and class_lines(wide.Base) == 2

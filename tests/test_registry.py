@@ -11,6 +11,8 @@ from typing import Any, ClassVar
 import pytest
 from playthrough import Playthrough
 
+from game.engine.events import TurnCommitted
+from game.engine.turn_steps import turn_steps
 from game.features.feature import Feature, Rows, StepResult, TurnFacts
 from game.mind.attitude_rules import Delta
 from game.registry import Registry, register_builtin
@@ -58,3 +60,38 @@ async def test_a_registered_feature_runs_in_every_turn_beside_the_built_in_ones(
     assert "grateful, says the test feature" in reasons
     assert state.features["gratitude"] == 2
     assert [d.act for d in state.features["deeds"].deeds.values()] == ["talk", "help"]
+
+
+class Witness(Feature):
+    """A feature that notes each turn its step runs in."""
+
+    name: ClassVar[str] = "witness"
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+
+    def load(self, rows: Rows) -> None:
+        return None
+
+    def apply(self, state: Any, rows: Sequence[RowWrite]) -> None:
+        return None
+
+    async def after_turn(self, facts: TurnFacts) -> StepResult:
+        self.seen.append(facts.turn)
+        return StepResult()
+
+
+async def test_a_told_turn_runs_the_core_steps_then_each_features_step_in_registration_order() -> None:
+    registry = Registry()
+    register_builtin(registry)
+    registry.register_feature(Gratitude())
+    witness = Witness()
+    registry.register_feature(witness)
+    names = [name for name, _ in turn_steps(registry)]
+    core = ["retrieve_ms", "context_ms", "narrate_ms", "world_ir_ms", "extract_ms", "gossip_ms"]
+    assert names == [*core, *["features_ms"] * len(list(registry)), "attitude_ms", "memory_ms"]
+    game = await Playthrough.start(load_world(CONTENT, "brinefall"), seed=0)
+    game.pipeline.registry = registry
+    committed = [e async for e in game.pipeline.play("talk to hob") if isinstance(e, TurnCommitted)]
+    assert witness.seen == [1]  # the registered step ran in the told turn, once
+    assert {*core, "features_ms", "attitude_ms", "memory_ms", "commit_ms"} <= set(committed[0].timings)

@@ -54,8 +54,8 @@ def _rounds(value: str) -> int:
 
 async def gossip_command(args: argparse.Namespace, settings: Settings) -> int:
     # Imported here, not for the parser: the engine and the world are this command's alone.
+    from game.engine.presence import stage_places
     from game.engine.tuning import gossip_settings
-    from game.engine.turn import stage_places
     from game.graph.gossip import everyone_meets, gossip_turn, pair_key
     from game.graph.ports import GraphWrites
     from game.world.scene import SceneState

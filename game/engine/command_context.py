@@ -1,9 +1,10 @@
-"""What a command handler may use of the game: the face ``GameSession`` shows its commands.
+"""What a command handler may use of the game: the narrow face an open game shows its commands.
 
 The handlers (``meta_commands``, ``mind_commands``, ``telling_commands``, ``known_names``) are typed against
-these protocols, not the session, so they import nothing of it: the session calls them, never the other way
-round. ``GameView`` is what the inspector commands read; ``CommandContext`` adds what the game commands
-(save, restore, undo, the transcript, kept commands) may do.
+these protocols and handed ``GameCommands`` (``game.engine.game_commands``), never the session, so they
+import nothing of it: the session calls them, never the other way round. ``GameView`` is what the inspector
+commands read; ``CommandContext`` adds what the game commands (save, restore, undo, the transcript, kept
+commands) may do.
 """
 
 from __future__ import annotations
@@ -71,7 +72,14 @@ class GameView(KnownWorld, Protocol):
     async def gossip_told_to(self, node_id: str) -> list[Told]: ...
 
 
-class CommandContext(GameView, Protocol):
+class Asking(Protocol):
+    """A game that may hold a question a command asked (``restore`` asks first): what confirms it."""
+
+    asked: tuple[str, int] | None
+    """The restore the player was asked to confirm, and at which turn."""
+
+
+class CommandContext(GameView, Asking, Protocol):
     """A command's whole reach: what it reads, and the game's own operations it may ask for."""
 
     @property
@@ -91,6 +99,7 @@ class CommandContext(GameView, Protocol):
     async def set_verbose(self, verbose: bool) -> None: ...
     def feature_reach(self, name: str) -> CommandReach: ...
     def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]: ...
-    async def commit_command(self, text: str, reply: str, writes: GraphWrites | None = None) -> int: ...
+    async def commit_command(self, text: str, reply: str, kind: str,
+                             writes: GraphWrites | None = None) -> list[Event]: ...
     def start_transcript(self, path: Path) -> None: ...
     def stop_transcript(self) -> None: ...

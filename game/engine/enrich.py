@@ -23,15 +23,15 @@ turns or after a commit, never inside one, and the next run resumes with the tur
 
 from __future__ import annotations
 
-import asyncio
 import random
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from game.engine.turn import TurnPipeline
+from game.engine.turn_commit import commit_reading
 from game.graph.endings import ReadEndings
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
@@ -42,7 +42,6 @@ from game.store.database import SaveDatabase, TurnRecord
 from game.world.ir import WorldIR
 
 Extractor = Literal["fast", "model"]
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -300,11 +299,7 @@ async def enrich_one(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecor
     extracted, extraction = (False, "fast") if extractor == "fast" else (True, "enriched")
     writes = execution.writes
 
-    async def commit() -> None:
-        await db.commit_enrichment(writes, pipeline.state.turn, [(record.number, extracted, extraction)])
-        pipeline.state.graph.apply(writes)  # memory follows the store, inside the shield with it
-
-    await _shielded(commit())
+    await commit_reading(db, pipeline.state, writes, [(record.number, extracted, extraction)])
     return Reading(record.number, True, line, extraction, writes, done)
 
 
@@ -319,18 +314,3 @@ async def drain(db: SaveDatabase, pipeline: TurnPipeline, extractor: Extractor =
     """Read the queue oldest first, yielding each turn once it is committed (or failed, and left queued)."""
     for record in await queue(db, extractor):
         yield await enrich_one(db, pipeline, record, extractor)
-
-
-async def _shielded(step: Awaitable[T]) -> T:
-    """``step`` finished whatever happens to the caller: a commit interrupted is a commit completed."""
-    task = asyncio.ensure_future(step)
-    cancelled = False
-    while not task.done():
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            cancelled = True
-    result = task.result()
-    if cancelled:
-        raise asyncio.CancelledError
-    return result

@@ -29,8 +29,10 @@ from typing import TYPE_CHECKING
 
 from game.config import Settings
 from game.engine.events import TurnCommitted, TurnFailed
+from game.engine.play_state import PlayState
 from game.engine.rebuild import IMPORTED_TURNS_KEY
-from game.engine.turn import FinishedTurn, PlayState, TurnPipeline
+from game.engine.turn import TurnPipeline
+from game.engine.turn_commit import FinishedTurn
 from game.errors import InputError, SaveError
 from game.graph.fast_extract.marks import fast_from
 from game.graph.gossip import GossipSettings

@@ -1,4 +1,5 @@
-"""The registered features' steps, run inside a told turn after its graph writes and relation gossip.
+"""The registered features' after-turn steps, each one step of a told turn (``game.engine.turn_steps``),
+run after the turn's graph writes and relation gossip.
 
 Each feature's rows join the turn's other rows, so they are written in the turn's one transaction and
 undone with it; the features' in-memory states move only once the commit succeeded (``apply_rows``).
@@ -10,8 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.features.feature import Rows, TurnFacts
-from game.graph.gossip import GossipSettings
+from game.engine.tuning import TurnTuning
+from game.features.feature import Feature, Rows, TurnFacts
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import Delta
@@ -31,21 +32,16 @@ class FeatureTurn:
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
 
 
-async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, writes: GraphWrites,
-                    world_ir: WorldIR | None, places: Mapping[str, str], present: Iterable[str], seed: int,
-                    gossip: GossipSettings, registry: Registry | None = None) -> FeatureTurn:
-    """Every feature's step for this turn, in registration order."""
-    rows: list[RowWrite] = []
-    moved: list[tuple[str, Delta]] = []
-    covered: list[tuple[str, str]] = []
-    here = frozenset(present)
-    for feature in registry or default_registry():
-        facts = TurnFacts(turn, graph, writes, world_ir, places, here, seed, gossip, states.get(feature.name))
-        step = await feature.after_turn(facts)
-        rows.extend(step.rows)
-        moved.extend(step.attitudes)
-        covered.extend(step.covered)
-    return FeatureTurn(tuple(rows), tuple(moved), tuple(covered))
+async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str, Any], turn: int,
+                     graph: GraphIndex, writes: GraphWrites, world_ir: WorldIR | None, places: Mapping[str, str],
+                     present: Iterable[str], tuning: TurnTuning) -> FeatureTurn:
+    """``feature``'s step for this turn (one of a told turn's steps, in registration order), added to what
+    the features before it added."""
+    facts = TurnFacts(turn, graph, writes, world_ir, places, frozenset(present), tuning.seed, tuning.gossip,
+                      states.get(feature.name))
+    step = await feature.after_turn(facts)
+    return FeatureTurn((*so_far.rows, *step.rows), (*so_far.attitudes, *step.attitudes),
+                       (*so_far.covered, *step.covered))
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from game.engine.play_state import is_command
 from game.engine.tellings_store import KeptTelling
-from game.engine.turn import is_command
 from game.store.pending import PENDING_TABLE, PendingIdentity
 
 ANSWERED = "Turn {turn} answered a question (is {new} {candidate}?); `undo` it to answer again."

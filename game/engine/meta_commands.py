@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,7 +12,7 @@ from game.engine.events import ConfirmRequested, Event, MetaOutput, QuitRequeste
 from game.engine.known_names import heard_of, not_named, without_strangers
 from game.engine.meta import MetaCommand, help_text
 from game.engine.player_view import known_ids, player_view
-from game.engine.turn import scoped_context
+from game.engine.presence import scoped_context
 from game.errors import KithError
 from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
 from game.graph.map.known import known_graph
@@ -27,12 +26,12 @@ from game.store.saves import read_save_info, snapshot_name
 from game.store.snapshots import check_restorable
 
 if TYPE_CHECKING:
-    from game.engine.command_context import CommandContext
+    from game.engine.command_context import Asking, CommandContext
 
 
 async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Event]:
     if command.word != "restore":
-        _ASKED.pop(session, None)  # a question is answered by the very next command, or not at all
+        session.asked = None  # a question is answered by the very next command, or not at all
     try:
         if command.word in _HANDLERS:
             async for event in _HANDLERS[command.word](session, command.argument):
@@ -67,14 +66,9 @@ async def _save(session: CommandContext, argument: str) -> AsyncIterator[Event]:
                      f"Type `restore {name}` to come back to this moment.", "save")
 
 
-_ASKED: weakref.WeakKeyDictionary[CommandContext, tuple[str, int]] = weakref.WeakKeyDictionary()
-"""The restore each session was asked to confirm, and at which turn: typing it again (and nothing else
-first) confirms it."""
-
-
-def withdraw_question(session: CommandContext) -> None:
+def withdraw_question(game: Asking) -> None:
     """The player said no to a question a command asked (the TUI's modal): typing it again asks again."""
-    _ASKED.pop(session, None)
+    game.asked = None
 
 
 async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Event]:
@@ -97,17 +91,18 @@ async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Even
     # Refused now, not once confirmed; and asked again then, in case the folder changed in between.
     refusal = _not_ours_to_replace(session, session.snapshot_path(keep))
     if refusal:
-        _ASKED.pop(session, None)
+        session.asked = None
         yield MetaOutput(f"{refusal} Nothing was restored.", "restore")
         return
-    if _ASKED.pop(session, None) != (name, session.turn):
+    asked, session.asked = session.asked, None
+    if asked != (name, session.turn):
         await check_restorable(path, session.save_name, session.world.id)
         what = _what_it_is(session, name, path)
         # Only an earlier copy of this game may be there (refused above otherwise): it is said to go.
         kept = session.snapshot_path(keep)
         replaced = (f", which replaces the copy kept there before (turn {read_save_info(kept).turns})"
                     if kept.exists() else "")
-        _ASKED[session] = (name, session.turn)
+        session.asked = (name, session.turn)  # typing it again (and nothing else first) confirms it
         yield MetaOutput(f"**{name}** is {what}. Restoring it replaces the game you are playing "
                          f"(**{session.save_name}**, turn {session.turn}); that game is kept first as **{keep}**"
                          f"{replaced}. Type `restore {name}` again to restore it, or anything else to go on "
@@ -316,7 +311,8 @@ async def _knowledge(session: CommandContext, argument: str) -> AsyncIterator[Ev
         yield MetaOutput(await mind_commands.knowledge(session, argument), "knowledge")
         return
     # Kept as a turn of its own: a front end sees the turn go up (and its undo takes the line back).
-    yield MetaOutput(await mind_commands.add_knowledge(session, *adding), "knowledge")
+    for event in await mind_commands.add_knowledge(session, *adding):
+        yield event
 async def _npc(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """``/npc NAME``: NAME's memories of the player, newest and strongest first (``game.mind.memory_render``)."""
     if not argument:

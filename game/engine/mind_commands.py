@@ -13,6 +13,7 @@ import random
 import shlex
 from typing import TYPE_CHECKING
 
+from game.engine.events import Event, MetaOutput
 from game.engine.known_names import heard_of, not_named
 from game.engine.player_view import known_ids
 from game.errors import KithError
@@ -178,8 +179,9 @@ def parse_add(argument: str) -> tuple[str, list[str]] | None:
     raise KithError(f"`/knowledge {name} add` needs a subject, a predicate and an object. {KNOWLEDGE_USAGE}")
 
 
-async def add_knowledge(session: CommandContext, name: str, triple: list[str]) -> str:
-    """Teach NAME the fact SUBJECT PREDICATE OBJECT, kept as a turn of its own; returns the reply."""
+async def add_knowledge(session: CommandContext, name: str, triple: list[str]) -> list[Event]:
+    """Teach NAME the fact SUBJECT PREDICATE OBJECT, kept as a turn of its own; returns what the player is
+    told (the reply, and the committed turn's events)."""
     knower = await person(session, name)
     if knower.type != "individual":
         raise KithError(f"{knower.name} is a {knower.type}; only one person knows things. Name one of them.")
@@ -200,7 +202,7 @@ async def add_knowledge(session: CommandContext, name: str, triple: list[str]) -
     if current is not None:
         held = graph.knowers_of(current.id).get(knower.id)
         if held is not None and held.confidence >= 1.0:
-            return f"{knower.name} already knows that: {current.fact}"
+            return [MetaOutput(f"{knower.name} already knows that: {current.fact}", "knowledge")]
         edge = {"sourceName": graph.nodes[current.source].name, "targetName": graph.nodes[current.target].name,
                 "relation": current.relation, "strength": current.strength, "fact": current.fact,
                 "knownBy": [knower.name]}
@@ -223,8 +225,8 @@ async def add_knowledge(session: CommandContext, name: str, triple: list[str]) -
         raise KithError(f"That fact was not added ({result.skipped}). Nothing was changed.")
     fact = current.fact if current is not None else str(edge["fact"])
     reply = f"{knower.name} now knows: {fact} (`undo` takes it back.)"
-    await session.commit_command(f"/knowledge {name} add {shlex.join(triple)}", reply, execution.writes)
-    return reply
+    return await session.commit_command(f"/knowledge {name} add {shlex.join(triple)}", reply, "knowledge",
+                                        execution.writes)
 
 
 _PREPOSITIONS = frozenset({"of", "to", "with", "by", "for", "from", "at", "in", "on"})

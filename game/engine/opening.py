@@ -15,8 +15,8 @@ from pathlib import Path
 
 from game.config import Settings, world_dir_of
 from game.engine.feature_steps import load_states, owned_tables
+from game.engine.play_state import HISTORY_TURNS, PlayState
 from game.engine.tuning import memory_settings
-from game.engine.turn import HISTORY_TURNS, PlayState
 from game.errors import KithError, SaveError
 from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath, patterns_to_json

@@ -17,6 +17,7 @@ from typing import Any
 from game.engine.changes import summarize_writes
 from game.engine.enrich import Extractor, new_execution, queue, read_turn
 from game.engine.turn import TurnPipeline
+from game.engine.turn_commit import commit_reading
 from game.graph.ports import GraphWrites
 from game.store.database import SaveDatabase
 
@@ -75,9 +76,8 @@ async def rebuild(db: SaveDatabase, pipeline: TurnPipeline, extractor: Extractor
         failed = None if ok else (record.number, line)
     if rebuilt.done:
         extracted, extraction = (False, "fast") if extractor == "fast" else (True, "enriched")
-        await db.commit_enrichment(execution.writes, state.turn, [(n, extracted, extraction) for n in rebuilt.done])
         nodes = {**state.graph.nodes, **execution.writes.nodes}
-        state.graph.apply(execution.writes)
+        await commit_reading(db, state, execution.writes, [(n, extracted, extraction) for n in rebuilt.done])
         rebuilt.diff = _diff(execution.writes, nodes, state.turn)
     return rebuilt
 

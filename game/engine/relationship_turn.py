@@ -6,8 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 
-from game.engine.changes import summarize_writes
-from game.engine.events import AttitudeChanged, Event, GraphChanged, MetaOutput, TurnCommitted
+from game.engine.events import Event
 from game.engine.turn import TurnPipeline
 from game.graph.models import Node
 from game.graph.upsert import UpsertExecution
@@ -28,12 +27,5 @@ async def set_attitude_turn(pipeline: TurnPipeline, vocabulary: Vocabulary, seed
                                 witnesses=sorted(state.graph.player_ids))
     writes, changes = await attitude_turn.set_by_hand(state.graph, execution, before, after)
     reply = describe_set(before, after, request.dimension or "trust")
-    nodes = dict(state.graph.nodes)
-    committed = await pipeline.commit_command(text, reply, writes, (after.row(),))
-    yield MetaOutput(reply, "relationship")
-    for change in changes:
-        yield AttitudeChanged(committed, change.name, change.before, change.after)
-    lines = summarize_writes(writes, nodes, committed)
-    if lines:
-        yield GraphChanged(committed, lines)
-    yield TurnCommitted(committed, True)
+    for event in await pipeline.commit_command(text, reply, "relationship", writes, (after.row(),), changes):
+        yield event

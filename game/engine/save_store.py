@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from game.config import Settings
 from game.engine.opening import read_play_state
+from game.engine.play_state import PlayState
 from game.engine.tellings import first_row
 from game.engine.tuning import memory_settings
-from game.engine.turn import FinishedTurn, PlayState
+from game.engine.turn_commit import FinishedTurn
 from game.mind.merging import identity_merges
 from game.registry import Registry
 from game.store.database import SaveDatabase

@@ -23,9 +23,11 @@ from typing import Protocol
 
 from game.engine import kept_turns, tellings_store
 from game.engine.events import Event, MetaOutput, NarrationDone, TurnCommitted, TurnReplaced
+from game.engine.play_state import PlayState
 from game.engine.telling import Telling
 from game.engine.tellings_store import KeptTelling
-from game.engine.turn import ENDED_REPLY, FinishedTurn, PlayState, TurnPipeline
+from game.engine.turn import ENDED_REPLY, TurnPipeline
+from game.engine.turn_commit import FinishedTurn
 from game.errors import KithError, SaveError
 from game.graph.index import GraphSource
 from game.store import undo

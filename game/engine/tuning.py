@@ -1,9 +1,13 @@
 """What each part of a turn is tuned by, read from the player's settings (``kith.toml``): one function per
-part, and every caller (the session, the settings screen, the command line) builds them here."""
+part, and every caller (the session, the settings screen, the command line) builds them here. A game's
+turns are tuned by ``turn_tuning``, the one pipeline from settings to what a turn reads: opening a game and
+the settings screen (``GameSession.swap_narrator``) both go through it, with the world's and the save's
+meta-paths, so changing a setting mid-game cannot lose them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from game.config import Settings
 from game.graph.gossip import GossipSettings
@@ -36,3 +40,19 @@ def retrieval_settings(settings: Settings, world: Sequence[MetaPath] = (),
     patterns = active_patterns(r.metapaths, world, discovered if r.discovered_patterns else ())
     return RetrievalSettings(max_hops=r.max_hops, hub_threshold=r.hub_threshold, max_fanout=r.max_fanout,
                              limit=r.limit, patterns=patterns)
+
+
+@dataclass(frozen=True)
+class TurnTuning:
+    """Everything a told turn is tuned by, built in one place (``turn_tuning``)."""
+
+    seed: int = 0
+    retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
+    gossip: GossipSettings = field(default_factory=GossipSettings)
+    context: ContextSettings = field(default_factory=ContextSettings)
+
+
+def turn_tuning(settings: Settings, world: Sequence[MetaPath] = (), discovered: Sequence[MetaPath] = ()) -> TurnTuning:
+    """A game's turn tuning from ``settings``, with the world's meta-paths and the save's ``discovered`` ones."""
+    return TurnTuning(settings.seed, retrieval_settings(settings, world, discovered), gossip_settings(settings),
+                      context_settings(settings))

@@ -1,0 +1,64 @@
+"""A game as memory holds it between turns (``PlayState``): what the next turn starts from.
+
+Kept apart from the pipeline (``game.engine.turn``) because everything that reads or builds a game's state
+(opening a save, the steps of a turn, the commit, a telling) needs it, and none of them needs the pipeline.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.engine.meta import parse_meta
+from game.graph.index import GraphIndex
+from game.mind.attitude import AttitudeBook
+from game.mind.memory import MemoryBook
+from game.narrator.base import PastTurn
+from game.store.pending import PendingIdentity
+from game.world.scene import SceneState
+
+HISTORY_TURNS = 24
+"""How many recent turns a narrator sees (and the session keeps in memory)."""
+
+
+@dataclass
+class PlayState:
+    """A game as it stands in memory after its last stored turn: what the next turn starts from."""
+
+    graph: GraphIndex
+    scene: SceneState
+    turn: int = 0
+    history: deque[PastTurn] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
+    verbose: bool = False
+    last_input: str | None = None
+    talked: dict[tuple[str, str], int] = field(default_factory=dict)
+    """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
+    attitudes: AttitudeBook = field(default_factory=AttitudeBook)
+    """Every recorded attitude toward the player (``game.mind.attitude``)."""
+    memories: MemoryBook = field(default_factory=MemoryBook)
+    """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
+    pending: list[PendingIdentity] = field(default_factory=list)
+    """Open questions of identity (``game.store.pending``): one is asked a turn, answered the next."""
+    features: dict[str, Any] = field(default_factory=dict)
+    """Each registered feature's state (``game.registry``), by feature name: deeds and who knows them."""
+
+    @classmethod
+    def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
+           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None,
+           attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
+           pending: Iterable[PendingIdentity] = ()) -> PlayState:
+        """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
+        past = deque(history, maxlen=HISTORY_TURNS)
+        last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
+        return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
+                   dict(talked or {}), attitudes or AttitudeBook(), memories or MemoryBook(),
+                   pending=[p for p in pending if p.is_open])
+
+
+def is_command(text: str) -> bool:
+    """Whether a stored turn's input was a command kept as a turn (``/knowledge NAME add ...``,
+    ``/relationship NAME set ...``), not story: ``again`` never repeats one and narrators never see one in
+    their history."""
+    return parse_meta(text) is not None
