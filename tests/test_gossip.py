@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers.graph import make_edge, make_node, rows
 
-from game.graph.gossip import GossipSettings, gossip_turn, pair_key
+from game.features.gossip import GossipSettings, gossip_turn, pair_key
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
 from game.graph.ports import GraphWrites

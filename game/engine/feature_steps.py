@@ -1,7 +1,8 @@
-"""The registered features' steps, run inside a told turn after its graph writes and relation gossip.
+"""The registered features' steps, run inside a told turn after its graph writes, in registration order.
 
-Each feature's rows join the turn's other rows, so they are written in the turn's one transaction and
-undone with it; the features' in-memory states move only once the commit succeeded (``apply_rows``).
+Each feature's rows join the turn's other rows, and the knower rows it adds join the turn's graph writes
+(which the next feature's step then reads), so they are written in the turn's one transaction and undone
+with it; the features' in-memory states move only once the commit succeeded (``apply_rows``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.features.feature import Rows, TurnFacts
-from game.graph.gossip import GossipSettings
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import Delta
@@ -29,23 +29,31 @@ class FeatureTurn:
     attitudes: tuple[tuple[str, Delta], ...] = ()
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
+    writes: GraphWrites | None = None
+    """The turn's graph writes with the knower rows the steps added (None: the steps added none)."""
 
 
 async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, writes: GraphWrites,
                     world_ir: WorldIR | None, places: Mapping[str, str], present: Iterable[str], seed: int,
-                    gossip: GossipSettings, registry: Registry | None = None) -> FeatureTurn:
-    """Every feature's step for this turn, in registration order."""
+                    tunings: Mapping[str, Any], registry: Registry | None = None) -> FeatureTurn:
+    """Every feature's step for this turn, in registration order (``tunings``: ``Registry.tunings``)."""
     rows: list[RowWrite] = []
     moved: list[tuple[str, Delta]] = []
     covered: list[tuple[str, str]] = []
     here = frozenset(present)
+    added = False
     for feature in registry or default_registry():
-        facts = TurnFacts(turn, graph, writes, world_ir, places, here, seed, gossip, states.get(feature.name))
+        facts = TurnFacts(turn, graph, writes, world_ir, places, here, seed, tunings.get(feature.name),
+                          states.get(feature.name))
         step = await feature.after_turn(facts)
         rows.extend(step.rows)
         moved.extend(step.attitudes)
         covered.extend(step.covered)
-    return FeatureTurn(tuple(rows), tuple(moved), tuple(covered))
+        if step.knowings:
+            writes = writes.copy()
+            writes.knowings.update(step.knowings)
+            added = True
+    return FeatureTurn(tuple(rows), tuple(moved), tuple(covered), writes if added else None)
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

@@ -35,9 +35,8 @@ from game.engine.relationship_turn import set_attitude_turn
 from game.engine.save_store import SaveStore
 from game.engine.tellings import Tellings
 from game.engine.transcript import Transcript
-from game.engine.tuning import context_settings, gossip_settings, retrieval_settings
+from game.engine.tuning import context_settings, retrieval_settings
 from game.engine.turn import PlayState, TurnPipeline
-from game.graph.gossip import Told
 from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath
 from game.graph.models import Edge, Node
@@ -300,10 +299,6 @@ class GameSession:
         """What the player typed at each of these turns (those that exist)."""
         return await self._db.turn_inputs(numbers)
 
-    async def gossip_told_to(self, node_id: str) -> list[Told]:
-        """Every gossip exchange in which ``node_id`` was told something, oldest first (``/why``)."""
-        return await self._db.gossip_told_to([node_id])
-
     async def turn_context(self) -> ComposedContext | None:
         """What the narrator was told at the last told turn (a command kept as a turn tells nothing), or
         None before any (or in a save from before contexts were kept)."""
@@ -403,7 +398,7 @@ class GameSession:
         self._settings = settings
         self._pipeline.seed = settings.seed
         self._pipeline.retrieval_settings = retrieval_settings(settings, self.world.metapaths, self._discovered)
-        self._pipeline.gossip_settings = gossip_settings(settings)
+        self._pipeline.tunings = self._pipeline.registry.tunings(settings)
         self._pipeline.context_settings = context_settings(settings)
         self._store.settings = settings
 

@@ -6,17 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game.config import Settings
-from game.graph.gossip import GossipSettings
 from game.graph.metapaths import MetaPath, active_patterns
 from game.graph.retrieve import RetrievalSettings
 from game.mind.context import DEFAULT_SHARES, ContextSettings
 from game.mind.memory import MemorySettings
-
-
-def gossip_settings(settings: Settings) -> GossipSettings:
-    g = settings.gossip
-    return GossipSettings(exchanges_per_turn=g.exchanges_per_turn, pair_cooldown=g.pair_cooldown, decay=g.decay,
-                          floor=g.floor)
 
 
 def context_settings(settings: Settings) -> ContextSettings:

@@ -1,4 +1,4 @@
-"""One story turn, written once: input, retrieve, narrate, World IR, extract, awareness, gossip, store.
+"""One story turn, written once: input, retrieve, narrate, World IR, extract, awareness, features, store.
 
 The same pipeline runs a game on disk and a game in memory. Only the storage step differs, so it is
 pluggable (``TurnStore``): ``GameSession`` commits the turn row, the graph writes and the scene in ONE
@@ -49,7 +49,6 @@ from game.engine.mind_context import (
 from game.engine.telling import NOTHING_MORE, Telling, continued, turn_usage
 from game.errors import KithError, NarratorError, SaveError
 from game.graph.endings import ReadEndings
-from game.graph.gossip import GossipSettings, Told, gossip_turn, pair_key
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
 from game.graph.models import Node
@@ -78,6 +77,7 @@ from game.registry import default_registry
 from game.store.database import TurnRecord
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite
+from game.store.told_log import Told
 from game.text import strip_control
 from game.world import awareness
 from game.world.ir import WorldIR
@@ -108,8 +108,6 @@ class PlayState:
     history: deque[PastTurn] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
     verbose: bool = False
     last_input: str | None = None
-    talked: dict[tuple[str, str], int] = field(default_factory=dict)
-    """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
     attitudes: AttitudeBook = field(default_factory=AttitudeBook)
     """Every recorded attitude toward the player (``game.mind.attitude``)."""
     memories: MemoryBook = field(default_factory=MemoryBook)
@@ -121,14 +119,13 @@ class PlayState:
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None,
-           attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
+           verbose: bool, attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
            pending: Iterable[PendingIdentity] = ()) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
-                   dict(talked or {}), attitudes or AttitudeBook(), memories or MemoryBook(),
+                   attitudes or AttitudeBook(), memories or MemoryBook(),
                    pending=[p for p in pending if p.is_open])
 
 
@@ -148,7 +145,8 @@ class FinishedTurn:
     result: NarrationResult
     report: ExtractionReport
     told: tuple[Told, ...] = ()
-    """The turn's gossip exchanges; their knower rows are already in ``writes``."""
+    """Exchanges of word logged as ``Told`` records (a telling stored by an older version carries them); a
+    played turn's are rows of the feature that passed them, in ``rows``."""
     rows: tuple[RowWrite, ...] = ()
     """Rows of other features' tables the turn changed (attitudes, memories...), stored and undone with it."""
     merges: tuple[IdentityMerge, ...] = ()
@@ -281,7 +279,7 @@ class TurnPipeline:
     def __init__(self, state: PlayState, narrator: Narrator, vocabulary: Vocabulary, store: TurnStore, *,
                  seed: int = 0, retrieval_settings: RetrievalSettings | None = None,
                  ending_titles: Mapping[str, str] | None = None,
-                 gossip_settings: GossipSettings | None = None,
+                 tunings: Mapping[str, Any] | None = None,
                  context_settings: ContextSettings | None = None,
                  tier_lines: Callable[[str, Tier], str | None] | None = None) -> None:
         self.state = state
@@ -289,7 +287,8 @@ class TurnPipeline:
         self.context_providers: ProviderFactory = default_providers
         self.tier_lines = tier_lines
         """What the story says when someone's tier changes (the world's lines), for those on stage."""
-        self.gossip_settings = gossip_settings or GossipSettings()
+        self.tunings: Mapping[str, Any] = tunings or {}
+        """Each feature's tuning by name (``Registry.tunings``); none: every feature's defaults."""
         self.narrator = narrator
         self.vocabulary = vocabulary
         self.store = store
@@ -352,7 +351,7 @@ class TurnPipeline:
         """This pipeline's narrator and settings over another state and store: a turn told again."""
         told = TurnPipeline(state, self.narrator, self.vocabulary, store, seed=self.seed,
                             retrieval_settings=self.retrieval_settings, ending_titles=self.ending_titles,
-                            gossip_settings=self.gossip_settings, context_settings=self.context_settings,
+                            tunings=self.tunings, context_settings=self.context_settings,
                             tier_lines=self.tier_lines)
         told.context_providers = self.context_providers
         told.registry = self.registry
@@ -453,19 +452,15 @@ class TurnPipeline:
                 writes = seen_where_made(state.graph, writes, await present_ids(state.graph, writes, here))
             result.scene = await self._aware(result.scene, writes, turn, narration)
             lap("extract_ms")
-            # Word travels after what happened is known, and rides in the same writes: one transaction,
-            # and undo takes it back with the turn.
+            # The features' steps (word travelling among them) after what happened is known; what they add
+            # rides in the same writes and rows: one transaction, and undo takes it back with the turn.
             places = await stage_places(state.graph, result.scene)
-            gossip = gossip_turn(state.graph, writes, turn, places, self.gossip_settings, self.seed, state.talked)
-            if gossip.knowings:
-                writes = writes.copy()
-                writes.knowings.update(gossip.knowings)
-            lap("gossip_ms")
             here = [*result.world_ir.characters_present, *result.world_ir.next_cast] if not result.ir_error else []
             featured = await run_steps(state.features, turn, state.graph, writes,
                                        None if result.ir_error else result.world_ir, places,
                                        await present_ids(state.graph, writes, here), self.seed,
-                                       self.gossip_settings, self.registry)
+                                       self.tunings, self.registry)
+            writes = featured.writes or writes
             lap("features_ms")
             moved = attitude_turn.after_turn(state.attitudes, state.graph, writes,
                                              None if result.ir_error else result.world_ir, turn, featured.attitudes,
@@ -489,7 +484,7 @@ class TurnPipeline:
             )
             raised, assumed = decided(execution.identities, turn) if report.extracted else ([], [])
             asked = [asking.asked(turn).write()] if asking is not None else []
-            await self._store(FinishedTurn(record, writes, result, report, tuple(gossip.told),
+            await self._store(FinishedTurn(record, writes, result, report, (),
                                            (context_row(context), *moved.rows, *memories, *asked, *raised, *featured.rows),
                                            tuple(assumed), mode=request.mode))
             lap("commit_ms")
@@ -560,8 +555,6 @@ class TurnPipeline:
         state.history.append(PastTurn(record.number, record.input, record.narration))
         if not is_command(record.input):
             state.last_input = record.input
-        for told in finished.told:
-            state.talked[pair_key(told.teller, told.listener)] = told.turn
         recorded = [Attitude.from_row(r.row) for r in finished.rows if r.table == ATTITUDES and r.row is not None]
         if recorded:
             state.attitudes = state.attitudes.updated(recorded)

@@ -1,9 +1,9 @@
-"""Gossip: word passing between people who meet, a few exchanges a turn, fading with each retelling.
+"""Gossip's rules: word passing between people who meet, a few exchanges a turn, fading with each retelling.
 
 Pure and deterministic: given the graph, what this turn already wrote, who stands where, the settings, a
 seed and when each pair last talked, it returns the knower rows gossip adds and the log of who told whom.
-Nothing here reads or writes a save; the engine adds the result to the turn's writes (so undo rewinds it
-with the turn) and ``kith graph gossip`` commits it on its own.
+Nothing here reads or writes a save; the feature's step (``feature.GossipFeature.after_turn``) hands the
+result to the turn (so it commits with it and undo rewinds it) and ``kith graph gossip`` commits it on its own.
 
 Cost follows the stage, not the graph: the pairs come from the people placed (those sharing a place) and
 from their own open ties, and each teller's candidate facts are the rows it knows. A save of 100k
@@ -22,6 +22,7 @@ from game.graph.knowing_terms import FIRST_HAND, PUBLIC
 from game.graph.knowledge import Knowing, keep_better
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
+from game.store.told_log import Told, pair_key
 
 ATTEMPTS_PER_EXCHANGE = 64
 """How many pairs may be tried for each exchange allowed: a crowd with nothing new to say stays cheap."""
@@ -38,31 +39,12 @@ class GossipSettings:
     tie_strength: float = 0.5
 
 
-@dataclass(frozen=True)
-class Told:
-    """One exchange: at ``turn`` ``teller`` told ``listener`` the version ``edge_id``, now known at ``confidence``.
-
-    The save keeps these (``gossip_log``): the last turn a pair talked (cooldown) and who told whom (``/why``).
-    """
-
-    turn: int
-    teller: str
-    listener: str
-    edge_id: str
-    confidence: float
-
-
 @dataclass
 class GossipResult:
     """What one turn of gossip adds: knower rows to store and the exchanges to log, in the order made."""
 
     knowings: dict[tuple[str, str], Knowing] = field(default_factory=dict)
     told: list[Told] = field(default_factory=list)
-
-
-def pair_key(a: str, b: str) -> tuple[str, str]:
-    """A pair of people regardless of who spoke: cooldown is about the two of them meeting."""
-    return (a, b) if a <= b else (b, a)
 
 
 class _View:
