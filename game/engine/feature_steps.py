@@ -35,8 +35,10 @@ class FeatureTurn:
 
 async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, writes: GraphWrites,
                     world_ir: WorldIR | None, places: Mapping[str, str], present: Iterable[str], seed: int,
-                    tunings: Mapping[str, Any], registry: Registry | None = None) -> FeatureTurn:
-    """Every feature's step for this turn, in registration order (``tunings``: ``Registry.tunings``)."""
+                    tunings: Mapping[str, Any], registry: Registry | None = None,
+                    said: Mapping[str, Mapping[str, int]] | None = None) -> FeatureTurn:
+    """Every feature's step for this turn, in registration order (``tunings``: ``Registry.tunings``;
+    ``said``: what each NPC has said to the player, ``TurnFacts.said``)."""
     rows: list[RowWrite] = []
     moved: list[tuple[str, Delta]] = []
     covered: list[tuple[str, str]] = []
@@ -44,7 +46,7 @@ async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, wri
     added = False
     for feature in registry or default_registry():
         facts = TurnFacts(turn, graph, writes, world_ir, places, here, seed, tunings.get(feature.name),
-                          states.get(feature.name))
+                          states.get(feature.name), said=said or {})
         step = await feature.after_turn(facts)
         rows.extend(step.rows)
         moved.extend(step.attitudes)

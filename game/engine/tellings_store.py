@@ -1,7 +1,7 @@
 """The ``swipes`` and ``undo_steps`` tables: every telling of a turn, each enough to write again.
 
 Every turn a session commits leaves one ``swipes`` row (telling 0, kept): its turn row, graph writes,
-scene, gossip and other features' rows as JSON, and the tokens it cost. What a telling shares is stored
+scene, logged exchanges and the features' rows as JSON, and the tokens it cost. What a telling shares is stored
 once (``encode``): the kept telling leaves its scene and contexts to the turn's own rows, and every other
 telling stores only how its scene, NPC context and rows differ from the kept one's. Telling the turn again (retry,
 continue, an edit) adds an telling; keeping another one is ONE transaction: the journal undoes the

@@ -459,7 +459,7 @@ class TurnPipeline:
             featured = await run_steps(state.features, turn, state.graph, writes,
                                        None if result.ir_error else result.world_ir, places,
                                        await present_ids(state.graph, writes, here), self.seed,
-                                       self.tunings, self.registry)
+                                       self.tunings, self.registry, state.memories.said)
             writes = featured.writes or writes
             lap("features_ms")
             moved = attitude_turn.after_turn(state.attitudes, state.graph, writes,

@@ -52,6 +52,9 @@ class TurnFacts:
     """This feature's own state before the turn (``Feature.load``/``apply``)."""
     dead: frozenset[str] = frozenset()
     """People who can tell nothing any more (a world marks them dead)."""
+    said: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """What each NPC has said to the player as the turn began (node ID -> key -> turn: ``met``,
+    ``revealed:NAME:KEY``...), as their memories keep it: a secret of one's own told is a confession."""
 
 
 @dataclass(frozen=True)

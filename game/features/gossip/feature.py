@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from game.features.feature import Feature, Handler, Rows, StepResult, TurnFacts
+from game.features.gossip.confession import confessions
 from game.features.gossip.log import WordLog, exchange_row, from_rows, updated
 from game.features.gossip.rules import GossipSettings, gossip_turn
 from game.features.gossip.why import heard_lines
@@ -61,7 +62,7 @@ class GossipFeature(Feature):
         # Word travels after what happened is known: ``facts.writes`` holds the turn's own, and nothing
         # learned this turn is passed on before the next.
         result = gossip_turn(facts.graph, facts.writes, facts.turn, facts.places, settings, facts.seed,
-                             _log(facts.state).talked)
+                             _log(facts.state).talked, confessions(facts.said, facts.graph, facts.places))
         return StepResult(tuple(exchange_row(t) for t in result.told), knowings=result.knowings)
 
     explains: ClassVar[bool] = True
