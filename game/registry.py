@@ -10,7 +10,7 @@ for what scripts and the command line offer. Adding a feature is one ``register_
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,8 @@ from game.features.notes import NotesFeature
 if TYPE_CHECKING:
     from game.config import Settings
     from game.graph.index import GraphIndex
+    from game.graph.models import Node
+    from game.graph.retrieve import ScopedRetrieval
     from game.mind.sections import ContextProvider
 
 
@@ -87,6 +89,12 @@ class Registry:
     def tunings(self, settings: Settings | None, *, imported: bool = False) -> dict[str, Any]:
         """Every feature's tuning (``Feature.tuning``) by name, built from ``settings`` in one place."""
         return {feature.name: feature.tuning(settings, imported=imported) for feature in self}
+
+    def retrieval_providers(self, states: Mapping[str, Any], scoped: ScopedRetrieval,
+                            knowers: Sequence[Node]) -> list[ContextProvider]:
+        """The sections the features read from the turn's scoped retrieval (KNOWLEDGE), in registration order."""
+        return [feature.retrieval_provider(states.get(feature.name), scoped, knowers) for feature in self
+                if feature.reads_retrieval]
 
     def context_providers(self, states: Mapping[str, Any]) -> list[ContextProvider]:
         """The narrator's context sections the features give, in registration order."""

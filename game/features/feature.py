@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
+from game.graph.models import Node
 from game.graph.ports import GraphWrites
+from game.graph.retrieve import ScopedRetrieval
 from game.mind.attitude_rules import Delta
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite, Scalar
@@ -163,6 +165,15 @@ class Feature(ABC):
     def context_provider(self, state: Any) -> ContextProvider:
         """The feature's section of the narrator's context (``provides_context``), over its state."""
         raise NotImplementedError(f"{self.name} gives the narrator no section")
+
+    reads_retrieval: ClassVar[bool] = False
+    """Whether ``retrieval_provider`` gives a section made from the turn's scoped retrieval."""
+
+    def retrieval_provider(self, state: Any, scoped: ScopedRetrieval, knowers: Sequence[Node]) -> ContextProvider:
+        """The feature's section read from the turn's scoped retrieval (``reads_retrieval``): ``knowers`` are
+        the player, then each person on stage. Listed right after GRAPH, the retrieval's own section (the
+        gossip feature's KNOWLEDGE: what each of them knows, and how sure)."""
+        raise NotImplementedError(f"{self.name} reads no retrieval")
 
     explains: ClassVar[bool] = False
     """Whether ``explain`` adds lines to ``/why NAME``."""

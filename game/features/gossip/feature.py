@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from game.features.feature import Feature, Handler, Rows, StepResult, TurnFacts
 from game.features.gossip.confession import confessions
 from game.features.gossip.log import WordLog, exchange_row, from_rows, updated
+from game.features.gossip.provider import KnowledgeProvider
 from game.features.gossip.rules import GossipSettings, gossip_turn
 from game.features.gossip.why import heard_lines
 from game.graph.index import GraphIndex
+from game.graph.models import Node
+from game.graph.retrieve import ScopedRetrieval
 from game.store.rows import RowWrite
 from game.store.told_log import TABLE
 
@@ -64,6 +67,11 @@ class GossipFeature(Feature):
         result = gossip_turn(facts.graph, facts.writes, facts.turn, facts.places, settings, facts.seed,
                              _log(facts.state).talked, confessions(facts.said, facts.graph, facts.places))
         return StepResult(tuple(exchange_row(t) for t in result.told), knowings=result.knowings)
+
+    reads_retrieval: ClassVar[bool] = True
+
+    def retrieval_provider(self, state: Any, scoped: ScopedRetrieval, knowers: Sequence[Node]) -> KnowledgeProvider:
+        return KnowledgeProvider(scoped, knowers)
 
     explains: ClassVar[bool] = True
 
