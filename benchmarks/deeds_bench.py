@@ -19,7 +19,7 @@ from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import DeedBook
 from game.features.deeds.record import turn_deeds
 from game.features.feature import TurnFacts
-from game.graph.gossip import GossipSettings
+from game.features.gossip import GossipSettings
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.world.ir import IRAct, WorldIR

@@ -15,7 +15,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from game.graph.gossip import GossipSettings, gossip_turn, pair_key
+from game.features.gossip import GossipSettings, gossip_turn, pair_key
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node

@@ -10,16 +10,20 @@ for what scripts and the command line offer. Adding a feature is one ``register_
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from game.features.deeds import DeedsFeature
 from game.features.feature import CheckParser, Feature, Handler, Instruction
+from game.features.gossip import GossipFeature
 from game.features.notes import NotesFeature
 
 if TYPE_CHECKING:
+    from game.config import Settings
     from game.graph.index import GraphIndex
+    from game.graph.models import Node
+    from game.graph.retrieve import ScopedRetrieval
     from game.mind.sections import ContextProvider
 
 
@@ -82,16 +86,28 @@ class Registry:
         """What the narrator is given at ``place`` (``memory``, ``authors_note``): every feature's words there."""
         return "\n\n".join(line.text for line in self.instructions(states) if line.place == place and line.text)
 
+    def tunings(self, settings: Settings | None, *, imported: bool = False) -> dict[str, Any]:
+        """Every feature's tuning (``Feature.tuning``) by name, built from ``settings`` in one place."""
+        return {feature.name: feature.tuning(settings, imported=imported) for feature in self}
+
+    def retrieval_providers(self, states: Mapping[str, Any], scoped: ScopedRetrieval,
+                            knowers: Sequence[Node]) -> list[ContextProvider]:
+        """The sections the features read from the turn's scoped retrieval (KNOWLEDGE), in registration order."""
+        return [feature.retrieval_provider(states.get(feature.name), scoped, knowers) for feature in self
+                if feature.reads_retrieval]
+
     def context_providers(self, states: Mapping[str, Any]) -> list[ContextProvider]:
         """The narrator's context sections the features give, in registration order."""
         return [feature.context_provider(states.get(feature.name)) for feature in self if feature.provides_context]
 
     def explain(self, states: Mapping[str, Any], node_id: str, graph: GraphIndex) -> list[str]:
-        """What every feature that ``explains`` adds to ``/why NAME``, in registration order."""
+        """What every feature that ``explains`` adds to ``/why NAME``, in registration order, a blank line
+        between one feature's section and the next."""
         lines: list[str] = []
         for feature in self:
             if feature.explains:
-                lines += feature.explain(states.get(feature.name), node_id, graph)
+                section = feature.explain(states.get(feature.name), node_id, graph)
+                lines += [*([""] if lines and section else []), *section]
         return lines
 
     def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -103,7 +119,9 @@ class Registry:
 
 
 def register_builtin(registry: Registry) -> None:
-    """Register Kith's own features (its default plugins), in the order their steps run."""
+    """Register Kith's own features (its default plugins), in the order their steps run: word of relations
+    travels first, so deeds and the attitudes see what reached whom this turn."""
+    registry.register_feature(GossipFeature())
     registry.register_feature(DeedsFeature())
     registry.register_feature(NotesFeature())
 

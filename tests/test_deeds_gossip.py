@@ -7,7 +7,7 @@ from helpers.graph import make_edge, make_node, rows
 
 from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import Deed, DeedBook, DeedKnowing
-from game.graph.gossip import GossipSettings, gossip_turn
+from game.features.gossip import GossipSettings, gossip_turn
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
 from game.graph.ports import GraphWrites

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from helpers.graph import make_edge, make_node, rows
 
-from game.graph.gossip import GossipSettings, gossip_turn, pair_key
+from game.features.gossip import GossipSettings, gossip_turn, pair_key
+from game.features.gossip.confession import confessions
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
 from game.graph.ports import GraphWrites
@@ -132,3 +133,26 @@ def test_kin_do_not_spread_what_shames_their_own_people() -> None:
     by_lise = gossip_turn(index, GraphWrites(), 5, {LISE.id: "quay", HOB.id: "quay"}, GossipSettings(), 1, {})
     assert ("e-bribe", HOB.id) not in by_lise.knowings
     assert by_lise.knowings  # she still talks: of what is no one's shame (that she and Fenn are cousins)
+
+
+def test_a_confession_frees_the_teller_toward_the_people_it_concerns_only() -> None:
+    """Fenn took Odo's bribe at turn 2 and, at turn 2, owned to the player. He keeps it from Hob, who is
+    nobody of Odo's, and may tell it to Odo's cousin Lise; without the confession he tells neither."""
+    index, _ = town()
+    bribed = make_edge(ODO, FENN, "BRIBED", 0.6, valid_at=2, edge_id="e-bribe")
+    odo_kin = make_edge(ODO, LISE, "KIN_OF", 0.7, edge_id="e-odo-kin")
+    writes = rows([], [bribed, odo_kin])
+    for k in (knowing("e-bribe", FENN.id, turn=2), knowing("e-bribe", ODO.id, turn=2),
+              knowing("e-odo-kin", ODO.id), knowing("e-odo-kin", LISE.id)):
+        writes.knowings[k.key] = k
+    index.apply(writes)
+    said = {FENN.id: {"revealed:Fenn:took-the-bribe": 2, "met": 1}}
+    owned = confessions(said, index, [FENN.id, HOB.id])
+    assert owned == {FENN.id: frozenset({2})}
+    settings = GossipSettings(exchanges_per_turn=1)
+    to_lise = gossip_turn(index, GraphWrites(), 5, {FENN.id: "hall", LISE.id: "hall"}, settings, 1, {}, owned)
+    assert ("e-bribe", LISE.id) in to_lise.knowings
+    quiet = gossip_turn(index, GraphWrites(), 5, {FENN.id: "hall", LISE.id: "hall"}, settings, 1, {})
+    assert ("e-bribe", LISE.id) not in quiet.knowings
+    to_hob = gossip_turn(index, GraphWrites(), 5, {FENN.id: "hall", HOB.id: "hall"}, settings, 1, {}, owned)
+    assert ("e-bribe", HOB.id) not in to_hob.knowings

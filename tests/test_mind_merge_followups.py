@@ -138,7 +138,7 @@ async def test_a_merge_leaves_no_name_or_id_of_the_merged_person_behind(tmp_path
         # What the keeper told Edda herself, before anyone knew they were one, stays as it happened.
         assert [row for row in gossip if KEEPER_ID in row] == [(1, KEEPER_ID, EDDA_ID, edge, 0.9)]
         # Gossip's cooldown sees the pair that talked: Edda and Tobin.
-        assert any(set(pair) == {EDDA_ID, TOBIN_ID} for pair in session._pipeline.state.talked)
+        assert any(set(pair) == {EDDA_ID, TOBIN_ID} for pair in session._pipeline.state.features["gossip"].talked)
         # The player heard of the keeper at turn 1 and has known Edda since the start: one person, known so.
         assert KEEPER_ID not in (session.scene.known or {})
         assert (session.scene.known or {})[EDDA_ID].how == "met"

@@ -5,6 +5,7 @@ every told turn, its attitude changes are applied with the turn's, and the built
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,6 +15,7 @@ from playthrough import Playthrough
 from game.engine.events import TurnCommitted
 from game.engine.turn_steps import turn_steps
 from game.features.feature import Feature, Rows, StepResult, TurnFacts
+from game.graph.knowledge import Knowing
 from game.mind.attitude_rules import Delta
 from game.registry import Registry, register_builtin
 from game.store.rows import RowWrite
@@ -88,10 +90,74 @@ async def test_a_told_turn_runs_the_core_steps_then_each_features_step_in_regist
     witness = Witness()
     registry.register_feature(witness)
     names = [name for name, _ in turn_steps(registry)]
-    core = ["retrieve_ms", "context_ms", "narrate_ms", "world_ir_ms", "extract_ms", "gossip_ms"]
+    core = ["retrieve_ms", "context_ms", "narrate_ms", "world_ir_ms", "extract_ms"]
     assert names == [*core, *["features_ms"] * len(list(registry)), "attitude_ms", "memory_ms"]
     game = await Playthrough.start(load_world(CONTENT, "brinefall"), seed=0)
     game.pipeline.registry = registry
     committed = [e async for e in game.pipeline.play("talk to hob") if isinstance(e, TurnCommitted)]
     assert witness.seen == [1]  # the registered step ran in the told turn, once
     assert {*core, "features_ms", "attitude_ms", "memory_ms", "commit_ms"} <= set(committed[0].timings)
+
+
+class Whisper(Feature):
+    """A feature that passes word of one relation to Hob each turn (``StepResult.knowings``), as gossip does."""
+
+    name: ClassVar[str] = "whisper"
+
+    def __init__(self) -> None:
+        self.tunings: list[Any] = []
+
+    def tuning(self, settings: Any, *, imported: bool = False) -> str:
+        return "hushed" if imported else "softly"
+
+    def load(self, rows: Rows) -> None:
+        return None
+
+    def apply(self, state: Any, rows: Sequence[RowWrite]) -> None:
+        return None
+
+    async def after_turn(self, facts: TurnFacts) -> StepResult:
+        self.tunings.append(facts.tuning)
+        hob = next(n.id for n in facts.graph.nodes.values() if n.name == "Hob Tarrant")
+        edge = next(e for e in facts.graph.open_edges.values() if hob not in facts.graph.knowers_of(e.id)
+                    and hob not in (e.source, e.target))
+        heard = Knowing(edge_id=edge.id, knower=hob, how="told", source=None, confidence=0.7, since_turn=facts.turn)
+        return StepResult(knowings={heard.key: heard})
+
+
+class Overhears(Feature):
+    """Registered after ``Whisper``: records the knower rows its step finds among the turn's writes."""
+
+    name: ClassVar[str] = "overhears"
+
+    def __init__(self) -> None:
+        self.seen: list[set[tuple[str, str]]] = []
+
+    def load(self, rows: Rows) -> None:
+        return None
+
+    def apply(self, state: Any, rows: Sequence[RowWrite]) -> None:
+        return None
+
+    async def after_turn(self, facts: TurnFacts) -> StepResult:
+        self.seen.append({key for key, row in facts.writes.knowings.items() if row.how == "told"})
+        return StepResult()
+
+
+async def test_a_steps_knower_rows_join_the_turns_writes_for_the_next_step_and_the_graph() -> None:
+    whisper, overhears = Whisper(), Overhears()
+    registry = Registry()
+    registry.register_feature(whisper)
+    registry.register_feature(overhears)
+    assert registry.tunings(None) == {"whisper": "softly", "overhears": None}
+    assert registry.tunings(None, imported=True)["whisper"] == "hushed"
+    game = await Playthrough.start(load_world(CONTENT, "brinefall"), seed=0)
+    game.pipeline.registry = registry
+    game.pipeline.tuning = replace(game.pipeline.tuning, features=registry.tunings(None))
+    await game.play("look")
+    state = game.pipeline.state
+    hob = next(n.id for n in state.graph.nodes.values() if n.name == "Hob Tarrant")
+    (told,) = [key for key in overhears.seen[0] if key[1] == hob]
+    assert whisper.tunings == ["softly"]
+    row = state.graph.knowers_of(told[0])[hob]
+    assert (row.how, row.confidence, row.since_turn) == ("told", 0.7, 1)

@@ -25,7 +25,7 @@ from test_mind_merge import kith, settings_for, start
 from game.engine.session import GameSession
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
-from game.store import gossip_log, graph_repo
+from game.store import graph_repo, told_log
 from game.store.database import SaveDatabase
 from game.store.journal import ROW_KIND_PREFIX, decode_row
 from game.store.undo import fold
@@ -54,7 +54,7 @@ async def undo_one_by_one(conn: aiosqlite.Connection, turn: int) -> None:
             else:
                 await graph_repo.put_edges(conn, [Edge.model_validate(json.loads(before))])
         elif kind == "gossip":
-            await gossip_log.delete(conn, key)
+            await told_log.delete(conn, key)
         elif kind == "knowing":
             if before is None:
                 await graph_repo.delete_knowing(conn, key)

@@ -20,7 +20,6 @@ from game.cli.graph_common import (
 from game.cli.graph_enrich import add_enrich_parsers
 from game.cli.graph_extract import add_extract_parser
 from game.cli.graph_gaps import add_gaps_parser
-from game.cli.graph_gossip import add_gossip_parser
 from game.cli.graph_map import add_map_parsers
 from game.cli.graph_patterns import add_patterns_parser
 from game.cli.graph_pending import add_pending_parsers
@@ -57,18 +56,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     bulk.set_defaults(handler=handler("graph_write", "import_command"))
 
     graph_quick.add_quick_actions(actions)
-
-    knows = actions.add_parser(
-        "knows", help="what one person knows: each open relation, how they learned it, from whom, how sure",
-        description="Every open relation NAME knows (their own or public knowledge), oldest learned first. "
-                    "NAME may be 'player' for the player character.",
-    )
-    add_save_option(knows)
-    add_json_option(knows)
-    knows.add_argument("name", metavar="NAME", help="a name, alias or node ID, or 'player'")
-    knows.add_argument("--deeds", action="store_true",
-                       help="the deeds NAME knows instead: who did what to whom, how they know, from whom")
-    knows.set_defaults(handler=handler("graph_read", "knows"))
 
     stats = actions.add_parser(
         "stats", help="counts, degree distribution, top hubs, out-of-vocabulary share, merges")
@@ -126,7 +113,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_map_parsers(actions)
     add_extract_parser(actions)
     add_enrich_parsers(actions)
-    add_gossip_parser(actions)
     default_registry().add_graph_commands(actions, handler)
     attitude = actions.add_parser(
         "attitude", help="one person's attitude toward the player: trust, respect, friendliness, tier, history",

@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.errors import InputError, SaveError
+from game.options import add_json_option as add_json_option  # shared with the features' commands
+from game.options import add_save_option as add_save_option
+from game.options import non_negative as non_negative
 from game.store.saves import resolve_save
 from game.text import strip_control
 
@@ -135,35 +138,9 @@ def node_ref(node: Node) -> dict[str, str]:
     return {"id": node.id, "name": node.name, "type": node.type}
 
 
-def add_save_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--save", required=True, metavar="S",
-        help="a save name (letters, digits, '-', '_'; in the saves folder) or a path to a .sqlite file",
-    )
-
-
-def add_json_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts instead of text")
-
-
 def add_always_json_option(parser: argparse.ArgumentParser) -> None:
     """Accepted for symmetry with the other commands: this command's output is always JSON."""
     parser.add_argument("--json", action="store_true", help="accepted; the output is always JSON")
-
-
-def non_negative(value: str) -> int:
-    """A turn (or a count): a whole number from 0 to ``MAX_TURN``; larger would overflow SQLite's integers."""
-    from game.graph.models import MAX_TURN  # pydantic loads for the commands that take a number only
-
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; turns start at 0")
-    if number > MAX_TURN:
-        raise argparse.ArgumentTypeError(f"{value} is too large: at most {MAX_TURN}")
-    return number
 
 
 def positive(value: str) -> int:

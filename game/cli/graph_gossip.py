@@ -1,5 +1,8 @@
 """``kith graph gossip``: run rounds of gossip on a save, as the game does between turns.
 
+Its parser is the knowledge-and-gossip feature's (``game.features.gossip.commands``); this is the command
+line's part, which opens the save, runs the feature's rules round after round and prints.
+
 Round ``r`` counts as turn ``T + r``, where ``T`` is the latest turn the save has seen (played, written
 ahead with ``upsert --turn``, or gossiped): its seed, its cooldowns and the turn the listeners learned at,
 so a save replays identically for a seed. Who can meet: the story's positions in
@@ -13,50 +16,17 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from game.cli.graph_common import (
-    add_json_option,
-    add_save_option,
-    handler,
-    non_negative,
-    open_save,
-    print_json,
-    print_text,
-)
+from game.cli.graph_common import open_save, print_json, print_text
 
 if TYPE_CHECKING:
     from game.config import Settings
-    from game.graph.gossip import Told
     from game.graph.index import GraphIndex
-
-MAX_ROUNDS = 1000
-
-
-def add_gossip_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    gossip = actions.add_parser(
-        "gossip", help="run rounds of gossip between NPCs and print who learned what from whom",
-        description="Run N rounds of gossip as the game would between turns (every NPC can meet unless the "
-                    "save's scene places them). Prints each telling; --dry-run writes nothing.",
-    )
-    add_save_option(gossip)
-    add_json_option(gossip)
-    gossip.add_argument("--rounds", type=_rounds, default=1, metavar="N", help="how many rounds (default 1)")
-    gossip.add_argument("--seed", type=non_negative, metavar="K", help="the seed (default: the settings' seed)")
-    gossip.add_argument("--dry-run", action="store_true", help="print what would be told, write nothing")
-    gossip.set_defaults(handler=handler("graph_gossip", "gossip_command"))
-
-
-def _rounds(value: str) -> int:
-    number = non_negative(value)
-    if not 1 <= number <= MAX_ROUNDS:
-        raise argparse.ArgumentTypeError(f"between 1 and {MAX_ROUNDS} (got {number})")
-    return number
-
+    from game.store.told_log import Told
 
 async def gossip_command(args: argparse.Namespace, settings: Settings) -> int:
     # Imported here, not for the parser: the engine and the world are this command's alone.
     from game.engine.presence import stage_places
-    from game.engine.tuning import gossip_settings
-    from game.graph.gossip import everyone_meets, gossip_turn, pair_key
+    from game.features.gossip import everyone_meets, gossip_settings, gossip_turn, pair_key
     from game.graph.ports import GraphWrites
     from game.world.scene import SceneState
 

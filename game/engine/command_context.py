@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from game.engine.events import Event
     from game.engine.tellings import Tellings
     from game.features.feature import CommandReach
-    from game.graph.gossip import Told
     from game.graph.index import GraphIndex
     from game.graph.models import Node
     from game.graph.ports import GraphWrites
@@ -69,7 +68,6 @@ class GameView(KnownWorld, Protocol):
     def retrieval_settings(self) -> RetrievalSettings: ...
     async def turn_context(self) -> ComposedContext | None: ...
     async def turn_inputs(self, numbers: list[int]) -> dict[int, str]: ...
-    async def gossip_told_to(self, node_id: str) -> list[Told]: ...
 
 
 class Asking(Protocol):

@@ -5,7 +5,7 @@ The text is a plain-text or Markdown story: one turn per paragraph, or, when it 
 narration. Each turn goes through the ONE turn pipeline (``game.engine.turn``) with a narrator that
 only hands back the story's own words and has no World IR, so every turn is read by the fast path
 (marked ``fast``), the player's awareness follows what the story names, and each turn is stored like a
-played one: undoable, and queued for a model (``kith graph enrich``). Nobody gossips: an imported story
+played one: undoable, and queued for a model (``kith graph enrich``). Nobody passes word on: an imported story
 was read, not lived.
 
 Names: with a world (``--world``), its characters and aliases (the save's gazetteer) are the cast.
@@ -35,9 +35,9 @@ from game.engine.turn import TurnPipeline
 from game.engine.turn_commit import FinishedTurn
 from game.errors import InputError, SaveError
 from game.graph.fast_extract.marks import fast_from
-from game.graph.gossip import GossipSettings
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
+from game.registry import default_registry
 from game.store.database import SaveDatabase
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
@@ -224,7 +224,7 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
         narrator = StoryNarrator()
         pipeline = TurnPipeline(PlayState.at(graph, scene.model_copy(update={"cast": []}), 0, [], False), narrator,
                                 world.vocabulary, _Store(db), seed=settings.seed,
-                                gossip_settings=GossipSettings(exchanges_per_turn=0))
+                                tunings=default_registry().tunings(settings, imported=True))
         for turn in turns:
             narrator.narration = turn.narration
             async for event in pipeline.tell(turn.input):

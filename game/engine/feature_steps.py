@@ -1,8 +1,9 @@
 """The registered features' after-turn steps, each one step of a told turn (``game.engine.turn_steps``),
-run after the turn's graph writes and relation gossip.
+run after the turn's graph writes, in registration order.
 
-Each feature's rows join the turn's other rows, so they are written in the turn's one transaction and
-undone with it; the features' in-memory states move only once the commit succeeded (``apply_rows``).
+Each feature's rows join the turn's other rows, and the knower rows it adds join the turn's graph writes
+(which the next feature's step then reads), so they are written in the turn's one transaction and undone
+with it; the features' in-memory states move only once the commit succeeded (``apply_rows``).
 """
 
 from __future__ import annotations
@@ -30,18 +31,25 @@ class FeatureTurn:
     attitudes: tuple[tuple[str, Delta], ...] = ()
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
+    writes: GraphWrites | None = None
+    """The turn's graph writes with the knower rows the steps so far added (None: they added none)."""
 
 
 async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str, Any], turn: int,
                      graph: GraphIndex, writes: GraphWrites, world_ir: WorldIR | None, places: Mapping[str, str],
-                     present: Iterable[str], tuning: TurnTuning) -> FeatureTurn:
+                     present: Iterable[str], tuning: TurnTuning,
+                     said: Mapping[str, Mapping[str, int]] | None = None) -> FeatureTurn:
     """``feature``'s step for this turn (one of a told turn's steps, in registration order), added to what
-    the features before it added."""
-    facts = TurnFacts(turn, graph, writes, world_ir, places, frozenset(present), tuning.seed, tuning.gossip,
-                      states.get(feature.name))
+    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``)."""
+    facts = TurnFacts(turn, graph, writes, world_ir, places, frozenset(present), tuning.seed,
+                      tuning.features.get(feature.name), states.get(feature.name), said=said or {})
     step = await feature.after_turn(facts)
+    grown = so_far.writes
+    if step.knowings:
+        grown = writes.copy()
+        grown.knowings.update(step.knowings)
     return FeatureTurn((*so_far.rows, *step.rows), (*so_far.attitudes, *step.attitudes),
-                       (*so_far.covered, *step.covered))
+                       (*so_far.covered, *step.covered), grown)
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

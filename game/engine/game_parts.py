@@ -22,7 +22,6 @@ from game.engine.mind_context import CONTEXT_TABLE
 from game.engine.save_store import SaveStore
 from game.engine.transcript import Transcript
 from game.engine.turn import TurnPipeline
-from game.graph.gossip import Told
 from game.graph.index import GraphIndex
 from game.graph.metapaths import MetaPath
 from game.graph.retrieve import RetrievalSettings
@@ -169,6 +168,3 @@ class GameReads:
         """What the player typed at each of these turns (those that exist)."""
         return await self._db.turn_inputs(numbers)
 
-    async def gossip_told_to(self, node_id: str) -> list[Told]:
-        """Every gossip exchange in which ``node_id`` was told something, oldest first (``/why``)."""
-        return await self._db.gossip_told_to([node_id])

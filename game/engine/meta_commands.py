@@ -269,13 +269,12 @@ async def _why(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     if known is not None:  # nor anyone the player has not heard of: /why is the player's window too
         allowed = set(known) | set(session.graph.player_ids)
         edges = [e for e in edges if e.source in allowed and e.target in allowed]
-    heard = without_strangers(session, "\n".join(await _heard(session, match.node.id))).splitlines()
     sections = without_strangers(session, "\n".join(await mind_commands.why_sections(session, match.node))).splitlines()
     featured = without_strangers(session, "\n".join(
         session.registry.explain(session.features, match.node.id, session.graph))).splitlines()
     if featured:
         sections = [*featured, *([""] if sections else []), *sections]
-    if not edges and not heard and not featured:
+    if not edges and not featured:
         yield MetaOutput("\n\n".join([f"Nothing is remembered about {found} yet.", *(
             ["\n".join(sections)] if sections else [])]), "why")
         return
@@ -292,12 +291,8 @@ async def _why(session: CommandContext, argument: str) -> AsyncIterator[Event]:
                 f"turn {turn}" + (f" (“{inputs[turn]}”)" if turn in inputs else ""))
             lines.append(f"- {sign_mark(edge.strength)} **{source}** → **{target}** ({edge.relation}): {edge.fact} "
                          f"— from {origin}{how_read(edge)}")
-    if heard:
-        if lines:
-            lines.append("")
-        lines += [f"**What {found} heard from others, and who told them:**", "", *heard]
     if sections:
-        lines += ["", *sections]
+        lines += ["", *sections] if lines else sections
     yield MetaOutput("\n".join(lines), "why")
 
 
@@ -325,35 +320,6 @@ async def _npc(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     book = session.memories
     yield MetaOutput(render_memories(match.node.name, book.ranked(match.node.id, session.turn), session.turn,
                                      book.settings), "npc")
-
-
-async def _heard(session: CommandContext, node_id: str) -> list[str]:
-    """One line per open relation ``node_id`` knows second-hand: who told them, when, how sure they are.
-
-    The knower row names who they believe it from; the gossip log adds anyone else who told them the same.
-    """
-    graph = session.graph
-    rows = [row for edge_id in graph.known_by(node_id)
-            if (row := graph.knowers_of(edge_id).get(node_id)) is not None and row.how in ("told", "rumour")
-            and edge_id in graph.open_edges]
-    also: dict[str, list[str]] = {}
-    for told in await session.gossip_told_to(node_id):
-        also.setdefault(told.edge_id, []).append(told.teller)
-
-    def name(node: str | None) -> str:
-        found = graph.nodes.get(node or "")
-        return "someone" if found is None else ("you" if node in graph.player_ids else found.name)
-
-    lines = []
-    for row in sorted(rows, key=lambda r: (r.since_turn, r.edge_id)):
-        edge = graph.open_edges[row.edge_id]
-        others = sorted({name(t) for t in also.get(row.edge_id, []) if t != row.source})
-        more = f"; also heard from {', '.join(others)}" if others else ""
-        kind = "a rumour" if row.how == "rumour" else "told"
-        teller = name(row.source)
-        lines.append(f"- {teller[:1].upper()}{teller[1:]} told them at turn {row.since_turn}: {edge.fact} "
-                     f"({kind}, {round(row.confidence * 100)}% sure{more})")
-    return lines
 
 
 async def _relationship(session: CommandContext, argument: str) -> AsyncIterator[Event]:

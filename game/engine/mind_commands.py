@@ -209,7 +209,7 @@ async def add_knowledge(session: CommandContext, name: str, triple: list[str]) -
     else:
         ends = [node.name for node in (subject, target) if node.type == "individual"]
         # The fact is worded as the relation is stored: "Dace FEARED_BY Lise" is stored as Lise FEARS Dace,
-        # and every later line (knowledge, the narrator's context, /why, gossip) reads this sentence.
+        # and every later line (knowledge, the narrator's context, /why, word passed on) reads this sentence.
         stored_source, stored_target = (subject, target) if source_id == subject.id else (target, subject)
         edge = {"sourceName": subject.name, "targetName": target.name, "relation": predicate,
                 "strength": STRENGTH_BY_VALENCE[vocabulary.valence(relation.name)],

@@ -21,8 +21,7 @@ from game.mind.attitude import AttitudeBook
 from game.mind.attitude_provider import AttitudeProvider
 from game.mind.context import ComposedContext, ContextSettings, compose
 from game.mind.context_budget import TokenCount, estimate_tokens
-from game.mind.context_graph import GraphProvider, npc_context
-from game.mind.knowledge_provider import KnowledgeProvider, knowledge_by_name
+from game.mind.context_graph import GraphProvider, knowledge_by_name, npc_context
 from game.mind.memory import MemoryBook
 from game.mind.memory_provider import MemoryProvider
 from game.mind.scene_provider import SceneProvider
@@ -70,7 +69,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
     return [
         SceneProvider(),
         GraphProvider(inputs.scoped.retrieval),
-        KnowledgeProvider(inputs.scoped, inputs.knowers),
+        *default_registry().retrieval_providers(inputs.state.features, inputs.scoped, inputs.knowers),  # KNOWLEDGE
         AttitudeProvider(inputs.state.attitudes),
         MemoryProvider(lambda: inputs.state.memories),
         *identity_providers(inputs.state.pending, inputs.state.graph),

@@ -59,14 +59,14 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
                           lazy: bool = True, source: GraphSource | None = None,
                           registry: Registry | None = None) -> PlayState:
     """Everything the next turn starts from, as ``db`` holds it: the graph, the scene, recent history,
-    gossip's cooldowns, attitudes, memories, open identity questions and each feature's state (the
+    attitudes, memories, open identity questions and each feature's state (the
     player's notes among them). The one reading for opening a game, undo, restore and retry alike."""
     graph = await db.load_graph_index(lazy=lazy, source=source)
     turn = await db.current_turn()
     raw = await db.scene_at(turn)
     scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
     history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-    state = PlayState.at(graph, scene, turn, history, verbose, await db.gossip_last_talked(),
+    state = PlayState.at(graph, scene, turn, history, verbose,
                          AttitudeBook.from_rows(await db.read_rows(ATTITUDES)),
                          await load_memory_book(db, memory_settings(settings)),
                          await db.pending_identities(open_only=True))

@@ -7,7 +7,7 @@ Kept apart from the pipeline (``game.engine.turn``) because everything that read
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,8 +33,6 @@ class PlayState:
     history: deque[PastTurn] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
     verbose: bool = False
     last_input: str | None = None
-    talked: dict[tuple[str, str], int] = field(default_factory=dict)
-    """The last turn each pair of people gossiped (``pair_key``): gossip's cooldown."""
     attitudes: AttitudeBook = field(default_factory=AttitudeBook)
     """Every recorded attitude toward the player (``game.mind.attitude``)."""
     memories: MemoryBook = field(default_factory=MemoryBook)
@@ -46,14 +44,13 @@ class PlayState:
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool, talked: Mapping[tuple[str, str], int] | None = None,
-           attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
+           verbose: bool, attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
            pending: Iterable[PendingIdentity] = ()) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
-                   dict(talked or {}), attitudes or AttitudeBook(), memories or MemoryBook(),
+                   attitudes or AttitudeBook(), memories or MemoryBook(),
                    pending=[p for p in pending if p.is_open])
 
 

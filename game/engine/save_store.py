@@ -1,7 +1,7 @@
 """A game's commit step: a finished turn written to the save in ONE transaction, merges and all.
 
 The store only stores. This step, in the engine, orders the writes and does the thinking between them:
-the turn's row, graph writes, gossip and rows (``SaveDatabase.start_turn``); its identity merges, each
+the turn's row, graph writes, logged exchanges and rows (``SaveDatabase.start_turn``); its identity merges, each
 person's mind folded into the kept one's (``game.mind.merging``); what the story says of the tiers the
 merges moved (the turn's ``MergeSaid``), which ends the turn's narration; then the scene after it
 (``end_turn``). All of it is journaled at the turn, so undo takes the whole turn back. When people were

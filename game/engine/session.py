@@ -237,7 +237,8 @@ class GameSession(GameReads):
         """Every setting the turn reads, built from ``settings`` in this one place (opening and the settings
         screen alike), with the world's and the save's meta-paths: building them twice once lost those."""
         self._parts.settings = settings
-        self._pipeline.tuning = turn_tuning(settings, self.world.metapaths, self._parts.discovered)
+        self._pipeline.tuning = turn_tuning(settings, self.world.metapaths, self._parts.discovered,
+                                            self._pipeline.registry)
         self._parts.store.settings = settings
 
     # ------------------------------------------------------------------------------------- tellings, notes

@@ -1,7 +1,7 @@
 """The ``swipes`` and ``undo_steps`` tables: every telling of a turn, each enough to write again.
 
 Every turn a session commits leaves one ``swipes`` row (telling 0, kept): its turn row, graph writes,
-scene, gossip and other features' rows as JSON, and the tokens it cost. What a telling shares is stored
+scene, logged exchanges and the features' rows as JSON, and the tokens it cost. What a telling shares is stored
 once (``encode``): the kept telling leaves its scene and contexts to the turn's own rows, and every other
 telling stores only how its scene, NPC context and rows differ from the kept one's. Telling the turn again (retry,
 continue, an edit) adds an telling; keeping another one is ONE transaction: the journal undoes the
@@ -27,15 +27,15 @@ import orjson
 
 from game.engine import telling_delta
 from game.engine.mind_context import CONTEXT_TABLE
-from game.graph.gossip import Told
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
-from game.store import journal, undo
+from game.store import journal, told_log, undo
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.packed import json_text, unpack, unpack_text
 from game.store.rows import RowWrite, read_rows, write_rows
+from game.store.told_log import Told
 
 SWIPES = "swipes"
 STEPS = "undo_steps"
@@ -391,14 +391,7 @@ async def _told_from_rows(db: SaveDatabase, turn: int, carried: Sequence[str]) -
         return None  # a row the turn wrote is gone since (deleted): nothing to write it back from
     writes = GraphWrites(dict(found_nodes), dict(found_edges), {n for n in nodes if first[("node", n)]},
                          {e for e in edges if first[("edge", e)]}, dict(found_knowings))
-    told = []
-    for kind, key in first:
-        if kind == "gossip":
-            number, teller, listener, edge_id = key.split("|", 3)  # gossip_log.journal_key
-            rows = await conn.execute_fetchall(
-                "SELECT confidence FROM gossip_log WHERE turn = ? AND teller = ? AND listener = ? AND edge_id = ?",
-                (int(number), teller, listener, edge_id))
-            told += [Told(int(number), teller, listener, edge_id, float(r[0])) for r in rows]
+    told = await told_log.journaled(conn, [key for kind, key in first if kind == told_log.JOURNAL_KIND])
     rows_written: list[RowWrite] = []
     for kind, key in first:
         table = kind.removeprefix(journal.ROW_KIND_PREFIX)

@@ -6,21 +6,16 @@ meta-paths, so changing a setting mid-game cannot lose them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from game.config import Settings
-from game.graph.gossip import GossipSettings
 from game.graph.metapaths import MetaPath, active_patterns
 from game.graph.retrieve import RetrievalSettings
 from game.mind.context import DEFAULT_SHARES, ContextSettings
 from game.mind.memory import MemorySettings
-
-
-def gossip_settings(settings: Settings) -> GossipSettings:
-    g = settings.gossip
-    return GossipSettings(exchanges_per_turn=g.exchanges_per_turn, pair_cooldown=g.pair_cooldown, decay=g.decay,
-                          floor=g.floor)
+from game.registry import Registry, default_registry
 
 
 def context_settings(settings: Settings) -> ContextSettings:
@@ -48,11 +43,14 @@ class TurnTuning:
 
     seed: int = 0
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
-    gossip: GossipSettings = field(default_factory=GossipSettings)
+    features: Mapping[str, Any] = field(default_factory=dict)
+    """Each feature's own tuning by name (``Registry.tunings``); a feature missing here takes its defaults."""
     context: ContextSettings = field(default_factory=ContextSettings)
 
 
-def turn_tuning(settings: Settings, world: Sequence[MetaPath] = (), discovered: Sequence[MetaPath] = ()) -> TurnTuning:
-    """A game's turn tuning from ``settings``, with the world's meta-paths and the save's ``discovered`` ones."""
-    return TurnTuning(settings.seed, retrieval_settings(settings, world, discovered), gossip_settings(settings),
-                      context_settings(settings))
+def turn_tuning(settings: Settings, world: Sequence[MetaPath] = (), discovered: Sequence[MetaPath] = (),
+                registry: Registry | None = None) -> TurnTuning:
+    """A game's turn tuning from ``settings``, with the world's meta-paths, the save's ``discovered`` ones and
+    each registered feature's own tuning."""
+    return TurnTuning(settings.seed, retrieval_settings(settings, world, discovered),
+                      (registry or default_registry()).tunings(settings), context_settings(settings))

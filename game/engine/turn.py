@@ -1,7 +1,7 @@
 """One story turn, written once: its input read, its steps run over one draft, and one commit.
 
 A told turn is an ordered list of steps (``game.engine.turn_steps``: retrieve, context, narrate, World
-IR, extract, gossip, each feature's after-turn step, attitudes, memories) over one ``TurnDraft``; then the
+IR, extract, each feature's after-turn step (word travelling among them), attitudes, memories) over one ``TurnDraft``; then the
 one commit (``game.engine.turn_commit``) stores it and derives what the front ends are told. A command kept
 as a turn and an answer to a question of identity are finished turns too, committed the same way.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from typing import Any
 
 from game.engine.events import Event, MetaOutput, TurnFailed
 from game.engine.feature_steps import apply_rows
@@ -30,7 +31,6 @@ from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn, TurnStore, committed_events, shielded
 from game.engine.turn_steps import TurnDraft, TurnTools, turn_steps
 from game.errors import KithError, NarratorError, SaveError
-from game.graph.gossip import GossipSettings, pair_key
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.vocabulary import Vocabulary
@@ -80,13 +80,13 @@ class TurnPipeline:
     def __init__(self, state: PlayState, narrator: Narrator, vocabulary: Vocabulary, store: TurnStore, *,
                  seed: int = 0, retrieval_settings: RetrievalSettings | None = None,
                  ending_titles: Mapping[str, str] | None = None,
-                 gossip_settings: GossipSettings | None = None,
+                 tunings: Mapping[str, Any] | None = None,
                  context_settings: ContextSettings | None = None,
                  tier_lines: Callable[[str, Tier], str | None] | None = None,
                  tuning: TurnTuning | None = None) -> None:
         self.state = state
         self.tuning = tuning or TurnTuning(seed, retrieval_settings or RetrievalSettings(),
-                                           gossip_settings or GossipSettings(), context_settings or ContextSettings())
+                                           dict(tunings or {}), context_settings or ContextSettings())
         """What every turn is tuned by (``tuning.turn_tuning`` builds it from the player's settings)."""
         self.context_providers: ProviderFactory = default_providers
         self.tier_lines = tier_lines
@@ -107,8 +107,9 @@ class TurnPipeline:
         return self.tuning.retrieval
 
     @property
-    def gossip_settings(self) -> GossipSettings:
-        return self.tuning.gossip
+    def tunings(self) -> Mapping[str, Any]:
+        """Each feature's tuning by name (``Registry.tunings``)."""
+        return self.tuning.features
 
     @property
     def context_settings(self) -> ContextSettings:
@@ -227,8 +228,6 @@ class TurnPipeline:
         state.history.append(PastTurn(record.number, record.input, record.narration))
         if not is_command(record.input):
             state.last_input = record.input
-        for told in finished.told:
-            state.talked[pair_key(told.teller, told.listener)] = told.turn
         recorded = [Attitude.from_row(r.row) for r in finished.rows if r.table == ATTITUDES and r.row is not None]
         if recorded:
             state.attitudes = state.attitudes.updated(recorded)

@@ -28,7 +28,6 @@ from game.engine.events import (
 )
 from game.engine.merge_play import MergeSaid, MergeTiers
 from game.engine.play_state import PlayState
-from game.graph.gossip import Told
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.mind.attitude_turn import TierChange
@@ -36,6 +35,7 @@ from game.narrator.base import ExtractionReport, NarrationResult
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.pending import IdentityMerge
 from game.store.rows import RowWrite
+from game.store.told_log import Told
 
 T = TypeVar("T")
 

@@ -1,5 +1,5 @@
 """A told turn as an ordered list of steps over one draft: retrieve, context, narrate, World IR, extract,
-relation gossip, then each registered feature's after-turn step, then attitudes and memories.
+then each registered feature's after-turn step (word travelling among them), then attitudes and memories.
 
 Each step reads what the steps before it left in the ``TurnDraft`` and adds its own part; none writes
 anything outside the draft, so a failure or a cancellation at any step leaves the game as it was. The
@@ -39,7 +39,6 @@ from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn
 from game.features.feature import Feature
 from game.graph.endings import ReadEndings
-from game.graph.gossip import Told, gossip_turn
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
@@ -55,6 +54,7 @@ from game.registry import Registry
 from game.store.database import TurnRecord
 from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
+from game.store.told_log import Told
 from game.world import awareness
 from game.world.ir import WorldIR
 from game.world.tiers import Tier
@@ -274,19 +274,6 @@ async def _extract(draft: TurnDraft) -> None:
         result.scene = scene.model_copy(update={"known": known})
 
 
-async def _gossip(draft: TurnDraft) -> None:
-    """Word travels after what happened is known, and rides in the same writes: one transaction, and undo
-    takes it back with the turn."""
-    state, tuning = draft.state, draft.tools.tuning
-    draft.places = await stage_places(state.graph, draft.told_result.scene)
-    gossip = gossip_turn(state.graph, draft.writes, draft.turn, draft.places, tuning.gossip, tuning.seed,
-                         state.talked)
-    draft.told = tuple(gossip.told)
-    if gossip.knowings:
-        draft.writes = draft.writes.copy()
-        draft.writes.knowings.update(gossip.knowings)
-
-
 def feature_step(feature: Feature) -> Step:
     """The after-turn step of one registered feature: its rows and attitude changes join the draft's."""
     async def work(draft: TurnDraft) -> None:
@@ -294,8 +281,12 @@ def feature_step(feature: Feature) -> Step:
         if draft.present is None:
             here = [*ir.characters_present, *ir.next_cast] if ir is not None else []
             draft.present = await present_ids(draft.graph, draft.writes, here)
+            draft.places = await stage_places(draft.graph, draft.told_result.scene)
         draft.featured = await after_turn(feature, draft.featured, draft.state.features, draft.turn, draft.graph,
-                                          draft.writes, ir, draft.places, draft.present, draft.tools.tuning)
+                                          draft.writes, ir, draft.places, draft.present, draft.tools.tuning,
+                                          draft.state.memories.said)
+        if draft.featured.writes is not None:
+            draft.writes = draft.featured.writes
     return quiet(work)
 
 
@@ -334,7 +325,7 @@ def turn_steps(registry: Registry) -> list[tuple[str, Step]]:
     read what the features said."""
     core: list[tuple[str, Step]] = [
         ("retrieve_ms", quiet(_retrieve)), ("context_ms", quiet(_context)), ("narrate_ms", narrate), ("world_ir_ms", world_ir),
-        ("extract_ms", quiet(_extract)), ("gossip_ms", quiet(_gossip)),
+        ("extract_ms", quiet(_extract)),
     ]
     features = [("features_ms", feature_step(feature)) for feature in registry]
     return [*core, *features, ("attitude_ms", quiet(_attitudes)), ("memory_ms", quiet(_memories))]

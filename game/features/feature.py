@@ -14,15 +14,20 @@ import argparse
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
-from game.graph.gossip import GossipSettings
 from game.graph.index import GraphIndex
+from game.graph.knowledge import Knowing
+from game.graph.models import Node
 from game.graph.ports import GraphWrites
+from game.graph.retrieve import ScopedRetrieval
 from game.mind.attitude_rules import Delta
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
+
+if TYPE_CHECKING:
+    from game.config import Settings
 
 Rows = Mapping[str, Sequence[Mapping[str, Scalar]]]
 """A feature's tables as the save holds them: table name -> every row (column -> value)."""
@@ -39,15 +44,19 @@ class TurnFacts:
     world_ir: WorldIR | None
     """The turn's World IR (None when the narrator could not give one: nothing happened that is known)."""
     places: Mapping[str, str]
-    """Where each person stands after the turn (node ID -> place), as relation gossip reads it."""
+    """Where each person stands after the turn (node ID -> place): who can meet whom."""
     present: frozenset[str]
     """The node IDs of the people with the player this turn, the player included."""
     seed: int
-    gossip: GossipSettings = field(default_factory=GossipSettings)
+    tuning: Any = None
+    """This feature's tuning (``Feature.tuning``), None when the game was given no settings."""
     state: Any = None
     """This feature's own state before the turn (``Feature.load``/``apply``)."""
     dead: frozenset[str] = frozenset()
     """People who can tell nothing any more (a world marks them dead)."""
+    said: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """What each NPC has said to the player as the turn began (node ID -> key -> turn: ``met``,
+    ``revealed:NAME:KEY``...), as their memories keep it: a secret of one's own told is a confession."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,10 @@ class StepResult:
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news of this turn (``(edge ID, knower)``) whose change these attitudes already stand for: the
     fear a threat made reaching someone who knows of the threat does not move them a second time."""
+    knowings: Mapping[tuple[str, str], Knowing] = field(default_factory=dict)
+    """Knower rows of the graph the step adds (word of a relation reaching someone: gossip's), by
+    ``(edge ID, knower)``. The core joins them to the turn's graph writes before the next feature's step,
+    so they commit, journal and undo with the graph's own writes, and the attitudes and memories read them."""
 
 
 ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]
@@ -137,7 +150,14 @@ class Feature(ABC):
 
     @abstractmethod
     async def after_turn(self, facts: TurnFacts) -> StepResult:
-        """The feature's step once the turn's graph writes and relation gossip are known."""
+        """The feature's step once the turn's graph writes (and the steps registered before it) are known."""
+
+    def tuning(self, settings: Settings | None, *, imported: bool = False) -> Any:
+        """What the feature's step is tuned by (``TurnFacts.tuning``), built once from the player's settings
+        (None: a game given none, as tests make) when a game opens or its settings change. ``imported``: the
+        turns of a story brought in as a save (``kith import-story``), in which nothing happens but what
+        its text says. A feature that reads no settings keeps this default (None)."""
+        return None
 
     provides_context: ClassVar[bool] = False
     """Whether ``context_provider`` gives the narrator a section of its own."""
@@ -145,6 +165,15 @@ class Feature(ABC):
     def context_provider(self, state: Any) -> ContextProvider:
         """The feature's section of the narrator's context (``provides_context``), over its state."""
         raise NotImplementedError(f"{self.name} gives the narrator no section")
+
+    reads_retrieval: ClassVar[bool] = False
+    """Whether ``retrieval_provider`` gives a section made from the turn's scoped retrieval."""
+
+    def retrieval_provider(self, state: Any, scoped: ScopedRetrieval, knowers: Sequence[Node]) -> ContextProvider:
+        """The feature's section read from the turn's scoped retrieval (``reads_retrieval``): ``knowers`` are
+        the player, then each person on stage. Listed right after GRAPH, the retrieval's own section (the
+        gossip feature's KNOWLEDGE: what each of them knows, and how sure)."""
+        raise NotImplementedError(f"{self.name} reads no retrieval")
 
     explains: ClassVar[bool] = False
     """Whether ``explain`` adds lines to ``/why NAME``."""

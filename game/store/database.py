@@ -7,7 +7,7 @@ takes the save's lock (``lock``) and keeps it until close, so two processes neve
 
 It is one piece (over 400 lines) on purpose: it owns the one connection and its transactions, so every
 write that must be atomic with another (turn, graph, scene, journal) is a method here; the SQL of each
-part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``identity``, ``gossip_log``).
+part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``identity``, ``told_log``).
 """
 
 from __future__ import annotations
@@ -25,14 +25,13 @@ from typing import TYPE_CHECKING, Any
 import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
-from game.graph.gossip import Told
 from game.graph.index import GraphIndex, GraphSource
 from game.graph.merge_plan import plan_merge
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import connection, decoded, gossip_log, graph_repo, identity, pending, snapshots, undo
+from game.store import connection, decoded, graph_repo, identity, pending, snapshots, told_log, undo
 from game.store import journal as journal_log
 from game.store.before_turn import BeforeTurnSource, read_turn_before
 from game.store.connection import now_iso
@@ -43,6 +42,7 @@ from game.store.lock import SaveLock
 from game.store.packed import unpack
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
+from game.store.told_log import Told
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
 Seed = Callable[["SaveDatabase"], Awaitable[None]]
@@ -316,7 +316,7 @@ class SaveDatabase:
     async def _log_gossip(self, conn: aiosqlite.Connection, told: Sequence[Told], turn: int, *, journal: bool) -> None:
         if journal:
             await journal_log.record_told(conn, turn, told)
-        await gossip_log.put(conn, told)
+        await told_log.put(conn, told)
 
     @reads
     async def read_rows(self, table: str) -> list[dict[str, Scalar]]:
@@ -326,12 +326,12 @@ class SaveDatabase:
     @reads
     async def gossip_last_talked(self) -> dict[tuple[str, str], int]:
         """The last turn each pair of people gossiped (gossip's cooldown)."""
-        return await gossip_log.last_talked(self.conn)
+        return await told_log.last_talked(self.conn)
 
     @reads
     async def gossip_told_to(self, listeners: Sequence[str]) -> list[Told]:
         """Every exchange in which one of ``listeners`` was told something, oldest first (``/why``)."""
-        return await gossip_log.told_to(self.conn, listeners)
+        return await told_log.told_to(self.conn, listeners)
 
     # ---------------------------------------------------------------------------------------- turns
 

@@ -14,10 +14,10 @@ from typing import Literal
 
 import aiosqlite
 
-from game.graph.gossip import Told
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
-from game.store import gossip_log, graph_repo
+from game.store import graph_repo, told_log
+from game.store.told_log import Told
 
 Kind = Literal["node", "edge", "merge", "knowing", "gossip"] | str
 """A graph kind above, or ``row:TABLE`` for a row of a feature's own table (see ``record_rows``)."""
@@ -65,7 +65,7 @@ async def record_knowings(conn: aiosqlite.Connection, turn: int, keys: Sequence[
 
 async def record_told(conn: aiosqlite.Connection, turn: int, told: Sequence[Told]) -> None:
     """Exchanges about to be logged: always new rows, so undo deletes them."""
-    await record(conn, [(turn, "gossip", gossip_log.journal_key(t), None) for t in told])
+    await record(conn, [(turn, told_log.JOURNAL_KIND, told_log.journal_key(t), None) for t in told])
 
 
 async def record_rows(

@@ -93,7 +93,7 @@ async def put_back(conn: aiosqlite.Connection, entries: Sequence[JournalRow]) ->
             else:
                 edges.append(Edge.model_validate(json.loads(before)))
         elif kind == "gossip":
-            number, teller, listener, edge_id = key.split("|", 3)  # gossip_log.journal_key
+            number, teller, listener, edge_id = key.split("|", 3)  # told_log.journal_key
             gossip.append((int(number), teller, listener, edge_id))
         elif kind == "knowing":
             if before is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from game.features.deeds.attitudes import covered, heard, witnessed
 from game.features.deeds.commands import why_lines
@@ -13,8 +13,12 @@ from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
 from game.features.deeds.provider import DeedsProvider
 from game.features.deeds.record import turn_deeds
 from game.features.feature import CheckParser, Feature, Handler, Rows, StepResult, TurnFacts
+from game.features.gossip import GossipSettings, tuned
 from game.graph.index import GraphIndex
 from game.store.rows import RowWrite
+
+if TYPE_CHECKING:
+    from game.config import Settings
 
 
 class DeedsFeature(Feature):
@@ -34,11 +38,15 @@ class DeedsFeature(Feature):
             return book  # a turn that recorded no deed and passed none on: nothing to copy
         return book.updated(rows)
 
+    def tuning(self, settings: Settings | None, *, imported: bool = False) -> GossipSettings:
+        return tuned(settings, imported=imported)  # deeds travel by the same [gossip] rules as relations
+
     async def after_turn(self, facts: TurnFacts) -> StepResult:
         deeds, seen = await turn_deeds(facts)
         book = facts.state if isinstance(facts.state, DeedBook) else DeedBook()
         # Only deeds known before this turn travel: who saw this turn's deeds is exactly who knows them now.
-        told = deed_gossip(book, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
+        rules = facts.tuning if isinstance(facts.tuning, GossipSettings) else GossipSettings()
+        told = deed_gossip(book, facts.graph, facts.places, facts.turn, rules, facts.seed)
         return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]),
                           tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(book, facts.graph, told)]),
                           tuple(covered(book, facts.graph, facts.writes, deeds, [*seen, *told])))

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from game.features.deeds.discretion import close_people, withholds
 from game.features.deeds.model import DeedBook, DeedHow, DeedKnowing, keep_better
 from game.features.deeds.rules import is_news
-from game.graph.gossip import ATTEMPTS_PER_EXCHANGE, GossipSettings, candidate_pairs
+from game.features.gossip import ATTEMPTS_PER_EXCHANGE, GossipSettings, candidate_pairs
 from game.graph.index import GraphIndex
 from game.graph.models import Edge
 

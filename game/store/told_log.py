@@ -1,19 +1,44 @@
-"""The gossip log: who told whom which fact, at which turn, and how sure the listener came away.
+"""The log of word passed: who told whom which relation version, at which turn, and how sure they came away.
 
-Gossip's cooldown reads the last turn each pair talked from here, and ``/why`` reads who told a person
-what they know second-hand. Rows are only ever added, inside the turn's transaction, and journaled (kind
-``"gossip"``, before-image NULL) so that undo deletes exactly the exchanges of the turn it takes back.
+The table is ``gossip_log`` (its name is the saved format's). The knowledge-and-gossip feature
+(``game.features.gossip``) decides who tells what; this module is the table's SQL, which stays in the
+store like every other table's. A played turn writes its exchanges as the feature's ``RowWrite`` rows
+(journaled ``row:gossip_log``); ``kith graph gossip`` and tellings stored by older
+versions log them as ``Told`` records, journaled with kind ``"gossip"`` (before-image NULL), so undo
+deletes exactly the exchanges of the turn it takes back either way. The cooldown reads the last turn each
+pair talked from here, ``/why`` who told a person what they know second-hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import aiosqlite
 
-from game.graph.gossip import Told, pair_key
-
+TABLE = "gossip_log"
+JOURNAL_KIND = "gossip"
+"""The journal kind of an exchange logged as a ``Told`` (``journal_key`` names it)."""
 COLUMNS = "turn, teller, listener, edge_id, confidence"
+
+
+@dataclass(frozen=True)
+class Told:
+    """One exchange: at ``turn`` ``teller`` told ``listener`` the version ``edge_id``, now known at ``confidence``.
+
+    The save keeps these: the last turn a pair talked (cooldown) and who told whom (``/why``).
+    """
+
+    turn: int
+    teller: str
+    listener: str
+    edge_id: str
+    confidence: float
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    """A pair of people regardless of who spoke: cooldown is about the two of them meeting."""
+    return (a, b) if a <= b else (b, a)
 
 
 def journal_key(told: Told) -> str:
@@ -32,6 +57,18 @@ async def delete(conn: aiosqlite.Connection, key: str) -> None:
     turn, teller, listener, edge_id = key.split("|", 3)
     await conn.execute("DELETE FROM gossip_log WHERE turn = ? AND teller = ? AND listener = ? AND edge_id = ?",
                        (int(turn), teller, listener, edge_id))
+
+
+async def journaled(conn: aiosqlite.Connection, keys: Iterable[str]) -> list[Told]:
+    """The exchanges the journal names by ``journal_key`` that the log still holds (a turn told again)."""
+    found: list[Told] = []
+    for key in keys:
+        number, teller, listener, edge_id = key.split("|", 3)
+        rows = await conn.execute_fetchall(
+            "SELECT confidence FROM gossip_log WHERE turn = ? AND teller = ? AND listener = ? AND edge_id = ?",
+            (int(number), teller, listener, edge_id))
+        found += [Told(int(number), teller, listener, edge_id, float(r[0])) for r in rows]
+    return found
 
 
 async def last_talked(conn: aiosqlite.Connection) -> dict[tuple[str, str], int]:

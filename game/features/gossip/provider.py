@@ -1,7 +1,9 @@
 """The KNOWLEDGE section: what each person present knows that bears on the turn, and how sure they are.
 
-It comes from who-knows-what (``game.graph.knowledge``) through the scoped retrieval
-(``retrieve_scoped``): one walk per knower over the relations they know. A line is one fact one person
+The knowledge-and-gossip feature's section of the narrator's context (``Feature.retrieval_provider``:
+placed right after GRAPH, the section it is read beside). It comes from who-knows-what
+(``game.graph.knowledge``) through the scoped retrieval (``retrieve_scoped``): one walk per knower over the
+relations they know. A line is one fact one person
 knows, ``about`` that person, in the words the prompt has always used ("... (sure)", "(heard)",
 "(rumour)"); its ``facts`` say the same typed (relation, ends, confidence, how it was learned). When the
 budget is short a person's least sure, oldest facts go first.
@@ -14,10 +16,8 @@ from collections.abc import Sequence
 from game.graph.models import Node
 from game.graph.render import fact_line
 from game.graph.retrieve import ScopedRetrieval, confidence_word
-from game.mind.context import ComposedContext
+from game.mind.context_graph import KNOWLEDGE
 from game.mind.sections import ContextQuery, Section, SectionLine
-
-KNOWLEDGE = "KNOWLEDGE"
 
 
 class KnowledgeProvider:
@@ -45,12 +45,3 @@ class KnowledgeProvider:
                     "confidence": row.confidence, "how": row.how, "certainty": confidence_word(row),
                 }))
         return Section(KNOWLEDGE, tuple(lines))
-
-
-def knowledge_by_name(context: ComposedContext, names: Sequence[str]) -> dict[str, list[str]]:
-    """What each knower is told they know, by name in ``names`` order (a knower none of whose facts fit
-    keeps an empty list, so the prompt still says they know nothing that bears on the turn)."""
-    told: dict[str, list[str]] = {name: [] for name in names}
-    for line in context.lines(KNOWLEDGE):
-        told.setdefault(str(line.facts.get("knower", line.about)), []).append(line.text)
-    return told

@@ -1,9 +1,9 @@
-"""Gossip: word passing between people who meet, a few exchanges a turn, fading with each retelling.
+"""Gossip's rules: word passing between people who meet, a few exchanges a turn, fading with each retelling.
 
 Pure and deterministic: given the graph, what this turn already wrote, who stands where, the settings, a
 seed and when each pair last talked, it returns the knower rows gossip adds and the log of who told whom.
-Nothing here reads or writes a save; the engine adds the result to the turn's writes (so undo rewinds it
-with the turn) and ``kith graph gossip`` commits it on its own.
+Nothing here reads or writes a save; the feature's step (``feature.GossipFeature.after_turn``) hands the
+result to the turn (so it commits with it and undo rewinds it) and ``kith graph gossip`` commits it on its own.
 
 Cost follows the stage, not the graph: the pairs come from the people placed (those sharing a place) and
 from their own open ties, and each teller's candidate facts are the rows it knows. A save of 100k
@@ -22,6 +22,7 @@ from game.graph.knowing_terms import FIRST_HAND, PUBLIC
 from game.graph.knowledge import Knowing, keep_better
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
+from game.store.told_log import Told, pair_key
 
 ATTEMPTS_PER_EXCHANGE = 64
 """How many pairs may be tried for each exchange allowed: a crowd with nothing new to say stays cheap."""
@@ -38,31 +39,12 @@ class GossipSettings:
     tie_strength: float = 0.5
 
 
-@dataclass(frozen=True)
-class Told:
-    """One exchange: at ``turn`` ``teller`` told ``listener`` the version ``edge_id``, now known at ``confidence``.
-
-    The save keeps these (``gossip_log``): the last turn a pair talked (cooldown) and who told whom (``/why``).
-    """
-
-    turn: int
-    teller: str
-    listener: str
-    edge_id: str
-    confidence: float
-
-
 @dataclass
 class GossipResult:
     """What one turn of gossip adds: knower rows to store and the exchanges to log, in the order made."""
 
     knowings: dict[tuple[str, str], Knowing] = field(default_factory=dict)
     told: list[Told] = field(default_factory=list)
-
-
-def pair_key(a: str, b: str) -> tuple[str, str]:
-    """A pair of people regardless of who spoke: cooldown is about the two of them meeting."""
-    return (a, b) if a <= b else (b, a)
 
 
 class _View:
@@ -163,14 +145,23 @@ def candidate_pairs(view: Talkers, places: Mapping[str, str], settings: GossipSe
     yield from ordered
 
 
-def _keeps_quiet(view: _View, edge: Edge, own: set[str]) -> bool:
+def _keeps_quiet(view: _View, edge: Edge, own: set[str], teller: str, listener: str,
+                 confessed: frozenset[int]) -> bool:
     """Discretion, in a game: nobody volunteers what happened to or was done by themselves (``own``: the
     teller and their close people) since the story began (a bribe taken, a debt paid in a crime, a secret
-    someone now knows of them), whatever they confessed to the player's face; only how they now stand *toward the player* is theirs to pass on
-    ("Tibby is frightened of Wren"). Pell does not tell a child his crime. (Deeds keep the close people's
-    shame too: ``game.features.deeds.discretion``.)"""
+    someone now knows of them), unless they have confessed it. A relation of the teller's own that their
+    confession made (opened at one of the ``confessed`` turns) they may speak of with the people it
+    concerns: its other end and that person's own people (Morwen, having owned to the player that Davy
+    pays her, talks of it with Davy's sister); to anyone else it stays unvolunteered (Pell, who confessed
+    to the player, does not tell a child or his sister his crime). How they now stand *toward the player*
+    is theirs to pass on ("Tibby is frightened of Wren"). (Deeds keep the close people's shame too:
+    ``game.features.deeds.discretion``.)"""
     if edge.valid_at <= 0 or not {edge.source, edge.target} & own:
         return False
+    if edge.valid_at in confessed and teller in (edge.source, edge.target):
+        other = edge.other_end(teller)
+        if other not in view.graph.player_ids and (listener == other or listener in _people_of(view, other)):
+            return False
     return not (edge.source in own and edge.target in view.graph.player_ids)
 
 
@@ -183,9 +174,10 @@ Rank = tuple[int, int, float, str]
 
 
 def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings,
-              turn: int) -> tuple[Rank, Knowing] | None:
+              turn: int, confessed: frozenset[int] = frozenset()) -> tuple[Rank, Knowing] | None:
     """The single most relevant fact ``teller`` can tell ``listener``, as the listener would know it,
-    with its rank (bigger is more relevant)."""
+    with its rank (bigger is more relevant). ``confessed``: the turns at which the teller owned to a
+    secret of their own (``confessions``)."""
     threshold = settings.floor / settings.decay if settings.decay > 0 else float("inf")
     people = _people_of(view, listener)
     # Discretion covers the teller's close people too (a warm tie at the gossip's tie strength): Ambry does
@@ -200,7 +192,7 @@ def best_fact(view: _View, teller: str, listener: str, settings: GossipSettings,
         # is exactly who knows it after that turn), and nothing is retold in the turn it was heard.
         if edge is None or row is None or row.confidence < threshold or row.since_turn >= turn:
             continue
-        if own and _keeps_quiet(view, edge, own):
+        if own and _keeps_quiet(view, edge, own, teller, listener, confessed):
             continue
         confidence = round(row.confidence * settings.decay, 6)
         if confidence < settings.floor or view.confidence(edge_id, listener) >= confidence:
@@ -222,13 +214,17 @@ def _reverse(text: str) -> str:
 
 
 def gossip_turn(graph: GraphIndex, pending: GraphWrites, turn: int, places: Mapping[str, str],
-                settings: GossipSettings, seed: int, last_talked: Mapping[tuple[str, str], int]) -> GossipResult:
+                settings: GossipSettings, seed: int, last_talked: Mapping[tuple[str, str], int],
+                confessed: Mapping[str, frozenset[int]] | None = None) -> GossipResult:
     """One turn of gossip after the turn's own writes (``pending``), as the design's "Gossip" says.
 
     ``places``: person node ID -> place ID for the people who can meet this turn. ``last_talked``: the
     last turn each pair (``pair_key``) gossiped; pairs that talked fewer than ``pair_cooldown`` turns ago
-    are skipped. The same inputs give the same result (``random.Random(f"{seed}:gossip:{turn}")``).
+    are skipped. ``confessed``: by person, the turns at which they confessed a secret of their own
+    (``confessions``), which frees them to tell what those confessions made. The same inputs give the same
+    result (``random.Random(f"{seed}:gossip:{turn}")``).
     """
+    owned = confessed or {}
     result = GossipResult()
     if settings.exchanges_per_turn <= 0:
         return result
@@ -248,7 +244,8 @@ def gossip_turn(graph: GraphIndex, pending: GraphWrites, turn: int, places: Mapp
         rng.shuffle(directions)
         # The dead and the absent (no place this turn) tell nothing: a tie may carry word to them, never from them.
         offers = [(found, teller) for teller, listener in directions
-                  if teller in places and (found := best_fact(view, teller, listener, settings, turn)) is not None]
+                  if teller in places and (found := best_fact(view, teller, listener, settings, turn,
+                                                    owned.get(teller, frozenset()))) is not None]
         if not offers:
             continue
         (_, learned), teller = max(offers, key=lambda offer: offer[0][0])
