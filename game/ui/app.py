@@ -274,11 +274,11 @@ class KithApp(StoryEventHandlers, App[int]):
 
         telling.edit_turn(self)
 
-    @on(CommandInput.Swipe)
-    def _swipe(self, event: CommandInput.Swipe) -> None:
+    @on(CommandInput.FlipTelling)
+    def _flip_telling(self, event: CommandInput.FlipTelling) -> None:
         from game.ui import telling
 
-        telling.swipe(self, event.step)
+        telling.flip(self, event.step)
 
     def action_save_as(self) -> None:
         self.games.save_as()
