@@ -239,7 +239,7 @@ async def test_the_memory_step_has_one_deadline_for_world_ir_and_extraction(tmp_
     assert time.monotonic() - started < 6
     committed = next(e for e in events if isinstance(e, TurnCommitted))
     assert not committed.extracted
-    assert any(isinstance(e, Notice) and "memory update took longer than 1 s" in e.text for e in events)
+    assert any(isinstance(e, Notice) and "graph update took longer than 1 s" in e.text for e in events)
     await session.close()
 
 

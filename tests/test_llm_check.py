@@ -125,8 +125,8 @@ def test_doctor_reads_llama_cpp_props_and_recommends_settings(
     recommended = out.split("Recommended settings", 1)[1]
     assert "tools = false" in recommended and "context_size = 4096" in recommended
     # Tools refused, the game keeps memory from each turn's World IR by itself: the plan must not say
-    # memory updates will fail (nor ask for a setting the recommendations leave out).
-    assert "memory updates will fail" not in out and "memory is recorded from each turn's World IR" in out
+    # graph updates will fail (nor ask for a setting the recommendations leave out).
+    assert "graph updates will fail" not in out and "relations are recorded from each turn's World IR" in out
 
 
 def test_doctor_without_props_recommends_nothing_it_cannot_know(

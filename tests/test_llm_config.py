@@ -106,7 +106,7 @@ def test_doctor_on_a_capable_server(server: ChatServer, clean_env: Path,
     for line in ("✓ reachable", "✓ streaming", "✓ tools", '✓ tool_choice: tool_choice "required" is honoured',
                  "✓ json_schema: json_schema works"):
         assert line in out
-    assert "Narration works" in out and "the extractor records memory through tool calls" in out
+    assert "Narration works" in out and "the extractor records relations through tool calls" in out
     assert len(server.chat_requests) == 5
 
 

@@ -129,7 +129,7 @@ async def rebuild_command(args: argparse.Namespace, settings: Settings) -> int:
                     "read": rebuilt.done, "remaining": remaining, "report": rebuilt.lines,
                     "extractor": args.extractor, "diff": rebuilt.diff_json()})
     elif not rebuilt.lines:
-        print_text("Every turn's memory update is already recorded; nothing to rebuild." if not pending else
+        print_text("Every turn's graph update is already recorded; nothing to rebuild." if not pending else
                    f"Nothing for the {args.extractor} extractor to read: {len(pending)} turn(s) wait for a model.")
     else:
         print_text("\n".join([*rebuilt.lines, rebuilt.diff_text()]))
@@ -157,7 +157,7 @@ def add_enrich_parsers(actions: argparse._SubParsersAction[argparse.ArgumentPars
 
     rebuild = actions.add_parser(
         "rebuild", help="re-read the queued turns together and print the diff against the graph",
-        description="Turns whose narration committed but whose memory update failed (a model that never "
+        description="Turns whose narration committed but whose graph update failed (a model that never "
                     "called its tool) are read again, all committed together, and the changes are printed "
                     "as a diff (added, changed, closed relations). --extractor model (the default) uses the "
                     "configured narrator and replaces the fast path's relations; --extractor fast reads the "

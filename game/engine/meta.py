@@ -37,7 +37,7 @@ input line, flip between them), `continue` has the narrator write on, `/edit TEX
 `/edit-input TEXT` your last input (`undo` takes an edit or a continuation back first), `/story TEXT` adds your own words
 to the story as written.
 
-**Memory.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
+**People.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
 `/why NAME` shows those relations with the turns that produced them; `/mind NAME` what the narrator was told
 about NAME this turn, section by section; `/knowledge NAME` what NAME knows, and
 `/knowledge NAME add SUBJECT PREDICATE OBJECT` teaches them a fact (`undo` takes it back); `/relationship NAME`

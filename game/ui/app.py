@@ -2,10 +2,10 @@
 events that come back; it decides nothing about the story.
 
 The app lays out the screen, holds the key bindings and the command palette, and composes the parts that
-each own one thing: ``Games`` (the open game; opening, saving, loading), ``Turns`` (the line being told,
-its worker, and its events shown through ``StoryEvents``), ``MapControl`` (the map's glue),
-``SettingsFlow`` (settings, the API key, swapping the narrator) and ``game.ui.telling`` (retry, continue,
-tellings, edits, notes). The parts reach the app only through ``game.ui.host.Host``. Widgets are touched
+each own one thing: ``Games`` (the open game; opening, saving, loading), ``Turns`` (the line being told
+and its worker, which posts the engine's events as messages for ``StoryEventHandlers`` to show),
+``MapControl`` (the map's glue), ``SettingsFlow`` (settings, the API key, swapping the narrator) and
+``game.ui.telling`` (retry, continue, tellings, edits, notes). The parts reach the app only through ``game.ui.host.Host``. Widgets are touched
 only from the event loop: slow synchronous work (map layout, listing saves) runs in a thread through
 ``asyncio.to_thread`` and its result is applied back on the loop.
 """
@@ -35,6 +35,7 @@ from game.ui.map_control import MapControl
 from game.ui.map_pane import MapPane
 from game.ui.settings_flow import SettingsFlow
 from game.ui.status_line import StatusLine
+from game.ui.story_events import StoryEventHandlers
 from game.ui.story_log import StoryLog
 from game.ui.turns import Turns
 
@@ -47,8 +48,9 @@ if TYPE_CHECKING:
 __all__ = ["KithApp", "OpenRequest", "run_app"]
 
 
-class KithApp(App[int]):
-    """Story on the left, relationship map on the right, status above, keys below."""
+class KithApp(StoryEventHandlers, App[int]):
+    """Story on the left, relationship map on the right, status above, keys below. The engine's events
+    reach it as Textual messages, shown by ``StoryEventHandlers``' ``on_...`` handlers."""
 
     TITLE = "Kith"
 
@@ -272,11 +274,11 @@ class KithApp(App[int]):
 
         telling.edit_turn(self)
 
-    @on(CommandInput.Swipe)
-    def _swipe(self, event: CommandInput.Swipe) -> None:
+    @on(CommandInput.FlipTelling)
+    def _flip_telling(self, event: CommandInput.FlipTelling) -> None:
         from game.ui import telling
 
-        telling.swipe(self, event.step)
+        telling.flip(self, event.step)
 
     def action_save_as(self) -> None:
         self.games.save_as()

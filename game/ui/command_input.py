@@ -54,7 +54,7 @@ class CommandInput(Input):
     mode: reactive[str] = reactive("do")
     """The input mode: ``do``, ``say`` or ``story``."""
 
-    class Swipe(Message):
+    class FlipTelling(Message):
         """Left or Right on an empty line: flip the last turn to its previous or next telling."""
 
         def __init__(self, step: int) -> None:
@@ -94,13 +94,13 @@ class CommandInput(Input):
 
     def action_cursor_left(self, select: bool = False) -> None:
         if not self.value and not select:
-            self.post_message(self.Swipe(-1))
+            self.post_message(self.FlipTelling(-1))
             return
         super().action_cursor_left(select)
 
     def action_cursor_right(self, select: bool = False) -> None:
         if not self.value and not select:
-            self.post_message(self.Swipe(1))
+            self.post_message(self.FlipTelling(1))
             return
         super().action_cursor_right(select)
 

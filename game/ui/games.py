@@ -120,7 +120,7 @@ class Games:
         if note:
             await app.log_view.add_changes([note])
         if reading.number == self.session.turn:
-            app.status.relations = ""  # the last turn's memory is a model's reading now
+            app.status.relations = ""  # the last turn's relations are a model's reading now
         try:
             await app.refresh_map()
         except Exception as error:

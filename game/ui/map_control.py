@@ -28,7 +28,7 @@ class MapControl:
         self._app = app
         self._positions: dict[str, Position] = {}
         self._history_drawn = False
-        """Whether the map holds every edge version (from the save) rather than the open ones (memory)."""
+        """Whether the map holds every edge version (from the save) rather than the open ones (the graph index)."""
         self._folded = False
         """Whether the map was folded away because the terminal is too narrow (not hidden by the player)."""
 
@@ -53,7 +53,7 @@ class MapControl:
     async def refresh(self) -> None:
         """Draw the graph and lay out any newcomer off the UI thread.
 
-        The session holds the current graph in memory, so the map after a turn costs no reads; every
+        The session holds the current graph as its graph index, so the map after a turn costs no reads; every
         version is read from the save only while the map or the details show history."""
         session = self._app.session
         if session is None:

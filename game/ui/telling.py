@@ -27,8 +27,8 @@ def continue_turn(app: Host) -> None:
         app.submit("continue")
 
 
-def swipe(app: Host, step: int) -> None:
-    """Left or Right on an empty line: the last turn's previous or next telling."""
+def flip(app: Host, step: int) -> None:
+    """Left or Right on an empty line: the last turn's previous or next telling (the ``/swipe`` command)."""
     session = app.session
     if session is None or session.turn == 0 or app.turn_running:
         return  # nothing to flip, or a turn is being told: the key does nothing rather than nag
@@ -101,7 +101,7 @@ async def show_replaced(app: Host, event: TurnReplaced, command_line: Widget, to
     await log.discard(told)
     if isinstance(command_line, Static) and event.player_input:
         command_line.update(f"> {event.player_input}")
-    # A retelling's memory lines arrived while it was told, before the turn was put in place: the story
+    # A telling's lines of graph changes arrived while it was told, before the turn was put in place: the story
     # goes above them, as in a turn told once.
     await log.add_story(event.narration, before=log.first_change_after(command_line))
     if event.count > 1:

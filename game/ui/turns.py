@@ -4,8 +4,9 @@ It owns the turn worker: each line runs in one async worker (group ``turn``, exc
 ``exit_on_error=False``), so typing never waits for the model, the database or the map layout, Esc cancels
 the worker (and the engine then writes nothing of the turn), and an error becomes a message instead of the
 end of the game. A line is read once (``game.engine.meta.read_line``): the screen routes on what it is and
-hands it to the session as read. What the events show is ``StoryEvents``'; what they ask for afterwards
-(the turn's place in the log, the map, a question, leaving) is done here.
+hands it to the session as read. Each engine event is posted to the app as a Textual message, in order
+(``game.ui.story_events`` and its handlers show it); once all are shown, what they asked for (the turn's
+place in the log, the map, a question, leaving) is done here.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from contextlib import aclosing
 from typing import TYPE_CHECKING, cast
 
 from game.ui.host import RECOVER_HINT
-from game.ui.story_events import StoryEvents
+from game.ui.story_events import LineShown, all_shown, message_for
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Callable
@@ -34,7 +35,8 @@ class Turns:
         self._app = app
         self._travel = travel
         """The map shown at a turn (None: now): a map showing a turn that was taken back comes back to now."""
-        self.events = StoryEvents(app)
+        self.shown = LineShown()
+        """What the line being told (or the last one) has put on screen, and what its events asked for."""
         self.worker: Worker[None] | None = None
 
     @property
@@ -71,10 +73,9 @@ class Turns:
         if session is None:
             return
         log = app.log_view
-        shown = self.events
+        shown = self.shown = LineShown()
         before = session.turn
         last_told = session.history[-1] if session.history else None
-        shown.begin()
         command_line = await log.add_command(line.text)
         from game.ui import telling
 
@@ -84,8 +85,12 @@ class Turns:
             events = cast("AsyncGenerator[Event, None]", session.play_turn(line))
             async with aclosing(events):
                 async for event in events:
-                    await shown.show(event)
+                    message = message_for(event, shown)
+                    if message is not None:
+                        app.post_message(message)
+            await all_shown(app)
         except asyncio.CancelledError:
+            await all_shown(app)  # what was posted is on screen before the line is judged
             await shown.end_stream()
             # A retold turn (retry, continue, an edit) stored before Esc reached it keeps its number.
             retold = session.turn == before and bool(session.history) and session.history[-1] != last_told
@@ -103,6 +108,7 @@ class Turns:
                 await app.refresh_map()
             raise
         except Exception as error:
+            await all_shown(app)
             await shown.end_stream()
             if session.turn == before:
                 await log.discard(shown.told)

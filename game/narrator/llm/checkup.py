@@ -76,15 +76,15 @@ def _print_report(report: ProbeReport, settings: Settings, out: _Escaped) -> Non
     plan = ["the narrator streams the story"]
     plan.append("looks characters up with tools" if report.passed("tools") else "tells turns without character lookups")
     if settings.llm.extraction == "world-ir":
-        plan.append("memory is recorded from each turn's World IR (extraction = \"world-ir\")")
+        plan.append("relations are recorded from each turn's World IR (extraction = \"world-ir\")")
     elif report.tools_refused or not settings.llm.tools:
-        # The narrator turns tools off on a refusal (or by the setting) and keeps memory from the World IR.
-        plan.append("memory is recorded from each turn's World IR (tools are off)")
+        # The narrator turns tools off on a refusal (or by the setting) and records relations from the World IR.
+        plan.append("relations are recorded from each turn's World IR (tools are off)")
     elif report.passed("tools"):
-        plan.append("the extractor records memory through tool calls"
+        plan.append("the extractor records relations through tool calls"
                     + ("" if report.passed("tool_choice") else ", insisting when tool_choice is ignored"))
     else:
-        plan.append("memory updates will fail: set extraction = \"world-ir\" under [llm]")
+        plan.append("graph updates will fail: set extraction = \"world-ir\" under [llm]")
     structured = next((name for name in ("json_schema", "json_object", "plain JSON") if report.passed(name)), None)
     plan.append(f"the World IR step uses {structured}" if structured else "the World IR step may fail")
     say("\nNarration works. Kith will use: " + "; ".join(plan) + ".\n")

@@ -12,7 +12,7 @@ here: the engine commits the turn, and discards the extractor's writes when it r
 What the model says enters Kith through ``guard.SafeStream``: terminal escapes stripped and the API key
 masked on the assembled text, so neither reaches the screen, the save or the transcript. Two deadlines
 bound a turn however a server trickles its bytes: one for the whole narration (every round), one for
-the memory step (World IR and extraction together).
+the graph update (World IR and extraction together).
 
 A failure while narrating raises ``NarratorError`` (the engine then writes nothing of the turn). A
 failure after the narration (World IR or extraction) never raises: the narration can still be
@@ -211,7 +211,7 @@ class OpenAINarrator:
             ir, error, salvaged = None, failure.message, 0
         notices.extend(self.caps.take_fallbacks())
         if salvaged:
-            notices.append(f"{salvaged} unreadable fact(s) of this turn were left out of the memory.")
+            notices.append(f"{salvaged} unreadable fact(s) of this turn were left out of the graph.")
         if ir is not None:
             ir, implausible = await plausible_only(ir, f"{request.player_input}\n{strip_reasoning(narration)}",
                                                    request.graph)
@@ -222,7 +222,7 @@ class OpenAINarrator:
             if unsupported:
                 counts = self._ledger.turn(request.turn).counts
                 counts["world-ir.unsupported"] = counts.get("world-ir.unsupported", 0) + unsupported
-                notices.append(f"{unsupported} relationship fact(s) of this turn were left out of the memory: "
+                notices.append(f"{unsupported} relationship fact(s) of this turn were left out of the graph: "
                                "the sentence given as evidence is not in the narration.")
             ir, refused = limit_closes(ir)
             notices.extend(refused)
@@ -255,7 +255,7 @@ class OpenAINarrator:
             async with asyncio.timeout_at(started + self.memory_deadline):
                 return await step
         except TimeoutError:
-            raise NarratorError(f"the memory update took longer than {self.memory_deadline:g} s and was "
+            raise NarratorError(f"the graph update took longer than {self.memory_deadline:g} s and was "
                                 "stopped") from None
 
     # -------------------------------------------------------------------------------------- step 3

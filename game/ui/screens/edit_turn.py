@@ -39,7 +39,7 @@ class EditTurnScreen(Dialog[tuple[str, str]]):
             yield Label("What the narrator said", markup=False)
             yield TextArea(self.narration, id="narration", soft_wrap=True)
             yield Static("", id="edit-problem", classes="hint", markup=False)
-            yield Static("The memory is updated from the edited turn; undo takes the edit back.", classes="hint",
+            yield Static("The relations are read again from the edited turn; undo takes the edit back.", classes="hint",
                          markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
