@@ -20,6 +20,8 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from game.graph.fast_extract.gazetteer import CASED_NAMES
+
 PERSON_TITLES = frozenset({
     "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
     "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
@@ -59,7 +61,8 @@ NOT_NAMES = frozenset({
     "doctor", "captain", "master", "mister", "uncle", "aunt", "nephew", "niece", "silence", "jam", "yesterday",
     "today", "tomorrow", "tonight", "because", "besides", "however", "meanwhile", "afterwards", "presently",
     "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa", "am", "are", "be",
-    "nor", "say", "boh",
+    "nor", "say", "boh", "everybody", "everyone", "somebody", "someone", "anybody", "anyone", "out", "enter",
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "son", "daughter", "child",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
@@ -86,7 +89,9 @@ FEELING = r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|ha
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
 _CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
 _DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt)\."
-NAME_RUN = re.compile(rf"(?<![\w'’.-])(?:[Tt]he )?(?:{_DOTTED} )?{_CAP}(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_CAP})*")
+_INITIALS = r"(?:[A-Z]\. )*"  # "R. M. Renfield", "Mr. Quincey P. Morris"
+NAME_RUN = re.compile(rf"(?<![\w'’.-])(?:[Tt]he )?(?:{_DOTTED} )?{_INITIALS}{_CAP}"
+                      rf"(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_INITIALS}{_CAP})*")
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
                       "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
@@ -96,6 +101,8 @@ _NOT_A_WORD = re.compile(r"(?:i|you|he|she|we|they|it|that|there|here|yes|no|who
                          r"(?:\w-){2,}\w*")
 """Contractions ("I’ve", "Yes’m") and spelled-out shouts ("Y-o-u-u") are capitalised, and no names."""
 _QUOTE = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)")
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|my|his|her|your|our|their|thy|thine|whose|this|that)\s+$",
+                                re.IGNORECASE)
 _PLACE_BEFORE = re.compile(r"(?:\b(?:in|at|from|into|through|near|towards?|toward|across|"
                            r"beyond|outside|inside|reach|reached|visit|visited)\s+(?:the\s+)?)$",
                            re.IGNORECASE)
@@ -132,7 +139,7 @@ def strip_article(name: str) -> str:
 
 def _clean(run: str) -> str:
     """A run as a name: no possessive, no trailing full stop (a title's "Dr." keeps its own)."""
-    run = re.sub(r"['’]s$", "", run)
+    run = re.sub(r"['’]s?$", "", run)  # "Holmes's", and "our good Uncle Thomas' library"
     if run.endswith(".") and words(run)[-1] not in PERSON_TITLES:
         run = run[:-1]
     return run
@@ -177,6 +184,13 @@ def candidates(text: str) -> Found:
             raw = _clean(match.group())
             tokens = words(raw)
             begin = match.start()
+            if len(tokens) == 1 and tokens[0] in CASED_NAMES and not raw.isupper() \
+                    and not _DETERMINER_BEFORE.search(paragraph[max(0, begin - 12):begin]):
+                # "We've got Father and Mother": a parent's word with a capital and no "my" or "the" is a name.
+                entry = found.names.setdefault(raw, Candidate(raw))
+                entry.count += 1
+                entry.evidence["kin name"] += 1
+                continue
             # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
             while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0])) and tokens[0] != "the"
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
@@ -193,6 +207,8 @@ def candidates(text: str) -> Found:
                     continue
                 offset = raw.index(" of ") + 4
                 raw, begin, tokens = raw[offset:], begin + offset, tokens[len(left) + 1:]
+            if len(tokens) == 1 and tokens[0] in GROUP_WORDS:
+                continue  # "simply hates Society": a group's word alone names no group
             if not tokens or (all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
                     and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)):
                 continue
@@ -289,14 +305,15 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
         if name.casefold() in known:
             continue
         strong = entry.evidence["title"] + entry.evidence["speaks"] + entry.evidence["addressed"] \
-            + entry.evidence["named"] + entry.evidence["described"] + entry.evidence["group"]
+            + entry.evidence["named"] + entry.evidence["described"] + entry.evidence["group"] \
+            + entry.evidence["kin name"]
         weak = entry.evidence["acts"] + entry.evidence["felt"] + entry.evidence["owns"]
         against = sum(entry.against.values())
         if entry.against["address"] or entry.against["adjective"]:
             continue
         if entry.against["place"] and strong + weak <= entry.against["place"]:
             continue
-        if len(tokens) == 1 and tokens[0] in lower and not entry.evidence["title"]:
+        if len(tokens) == 1 and tokens[0] in lower and not entry.evidence["title"] and not entry.evidence["kin name"]:
             continue  # "Harbour", "Tide": a word the text also writes in lower case
         if strong or (weak and weak > against):
             chosen[name] = entry

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from game.graph.fast_extract.gazetteer import Entity, NameIndex
+from game.graph.fast_extract.gazetteer import CASED_NAMES, Entity, NameIndex
 from game.graph.fast_extract.people import ADDRESS, PERSON_NOUNS, SAY_VERBS, paragraphs, quoted
 from game.graph.fast_extract.sentences import Sentence, split_sentences
+from game.graph.names import normalize_name
 
 CONTEXT_PARAGRAPHS = 12
 """How many paragraphs of what was told before are read to know who is talking (never for relations)."""
@@ -267,12 +268,22 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     kin = ""
     tagged = False
     tag_addressee: Entity | None = None
+    # "“I'm the oldest,” began Meg, but Jo cut in with a decided, “I'm the man ...”": narration naming one
+    # person and ending in a comma or colon hands the next quote to them, whoever spoke the one before.
+    handed: dict[int, Entity] = {}
+    tag_span = 0
     for number, (_start, end) in enumerate(spans):
         after = paragraph[end:spans[number + 1][0] if number + 1 < len(spans) else len(paragraph)]
-        tag = _TAG_AFTER.match(after)
-        if tag is None:
+        # A quote that ends its sentence with a full stop takes no tag: “... for a long time.” She didn't say
+        tag = _TAG_AFTER.match(after) if not paragraph[:end].rstrip("”\"' ").endswith(".") else None
+        if number + 1 < len(spans):
+            rest = after[tag.end():] if tag is not None else after
+            lead = _lead_in(rest, index)
+            if lead is not None:
+                handed[number + 1] = lead
+        if tag is None or tagged:
             continue
-        tagged = True
+        tagged, tag_span = True, number
         words = tag.group("who") or tag.group("who2") or ""
         who, pronoun = _who(words, index)
         if who is not None:
@@ -292,7 +303,16 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
             # "Sam Reed asks Edda Marsh": the tag names the one spoken to.
             hearers = _individuals(index, told.group("whom"))
             tag_addressee = hearers[0] if len(hearers) == 1 else None
-        break
+    before_first = paragraph[:spans[0][0]]
+    lead_speaker, lead_addressee = _said_before(before_first, index)
+    if lead_speaker is not None and (not tagged or tag_span > 0):
+        # "as Jo said sadly, “We haven't got Father ...” ... “perhaps never,” but each silently added it":
+        # the tag before the first quote is its speaker's; a later quote's own tag speaks from there on.
+        if tagged and speaker is not None:
+            handed.setdefault(tag_span, speaker)
+        speaker, how, tagged = lead_speaker, "tag", True
+    if tag_addressee is None and lead_addressee is not None and (speaker is None or lead_addressee.id != speaker.id):
+        tag_addressee = lead_addressee
     opens = not paragraph[:spans[0][0]].strip()
     if not tagged:
         if talk.running is not None and opens:
@@ -313,7 +333,11 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
         addressee = talk.partner(speaker) or (talk.last if talk.last is not None and talk.last.id != speaker.id
                                               else None)
     lines: list[Line] = []
-    for body in bodies:
+    first_speaker = speaker
+    for number, body in enumerate(bodies):
+        if number in handed and (speaker is None or handed[number].id != speaker.id):
+            speaker, how = handed[number], "tag"
+            addressee = first_speaker if first_speaker is not None and first_speaker.id != speaker.id else None
         earlier = next((said for said in reversed(talk.said.get(speaker.id, [])) if _CONTINUES.search(said)), None) \
             if speaker is not None and re.match(r"to\s+[A-Z]", body, re.IGNORECASE) else None
         if earlier is not None:
@@ -333,6 +357,39 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     talk.running = speaker if not closed else None
     talk.named = None
     return lines
+
+
+_LEAD_END = re.compile(r"[,:]\s*(?:—\s*)?$")
+_SAID_BEFORE = re.compile(rf"(?P<who>[^.;!?“”\"]{{1,60}}?)\s+(?:\w+ly\s+)?(?:{SAY_VERBS})(?:\s+(?:un)?to\s+"
+                          rf"(?P<whom>[A-Z][^,.;:!?—“”\"]{{0,40}}?))?(?=\s|,|:|$)", re.IGNORECASE)
+
+
+def _lead_in(narration: str, index: NameIndex) -> Entity | None:
+    """The one person a stretch of narration between two quotes names, when it leads into the next ("but
+    Jo cut in with a decided,"): the next quote is theirs."""
+    if not _LEAD_END.search(narration) or re.search(r"[.!?]\s", narration):
+        return None
+    named = _individuals(index, narration)
+    return named[0] if len(named) == 1 else None
+
+
+def _said_before(narration: str, index: NameIndex) -> tuple[Entity | None, Entity | None]:
+    """Speaker and addressee of a tag before a paragraph's first quote: "he said to Mowgli when they were
+    deep in the jungle, “...”", "Tabaqui, behind him, was squeaking: “...”". Only the last sentence counts,
+    and only when it leads into the quote (a comma or colon)."""
+    if not _LEAD_END.search(narration):
+        return None, None
+    last = re.split(r"(?<=[.!?])\s+", narration.strip())[-1]
+    tag = _SAID_BEFORE.search(last)
+    whom: Entity | None = None
+    if tag is not None and tag.group("whom"):
+        hearers = _individuals(index, tag.group("whom"))
+        whom = hearers[0] if len(hearers) == 1 else None
+    if tag is not None:
+        who, _pronoun = _who(tag.group("who").split(",")[-1].split(";")[-1].strip(), index)
+        return (None if who is NARRATOR else who), whom
+    named = _individuals(index, last)
+    return (named[0] if len(named) == 1 and re.search(r":\s*$", last) else None), whom
 
 
 def _turn(talk: Talk) -> tuple[Entity | None, str]:
@@ -405,7 +462,21 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
             if line.said_to_kin and line.speaker is not None and line.addressee is not None \
                     and not is_voice(line.speaker) and not is_voice(line.addressee):
                 reading.kin.append((line.speaker, line.addressee, paragraph))
+            if line.speaker is not None and not is_voice(line.speaker):
+                reading.kin.extend((line.speaker, parent, paragraph) for parent in _parents_named(line.body, index)
+                                   if parent.id != line.speaker.id)
     return reading
+
+
+def _parents_named(body: str, index: NameIndex) -> list[Entity]:
+    """The people a line calls by a parent's word as a name ("We've got Father and Mother"): the speaker's
+    parents, as only their children call them so."""
+    found: dict[str, Entity] = {}
+    for mention in index.mentions(body):
+        entity = mention.entity
+        if entity is not None and entity.type == "individual" and normalize_name(entity.name) in CASED_NAMES:
+            found.setdefault(entity.id, entity)
+    return list(found.values())
 
 
 def _narrated(sentence: Sentence, index: NameIndex) -> Unit:
