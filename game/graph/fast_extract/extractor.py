@@ -26,7 +26,7 @@ from game.graph.fast_extract.patterns import (
     vocabulary_patterns,
 )
 from game.graph.fast_extract.prose_patterns import PROSE
-from game.graph.fast_extract.quotes import reading_units
+from game.graph.fast_extract.quotes import reading_units, single_quotes_doubled
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
     ENDED_MARK,
@@ -110,7 +110,8 @@ class FastExtractor:
         unknown: dict[str, str] = {}
         context = _Context()
         # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
-        reading = reading_units(strip_control(text), index, strip_control(before))
+        reading = reading_units(single_quotes_doubled(strip_control(text)), index,
+                                single_quotes_doubled(strip_control(before)))
         for unit in reading.units:
             sentence = unit.sentence
             norm = normalize_name(sentence.text).replace("⟨", "(").replace("⟩", ")")

@@ -62,7 +62,7 @@ NOT_NAMES = frozenset({
     "today", "tomorrow", "tonight", "because", "besides", "however", "meanwhile", "afterwards", "presently",
     "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa", "am", "are", "be",
     "nor", "say", "boh", "everybody", "everyone", "somebody", "someone", "anybody", "anyone", "out", "enter",
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "son", "daughter", "child",
+    "h'm", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "son", "daughter", "child",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
@@ -77,7 +77,11 @@ SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returne
              r"remarks|murmured|murmurs|continued|continues|added|adds|shouted|shouts|screamed|screams|whispered|"
              r"whispers|exclaimed|exclaims|called|calls|growled|growls|pleaded|pleads|repeated|repeats|began|begins|"
              r"observed|observes|interrupted|interrupts|laughed|laughs|sighed|sighs|muttered|mutters|snapped|snaps|"
-             r"declared|declares|went\s+on|goes\s+on|told|tells|demanded|demands|grumbled|grumbles|admitted|admits")
+             r"declared|declares|went\s+on|goes\s+on|told|tells|demanded|demands|grumbled|grumbles|admitted|admits|"
+             r"explained|explains|enquired|enquires|inquired|inquires|retorted|retorts|responded|responds|ventured|"
+             r"grunted|snarled|purred|squeaked|panted|gasped|whined|roared|hissed|protested|suggested|agreed|"
+             r"insisted|urged|warned|concluded|ejaculated|stammered|faltered|sobbed|moaned|groaned|yelled|"
+             r"bellowed|howled|drawled|blurted|cut\s+in|broke\s+in|put\s+in")
 DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose|gave|told|said|says|"
          r"laughed|cried|smiled|spoke|sprang|tore|drew|threw|caught|struck|shook|held|kept|left|lived|loved|"
          "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"
@@ -261,7 +265,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     titled = _title_start(tokens) > 0 and tokens[0] != "the"
     if titled or (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
         entry.evidence["title"] += 1
-    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+$", head)
+    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:the\s+)?$", head)
                        or (re.search(r"[”\"’]\s*$", head[-3:] if head else "") is None
                            and re.match(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b", tail)
                            and re.search(r"[”\"]", before[-80:] + after[:80]))

@@ -28,7 +28,8 @@ _WORDS = r"(?:[a-z][\w'-]*\s+){1,3}?"
 _THE = r"(?:the\s+)?"
 _BOND = r"friend|companion|colleague|partner|comrade|helper|confidant|confidante|ally"
 # "friend and colleague", "partner and helper": two bond nouns are one bond.
-_BONDS = rf"{ADJ}(?:{_BOND})(?:\s+and\s+{ADJ}(?:{_BOND}))?"
+_BONDS = rf"{ADJ}(?:[a-z]+\s+)?(?:{_BOND})(?:\s+and\s+{ADJ}(?:{_BOND}))?(?!['’]s)"
+"""One word of praise may stand before the bond ("Ratty, my generous friend!"); "friend's" is another's."""
 _PERSON = rf"{_THE}(?P<x>{SLOT})"
 _OWNER = rf"{_THE}(?P<y>{SLOT})"
 # "the well-known adventuress, Irene Adler": a few words of description, then the name.

@@ -281,6 +281,11 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
             lead = _lead_in(rest, index)
             if lead is not None:
                 handed[number + 1] = lead
+        if tag is not None and tagged:
+            # "“Proud, I'm sure,” said the Otter": a later quote's own tag gives it (and what follows) its speaker.
+            later, _pronoun = _who(tag.group("who") or tag.group("who2") or "", index)
+            if later is not None and later is not NARRATOR:
+                handed.setdefault(number, later)
         if tag is None or tagged:
             continue
         tagged, tag_span = True, number
@@ -386,7 +391,11 @@ def _said_before(narration: str, index: NameIndex) -> tuple[Entity | None, Entit
         hearers = _individuals(index, tag.group("whom"))
         whom = hearers[0] if len(hearers) == 1 else None
     if tag is not None:
-        who, _pronoun = _who(tag.group("who").split(",")[-1].split(";")[-1].strip(), index)
+        who, pronoun = _who(tag.group("who").split(",")[-1].split(";")[-1].strip(), index)
+        if pronoun:
+            # "the Mole, limp and dejected, took his seat ...; and as they set off, he said": the one named
+            named = [e for e in _individuals(index, last) if whom is None or e.id != whom.id]
+            who = named[0] if len(named) == 1 else None
         return (None if who is NARRATOR else who), whom
     named = _individuals(index, last)
     return (named[0] if len(named) == 1 and re.search(r":\s*$", last) else None), whom
@@ -477,6 +486,49 @@ def _parents_named(body: str, index: NameIndex) -> list[Entity]:
         if entity is not None and entity.type == "individual" and normalize_name(entity.name) in CASED_NAMES:
             found.setdefault(entity.id, entity)
     return list(found.values())
+
+
+_DOUBLE = re.compile(r"[“”\"]")
+_SINGLE_OPEN = re.compile(r"(?:^|(?<=[\s(\[—-]))['‘](?=[^\s\d'‘’])(?!(?:em|tis|twas|twill|twere|cause|ere|n|ow)\b)",
+                          re.IGNORECASE)
+_SINGLE_CLOSE = re.compile(r"(?<=\S)['’](?=[\s,.;:!?)\]—-]|$)")
+_SAID_AFTER_SINGLE = re.compile(rf"[,!?.—-]['’]\s+(?:{SAY_VERBS})\b|[,!?—-]['’]\s+(?:he|she|the\s+\w+|[A-Z]\w+)\s+"
+                                rf"(?:{SAY_VERBS})\b|\b(?:{SAY_VERBS})\b[^'‘\n]{{0,60}}[,:]\s+['‘](?-i:[A-Z])",
+                                re.IGNORECASE)
+
+
+def single_quotes_doubled(text: str) -> str:
+    """A story that quotes its dialogue in single marks ('Hullo, Mole!' said the Water Rat) with its quotes
+    made double, each mark one character for one, so every offset stays; apostrophes ("Toad's", "don't",
+    "'em") stay as they are. A text with any double quote, or no said-tag after a single one, is unchanged."""
+    if _DOUBLE.search(text) or not _SAID_AFTER_SINGLE.search(text):
+        return text
+    out = list(text)
+    for paragraph in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]*)*", text):
+        start, body = paragraph.start(), paragraph.group()
+        position = 0
+        while True:
+            opening = _SINGLE_OPEN.search(body, position)
+            if opening is None:
+                break
+            closing = _closing(body, opening.end())
+            out[start + opening.start()] = "“"
+            if closing is None:
+                break  # the quote runs on into the next paragraph
+            out[start + closing] = "”"
+            position = closing + 1
+    return "".join(out)
+
+
+def _closing(body: str, position: int) -> int | None:
+    """Where a single-quoted line opened before ``position`` closes: the first closing mark that is no
+    plural's possessive ("the Rats' boat": an ``s'`` before a lower-case word)."""
+    for match in _SINGLE_CLOSE.finditer(body, position):
+        at = match.start()
+        if body[at - 1] in "sS" and re.match(r"\s+[a-z]", body[at + 1:at + 3]) and not re.search(r"[,!?.]$", body[:at]):
+            continue
+        return at
+    return None
 
 
 def _narrated(sentence: Sentence, index: NameIndex) -> Unit:
