@@ -25,7 +25,7 @@ from game.graph.fast_extract.patterns import (
     Shape,
     vocabulary_patterns,
 )
-from game.graph.fast_extract.prose_patterns import PROSE
+from game.graph.fast_extract.prose_patterns import PROSE, named_pairs
 from game.graph.fast_extract.quotes import reading_units, single_quotes_doubled
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
@@ -54,6 +54,7 @@ STRENGTHS: dict[str, float] = {
 as the shipped worlds write them); a world's own relation, whose sign the text cannot tell, is neutral."""
 
 _SAID_TO_KIN = Pattern("dialogue", "KIN_OF", re.compile("$^"), 0.6)
+_NAMED_KIN = Pattern("prose", "KIN_OF", re.compile("$^"), 0.6)
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
@@ -109,6 +110,7 @@ class FastExtractor:
         pairs: Counter[tuple[str, str]] = Counter()
         unknown: dict[str, str] = {}
         context = _Context()
+        previous = ""
         # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
         reading = reading_units(single_quotes_doubled(strip_control(text)), index,
                                 single_quotes_doubled(strip_control(before)))
@@ -129,6 +131,12 @@ class FastExtractor:
                 continue
             told = Sentence(unit.evidence, sentence.question)
             kept = (len(result.triples), len(result.closes))
+            for one, other, _why in named_pairs(template, previous):
+                first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
+                if first.entity is not None and second.entity is not None:
+                    self._emit(_NAMED_KIN, first.entity, second.entity, first.pronoun or second.pronoun, False, told,
+                               result, seen)
+            previous = template
             subject = ""
             for start, end in split_clauses(template):
                 clause = template[start:end]

@@ -19,9 +19,9 @@ from game.graph.ports import GraphReader
 from game.text import straighten_quotes
 
 CASED_NAMES = frozenset({"father", "mother", "papa", "mama", "mamma", "grandma", "grandpa", "granny",
-                         "grandmother", "grandfather"})
+                         "grandmother", "grandfather", "pack", "tribe", "clan"})
 """Names that are also common nouns ("Father" in "We've got Father and Mother"): a node so named is meant
-only where the word is written as a name, with a capital, never in "her father"."""
+only where the word is written as a name, with a capital, never in "her father" ("the Pack", not "a pack")."""
 
 
 @dataclass(frozen=True)

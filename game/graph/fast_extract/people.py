@@ -44,7 +44,7 @@ PLACE_WORDS = frozenset({
     "abbey", "manor", "farm", "tower", "palace", "opera", "theatre", "theater", "county", "main", "tortugas",
     "benbow", "george", "eve", "day",
 })
-GROUP_WORDS = frozenset({"guild", "watch", "company", "compact", "order", "council", "folk", "crew", "brotherhood",
+GROUP_WORDS = frozenset({"pack", "tribe", "clan", "guild", "watch", "company", "compact", "order", "council", "folk", "crew", "brotherhood",
                          "sisterhood", "league", "band", "gang", "family", "society", "club", "army", "navy"})
 NOT_NAMES = frozenset({
     "the", "a", "an", "and", "but", "or", "then", "so", "if", "when", "while", "as", "at", "in", "on", "of", "i",
@@ -211,8 +211,8 @@ def candidates(text: str) -> Found:
                     continue
                 offset = raw.index(" of ") + 4
                 raw, begin, tokens = raw[offset:], begin + offset, tokens[len(left) + 1:]
-            if len(tokens) == 1 and tokens[0] in GROUP_WORDS:
-                continue  # "simply hates Society": a group's word alone names no group
+            if len(tokens) == 1 and tokens[0] in GROUP_WORDS and not re.match(r"[Tt]he ", match.group()):
+                continue  # "simply hates Society": a group's word alone names no group, unless it is "the Pack"
             if not tokens or (all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
                     and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)):
                 continue
@@ -291,8 +291,13 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
     if re.match(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b", tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
-    if re.search(r"\bnamed\s+$", head):
-        entry.evidence["named"] += 1
+    if re.search(r"\b(?:named|called|christened)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
+            or re.search(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$", head):
+        entry.evidence["named"] += 1  # "was called Hansel and the girl Gretel", "the name of the other Zillah"
+    if re.match(r",\s+(?:the|a|an)\s+[^,.;:!?]{1,40},\s+who\b", tail):
+        entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
+    if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
+        entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
     if _PLACE_BEFORE.search(head):
         entry.against["place"] += 1
     if tokens[-1] in ADDRESS:

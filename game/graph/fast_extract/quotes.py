@@ -41,10 +41,13 @@ _TOLD = re.compile(r"\s+(?:to\s+)?(?P<whom>[A-Z][^,.;:!?—“”\"]{0,40}?)(?=\
 _TO_KIN = re.compile(r"\bto\s+(?:his|her)\s+(?P<kin>wife|husband|sister|brother|son|daughter|mother|father|"
                      r"aunt|uncle|nephew|niece|cousin)\b", re.IGNORECASE)
 _FIRST = {"i": "{s}", "me": "{s}", "my": "{s}'s", "mine": "{s}'s", "myself": "{s}"}
-_SECOND = {"you": "{a}", "your": "{a}'s", "yours": "{a}'s", "yourself": "{a}"}
+_SECOND = {"you": "{a}", "your": "{a}'s", "yours": "{a}'s", "yourself": "{a}",
+           "thou": "{a}", "thee": "{a}", "thy": "{a}'s", "thine": "{a}'s", "thyself": "{a}"}
 _BE = {("i", "am"): "{s} is", ("i", "was"): "{s} was", ("i", "have"): "{s} has", ("i", "'m"): "{s} is",
-       ("you", "are"): "{a} is", ("you", "were"): "{a} was", ("you", "have"): "{a} has", ("you", "'re"): "{a} is"}
-_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|you|your|yours|yourself)\b(?:\s+(am|was|have|are|were)\b|"
+       ("you", "are"): "{a} is", ("you", "were"): "{a} was", ("you", "have"): "{a} has", ("you", "'re"): "{a} is",
+       ("thou", "art"): "{a} is", ("thou", "wast"): "{a} was", ("thou", "hast"): "{a} has"}
+_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|you|your|yours|yourself|thou|thee|thy|thine|thyself)\b"
+                          r"(?:\s+(am|was|have|are|were|art|wast|hast)\b|"
                           r"(['’](?:m|re))\b)?", re.IGNORECASE)
 _ENTERS = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}(?:man|woman|gentleman|lady|boy|girl|stranger|youth|"
                      r"figure|person|fellow|seaman|sailor)\s+(?:\w+\s+){0,2}(?:entered|came|appeared|walked|"
@@ -337,6 +340,11 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     if addressee is None and speaker is not None:
         addressee = talk.partner(speaker) or (talk.last if talk.last is not None and talk.last.id != speaker.id
                                               else None)
+    if addressee is None and speaker is not None and how == "tag":
+        # "“Look at me,” said Bagheera. And Mowgli looked at him ...": the one other person the narration
+        # around the lines names is the one they are said to.
+        others = [e for e in named_here if e.id != speaker.id]
+        addressee = others[0] if len(others) == 1 else None
     lines: list[Line] = []
     first_speaker = speaker
     for number, body in enumerate(bodies):
