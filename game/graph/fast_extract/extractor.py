@@ -55,6 +55,7 @@ as the shipped worlds write them); a world's own relation, whose sign the text c
 
 _SAID_TO_KIN = Pattern("dialogue", "KIN_OF", re.compile("$^"), 0.6)
 _NAMED_KIN = Pattern("prose", "KIN_OF", re.compile("$^"), 0.6)
+_SAID_TO_LORD = Pattern("dialogue", "SERVES", re.compile("$^"), 0.55)
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
@@ -147,6 +148,8 @@ class FastExtractor:
         for source, target, evidence in reading.kin:
             # "“There's a cyclone coming, Em,” he called to his wife": the one spoken to is kin.
             self._emit(_SAID_TO_KIN, source, target, False, False, Sentence(evidence, False), result, seen)
+        for source, target, evidence in reading.serves:
+            self._emit(_SAID_TO_LORD, source, target, False, False, Sentence(evidence, False), result, seen)
         result.cooccurrences = [Cooccurrence(a, b, n) for (a, b), n in
                                 sorted(pairs.items(), key=lambda item: (-item[1], item[0]))]
         result.unknown_names = list(unknown.values())

@@ -278,7 +278,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["acts"] += 1
     if re.search(rf"\b(?:{FEELING})\s+$", head) or re.search(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$", head):
         entry.evidence["felt"] += 1  # "begat Shem, Ham, and Japheth": each of a list is an object
-    if re.match(rf"['’]s?\s+(?:\w+\s+)?(?:{PERSON_NOUNS})\b", tail):
+    if re.match(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS})\b", tail):
         entry.evidence["owns"] += 1
     if re.match(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b", tail) or re.match(r",?\s+whom?\b", tail) \
             or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
@@ -289,6 +289,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
         entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
+    elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
+                  tail) and not re.search(r"\b(?:of|the|in|at|a|an)\s+$", head):
+        entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
     if re.match(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b", tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
     if re.search(r"\b(?:named|called|christened)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \

@@ -298,6 +298,9 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
             speaker, how = who, "tag"
         elif pronoun and len(named_here) == 1:
             speaker, how = named_here[0], "pronoun"
+        elif pronoun and len(_of_gender(named_here, words)) == 1:
+            # "“What is it, Son?” she said" in a paragraph naming Mowgli and Mother Wolf: the one woman
+            speaker, how = _of_gender(named_here, words)[0], "pronoun"
         elif pronoun and not named_here and talk.named is not None:
             speaker, how = talk.named, "pronoun"
         elif pronoun:
@@ -340,7 +343,7 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     if addressee is None and speaker is not None:
         addressee = talk.partner(speaker) or (talk.last if talk.last is not None and talk.last.id != speaker.id
                                               else None)
-    if addressee is None and speaker is not None and how == "tag":
+    if addressee is None and speaker is not None and how in {"tag", "pronoun"}:
         # "“Look at me,” said Bagheera. And Mowgli looked at him ...": the one other person the narration
         # around the lines names is the one they are said to.
         others = [e for e in named_here if e.id != speaker.id]
@@ -443,6 +446,8 @@ class Reading:
 
     units: list[Unit] = field(default_factory=list)
     kin: list[tuple[Entity, Entity, str]] = field(default_factory=list)
+    serves: list[tuple[Entity, Entity, str]] = field(default_factory=list)
+    """Who calls whom "my lord" or "master": the speaker serves the one spoken to."""
     talk: Talk = field(default_factory=Talk)
 
 
@@ -479,10 +484,35 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
             if line.said_to_kin and line.speaker is not None and line.addressee is not None \
                     and not is_voice(line.speaker) and not is_voice(line.addressee):
                 reading.kin.append((line.speaker, line.addressee, paragraph))
+            if line.speaker is not None and line.addressee is not None and not is_voice(line.speaker) \
+                    and not is_voice(line.addressee) and line.speaker.id != line.addressee.id:
+                # "“What is it, Son?” she said": a kinship word or a servant's word calls the one spoken to.
+                if _KIN_CALL.search(line.body):
+                    reading.kin.append((line.speaker, line.addressee, paragraph))
+                if _LORD_CALL.search(line.body):
+                    reading.serves.append((line.speaker, line.addressee, paragraph))
             if line.speaker is not None and not is_voice(line.speaker):
                 reading.kin.extend((line.speaker, parent, paragraph) for parent in _parents_named(line.body, index)
                                    if parent.id != line.speaker.id)
     return reading
+
+
+_CALLED = r"(?:^|,\s+|\bO\s+)(?:my\s+)?(?:dear\s+)?(?:good\s+)?"
+_KIN_CALL = re.compile(rf"{_CALLED}(?:son|daughter|mother|father|papa|mama|mamma|grandma|grandpa|granny|grandmother|"
+                       rf"grandfather)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
+_LORD_CALL = re.compile(rf"{_CALLED}(?:(?<=my\s)lord|(?<=my\s)liege|master|sire)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
+_GENDERED = {"he": frozenset({"mr", "mister", "sir", "lord", "king", "prince", "duke", "count", "baron", "uncle", "father",
+                              "brother", "emperor"}),
+             "she": frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
+                               "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"})}
+
+
+def _of_gender(people: list[Entity], pronoun: str) -> list[Entity]:
+    """The people whose title says they are a "he" or a "she" ("Mother Wolf", "Mrs. Rachel"), of those named."""
+    word = pronoun.strip().casefold()
+    if word not in _GENDERED:
+        return []
+    return [e for e in people if set(normalize_name(e.name).replace(".", "").split()[:1]) & _GENDERED[word]]
 
 
 def _parents_named(body: str, index: NameIndex) -> list[Entity]:
