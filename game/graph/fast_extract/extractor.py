@@ -55,13 +55,14 @@ as the shipped worlds write them); a world's own relation, whose sign the text c
 
 _SAID_TO_KIN = Pattern("dialogue", "KIN_OF", re.compile("$^"), 0.6)
 _NAMED_KIN = Pattern("prose", "KIN_OF", re.compile("$^"), 0.6)
-_SAID_TO_LORD = Pattern("dialogue", "SERVES", re.compile("$^"), 0.55)
+_NEVER = re.compile("$^")
+_SAID_TO_LORD = Pattern("dialogue", "SERVES", _NEVER, 0.55)
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
 _LEFT_WORDS = frozenset({
     "and", "that", "because", "since", "so", "now", "then", "when", "as", "yet", "today", "tonight",
-    "clearly", "plainly", "obviously", "also", "everyone", "all", "knew", "knows", "said", "says", "after",
+    "clearly", "plainly", "obviously", "also", "everyone", "all", "knew", "knows", "said", "says", "after", "how",
 })
 _AFTER_ROLE = re.compile(rf"{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),?$")
 _LEFT_PUNCTUATION = set(",;:\"'(“‘「『—-")
@@ -148,8 +149,9 @@ class FastExtractor:
         for source, target, evidence in reading.kin:
             # "“There's a cyclone coming, Em,” he called to his wife": the one spoken to is kin.
             self._emit(_SAID_TO_KIN, source, target, False, False, Sentence(evidence, False), result, seen)
-        for source, target, evidence in reading.serves:
-            self._emit(_SAID_TO_LORD, source, target, False, False, Sentence(evidence, False), result, seen)
+        for source, relation, target, evidence in reading.bonds:
+            said = _SAID_TO_LORD if relation == "SERVES" else Pattern("dialogue", relation, _NEVER, 0.55)
+            self._emit(said, source, target, False, False, Sentence(evidence, False), result, seen)
         result.cooccurrences = [Cooccurrence(a, b, n) for (a, b), n in
                                 sorted(pairs.items(), key=lambda item: (-item[1], item[0]))]
         result.unknown_names = list(unknown.values())

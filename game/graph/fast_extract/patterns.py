@@ -172,7 +172,8 @@ ENGLISH: tuple[Pattern, ...] = (
     being("ENEMY_OF", r"at\s+war\s+with|an\s+enemy\s+of|the\s+enemy\s+of|hostile\s+to|sworn\s+against"),
     mutual("ENEMY_OF", r"enemies|foes"),
     *role("ENEMY_OF", r"enemy|foe|nemesis"),
-    being("MEMBER_OF", r"a\s+member\s+of|one\s+of\s+the|sworn\s+to|part\s+of|members\s+of", group_target=True),
+    being("MEMBER_OF", r"a\s+member\s+of|one\s+of\s+the|sworn\s+to|part\s+of|members\s+of|entered\s+into|"
+                       r"admitted\s+(?:to|into)|accepted\s+into|received\s+into", group_target=True),
     verb("MEMBER_OF", r"joined|joins|belongs\s+to|belong\s+to|belonged\s+to|serves\s+in|served\s+in|"
                       r"rides\s+with|sails\s+with", group_target=True),
     *role("MEMBER_OF", r"members?|soldiers?|officers?|sailors?|agents?", group_target=True),

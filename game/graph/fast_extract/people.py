@@ -271,6 +271,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
                            and re.search(r"[”\"]", before[-80:] + after[:80]))
                        or re.match(r"\s+(?:\w+\s+)?(?:said|says|asked):", tail)):
         entry.evidence["speaks"] += 1
+    if not inside and re.search(r"\bdear(?:est)?,?\s+(?:[a-z]+,?\s+){0,2}$", head) and re.match(r"[,.!:]", tail):
+        entry.evidence["addressed"] += 1  # a letter's "Farewell, my dear, excellent Margaret."
     if inside and re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"])", tail) \
             and not re.search(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$", head):
         entry.evidence["addressed"] += 1
@@ -285,7 +287,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
     if (re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
-            or re.search(rf"\b(?:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\s+$", head):
+            or re.search(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}),?\s+$", head):
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
         entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something

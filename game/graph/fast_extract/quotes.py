@@ -446,8 +446,9 @@ class Reading:
 
     units: list[Unit] = field(default_factory=list)
     kin: list[tuple[Entity, Entity, str]] = field(default_factory=list)
-    serves: list[tuple[Entity, Entity, str]] = field(default_factory=list)
-    """Who calls whom "my lord" or "master": the speaker serves the one spoken to."""
+    bonds: list[tuple[Entity, str, Entity, str]] = field(default_factory=list)
+    """``(source, relation, target, evidence)`` stated by who says what to whom: "my lord" (the speaker
+    serves the one spoken to), a letter signed "Your affectionate brother, R. Walton"."""
     talk: Talk = field(default_factory=Talk)
 
 
@@ -456,6 +457,7 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
     paragraph's narration as written and each quoted line as its speaker's words, "I" and "you" replaced
     where the speaker and the one spoken to are known. ``before`` only sets up who is talking."""
     reading = Reading(talk=talk if talk is not None else Talk())
+    reading.bonds.extend(_signed(text, index))
     if not _QUOTED.search(text):
         reading.units = [_narrated(s, index) for s in split_sentences(text)]
         return reading
@@ -490,7 +492,7 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
                 if _KIN_CALL.search(line.body):
                     reading.kin.append((line.speaker, line.addressee, paragraph))
                 if _LORD_CALL.search(line.body):
-                    reading.serves.append((line.speaker, line.addressee, paragraph))
+                    reading.bonds.append((line.speaker, "SERVES", line.addressee, paragraph))
             if line.speaker is not None and not is_voice(line.speaker):
                 reading.kin.extend((line.speaker, parent, paragraph) for parent in _parents_named(line.body, index)
                                    if parent.id != line.speaker.id)
@@ -513,6 +515,31 @@ def _of_gender(people: list[Entity], pronoun: str) -> list[Entity]:
     if word not in _GENDERED:
         return []
     return [e for e in people if set(normalize_name(e.name).replace(".", "").split()[:1]) & _GENDERED[word]]
+
+
+_SIGNED = re.compile(r"\b(?:your|yours)\s+(?:(?:ever|most|very|own|truly)\s+)*(?:[a-z]+\s+)?(?P<role>brother|sister|son|"
+                     r"daughter|father|mother|cousin|friend|husband|wife|niece|nephew|uncle|aunt)\s*,\s*"
+                     r"(?P<name>[A-Z][^,;:!?“”\"\n]{0,40}?)\s*\.?\s*$", re.IGNORECASE)
+_SALUTED = re.compile(r"(?:\bdear(?:est)?,?\s+(?:[a-z]+,?\s+){0,2}|^\s*to\s+)(?P<whom>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})",
+                      re.IGNORECASE | re.MULTILINE)
+
+
+def _signed(text: str, index: NameIndex) -> list[tuple[Entity, str, Entity, str]]:
+    """A letter signed "Your affectionate brother, R. Walton" to the one it calls "my dear, excellent
+    Margaret" (or heads "To Mrs. Saville"): the signer is what the signature says to the one written to,
+    when each is one person of the story."""
+    signature = _SIGNED.search(text.rstrip())
+    if signature is None:
+        return []
+    signers = _individuals(index, signature.group("name"))
+    hearers = {e.id: e for m in _SALUTED.finditer(text[:signature.start()]) for e in _individuals(index, m.group("whom"))}
+    if len(signers) != 1 or len(hearers) != 1:
+        return []
+    (hearer,) = hearers.values()
+    if hearer.id == signers[0].id:
+        return []
+    relation = "ALLY_OF" if signature.group("role").casefold() == "friend" else "KIN_OF"
+    return [(signers[0], relation, hearer, signature.group(0).strip())]
 
 
 def _parents_named(body: str, index: NameIndex) -> list[Entity]:
