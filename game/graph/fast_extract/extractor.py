@@ -26,7 +26,7 @@ from game.graph.fast_extract.patterns import (
     vocabulary_patterns,
 )
 from game.graph.fast_extract.prose_patterns import PROSE, named_pairs
-from game.graph.fast_extract.quotes import reading_units, single_quotes_doubled
+from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
     ENDED_MARK,
@@ -36,6 +36,7 @@ from game.graph.fast_extract.sentences import (
     split_clauses,
     stated,
 )
+from game.graph.fast_extract.single_marks import single_quotes_doubled
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
 from game.text import strip_control

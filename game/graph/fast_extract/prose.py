@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
 from game.graph.fast_extract.people import Person, people
-from game.graph.fast_extract.quotes import Talk, is_voice, read_dialogue, single_quotes_doubled
+from game.graph.fast_extract.quotes import Talk, is_voice, read_dialogue
+from game.graph.fast_extract.single_marks import single_quotes_doubled
 from game.graph.names import normalize_name, slugify
 from game.text import strip_control
 

@@ -103,8 +103,9 @@ PROSE: tuple[Pattern, ...] = (
                                           rf"murdered|murders)\s+{OBJ}"), 0.55),
     Pattern("prose", "ENEMY_OF", _compile(rf"{_THE}(?P<y>{SLOT}),\s+whom\s+{_THE}(?P<x>{SLOT})\s+{ADV}(?:slew|murdered|"
                                           rf"had\s+slain|had\s+murdered)\b"), 0.55, anywhere=True),
-    # Lamech said unto his wives, Adah and Zillah / Mira visited her brother, Tomas: the possessive is the subject's
-    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{_WORDS}(?:his|her|their)\s+{ADJ}(?:{KIN}|wives|husbands),?\s+"
+    # Lamech said unto his wives, Adah and Zillah / Mira wrote to her brother, Tomas: the possessive is the
+    # subject's when it is whom the subject turns to ("Sera loves his sister Elin" is Oren's sister)
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{_WORDS}(?:(?<=\bto\s)|(?<=\bunto\s))(?:his|her|their)\s+{ADJ}(?:{KIN}|wives|husbands),?\s+"
                                         rf"(?P<y>{_LIST})(?!['’])"), 0.6),
     # Holmes, who employs Wilson / Wilson is in the employ of Holmes
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+the\s+(?:employ|employment|service|pay)\s+of\s+"
