@@ -76,3 +76,14 @@ def test_kin_named_in_pairs_and_a_possessive_list_are_kin() -> None:
     assert {r for r in _relations(text)} >= {("Harl", "KIN_OF", "Mira"), ("Harl", "KIN_OF", "Sela")}
     text = "Harl turned to his sons, Oswin and Bran, and spoke."
     assert {r for r in _relations(text)} >= {("Harl", "KIN_OF", "Oswin"), ("Harl", "KIN_OF", "Bran")}
+
+
+def test_not_to_be_trusted_is_distrust_by_whoever_says_so() -> None:
+    cast = "Mira said so. Tomas said so. "
+    told = "Mira warned him once or twice that Tomas was not a man to be trusted."
+    assert _relations(cast + told) >= {("Mira", "DISTRUSTS", "Tomas")}
+    # A doubt or a condition around it still states nothing, and "once" alone is a thing of the past.
+    for text in ("Mira did not think that Tomas was not to be trusted.",
+                 "If Mira told him that Tomas was not to be trusted, he would go.",
+                 "Mira once told him that Tomas was not to be trusted."):
+        assert not {r for r in _relations(cast + text) if r[1] == "DISTRUSTS"}, text

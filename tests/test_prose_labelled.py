@@ -12,6 +12,7 @@ from benchmarks.prose_bench import (
     HELD_OUT,
     PASSAGES,
     PRECISION_TARGET,
+    RECALL_TARGET,
     SPLITS,
     load,
     run,
@@ -67,19 +68,19 @@ def test_on_the_held_out_part_precision_holds_and_few_words_are_taken_for_people
     found = score("held-out")
     assert found.precision >= PRECISION_TARGET, f"wrong relations: {found.wrong}"
     assert found.false_person_rate <= FALSE_PERSON_TARGET, f"not people: {found.false_people}"
-    # Measured 0.49 (18 of 37, one wrong: a husband calling his wife "Mother"), under the 0.5 target;
+    # Measured 0.51 (19 of 37, one wrong: a husband calling his wife "Mother"): the recall target, just;
     # the first score of its Alcott, Chesterton and Grimm part was 0.00 (0 of 9).
-    assert found.recall >= 0.45, f"missed relations: {found.missed}"
+    assert found.recall >= RECALL_TARGET, f"missed relations: {found.missed}"
     assert found.people_recall >= 0.58
 
 
 def test_on_the_newest_held_out_file_alone_precision_holds() -> None:
     # Montgomery, Shelley, Kipling, Grahame, Stoker and Carroll, labelled before the reader read them: first
-    # scored at 0 of 25 relations (one wrong) and 10 of 95 names not people; now 7 of 25 (one wrong), 2 of 126.
+    # scored at 0 of 25 relations (one wrong) and 10 of 95 names not people; now 8 of 25 (one wrong), 2 of 126.
     found = score("held-out", file=HELD_OUT.name)
     assert found.precision >= PRECISION_TARGET, f"wrong relations: {found.wrong}"
     assert found.false_person_rate <= FALSE_PERSON_TARGET, f"not people: {found.false_people}"
-    assert found.recall >= 0.25, f"missed relations: {found.missed}"
+    assert found.recall >= 0.3, f"missed relations: {found.missed}"
     assert found.people_recall >= 0.55
 
 

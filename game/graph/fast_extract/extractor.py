@@ -58,6 +58,8 @@ _SAID_TO_KIN = Pattern("dialogue", "KIN_OF", re.compile("$^"), 0.6)
 _NAMED_KIN = Pattern("prose", "KIN_OF", re.compile("$^"), 0.6)
 _NEVER = re.compile("$^")
 _SAID_TO_LORD = Pattern("dialogue", "SERVES", _NEVER, 0.55)
+# "not a creature to be trusted" says distrust, not its absence: read as one word, past the negation guard.
+_UNTRUSTED = re.compile(r"\s+(?:not|never)\s+(?:(?:a|an|one)\s+(?:[a-z]+\s+)?)?to\s+be\s+trusted\b")
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
@@ -203,7 +205,7 @@ class FastExtractor:
                      seen: set[tuple[str, str, str, bool]]) -> None:
         if clause.count("⟨") < 2 or conditional(clause):
             return  # every pattern relates two slots
-        text = mark_ended(clause)
+        text = mark_ended(_UNTRUSTED.sub(" untrustworthy", clause))
         starts = [m.start() for m in _SLOT_START.finditer(text)]
         for pattern in self.patterns:
             for start in starts:

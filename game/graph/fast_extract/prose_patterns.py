@@ -107,6 +107,11 @@ PROSE: tuple[Pattern, ...] = (
     # subject's when it is whom the subject turns to ("Sera loves his sister Elin" is Oren's sister)
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{_WORDS}(?:(?<=\bto\s)|(?<=\bunto\s))(?:his|her|their)\s+{ADJ}(?:{KIN}|wives|husbands),?\s+"
                                         rf"(?P<y>{_LIST})(?!['’])"), 0.6),
+    # Mother Wolf told him once or twice that Shere Khan was not a creature to be trusted ("untrustworthy")
+    Pattern("prose", "DISTRUSTS", _compile(rf"{SUBJ}\s+{ADV}(?:told|tells|warned|warns)\s+(?:[a-z]+\s+){{0,5}}?that\s+"
+                                           rf"{_OWNER}\s+{BE}untrustworthy\b"), 0.55),
+    Pattern("prose", "DISTRUSTS", _compile(rf"{SUBJ}\s+{ADV}(?:thinks|thought|knows|knew|believes|believed|said|says)\s+"
+                                           rf"(?:that\s+)?{_OWNER}\s+{BE}untrustworthy\b"), 0.55),
     # Holmes, who employs Wilson / Wilson is in the employ of Holmes
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+the\s+(?:employ|employment|service|pay)\s+of\s+"
                                         rf"{OBJ}"), 0.65),

@@ -36,7 +36,7 @@ _NOT_STATED = re.compile(
     r"\b(?:not|never|no|nor|neither|nobody|none|nothing|hardly|barely|scarcely|without|cannot|refuses?|"
     r"refused|ceased|stopped|denies|denied|pretends?|pretended|unlike|would|could|might|may|should|must|"
     r"perhaps|maybe|possibly|probably|seems?|seemed|appears?|appeared|rumou?rs?|rumou?red|wonders?|wondered|"
-    r"hopes?|hoped|once|supposedly|allegedly)\b|n't\b|[不没沒未勿]|也许|或许|可能|好像|似乎|据说",
+    r"hopes?|hoped|(?<!at\s)once(?!\s+(?:or\s+twice|more|again))|supposedly|allegedly)\b|n't\b|[不没沒未勿]|也许|或许|可能|好像|似乎|据说",
     re.IGNORECASE,
 )
 # Words that make a whole clause a condition, a fancy or a thing of the past, wherever they stand: "Mira
