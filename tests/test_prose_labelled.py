@@ -9,6 +9,8 @@ from collections import Counter
 
 from benchmarks.prose_bench import (
     FALSE_PERSON_TARGET,
+    HELD_OUT,
+    PASSAGES,
     PRECISION_TARGET,
     RECALL_TARGET,
     SPLITS,
@@ -27,8 +29,8 @@ def test_the_set_is_large_varied_and_split_by_author() -> None:
     assert len(authors["dev"]) >= 3 and len(authors["held-out"]) >= 3
     assert not authors["dev"] & authors["held-out"], "the held-out part is other authors"
     counts = Counter(p["split"] for p in passages)
-    assert counts["held-out"] >= 50
-    dialogue = [p for p in passages if any(q in p["text"] for q in "“\"")]
+    assert counts["held-out"] >= 150
+    dialogue = [p for p in passages if any(q in p["text"] for q in "“\"'")]
     assert len(dialogue) >= 50 and len(passages) - len(dialogue) >= 50, "dialogue and narration"
     known = {spec.name for spec in DEFAULT_RELATIONS} | {"ENGAGED_TO"}
     for passage in passages:
@@ -36,32 +38,54 @@ def test_the_set_is_large_varied_and_split_by_author() -> None:
         for relation in passage["relations"]:
             assert {relation["source"], relation["target"]} <= names, passage["id"]
             assert relation["relation"] in known, passage["id"]
-    # The third held-out part (Alcott, Chesterton, the Grimms) states few relations outright: its figure
-    # for relations is a rough one, and the development part carries the relation targets.
-    assert sum(len(p["relations"]) for p in passages if p["split"] == "held-out") >= 9
+    assert sum(len(p["relations"]) for p in passages if p["split"] == "held-out") >= 30
     assert sum(len(p["relations"]) for p in passages if p["split"] == "dev") >= 40
+
+
+def test_the_newest_held_out_part_is_a_file_of_its_own_by_authors_never_tuned_on() -> None:
+    # Kept apart so that nothing tuned on the development part reads it: its passages are not in the
+    # main file, and none of its six authors is.
+    main = load(PASSAGES, held_out=None)["passages"]
+    newest = [p for p in load()["passages"] if p["file"] == HELD_OUT.name]
+    assert len(newest) >= 100 and {p["split"] for p in newest} == {"held-out"}
+    assert not {p["id"] for p in newest} & {p["id"] for p in main}
+    authors = {p["author"] for p in newest}
+    assert len(authors) >= 6 and not authors & {p["author"] for p in main}
 
 
 def test_the_reader_meets_its_targets_on_the_development_part() -> None:
     found = score("dev")
     assert found.precision >= PRECISION_TARGET, f"wrong relations: {found.wrong}"
-    assert found.recall >= RECALL_TARGET, f"missed relations: {found.missed}"
+    # Measured 0.64 (29 of 45, none wrong) since kin named in pairs and "said unto his wives, X and Y".
+    assert found.recall >= 0.6, f"missed relations: {found.missed}"
     assert found.false_person_rate <= FALSE_PERSON_TARGET, f"not people: {found.false_people}"
-    # 0.72 since the Brontë and Barrie passages joined: each passage is read alone, and a name it writes
-    # once with nothing done by it ("the chidings of Bessie") is not taken for a person.
+    # 0.73: each passage is read alone, and a name it writes once with nothing done by it ("the chidings
+    # of Bessie") is not taken for a person.
     assert found.people_recall >= 0.7
 
 
-def test_on_the_held_out_part_no_relation_is_wrong_and_few_words_are_taken_for_people() -> None:
+def test_on_the_held_out_part_precision_holds_and_few_words_are_taken_for_people() -> None:
     found = score("held-out")
     assert found.precision >= PRECISION_TARGET, f"wrong relations: {found.wrong}"
     assert found.false_person_rate <= FALSE_PERSON_TARGET, f"not people: {found.false_people}"
-    # Scored once (Alcott, Chesterton, the Grimms): people recall 0.49 and relation recall 0.00 (0 of 9),
-    # reported by the benchmark and docs/graph-cli.md, not tuned to here.
-    assert found.people_recall >= 0.4
+    # Measured 0.51 (19 of 37, one wrong: a husband calling his wife "Mother"): the recall target, just;
+    # the first score of its Alcott, Chesterton and Grimm part was 0.00 (0 of 9).
+    assert found.recall >= RECALL_TARGET, f"missed relations: {found.missed}"
+    assert found.people_recall >= 0.58
+
+
+def test_on_the_newest_held_out_file_alone_precision_holds() -> None:
+    # Montgomery, Shelley, Kipling, Grahame, Stoker and Carroll, labelled before the reader read them: first
+    # scored at 0 of 25 relations (one wrong) and 10 of 95 names not people; now 8 of 25 (one wrong), 2 of 126.
+    found = score("held-out", file=HELD_OUT.name)
+    assert found.precision >= PRECISION_TARGET, f"wrong relations: {found.wrong}"
+    assert found.false_person_rate <= FALSE_PERSON_TARGET, f"not people: {found.false_people}"
+    assert found.recall >= 0.3, f"missed relations: {found.missed}"
+    assert found.people_recall >= 0.55
 
 
 def test_the_benchmark_prints_both_parts_and_the_speed() -> None:
     lines = run(True)
     assert lines[0].startswith("prose dev:") and lines[1].startswith("prose held-out:")
+    assert any(line.startswith("prose held-out, its own file:") for line in lines)
     assert "ms per 1,000 words" in lines[-1]

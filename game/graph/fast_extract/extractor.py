@@ -25,7 +25,7 @@ from game.graph.fast_extract.patterns import (
     Shape,
     vocabulary_patterns,
 )
-from game.graph.fast_extract.prose_patterns import PROSE
+from game.graph.fast_extract.prose_patterns import PROSE, named_pairs
 from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
@@ -36,6 +36,7 @@ from game.graph.fast_extract.sentences import (
     split_clauses,
     stated,
 )
+from game.graph.fast_extract.single_marks import single_quotes_doubled
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
 from game.text import strip_control
@@ -54,12 +55,17 @@ STRENGTHS: dict[str, float] = {
 as the shipped worlds write them); a world's own relation, whose sign the text cannot tell, is neutral."""
 
 _SAID_TO_KIN = Pattern("dialogue", "KIN_OF", re.compile("$^"), 0.6)
+_NAMED_KIN = Pattern("prose", "KIN_OF", re.compile("$^"), 0.6)
+_NEVER = re.compile("$^")
+_SAID_TO_LORD = Pattern("dialogue", "SERVES", _NEVER, 0.55)
+# "not a creature to be trusted" says distrust, not its absence: read as one word, past the negation guard.
+_UNTRUSTED = re.compile(r"\s+(?:not|never)\s+(?:(?:a|an|one)\s+(?:[a-z]+\s+)?)?to\s+be\s+trusted\b")
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
 _LEFT_WORDS = frozenset({
     "and", "that", "because", "since", "so", "now", "then", "when", "as", "yet", "today", "tonight",
-    "clearly", "plainly", "obviously", "also", "everyone", "all", "knew", "knows", "said", "says", "after",
+    "clearly", "plainly", "obviously", "also", "everyone", "all", "knew", "knows", "said", "says", "after", "how",
 })
 _AFTER_ROLE = re.compile(rf"{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),?$")
 _LEFT_PUNCTUATION = set(",;:\"'(“‘「『—-")
@@ -109,8 +115,10 @@ class FastExtractor:
         pairs: Counter[tuple[str, str]] = Counter()
         unknown: dict[str, str] = {}
         context = _Context()
+        previous = ""
         # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
-        reading = reading_units(strip_control(text), index, strip_control(before))
+        reading = reading_units(single_quotes_doubled(strip_control(text)), index,
+                                single_quotes_doubled(strip_control(before)))
         for unit in reading.units:
             sentence = unit.sentence
             norm = normalize_name(sentence.text).replace("⟨", "(").replace("⟩", ")")
@@ -128,6 +136,12 @@ class FastExtractor:
                 continue
             told = Sentence(unit.evidence, sentence.question)
             kept = (len(result.triples), len(result.closes))
+            for one, other, _why in named_pairs(template, previous):
+                first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
+                if first.entity is not None and second.entity is not None:
+                    self._emit(_NAMED_KIN, first.entity, second.entity, first.pronoun or second.pronoun, False, told,
+                               result, seen)
+            previous = template
             subject = ""
             for start, end in split_clauses(template):
                 clause = template[start:end]
@@ -138,6 +152,9 @@ class FastExtractor:
         for source, target, evidence in reading.kin:
             # "“There's a cyclone coming, Em,” he called to his wife": the one spoken to is kin.
             self._emit(_SAID_TO_KIN, source, target, False, False, Sentence(evidence, False), result, seen)
+        for source, relation, target, evidence in reading.bonds:
+            said = _SAID_TO_LORD if relation == "SERVES" else Pattern("dialogue", relation, _NEVER, 0.55)
+            self._emit(said, source, target, False, False, Sentence(evidence, False), result, seen)
         result.cooccurrences = [Cooccurrence(a, b, n) for (a, b), n in
                                 sorted(pairs.items(), key=lambda item: (-item[1], item[0]))]
         result.unknown_names = list(unknown.values())
@@ -188,7 +205,7 @@ class FastExtractor:
                      seen: set[tuple[str, str, str, bool]]) -> None:
         if clause.count("⟨") < 2 or conditional(clause):
             return  # every pattern relates two slots
-        text = mark_ended(clause)
+        text = mark_ended(_UNTRUSTED.sub(" untrustworthy", clause))
         starts = [m.start() for m in _SLOT_START.finditer(text)]
         for pattern in self.patterns:
             for start in starts:

@@ -16,6 +16,12 @@ from game.graph.mentions import spans_named
 from game.graph.models import Node
 from game.graph.names import NameTrie, normalize_name
 from game.graph.ports import GraphReader
+from game.text import straighten_quotes
+
+CASED_NAMES = frozenset({"father", "mother", "papa", "mama", "mamma", "grandma", "grandpa", "granny",
+                         "grandmother", "grandfather", "pack", "tribe", "clan"})
+"""Names that are also common nouns ("Father" in "We've got Father and Mother"): a node so named is meant
+only where the word is written as a name, with a capital, never in "her father" ("the Pack", not "a pack")."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,12 @@ class NameIndex:
         """Non-overlapping mentions in ``normalize_name(sentence)``, left to right, longest first."""
         if self.longest <= 0:
             return []
-        found = [(start, end, self.names[text]) for start, end, text in self._trie.find(sentence)]
+        spans = self._trie.find(sentence)
+        if any(text in CASED_NAMES for _, _, text in spans):
+            written = " ".join(straighten_quotes(sentence).split())  # as normalized, less the case-folding
+            spans = [(s, e, text) for s, e, text in spans
+                     if text not in CASED_NAMES or len(written) != len(normalize_name(sentence)) or written[s].isupper()]
+        found = [(start, end, self.names[text]) for start, end, text in spans]
         # Longest first, then leftmost: "Old Tom" hides "Tom", and two names never share a character.
         found.sort(key=lambda m: (-(m[1] - m[0]), m[0]))
         # The spans taken are disjoint, so the one starting last before ``end`` is the only one that can

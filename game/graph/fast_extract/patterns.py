@@ -61,10 +61,12 @@ _OBJ_ROLE = rf"(?:(?:{SLOT}'s?|his|her|their)\s+{ADJ}(?:{ROLE_NOUNS})\s+)?"
 # An object followed by a verb of its own begins a clause: "Mira fears the Watch will come" is not fear of
 # the Watch, and "Mira knows Tomas is lying" is not acquaintance.
 _CLAUSE_VERB = r"will|would|could|might|may|can|is|was|are|were|has|had|have|did|does|do|should|must|shall"
-OBJ = rf"{_OBJ_ROLE}{_THE}(?P<y>{SLOT}{_LIST_TAIL}?)(?!')(?!\s+(?:{_CLAUSE_VERB})\b)"
+OBJ = rf"{_OBJ_ROLE}(?:all\s+)?{_THE}(?P<y>{SLOT}{_LIST_TAIL}?)(?!')(?!\s+(?:{_CLAUSE_VERB})\b)"
 # "Bram, captain of the Watch, trusts Oren": an appositive role between a subject and its verb.
 _APPOSITIVE = (rf"(?:,\s+(?:the\s+|a\s+|an\s+)?{ADJ}(?:{ROLE_NOUNS})\s+(?:of|to)\s+{_THE}{SLOT},"
-               rf"|,\s+{_THE}{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),)?")
+               rf"|,\s+{_THE}{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),"
+               # "Akela, the great gray Lone Wolf, who led all the Pack": a description in apposition
+               rf"|,\s+(?:the|a|an)\s+(?:[a-z][\w-]*\s+){{0,4}}?(?:[a-z][\w-]*|{SLOT}),(?=\s+who\b))?")
 SUBJ = rf"{_THE}(?P<x>{SLOT}{_LIST_TAIL}?){_APPOSITIVE}(?:,?\s+who)?"
 POSSESSOR = rf"{_THE}(?P<y>{SLOT})'s?"
 
@@ -170,7 +172,8 @@ ENGLISH: tuple[Pattern, ...] = (
     being("ENEMY_OF", r"at\s+war\s+with|an\s+enemy\s+of|the\s+enemy\s+of|hostile\s+to|sworn\s+against"),
     mutual("ENEMY_OF", r"enemies|foes"),
     *role("ENEMY_OF", r"enemy|foe|nemesis"),
-    being("MEMBER_OF", r"a\s+member\s+of|one\s+of\s+the|sworn\s+to|part\s+of|members\s+of", group_target=True),
+    being("MEMBER_OF", r"a\s+member\s+of|one\s+of\s+the|sworn\s+to|part\s+of|members\s+of|entered\s+into|"
+                       r"admitted\s+(?:to|into)|accepted\s+into|received\s+into", group_target=True),
     verb("MEMBER_OF", r"joined|joins|belongs\s+to|belong\s+to|belonged\s+to|serves\s+in|served\s+in|"
                       r"rides\s+with|sails\s+with", group_target=True),
     *role("MEMBER_OF", r"members?|soldiers?|officers?|sailors?|agents?", group_target=True),

@@ -20,6 +20,8 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from game.graph.fast_extract.gazetteer import CASED_NAMES
+
 PERSON_TITLES = frozenset({
     "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
     "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
@@ -42,7 +44,7 @@ PLACE_WORDS = frozenset({
     "abbey", "manor", "farm", "tower", "palace", "opera", "theatre", "theater", "county", "main", "tortugas",
     "benbow", "george", "eve", "day",
 })
-GROUP_WORDS = frozenset({"guild", "watch", "company", "compact", "order", "council", "folk", "crew", "brotherhood",
+GROUP_WORDS = frozenset({"pack", "tribe", "clan", "guild", "watch", "company", "compact", "order", "council", "folk", "crew", "brotherhood",
                          "sisterhood", "league", "band", "gang", "family", "society", "club", "army", "navy"})
 NOT_NAMES = frozenset({
     "the", "a", "an", "and", "but", "or", "then", "so", "if", "when", "while", "as", "at", "in", "on", "of", "i",
@@ -59,7 +61,8 @@ NOT_NAMES = frozenset({
     "doctor", "captain", "master", "mister", "uncle", "aunt", "nephew", "niece", "silence", "jam", "yesterday",
     "today", "tomorrow", "tonight", "because", "besides", "however", "meanwhile", "afterwards", "presently",
     "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa", "am", "are", "be",
-    "nor", "say", "boh",
+    "nor", "say", "boh", "everybody", "everyone", "somebody", "someone", "anybody", "anyone", "out", "enter",
+    "h'm", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "son", "daughter", "child",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
@@ -74,7 +77,11 @@ SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returne
              r"remarks|murmured|murmurs|continued|continues|added|adds|shouted|shouts|screamed|screams|whispered|"
              r"whispers|exclaimed|exclaims|called|calls|growled|growls|pleaded|pleads|repeated|repeats|began|begins|"
              r"observed|observes|interrupted|interrupts|laughed|laughs|sighed|sighs|muttered|mutters|snapped|snaps|"
-             r"declared|declares|went\s+on|goes\s+on|told|tells|demanded|demands|grumbled|grumbles|admitted|admits")
+             r"declared|declares|went\s+on|goes\s+on|told|tells|demanded|demands|grumbled|grumbles|admitted|admits|"
+             r"explained|explains|enquired|enquires|inquired|inquires|retorted|retorts|responded|responds|ventured|"
+             r"grunted|snarled|purred|squeaked|panted|gasped|whined|roared|hissed|protested|suggested|agreed|"
+             r"insisted|urged|warned|concluded|ejaculated|stammered|faltered|sobbed|moaned|groaned|yelled|"
+             r"bellowed|howled|drawled|blurted|cut\s+in|broke\s+in|put\s+in")
 DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose|gave|told|said|says|"
          r"laughed|cried|smiled|spoke|sprang|tore|drew|threw|caught|struck|shook|held|kept|left|lived|loved|"
          "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"
@@ -86,7 +93,9 @@ FEELING = r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|ha
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
 _CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
 _DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt)\."
-NAME_RUN = re.compile(rf"(?<![\w'’.-])(?:[Tt]he )?(?:{_DOTTED} )?{_CAP}(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_CAP})*")
+_INITIALS = r"(?:[A-Z]\. )*"  # "R. M. Renfield", "Mr. Quincey P. Morris"
+NAME_RUN = re.compile(rf"(?<![\w'’.-])(?:[Tt]he )?(?:{_DOTTED} )?{_INITIALS}{_CAP}"
+                      rf"(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_INITIALS}{_CAP})*")
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
                       "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
@@ -96,6 +105,8 @@ _NOT_A_WORD = re.compile(r"(?:i|you|he|she|we|they|it|that|there|here|yes|no|who
                          r"(?:\w-){2,}\w*")
 """Contractions ("I’ve", "Yes’m") and spelled-out shouts ("Y-o-u-u") are capitalised, and no names."""
 _QUOTE = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)")
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|my|his|her|your|our|their|thy|thine|whose|this|that)\s+$",
+                                re.IGNORECASE)
 _PLACE_BEFORE = re.compile(r"(?:\b(?:in|at|from|into|through|near|towards?|toward|across|"
                            r"beyond|outside|inside|reach|reached|visit|visited)\s+(?:the\s+)?)$",
                            re.IGNORECASE)
@@ -132,7 +143,7 @@ def strip_article(name: str) -> str:
 
 def _clean(run: str) -> str:
     """A run as a name: no possessive, no trailing full stop (a title's "Dr." keeps its own)."""
-    run = re.sub(r"['’]s$", "", run)
+    run = re.sub(r"['’]s?$", "", run)  # "Holmes's", and "our good Uncle Thomas' library"
     if run.endswith(".") and words(run)[-1] not in PERSON_TITLES:
         run = run[:-1]
     return run
@@ -177,6 +188,13 @@ def candidates(text: str) -> Found:
             raw = _clean(match.group())
             tokens = words(raw)
             begin = match.start()
+            if len(tokens) == 1 and tokens[0] in CASED_NAMES and not raw.isupper() \
+                    and not _DETERMINER_BEFORE.search(paragraph[max(0, begin - 12):begin]):
+                # "We've got Father and Mother": a parent's word with a capital and no "my" or "the" is a name.
+                entry = found.names.setdefault(raw, Candidate(raw))
+                entry.count += 1
+                entry.evidence["kin name"] += 1
+                continue
             # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
             while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0])) and tokens[0] != "the"
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
@@ -193,6 +211,8 @@ def candidates(text: str) -> Found:
                     continue
                 offset = raw.index(" of ") + 4
                 raw, begin, tokens = raw[offset:], begin + offset, tokens[len(left) + 1:]
+            if len(tokens) == 1 and tokens[0] in GROUP_WORDS and not re.match(r"[Tt]he ", match.group()):
+                continue  # "simply hates Society": a group's word alone names no group, unless it is "the Pack"
             if not tokens or (all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
                     and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)):
                 continue
@@ -245,12 +265,14 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     titled = _title_start(tokens) > 0 and tokens[0] != "the"
     if titled or (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
         entry.evidence["title"] += 1
-    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+$", head)
+    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:the\s+)?$", head)
                        or (re.search(r"[”\"’]\s*$", head[-3:] if head else "") is None
                            and re.match(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b", tail)
                            and re.search(r"[”\"]", before[-80:] + after[:80]))
                        or re.match(r"\s+(?:\w+\s+)?(?:said|says|asked):", tail)):
         entry.evidence["speaks"] += 1
+    if not inside and re.search(r"\bdear(?:est)?,?\s+(?:[a-z]+,?\s+){0,2}$", head) and re.match(r"[,.!:]", tail):
+        entry.evidence["addressed"] += 1  # a letter's "Farewell, my dear, excellent Margaret."
     if inside and re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"])", tail) \
             and not re.search(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$", head):
         entry.evidence["addressed"] += 1
@@ -258,21 +280,30 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["acts"] += 1
     if re.search(rf"\b(?:{FEELING})\s+$", head) or re.search(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$", head):
         entry.evidence["felt"] += 1  # "begat Shem, Ham, and Japheth": each of a list is an object
-    if re.match(rf"['’]s?\s+(?:\w+\s+)?(?:{PERSON_NOUNS})\b", tail):
+    if re.match(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS})\b", tail):
         entry.evidence["owns"] += 1
     if re.match(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b", tail) or re.match(r",?\s+whom?\b", tail) \
             or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
     if (re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
-            or re.search(rf"\b(?:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\s+$", head):
+            or re.search(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:{_CAP},?\s+and\s+)?$",
+                         head):
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
         entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
+    elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
+                  tail) and not re.search(r"\b(?:of|the|in|at|a|an)\s+$", head):
+        entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
     if re.match(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b", tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
-    if re.search(r"\bnamed\s+$", head):
-        entry.evidence["named"] += 1
+    if re.search(r"\b(?:named|called|christened)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
+            or re.search(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$", head):
+        entry.evidence["named"] += 1  # "was called Hansel and the girl Gretel", "the name of the other Zillah"
+    if re.match(r",\s+(?:the|a|an)\s+[^,.;:!?]{1,40},\s+who\b", tail):
+        entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
+    if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
+        entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
     if _PLACE_BEFORE.search(head):
         entry.against["place"] += 1
     if tokens[-1] in ADDRESS:
@@ -289,14 +320,15 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
         if name.casefold() in known:
             continue
         strong = entry.evidence["title"] + entry.evidence["speaks"] + entry.evidence["addressed"] \
-            + entry.evidence["named"] + entry.evidence["described"] + entry.evidence["group"]
+            + entry.evidence["named"] + entry.evidence["described"] + entry.evidence["group"] \
+            + entry.evidence["kin name"]
         weak = entry.evidence["acts"] + entry.evidence["felt"] + entry.evidence["owns"]
         against = sum(entry.against.values())
         if entry.against["address"] or entry.against["adjective"]:
             continue
         if entry.against["place"] and strong + weak <= entry.against["place"]:
             continue
-        if len(tokens) == 1 and tokens[0] in lower and not entry.evidence["title"]:
+        if len(tokens) == 1 and tokens[0] in lower and not entry.evidence["title"] and not entry.evidence["kin name"]:
             continue  # "Harbour", "Tide": a word the text also writes in lower case
         if strong or (weak and weak > against):
             chosen[name] = entry

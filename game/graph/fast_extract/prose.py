@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
 from game.graph.fast_extract.people import Person, people
 from game.graph.fast_extract.quotes import Talk, is_voice, read_dialogue
+from game.graph.fast_extract.single_marks import single_quotes_doubled
 from game.graph.names import normalize_name, slugify
 from game.text import strip_control
 
@@ -49,7 +50,7 @@ def cast_index(found: list[Person], known: NameIndex | None = None) -> NameIndex
 
 def read_story(text: str, known: NameIndex | None = None) -> StoryReading:
     """The people of ``text`` beyond ``known``'s names, and the identities its dialogue states."""
-    text = strip_control(text)  # a story is untrusted text: no escape sequence becomes a name
+    text = single_quotes_doubled(strip_control(text))  # untrusted text: no escape sequence becomes a name
     known_names = frozenset(known.names) if known is not None else frozenset()
     found = people(text, known=known_names)
     index = cast_index(found, known)

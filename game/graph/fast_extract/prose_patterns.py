@@ -28,7 +28,8 @@ _WORDS = r"(?:[a-z][\w'-]*\s+){1,3}?"
 _THE = r"(?:the\s+)?"
 _BOND = r"friend|companion|colleague|partner|comrade|helper|confidant|confidante|ally"
 # "friend and colleague", "partner and helper": two bond nouns are one bond.
-_BONDS = rf"{ADJ}(?:{_BOND})(?:\s+and\s+{ADJ}(?:{_BOND}))?"
+_BONDS = rf"{ADJ}(?:[a-z]+\s+)?(?:{_BOND})(?:\s+and\s+{ADJ}(?:{_BOND}))?(?!['’]s)"
+"""One word of praise may stand before the bond ("Ratty, my generous friend!"); "friend's" is another's."""
 _PERSON = rf"{_THE}(?P<x>{SLOT})"
 _OWNER = rf"{_THE}(?P<y>{SLOT})"
 # "the well-known adventuress, Irene Adler": a few words of description, then the name.
@@ -102,7 +103,49 @@ PROSE: tuple[Pattern, ...] = (
                                           rf"murdered|murders)\s+{OBJ}"), 0.55),
     Pattern("prose", "ENEMY_OF", _compile(rf"{_THE}(?P<y>{SLOT}),\s+whom\s+{_THE}(?P<x>{SLOT})\s+{ADV}(?:slew|murdered|"
                                           rf"had\s+slain|had\s+murdered)\b"), 0.55, anywhere=True),
+    # Lamech said unto his wives, Adah and Zillah / Mira wrote to her brother, Tomas: the possessive is the
+    # subject's when it is whom the subject turns to ("Sera loves his sister Elin" is Oren's sister)
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{_WORDS}(?:(?<=\bto\s)|(?<=\bunto\s))(?:his|her|their)\s+{ADJ}(?:{KIN}|wives|husbands),?\s+"
+                                        rf"(?P<y>{_LIST})(?!['’])"), 0.6),
+    # Mother Wolf told him once or twice that Shere Khan was not a creature to be trusted ("untrustworthy")
+    Pattern("prose", "DISTRUSTS", _compile(rf"{SUBJ}\s+{ADV}(?:told|tells|warned|warns)\s+(?:[a-z]+\s+){{0,5}}?that\s+"
+                                           rf"{_OWNER}\s+{BE}untrustworthy\b"), 0.55),
+    Pattern("prose", "DISTRUSTS", _compile(rf"{SUBJ}\s+{ADV}(?:thinks|thought|knows|knew|believes|believed|said|says)\s+"
+                                           rf"(?:that\s+)?{_OWNER}\s+{BE}untrustworthy\b"), 0.55),
     # Holmes, who employs Wilson / Wilson is in the employ of Holmes
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+the\s+(?:employ|employment|service|pay)\s+of\s+"
                                         rf"{OBJ}"), 0.65),
 )
+
+
+_TWO = r"(?:two|three|four|twin)"
+_FIRST_OF = r"(?:one|first|elder|eldest|older|oldest|boy|girl|son|daughter)"
+_OTHER_OF = r"(?:other|second|younger|youngest|girl|boy|son|daughter)"
+# "the name of the one was Adah, and the name of the other Zillah"; "the boy was called Hansel and the girl Gretel"
+_NAMED_PAIR = re.compile(
+    rf"(?:the\s+name\s+of\s+the\s+{_FIRST_OF}\s+(?:was|is)|the\s+{_FIRST_OF}\s+(?:was|is)\s+(?:called|named))\s+"
+    rf"(?P<a>{SLOT}),?\s+and\s+(?:the\s+name\s+of\s+)?the\s+{_OTHER_OF}\s+(?:(?:was|is)\s+)?(?:(?:called|named)\s+)?"
+    rf"(?P<b>{SLOT})(?!['’])")
+_OWNER_OF_PAIR = re.compile(rf"^(?:and\s+)?{_THE}(?P<x>{SLOT})\s+(?:[a-z]+\s+){{1,3}}?{_TWO}\s+(?P<kin>wives|husbands|sons|"
+                            rf"daughters|children)\b[^⟨]*$")
+_PAIR_KIN = re.compile(rf"\b(?:his|her|their|{SLOT}'s?)\s+{_TWO}\s+(?P<kin>sons|daughters|children|brothers|sisters)\b")
+
+
+def named_pairs(template: str, before: str) -> list[tuple[str, str, str]]:
+    """The kin a sentence names in pairs (as slot numbers ``(a, b, why)``): "Lamech took unto him two wives:
+    the name of the one was Adah, and the name of the other Zillah" is Lamech's kin twice; "... with his
+    wife and his two children. The boy was called Hansel and the girl Gretel" makes two siblings (``before``
+    is the sentence told just before, as a template). Nothing else is read this way."""
+    pair = _NAMED_PAIR.search(template)
+    if pair is None:
+        return []
+    a, b = pair.group("a"), pair.group("b")
+    found: list[tuple[str, str, str]] = []
+    owner = _OWNER_OF_PAIR.match(template[:pair.start()])
+    if owner is not None:
+        found += [(owner.group("x"), a, "pair"), (owner.group("x"), b, "pair")]
+        if owner.group("kin") in {"sons", "daughters", "children"}:
+            found.append((a, b, "pair"))
+    elif _PAIR_KIN.search(before) or _PAIR_KIN.search(template[:pair.start()]):
+        found.append((a, b, "pair"))
+    return found

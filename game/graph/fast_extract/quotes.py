@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from game.graph.fast_extract.gazetteer import Entity, NameIndex
+from game.graph.fast_extract.gazetteer import CASED_NAMES, Entity, NameIndex
 from game.graph.fast_extract.people import ADDRESS, PERSON_NOUNS, SAY_VERBS, paragraphs, quoted
 from game.graph.fast_extract.sentences import Sentence, split_sentences
+from game.graph.names import normalize_name
 
 CONTEXT_PARAGRAPHS = 12
 """How many paragraphs of what was told before are read to know who is talking (never for relations)."""
@@ -40,10 +41,13 @@ _TOLD = re.compile(r"\s+(?:to\s+)?(?P<whom>[A-Z][^,.;:!?—“”\"]{0,40}?)(?=\
 _TO_KIN = re.compile(r"\bto\s+(?:his|her)\s+(?P<kin>wife|husband|sister|brother|son|daughter|mother|father|"
                      r"aunt|uncle|nephew|niece|cousin)\b", re.IGNORECASE)
 _FIRST = {"i": "{s}", "me": "{s}", "my": "{s}'s", "mine": "{s}'s", "myself": "{s}"}
-_SECOND = {"you": "{a}", "your": "{a}'s", "yours": "{a}'s", "yourself": "{a}"}
+_SECOND = {"you": "{a}", "your": "{a}'s", "yours": "{a}'s", "yourself": "{a}",
+           "thou": "{a}", "thee": "{a}", "thy": "{a}'s", "thine": "{a}'s", "thyself": "{a}"}
 _BE = {("i", "am"): "{s} is", ("i", "was"): "{s} was", ("i", "have"): "{s} has", ("i", "'m"): "{s} is",
-       ("you", "are"): "{a} is", ("you", "were"): "{a} was", ("you", "have"): "{a} has", ("you", "'re"): "{a} is"}
-_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|you|your|yours|yourself)\b(?:\s+(am|was|have|are|were)\b|"
+       ("you", "are"): "{a} is", ("you", "were"): "{a} was", ("you", "have"): "{a} has", ("you", "'re"): "{a} is",
+       ("thou", "art"): "{a} is", ("thou", "wast"): "{a} was", ("thou", "hast"): "{a} has"}
+_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|you|your|yours|yourself|thou|thee|thy|thine|thyself)\b"
+                          r"(?:\s+(am|was|have|are|were|art|wast|hast)\b|"
                           r"(['’](?:m|re))\b)?", re.IGNORECASE)
 _ENTERS = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}(?:man|woman|gentleman|lady|boy|girl|stranger|youth|"
                      r"figure|person|fellow|seaman|sailor)\s+(?:\w+\s+){0,2}(?:entered|came|appeared|walked|"
@@ -267,18 +271,36 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     kin = ""
     tagged = False
     tag_addressee: Entity | None = None
+    # "“I'm the oldest,” began Meg, but Jo cut in with a decided, “I'm the man ...”": narration naming one
+    # person and ending in a comma or colon hands the next quote to them, whoever spoke the one before.
+    handed: dict[int, Entity] = {}
+    tag_span = 0
     for number, (_start, end) in enumerate(spans):
         after = paragraph[end:spans[number + 1][0] if number + 1 < len(spans) else len(paragraph)]
-        tag = _TAG_AFTER.match(after)
-        if tag is None:
+        # A quote that ends its sentence with a full stop takes no tag: “... for a long time.” She didn't say
+        tag = _TAG_AFTER.match(after) if not paragraph[:end].rstrip("”\"' ").endswith(".") else None
+        if number + 1 < len(spans):
+            rest = after[tag.end():] if tag is not None else after
+            lead = _lead_in(rest, index)
+            if lead is not None:
+                handed[number + 1] = lead
+        if tag is not None and tagged:
+            # "“Proud, I'm sure,” said the Otter": a later quote's own tag gives it (and what follows) its speaker.
+            later, _pronoun = _who(tag.group("who") or tag.group("who2") or "", index)
+            if later is not None and later is not NARRATOR:
+                handed.setdefault(number, later)
+        if tag is None or tagged:
             continue
-        tagged = True
+        tagged, tag_span = True, number
         words = tag.group("who") or tag.group("who2") or ""
         who, pronoun = _who(words, index)
         if who is not None:
             speaker, how = who, "tag"
         elif pronoun and len(named_here) == 1:
             speaker, how = named_here[0], "pronoun"
+        elif pronoun and len(_of_gender(named_here, words)) == 1:
+            # "“What is it, Son?” she said" in a paragraph naming Mowgli and Mother Wolf: the one woman
+            speaker, how = _of_gender(named_here, words)[0], "pronoun"
         elif pronoun and not named_here and talk.named is not None:
             speaker, how = talk.named, "pronoun"
         elif pronoun:
@@ -292,7 +314,16 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
             # "Sam Reed asks Edda Marsh": the tag names the one spoken to.
             hearers = _individuals(index, told.group("whom"))
             tag_addressee = hearers[0] if len(hearers) == 1 else None
-        break
+    before_first = paragraph[:spans[0][0]]
+    lead_speaker, lead_addressee = _said_before(before_first, index)
+    if lead_speaker is not None and (not tagged or tag_span > 0):
+        # "as Jo said sadly, “We haven't got Father ...” ... “perhaps never,” but each silently added it":
+        # the tag before the first quote is its speaker's; a later quote's own tag speaks from there on.
+        if tagged and speaker is not None:
+            handed.setdefault(tag_span, speaker)
+        speaker, how, tagged = lead_speaker, "tag", True
+    if tag_addressee is None and lead_addressee is not None and (speaker is None or lead_addressee.id != speaker.id):
+        tag_addressee = lead_addressee
     opens = not paragraph[:spans[0][0]].strip()
     if not tagged:
         if talk.running is not None and opens:
@@ -312,8 +343,17 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     if addressee is None and speaker is not None:
         addressee = talk.partner(speaker) or (talk.last if talk.last is not None and talk.last.id != speaker.id
                                               else None)
+    if addressee is None and speaker is not None and how in {"tag", "pronoun"}:
+        # "“Look at me,” said Bagheera. And Mowgli looked at him ...": the one other person the narration
+        # around the lines names is the one they are said to.
+        others = [e for e in named_here if e.id != speaker.id]
+        addressee = others[0] if len(others) == 1 else None
     lines: list[Line] = []
-    for body in bodies:
+    first_speaker = speaker
+    for number, body in enumerate(bodies):
+        if number in handed and (speaker is None or handed[number].id != speaker.id):
+            speaker, how = handed[number], "tag"
+            addressee = first_speaker if first_speaker is not None and first_speaker.id != speaker.id else None
         earlier = next((said for said in reversed(talk.said.get(speaker.id, [])) if _CONTINUES.search(said)), None) \
             if speaker is not None and re.match(r"to\s+[A-Z]", body, re.IGNORECASE) else None
         if earlier is not None:
@@ -333,6 +373,43 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     talk.running = speaker if not closed else None
     talk.named = None
     return lines
+
+
+_LEAD_END = re.compile(r"[,:]\s*(?:—\s*)?$")
+_SAID_BEFORE = re.compile(rf"(?P<who>[^.;!?“”\"]{{1,60}}?)\s+(?:\w+ly\s+)?(?:{SAY_VERBS})(?:\s+(?:un)?to\s+"
+                          rf"(?P<whom>[A-Z][^,.;:!?—“”\"]{{0,40}}?))?(?=\s|,|:|$)", re.IGNORECASE)
+
+
+def _lead_in(narration: str, index: NameIndex) -> Entity | None:
+    """The one person a stretch of narration between two quotes names, when it leads into the next ("but
+    Jo cut in with a decided,"): the next quote is theirs."""
+    if not _LEAD_END.search(narration) or re.search(r"[.!?]\s", narration):
+        return None
+    named = _individuals(index, narration)
+    return named[0] if len(named) == 1 else None
+
+
+def _said_before(narration: str, index: NameIndex) -> tuple[Entity | None, Entity | None]:
+    """Speaker and addressee of a tag before a paragraph's first quote: "he said to Mowgli when they were
+    deep in the jungle, “...”", "Tabaqui, behind him, was squeaking: “...”". Only the last sentence counts,
+    and only when it leads into the quote (a comma or colon)."""
+    if not _LEAD_END.search(narration):
+        return None, None
+    last = re.split(r"(?<=[.!?])\s+", narration.strip())[-1]
+    tag = _SAID_BEFORE.search(last)
+    whom: Entity | None = None
+    if tag is not None and tag.group("whom"):
+        hearers = _individuals(index, tag.group("whom"))
+        whom = hearers[0] if len(hearers) == 1 else None
+    if tag is not None:
+        who, pronoun = _who(tag.group("who").split(",")[-1].split(";")[-1].strip(), index)
+        if pronoun:
+            # "the Mole, limp and dejected, took his seat ...; and as they set off, he said": the one named
+            named = [e for e in _individuals(index, last) if whom is None or e.id != whom.id]
+            who = named[0] if len(named) == 1 else None
+        return (None if who is NARRATOR else who), whom
+    named = _individuals(index, last)
+    return (named[0] if len(named) == 1 and re.search(r":\s*$", last) else None), whom
 
 
 def _turn(talk: Talk) -> tuple[Entity | None, str]:
@@ -369,6 +446,9 @@ class Reading:
 
     units: list[Unit] = field(default_factory=list)
     kin: list[tuple[Entity, Entity, str]] = field(default_factory=list)
+    bonds: list[tuple[Entity, str, Entity, str]] = field(default_factory=list)
+    """``(source, relation, target, evidence)`` stated by who says what to whom: "my lord" (the speaker
+    serves the one spoken to), a letter signed "Your affectionate brother, R. Walton"."""
     talk: Talk = field(default_factory=Talk)
 
 
@@ -377,6 +457,7 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
     paragraph's narration as written and each quoted line as its speaker's words, "I" and "you" replaced
     where the speaker and the one spoken to are known. ``before`` only sets up who is talking."""
     reading = Reading(talk=talk if talk is not None else Talk())
+    reading.bonds.extend(_signed(text, index))
     if not _QUOTED.search(text):
         reading.units = [_narrated(s, index) for s in split_sentences(text)]
         return reading
@@ -405,7 +486,71 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
             if line.said_to_kin and line.speaker is not None and line.addressee is not None \
                     and not is_voice(line.speaker) and not is_voice(line.addressee):
                 reading.kin.append((line.speaker, line.addressee, paragraph))
+            if line.speaker is not None and line.addressee is not None and not is_voice(line.speaker) \
+                    and not is_voice(line.addressee) and line.speaker.id != line.addressee.id:
+                # "“What is it, Son?” she said": a kinship word or a servant's word calls the one spoken to.
+                if _KIN_CALL.search(line.body):
+                    reading.kin.append((line.speaker, line.addressee, paragraph))
+                if _LORD_CALL.search(line.body):
+                    reading.bonds.append((line.speaker, "SERVES", line.addressee, paragraph))
+            if line.speaker is not None and not is_voice(line.speaker):
+                reading.kin.extend((line.speaker, parent, paragraph) for parent in _parents_named(line.body, index)
+                                   if parent.id != line.speaker.id)
     return reading
+
+
+_CALLED = r"(?:^|,\s+|\bO\s+)(?:my\s+)?(?:dear\s+)?(?:good\s+)?"
+_KIN_CALL = re.compile(rf"{_CALLED}(?:son|daughter|mother|father|papa|mama|mamma|grandma|grandpa|granny|grandmother|"
+                       rf"grandfather)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
+_LORD_CALL = re.compile(rf"{_CALLED}(?:(?<=my\s)lord|(?<=my\s)liege|master|sire)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
+_GENDERED = {"he": frozenset({"mr", "mister", "sir", "lord", "king", "prince", "duke", "count", "baron", "uncle", "father",
+                              "brother", "emperor"}),
+             "she": frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
+                               "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"})}
+
+
+def _of_gender(people: list[Entity], pronoun: str) -> list[Entity]:
+    """The people whose title says they are a "he" or a "she" ("Mother Wolf", "Mrs. Rachel"), of those named."""
+    word = pronoun.strip().casefold()
+    if word not in _GENDERED:
+        return []
+    return [e for e in people if set(normalize_name(e.name).replace(".", "").split()[:1]) & _GENDERED[word]]
+
+
+_SIGNED = re.compile(r"\b(?:your|yours)\s+(?:(?:ever|most|very|own|truly)\s+)*(?:[a-z]+\s+)?(?P<role>brother|sister|son|"
+                     r"daughter|father|mother|cousin|friend|husband|wife|niece|nephew|uncle|aunt)\s*,\s*"
+                     r"(?P<name>[A-Z][^,;:!?“”\"\n]{0,40}?)\s*\.?\s*$", re.IGNORECASE)
+_SALUTED = re.compile(r"(?:\bdear(?:est)?,?\s+(?:[a-z]+,?\s+){0,2}|^\s*to\s+)(?P<whom>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})",
+                      re.IGNORECASE | re.MULTILINE)
+
+
+def _signed(text: str, index: NameIndex) -> list[tuple[Entity, str, Entity, str]]:
+    """A letter signed "Your affectionate brother, R. Walton" to the one it calls "my dear, excellent
+    Margaret" (or heads "To Mrs. Saville"): the signer is what the signature says to the one written to,
+    when each is one person of the story."""
+    signature = _SIGNED.search(text.rstrip())
+    if signature is None:
+        return []
+    signers = _individuals(index, signature.group("name"))
+    hearers = {e.id: e for m in _SALUTED.finditer(text[:signature.start()]) for e in _individuals(index, m.group("whom"))}
+    if len(signers) != 1 or len(hearers) != 1:
+        return []
+    (hearer,) = hearers.values()
+    if hearer.id == signers[0].id:
+        return []
+    relation = "ALLY_OF" if signature.group("role").casefold() == "friend" else "KIN_OF"
+    return [(signers[0], relation, hearer, signature.group(0).strip())]
+
+
+def _parents_named(body: str, index: NameIndex) -> list[Entity]:
+    """The people a line calls by a parent's word as a name ("We've got Father and Mother"): the speaker's
+    parents, as only their children call them so."""
+    found: dict[str, Entity] = {}
+    for mention in index.mentions(body):
+        entity = mention.entity
+        if entity is not None and entity.type == "individual" and normalize_name(entity.name) in CASED_NAMES:
+            found.setdefault(entity.id, entity)
+    return list(found.values())
 
 
 def _narrated(sentence: Sentence, index: NameIndex) -> Unit:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 # A sentence ends at . ! ? (or their CJK forms) and any closing quotes or brackets after them, or at a
 # line break. A title's full stop ("Capt. Voss") does not end one.
-_TITLES = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bCapt)(?<!\bLt)(?<!\bSgt)"
+_TITLES = r"(?<!\b[A-HJ-Z])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bCapt)(?<!\bLt)(?<!\bSgt)"
 _SENTENCE_END = re.compile(_TITLES + r"[.!?…]+[\"')\]]*(?=\s|$)|[。！？]+[」』”\"')）]*|\n\s*")
 # Clauses split where English (and Chinese) joins two statements: a clause's guard words then stay in
 # their own clause, so "Mira trusts Tomas, but she does not fear Oren" keeps its first half. A bare "but"
@@ -36,7 +36,7 @@ _NOT_STATED = re.compile(
     r"\b(?:not|never|no|nor|neither|nobody|none|nothing|hardly|barely|scarcely|without|cannot|refuses?|"
     r"refused|ceased|stopped|denies|denied|pretends?|pretended|unlike|would|could|might|may|should|must|"
     r"perhaps|maybe|possibly|probably|seems?|seemed|appears?|appeared|rumou?rs?|rumou?red|wonders?|wondered|"
-    r"hopes?|hoped|once|supposedly|allegedly)\b|n't\b|[不没沒未勿]|也许|或许|可能|好像|似乎|据说",
+    r"hopes?|hoped|(?<!at\s)once(?!\s+(?:or\s+twice|more|again))|supposedly|allegedly)\b|n't\b|[不没沒未勿]|也许|或许|可能|好像|似乎|据说",
     re.IGNORECASE,
 )
 # Words that make a whole clause a condition, a fancy or a thing of the past, wherever they stand: "Mira
