@@ -14,7 +14,16 @@ from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, ru
 from game.graph.map.centre import centring_offset, drawn_box, middled, shift
 from game.graph.map.frames import MEMBERSHIP, Frame, draw_frames, memberships, place_framed
 from game.graph.map.layout import Position, compute_layout, normalise
-from game.graph.map.listing import LIST_STYLE, Item, list_cap, wrap_items
+from game.graph.map.listing import (
+    LIST_STYLE,
+    MIN_DRAWING_ROWS,
+    Item,
+    Said,
+    list_cap,
+    merged,
+    short_names,
+    wrap_items,
+)
 from game.graph.map.place import LabelRequest, Placed
 from game.graph.map.route import ARROWS, Route, best_route
 from game.graph.map.style import (
@@ -37,6 +46,8 @@ NOTE_STYLE = CellStyle(dim=True)
 CELLS_PER_EDGE_LABEL = 80
 MIN_EDGE_LABELS = 4
 MAX_ZOOM = 8.0
+TALL = 30
+"""A map this many rows tall keeps its legend however long its list (the 120x40 screen's pane is 30)."""
 
 
 @dataclass
@@ -142,6 +153,7 @@ def render_map(
                          at_turn=at_turn, kind=view, stage=stage)
     drawing = MapDrawing(width, height, [], laid_out, focus=chosen.focus, total=chosen.total, view=chosen.kind)
     drawing.names = {i: strip_control(chosen.by_id[i].name) for i in [n.id for n in chosen.nodes] + chosen.listed}
+    short = short_names(drawing.names)
     if not any(edge.source != edge.target for edge in chosen.edges):
         # A relationship map without relationships says so, rather than showing names adrift.
         canvas = Canvas(width, height)
@@ -166,8 +178,8 @@ def render_map(
         left_out: list[str] = []
         area = height
         for _attempt in range(2):
-            items = (_node_items(chosen, [*chosen.listed, *left_out], drawing.names, ())
-                     + _roster_items(chosen, width))
+            said, bare = _node_items(chosen, [*chosen.listed, *left_out], drawing.names, (), short)
+            items = merged(said) + bare + _roster_items(chosen, width)
             rows, _shown = wrap_items(items, width, cap)
             area = max(1, height - len(fixed_rows) - min(cap, len(rows) + spare))
             drawing.boxes, drawing.frames = place_framed(requests, homes, width, area)
@@ -191,19 +203,26 @@ def render_map(
         pending = [e for e in drawing.edges if e.cells and ((e.core and e.label is None) or not e.signed)]  # a listed name's own item
         # labels its relation
         pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
-        items = ([Item(_relation_text(e, drawing.names), pair=(e.source, e.target)) for e in pending]
-                 + _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes)
-                 + _roster_items(chosen, width))
+        said, bare = _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes, short)
+        items = (merged([Said(short[e.source], f"{e.sign}{e.relation}", short[e.target], (e.source, e.target))
+                         for e in pending] + said) + bare + _roster_items(chosen, width))
         list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
         if len(listed) == len(items) or _pass or chosen.kind == "everyone":
             break  # the everyone view lists what it can: drawing it twice would cost a frame
-        # The list overflowed the rows kept for it: once, draw again with the rows it needs (up to the cap).
+        # The list overflowed the rows kept for it. Below 30 rows the legend and the "N of M drawn" note give
+        # theirs first (each listed relation says its sign in words, the roster who is not drawn); then, once,
+        # the drawing is drawn again with the rows the list needs, down to a readable height.
+        if legend and height < TALL:
+            fixed_rows = _footer_rows(width, [n for n in notes if not n.startswith(f"{chosen.kind} · ")],
+                                      legend=False)[: max(0, height - 3)]
+            cap = max(cap, height - len(fixed_rows) - MIN_DRAWING_ROWS)
         wanted = len(wrap_items(items, width, cap)[0])
         room = height - area - len(fixed_rows)
         if wanted <= room:
+            list_rows, listed = wrap_items(items, width, room)
             break
         spare += wanted - room
-    listed_pairs = {item.pair for item in listed if item.pair}
+    listed_pairs = {pair for item in listed for pair in (*item.pairs, *([item.pair] if item.pair else []))}
     listed_nodes = {item.node_id for item in listed if item.node_id}
     for edge in drawing.edges:
         edge.listed = (edge.source, edge.target) in listed_pairs
@@ -231,26 +250,32 @@ def _padded(row: Sequence[tuple[str, CellStyle]], width: int) -> list[Run]:
     return runs
 
 
-def _relation_text(edge: DrawnEdge, names: Mapping[str, str]) -> str:
-    """A relation as the list writes it: ``Mira +TRUSTS→ Tomas``, direction and sign in plain text."""
-    return f"{names.get(edge.source, edge.source)} {edge.sign}{edge.relation}→ {names.get(edge.target, edge.target)}"
-
-
-def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str]) -> list[Item]:
-    """A listed name, with its strongest relation to the view's core (or, without one or when the name is
-    the core, to a drawn name), which the item then labels."""
-    items: list[Item] = []
+def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str],
+                short: Mapping[str, str]) -> tuple[list[Said], list[Item]]:
+    """A listed name, written whole, with each of its relations to the view's core (or, without one or
+    when the name is the core, to a drawn name), which the items then label; the other end is written as
+    ``short_names`` has it unless it is listed too. Returns the relations (for ``merged``) and the names
+    with none to say."""
+    bare: list[Item] = []
+    said: list[Said] = []
     for node_id in dict.fromkeys(ids):
         anchors = (view.core - {node_id}) or set(drawn)  # a centre too wide to draw: its tie to a drawn name
         ties = [e for e in view.edges if node_id in (e.source, e.target) and e.source in names
                 and e.target in names and ({e.source, e.target} - {node_id}) & anchors]
         if not ties:
-            items.append(Item(names[node_id], node_id=node_id))
+            bare.append(Item(names[node_id], node_id=node_id))
             continue
-        lead = _lead(ties)
-        text = f"{names[lead.source]} {sign_glyph(lead.strength)}{lead.relation}→ {names[lead.target]}"
-        items.append(Item(text, node_id=node_id, pair=_pair_of(view, lead)))
-    return items
+        by_other: dict[str, list[Edge]] = {}
+        for tie in ties:
+            by_other.setdefault(tie.target if tie.source == node_id else tie.source, []).append(tie)
+        for versions in sorted(by_other.values(), key=lambda found: -abs(_lead(found).strength)):
+            lead = _lead(versions)
+            relations = "/".join(dict.fromkeys(e.relation for e in sorted(versions, key=lambda e: -abs(e.strength))))
+            source, target = (names[end] if end == node_id or end in ids else short[end]
+                              for end in (lead.source, lead.target))
+            said.append(Said(source, f"{sign_glyph(lead.strength)}{relations}", target, _pair_of(view, lead),
+                             node_id))
+    return said, bare
 
 
 def _pair_of(view: MapView, lead: Edge) -> tuple[str, str]:
@@ -532,10 +557,11 @@ def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -
     return notes
 
 
-def _footer_rows(width: int, notes: Sequence[str]) -> list[list[tuple[str, CellStyle]]]:
+def _footer_rows(width: int, notes: Sequence[str], legend: bool = True) -> list[list[tuple[str, CellStyle]]]:
     # The legend is never wrapped: the short one where the full one does not fit, none below that.
-    legend = next((runs for runs in (LEGEND_RUNS, SHORT_LEGEND_RUNS) if sum(len(t) for t, _ in runs) <= width), ())
-    rows = [list(legend)] if legend else []
+    legend_runs = (LEGEND_RUNS, SHORT_LEGEND_RUNS) if legend else ()
+    key = next((runs for runs in legend_runs if sum(len(t) for t, _ in runs) <= width), ())
+    rows = [list(key)] if key else []
     if notes:
         rows += _wrap_runs([(" · ".join(notes), NOTE_STYLE)], width)
     return rows
