@@ -49,3 +49,11 @@ def test_the_person_view_lists_the_neighbours_that_do_not_fit_with_their_relatio
                for i in drawing.listed)
     assert len(drawing.boxes) - 1 + len(drawing.listed) == 20 or "more" in text
     assert all(e.labelled for e in drawing.edges if e.source in drawing.boxes and e.target in drawing.boxes)
+
+
+def test_a_name_with_no_known_tie_is_said_in_the_roster_not_drawn_adrift() -> None:
+    nodes = [person("npc-hob", "Hob"), person("npc-ness", "Ness"), person("npc-guild", "Saltwrights' Guild", "faction")]
+    edges = [relation("e-1", "npc-hob", "npc-ness", "TRUSTS", 0.6)]
+    drawing = render_map(nodes, edges, 46, 30, view="scene", stage=["npc-hob"])
+    assert set(drawing.boxes) == {"npc-hob", "npc-ness"}
+    assert "Saltwrights' Guild" in drawing.plain() and "npc-guild" in drawing.listed

@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
-from game.graph.map.centre import centring_offset, drawn_box, middled, shift
+from game.graph.map.centre import centring_offset, drawn_box, shift, stretched
 from game.graph.map.frames import MEMBERSHIP, Frame, draw_frames, memberships, place_framed
 from game.graph.map.layout import Position, compute_layout, normalise
 from game.graph.map.listing import (
@@ -162,7 +162,7 @@ def render_map(
         return drawing
 
     notes = _notes(chosen, at_turn, show_closed, zoom)
-    shown = _zoomed(chosen, laid_out, zoom)
+    shown = _zoomed(chosen, laid_out, zoom, width, height)
     # Oldest first, so names already on the map keep their cells when a turn adds someone.
     placing = sorted((n for n in chosen.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
     # Names come from models and files: an escape sequence in one must not reach the terminal or the pane.
@@ -329,7 +329,8 @@ def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
             edge.label = (edge.label[0] + dx, edge.label[1] + dy, edge.label[2])
 
 
-def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> dict[str, Position]:
+def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float, width: int,
+            height: int) -> dict[str, Position]:
     """Positions inside the zoomed window, rescaled to [0, 1]; the window follows the focus."""
     zoom = min(MAX_ZOOM, max(1.0, zoom))
     if view.kind == "person" and len(view.nodes) > 1:
@@ -339,7 +340,9 @@ def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> di
         # whole graph's layout.
         positions = normalise({node.id: positions[node.id] for node in view.nodes})
     else:
-        positions = middled({node.id: positions[node.id] for node in view.nodes})
+        widest = max(len(strip_control(node.name)) + 2 for node in view.nodes)
+        fill = (max(0.3, 1 - (widest + 2) / width), max(0.3, 1 - 4 / height))
+        positions = stretched({node.id: positions[node.id] for node in view.nodes}, fill)
     half = 0.5 / zoom
     cx, cy = positions.get(view.focus, (0.5, 0.5)) if view.focus else (0.5, 0.5)
     cx, cy = min(max(cx, half), 1 - half), min(max(cy, half), 1 - half)

@@ -173,7 +173,9 @@ def _around(kind: str, present: Sequence[Node], edges: Sequence[Edge], adjacency
         return -pull, by_id[node_id].name.casefold(), node_id
 
     whole = kind == "scene" and len(present) <= limit  # a small cast is drawn whole: no roster needed
-    near = set(by_id) if whole else {other for c in core for other in adjacency.get(c, ())}
+    # ...but for anyone with no known tie, who would be a name adrift in the drawing: the roster says them.
+    near = ({i for i in by_id if adjacency.get(i)} if whole
+            else {other for c in core for other in adjacency.get(c, ())})
     ties = sorted(near - set(core), key=closeness)
     room = max(0, limit - len(core))
     drawn, listed = [*core, *ties[:room]], ties[room:]
