@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
 from game.graph.map.centre import centring_offset, drawn_box, shift, stretched
+from game.graph.map.footer import NOTE_STYLE, footer_rows, padded, wrap_text
 from game.graph.map.frames import MEMBERSHIP, Frame, draw_frames, memberships, place_framed
 from game.graph.map.layout import Position, compute_layout, normalise
 from game.graph.map.listing import (
@@ -29,9 +30,7 @@ from game.graph.map.route import ARROWS, Route, best_route
 from game.graph.map.style import (
     EMPTY_TEXT,
     FOCUS_TEXT_COLOUR,
-    LEGEND_RUNS,
     PLAIN,
-    SHORT_LEGEND_RUNS,
     CellStyle,
     sign_colour,
     sign_glyph,
@@ -42,7 +41,6 @@ from game.graph.map.view import MapView, edge_open_at, select_view
 from game.graph.models import Edge, Node
 from game.text import strip_control
 
-NOTE_STYLE = CellStyle(dim=True)
 CELLS_PER_EDGE_LABEL = 80
 MIN_EDGE_LABELS = 4
 MAX_ZOOM = 8.0
@@ -153,7 +151,7 @@ def render_map(
                          at_turn=at_turn, kind=view, stage=stage)
     drawing = MapDrawing(width, height, [], laid_out, focus=chosen.focus, total=chosen.total, view=chosen.kind)
     drawing.names = {i: strip_control(chosen.by_id[i].name) for i in [n.id for n in chosen.nodes] + chosen.listed}
-    short = short_names(drawing.names)
+    short = short_names(drawing.names, {i for i in drawing.names if chosen.by_id[i].type == "individual"})
     if not any(edge.source != edge.target for edge in chosen.edges):
         # A relationship map without relationships says so, rather than showing names adrift.
         canvas = Canvas(width, height)
@@ -171,7 +169,7 @@ def render_map(
     off_screen = len(chosen.nodes) - len(shown)
     if off_screen:
         notes.append(f"{off_screen} off-screen")
-    fixed_rows = (_footer_rows(width, notes) if legend else [])[: max(0, height - 3)]
+    fixed_rows = (footer_rows(width, notes) if legend else [])[: max(0, height - 3)]
     cap = list_cap(height, len(fixed_rows), 3 if chosen.kind == "everyone" else 2)
     spare = 1  # rows for relations the drawing may leave unlabelled or without a line
     for _pass in range(2):
@@ -213,7 +211,7 @@ def render_map(
         # theirs first (each listed relation says its sign in words, the roster who is not drawn); then, once,
         # the drawing is drawn again with the rows the list needs, down to a readable height.
         if legend and height < TALL:
-            fixed_rows = _footer_rows(width, [n for n in notes if not n.startswith(f"{chosen.kind} · ")],
+            fixed_rows = footer_rows(width, [n for n in notes if not n.startswith(f"{chosen.kind} · ")],
                                       legend=False)[: max(0, height - 3)]
             cap = max(cap, height - len(fixed_rows) - MIN_DRAWING_ROWS)
         wanted = len(wrap_items(items, width, cap)[0])
@@ -222,6 +220,10 @@ def render_map(
             list_rows, listed = wrap_items(items, width, room)
             break
         spare += wanted - room
+    if len(listed) < len(items) and chosen.kind != "everyone":
+        # Still more than the list's rows: the drawing's blank rows above and below it go to the list.
+        area = drawing.area = _trim(canvas, drawing, area)
+        list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
     listed_pairs = {pair for item in listed for pair in (*item.pairs, *([item.pair] if item.pair else []))}
     listed_nodes = {item.node_id for item in listed if item.node_id}
     for edge in drawing.edges:
@@ -231,23 +233,9 @@ def render_map(
     drawing.notes = notes
     footer = [[(row, LIST_STYLE)] for row in list_rows] + fixed_rows
     blank = [[("", PLAIN)]] * max(0, height - area - len(footer))
-    drawing.rows = canvas.rows() + [_padded(row, width) for row in blank + footer]
+    drawing.rows = canvas.rows()[:area] + [padded(row, width) for row in blank + footer]
     drawing.rows = drawing.rows[:height]
     return drawing
-
-
-def _padded(row: Sequence[tuple[str, CellStyle]], width: int) -> list[Run]:
-    """A footer row as runs exactly ``width`` cells wide, as the canvas's rows are."""
-    runs: list[Run] = []
-    used = 0
-    for text, style in row:
-        text = text[: width - used]
-        if text:
-            runs.append(Run(text, style))
-            used += len(text)
-    if used < width:
-        runs.append(Run(" " * (width - used), PLAIN))
-    return runs
 
 
 def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str],
@@ -315,7 +303,21 @@ def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
     """Move a drawing smaller than the map's area to its middle (a view offset: positions are untouched),
     with the names' boxes and the lines' cells, so clicks and tests find them where they are drawn."""
     box = drawn_box(canvas, area)
-    dx, dy = centring_offset([box] if box else [], canvas.width, area)
+    _move(canvas, drawing, area, *centring_offset([box] if box else [], canvas.width, area))
+
+
+def _trim(canvas: Canvas, drawing: MapDrawing, area: int) -> int:
+    """Move the drawing to the top of its area and return the rows it needs: an overflowing list gets
+    the blank rows centring left above and below it."""
+    box = drawn_box(canvas, area)
+    if box is None:
+        return area
+    _move(canvas, drawing, area, 0, -box[1])
+    return box[3] - box[1] + 1
+
+
+def _move(canvas: Canvas, drawing: MapDrawing, area: int, dx: int, dy: int) -> None:
+    """Move everything drawn in the area by (dx, dy), with the names' boxes and the lines' cells."""
     if not dx and not dy:
         return
     shift(canvas, area, dx, dy)
@@ -538,7 +540,7 @@ def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends
 
 
 def _empty_state(canvas: Canvas) -> None:
-    lines = _wrap(EMPTY_TEXT, canvas.width)
+    lines = wrap_text(EMPTY_TEXT, canvas.width)
     top = max(0, (canvas.height - len(lines)) // 2)
     for offset, line in enumerate(lines[: canvas.height]):
         canvas.write(max(0, (canvas.width - len(line)) // 2), top + offset, line, NOTE_STYLE)
@@ -558,44 +560,3 @@ def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -
     if zoom > 1:
         notes.append(f"zoom x{min(zoom, MAX_ZOOM):g}")
     return notes
-
-
-def _footer_rows(width: int, notes: Sequence[str], legend: bool = True) -> list[list[tuple[str, CellStyle]]]:
-    # The legend is never wrapped: the short one where the full one does not fit, none below that.
-    legend_runs = (LEGEND_RUNS, SHORT_LEGEND_RUNS) if legend else ()
-    key = next((runs for runs in legend_runs if sum(len(t) for t, _ in runs) <= width), ())
-    rows = [list(key)] if key else []
-    if notes:
-        rows += _wrap_runs([(" · ".join(notes), NOTE_STYLE)], width)
-    return rows
-
-
-def _wrap_runs(runs: list[tuple[str, CellStyle]], width: int) -> list[list[tuple[str, CellStyle]]]:
-    """Word-wrap styled text to ``width`` columns, keeping each word's style."""
-    words: list[tuple[str, CellStyle]] = []
-    for text, style in runs:
-        for index, word in enumerate(text.split(" ")):
-            if index:
-                words.append((" ", style))
-            if word:
-                words.append((word, style))
-    rows: list[list[tuple[str, CellStyle]]] = [[]]
-    used = 0
-    for word, style in words:
-        if word == " ":
-            if used and used < width:
-                rows[-1].append((word, style))
-                used += 1
-            continue
-        if used + len(word) > width and used:
-            while rows[-1] and not rows[-1][-1][0].strip():
-                rows[-1].pop()
-            rows.append([])
-            used = 0
-        rows[-1].append((word[:width], style))
-        used += min(len(word), width)
-    return [row for row in rows if row]
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    return ["".join(t for t, _ in row) for row in _wrap_runs([(text, PLAIN)], width)]

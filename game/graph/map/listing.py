@@ -8,7 +8,7 @@ over rows of its own); the rows the list may take are capped so the drawing keep
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from game.graph.map.style import CellStyle
@@ -83,15 +83,16 @@ def merged(relations: Sequence[Said]) -> list[Item]:
     return items
 
 
-def short_names(names: Mapping[str, str]) -> dict[str, str]:
-    """Each name as the list writes it beside a name drawn whole: its first word when no other name in
-    view starts with that word (``Lise`` for Lise Brack), else the whole name. A relation ``Lise +TRUSTS→
+def short_names(names: Mapping[str, str], people: Collection[str]) -> dict[str, str]:
+    """Each name as the list writes it beside a name drawn whole: a person's (an ID in ``people``) first
+    word when no other name in view starts with that word (``Lise`` for Lise Brack), else the whole name
+    (a group's first word, ``Harbour`` or ``Eel``, names nothing). A relation ``Lise +TRUSTS→
     Wren`` then fits one row of a narrow pane where ``Lise Brack +TRUSTS→ Wren Tallis`` took two, and the
     drawn ``(Lise Brack)`` says who is meant; a listed name (drawn nowhere) is always written whole."""
     first = {node_id: name.split(" ", 1)[0] for node_id, name in names.items()}
     counts = Counter(word.casefold() for word in first.values())
     whole = {name.casefold() for name in names.values()}
-    return {node_id: first[node_id] if counts[first[node_id].casefold()] == 1
+    return {node_id: first[node_id] if node_id in people and counts[first[node_id].casefold()] == 1
             and (first[node_id] == name or first[node_id].casefold() not in whole) else name
             for node_id, name in names.items()}
 
