@@ -57,3 +57,12 @@ def test_a_name_with_no_known_tie_is_said_in_the_roster_not_drawn_adrift() -> No
     drawing = render_map(nodes, edges, 46, 30, view="scene", stage=["npc-hob"])
     assert set(drawing.boxes) == {"npc-hob", "npc-ness"}
     assert "Saltwrights' Guild" in drawing.plain() and "npc-guild" in drawing.listed
+
+
+def test_the_everyone_view_says_who_has_no_known_tie_instead_of_drawing_them_adrift() -> None:
+    nodes = [person("npc-hob", "Hob"), person("npc-ness", "Ness"), person("npc-maud", "Maud Quaile")]
+    edges = [relation("e-1", "npc-hob", "npc-ness", "TRUSTS", 0.6)]
+    drawing = render_map(nodes, edges, 46, 30, view="everyone")
+    assert set(drawing.boxes) == {"npc-hob", "npc-ness"} and drawing.listed == ["npc-maud"]
+    text = drawing.plain()
+    assert "no known ties: Maud Quaile" in text and "shown" not in text, "nobody is hidden"

@@ -16,6 +16,7 @@ from game.graph.map.footer import NOTE_STYLE, footer_rows, padded, wrap_text
 from game.graph.map.frames import MEMBERSHIP, Frame, draw_frames, memberships, place_framed
 from game.graph.map.layout import Position, compute_layout, normalise
 from game.graph.map.listing import (
+    KEEP,
     LIST_STYLE,
     MIN_DRAWING_ROWS,
     Item,
@@ -45,6 +46,9 @@ CELLS_PER_EDGE_LABEL = 80
 MIN_EDGE_LABELS = 4
 MAX_ZOOM = 8.0
 TALL = 30
+LONELY = "no known ties"
+CROWD = 8
+"""Names in the everyone view past which some of its relations will likely need the list."""
 """A map this many rows tall keeps its legend however long its list (the 120x40 screen's pane is 30)."""
 
 
@@ -171,7 +175,10 @@ def render_map(
         notes.append(f"{off_screen} off-screen")
     fixed_rows = (footer_rows(width, notes) if legend else [])[: max(0, height - 3)]
     cap = list_cap(height, len(fixed_rows), 3 if chosen.kind == "everyone" else 2)
-    spare = 1  # rows for relations the drawing may leave unlabelled or without a line
+    # Rows for relations the drawing may leave unlabelled or without a line. The everyone view is drawn
+    # once (a second drawing would cost a second frame), so past ``CROWD`` names it keeps a third of the list's
+    # rows for them: a share of the pane, not of the graph, so a newcomer's relations never move the names.
+    spare = max(1, cap // 3) if chosen.kind == "everyone" and len(chosen.nodes) > CROWD else 1
     for _pass in range(2):
         left_out: list[str] = []
         area = height
@@ -220,7 +227,7 @@ def render_map(
             list_rows, listed = wrap_items(items, width, room)
             break
         spare += wanted - room
-    if len(listed) < len(items) and chosen.kind != "everyone":
+    if len(listed) < len(items):
         # Still more than the list's rows: the drawing's blank rows above and below it go to the list.
         area = drawing.area = _trim(canvas, drawing, area)
         list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
@@ -243,15 +250,19 @@ def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], dra
     """A listed name, written whole, with each of its relations to the view's core (or, without one or
     when the name is the core, to a drawn name), which the items then label; the other end is written as
     ``short_names`` has it unless it is listed too. Returns the relations (for ``merged``) and the names
-    with none to say."""
+    with none to say (those with no known tie at all in one item, ``no known ties: Maud Quaile``)."""
     bare: list[Item] = []
     said: list[Said] = []
+    lonely: list[str] = []
     for node_id in dict.fromkeys(ids):
         anchors = (view.core - {node_id}) or set(drawn)  # a centre too wide to draw: its tie to a drawn name
         ties = [e for e in view.edges if node_id in (e.source, e.target) and e.source in names
                 and e.target in names and ({e.source, e.target} - {node_id}) & anchors]
         if not ties:
-            bare.append(Item(names[node_id], node_id=node_id))
+            if any(node_id in (e.source, e.target) for e in view.edges):
+                bare.append(Item(names[node_id], node_id=node_id))
+            else:
+                lonely.append(node_id)
             continue
         by_other: dict[str, list[Edge]] = {}
         for tie in ties:
@@ -263,6 +274,9 @@ def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], dra
                               for end in (lead.source, lead.target))
             said.append(Said(source, f"{sign_glyph(lead.strength)}{relations}", target, _pair_of(view, lead),
                              node_id))
+    if lonely:
+        bare.append(Item(f"{LONELY}: " + ", ".join(names[i].replace(" ", KEEP) for i in lonely),
+                         members=tuple(lonely)))
     return said, bare
 
 
@@ -337,7 +351,7 @@ def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float, width
     zoom = min(MAX_ZOOM, max(1.0, zoom))
     if view.kind == "person" and len(view.nodes) > 1:
         positions = _ring(view, positions)
-    elif len(view.nodes) < view.total:
+    elif not view.whole:
         # Only a neighbourhood is shown: let it fill the pane rather than the corner it holds in the
         # whole graph's layout.
         positions = normalise({node.id: positions[node.id] for node in view.nodes})
@@ -552,7 +566,7 @@ def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -
         notes.append(f"As of turn {at_turn}")
     if view.kind != "everyone" and len(view.nodes) < view.total:
         notes.append(f"{view.kind} · {len(view.nodes)} of {view.total} drawn")
-    elif len(view.nodes) < view.total:
+    elif len(view.nodes) + len(view.listed) < view.total:  # the everyone view lists only the tie-less
         who = "the selected node" if view.focus else "the centre"
         notes.append(f"{len(view.nodes)} of {view.total} shown, around {who}")
     if show_closed:
