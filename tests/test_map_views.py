@@ -66,3 +66,18 @@ def test_the_everyone_view_says_who_has_no_known_tie_instead_of_drawing_them_adr
     assert set(drawing.boxes) == {"npc-hob", "npc-ness"} and drawing.listed == ["npc-maud"]
     text = drawing.plain()
     assert "no known ties: Maud Quaile" in text and "shown" not in text, "nobody is hidden"
+
+
+def test_the_roster_wraps_between_names_never_inside_one() -> None:
+    nodes = [person("npc-hob", "Hob"), person("npc-ness", "Ness"), person("npc-guild", "Saltwrights' Guild", "faction")]
+    nodes += [person(f"npc-m{i}", f"Fenn Orrick{i}") for i in range(8)]
+    edges = [relation("e-1", "npc-hob", "npc-ness", "TRUSTS", 0.6)]
+    edges += [relation(f"e-m{i}", f"npc-m{i}", "npc-guild", "MEMBER_OF", 0.5) for i in range(8)]
+    # 30 columns: "Saltwrights' Guild: Fenn Orrick0" is wider than a row, and once wrapped inside the name.
+    drawing = render_map(nodes, edges, 30, 18, view="scene", stage=["npc-hob"])
+    rows = drawing.plain().splitlines()
+    listed = [i for i in drawing.listed if i.startswith("npc-m")]
+    assert listed, drawing.plain()
+    for node_id in listed:
+        assert any(f"Fenn Orrick{node_id[5:]}" in row for row in rows), (node_id, drawing.plain())
+    assert any(row.startswith("Saltwrights' Guild:") for row in rows)

@@ -292,9 +292,11 @@ def _roster_items(view: MapView, width: int) -> list[Item]:
     items: list[Item] = []
     for group, members, ties in view.roster:
         named = [i for i in members if view.by_id[i].name != group]  # a group or faction heads its own line
-        names = [strip_control(view.by_id[i].name) for i in named]
-        head = f"{strip_control(group)}: " if named else strip_control(group)
-        tail = f" ({ties} tie{'s' if ties != 1 else ''} hidden)" if ties else ""
+        # Each name's words kept together (``KEEP``): a roster item wraps between names, never inside one.
+        names = [strip_control(view.by_id[i].name).replace(" ", KEEP) for i in named]
+        title = strip_control(group).replace(" ", KEEP)
+        head = f"{title}: " if named else title
+        tail = f" ({ties}{KEEP}tie{'s' if ties != 1 else ''}{KEEP}hidden)" if ties else ""
         if not named:
             items.append(Item(head + tail, members=tuple(members)))
             continue
