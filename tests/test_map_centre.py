@@ -135,3 +135,18 @@ def test_a_crowded_map_still_uses_the_pane_edge_to_edge() -> None:
     drawing = render_map(nodes, edges, 60, 24, positions=positions)
     xs = [box.x for box in drawing.boxes.values()] + [box.end for box in drawing.boxes.values()]
     assert min(xs) == 0 or max(xs) == 59
+
+
+def test_a_few_names_laid_out_close_together_are_spread_over_the_pane() -> None:
+    # The first people a player meets sit close together in the layout of the whole save; drawn as laid
+    # out they filled only the middle of a 46x30 pane, their lines too short to label.
+    nodes, edges = trio()
+    close = {"npc-hob": (0.50, 0.50), "npc-wren": (0.46, 0.53), "npc-ness": (0.47, 0.56)}
+    drawing = render_map(nodes, edges, 46, 30, positions=close)
+    boxes = drawing.boxes
+    assert max(b.end for b in boxes.values()) - min(b.x for b in boxes.values()) >= 30
+    assert max(b.y for b in boxes.values()) - min(b.y for b in boxes.values()) >= 14
+    assert boxes["npc-wren"].x < boxes["npc-hob"].x and boxes["npc-hob"].y < boxes["npc-wren"].y < boxes["npc-ness"].y
+    left, right, _above, _below = margins(drawing.plain(), 29, 46)
+    assert left >= 1 and right >= 1, "a cell clear of the border"
+    assert all(e.label is not None for e in drawing.edges), "every line long enough for its label"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from helpers.map_rules import check_reading_rules as _check
 from helpers.maps import person, relation
-from test_map_rules import _check
 
 from game.graph.map import render_map
 from game.graph.map.geometry import geometry

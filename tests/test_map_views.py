@@ -49,3 +49,35 @@ def test_the_person_view_lists_the_neighbours_that_do_not_fit_with_their_relatio
                for i in drawing.listed)
     assert len(drawing.boxes) - 1 + len(drawing.listed) == 20 or "more" in text
     assert all(e.labelled for e in drawing.edges if e.source in drawing.boxes and e.target in drawing.boxes)
+
+
+def test_a_name_with_no_known_tie_is_said_in_the_roster_not_drawn_adrift() -> None:
+    nodes = [person("npc-hob", "Hob"), person("npc-ness", "Ness"), person("npc-guild", "Saltwrights' Guild", "faction")]
+    edges = [relation("e-1", "npc-hob", "npc-ness", "TRUSTS", 0.6)]
+    drawing = render_map(nodes, edges, 46, 30, view="scene", stage=["npc-hob"])
+    assert set(drawing.boxes) == {"npc-hob", "npc-ness"}
+    assert "Saltwrights' Guild" in drawing.plain() and "npc-guild" in drawing.listed
+
+
+def test_the_everyone_view_says_who_has_no_known_tie_instead_of_drawing_them_adrift() -> None:
+    nodes = [person("npc-hob", "Hob"), person("npc-ness", "Ness"), person("npc-maud", "Maud Quaile")]
+    edges = [relation("e-1", "npc-hob", "npc-ness", "TRUSTS", 0.6)]
+    drawing = render_map(nodes, edges, 46, 30, view="everyone")
+    assert set(drawing.boxes) == {"npc-hob", "npc-ness"} and drawing.listed == ["npc-maud"]
+    text = drawing.plain()
+    assert "no known ties: Maud Quaile" in text and "shown" not in text, "nobody is hidden"
+
+
+def test_the_roster_wraps_between_names_never_inside_one() -> None:
+    nodes = [person("npc-hob", "Hob"), person("npc-ness", "Ness"), person("npc-guild", "Saltwrights' Guild", "faction")]
+    nodes += [person(f"npc-m{i}", f"Fenn Orrick{i}") for i in range(8)]
+    edges = [relation("e-1", "npc-hob", "npc-ness", "TRUSTS", 0.6)]
+    edges += [relation(f"e-m{i}", f"npc-m{i}", "npc-guild", "MEMBER_OF", 0.5) for i in range(8)]
+    # 30 columns: "Saltwrights' Guild: Fenn Orrick0" is wider than a row, and once wrapped inside the name.
+    drawing = render_map(nodes, edges, 30, 18, view="scene", stage=["npc-hob"])
+    rows = drawing.plain().splitlines()
+    listed = [i for i in drawing.listed if i.startswith("npc-m")]
+    assert listed, drawing.plain()
+    for node_id in listed:
+        assert any(f"Fenn Orrick{node_id[5:]}" in row for row in rows), (node_id, drawing.plain())
+    assert any(row.startswith("Saltwrights' Guild:") for row in rows)

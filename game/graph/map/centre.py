@@ -10,6 +10,7 @@ fills its pane gets an offset of zero, so large maps, zoom and focus-following d
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, MutableSequence
 from typing import TypeVar
 
@@ -67,6 +68,34 @@ def middled(positions: Mapping[str, Position]) -> dict[str, Position]:
     dx = 0.5 - (min(xs) + max(xs)) / 2
     dy = 0.5 - (min(ys) + max(ys)) / 2
     return {node_id: (x + dx, y + dy) for node_id, (x, y) in positions.items()}
+
+
+STRETCH_STEP = 2 ** 0.25
+"""A few names stretch to fill the pane by whole steps of this factor, not to their exact extent: a
+newcomer who widens the group a little changes no step and moves nobody (beyond the re-centring), and a
+step moves each name by at most a sixth of its distance from the middle (3 or 4 cells in a 46x30 pane)."""
+MAX_STRETCH = 16.0
+"""However close together the first names are laid out, they are spread at most this many times wider."""
+
+
+def stretched(positions: Mapping[str, Position], fill: tuple[float, float]) -> dict[str, Position]:
+    """``middled``, each axis first spread by the largest whole step of ``STRETCH_STEP`` (at most
+    ``MAX_STRETCH``) that keeps its span within its share of ``fill`` (less than the whole axis: a name is
+    wider than the point it is laid out at, and the drawing keeps a margin inside the pane's border).
+
+    Positions come from the layout of everyone the save holds, so the few people a player knows early in
+    a game sit close together, and drawn as laid out they fill only the middle of the pane, their lines too
+    short to label. Spread, they use the pane; by steps, so the picture keeps still as people arrive.
+    """
+    if len(positions) < 2:
+        return middled(positions)
+    spread: list[float] = []
+    for axis in (0, 1):
+        values = [p[axis] for p in positions.values()]
+        extent = max(values) - min(values)
+        steps = MAX_STRETCH if extent < 1e-9 else min(MAX_STRETCH, fill[axis] / extent)
+        spread.append(STRETCH_STEP ** math.floor(math.log(max(steps, 1.0), STRETCH_STEP) + 1e-9))
+    return middled({node_id: (x * spread[0], y * spread[1]) for node_id, (x, y) in positions.items()})
 
 
 def drawn_box(canvas: Canvas, rows: int) -> Box | None:

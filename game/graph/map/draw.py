@@ -11,18 +11,27 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
-from game.graph.map.centre import centring_offset, drawn_box, middled, shift
+from game.graph.map.centre import centring_offset, drawn_box, shift, stretched
+from game.graph.map.footer import NOTE_STYLE, footer_rows, padded, wrap_text
 from game.graph.map.frames import MEMBERSHIP, Frame, draw_frames, memberships, place_framed
 from game.graph.map.layout import Position, compute_layout, normalise
-from game.graph.map.listing import LIST_STYLE, Item, list_cap, wrap_items
+from game.graph.map.listing import (
+    KEEP,
+    LIST_STYLE,
+    MIN_DRAWING_ROWS,
+    Item,
+    Said,
+    list_cap,
+    merged,
+    short_names,
+    wrap_items,
+)
 from game.graph.map.place import LabelRequest, Placed
 from game.graph.map.route import ARROWS, Route, best_route
 from game.graph.map.style import (
     EMPTY_TEXT,
     FOCUS_TEXT_COLOUR,
-    LEGEND_RUNS,
     PLAIN,
-    SHORT_LEGEND_RUNS,
     CellStyle,
     sign_colour,
     sign_glyph,
@@ -33,10 +42,14 @@ from game.graph.map.view import MapView, edge_open_at, select_view
 from game.graph.models import Edge, Node
 from game.text import strip_control
 
-NOTE_STYLE = CellStyle(dim=True)
 CELLS_PER_EDGE_LABEL = 80
 MIN_EDGE_LABELS = 4
 MAX_ZOOM = 8.0
+TALL = 30
+LONELY = "no known ties"
+CROWD = 8
+"""Names in the everyone view past which some of its relations will likely need the list."""
+"""A map this many rows tall keeps its legend however long its list (the 120x40 screen's pane is 30)."""
 
 
 @dataclass
@@ -142,6 +155,7 @@ def render_map(
                          at_turn=at_turn, kind=view, stage=stage)
     drawing = MapDrawing(width, height, [], laid_out, focus=chosen.focus, total=chosen.total, view=chosen.kind)
     drawing.names = {i: strip_control(chosen.by_id[i].name) for i in [n.id for n in chosen.nodes] + chosen.listed}
+    short = short_names(drawing.names, {i for i in drawing.names if chosen.by_id[i].type == "individual"})
     if not any(edge.source != edge.target for edge in chosen.edges):
         # A relationship map without relationships says so, rather than showing names adrift.
         canvas = Canvas(width, height)
@@ -150,7 +164,7 @@ def render_map(
         return drawing
 
     notes = _notes(chosen, at_turn, show_closed, zoom)
-    shown = _zoomed(chosen, laid_out, zoom)
+    shown = _zoomed(chosen, laid_out, zoom, width, height)
     # Oldest first, so names already on the map keep their cells when a turn adds someone.
     placing = sorted((n for n in chosen.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
     # Names come from models and files: an escape sequence in one must not reach the terminal or the pane.
@@ -159,15 +173,18 @@ def render_map(
     off_screen = len(chosen.nodes) - len(shown)
     if off_screen:
         notes.append(f"{off_screen} off-screen")
-    fixed_rows = (_footer_rows(width, notes) if legend else [])[: max(0, height - 3)]
+    fixed_rows = (footer_rows(width, notes) if legend else [])[: max(0, height - 3)]
     cap = list_cap(height, len(fixed_rows), 3 if chosen.kind == "everyone" else 2)
-    spare = 1  # rows for relations the drawing may leave unlabelled or without a line
+    # Rows for relations the drawing may leave unlabelled or without a line. The everyone view is drawn
+    # once (a second drawing would cost a second frame), so past ``CROWD`` names it keeps a third of the list's
+    # rows for them: a share of the pane, not of the graph, so a newcomer's relations never move the names.
+    spare = max(1, cap // 3) if chosen.kind == "everyone" and len(chosen.nodes) > CROWD else 1
     for _pass in range(2):
         left_out: list[str] = []
         area = height
         for _attempt in range(2):
-            items = (_node_items(chosen, [*chosen.listed, *left_out], drawing.names, ())
-                     + _roster_items(chosen, width))
+            said, bare = _node_items(chosen, [*chosen.listed, *left_out], drawing.names, (), short)
+            items = merged(said) + bare + _roster_items(chosen, width)
             rows, _shown = wrap_items(items, width, cap)
             area = max(1, height - len(fixed_rows) - min(cap, len(rows) + spare))
             drawing.boxes, drawing.frames = place_framed(requests, homes, width, area)
@@ -191,19 +208,30 @@ def render_map(
         pending = [e for e in drawing.edges if e.cells and ((e.core and e.label is None) or not e.signed)]  # a listed name's own item
         # labels its relation
         pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
-        items = ([Item(_relation_text(e, drawing.names), pair=(e.source, e.target)) for e in pending]
-                 + _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes)
-                 + _roster_items(chosen, width))
+        said, bare = _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes, short)
+        items = (merged([Said(short[e.source], f"{e.sign}{e.relation}", short[e.target], (e.source, e.target))
+                         for e in pending] + said) + bare + _roster_items(chosen, width))
         list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
         if len(listed) == len(items) or _pass or chosen.kind == "everyone":
             break  # the everyone view lists what it can: drawing it twice would cost a frame
-        # The list overflowed the rows kept for it: once, draw again with the rows it needs (up to the cap).
+        # The list overflowed the rows kept for it. Below 30 rows the legend and the "N of M drawn" note give
+        # theirs first (each listed relation says its sign in words, the roster who is not drawn); then, once,
+        # the drawing is drawn again with the rows the list needs, down to a readable height.
+        if legend and height < TALL:
+            fixed_rows = footer_rows(width, [n for n in notes if not n.startswith(f"{chosen.kind} · ")],
+                                      legend=False)[: max(0, height - 3)]
+            cap = max(cap, height - len(fixed_rows) - MIN_DRAWING_ROWS)
         wanted = len(wrap_items(items, width, cap)[0])
         room = height - area - len(fixed_rows)
         if wanted <= room:
+            list_rows, listed = wrap_items(items, width, room)
             break
         spare += wanted - room
-    listed_pairs = {item.pair for item in listed if item.pair}
+    if len(listed) < len(items):
+        # Still more than the list's rows: the drawing's blank rows above and below it go to the list.
+        area = drawing.area = _trim(canvas, drawing, area)
+        list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
+    listed_pairs = {pair for item in listed for pair in (*item.pairs, *([item.pair] if item.pair else []))}
     listed_nodes = {item.node_id for item in listed if item.node_id}
     for edge in drawing.edges:
         edge.listed = (edge.source, edge.target) in listed_pairs
@@ -212,45 +240,44 @@ def render_map(
     drawing.notes = notes
     footer = [[(row, LIST_STYLE)] for row in list_rows] + fixed_rows
     blank = [[("", PLAIN)]] * max(0, height - area - len(footer))
-    drawing.rows = canvas.rows() + [_padded(row, width) for row in blank + footer]
+    drawing.rows = canvas.rows()[:area] + [padded(row, width) for row in blank + footer]
     drawing.rows = drawing.rows[:height]
     return drawing
 
 
-def _padded(row: Sequence[tuple[str, CellStyle]], width: int) -> list[Run]:
-    """A footer row as runs exactly ``width`` cells wide, as the canvas's rows are."""
-    runs: list[Run] = []
-    used = 0
-    for text, style in row:
-        text = text[: width - used]
-        if text:
-            runs.append(Run(text, style))
-            used += len(text)
-    if used < width:
-        runs.append(Run(" " * (width - used), PLAIN))
-    return runs
-
-
-def _relation_text(edge: DrawnEdge, names: Mapping[str, str]) -> str:
-    """A relation as the list writes it: ``Mira +TRUSTS→ Tomas``, direction and sign in plain text."""
-    return f"{names.get(edge.source, edge.source)} {edge.sign}{edge.relation}→ {names.get(edge.target, edge.target)}"
-
-
-def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str]) -> list[Item]:
-    """A listed name, with its strongest relation to the view's core (or, without one or when the name is
-    the core, to a drawn name), which the item then labels."""
-    items: list[Item] = []
+def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str],
+                short: Mapping[str, str]) -> tuple[list[Said], list[Item]]:
+    """A listed name, written whole, with each of its relations to the view's core (or, without one or
+    when the name is the core, to a drawn name), which the items then label; the other end is written as
+    ``short_names`` has it unless it is listed too. Returns the relations (for ``merged``) and the names
+    with none to say (those with no known tie at all in one item, ``no known ties: Maud Quaile``)."""
+    bare: list[Item] = []
+    said: list[Said] = []
+    lonely: list[str] = []
     for node_id in dict.fromkeys(ids):
         anchors = (view.core - {node_id}) or set(drawn)  # a centre too wide to draw: its tie to a drawn name
         ties = [e for e in view.edges if node_id in (e.source, e.target) and e.source in names
                 and e.target in names and ({e.source, e.target} - {node_id}) & anchors]
         if not ties:
-            items.append(Item(names[node_id], node_id=node_id))
+            if any(node_id in (e.source, e.target) for e in view.edges):
+                bare.append(Item(names[node_id], node_id=node_id))
+            else:
+                lonely.append(node_id)
             continue
-        lead = _lead(ties)
-        text = f"{names[lead.source]} {sign_glyph(lead.strength)}{lead.relation}→ {names[lead.target]}"
-        items.append(Item(text, node_id=node_id, pair=_pair_of(view, lead)))
-    return items
+        by_other: dict[str, list[Edge]] = {}
+        for tie in ties:
+            by_other.setdefault(tie.target if tie.source == node_id else tie.source, []).append(tie)
+        for versions in sorted(by_other.values(), key=lambda found: -abs(_lead(found).strength)):
+            lead = _lead(versions)
+            relations = "/".join(dict.fromkeys(e.relation for e in sorted(versions, key=lambda e: -abs(e.strength))))
+            source, target = (names[end] if end == node_id or end in ids else short[end]
+                              for end in (lead.source, lead.target))
+            said.append(Said(source, f"{sign_glyph(lead.strength)}{relations}", target, _pair_of(view, lead),
+                             node_id))
+    if lonely:
+        bare.append(Item(f"{LONELY}: " + ", ".join(names[i].replace(" ", KEEP) for i in lonely),
+                         members=tuple(lonely)))
+    return said, bare
 
 
 def _pair_of(view: MapView, lead: Edge) -> tuple[str, str]:
@@ -265,9 +292,11 @@ def _roster_items(view: MapView, width: int) -> list[Item]:
     items: list[Item] = []
     for group, members, ties in view.roster:
         named = [i for i in members if view.by_id[i].name != group]  # a group or faction heads its own line
-        names = [strip_control(view.by_id[i].name) for i in named]
-        head = f"{strip_control(group)}: " if named else strip_control(group)
-        tail = f" ({ties} tie{'s' if ties != 1 else ''} hidden)" if ties else ""
+        # Each name's words kept together (``KEEP``): a roster item wraps between names, never inside one.
+        names = [strip_control(view.by_id[i].name).replace(" ", KEEP) for i in named]
+        title = strip_control(group).replace(" ", KEEP)
+        head = f"{title}: " if named else title
+        tail = f" ({ties}{KEEP}tie{'s' if ties != 1 else ''}{KEEP}hidden)" if ties else ""
         if not named:
             items.append(Item(head + tail, members=tuple(members)))
             continue
@@ -290,7 +319,21 @@ def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
     """Move a drawing smaller than the map's area to its middle (a view offset: positions are untouched),
     with the names' boxes and the lines' cells, so clicks and tests find them where they are drawn."""
     box = drawn_box(canvas, area)
-    dx, dy = centring_offset([box] if box else [], canvas.width, area)
+    _move(canvas, drawing, area, *centring_offset([box] if box else [], canvas.width, area))
+
+
+def _trim(canvas: Canvas, drawing: MapDrawing, area: int) -> int:
+    """Move the drawing to the top of its area and return the rows it needs: an overflowing list gets
+    the blank rows centring left above and below it."""
+    box = drawn_box(canvas, area)
+    if box is None:
+        return area
+    _move(canvas, drawing, area, 0, -box[1])
+    return box[3] - box[1] + 1
+
+
+def _move(canvas: Canvas, drawing: MapDrawing, area: int, dx: int, dy: int) -> None:
+    """Move everything drawn in the area by (dx, dy), with the names' boxes and the lines' cells."""
     if not dx and not dy:
         return
     shift(canvas, area, dx, dy)
@@ -304,17 +347,20 @@ def _centre(canvas: Canvas, drawing: MapDrawing, area: int) -> None:
             edge.label = (edge.label[0] + dx, edge.label[1] + dy, edge.label[2])
 
 
-def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float) -> dict[str, Position]:
+def _zoomed(view: MapView, positions: Mapping[str, Position], zoom: float, width: int,
+            height: int) -> dict[str, Position]:
     """Positions inside the zoomed window, rescaled to [0, 1]; the window follows the focus."""
     zoom = min(MAX_ZOOM, max(1.0, zoom))
     if view.kind == "person" and len(view.nodes) > 1:
         positions = _ring(view, positions)
-    elif len(view.nodes) < view.total:
+    elif not view.whole:
         # Only a neighbourhood is shown: let it fill the pane rather than the corner it holds in the
         # whole graph's layout.
         positions = normalise({node.id: positions[node.id] for node in view.nodes})
     else:
-        positions = middled({node.id: positions[node.id] for node in view.nodes})
+        widest = max(len(strip_control(node.name)) + 2 for node in view.nodes)
+        fill = (max(0.3, 1 - (widest + 2) / width), max(0.3, 1 - 4 / height))
+        positions = stretched({node.id: positions[node.id] for node in view.nodes}, fill)
     half = 0.5 / zoom
     cx, cy = positions.get(view.focus, (0.5, 0.5)) if view.focus else (0.5, 0.5)
     cx, cy = min(max(cx, half), 1 - half), min(max(cy, half), 1 - half)
@@ -510,7 +556,7 @@ def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends
 
 
 def _empty_state(canvas: Canvas) -> None:
-    lines = _wrap(EMPTY_TEXT, canvas.width)
+    lines = wrap_text(EMPTY_TEXT, canvas.width)
     top = max(0, (canvas.height - len(lines)) // 2)
     for offset, line in enumerate(lines[: canvas.height]):
         canvas.write(max(0, (canvas.width - len(line)) // 2), top + offset, line, NOTE_STYLE)
@@ -522,7 +568,7 @@ def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -
         notes.append(f"As of turn {at_turn}")
     if view.kind != "everyone" and len(view.nodes) < view.total:
         notes.append(f"{view.kind} · {len(view.nodes)} of {view.total} drawn")
-    elif len(view.nodes) < view.total:
+    elif len(view.nodes) + len(view.listed) < view.total:  # the everyone view lists only the tie-less
         who = "the selected node" if view.focus else "the centre"
         notes.append(f"{len(view.nodes)} of {view.total} shown, around {who}")
     if show_closed:
@@ -530,43 +576,3 @@ def _notes(view: MapView, at_turn: int | None, show_closed: bool, zoom: float) -
     if zoom > 1:
         notes.append(f"zoom x{min(zoom, MAX_ZOOM):g}")
     return notes
-
-
-def _footer_rows(width: int, notes: Sequence[str]) -> list[list[tuple[str, CellStyle]]]:
-    # The legend is never wrapped: the short one where the full one does not fit, none below that.
-    legend = next((runs for runs in (LEGEND_RUNS, SHORT_LEGEND_RUNS) if sum(len(t) for t, _ in runs) <= width), ())
-    rows = [list(legend)] if legend else []
-    if notes:
-        rows += _wrap_runs([(" · ".join(notes), NOTE_STYLE)], width)
-    return rows
-
-
-def _wrap_runs(runs: list[tuple[str, CellStyle]], width: int) -> list[list[tuple[str, CellStyle]]]:
-    """Word-wrap styled text to ``width`` columns, keeping each word's style."""
-    words: list[tuple[str, CellStyle]] = []
-    for text, style in runs:
-        for index, word in enumerate(text.split(" ")):
-            if index:
-                words.append((" ", style))
-            if word:
-                words.append((word, style))
-    rows: list[list[tuple[str, CellStyle]]] = [[]]
-    used = 0
-    for word, style in words:
-        if word == " ":
-            if used and used < width:
-                rows[-1].append((word, style))
-                used += 1
-            continue
-        if used + len(word) > width and used:
-            while rows[-1] and not rows[-1][-1][0].strip():
-                rows[-1].pop()
-            rows.append([])
-            used = 0
-        rows[-1].append((word[:width], style))
-        used += min(len(word), width)
-    return [row for row in rows if row]
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    return ["".join(t for t, _ in row) for row in _wrap_runs([(text, PLAIN)], width)]

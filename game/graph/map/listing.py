@@ -7,7 +7,8 @@ over rows of its own); the rows the list may take are capped so the drawing keep
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from game.graph.map.style import CellStyle
@@ -27,7 +28,73 @@ class Item:
     node_id: str | None = None
     pair: tuple[str, str] | None = None
     members: tuple[str, ...] = ()
-    """A roster item's people."""
+    """A roster item's people, or the listed names a merged relation item holds."""
+    pairs: tuple[tuple[str, str], ...] = ()
+    """Every (source, target) a merged relation item labels."""
+
+
+KEEP = "\u00a0"
+"""Joins the words of one name in an item's text, so wrapping never splits a name over two rows; the rows
+``wrap_items`` returns have plain spaces again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """One relation for the list: its ends as written, its sign and name (``+TRUSTS``), the drawing's
+    (source, target) for it, and the listed name it also stands for."""
+
+    source: str
+    relation: str
+    target: str
+    pair: tuple[str, str]
+    node_id: str | None = None
+
+
+def merged(relations: Sequence[Said]) -> list[Item]:
+    """The relations as items, those with the same source and relation as one (``Wren +KNOWS→ Pell, Orla``),
+    then those with the same relation and target (``Tibby, Hob +TRUSTS→ Wren``): in the person view every
+    relation shares the centre, and one row can say what took four. Items keep the order of their first
+    relation (most important first)."""
+    def kept(text: str) -> str:
+        return text.replace(" ", KEEP)
+
+    by_left: dict[tuple[str, str], list[Said]] = {}
+    for said in relations:
+        by_left.setdefault((said.source, said.relation), []).append(said)
+    by_right: dict[tuple[str, str], list[Said]] = {}
+    for said in relations:
+        if len(by_left[(said.source, said.relation)]) == 1:
+            by_right.setdefault((said.relation, said.target), []).append(said)
+    groups = [group for group in by_left.values() if len(group) > 1] + list(by_right.values())
+    groups.sort(key=lambda group: relations.index(group[0]))
+    items: list[Item] = []
+    for group in groups:
+        first = group[0]
+        if len(group) == 1:
+            items.append(Item(f"{kept(first.source)} {first.relation}→ {kept(first.target)}",
+                              node_id=first.node_id, pair=first.pair))
+            continue
+        if all(said.source == first.source for said in group):
+            text = f"{kept(first.source)} {first.relation}→ " + ", ".join(kept(said.target) for said in group)
+        else:
+            text = ", ".join(kept(said.source) for said in group) + f" {first.relation}→ {kept(first.target)}"
+        items.append(Item(text, members=tuple(s.node_id for s in group if s.node_id),
+                          pairs=tuple(said.pair for said in group)))
+    return items
+
+
+def short_names(names: Mapping[str, str], people: Collection[str]) -> dict[str, str]:
+    """Each name as the list writes it beside a name drawn whole: a person's (an ID in ``people``) first
+    word when no other name in view starts with that word (``Lise`` for Lise Brack), else the whole name
+    (a group's first word, ``Harbour`` or ``Eel``, names nothing). A relation ``Lise +TRUSTS→
+    Wren`` then fits one row of a narrow pane where ``Lise Brack +TRUSTS→ Wren Tallis`` took two, and the
+    drawn ``(Lise Brack)`` says who is meant; a listed name (drawn nowhere) is always written whole."""
+    first = {node_id: name.split(" ", 1)[0] for node_id, name in names.items()}
+    counts = Counter(word.casefold() for word in first.values())
+    whole = {name.casefold() for name in names.values()}
+    return {node_id: first[node_id] if node_id in people and counts[first[node_id].casefold()] == 1
+            and (first[node_id] == name or first[node_id].casefold() not in whole) else name
+            for node_id, name in names.items()}
 
 
 def list_cap(height: int, other_rows: int, share: int = 3) -> int:
@@ -43,6 +110,11 @@ def list_cap(height: int, other_rows: int, share: int = 3) -> int:
 def wrap_items(items: Sequence[Item], width: int, max_rows: int, lead: str = "") -> tuple[list[str], list[Item]]:
     """The rows the items fill at ``width`` (after ``lead`` on the first row), at most ``max_rows``, and
     which items those rows show. Items past the last row are counted in a final ``+N more``."""
+    rows, shown = _wrapped(items, width, max_rows, lead)
+    return [row.replace(KEEP, " ") for row in rows], shown
+
+
+def _wrapped(items: Sequence[Item], width: int, max_rows: int, lead: str) -> tuple[list[str], list[Item]]:
     if not items or max_rows <= 0 or width <= 0:
         return [], []
     rows: list[str] = [lead]

@@ -85,6 +85,8 @@ class MapView:
     roster: list[tuple[str, list[str], int]] = field(default_factory=list)
     """Scene view: the rest of the cast as (group name, member IDs, ties not drawn), biggest group first."""
     by_id: dict[str, Node] = field(default_factory=dict)
+    whole: bool = False
+    """Everyone with a known tie is drawn (the rest listed): the drawing may be spread to fill the pane."""
 
 
 def select_view(
@@ -136,9 +138,14 @@ def select_view(
         kept.sort(key=lambda n: (-degree[n.id], n.name.casefold(), n.id))
     if focus_id:
         kept.sort(key=lambda n: (hops.get(n.id, NEIGHBOURHOOD_HOPS + 1), -degree[n.id]))
+    # A name with no known tie would float alone in the drawing (and stretch it): the list says it instead.
+    lonely = [n.id for n in kept if not degree[n.id]] if any(degree.values()) else []
+    kept = [n for n in kept if n.id not in lonely]
     kept_ids = {n.id for n in kept}
     return MapView(
         nodes=kept,
+        listed=lonely,
+        whole=len(present) <= limit,
         edges=[e for e in shown_edges if e.source in kept_ids and e.target in kept_ids],
         focus=focus_id,
         hops=hops,
@@ -173,7 +180,9 @@ def _around(kind: str, present: Sequence[Node], edges: Sequence[Edge], adjacency
         return -pull, by_id[node_id].name.casefold(), node_id
 
     whole = kind == "scene" and len(present) <= limit  # a small cast is drawn whole: no roster needed
-    near = set(by_id) if whole else {other for c in core for other in adjacency.get(c, ())}
+    # ...but for anyone with no known tie, who would be a name adrift in the drawing: the roster says them.
+    near = ({i for i in by_id if adjacency.get(i)} if whole
+            else {other for c in core for other in adjacency.get(c, ())})
     ties = sorted(near - set(core), key=closeness)
     room = max(0, limit - len(core))
     drawn, listed = [*core, *ties[:room]], ties[room:]
@@ -189,7 +198,7 @@ def _around(kind: str, present: Sequence[Node], edges: Sequence[Edge], adjacency
         nodes=[by_id[i] for i in drawn],
         edges=[e for e in kept_edges if e.source in drawn_set | set(listed) and e.target in drawn_set | set(listed)],
         focus=focus if focus in by_id else None, hops=hops, degree=dict(degree), total=len(present),
-        kind=kind, core=core_set, listed=listed, roster=roster, by_id=by_id,
+        kind=kind, core=core_set, listed=listed, roster=roster, by_id=by_id, whole=whole,
     )
 
 
