@@ -37,10 +37,12 @@ class DeedsFeature(Feature):
     async def after_turn(self, facts: TurnFacts) -> StepResult:
         deeds, seen = await turn_deeds(facts)
         book = facts.state if isinstance(facts.state, DeedBook) else DeedBook()
-        # Only deeds known before this turn travel: who saw this turn's deeds is exactly who knows them now.
-        told = deed_gossip(book, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
+        # Only deeds known before this turn travel (who saw this turn's deeds is exactly who knows them
+        # now), but this turn's are in the book: an apology just said goes with the harm it answers.
+        now = book.updated([*(d.row() for d in deeds), *(k.row() for k in seen)]) if deeds else book
+        told = deed_gossip(now, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
         return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]),
-                          tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(book, facts.graph, told)]),
+                          tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(now, facts.graph, told)]),
                           tuple(covered(book, facts.graph, facts.writes, deeds, [*seen, *told])))
 
     provides_context: ClassVar[bool] = True

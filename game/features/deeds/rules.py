@@ -41,8 +41,14 @@ ACTS: dict[str, ActWords] = {
     "talk": ActWords("neutral", "talked to"),
     "follow": ActWords("neutral", "followed"),
     "look": ActWords("neutral", "looked at"),
+    "confess": ActWords("neutral", "confessed to"),
 }
 """Every act the parser resolves, by its canonical word (the contract's ``act``)."""
+
+APOLOGY = "apologize"
+"""The act that answers a harm (``DeedBook.amends``): it travels with the harm, and lifts discretion."""
+CONFESS = "confess"
+"""An act that owns up to one's own harms: after it, discretion no longer keeps them back."""
 
 ALIASES: dict[str, str] = {"say": "tell", "apologise": "apologize", "take": "steal", "intimidate": "threaten",
                            "assist": "help", "aid": "help", "pay": "bribe", "rob": "steal", "pickpocket": "steal"}
