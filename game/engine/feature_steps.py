@@ -15,6 +15,7 @@ from game.graph.gossip import GossipSettings
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import Delta
+from game.mind.memory_forming import HeardDeed
 from game.registry import Registry, default_registry
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR
@@ -29,6 +30,8 @@ class FeatureTurn:
     attitudes: tuple[tuple[str, Delta], ...] = ()
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
+    memories: tuple[HeardDeed, ...] = ()
+    """Deeds heard of this turn, for the memory step (``StepResult.memories``)."""
 
 
 async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, writes: GraphWrites,
@@ -38,6 +41,7 @@ async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, wri
     rows: list[RowWrite] = []
     moved: list[tuple[str, Delta]] = []
     covered: list[tuple[str, str]] = []
+    memories: list[HeardDeed] = []
     here = frozenset(present)
     for feature in registry or default_registry():
         facts = TurnFacts(turn, graph, writes, world_ir, places, here, seed, gossip, states.get(feature.name))
@@ -45,7 +49,8 @@ async def run_steps(states: Mapping[str, Any], turn: int, graph: GraphIndex, wri
         rows.extend(step.rows)
         moved.extend(step.attitudes)
         covered.extend(step.covered)
-    return FeatureTurn(tuple(rows), tuple(moved), tuple(covered))
+        memories.extend(step.memories)
+    return FeatureTurn(tuple(rows), tuple(moved), tuple(covered), tuple(memories))
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

@@ -479,7 +479,8 @@ class TurnPipeline:
             lap("attitude_ms")
             summarizer = self.narrator.memory_summarizer if isinstance(self.narrator, SummarizingNarrator) else None
             memories = await memory_rows(state.memories, state.graph, writes,
-                                         None if result.ir_error else result.world_ir, turn, summarizer)
+                                         None if result.ir_error else result.world_ir, turn, summarizer,
+                                         featured.memories, featured.covered)
             lap("memory_ms")
             timings["engine_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record = TurnRecord(

@@ -20,6 +20,7 @@ from game.graph.gossip import GossipSettings
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import Delta
+from game.mind.memory_forming import HeardDeed
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
@@ -60,6 +61,8 @@ class StepResult:
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news of this turn (``(edge ID, knower)``) whose change these attitudes already stand for: the
     fear a threat made reaching someone who knows of the threat does not move them a second time."""
+    memories: tuple[HeardDeed, ...] = ()
+    """Word of the player's deeds heard this turn, for the memory step to remember as heard."""
 
 
 ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]

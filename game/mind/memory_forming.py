@@ -7,6 +7,9 @@ Who remembers what:
 - whoever learns this turn, by telling or gossip, how someone stands with the player (a ``told`` or
   ``rumour`` knower row of a relation from that person to the player) remembers it as heard, with lower
   importance (``MemorySettings.heard_factor``);
+- whoever hears of something the player *did* (a feature's ``HeardDeed``: "heard that Wren threatened
+  Tibby (from Maud)") remembers the deed as heard; the relation the deed made, reaching them this turn
+  too, is then the same news and not a second memory;
 - what an NPC said is kept in ``npc_said``: their first meeting with the player, each secret revealed,
   the last turn they brought a memory up. It never decays and is never evicted.
 Memories recalled this turn (brought up in a reply, or among the few the MEMORY section gives the
@@ -71,6 +74,28 @@ PRIVATE_ACTS = frozenset({"ask", "tell"})
 """Acts only the one spoken to remembers: a question asked is nobody else's business."""
 
 
+@dataclass(frozen=True)
+class HeardDeed:
+    """Word of a deed of the player's reaching someone this turn, as a feature states it (``StepResult``):
+    the mind forms the memory, so its sequence numbers, bounds and consolidation stay the book's own."""
+
+    npc: str
+    """Who heard it (node ID)."""
+    sentence: str
+    """The deed as the deeds book says it: "Wren Tallis threatened Tibby Tarrant."."""
+    teller: str
+    """Who told them (node ID), or "" when nobody knows who."""
+    valence: float
+    about: str
+    """Whom it was done to (node ID)."""
+    tags: tuple[str, ...]
+    rumour: bool = False
+
+
+HEARD_DEED_IMPORTANCE = 0.7
+"""A deed heard of, before ``heard_factor``: what you did is weightier news than how someone stands."""
+
+
 @dataclass
 class _Planner:
     """The rows of one turn, applied to a scratch book as they are made, so later steps see earlier ones."""
@@ -106,9 +131,11 @@ class _Planner:
 
 
 async def memory_rows(book: MemoryBook, graph: GraphIndex, writes: GraphWrites, ir: WorldIR | None, turn: int,
-                      summarizer: Summarizer | None = None) -> list[RowWrite]:
+                      summarizer: Summarizer | None = None, deeds: Sequence[HeardDeed] = (),
+                      covered: Iterable[tuple[str, str]] = ()) -> list[RowWrite]:
     """The memory rows turn ``turn`` writes. ``ir`` is None when the turn has no World IR (nothing was
-    seen, though word may still travel)."""
+    seen, though word may still travel). ``deeds``: word of the player's deeds heard this turn;
+    ``covered``: the relation news (``(edge ID, knower)``) those deeds stand for."""
     planner = _Planner(book.copy(), turn)
     people = _People(graph, writes)
     player = people.player()
@@ -124,7 +151,8 @@ async def memory_rows(book: MemoryBook, graph: GraphIndex, writes: GraphWrites, 
         for npc in present:
             for memory in planner.book.relevant(npc, turn, CONTEXT_RECALL):
                 planner.recall(npc, memory.seq, every=CONTEXT_RECALL_EVERY)
-    await _heard(planner, graph, writes, player)
+    await _heard(planner, graph, writes, player, set(covered))
+    _heard_deeds(planner, graph, writes, deeds)
     for npc in sorted(planner.touched):
         _keep_within_bounds(planner, npc)
         for row in await consolidate(planner.book, npc, turn, player_name, summarizer):
@@ -185,11 +213,13 @@ async def _from_relations(planner: _Planner, people: _People, relations: Sequenc
                              relation.strength, (relation.relation.lower(),), about="" if own else other)
 
 
-async def _heard(planner: _Planner, graph: GraphIndex, writes: GraphWrites, player: Node) -> None:
-    """Those told this turn how someone stands with the player remember it as heard."""
+async def _heard(planner: _Planner, graph: GraphIndex, writes: GraphWrites, player: Node,
+                 covered: set[tuple[str, str]]) -> None:
+    """Those told this turn how someone stands with the player remember it as heard (unless a deed they
+    heard of stands for it: ``covered``)."""
     settings = planner.book.settings
     for row in sorted(writes.knowings.values(), key=lambda r: (r.knower, r.edge_id)):
-        if row.how not in ("told", "rumour") or row.knower in graph.player_ids:
+        if row.how not in ("told", "rumour") or row.knower in graph.player_ids or (row.edge_id, row.knower) in covered:
             continue
         edge = writes.edges.get(row.edge_id) or graph.open_edges.get(row.edge_id)
         if edge is None or edge.target not in graph.player_ids or edge.source == row.knower:
@@ -202,6 +232,20 @@ async def _heard(planner: _Planner, graph: GraphIndex, writes: GraphWrites, play
         importance = (0.3 + 0.5 * abs(edge.strength)) * settings.heard_factor * (0.8 if row.how == "rumour" else 1.0)
         planner.remember(knower.id, f"Heard from {told_by}: {edge.fact}", importance, edge.strength,
                          (edge.relation.lower(), "heard"), heard=True, about=about.id)
+
+
+def _heard_deeds(planner: _Planner, graph: GraphIndex, writes: GraphWrites, deeds: Sequence[HeardDeed]) -> None:
+    """Those who heard of a deed of the player's remember it as heard, and from whom."""
+    factor = planner.book.settings.heard_factor
+    for heard in deeds:
+        knower = _node(graph, writes, heard.npc)
+        if knower is None or knower.type != "individual" or heard.npc in graph.player_ids:
+            continue
+        teller = _node(graph, writes, heard.teller) if heard.teller else None
+        source = f" (from {teller.name})" if teller is not None else ""
+        planner.remember(heard.npc, f"Heard that {heard.sentence.rstrip('.')}{source}.",
+                         HEARD_DEED_IMPORTANCE * factor * (0.8 if heard.rumour else 1.0), heard.valence,
+                         (*heard.tags, "heard"), heard=True, about=heard.about)
 
 
 def _keep_within_bounds(planner: _Planner, npc: str) -> None:

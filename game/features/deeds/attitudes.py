@@ -21,6 +21,8 @@ from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import NEWS_HARM, NEWS_HELP, Delta, news_weight
 from game.mind.attitude_turn import closeness
+from game.mind.memory_forming import ACTS as MEMORY_ACTS
+from game.mind.memory_forming import HeardDeed
 
 
 def made_relation(graph: GraphIndex, target: str, turn: int, writes: GraphWrites | None = None) -> Edge | None:
@@ -79,6 +81,24 @@ def heard(book: DeedBook, graph: GraphIndex, rows: Iterable[DeedKnowing]) -> lis
         weight = news_weight(made.strength) if made is not None else row.confidence
         moved.append((row.knower, _delta(deed, graph, "heard", nearness * weight)))
     return moved
+
+
+def remembered(book: DeedBook, graph: GraphIndex, rows: Iterable[DeedKnowing]) -> list[HeardDeed]:
+    """What those who heard of a deed of the player's this turn (``rows``) remember of it, the first time:
+    "heard that Wren threatened Tibby (from Maud)"."""
+    found: list[HeardDeed] = []
+    for row in rows:
+        deed = book.deeds.get(row.deed_id)
+        if deed is None or row.how == "seen" or not _moves(deed, graph) or deed.target == row.knower:
+            continue
+        if (before := book.knowing(row.deed_id, row.knower)) is not None and before.since_turn < row.since_turn:
+            continue  # heard again: the first hearing is the memory
+        how = MEMORY_ACTS.get(deed.act)
+        valence = how.valence if how is not None else (0.4 if deed.valence == "kind" else -0.5)
+        found.append(HeardDeed(row.knower, deed.sentence,
+                               row.source or "", valence, deed.target, how.tags if how is not None else (deed.act,),
+                               rumour=row.how == "rumour"))
+    return found
 
 
 def covered(book: DeedBook, graph: GraphIndex, writes: GraphWrites, new: Iterable[Deed],

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from game.features.deeds.attitudes import covered, heard, witnessed
+from game.features.deeds.attitudes import covered, heard, remembered, witnessed
 from game.features.deeds.commands import why_lines
 from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
@@ -43,7 +43,8 @@ class DeedsFeature(Feature):
         told = deed_gossip(now, facts.graph, facts.places, facts.turn, facts.gossip, facts.seed)
         return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]),
                           tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(now, facts.graph, told)]),
-                          tuple(covered(book, facts.graph, facts.writes, deeds, [*seen, *told])))
+                          tuple(covered(book, facts.graph, facts.writes, deeds, [*seen, *told])),
+                          tuple(remembered(now, facts.graph, told)))
 
     provides_context: ClassVar[bool] = True
 
