@@ -81,8 +81,10 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         last = memory_view.said_turn(npc, RECALLED)
         if last is not None and turn.number - last < RECALL_GAP:
             continue
+        own = await _own_people(turn, npc)
         candidates = [m for m in memory_view.relevant(npc)
-                      if _worth_saying(m, turn.number) and feels_like(turn, name, m.valence)][:CANDIDATES]
+                      if _worth_saying(m, turn.number) and feels_like(turn, name, m.valence)
+                      and (not m.about or m.about in own or not DEED_TAGS.intersection(m.tags))][:CANDIDATES]
         if not candidates:
             continue
         # Its own generator: whether and which memory comes up never changes the turn's other choices.
@@ -94,10 +96,11 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         if line is None:
             continue
         who = await _who(turn, memory)
-        # A memory is brought up beside the greeting, not instead of it; its own words carry no smile
-        # or frown that the greeting could contradict (news, which is the event, replaces a greeting).
-        turn.log.say(fill(rng.choice(line.text), {"name": character.short_name, "who": who,
-                                                   "memory": memory.text}))
+        # A kind memory is brought up beside the greeting; a grievance replaces it, as news of a harm does,
+        # so one reply has one tone ("What can the Guild do for you?" never stands beside "I haven't
+        # forgotten it").
+        turn.say_cold(name, fill(rng.choice(line.text), {"name": character.short_name, "who": who,
+                                                          "memory": memory.text}), memory.valence < 0)
         turn.memory.note(IRAct(kind="recalled", character=name, detail=str(memory.seq)))
         turn.touch(name)
         return True
@@ -112,6 +115,12 @@ async def talk_again(turn: Turn, character: CharacterDef) -> None:
     if await recall(turn, only=character, chance=1.0):
         return
     turn.log.say(f"{character.short_name} gives you a nod; you have spoken before.")
+
+
+async def _own_people(turn: Turn, npc: str) -> set[str]:
+    """Those ``npc`` holds by a warm tie: only a deed done to them moved ``npc`` (game.features.deeds.attitudes),
+    so only of them is "I haven't forgotten what you did" not a chill that /relationship lacks."""
+    return {e.other_end(npc) for e in await turn.rules.view.reader.open_edges_of(npc) if e.strength > 0} - {npc}
 
 
 def _worth_saying(memory: Memory, turn: int) -> bool:
