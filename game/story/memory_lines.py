@@ -96,11 +96,12 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         if line is None:
             continue
         who = await _who(turn, memory)
-        # A kind memory is brought up beside the greeting; a grievance replaces it, as news of a harm does,
-        # so one reply has one tone ("What can the Guild do for you?" never stands beside "I haven't
-        # forgotten it").
+        # A kind memory is brought up beside the greeting; a grievance replaces a greeting said again, as
+        # news of a harm does, so one reply has one tone ("What can the Guild do for you this time?" never
+        # stands beside "does not smile"). A first meeting's greeting is who they are, and stays.
+        again = await turn.memory.has_met(name)
         turn.say_cold(name, fill(rng.choice(line.text), {"name": character.short_name, "who": who,
-                                                          "memory": memory.text}), memory.valence < 0)
+                                                          "memory": memory.text}), memory.valence < 0 and again)
         turn.memory.note(IRAct(kind="recalled", character=name, detail=str(memory.seq)))
         turn.touch(name)
         return True
