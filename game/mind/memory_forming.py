@@ -50,6 +50,10 @@ class ActMemory:
     importance: float
     valence: float
     tags: tuple[str, ...]
+    own_valence: float | None = None
+    """How it felt to the one it was done to, when not as it looked to others: a bribe is a wrong to those
+    who watch, but to the one offered it is what their answer made it (Maud, paid, pours you a drink), and
+    their attitude, not a grievance, says so."""
 
 
 ACTS: dict[str, ActMemory] = {
@@ -60,7 +64,7 @@ ACTS: dict[str, ActMemory] = {
     "warn": ActMemory("{player} warned {target}{about}.", 0.5, 0.3, ("warn",)),
     "give": ActMemory("{player} gave {target} {detail}.", 0.55, 0.5, ("give", "kind")),
     "show": ActMemory("{player} showed {target} {detail}.", 0.4, 0.0, ("show",)),
-    "bribe": ActMemory("{player} offered {target} {detail} as a bribe.", 0.6, -0.3, ("bribe",)),
+    "bribe": ActMemory("{player} offered {target} {detail} as a bribe.", 0.6, -0.3, ("bribe",), own_valence=0.0),
     "follow": ActMemory("{player} followed {target}.", 0.3, -0.1, ("follow",)),
     "ask": ActMemory("{player} asked {target} about {detail}.", 0.2, 0.0, ("ask",)),
     "tell": ActMemory("{player} told {target} about {detail}.", 0.3, 0.1, ("tell",)),
@@ -193,7 +197,8 @@ async def _from_acts(planner: _Planner, people: _People, acts: Sequence[IRAct], 
                 own = witness == npc
                 text = how.text.format(player=player, target="me" if own else name, detail=act.detail or "something",
                                        about=f" of {act.detail}" if act.detail else "")
-                planner.remember(witness, text, how.importance * (1.0 if own else WITNESS_FACTOR), how.valence,
+                valence = how.own_valence if own and how.own_valence is not None else how.valence
+                planner.remember(witness, text, how.importance * (1.0 if own else WITNESS_FACTOR), valence,
                                  how.tags, about="" if own else npc)
 
 
