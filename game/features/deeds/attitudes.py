@@ -106,7 +106,8 @@ def covered(book: DeedBook, graph: GraphIndex, writes: GraphWrites, new: Iterabl
     """The relation news of this turn (``(edge ID, knower)`` of ``writes.knowings``) that a deed stands for:
     the relation a deed of the player's made, reaching someone who knows that deed (from before, or
     ``learned`` this turn, of the turn's ``new`` deeds or older ones). The deed moved them, or moves them
-    now; the relation does not move them again."""
+    now; the relation does not move them again. A relation a *neutral* deed made (a question) moves none
+    of those who saw the deed: nothing was done that they could hold against the player."""
     fresh = {deed.deed_id: deed for deed in new}
     knows: set[tuple[str, str]] = {(row.deed_id, row.knower) for row in learned}
     found: list[tuple[str, str]] = []
@@ -116,7 +117,12 @@ def covered(book: DeedBook, graph: GraphIndex, writes: GraphWrites, new: Iterabl
             continue
         for deed_id in {*book.by_knower.get(knower, ()), *(d for d, k in knows if k == knower)}:
             deed = fresh.get(deed_id) or book.deeds.get(deed_id)
-            if deed is not None and deed.target == edge.source and deed.turn == edge.valid_at and _moves(deed, graph):
+            if deed is None or deed.target != edge.source or deed.turn != edge.valid_at:
+                continue
+            if _moves(deed, graph) or (deed.actor in graph.player_ids and deed.valence == "neutral"
+                                       and knower in deed.witnesses):
+                # A neutral deed seen made it (the captain marks you as trouble for a question): those who
+                # watched saw it was only a question, and are not moved against the player for it.
                 found.append((edge_id, knower))
                 break
     return found
