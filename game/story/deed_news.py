@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.features.deeds.model import Deed, DeedBook, DeedKnowing
-from game.features.deeds.rules import APOLOGY, act_phrase
+from game.features.deeds.rules import APOLOGY, deed_phrase
 from game.graph.knowing_terms import DEFAULT_FLOOR
 from game.graph.models import Node
 from game.story.context import OBJECT_PRONOUNS, Turn
@@ -106,4 +106,4 @@ def act_words(turn: Turn, deed: Deed, target_name: str, told_by_target: bool = F
     if told_by_target:
         character = turn.world.character(target_name)
         who = OBJECT_PRONOUNS[character.pronoun if character else None]
-    return act_phrase(deed.act, who, deed.thing if deed.act in ("give", "show", "steal", APOLOGY) else "")
+    return deed_phrase(deed.act, who, deed.thing)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from game.features.deeds.model import Deed, DeedBook, DeedKnowing
-from game.features.deeds.rules import act_phrase
+from game.features.deeds.rules import deed_phrase
 from game.graph.index import GraphIndex
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
@@ -38,7 +38,7 @@ def made_relation(graph: GraphIndex, target: str, turn: int, writes: GraphWrites
 def _delta(deed: Deed, graph: GraphIndex, verb: str, weight: float) -> Delta:
     target = graph.nodes.get(deed.target)
     base = NEWS_HARM if deed.valence == "harmful" else NEWS_HELP
-    reason = f"{verb} you {act_phrase(deed.act, target.name if target else 'someone')}"[:200]
+    reason = f"{verb} you {deed_phrase(deed.act, target.name if target else 'someone', deed.thing)}"[:200]
     return Delta(*base, reason=reason).scaled(weight)
 
 

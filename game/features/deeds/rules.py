@@ -84,6 +84,16 @@ def is_news(act: str) -> bool:
     return valence_of(act) != "neutral"
 
 
+WITH_THING = frozenset({"give", "show", "steal", "apologize"})
+"""Acts said with what they used or were for, to the player's face: "gave a heel of salt-bread to Pell",
+"apologised to her for threatening her" (a question's topic or a warning's is nobody's news)."""
+
+
+def deed_phrase(act: str, target: str, thing: str = "") -> str:
+    """``act_phrase`` as a reason or a news line says it: with its thing only for ``WITH_THING`` acts."""
+    return act_phrase(act, target, thing if canonical(act) in WITH_THING else "")
+
+
 def act_phrase(act: str, target: str, thing: str = "") -> str:
     """The act's words with its target: "threatened Tibby", "gave the coin to Tibby"."""
     words = ACTS.get(canonical(act))
