@@ -37,6 +37,12 @@ DEED_TAGS = frozenset(tag for act in ACTS.values() for tag in act.tags)
 """The tags of a memory formed from something the player did in front of them (``memory_forming.ACTS``)."""
 
 DEED_LINES: tuple[MemoryLine, ...] = (
+    # An apology is amends for a harm, not a kindness out of nowhere: said as what it was.
+    MemoryLine(heard=True, about="other", tags=["apologize"],
+               text=["\"{who} says you came and said sorry,\" {name} says. \"So I hear.\""]),
+    MemoryLine(heard=False, about="other", tags=["apologize"],
+               text=["\"I heard you say sorry to {who},\" {name} says. \"About time.\""]),
+    MemoryLine(about="self", tags=["apologize"], text=["\"You said sorry, and I heard you,\" {name} says."]),
     MemoryLine(heard=True, sign="+", about="other", text=["\"You were kind to {who}, I heard,\" {name} says."]),
     MemoryLine(heard=True, sign="-", about="other",
                text=["\"I heard what you did to {who},\" {name} says."]),
