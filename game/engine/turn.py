@@ -15,7 +15,7 @@ import asyncio
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -78,11 +78,11 @@ from game.registry import default_registry
 from game.store.database import TurnRecord
 from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite
+from game.story.tiers import TierLines
 from game.text import strip_control
 from game.world import awareness
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
-from game.world.tiers import Tier
 from game.world.words import clean
 
 HISTORY_TURNS = 24
@@ -283,7 +283,7 @@ class TurnPipeline:
                  ending_titles: Mapping[str, str] | None = None,
                  gossip_settings: GossipSettings | None = None,
                  context_settings: ContextSettings | None = None,
-                 tier_lines: Callable[[str, Tier], str | None] | None = None) -> None:
+                 tier_lines: TierLines | None = None) -> None:
         self.state = state
         self.context_settings = context_settings or ContextSettings()
         self.context_providers: ProviderFactory = default_providers
@@ -521,7 +521,7 @@ class TurnPipeline:
         """The story's line for each tier change of someone on stage after the turn, by node ID."""
         said: dict[str, str] = {}
         for change in moved.changes:
-            line = self.tier_lines(change.name, change.after) if self.tier_lines and change.name in cast else None
+            line = self.tier_lines(change.name, change.after, change.before) if self.tier_lines and change.name in cast else None
             if line:
                 said[change.npc_id] = line
         return said
