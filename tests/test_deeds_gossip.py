@@ -71,3 +71,29 @@ def test_the_dead_and_the_absent_tell_nothing_of_deeds_or_relations() -> None:
     # Ness has no place (she is dead): her tie to Kestrel carries nothing from her.
     result = gossip_turn(graph, GraphWrites(), 17, {KESTREL.id: "chapel"}, GossipSettings(), 0, {})
     assert [t.teller for t in result.told] == []
+
+
+def test_a_harm_owned_up_to_is_no_longer_kept_back() -> None:
+    """Pell keeps his theft to himself until he confesses; then his friend Hob may tell it too."""
+    book = book_of(("deed-2-1", PELL.id, "steal", TIBBY.id))
+    book.add([], [DeedKnowing("deed-2-1", HOB.id, "seen", None, 1.0, 2)])
+    places = {PELL.id: "gull", HOB.id: "gull", KESTREL.id: "gull"}
+    assert deed_gossip(book, town(), places, 3, GossipSettings(), 0) == []
+    confession = Deed("deed-3-1", 3, PELL.id, "confess", KESTREL.id, "gull", "neutral", (), "Pell confessed to Kestrel.")
+    book.add([confession], [DeedKnowing("deed-3-1", w, "seen", None, 1.0, 3) for w in (PELL.id, KESTREL.id, HOB.id)])
+    told = deed_gossip(book, town(), places, 4, GossipSettings(), 0)
+    assert [k.deed_id for k in told] == ["deed-2-1"]  # the theft travels now; a confession is no news itself
+
+
+def test_an_apology_goes_with_the_harm_and_is_no_news_without_it() -> None:
+    book = book_of(("deed-2-1", "player", "threaten", TIBBY.id))
+    sorry = Deed("deed-3-1", 3, "player", "apologize", TIBBY.id, "stilts", "kind", (),
+                 "Wren apologised to Tibby for threatening her.", thing="threatening her")
+    book.add([sorry], [DeedKnowing("deed-3-1", w, "seen", None, 1.0, 3) for w in ("player", TIBBY.id)])
+    # At turn 3 the apology is this turn's own, yet it goes with the threat it answers.
+    told = deed_gossip(book, town(), {TIBBY.id: "stilts", HOB.id: "landing"}, 3, GossipSettings(), 0)
+    assert [(k.deed_id, k.knower, k.source) for k in told] == [("deed-2-1", HOB.id, TIBBY.id),
+                                                                ("deed-3-1", HOB.id, TIBBY.id)]
+    alone = book_of()
+    alone.add([sorry], [DeedKnowing("deed-3-1", w, "seen", None, 1.0, 3) for w in ("player", TIBBY.id)])
+    assert deed_gossip(alone, town(), {TIBBY.id: "stilts", HOB.id: "landing"}, 5, GossipSettings(), 0) == []

@@ -25,7 +25,7 @@ from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.mind.memory import Memory, MemoryBook, MemorySettings
 from game.mind.memory_consolidate import consolidate, deterministic_summary, valid_summary
-from game.mind.memory_forming import memory_rows
+from game.mind.memory_forming import HeardDeed, memory_rows
 from game.narrator.llm.ir import tidy_ir
 from game.world import World, load_world
 from game.world.ir import IRRelation, WorldIR
@@ -101,6 +101,24 @@ async def test_a_models_turn_is_remembered_from_its_relations_by_those_present()
     assert [(m.text, m.about) for m in book.of("npc-lise")] == [
         ("Hob trusts Wren since Wren bailed his ferry.", "npc-hob")]
     assert book.of("npc-lise")[0].importance < book.of("npc-hob")[0].importance
+
+
+async def test_word_of_a_deed_is_remembered_as_heard_from_its_teller_once() -> None:
+    wren = Node(id="npc-wren", name="Wren", type="individual", summary="The player.", first_seen_turn=0,
+                last_seen_turn=0, attributes={"player": True})
+    pell, ambry = (Node(id=f"npc-{n.lower()}", name=n, type="individual", summary=n, first_seen_turn=0,
+                        last_seen_turn=0) for n in ("Pell", "Ambry"))
+    graph = GraphIndex([wren, pell, ambry])
+    heard = HeardDeed("npc-pell", "Wren threatened Ambry.", "npc-ambry", -0.8, "npc-ambry", ("threaten", "cruel"))
+    rows = await memory_rows(MemoryBook(), graph, GraphWrites(), None, 5, deeds=[heard])
+    book = MemoryBook()
+    book.apply(rows)
+    [memory] = book.of("npc-pell")
+    assert (memory.text, memory.heard, memory.about) == ("Heard that Wren threatened Ambry (from Ambry).", True, "npc-ambry")
+    assert memory.valence < 0 and "threaten" in memory.tags
+    # Heard again later (a rumour from someone else): the first hearing is the memory.
+    again = await memory_rows(book, graph, GraphWrites(), None, 6, deeds=[heard])
+    assert again == []
 
 
 def test_a_model_cannot_claim_the_story_engines_acts() -> None:

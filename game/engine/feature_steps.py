@@ -17,6 +17,7 @@ from game.features.feature import Feature, Rows, TurnFacts
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import Delta
+from game.mind.memory_forming import HeardDeed
 from game.registry import Registry, default_registry
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR
@@ -33,6 +34,8 @@ class FeatureTurn:
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
     writes: GraphWrites | None = None
     """The turn's graph writes with the knower rows the steps so far added (None: they added none)."""
+    memories: tuple[HeardDeed, ...] = ()
+    """Deeds heard of this turn, for the memory step (``StepResult.memories``)."""
 
 
 async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str, Any], turn: int,
@@ -49,7 +52,7 @@ async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str,
         grown = writes.copy()
         grown.knowings.update(step.knowings)
     return FeatureTurn((*so_far.rows, *step.rows), (*so_far.attitudes, *step.attitudes),
-                       (*so_far.covered, *step.covered), grown)
+                       (*so_far.covered, *step.covered), grown, (*so_far.memories, *step.memories))
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ Meta commands (undo, save, ...) are not story turns; the session handles them be
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from game.engine.events import Event, MetaOutput, TurnFailed
@@ -43,10 +43,10 @@ from game.registry import default_registry
 from game.store.database import TurnRecord
 from game.store.pending import IdentityMerge
 from game.store.rows import RowWrite
+from game.story.tiers import TierLines
 from game.text import strip_control
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
-from game.world.tiers import Tier
 from game.world.words import clean
 
 AGAIN_WORDS = frozenset({"again", "g"})
@@ -82,7 +82,7 @@ class TurnPipeline:
                  ending_titles: Mapping[str, str] | None = None,
                  tunings: Mapping[str, Any] | None = None,
                  context_settings: ContextSettings | None = None,
-                 tier_lines: Callable[[str, Tier], str | None] | None = None,
+                 tier_lines: TierLines | None = None,
                  tuning: TurnTuning | None = None) -> None:
         self.state = state
         self.tuning = tuning or TurnTuning(seed, retrieval_settings or RetrievalSettings(),

@@ -55,9 +55,9 @@ from game.store.database import TurnRecord
 from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
 from game.store.told_log import Told
+from game.story.tiers import TierLines
 from game.world import awareness
 from game.world.ir import WorldIR
-from game.world.tiers import Tier
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class TurnTools:
     tuning: TurnTuning
     registry: Registry
     providers: ProviderFactory
-    tier_lines: Callable[[str, Tier], str | None] | None = None
+    tier_lines: TierLines | None = None
 
 
 @dataclass
@@ -303,7 +303,7 @@ async def _attitudes(draft: TurnDraft) -> None:
     lines = draft.tools.tier_lines
     if not result.scene.ending and lines is not None:
         for change in moved.changes:
-            line = lines(change.name, change.after) if change.name in result.scene.cast else None
+            line = lines(change.name, change.after, change.before) if change.name in result.scene.cast else None
             if line:
                 draft.spoken[change.npc_id] = line
     if draft.spoken:
@@ -316,7 +316,7 @@ async def _memories(draft: TurnDraft) -> None:
     state, narrator = draft.state, draft.tools.narrator
     summarizer = narrator.memory_summarizer if isinstance(narrator, SummarizingNarrator) else None
     draft.rows.extend(await memory_rows(state.memories, state.graph, draft.writes, draft.world_ir, draft.turn,
-                                        summarizer))
+                                        summarizer, draft.featured.memories, draft.featured.covered))
 
 
 def turn_steps(registry: Registry) -> list[tuple[str, Step]]:

@@ -22,6 +22,7 @@ from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
 from game.mind.attitude_rules import Delta
+from game.mind.memory_forming import HeardDeed
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
@@ -73,6 +74,8 @@ class StepResult:
     """Knower rows of the graph the step adds (word of a relation reaching someone: gossip's), by
     ``(edge ID, knower)``. The core joins them to the turn's graph writes before the next feature's step,
     so they commit, journal and undo with the graph's own writes, and the attitudes and memories read them."""
+    memories: tuple[HeardDeed, ...] = ()
+    """Word of the player's deeds heard this turn, for the memory step to remember as heard."""
 
 
 ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]

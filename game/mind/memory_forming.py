@@ -7,6 +7,9 @@ Who remembers what:
 - whoever learns this turn, by telling or gossip, how someone stands with the player (a ``told`` or
   ``rumour`` knower row of a relation from that person to the player) remembers it as heard, with lower
   importance (``MemorySettings.heard_factor``);
+- whoever hears of something the player *did* (a feature's ``HeardDeed``: "heard that Wren threatened
+  Tibby (from Maud)") remembers the deed as heard; the relation the deed made, reaching them this turn
+  too, is then the same news and not a second memory;
 - what an NPC said is kept in ``npc_said``: their first meeting with the player, each secret revealed,
   the last turn they brought a memory up. It never decays and is never evicted.
 Memories recalled this turn (brought up in a reply, or among the few the MEMORY section gives the
@@ -47,6 +50,10 @@ class ActMemory:
     importance: float
     valence: float
     tags: tuple[str, ...]
+    own_valence: float | None = None
+    """How it felt to the one it was done to, when not as it looked to others: a bribe is a wrong to those
+    who watch, but to the one offered it is what their answer made it (Maud, paid, pours you a drink), and
+    their attitude, not a grievance, says so."""
 
 
 ACTS: dict[str, ActMemory] = {
@@ -57,7 +64,7 @@ ACTS: dict[str, ActMemory] = {
     "warn": ActMemory("{player} warned {target}{about}.", 0.5, 0.3, ("warn",)),
     "give": ActMemory("{player} gave {target} {detail}.", 0.55, 0.5, ("give", "kind")),
     "show": ActMemory("{player} showed {target} {detail}.", 0.4, 0.0, ("show",)),
-    "bribe": ActMemory("{player} offered {target} {detail} as a bribe.", 0.6, -0.3, ("bribe",)),
+    "bribe": ActMemory("{player} offered {target} {detail} as a bribe.", 0.6, -0.3, ("bribe",), own_valence=0.0),
     "follow": ActMemory("{player} followed {target}.", 0.3, -0.1, ("follow",)),
     "ask": ActMemory("{player} asked {target} about {detail}.", 0.2, 0.0, ("ask",)),
     "tell": ActMemory("{player} told {target} about {detail}.", 0.3, 0.1, ("tell",)),
@@ -69,6 +76,28 @@ WITNESS_FACTOR = 0.8
 """A bystander's memory of an act is this much as important as the memory of the one it was done to."""
 PRIVATE_ACTS = frozenset({"ask", "tell"})
 """Acts only the one spoken to remembers: a question asked is nobody else's business."""
+
+
+@dataclass(frozen=True)
+class HeardDeed:
+    """Word of a deed of the player's reaching someone this turn, as a feature states it (``StepResult``):
+    the mind forms the memory, so its sequence numbers, bounds and consolidation stay the book's own."""
+
+    npc: str
+    """Who heard it (node ID)."""
+    sentence: str
+    """The deed as the deeds book says it: "Wren Tallis threatened Tibby Tarrant."."""
+    teller: str
+    """Who told them (node ID), or "" when nobody knows who."""
+    valence: float
+    about: str
+    """Whom it was done to (node ID)."""
+    tags: tuple[str, ...]
+    rumour: bool = False
+
+
+HEARD_DEED_IMPORTANCE = 0.7
+"""A deed heard of, before ``heard_factor``: what you did is weightier news than how someone stands."""
 
 
 @dataclass
@@ -106,9 +135,11 @@ class _Planner:
 
 
 async def memory_rows(book: MemoryBook, graph: GraphIndex, writes: GraphWrites, ir: WorldIR | None, turn: int,
-                      summarizer: Summarizer | None = None) -> list[RowWrite]:
+                      summarizer: Summarizer | None = None, deeds: Sequence[HeardDeed] = (),
+                      covered: Iterable[tuple[str, str]] = ()) -> list[RowWrite]:
     """The memory rows turn ``turn`` writes. ``ir`` is None when the turn has no World IR (nothing was
-    seen, though word may still travel)."""
+    seen, though word may still travel). ``deeds``: word of the player's deeds heard this turn;
+    ``covered``: the relation news (``(edge ID, knower)``) those deeds stand for."""
     planner = _Planner(book.copy(), turn)
     people = _People(graph, writes)
     player = people.player()
@@ -124,7 +155,8 @@ async def memory_rows(book: MemoryBook, graph: GraphIndex, writes: GraphWrites, 
         for npc in present:
             for memory in planner.book.relevant(npc, turn, CONTEXT_RECALL):
                 planner.recall(npc, memory.seq, every=CONTEXT_RECALL_EVERY)
-    await _heard(planner, graph, writes, player)
+    await _heard(planner, graph, writes, player, set(covered))
+    _heard_deeds(planner, graph, writes, deeds)
     for npc in sorted(planner.touched):
         _keep_within_bounds(planner, npc)
         for row in await consolidate(planner.book, npc, turn, player_name, summarizer):
@@ -165,7 +197,8 @@ async def _from_acts(planner: _Planner, people: _People, acts: Sequence[IRAct], 
                 own = witness == npc
                 text = how.text.format(player=player, target="me" if own else name, detail=act.detail or "something",
                                        about=f" of {act.detail}" if act.detail else "")
-                planner.remember(witness, text, how.importance * (1.0 if own else WITNESS_FACTOR), how.valence,
+                valence = how.own_valence if own and how.own_valence is not None else how.valence
+                planner.remember(witness, text, how.importance * (1.0 if own else WITNESS_FACTOR), valence,
                                  how.tags, about="" if own else npc)
 
 
@@ -185,11 +218,13 @@ async def _from_relations(planner: _Planner, people: _People, relations: Sequenc
                              relation.strength, (relation.relation.lower(),), about="" if own else other)
 
 
-async def _heard(planner: _Planner, graph: GraphIndex, writes: GraphWrites, player: Node) -> None:
-    """Those told this turn how someone stands with the player remember it as heard."""
+async def _heard(planner: _Planner, graph: GraphIndex, writes: GraphWrites, player: Node,
+                 covered: set[tuple[str, str]]) -> None:
+    """Those told this turn how someone stands with the player remember it as heard (unless a deed they
+    heard of stands for it: ``covered``)."""
     settings = planner.book.settings
     for row in sorted(writes.knowings.values(), key=lambda r: (r.knower, r.edge_id)):
-        if row.how not in ("told", "rumour") or row.knower in graph.player_ids:
+        if row.how not in ("told", "rumour") or row.knower in graph.player_ids or (row.edge_id, row.knower) in covered:
             continue
         edge = writes.edges.get(row.edge_id) or graph.open_edges.get(row.edge_id)
         if edge is None or edge.target not in graph.player_ids or edge.source == row.knower:
@@ -202,6 +237,20 @@ async def _heard(planner: _Planner, graph: GraphIndex, writes: GraphWrites, play
         importance = (0.3 + 0.5 * abs(edge.strength)) * settings.heard_factor * (0.8 if row.how == "rumour" else 1.0)
         planner.remember(knower.id, f"Heard from {told_by}: {edge.fact}", importance, edge.strength,
                          (edge.relation.lower(), "heard"), heard=True, about=about.id)
+
+
+def _heard_deeds(planner: _Planner, graph: GraphIndex, writes: GraphWrites, deeds: Sequence[HeardDeed]) -> None:
+    """Those who heard of a deed of the player's remember it as heard, and from whom."""
+    factor = planner.book.settings.heard_factor
+    for heard in deeds:
+        knower = _node(graph, writes, heard.npc)
+        if knower is None or knower.type != "individual" or heard.npc in graph.player_ids:
+            continue
+        teller = _node(graph, writes, heard.teller) if heard.teller else None
+        source = f" (from {teller.name})" if teller is not None else ""
+        planner.remember(heard.npc, f"Heard that {heard.sentence.rstrip('.')}{source}.",
+                         HEARD_DEED_IMPORTANCE * factor * (0.8 if heard.rumour else 1.0), heard.valence,
+                         (*heard.tags, "heard"), heard=True, about=heard.about)
 
 
 def _keep_within_bounds(planner: _Planner, npc: str) -> None:

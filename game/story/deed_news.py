@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.features.deeds.model import Deed, DeedBook, DeedKnowing
-from game.features.deeds.rules import act_phrase
+from game.features.deeds.rules import APOLOGY, deed_phrase
 from game.graph.knowing_terms import DEFAULT_FLOOR
 from game.graph.models import Node
 from game.story.context import OBJECT_PRONOUNS, Turn
@@ -52,9 +52,26 @@ def heard_deeds(turn: Turn, hearer: Node, player: Node, people: set[str]) -> lis
             continue  # news of one's own people only: what moved them (game.features.deeds.attitudes)
         if news_key(hearer.name, deed) in turn.play.story.news_told:
             continue
+        if _amends_known(book, deed, hearer.id):
+            continue  # the apology that answers it is the news now, and says what it was for
         found.append((deed, row))
     found.sort(key=lambda pair: (-int(pair[0].target in people), -pair[1].since_turn, pair[0].deed_id))
     return found
+
+
+def _amends_known(book: DeedBook, harm: Deed, hearer: str) -> bool:
+    """Whether ``hearer`` knows an apology of the player's that answers ``harm``."""
+    return any(book.knowing(a.deed_id, hearer) is not None for a in book.amends(harm))
+
+
+def answered_keys(turn: Turn, hearer: Node, apology: Deed) -> list[str]:
+    """The news keys of the harms ``apology`` answers that ``hearer`` knows: said with the apology's news,
+    they are not said again as news of their own."""
+    book = book_of(turn)
+    if book is None or apology.act != APOLOGY:
+        return []
+    return [news_key(hearer.name, harm) for harm, _ in book.known_by(hearer.id)
+            if harm.valence == "harmful" and apology in book.amends(harm)]
 
 
 def said_as_deed(turn: Turn, hearer: Node, about: str, made: int) -> bool:
@@ -89,4 +106,4 @@ def act_words(turn: Turn, deed: Deed, target_name: str, told_by_target: bool = F
     if told_by_target:
         character = turn.world.character(target_name)
         who = OBJECT_PRONOUNS[character.pronoun if character else None]
-    return act_phrase(deed.act, who, deed.thing if deed.act in ("give", "show", "steal") else "")
+    return deed_phrase(deed.act, who, deed.thing)

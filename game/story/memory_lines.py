@@ -37,6 +37,12 @@ DEED_TAGS = frozenset(tag for act in ACTS.values() for tag in act.tags)
 """The tags of a memory formed from something the player did in front of them (``memory_forming.ACTS``)."""
 
 DEED_LINES: tuple[MemoryLine, ...] = (
+    # An apology is amends for a harm, not a kindness out of nowhere: said as what it was.
+    MemoryLine(heard=True, about="other", tags=["apologize"],
+               text=["\"{who} says you came and said sorry,\" {name} says. \"So I hear.\""]),
+    MemoryLine(heard=False, about="other", tags=["apologize"],
+               text=["\"I heard you say sorry to {who},\" {name} says. \"About time.\""]),
+    MemoryLine(about="self", tags=["apologize"], text=["\"You said sorry, and I heard you,\" {name} says."]),
     MemoryLine(heard=True, sign="+", about="other", text=["\"You were kind to {who}, I heard,\" {name} says."]),
     MemoryLine(heard=True, sign="-", about="other",
                text=["\"I heard what you did to {who},\" {name} says."]),
@@ -81,8 +87,10 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         last = memory_view.said_turn(npc, RECALLED)
         if last is not None and turn.number - last < RECALL_GAP:
             continue
+        own = await _own_people(turn, npc)
         candidates = [m for m in memory_view.relevant(npc)
-                      if _worth_saying(m, turn.number) and feels_like(turn, name, m.valence)][:CANDIDATES]
+                      if _worth_saying(m, turn.number) and feels_like(turn, name, m.valence)
+                      and (not m.about or m.about in own or not DEED_TAGS.intersection(m.tags))][:CANDIDATES]
         if not candidates:
             continue
         # Its own generator: whether and which memory comes up never changes the turn's other choices.
@@ -94,10 +102,12 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         if line is None:
             continue
         who = await _who(turn, memory)
-        # A memory is brought up beside the greeting, not instead of it; its own words carry no smile
-        # or frown that the greeting could contradict (news, which is the event, replaces a greeting).
-        turn.log.say(fill(rng.choice(line.text), {"name": character.short_name, "who": who,
-                                                   "memory": memory.text}))
+        # A kind memory is brought up beside the greeting; a grievance replaces a greeting said again, as
+        # news of a harm does, so one reply has one tone ("What can the Guild do for you this time?" never
+        # stands beside "does not smile"). A first meeting's greeting is who they are, and stays.
+        again = await turn.memory.has_met(name)
+        turn.say_cold(name, fill(rng.choice(line.text), {"name": character.short_name, "who": who,
+                                                          "memory": memory.text}), memory.valence < 0 and again)
         turn.memory.note(IRAct(kind="recalled", character=name, detail=str(memory.seq)))
         turn.touch(name)
         return True
@@ -112,6 +122,12 @@ async def talk_again(turn: Turn, character: CharacterDef) -> None:
     if await recall(turn, only=character, chance=1.0):
         return
     turn.log.say(f"{character.short_name} gives you a nod; you have spoken before.")
+
+
+async def _own_people(turn: Turn, npc: str) -> set[str]:
+    """Those ``npc`` holds by a warm tie: only a deed done to them moved ``npc`` (game.features.deeds.attitudes),
+    so only of them is "I haven't forgotten what you did" not a chill that /relationship lacks."""
+    return {e.other_end(npc) for e in await turn.rules.view.reader.open_edges_of(npc) if e.strength > 0} - {npc}
 
 
 def _worth_saying(memory: Memory, turn: int) -> bool:

@@ -13,7 +13,7 @@ would be noise, and warmth is shown where the tier line already goes).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from typing import Protocol
 
 from game.mind.attitude_rules import ACT_REASONS, act_delta
 from game.story.context import Turn
@@ -21,7 +21,7 @@ from game.story.prose import fill, pick
 from game.world import CharacterDef, World
 from game.world.ir import IRAttitude
 from game.world.schema import Effects
-from game.world.tiers import Tier
+from game.world.tiers import TIERS, Tier
 
 COLD_TIERS: frozenset[str] = frozenset({"HOSTILE", "UNFRIENDLY"})
 """Tiers at which a character's line takes the place of their greeting (warmer ones add it after)."""
@@ -110,10 +110,28 @@ def change_line(world: World, name: str, tier: Tier, rng: random.Random) -> str 
     return fill(pick(world, variants, rng), {"name": character.short_name})
 
 
-def tier_change_lines(world: World, seed: int) -> Callable[[str, Tier], str | None]:
+class TierLines(Protocol):
+    """The story's line for a tier change (``tier_change_lines``); ``before``: the tier it came from."""
+
+    def __call__(self, name: str, tier: Tier, before: Tier | None = None) -> str | None: ...
+
+
+def speaks_of(tier: Tier, before: Tier | None) -> bool:
+    """Whether a change into ``tier`` from ``before`` is the way its line speaks: a cold tier's line ("will
+    not look at you now") of a fall, a warm tier's ("You'll do") of a rise. Hob thawing from HOSTILE to
+    UNFRIENDLY after an apology is not "will not look at you now"; the apology's own reply shows it."""
+    if before is None or tier == "NEUTRAL":
+        return True
+    rose = TIERS.index(tier) > TIERS.index(before)
+    return rose == (tier not in COLD_TIERS)
+
+
+def tier_change_lines(world: World, seed: int) -> TierLines:
     """``change_line`` for the turn pipeline: the same seed and change always pick the same variant."""
 
-    def line(name: str, tier: Tier) -> str | None:
+    def line(name: str, tier: Tier, before: Tier | None = None) -> str | None:
+        if not speaks_of(tier, before):
+            return None
         return change_line(world, name, tier, random.Random(f"{seed}:{name}:{tier}"))
 
     return line

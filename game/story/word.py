@@ -146,6 +146,7 @@ async def react_to_news(turn: Turn) -> bool:
                 if line is None or target is None:
                     continue
                 play.story.news_told.append(deed_news.news_key(character.name, deed))
+                play.story.news_told.extend(deed_news.answered_keys(turn, hearer, deed))  # said with it
                 # The relation the deed made is the same news: it is not told again as a second one.
                 play.story.news_told.extend(f"{character.name}|{edge.id}" for edge, _, who in relations
                                             if who.id == deed.target)

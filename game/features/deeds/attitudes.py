@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from game.features.deeds.model import Deed, DeedBook, DeedKnowing
-from game.features.deeds.rules import act_phrase
+from game.features.deeds.rules import deed_phrase
 from game.graph.index import GraphIndex
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import NEWS_HARM, NEWS_HELP, Delta, news_weight
 from game.mind.attitude_turn import closeness
+from game.mind.memory_forming import ACTS as MEMORY_ACTS
+from game.mind.memory_forming import HeardDeed
 
 
 def made_relation(graph: GraphIndex, target: str, turn: int, writes: GraphWrites | None = None) -> Edge | None:
@@ -36,7 +38,7 @@ def made_relation(graph: GraphIndex, target: str, turn: int, writes: GraphWrites
 def _delta(deed: Deed, graph: GraphIndex, verb: str, weight: float) -> Delta:
     target = graph.nodes.get(deed.target)
     base = NEWS_HARM if deed.valence == "harmful" else NEWS_HELP
-    reason = f"{verb} you {act_phrase(deed.act, target.name if target else 'someone')}"[:200]
+    reason = f"{verb} you {deed_phrase(deed.act, target.name if target else 'someone', deed.thing)}"[:200]
     return Delta(*base, reason=reason).scaled(weight)
 
 
@@ -81,12 +83,31 @@ def heard(book: DeedBook, graph: GraphIndex, rows: Iterable[DeedKnowing]) -> lis
     return moved
 
 
+def remembered(book: DeedBook, graph: GraphIndex, rows: Iterable[DeedKnowing]) -> list[HeardDeed]:
+    """What those who heard of a deed of the player's this turn (``rows``) remember of it, the first time:
+    "heard that Wren threatened Tibby (from Maud)"."""
+    found: list[HeardDeed] = []
+    for row in rows:
+        deed = book.deeds.get(row.deed_id)
+        if deed is None or row.how == "seen" or not _moves(deed, graph) or deed.target == row.knower:
+            continue
+        if (before := book.knowing(row.deed_id, row.knower)) is not None and before.since_turn < row.since_turn:
+            continue  # heard again: the first hearing is the memory
+        how = MEMORY_ACTS.get(deed.act)
+        valence = how.valence if how is not None else (0.4 if deed.valence == "kind" else -0.5)
+        found.append(HeardDeed(row.knower, deed.sentence,
+                               row.source or "", valence, deed.target, how.tags if how is not None else (deed.act,),
+                               rumour=row.how == "rumour"))
+    return found
+
+
 def covered(book: DeedBook, graph: GraphIndex, writes: GraphWrites, new: Iterable[Deed],
             learned: Iterable[DeedKnowing]) -> list[tuple[str, str]]:
     """The relation news of this turn (``(edge ID, knower)`` of ``writes.knowings``) that a deed stands for:
     the relation a deed of the player's made, reaching someone who knows that deed (from before, or
     ``learned`` this turn, of the turn's ``new`` deeds or older ones). The deed moved them, or moves them
-    now; the relation does not move them again."""
+    now; the relation does not move them again. A relation a *neutral* deed made (a question) moves none
+    of those who saw the deed: nothing was done that they could hold against the player."""
     fresh = {deed.deed_id: deed for deed in new}
     knows: set[tuple[str, str]] = {(row.deed_id, row.knower) for row in learned}
     found: list[tuple[str, str]] = []
@@ -96,7 +117,12 @@ def covered(book: DeedBook, graph: GraphIndex, writes: GraphWrites, new: Iterabl
             continue
         for deed_id in {*book.by_knower.get(knower, ()), *(d for d, k in knows if k == knower)}:
             deed = fresh.get(deed_id) or book.deeds.get(deed_id)
-            if deed is not None and deed.target == edge.source and deed.turn == edge.valid_at and _moves(deed, graph):
+            if deed is None or deed.target != edge.source or deed.turn != edge.valid_at:
+                continue
+            if _moves(deed, graph) or (deed.actor in graph.player_ids and deed.valence == "neutral"
+                                       and knower in deed.witnesses):
+                # A neutral deed seen made it (the captain marks you as trouble for a question): those who
+                # watched saw it was only a question, and are not moved against the player for it.
                 found.append((edge_id, knower))
                 break
     return found

@@ -1,11 +1,15 @@
 """Discretion: what a person keeps to themselves. Nobody volunteers a harmful deed of their own or of their
 close people (a strong, warm tie toward them): the guilty do not spread their own crimes, and a friend of
-the player keeps the player's worst to themselves. Witnesses and the wronged tell freely.
+the player keeps the player's worst to themselves. Witnesses and the wronged tell freely. What its doer has
+owned up to is no longer kept back: a harm they have since apologised for (the apology travels with it,
+``game.features.deeds.gossip``) or any of theirs before a confession (a ``confess`` deed, a model's or a
+world's).
 """
 
 from __future__ import annotations
 
-from game.features.deeds.model import Deed
+from game.features.deeds.model import Deed, DeedBook
+from game.features.deeds.rules import CONFESS
 from game.graph.index import GraphIndex
 
 
@@ -20,8 +24,17 @@ def close_people(graph: GraphIndex, person: str, at_least: float) -> set[str]:
     return found
 
 
-def withholds(deed: Deed, teller: str, teller_close: set[str]) -> bool:
-    """Whether ``teller`` keeps ``deed`` back: a harmful deed that shames themselves or their own people."""
-    if deed.valence != "harmful":
+def withholds(deed: Deed, teller: str, teller_close: set[str], book: DeedBook | None = None) -> bool:
+    """Whether ``teller`` keeps ``deed`` back: a harmful deed that shames themselves or their own people,
+    unless its doer has owned up to it (``owned_up``)."""
+    if deed.valence != "harmful" or (deed.actor != teller and deed.actor not in teller_close):
         return False
-    return deed.actor == teller or deed.actor in teller_close
+    return book is None or not owned_up(book, deed)
+
+
+def owned_up(book: DeedBook, deed: Deed) -> bool:
+    """Whether ``deed``'s doer has since apologised for it or confessed (at its turn or after)."""
+    if book.amends(deed):
+        return True
+    return any(other.act == CONFESS and other.actor == deed.actor and other.turn >= deed.turn
+               for other in (book.deeds.get(d) for d in book.confessions.get(deed.actor, ())) if other is not None)

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from game.features.deeds.attitudes import covered, heard, witnessed
+from game.features.deeds.attitudes import covered, heard, remembered, witnessed
 from game.features.deeds.commands import why_lines
 from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
@@ -44,12 +44,15 @@ class DeedsFeature(Feature):
     async def after_turn(self, facts: TurnFacts) -> StepResult:
         deeds, seen = await turn_deeds(facts)
         book = facts.state if isinstance(facts.state, DeedBook) else DeedBook()
-        # Only deeds known before this turn travel: who saw this turn's deeds is exactly who knows them now.
+        # Only deeds known before this turn travel (who saw this turn's deeds is exactly who knows them
+        # now), but this turn's are in the book: an apology just said goes with the harm it answers.
         rules = facts.tuning if isinstance(facts.tuning, GossipSettings) else GossipSettings()
-        told = deed_gossip(book, facts.graph, facts.places, facts.turn, rules, facts.seed)
+        now = book.updated([*(d.row() for d in deeds), *(k.row() for k in seen)]) if deeds else book
+        told = deed_gossip(now, facts.graph, facts.places, facts.turn, rules, facts.seed)
         return StepResult(tuple([*(d.row() for d in deeds), *(k.row() for k in [*seen, *told])]),
-                          tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(book, facts.graph, told)]),
-                          tuple(covered(book, facts.graph, facts.writes, deeds, [*seen, *told])))
+                          tuple([*witnessed(deeds, facts.graph, facts.writes), *heard(now, facts.graph, told)]),
+                          tuple(covered(book, facts.graph, facts.writes, deeds, [*seen, *told])),
+                          memories=tuple(remembered(now, facts.graph, told)))
 
     provides_context: ClassVar[bool] = True
 

@@ -5,6 +5,11 @@ seed; the pairs are the people placed on the stage and their strong ties, never 
 passes on the deed that most concerns the listener's own people, then the freshest. What never travels:
 neutral acts (asking, talking, looking), a deed learned this very turn, a deed below the floor, and what
 discretion keeps back (``discretion.withholds``). The dead and the absent (no place) neither tell nor hear.
+
+An apology travels with the harm it answers: whoever passes on "you threatened Tibby" and knows you said
+sorry for it says both in one exchange, even when the apology was this very turn (Tibby, forgiving you,
+does not tell her grandfather only half of it). An apology alone is no news to someone who never heard of
+the harm: it is told with it, or after it.
 """
 
 from __future__ import annotations
@@ -13,8 +18,8 @@ import random
 from collections.abc import Iterator, Mapping
 
 from game.features.deeds.discretion import close_people, withholds
-from game.features.deeds.model import DeedBook, DeedHow, DeedKnowing, keep_better
-from game.features.deeds.rules import is_news
+from game.features.deeds.model import Deed, DeedBook, DeedHow, DeedKnowing, keep_better
+from game.features.deeds.rules import APOLOGY, is_news
 from game.features.gossip import ATTEMPTS_PER_EXCHANGE, GossipSettings, candidate_pairs
 from game.graph.index import GraphIndex
 from game.graph.models import Edge
@@ -69,8 +74,10 @@ def best_deed(book: DeedBook, learned: Mapping[tuple[str, str], DeedKnowing], gr
         heard = learned.get((deed_id, listener)) or book.knowing(deed_id, listener)
         if confidence < settings.floor or (heard is not None and heard.confidence >= confidence):
             continue
-        if withholds(deed, teller, teller_close):
+        if withholds(deed, teller, teller_close, book):
             continue
+        if deed.act == APOLOGY and not _knows_harm(book, learned, graph, deed, listener):
+            continue  # sorry for what? It comes with the harm (``amends_told``), or after it
         # About the listener's own people: what was done to them (the player's deeds touch everyone).
         relevant = int(deed.target in people or (deed.actor in people and deed.actor not in graph.player_ids))
         rank = (relevant, row.since_turn, deed.turn, _reverse(deed_id))
@@ -78,6 +85,36 @@ def best_deed(book: DeedBook, learned: Mapping[tuple[str, str], DeedKnowing], gr
             how: DeedHow = "told" if row.how == "seen" else "rumour"
             best = (rank, DeedKnowing(deed_id, listener, how, teller, confidence, turn))
     return best
+
+
+def _knows_harm(book: DeedBook, learned: Mapping[tuple[str, str], DeedKnowing], graph: GraphIndex,
+                apology: Deed, listener: str) -> bool:
+    """Whether ``listener`` knows (or has just learned) a harm that ``apology`` answers."""
+    known = {*book.by_knower.get(listener, ()), *(d for d, k in learned if k == listener)}
+    for deed_id in known:
+        harm = book.deeds.get(deed_id)
+        if harm is not None and harm.actor == apology.actor and harm.valence == "harmful" \
+                and apology in book.amends(harm):
+            return True
+    return False
+
+
+def amends_told(book: DeedBook, learned: Mapping[tuple[str, str], DeedKnowing], graph: GraphIndex,
+                told: DeedKnowing, teller: str) -> list[DeedKnowing]:
+    """The apologies for the harm just ``told`` that ``teller`` knows and the listener does not: they go
+    with it, as surely as the harm does (an apology seen this very turn included)."""
+    harm = book.deeds.get(told.deed_id)
+    if harm is None:
+        return []
+    found = []
+    for apology in book.amends(harm):
+        row = book.knowing(apology.deed_id, teller)
+        heard = learned.get((apology.deed_id, told.knower)) or book.knowing(apology.deed_id, told.knower)
+        if row is None or heard is not None:
+            continue
+        how: DeedHow = "told" if row.how == "seen" else "rumour"
+        found.append(DeedKnowing(apology.deed_id, told.knower, how, teller, told.confidence, told.since_turn))
+    return found
 
 
 def deed_gossip(book: DeedBook, graph: GraphIndex, places: Mapping[str, str], turn: int,
@@ -102,9 +139,12 @@ def deed_gossip(book: DeedBook, graph: GraphIndex, places: Mapping[str, str], tu
                   if (found := best_deed(book, learned, graph, teller, listener, settings, turn)) is not None]
         if not offers:
             continue
-        (_, row), _teller = max(offers, key=lambda offer: offer[0][0])
+        (_, row), teller = max(offers, key=lambda offer: offer[0][0])
         kept = keep_better(learned.get(row.key) or book.knowing(*row.key), row)
         if kept is row:
             learned[row.key] = row
             told.append(row)
+            for amends in amends_told(book, learned, graph, row, teller):
+                learned[amends.key] = amends
+                told.append(amends)
     return told

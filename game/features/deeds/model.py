@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
-from game.features.deeds.rules import VALENCES, Valence
+from game.features.deeds.rules import APOLOGY, CONFESS, DOING, VALENCES, Valence
 from game.store import decoded
 from game.store.rows import RowWrite, Scalar
 
@@ -113,6 +113,10 @@ class DeedBook:
     by_knower: dict[str, set[str]] = field(default_factory=dict)
     last_told: dict[tuple[str, str], int] = field(default_factory=dict)
     """The last turn each pair passed on a deed (either way round): deed gossip's cooldown."""
+    apologies: dict[str, list[str]] = field(default_factory=dict)
+    """Each actor's apologies (deed IDs, oldest first): few, and read for every harm that travels."""
+    confessions: dict[str, list[str]] = field(default_factory=dict)
+    """Each actor's confessions (deed IDs): what discretion reads to let their harms be told."""
 
     @classmethod
     def from_rows(cls, deeds: Iterable[Mapping[str, Scalar]], knowers: Iterable[Mapping[str, Scalar]]) -> DeedBook:
@@ -123,6 +127,9 @@ class DeedBook:
     def add(self, deeds: Iterable[Deed], knowings: Iterable[DeedKnowing]) -> None:
         for deed in deeds:
             self.deeds[deed.deed_id] = deed
+            for act, index in ((APOLOGY, self.apologies), (CONFESS, self.confessions)):
+                if deed.act == act and deed.deed_id not in index.get(deed.actor, []):
+                    index.setdefault(deed.actor, []).append(deed.deed_id)
         for knowing in knowings:
             self.knowings[knowing.key] = knowing
             self.by_knower.setdefault(knowing.knower, set()).add(knowing.deed_id)
@@ -133,7 +140,8 @@ class DeedBook:
     def updated(self, rows: Sequence[RowWrite]) -> DeedBook:
         """A copy with a committed turn's rows applied (rows of other tables are ignored)."""
         book = DeedBook(dict(self.deeds), dict(self.knowings), {k: set(v) for k, v in self.by_knower.items()},
-                        dict(self.last_told))
+                        dict(self.last_told), {k: list(v) for k, v in self.apologies.items()},
+                        {k: list(v) for k, v in self.confessions.items()})
         deeds = [Deed.from_row(r.row) for r in rows if r.table == DEEDS and r.row is not None]
         knowings = [DeedKnowing.from_row(r.row) for r in rows if r.table == KNOWERS and r.row is not None]
         book.add(deeds, knowings)
@@ -147,6 +155,23 @@ class DeedBook:
 
     def knowing(self, deed_id: str, knower: str) -> DeedKnowing | None:
         return self.knowings.get((deed_id, knower))
+
+    def amends(self, harm: Deed) -> list[Deed]:
+        """The apologies that answer ``harm``: its actor's, at its turn or later, for that kind of act, to the
+        one harmed, or to someone else naming them ("sorry for threatening Tibby", said to Hob)."""
+        if harm.valence != "harmful":
+            return []
+        word = DOING.get(harm.act, harm.act).split()[0]
+        harmed = {w.strip(".,").casefold() for w in harm.sentence.split()}
+        found = []
+        for deed_id in self.apologies.get(harm.actor, ()):
+            apology = self.deeds.get(deed_id)
+            if apology is None or apology.turn < harm.turn or not apology.thing.startswith(word):
+                continue
+            named = {w.casefold() for w in apology.thing.split()[1:]} - {"from", "to", "her", "him", "them"}
+            if apology.target == harm.target or (named and named <= harmed):
+                found.append(apology)
+        return found
 
     def on_turn(self, turn: int) -> list[Deed]:
         return [deed for deed in self.deeds.values() if deed.turn == turn]

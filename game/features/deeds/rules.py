@@ -41,8 +41,14 @@ ACTS: dict[str, ActWords] = {
     "talk": ActWords("neutral", "talked to"),
     "follow": ActWords("neutral", "followed"),
     "look": ActWords("neutral", "looked at"),
+    "confess": ActWords("neutral", "confessed to"),
 }
 """Every act the parser resolves, by its canonical word (the contract's ``act``)."""
+
+APOLOGY = "apologize"
+"""The act that answers a harm (``DeedBook.amends``): it travels with the harm, and lifts discretion."""
+CONFESS = "confess"
+"""An act that owns up to one's own harms: after it, discretion no longer keeps them back."""
 
 ALIASES: dict[str, str] = {"say": "tell", "apologise": "apologize", "take": "steal", "intimidate": "threaten",
                            "assist": "help", "aid": "help", "pay": "bribe", "rob": "steal", "pickpocket": "steal"}
@@ -76,6 +82,16 @@ def valence_of(act: str) -> Valence:
 def is_news(act: str) -> bool:
     """Whether word of ``act`` travels: asking, talking and looking are nobody's news."""
     return valence_of(act) != "neutral"
+
+
+WITH_THING = frozenset({"give", "show", "steal", "apologize"})
+"""Acts said with what they used or were for, to the player's face: "gave a heel of salt-bread to Pell",
+"apologised to her for threatening her" (a question's topic or a warning's is nobody's news)."""
+
+
+def deed_phrase(act: str, target: str, thing: str = "") -> str:
+    """``act_phrase`` as a reason or a news line says it: with its thing only for ``WITH_THING`` acts."""
+    return act_phrase(act, target, thing if canonical(act) in WITH_THING else "")
 
 
 def act_phrase(act: str, target: str, thing: str = "") -> str:
