@@ -12,11 +12,11 @@ from the game's graph (``open_relations``).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from game.explore.chooser import candidates, item_word
-from game.explore.goals import producers, step_toward
+from game.explore.goals import FIRED, fired_flags, producers, step_toward
 from game.graph.index import GraphIndex
 from game.world import World
 from game.world.scene import SceneState
@@ -52,7 +52,7 @@ def _made(world: World, effects: Effects) -> set[Relation]:
 def _unmet(world: World, when: Conditions, flags: set[str], items: set[str],
            relations: Mapping[Relation, float], cast: frozenset[str] = frozenset()) -> Needs:
     """The flags, items and relations ``when`` asks for that the game lacks (an ``any`` met by one of them)."""
-    need_flags = {f for f in when.flags if not f.startswith("!") and f not in flags}
+    need_flags = {f for f in when.flags if not f.startswith("!") and f not in flags} | (fired_flags(when) - flags)
     need_items = {i for i in when.items if not i.startswith("!") and i not in items}
     need_relations = {key for r in when.relations if not r.negated
                       if (key := _relation(world, r.source, r.target, r.relation)) not in relations
@@ -108,16 +108,18 @@ def open_relations(graph: GraphIndex) -> dict[Relation, float]:
 
 def frontier(world: World, scene: SceneState, ending: str,
              relations: Mapping[Relation, float] | None = None,
-             opens: tuple[Conditions, str] | None = None) -> Frontier:
+             opens: tuple[Conditions, str] | None = None, typed: Sequence[str] = ()) -> Frontier:
     """What can be done now toward ``ending``; ``relations``: the game's open relations (``open_relations``).
-    ``opens``: toward a barrier instead (what it requires, the place behind it; ``goals.barrier_goals``)."""
+    ``opens``: toward a barrier instead (what it requires, the place behind it; ``goals.barrier_goals``), or
+    toward a content target, whose ``typed`` commands are typed there once it holds (``targets``)."""
     relations = relations or {}
     found = _producers(world)
     flags = {name for name, value in scene.flags.items() if value}
+    flags |= {FIRED + beat for beat in (scene.story.fired if scene.story is not None else [])}
     items = set(scene.inventory)
     shared = set() if opens else _shared_flags(world, found, ending)
     # Each producer with whether it was reached through a shared flag: that chain is played last.
-    level = ([((Effects(), opens[0], [], opens[1]), False)] if opens else
+    level: list[tuple[Producer, bool]] = ([((Effects(), opens[0], list(typed), opens[1]), False)] if opens else
              [(p, False) for p in found if p[0].ending == ending])
     seen: set[int] = set()
     deferred: Frontier | None = None
@@ -193,12 +195,13 @@ def _as_frontier(ready: list[Producer]) -> Frontier:
 
 
 def toward(world: World, scene: SceneState, ending: str, relations: Mapping[Relation, float] | None = None,
-           tried: Mapping[str, int] | None = None, opens: tuple[Conditions, str] | None = None) -> str | None:
+           tried: Mapping[str, int] | None = None, opens: tuple[Conditions, str] | None = None,
+           typed: Sequence[str] = ()) -> str | None:
     """The frontier's command when it can be typed here, else the first step toward its place (None: no
     frontier, or nothing of it to do from here). ``tried``: how often this game typed each command; one typed
     ``AGAIN`` times already is left to roaming (a cold person who will not answer it, whatever the scene says)."""
     tried = tried or {}
-    ahead = frontier(world, scene, ending, relations, opens)
+    ahead = frontier(world, scene, ending, relations, opens, typed)
     fresh = {c for c in ahead.commands if tried.get(c, 0) < AGAIN}
     here = sorted((c for c in candidates(world, scene) if c.casefold() in fresh), key=lambda c: tried.get(c, 0))
     if here:
