@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from game.explore.chooser import candidates, item_word
-from game.explore.goals import FIRED, fired_flags, producers, step_toward
+from game.explore.goals import FIRED, LYING, fired_flags, producers, step_toward
 from game.graph.index import GraphIndex
 from game.world import World
+from game.world.refs import EdgeCondition
 from game.world.scene import SceneState
 from game.world.schema import Conditions, Effects
 
@@ -38,15 +39,18 @@ Producer = tuple[Effects, Conditions, list[str], str | None]
 
 
 Relation = tuple[str, str, str]
-Needs = tuple[set[str], set[str], set[Relation]]
+Needs = tuple[set[str], set[str], dict[Relation, tuple[EdgeCondition, ...]]]
+"""Flags, items, and relations (each with the bounds its strength must meet) a condition still lacks."""
 
 
 def _relation(world: World, source: str, target: str, relation: str) -> Relation:
     return (world.canonical(source) or source, world.canonical(target) or target, relation.upper())
 
 
-def _made(world: World, effects: Effects) -> set[Relation]:
-    return {_relation(world, c.source, c.target, c.relation) for c in effects.relations}
+def _makes(world: World, effects: Effects, needed: Mapping[Relation, tuple[EdgeCondition, ...]]) -> bool:
+    """Whether ``effects`` make a needed relation strong enough (a 0.5 trust is not the 0.8 one wanted)."""
+    return any((key := _relation(world, c.source, c.target, c.relation)) in needed
+               and all(bound.holds(c.strength) for bound in needed[key]) for c in effects.relations)
 
 
 def _unmet(world: World, when: Conditions, flags: set[str], items: set[str],
@@ -54,7 +58,7 @@ def _unmet(world: World, when: Conditions, flags: set[str], items: set[str],
     """The flags, items and relations ``when`` asks for that the game lacks (an ``any`` met by one of them)."""
     need_flags = {f for f in when.flags if not f.startswith("!") and f not in flags} | (fired_flags(when) - flags)
     need_items = {i for i in when.items if not i.startswith("!") and i not in items}
-    need_relations = {key for r in when.relations if not r.negated
+    need_relations = {key: tuple(r.conditions) for r in when.relations if not r.negated
                       if (key := _relation(world, r.source, r.target, r.relation)) not in relations
                       or not all(c.holds(relations[key]) for c in r.conditions)}
     if when.any_of:
@@ -89,14 +93,28 @@ def _producers(world: World) -> list[Producer]:
     return kept[1]
 
 
-def _shared_flags(world: World, found: list[Producer], ending: str) -> set[str]:
-    """Flags the producers of ``ending`` and of another ending both wait on."""
+def _shared_flags(world: World, found: list[Producer], ending: str | None) -> set[str]:
+    """Flags the producers of ``ending`` and of another ending both wait on; with no ending (a barrier's or
+    a target's game), every flag an ending waits on: set early, it ends the game before the goal is met."""
     per_ending: dict[str, set[str]] = {}
     for effects, when, _typed, _where in found:
         if effects.ending is not None:
             per_ending.setdefault(effects.ending, set()).update(_unmet(world, when, set(), set(), {})[0])
+    if ending is None:
+        return {f for wanted in per_ending.values() for f in wanted}
     mine = per_ending.get(ending, set())
     return {f for other, wanted in per_ending.items() if other != ending for f in wanted & mine}
+
+
+_SHARED: dict[tuple[int, str | None], tuple[World, set[str]]] = {}
+
+
+def _shared(world: World, ending: str | None) -> set[str]:
+    """``_shared_flags``, read once per world and ending: the frontier is asked every turn."""
+    kept = _SHARED.get((id(world), ending))
+    if kept is None or kept[0] is not world:
+        kept = _SHARED[(id(world), ending)] = (world, _shared_flags(world, _producers(world), ending))
+    return kept[1]
 
 
 def open_relations(graph: GraphIndex) -> dict[Relation, float]:
@@ -115,9 +133,12 @@ def frontier(world: World, scene: SceneState, ending: str,
     relations = relations or {}
     found = _producers(world)
     flags = {name for name, value in scene.flags.items() if value}
+    lying = scene.story.item_places if scene.story is not None else {}
     flags |= {FIRED + beat for beat in (scene.story.fired if scene.story is not None else [])}
+    flags |= {LYING + item for item in lying}
+    found = [_taken_where_it_lies(producer, lying) for producer in found]
     items = set(scene.inventory)
-    shared = set() if opens else _shared_flags(world, found, ending)
+    shared = _shared(world, None if opens else ending)
     # Each producer with whether it was reached through a shared flag: that chain is played last.
     level: list[tuple[Producer, bool]] = ([((Effects(), opens[0], list(typed), opens[1]), False)] if opens else
              [(p, False) for p in found if p[0].ending == ending])
@@ -150,10 +171,9 @@ def frontier(world: World, scene: SceneState, ending: str,
                     continue
                 flags_met = set(effects.set_flags) & need_flags
                 placed = set(effects.give) | set(effects.put)  # given to the player, or put where it can be taken
-                if flags_met or placed & need_items or _made(world, effects) & need_relations:
+                if flags_met or placed & need_items or _makes(world, effects, need_relations):
                     seen.add(index)
                     level.append((producer, late or bool(flags_met & shared)))
-            lying = scene.story.item_places if scene.story is not None else {}
             for item in need_items:
                 held = world.items.get(item)
                 where = lying.get(item, held.location if held is not None else None)
@@ -162,6 +182,13 @@ def frontier(world: World, scene: SceneState, ending: str,
         if not level:
             break
     return deferred or Frontier(frozenset(), frozenset())
+
+
+def _taken_where_it_lies(producer: Producer, lying: Mapping[str, str]) -> Producer:
+    """An item's taking (its ``LYING`` condition) typed where the item lies now, wherever it was put."""
+    effects, when, typed, _where = producer
+    waits = [flag.removeprefix(LYING) for flag in when.flags if flag.startswith(LYING)]
+    return (effects, when, typed, lying[waits[0]]) if waits and waits[0] in lying else producer
 
 
 def _barriers(world: World, here: str, targets: set[str]) -> list[Conditions]:

@@ -17,6 +17,10 @@ from game.world import World
 from game.world.schema import Conditions, Effects
 
 DEPTH = 4
+FIRED = "@fired:"
+"""The pseudo-flag a beat sets by firing (never a world's own flag: ids take no '@')."""
+LYING = "@lying:"
+"""The pseudo-flag of an item lying in a place, where it can be taken (set by what puts it there)."""
 
 
 @dataclass
@@ -55,16 +59,19 @@ def producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | 
         for feature in place.features:
             found.append((feature.effects, Conditions(), [f"examine {feature.names[0].removeprefix('the ')}"], place.id))
     for item in world.items.values():
-        found.append((item.on_take, Conditions(), [f"take {item_word(item)}"], item.location))
+        # Taken only while it lies somewhere: one held by someone (Crane's ledger) waits for what puts it down.
+        where = item.location if item.location in world.places else None
+        found.append((item.on_take, Conditions(flags=[LYING + item.id]), [f"take {item_word(item)}"], where))
     for beat in world.beats:
         # A beat's firing is what another's ``fired`` or ``since`` waits on: a flag of its own (``FIRED``).
         fired = beat.effects.model_copy(update={"set_flags": [*beat.effects.set_flags, FIRED + beat.id]})
         found.append((fired, beat.when, [], None))
+    for index, (effects, when, typed, where) in enumerate(found):
+        # What puts an item down in a place lets it be taken there (``LYING``).
+        lying = [LYING + item for item, at in effects.put.items() if at in world.places]
+        if lying:
+            found[index] = (effects.model_copy(update={"set_flags": [*effects.set_flags, *lying]}), when, typed, where)
     return found
-
-
-FIRED = "@fired:"
-"""The pseudo-flag a beat sets by firing (never a world's own flag: ids take no '@')."""
 
 
 def fired_flags(when: Conditions) -> set[str]:

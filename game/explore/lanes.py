@@ -21,7 +21,7 @@ from typing import Any
 from game.config import Settings
 from game.explore.chooser import Chooser
 from game.explore.frontier import Relation, open_relations, toward
-from game.explore.goals import Goal, barrier_goals, goal_for, step_toward
+from game.explore.goals import Goal, barrier_goals, goal_for, producers, step_toward
 from game.explore.play import Game, play_game
 from game.explore.reach import KINDS, Catalogue
 from game.explore.targets import place_of_person, target_goal, targets
@@ -67,6 +67,9 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
     chooser = Chooser(random.Random(f"{options.seed}/{lane}"))
     goals = [goal_for(world, ending) for ending in world.endings]
     barriers = barrier_goals(world)
+    enders = {command.casefold() for g in goals for command in g.triggers}
+    enders |= {command.casefold() for effects, _when, typed, _where in producers(world) if effects.ending
+               for command in typed}
     content = targets(world)
     reached: dict[str, set[str]] = {kind: set() for kind in KINDS}
     aimed = 0
@@ -91,7 +94,8 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
             ahead = toward(world, scene, goal.ending, relations, tried, goal.opens, goal.typed)  # the next unmet condition, most turns; the rest roam
             if ahead is not None and chooser.rng.random() < FRONTIER_SHARE:
                 return chooser.take(scene, ahead)
-        held_back = set() if late else {command.casefold() for command in goal.triggers}
+        # A barrier's or a target's game is not after an ending: it keeps every ending's triggers back.
+        held_back = enders if goal.opens is not None else set() if late else {c.casefold() for c in goal.triggers}
         wanted = {command.casefold() for command in goal.commands} - held_back
         step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
         if step is not None:
