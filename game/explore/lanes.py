@@ -67,9 +67,7 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
     chooser = Chooser(random.Random(f"{options.seed}/{lane}"))
     goals = [goal_for(world, ending) for ending in world.endings]
     barriers = barrier_goals(world)
-    enders = {command.casefold() for g in goals for command in g.triggers}
-    enders |= {command.casefold() for effects, _when, typed, _where in producers(world) if effects.ending
-               for command in typed}
+    enders = ender_commands(world, goals)
     content = targets(world)
     reached: dict[str, set[str]] = {kind: set() for kind in KINDS}
     aimed = 0
@@ -86,21 +84,8 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
             return None
         if goal is None:
             return chooser.next_in(world, scene)
-        if goal.person is not None and goal.opens is not None:  # a target's person may have moved
-            goal.opens = (goal.opens[0], place_of_person(world, goal.person, scene) or goal.opens[1])
         late = not patient or goal.opens is not None or turn >= options.turns * LATE
-        if late and (goal.ending in world.endings or goal.opens):
-            tried = {command.casefold(): n for command, n in chooser.this_game.items()}
-            ahead = toward(world, scene, goal.ending, relations, tried, goal.opens, goal.typed)  # the next unmet condition, most turns; the rest roam
-            if ahead is not None and chooser.rng.random() < FRONTIER_SHARE:
-                return chooser.take(scene, ahead)
-        # A barrier's or a target's game is not after an ending: it keeps every ending's triggers back.
-        held_back = enders if goal.opens is not None else set() if late else {c.casefold() for c in goal.triggers}
-        wanted = {command.casefold() for command in goal.commands} - held_back
-        step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
-        if step is not None:
-            wanted.add(step)
-        return chooser.next_in(world, scene, frozenset(wanted), frozenset(held_back))
+        return directed_command(world, chooser, goal, scene, relations, enders, late)
 
     games: list[tuple[int, Game]] = []
     for number in range(lane, options.games, LANES):
@@ -126,6 +111,33 @@ async def play_lane(settings: Settings, world: World, options: Options, lane: in
         games.append((number, game))
         played()
     return games
+
+
+def ender_commands(world: World, goals: list[Goal]) -> set[str]:
+    """Every command (casefolded) that ends a game or sets off what an ending waits on (the bell)."""
+    enders = {command.casefold() for g in goals for command in g.triggers}
+    return enders | {command.casefold() for effects, _when, typed, _where in producers(world) if effects.ending
+                     for command in typed}
+
+
+def directed_command(world: World, chooser: Chooser, goal: Goal, scene: SceneState,
+                     relations: dict[Relation, float], enders: set[str], late: bool) -> str:
+    """A directed game's next command: most turns the frontier's step toward ``goal`` (once ``late``, for an
+    ending's goal), the rest roaming weighted toward the goal's commands and places."""
+    if goal.person is not None and goal.opens is not None:  # a target's person may have moved
+        goal.opens = (goal.opens[0], place_of_person(world, goal.person, scene) or goal.opens[1])
+    if late and (goal.ending in world.endings or goal.opens):
+        tried = {command.casefold(): n for command, n in chooser.this_game.items()}
+        ahead = toward(world, scene, goal.ending, relations, tried, goal.opens, goal.typed)
+        if ahead is not None and chooser.rng.random() < FRONTIER_SHARE:
+            return chooser.take(scene, ahead)
+    # A barrier's or a target's game is not after an ending: it keeps every ending's triggers back.
+    held_back = enders if goal.opens is not None else set() if late else {c.casefold() for c in goal.triggers}
+    wanted = {command.casefold() for command in goal.commands} - held_back
+    step = step_toward(world, scene.location or "", goal.places - set(scene.visited))
+    if step is not None:
+        wanted.add(step)
+    return chooser.next_in(world, scene, frozenset(wanted), frozenset(held_back))
 
 
 _QUEUE: Any = None
