@@ -47,10 +47,41 @@ def _relation(world: World, source: str, target: str, relation: str) -> Relation
     return (world.canonical(source) or source, world.canonical(target) or target, relation.upper())
 
 
-def _makes(world: World, effects: Effects, needed: Mapping[Relation, tuple[EdgeCondition, ...]]) -> bool:
-    """Whether ``effects`` make a needed relation strong enough (a 0.5 trust is not the 0.8 one wanted)."""
-    return any((key := _relation(world, c.source, c.target, c.relation)) in needed
-               and all(bound.holds(c.strength) for bound in needed[key]) for c in effects.relations)
+@dataclass(frozen=True)
+class _Index:
+    """Which producers (by their place in ``producers(world)``) set each flag, give or put each item (to
+    the player, or where it can be taken), and make each relation, at what strength."""
+
+    flags: dict[str, list[int]]
+    items: dict[str, list[int]]
+    relations: dict[Relation, list[tuple[int, float]]]
+
+
+def _index(world: World, found: list[Producer]) -> _Index:
+    flags: dict[str, list[int]] = {}
+    items: dict[str, list[int]] = {}
+    relations: dict[Relation, list[tuple[int, float]]] = {}
+    for index, (effects, _when, _typed, _where) in enumerate(found):
+        for flag in dict.fromkeys(effects.set_flags):
+            flags.setdefault(flag, []).append(index)
+        for item in dict.fromkeys([*effects.give, *effects.put]):
+            items.setdefault(item, []).append(index)
+        for change in effects.relations:
+            key = _relation(world, change.source, change.target, change.relation)
+            relations.setdefault(key, []).append((index, change.strength))
+    return _Index(flags, items, relations)
+
+
+def _makers(world: World, need_flags: set[str], need_items: set[str],
+            need_relations: Mapping[Relation, tuple[EdgeCondition, ...]]) -> list[int]:
+    """The producers, in the world's order, that set a needed flag, give or put a needed item, or make a
+    needed relation strong enough (a 0.5 trust is not the 0.8 one wanted)."""
+    index = _producers_index(world)
+    found = {i for flag in need_flags for i in index.flags.get(flag, ())}
+    found |= {i for item in need_items for i in index.items.get(item, ())}
+    found |= {i for key, bounds in need_relations.items() for i, strength in index.relations.get(key, ())
+              if all(bound.holds(strength) for bound in bounds)}
+    return sorted(found)
 
 
 def _unmet(world: World, when: Conditions, flags: set[str], items: set[str],
@@ -82,15 +113,25 @@ def _absent(world: World, when: Conditions, cast: frozenset[str]) -> bool:
     return False
 
 
-_FOUND: dict[int, tuple[World, list[Producer]]] = {}
+_FOUND: dict[int, tuple[World, list[Producer], _Index]] = {}
+
+
+def _kept(world: World) -> tuple[World, list[Producer], _Index]:
+    """``producers(world)`` and their index, made once per world: the frontier is asked every turn of a
+    directed game."""
+    kept = _FOUND.get(id(world))
+    if kept is None or kept[0] is not world:
+        found = producers(world)
+        kept = _FOUND[id(world)] = (world, found, _index(world, found))
+    return kept
 
 
 def _producers(world: World) -> list[Producer]:
-    """``producers(world)``, read once per world: the frontier is asked every turn of a directed game."""
-    kept = _FOUND.get(id(world))
-    if kept is None or kept[0] is not world:
-        kept = _FOUND[id(world)] = (world, producers(world))
-    return kept[1]
+    return _kept(world)[1]
+
+
+def _producers_index(world: World) -> _Index:
+    return _kept(world)[2]
 
 
 def _shared_flags(world: World, found: list[Producer], ending: str | None) -> set[str]:
@@ -165,15 +206,12 @@ def frontier(world: World, scene: SceneState, ending: str,
             deferred = _as_frontier([p for p, _late in ready])
         level = []
         for (need_flags, need_items, need_relations), late in needs:
-            for index, producer in enumerate(found):
-                effects = producer[0]
+            for index in _makers(world, need_flags, need_items, need_relations):
                 if index in seen:
                     continue
-                flags_met = set(effects.set_flags) & need_flags
-                placed = set(effects.give) | set(effects.put)  # given to the player, or put where it can be taken
-                if flags_met or placed & need_items or _makes(world, effects, need_relations):
-                    seen.add(index)
-                    level.append((producer, late or bool(flags_met & shared)))
+                producer = found[index]
+                seen.add(index)
+                level.append((producer, late or bool(set(producer[0].set_flags) & need_flags & shared)))
             for item in need_items:
                 held = world.items.get(item)
                 where = lying.get(item, held.location if held is not None else None)
