@@ -86,19 +86,24 @@ def test_saved_failures_are_scripts_that_fail_while_the_fault_is_there(
         flawed: tuple[int, dict[str, Any], Path], capsys: pytest.CaptureFixture[str]) -> None:
     _, report, failures = flawed
     scripts = sorted(failures.glob("*.regtest"))
-    assert len(scripts) == len(report["faults"])
-    for path, fault in zip(scripts, report["faults"], strict=True):
+    # One per fault, in the report's order, then one per ending no game reached (the planted "drowned").
+    assert len(scripts) == len(report["faults"]) + 1
+    for path, fault in zip(scripts, report["faults"], strict=False):
         assert fault["kind"] in path.name
+    assert scripts[-1].name == f"{len(report['faults']) + 1:02d}-unreached-ending-drowned.regtest"
+    for path in scripts:
         code, out, _ = kith(capsys, "run", str(path))
         assert code == 1, out
         assert "0 passed, 1 failed" in out
+    _, out, _ = kith(capsys, "run", str(scripts[-1]))
+    assert "ending is none" in out or "ending" in out
 
 
 def test_replaying_a_saved_failure_reproduces_it(flawed: tuple[int, dict[str, Any], Path]) -> None:
     _, report, failures = flawed
     settings = load_settings().model_copy(update={"content_dir": WORLDS})
     world = load_world(WORLDS, "flawed")
-    for path, fault in zip(sorted(failures.glob("*.regtest")), report["faults"], strict=True):
+    for path, fault in zip(sorted(failures.glob("*.regtest")), report["faults"], strict=False):
         script = load_script(path)
         commands = [step.command for step in script.plan(script.tests[0]) if step.command is not None]
         assert commands == fault["commands"]

@@ -38,7 +38,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of every choice (default 0)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON, for tools")
     parser.add_argument("--save-failures", type=Path, metavar="DIR",
-                        help="write each fault's shortest command list as a RegTest script in DIR")
+                        help="write each fault's shortest command list as a RegTest script in DIR, and a "
+                             "failing script for each ending no game reached")
     parser.set_defaults(handler=explore_command)
 
 
@@ -57,7 +58,8 @@ def explore_command(args: argparse.Namespace, settings: Settings) -> int:
         from game.explore.scripts import save_failures
 
         content = Path(settings.content_dir).resolve()
-        save_failures(args.save_failures, world.id, content, args.seed, list(zip(report["faults"], checks, strict=True)))
+        save_failures(args.save_failures, world.id, content, args.seed, list(zip(report["faults"], checks, strict=True)),
+                      [ending for ending in report["endings"] if not ending["reached"]])
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:

@@ -18,6 +18,7 @@ from game.explore.lanes import Options, play_all
 from game.explore.play import Game, replay
 from game.explore.reach import KINDS, Catalogue
 from game.explore.shrink import MAX_TRIES, shrink
+from game.registry import Registry
 from game.world import World
 
 TOTAL_TRIES = 600
@@ -83,19 +84,20 @@ def _fault_order(entry: tuple[tuple[str, str], Found]) -> tuple[int, int, str]:
 
 
 async def explore(settings: Settings, world: World, options: Options, progress: Progress | None = None,
-                  shrink_tries: int = MAX_TRIES, workers: int = 1, content_dir: Path | None = None) -> Exploration:
+                  shrink_tries: int = MAX_TRIES, workers: int = 1, content_dir: Path | None = None,
+                  registry: Registry | None = None) -> Exploration:
     """Play the games (in ``workers`` processes, loading the world from ``content_dir``), then shrink every
-    fault's and ending's command list by replay."""
+    fault's and ending's command list by replay. ``registry``: the games' features (Kith's own when None)."""
     catalogue = Catalogue.of(world)
     found = Exploration(world, options)
-    for game in await play_all(settings, world, options, content_dir, progress, workers):
+    for game in await play_all(settings, world, options, content_dir, progress, workers, registry):
         found.absorb(game)
 
     budget = TOTAL_TRIES
     for key, fault in found.faults.items():
         async def shows(commands: list[str], key: tuple[str, str] = key) -> bool:
             replayed = await replay(settings, world.id, options.seed, catalogue, commands,
-                                    stop_at=lambda g: key in g.faults)
+                                    stop_at=lambda g: key in g.faults, registry=registry)
             return key in replayed.faults
 
         tries = min(shrink_tries, budget)
@@ -103,11 +105,12 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
         fault.commands = await shrink(fault.commands, shows, tries) if tries else fault.commands
         # The checks of the shrunk list's own game: a shorter way may show the fault in other places.
         final = await replay(settings, world.id, options.seed, catalogue, fault.commands,
-                             stop_at=lambda g, key=key: key in g.faults)  # type: ignore[misc]
+                             stop_at=lambda g, key=key: key in g.faults, registry=registry)  # type: ignore[misc]
         fault.checks = final.checks.get(key, fault.checks)
     for ending_id, ending in found.endings.items():
         async def ends(commands: list[str], ending_id: str = ending_id) -> bool:
-            return (await replay(settings, world.id, options.seed, catalogue, commands)).ending == ending_id
+            return (await replay(settings, world.id, options.seed, catalogue, commands,
+                                 registry=registry)).ending == ending_id
 
         # An ending's list is a whole game long and ends only at the ending: fewer tries than a fault's.
         tries = min(max(1, shrink_tries // ENDING_SHARE), budget)
@@ -116,7 +119,8 @@ async def explore(settings: Settings, world: World, options: Options, progress: 
     return found
 
 
-async def reproduces(settings: Settings, world: World, seed: int, commands: list[str], kind: str) -> list[str]:
+async def reproduces(settings: Settings, world: World, seed: int, commands: list[str], kind: str,
+                     registry: Registry | None = None) -> list[str]:
     """The details of every ``kind`` fault that ``commands`` show when replayed (empty: not reproduced)."""
-    game = await replay(settings, world.id, seed, Catalogue.of(world), commands)
+    game = await replay(settings, world.id, seed, Catalogue.of(world), commands, registry=registry)
     return [detail for fault_kind, detail in game.faults if fault_kind == kind]

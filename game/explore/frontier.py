@@ -12,13 +12,14 @@ from the game's graph (``open_relations``).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from game.explore.chooser import candidates, item_word
-from game.explore.goals import producers, step_toward
+from game.explore.goals import FIRED, LYING, fired_flags, producers, step_toward
 from game.graph.index import GraphIndex
 from game.world import World
+from game.world.refs import EdgeCondition
 from game.world.scene import SceneState
 from game.world.schema import Conditions, Effects
 
@@ -38,23 +39,57 @@ Producer = tuple[Effects, Conditions, list[str], str | None]
 
 
 Relation = tuple[str, str, str]
-Needs = tuple[set[str], set[str], set[Relation]]
+Needs = tuple[set[str], set[str], dict[Relation, tuple[EdgeCondition, ...]]]
+"""Flags, items, and relations (each with the bounds its strength must meet) a condition still lacks."""
 
 
 def _relation(world: World, source: str, target: str, relation: str) -> Relation:
     return (world.canonical(source) or source, world.canonical(target) or target, relation.upper())
 
 
-def _made(world: World, effects: Effects) -> set[Relation]:
-    return {_relation(world, c.source, c.target, c.relation) for c in effects.relations}
+@dataclass(frozen=True)
+class _Index:
+    """Which producers (by their place in ``producers(world)``) set each flag, give or put each item (to
+    the player, or where it can be taken), and make each relation, at what strength."""
+
+    flags: dict[str, list[int]]
+    items: dict[str, list[int]]
+    relations: dict[Relation, list[tuple[int, float]]]
+
+
+def _index(world: World, found: list[Producer]) -> _Index:
+    flags: dict[str, list[int]] = {}
+    items: dict[str, list[int]] = {}
+    relations: dict[Relation, list[tuple[int, float]]] = {}
+    for index, (effects, _when, _typed, _where) in enumerate(found):
+        for flag in dict.fromkeys(effects.set_flags):
+            flags.setdefault(flag, []).append(index)
+        for item in dict.fromkeys([*effects.give, *effects.put]):
+            items.setdefault(item, []).append(index)
+        for change in effects.relations:
+            key = _relation(world, change.source, change.target, change.relation)
+            relations.setdefault(key, []).append((index, change.strength))
+    return _Index(flags, items, relations)
+
+
+def _makers(world: World, need_flags: set[str], need_items: set[str],
+            need_relations: Mapping[Relation, tuple[EdgeCondition, ...]]) -> list[int]:
+    """The producers, in the world's order, that set a needed flag, give or put a needed item, or make a
+    needed relation strong enough (a 0.5 trust is not the 0.8 one wanted)."""
+    index = _producers_index(world)
+    found = {i for flag in need_flags for i in index.flags.get(flag, ())}
+    found |= {i for item in need_items for i in index.items.get(item, ())}
+    found |= {i for key, bounds in need_relations.items() for i, strength in index.relations.get(key, ())
+              if all(bound.holds(strength) for bound in bounds)}
+    return sorted(found)
 
 
 def _unmet(world: World, when: Conditions, flags: set[str], items: set[str],
            relations: Mapping[Relation, float], cast: frozenset[str] = frozenset()) -> Needs:
     """The flags, items and relations ``when`` asks for that the game lacks (an ``any`` met by one of them)."""
-    need_flags = {f for f in when.flags if not f.startswith("!") and f not in flags}
+    need_flags = {f for f in when.flags if not f.startswith("!") and f not in flags} | (fired_flags(when) - flags)
     need_items = {i for i in when.items if not i.startswith("!") and i not in items}
-    need_relations = {key for r in when.relations if not r.negated
+    need_relations = {key: tuple(r.conditions) for r in when.relations if not r.negated
                       if (key := _relation(world, r.source, r.target, r.relation)) not in relations
                       or not all(c.holds(relations[key]) for c in r.conditions)}
     if when.any_of:
@@ -78,25 +113,49 @@ def _absent(world: World, when: Conditions, cast: frozenset[str]) -> bool:
     return False
 
 
-_FOUND: dict[int, tuple[World, list[Producer]]] = {}
+_FOUND: dict[int, tuple[World, list[Producer], _Index]] = {}
+
+
+def _kept(world: World) -> tuple[World, list[Producer], _Index]:
+    """``producers(world)`` and their index, made once per world: the frontier is asked every turn of a
+    directed game."""
+    kept = _FOUND.get(id(world))
+    if kept is None or kept[0] is not world:
+        found = producers(world)
+        kept = _FOUND[id(world)] = (world, found, _index(world, found))
+    return kept
 
 
 def _producers(world: World) -> list[Producer]:
-    """``producers(world)``, read once per world: the frontier is asked every turn of a directed game."""
-    kept = _FOUND.get(id(world))
-    if kept is None or kept[0] is not world:
-        kept = _FOUND[id(world)] = (world, producers(world))
-    return kept[1]
+    return _kept(world)[1]
 
 
-def _shared_flags(world: World, found: list[Producer], ending: str) -> set[str]:
-    """Flags the producers of ``ending`` and of another ending both wait on."""
+def _producers_index(world: World) -> _Index:
+    return _kept(world)[2]
+
+
+def _shared_flags(world: World, found: list[Producer], ending: str | None) -> set[str]:
+    """Flags the producers of ``ending`` and of another ending both wait on; with no ending (a barrier's or
+    a target's game), every flag an ending waits on: set early, it ends the game before the goal is met."""
     per_ending: dict[str, set[str]] = {}
     for effects, when, _typed, _where in found:
         if effects.ending is not None:
             per_ending.setdefault(effects.ending, set()).update(_unmet(world, when, set(), set(), {})[0])
+    if ending is None:
+        return {f for wanted in per_ending.values() for f in wanted}
     mine = per_ending.get(ending, set())
     return {f for other, wanted in per_ending.items() if other != ending for f in wanted & mine}
+
+
+_SHARED: dict[tuple[int, str | None], tuple[World, set[str]]] = {}
+
+
+def _shared(world: World, ending: str | None) -> set[str]:
+    """``_shared_flags``, read once per world and ending: the frontier is asked every turn."""
+    kept = _SHARED.get((id(world), ending))
+    if kept is None or kept[0] is not world:
+        kept = _SHARED[(id(world), ending)] = (world, _shared_flags(world, _producers(world), ending))
+    return kept[1]
 
 
 def open_relations(graph: GraphIndex) -> dict[Relation, float]:
@@ -108,16 +167,21 @@ def open_relations(graph: GraphIndex) -> dict[Relation, float]:
 
 def frontier(world: World, scene: SceneState, ending: str,
              relations: Mapping[Relation, float] | None = None,
-             opens: tuple[Conditions, str] | None = None) -> Frontier:
+             opens: tuple[Conditions, str] | None = None, typed: Sequence[str] = ()) -> Frontier:
     """What can be done now toward ``ending``; ``relations``: the game's open relations (``open_relations``).
-    ``opens``: toward a barrier instead (what it requires, the place behind it; ``goals.barrier_goals``)."""
+    ``opens``: toward a barrier instead (what it requires, the place behind it; ``goals.barrier_goals``), or
+    toward a content target, whose ``typed`` commands are typed there once it holds (``targets``)."""
     relations = relations or {}
     found = _producers(world)
     flags = {name for name, value in scene.flags.items() if value}
+    lying = scene.story.item_places if scene.story is not None else {}
+    flags |= {FIRED + beat for beat in (scene.story.fired if scene.story is not None else [])}
+    flags |= {LYING + item for item in lying}
+    found = [_taken_where_it_lies(producer, lying) for producer in found]
     items = set(scene.inventory)
-    shared = set() if opens else _shared_flags(world, found, ending)
+    shared = _shared(world, None if opens else ending)
     # Each producer with whether it was reached through a shared flag: that chain is played last.
-    level = ([((Effects(), opens[0], [], opens[1]), False)] if opens else
+    level: list[tuple[Producer, bool]] = ([((Effects(), opens[0], list(typed), opens[1]), False)] if opens else
              [(p, False) for p in found if p[0].ending == ending])
     seen: set[int] = set()
     deferred: Frontier | None = None
@@ -142,16 +206,12 @@ def frontier(world: World, scene: SceneState, ending: str,
             deferred = _as_frontier([p for p, _late in ready])
         level = []
         for (need_flags, need_items, need_relations), late in needs:
-            for index, producer in enumerate(found):
-                effects = producer[0]
+            for index in _makers(world, need_flags, need_items, need_relations):
                 if index in seen:
                     continue
-                flags_met = set(effects.set_flags) & need_flags
-                placed = set(effects.give) | set(effects.put)  # given to the player, or put where it can be taken
-                if flags_met or placed & need_items or _made(world, effects) & need_relations:
-                    seen.add(index)
-                    level.append((producer, late or bool(flags_met & shared)))
-            lying = scene.story.item_places if scene.story is not None else {}
+                producer = found[index]
+                seen.add(index)
+                level.append((producer, late or bool(set(producer[0].set_flags) & need_flags & shared)))
             for item in need_items:
                 held = world.items.get(item)
                 where = lying.get(item, held.location if held is not None else None)
@@ -160,6 +220,13 @@ def frontier(world: World, scene: SceneState, ending: str,
         if not level:
             break
     return deferred or Frontier(frozenset(), frozenset())
+
+
+def _taken_where_it_lies(producer: Producer, lying: Mapping[str, str]) -> Producer:
+    """An item's taking (its ``LYING`` condition) typed where the item lies now, wherever it was put."""
+    effects, when, typed, _where = producer
+    waits = [flag.removeprefix(LYING) for flag in when.flags if flag.startswith(LYING)]
+    return (effects, when, typed, lying[waits[0]]) if waits and waits[0] in lying else producer
 
 
 def _barriers(world: World, here: str, targets: set[str]) -> list[Conditions]:
@@ -193,12 +260,13 @@ def _as_frontier(ready: list[Producer]) -> Frontier:
 
 
 def toward(world: World, scene: SceneState, ending: str, relations: Mapping[Relation, float] | None = None,
-           tried: Mapping[str, int] | None = None, opens: tuple[Conditions, str] | None = None) -> str | None:
+           tried: Mapping[str, int] | None = None, opens: tuple[Conditions, str] | None = None,
+           typed: Sequence[str] = ()) -> str | None:
     """The frontier's command when it can be typed here, else the first step toward its place (None: no
     frontier, or nothing of it to do from here). ``tried``: how often this game typed each command; one typed
     ``AGAIN`` times already is left to roaming (a cold person who will not answer it, whatever the scene says)."""
     tried = tried or {}
-    ahead = frontier(world, scene, ending, relations, opens)
+    ahead = frontier(world, scene, ending, relations, opens, typed)
     fresh = {c for c in ahead.commands if tried.get(c, 0) < AGAIN}
     here = sorted((c for c in candidates(world, scene) if c.casefold() in fresh), key=lambda c: tried.get(c, 0))
     if here:

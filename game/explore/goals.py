@@ -17,6 +17,10 @@ from game.world import World
 from game.world.schema import Conditions, Effects
 
 DEPTH = 4
+FIRED = "@fired:"
+"""The pseudo-flag a beat sets by firing (never a world's own flag: ids take no '@')."""
+LYING = "@lying:"
+"""The pseudo-flag of an item lying in a place, where it can be taken (set by what puts it there)."""
 
 
 @dataclass
@@ -28,7 +32,12 @@ class Goal:
     """Commands that set off the ending's own conditions (ringing the bell for the Moot): played too early,
     they end the game in another ending, so a directed game holds them back until late."""
     opens: tuple[Conditions, str] | None = None
-    """For a barrier's goal: what the barrier requires, and the place behind it (``barrier_goals``)."""
+    """For a barrier's goal: what the barrier requires, and the place behind it (``barrier_goals``); for a
+    content target's, what it needs and where it is typed (``targets``)."""
+    typed: tuple[str, ...] = ()
+    """A content target's own commands, typed once ``opens`` holds (a barrier has none: it is walked through)."""
+    person: str | None = None
+    """Whose topic or reaction a content target is: its place follows them as they move."""
 
 
 def producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | None]]:
@@ -50,10 +59,24 @@ def producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | 
         for feature in place.features:
             found.append((feature.effects, Conditions(), [f"examine {feature.names[0].removeprefix('the ')}"], place.id))
     for item in world.items.values():
-        found.append((item.on_take, Conditions(), [f"take {item_word(item)}"], item.location))
+        # Taken only while it lies somewhere: one held by someone (Crane's ledger) waits for what puts it down.
+        where = item.location if item.location in world.places else None
+        found.append((item.on_take, Conditions(flags=[LYING + item.id]), [f"take {item_word(item)}"], where))
     for beat in world.beats:
-        found.append((beat.effects, beat.when, [], None))
+        # A beat's firing is what another's ``fired`` or ``since`` waits on: a flag of its own (``FIRED``).
+        fired = beat.effects.model_copy(update={"set_flags": [*beat.effects.set_flags, FIRED + beat.id]})
+        found.append((fired, beat.when, [], None))
+    for index, (effects, when, typed, where) in enumerate(found):
+        # What puts an item down in a place lets it be taken there (``LYING``).
+        lying = [LYING + item for item, at in effects.put.items() if at in world.places]
+        if lying:
+            found[index] = (effects.model_copy(update={"set_flags": [*effects.set_flags, *lying]}), when, typed, where)
     return found
+
+
+def fired_flags(when: Conditions) -> set[str]:
+    """The beats ``when`` waits on having fired (``fired``, ``since``), as ``FIRED`` flags."""
+    return {FIRED + beat for beat in [*when.fired, *when.since] if not beat.startswith("!")}
 
 
 Wants = tuple[set[str], set[str], set[str], set[tuple[str, str, str]]]
@@ -63,7 +86,7 @@ def _wants(world: World, when: Conditions) -> Wants:
     """(flags, items, places, relations) a condition asks for, its ``any`` alternatives included.
 
     A relation is (source, target, RELATION) by canonical names: one that must hold, never one that must not."""
-    flags = {f for f in when.flags if not f.startswith("!")}
+    flags = {f for f in when.flags if not f.startswith("!")} | fired_flags(when)
     items = {i for i in when.items if not i.startswith("!")}
     places = {p for p in when.place if not p.startswith("!")}
     relations = {_relation(world, ref.source, ref.target, ref.relation) for ref in when.relations if not ref.negated}
@@ -90,7 +113,7 @@ def barrier_goals(world: World) -> list[Goal]:
             if beyond in world.places:
                 goal = Goal(f"{place.id}/{barrier.exit}", places={place.id, beyond},
                             opens=(barrier.requires, beyond))
-                _walk(world, goal, producers(world), [barrier.requires])
+                walk(world, goal, producers(world), [barrier.requires])
                 goal.triggers.clear()  # nothing to hold back: opening the way ends no game
                 goals.append(goal)
     return goals
@@ -106,11 +129,11 @@ def goal_for(world: World, ending: str) -> Goal:
             if where is not None:
                 goal.places.add(where)
             starts.append(when)
-    _walk(world, goal, found, starts)
+    walk(world, goal, found, starts)
     return goal
 
 
-def _walk(world: World, goal: Goal, found: list[tuple[Effects, Conditions, list[str], str | None]],
+def walk(world: World, goal: Goal, found: list[tuple[Effects, Conditions, list[str], str | None]],
           starts: list[Conditions]) -> None:
     """Add to ``goal`` what ``starts`` ask for, walked back through what sets it, ``DEPTH`` steps deep."""
     queue: deque[tuple[Conditions, int]] = deque((when, 0) for when in starts)

@@ -20,6 +20,7 @@ from game.explore.matching import squash
 from game.explore.reach import KINDS, Catalogue
 from game.explore.tiers import tier_faults
 from game.graph.index import GraphIndex
+from game.registry import Registry
 from game.world.scene import SceneState
 
 Next = Callable[[SceneState, int], str | None]
@@ -57,10 +58,11 @@ def explore_settings(settings: Settings, world: str, seed: int, saves_dir: Path)
 
 async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Catalogue, next_command: Next,
                     stop_at: Callable[[Game], bool] | None = None,
-                    watch: Callable[[GraphIndex], None] | None = None) -> Game:
+                    watch: Callable[[GraphIndex], None] | None = None, registry: Registry | None = None) -> Game:
     """Play until ``next_command`` gives None, the story ends, an exception is raised or ``stop_at`` holds.
 
-    ``watch`` is shown the game's graph before each command is chosen (a directed game reads its relations)."""
+    ``watch`` is shown the game's graph before each command is chosen (a directed game reads its relations);
+    ``registry``: the game's features (Kith's own when None)."""
     from game.engine.session import GameSession
     from game.script.runner import command_output
 
@@ -68,7 +70,7 @@ async def play_game(settings: Settings, world_id: str, seed: int, catalogue: Cat
     with tempfile.TemporaryDirectory(prefix="kith-explore-", dir=ram_folder()) as folder:
         game_settings = explore_settings(settings, world_id, seed, Path(folder))
         session = await GameSession.open(game_settings, save=Path(folder) / "explore.sqlite", new=True,
-                                         world=world_id, world_loaded=catalogue.world)
+                                         world=world_id, world_loaded=catalogue.world, registry=registry)
         try:
             _note(game, catalogue.reached(session.scene, ""))
             found = items_found(session.scene)
@@ -111,9 +113,9 @@ def _note(game: Game, reached: dict[str, set[str]]) -> None:
 
 
 async def replay(settings: Settings, world_id: str, seed: int, catalogue: Catalogue, commands: list[str],
-                 stop_at: Callable[[Game], bool] | None = None) -> Game:
+                 stop_at: Callable[[Game], bool] | None = None, registry: Registry | None = None) -> Game:
     """Play exactly ``commands`` (fewer if the story ends, or ``stop_at`` holds, first)."""
     def next_command(scene: SceneState, turn: int) -> str | None:
         return commands[turn] if turn < len(commands) else None
 
-    return await play_game(settings, world_id, seed, catalogue, next_command, stop_at)
+    return await play_game(settings, world_id, seed, catalogue, next_command, stop_at, registry=registry)

@@ -26,6 +26,7 @@ from game.text import escape_control
 if TYPE_CHECKING:
     from game.engine.session import GameSession
     from game.narrator.base import Narrator
+    from game.registry import Registry
 
 Say = Callable[[str], None]
 
@@ -62,6 +63,8 @@ class RunOptions:
     vital: bool = False
     record: Path | None = None
     """Store the model exchanges of the (single) test run in this file, for ``narrator: replay:FILE``."""
+    registry: Registry | None = None
+    """The games' features (Kith's own when None): a test plays a saved script with a feature of its own."""
 
 
 class _StopTest(Exception):
@@ -121,7 +124,7 @@ async def attach_recorder(session: GameSession, record: Path) -> None:
 
 
 async def open_test_session(settings: Settings, script: Script, test: TestCase, saves_dir: Path,
-                            record: Path | None = None) -> GameSession:
+                            record: Path | None = None, registry: Registry | None = None) -> GameSession:
     from game.engine.session import GameSession
 
     headers = script.headers_for(test)
@@ -131,7 +134,7 @@ async def open_test_session(settings: Settings, script: Script, test: TestCase, 
                          f"{headers.narrator or 'offline'} narrator: give it '** narrator: openai'", title="Script")
     narrator = _make_replay(test_settings, script, headers.replay) if headers.replay else None
     session = await GameSession.open(test_settings, save=saves_dir / "test.sqlite", new=True,
-                                     world=test_settings.world, narrator=narrator)
+                                     world=test_settings.world, narrator=narrator, registry=registry)
     if record is not None:
         try:
             await attach_recorder(session, record)
@@ -165,7 +168,8 @@ class ScriptRunner:
         with tempfile.TemporaryDirectory(prefix="kith-test-") as folder:
             session: GameSession | None = None
             try:
-                session = await open_test_session(self.settings, script, test, Path(folder), self.options.record)
+                session = await open_test_session(self.settings, script, test, Path(folder), self.options.record,
+                                                  self.options.registry)
                 await self._play(session, script, test, result)
             except _StopTest:
                 pass
