@@ -82,3 +82,14 @@ def test_a_news_line_about_nobody_or_an_unknown_relation_is_refused(content: Pat
 def test_a_news_line_with_a_bad_sign_names_its_field(content: Path) -> None:
     message = add_news(content, '[[characters.news]]\nsign = "minus"\ntext = "Hm."\n')
     assert "news" in message and "sign" in message
+
+
+def test_news_told_by_the_one_it_is_about_names_no_teller() -> None:
+    # Seen by kith explore: "Guildmistress Vance told me about you and Guildmistress Vance," Captain Merrow
+    # says. When the subject told it themselves, a variant naming no teller is said instead.
+    from game.story.word import _variants
+    lines = ["\"{teller} told me about you and {who}.\"", "\"I heard what passed between you and {who}.\""]
+    assert _variants(lines, told_by_subject=False) == lines
+    assert _variants(lines, told_by_subject=True) == ["\"I heard what passed between you and {who}.\""]
+    assert _variants(lines[:1], told_by_subject=True) == ["\"Someone told me about you and {who}.\""]
+    assert _variants(["{name} says {teller} told her."], told_by_subject=True) == ["{name} says someone told her."]

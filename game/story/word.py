@@ -180,11 +180,21 @@ async def _tell_relation(turn: Turn, character: CharacterDef, lines: list[NewsLi
     play.story.news_told.append(key)
     teller = await view.reader.get_nodes([row.source] if row.source else [])
     told_by = next(iter(teller.values())).name if teller else "someone"
-    turn.say_cold(character.name, fill(turn.pick(line.text), {
+    turn.say_cold(character.name, fill(turn.pick(_variants(line.text, told_by == about.name)), {
         "name": character.short_name, "who": turn.short(about.name), "teller": turn.short(told_by),
     }), edge.strength < 0)
     turn.touch(character.name)
     return True
+
+
+def _variants(texts: list[str], told_by_subject: bool) -> list[str]:
+    """The variants of a news line that read right: when the one the news is about told it themselves,
+    "Vance told me about you and Vance" says nothing true, so a variant that names no teller is said instead
+    (and "someone" fills the teller when every variant names one)."""
+    if not told_by_subject:
+        return texts
+    return [text for text in texts if "{teller}" not in text] or [
+        re.sub(r'(^|[".!?] *)\{teller\}', r"\1Someone", text).replace("{teller}", "someone") for text in texts]
 
 
 def _soured(turn: Turn, name: str) -> bool:
