@@ -77,7 +77,7 @@ class TurnCommitted:
     extracted: bool
     timings: dict[str, float] = field(default_factory=dict)
     extraction: str = "full"
-    """How memory holds the turn: ``full``, ``fast`` (the fast path, waiting for a model) or ``none``."""
+    """How the graph holds the turn: ``full``, ``fast`` (the fast path, waiting for a model) or ``none``."""
     usage: dict[str, int] = field(default_factory=dict)
     """A model narrator's requests and tokens by step (``narrate.prompt_tokens`` ...); empty offline."""
 
