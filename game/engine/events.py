@@ -84,7 +84,7 @@ class TurnCommitted:
 
 @dataclass(frozen=True)
 class TurnReplaced:
-    """The last turn is now told as ``narration`` (retry, continue, an edit, a swipe, an undone edit):
+    """The last turn is now told as ``narration`` (retry, continue, an edit, a flip between tellings, an undone edit):
     a front end shows it in place of what the turn said before. KeptTelling ``index`` of ``count``."""
 
     turn: int
