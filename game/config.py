@@ -66,7 +66,7 @@ class LLMSettings(BaseModel):
     extract_tokens: int = Field(default=1024, ge=64, le=32768)
     """``max_tokens`` of each extractor reply (a reply cut at the limit is asked again once with twice the room)."""
     memory_deadline: float = Field(default=60.0, gt=0)
-    """Seconds the memory step (World IR and extraction together) may take in one turn before it is
+    """Seconds the graph update (World IR and extraction together) may take in one turn before it is
     stopped; the narration is kept, marked for re-extraction. With the narration's deadline it bounds a
     turn (``game.narrator.llm.budget``): 60 s keeps the worst case at three minutes."""
     record_full: bool = False

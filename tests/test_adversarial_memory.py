@@ -1,4 +1,4 @@
-"""What a story's memory may be talked into (issue 21, the memory-integrity items), against Brinefall.
+"""What a story's graph may be talked into (issue 21, the memory-integrity items), against Brinefall.
 
 A model's World IR may state relations and their endings, checked like any other; it never writes
 attitudes, memories or knowledge itself. And however many endings a text claims, through whichever path

@@ -1,7 +1,7 @@
 """A misbehaving model server, against the real openai client and a real save (issue 8, the model path).
 
 Broken streams, replies of the wrong shape, servers that trickle or stream unasked, a key echoed in
-pieces, terminal escapes in narration, and a narration that talks the memory into ending relations:
+pieces, terminal escapes in narration, and a narration that talks the graph into ending relations:
 each must become one plain ``NarratorError`` (or be handled), write nothing a turn did not finish, and
 leak nothing. The property tests at the end throw arbitrary stream events and World IR payloads at the
 parsing functions and at the narrator through ``ChatServer``: nothing but a ``KithError`` may escape.

@@ -1,5 +1,5 @@
 """The old adversarial model-path cases (an echoed key, terminal escapes, end-of-turn markers with a made-up
-turn after them, a narration that orders the memory about) through every path a reply takes into Kith: the
+turn after them, a narration that orders the graph about) through every path a reply takes into Kith: the
 streamed narration, the whole World IR reply in each structured-output mode (JSON schema, and the plain-text
 fallback after a server refuses both response formats), the extractor's tool call, a server that refuses
 tools (memory from the World IR alone), and the replay of a recording of it.

@@ -4,7 +4,7 @@ An answer ("yes": Keeper Marsh is Edda Marsh) is a turn of its own, kept by the 
 its "yes" folds two people into one (graph and minds). Telling it again would tell "yes" as an ordinary story
 turn and silently part them again, so every way of re-telling that turn is refused with one message and the
 save is left exactly as it was; ``undo`` is how an answer is taken back. Real saves in tmp folders, played
-through the real session (the tiny fixture world, the offline narrator whose memory update names a newcomer:
+through the real session (the tiny fixture world, the offline narrator whose graph update names a newcomer:
 ``test_mind_merge``).
 """
 

@@ -129,7 +129,7 @@ async def test_memory_update_shows_from_the_end_of_narration_through_the_world_i
         kinds = [type(e) for e in await collect(session, "help Edda")]
     finally:
         await session.close()
-    # The World IR step failed, yet the status had already said the memory was being updated.
+    # The World IR step failed, yet the status had already said the graph was being updated.
     assert kinds.index(NarrationDone) < kinds.index(GraphUpdating) < kinds.index(TurnFailed)
 
 
@@ -141,7 +141,7 @@ async def test_cancelling_a_turn_writes_nothing(session: GameSession) -> None:
         async for event in session.play_turn("help Edda"):
             if isinstance(event, GraphUpdating):
                 reached.set()
-                await asyncio.sleep(10)  # the player presses Esc while memory updates
+                await asyncio.sleep(10)  # the player presses Esc while the graph updates
 
     task = asyncio.create_task(consume())
     await asyncio.wait_for(reached.wait(), 5)
@@ -160,7 +160,7 @@ async def test_extraction_that_fails_commits_the_story_marked_and_can_be_recover
         events = await collect(session, "help Edda")
         committed = next(e for e in events if isinstance(e, TurnCommitted))
         assert not committed.extracted
-        assert any(isinstance(e, Notice) and "memory was not updated" in e.text for e in events)
+        assert any(isinstance(e, Notice) and "the graph was not updated" in e.text for e in events)
         assert trust(session) == [] and [t.extracted for t in await session.turns()] == [False]
         narrator.step = None
         lines = await session.reextract_pending()

@@ -106,7 +106,7 @@ async def test_a_model_restating_a_fast_relation_unchanged_confirms_the_same_ver
         server.push(ToolCalls([("upsert_npc_graph", {"edges": [_same_as(fast[FEARS]), changed]})]), DONE)
         readings = [r async for r in session.enrich()]
         assert [(r.number, r.ok, r.extraction) for r in readings] == [(1, True, "enriched"), (2, True, "enriched")]
-        assert readings[0].story_note() == ("Turn 1's memory was read again by the model: 2 relations confirmed, "
+        assert readings[0].story_note() == ("Turn 1's relations were read again by the model: 2 relations confirmed, "
                                             "1 replaced.")
         # Confirmed: the same version, its value and validity untouched, now marked as the model's reading.
         fear = _version(session, FEARS)

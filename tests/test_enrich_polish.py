@@ -74,7 +74,7 @@ async def test_a_model_reading_that_does_not_end_what_the_fast_path_ended_puts_i
         server.push(ToolCalls([("upsert_npc_graph", {"edges": [FEAR]})]), ToolCalls([("runtime_done", {})]))
         (reading,) = [r async for r in session.enrich()]
         assert reading.ok and "1 relation(s) the fast path had ended put back" in reading.line
-        assert reading.story_note() == ("Turn 2's memory was read again by the model: 0 relations confirmed, "
+        assert reading.story_note() == ("Turn 2's relations were read again by the model: 0 relations confirmed, "
                                         "0 replaced, 1 the fast reading had ended put back.")
         assert TRUSTS in open_relations(session.graph)
         by_id = {e.id: e for e in await session.all_edges()}
@@ -114,7 +114,7 @@ async def test_a_confirmed_and_a_replaced_fast_relation_are_told_in_one_line(
         await collect(session, "watch")
         server.push(ToolCalls([("upsert_npc_graph", {"edges": [FEAR]})]), ToolCalls([("runtime_done", {})]))
         (reading,) = [r async for r in session.enrich()]
-        assert reading.story_note() == "Turn 1's memory was read again by the model: 1 relation confirmed, 1 replaced."
+        assert reading.story_note() == "Turn 1's relations were read again by the model: 1 relation confirmed, 1 replaced."
         assert ("Sam Reed", "Edda Marsh", "TRUSTS") not in open_relations(session.graph)
     finally:
         await session.close()

@@ -29,7 +29,7 @@ PLAIN = "Edda Marsh is afraid of Tobin Hale. The lamp gutters."
 
 async def old_save_with_an_unread_turn(tmp_path: Path) -> Path:
     """A tiny-world game as the code before migration 6 (turns.extraction) kept it, with turn 1 stored and
-    its memory update failed: built with the migrations before that one, its rows copied from a new game."""
+    its graph update failed: built with the migrations before that one, its rows copied from a new game."""
     settings = load_settings(flags={"saves_dir": tmp_path / "new", "content_dir": FIXTURES}, env={})
     session = await GameSession.open(settings, save="game", new=True, world="tiny",
                                      narrator=BrokenNarrator(load_world(FIXTURES, "tiny"), None))

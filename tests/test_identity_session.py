@@ -1,7 +1,7 @@
 """Who is this? A new name the game is unsure of is asked about in the story and settled by the answer.
 
 Played through the real session on a real save (the tiny fixture world). The narrator is the offline one,
-which on one turn also names a newcomer in its memory update, as a model's extractor would.
+which on one turn also names a newcomer in its graph update, as a model's extractor would.
 """
 
 from __future__ import annotations

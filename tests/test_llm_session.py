@@ -1,5 +1,5 @@
 """Whole turns with the LLM narrator through ``GameSession`` and a real save: a turn commits with its
-memory update, a failed extraction commits the narration marked not extracted (and re-extraction later
+graph update, a failed extraction commits the narration marked not extracted (and re-extraction later
 records it), a failed narration or a cancelled turn writes nothing."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ async def test_a_failed_extraction_commits_the_story_and_can_be_redone(tmp_path:
     committed = next(e for e in events if isinstance(e, TurnCommitted))
     assert not committed.extracted
     warning = [e.text for e in events if isinstance(e, Notice) and e.level == "warning"]
-    assert warning and "memory was not updated" in warning[0] and "prose" in warning[0]
+    assert warning and "the graph was not updated" in warning[0] and "prose" in warning[0]
     assert ("Edda Marsh", "Sam Reed", "TRUSTS") not in open_relations(session.graph)
     assert session.turn == 1 and session.history[-1].narration == NARRATION
 
@@ -138,8 +138,8 @@ SEEN = ir(charactersPresent=["Sam Reed", "Edda Marsh"], entities=[character("Edd
 
 
 async def test_a_server_that_refuses_tools_turns_them_off_with_one_notice(tmp_path: Path, server: ChatServer) -> None:
-    """llama-server without --jinja answers 500 to any request with tools: the turn still commits, the
-    memory is recorded from the World IR, and later turns send no tools (issue 12)."""
+    """llama-server without --jinja answers 500 to any request with tools: the turn still commits,
+    the graph is updated from the World IR, and later turns send no tools (issue 12)."""
     server.refuse_tools = (500, "tools param requires --jinja flag")
     settings = _settings(tmp_path, server)
     server.push(Text(NARRATION), Text(json.dumps(SEEN)), Text(NARRATION), Text(json.dumps(SEEN)))
@@ -264,7 +264,7 @@ async def test_a_turn_that_runs_into_both_deadlines_ends_within_the_worst_case(
         took = asyncio.get_running_loop().time() - started
         committed = next(e for e in events if isinstance(e, TurnCommitted))
         assert not committed.extracted and session.history[-1].narration == NARRATION
-        assert took >= 0.6  # the memory step was waited for, to its deadline
+        assert took >= 0.6  # the graph update was waited for, to its deadline
         assert took < worst_case_turn_seconds(settings.llm) + 2.0  # and no longer (slack for a loaded machine)
     finally:
         await session.close()

@@ -32,7 +32,7 @@ async def test_the_status_line_shows_the_memory_step_until_the_turn_commits(tmp_
                 if app.status.activity == "updating relations":
                     break
             assert seen[-1:] == ["updating relations"], seen
-            # The story is already on screen while the memory step runs.
+            # The story is already on screen while the graph update runs.
             assert STORY in app.query_one(StoryLog).plain_text()
             assert app.session is not None and app.session.turn == 0
             for _ in range(200):

@@ -1,7 +1,7 @@
 """Two people found to be one: the merged NPC's memories, attitude and said words become the kept one's.
 
 Real saves in tmp folders, played through the real session (the tiny fixture world, the offline narrator
-whose memory update names a newcomer, "Keeper Marsh", as a model's extractor would) and merged by the
+whose graph update names a newcomer, "Keeper Marsh", as a model's extractor would) and merged by the
 real CLI (``graph merge``, ``graph resolve``) or by the player's "yes" in play.
 """
 
@@ -41,7 +41,7 @@ MIND_TABLES = ("npc_memories", "npc_said", "attitudes")
 
 
 class Witnessed(Introducing):
-    """The offline narrator whose memory update at turn ``at`` names Keeper Marsh, who stands on the stair
+    """The offline narrator whose graph update at turn ``at`` names Keeper Marsh, who stands on the stair
     and sees the player help him: a model's turn would state the same."""
 
     def __init__(self, world: World, at: int = 1) -> None:

@@ -2,7 +2,7 @@
 left behind, and a save from before the mind's tables does not greet everyone as a stranger again.
 
 Real saves in tmp folders, played through the real session (the tiny fixture world, the offline narrator
-whose memory update names a newcomer, "Keeper Marsh", as a model's extractor would: ``test_mind_merge``).
+whose graph update names a newcomer, "Keeper Marsh", as a model's extractor would: ``test_mind_merge``).
 """
 
 from __future__ import annotations

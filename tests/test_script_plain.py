@@ -42,10 +42,10 @@ def test_plain_drops_only_markdown_marks(markdown: str, text: str) -> None:
 def test_a_commands_output_joins_every_kind_of_event() -> None:
     events = [
         NarrationDelta("The gull "), NarrationDelta("*screams*."), NarrationDone("The gull *screams*."),
-        GraphChanged(1, ()), TurnCommitted(1, True), Notice("Memory was not updated."),
+        GraphChanged(1, ()), TurnCommitted(1, True), Notice("The graph was not updated."),
         GameEnded("drowned", "The Drowned Bell"),
     ]
-    assert collect_text(events) == "The gull screams.\n\nMemory was not updated.\n\n*** The Drowned Bell ***"
+    assert collect_text(events) == "The gull screams.\n\nThe graph was not updated.\n\n*** The Drowned Bell ***"
 
 
 def test_a_failed_turn_keeps_the_prose_it_streamed_and_says_why() -> None:
@@ -81,11 +81,11 @@ def test_printer_streams_narration_then_meta_and_errors_on_their_own_lines() -> 
 def test_a_notice_after_prose_stands_apart_and_an_ending_is_marked() -> None:
     out = io.StringIO()
     printer = PlainPrinter(out)
-    for event in [NarrationDone("The lamp burns."), Notice("Memory was not updated."),
+    for event in [NarrationDone("The lamp burns."), Notice("The graph was not updated."),
                   GameEnded("lit", "The Lamp Burns")]:
         printer.show(event)
     printer.end_command()
-    assert out.getvalue() == "The lamp burns.\n\n(Memory was not updated.)\n\n*** The Lamp Burns ***\n\n"
+    assert out.getvalue() == "The lamp burns.\n\n(The graph was not updated.)\n\n*** The Lamp Burns ***\n\n"
 
 
 CLEAR, TITLE, CLIPBOARD = "\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x1b]52;c;ZWNobyBoaQ==\x07"

@@ -92,7 +92,7 @@ async def test_a_save_from_before_keeps_its_plain_rows_and_plays_on_with_both(tm
             dict((k, t) for k, _, t in old_rows)["swipes:3:0"])
         await collect(session, "talk to maud")
         assert "at turn 4" in text_of(await collect(session, "/mind Maud"))
-        # Undo takes turn 4 and then turn 3 back, alternatives and all: turns 1-2 as the old save had them.
+        # Undo takes turn 4 and then turn 3 back, every telling and all: turns 1-2 as the old save had them.
         await collect(session, "undo")
         await collect(session, "undo")
     assert stored(path) == [row for row in old_rows if not row[0].endswith((":3", ":3:0"))]

@@ -1,6 +1,6 @@
 """Retry, swipes, Story mode and the notes with the offline narrator, on a real save: the next seed on
 retry, continue saying there is no more, Story text kept as written, notes undone step by step, and a
-save from before alternatives were kept opening and playing on."""
+save from before tellings were kept opening and playing on."""
 
 from __future__ import annotations
 
@@ -181,6 +181,24 @@ async def test_a_story_mode_turn_is_edited_never_told_again(tmp_path: Path) -> N
     assert session.history[-1].narration == "The tide turns, and the lamp fails."
     assert session.history[-1].player_input == "The tide turns, and the lamp fails."
     assert "your own writing" in text_of(await collect(session, "retry"))  # still the player's, after an edit
+    await session.close()
+
+
+async def test_an_edit_is_undone_by_its_telling_step_and_by_an_older_saves_alternative_step(tmp_path: Path) -> None:
+    """An edit leaves a ``telling`` undo step; a save written when the step was called ``alternative``
+    still undoes the edit back to the telling it came from."""
+    session = await open_tiny(tmp_path)
+    await collect(session, "help edda")
+    told = session.history[-1].narration
+    await collect(session, "/edit The lamp gutters, and Edda says nothing.")
+    await session.close()
+    with sqlite3.connect(tmp_path / "saves" / "game.sqlite") as conn:
+        assert conn.execute("SELECT kind FROM undo_steps").fetchall() == [("telling",)]
+        conn.execute("UPDATE undo_steps SET kind = 'alternative'")  # as an older save wrote it
+    conn.close()
+    session = await open_tiny(tmp_path, new=False)
+    assert "Undone the edit" in text_of(await collect(session, "undo"))
+    assert session.turn == 1 and session.history[-1].narration == told
     await session.close()
 
 

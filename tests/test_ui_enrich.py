@@ -83,5 +83,5 @@ async def test_the_status_line_says_what_is_being_read_and_the_story_log_gets_on
             log = app.log_view.plain_text()
             # The fear the fast path read at turn 1 is not what the model read: replaced. Turn 2 said it again
             # (nothing new for the fast path to keep). One quiet line per turn.
-            assert "Turn 1's memory was read again by the model: 0 relations confirmed, 1 replaced." in log, log
-            assert "Turn 2's memory was read again by the model: 0 relations confirmed, 0 replaced." in log, log
+            assert "Turn 1's relations were read again by the model: 0 relations confirmed, 1 replaced." in log, log
+            assert "Turn 2's relations were read again by the model: 0 relations confirmed, 0 replaced." in log, log

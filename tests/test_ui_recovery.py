@@ -48,7 +48,7 @@ async def test_a_memory_warning_stays_in_the_story_log(tmp_path: Path) -> None:
             await play(pilot, "look around")
             assert app.session is not None and app.session.turn == 1, "the story itself was kept"
             story = app.query_one(StoryLog).plain_text()
-            assert "memory was not updated this turn" in story, story
+            assert "the graph was not updated this turn" in story, story
             # The fast path read the narration instead, and the status line says so until the next turn.
             assert "fast path" in story and app.status.relations == "fast path"
 

@@ -2,7 +2,7 @@
 (the queued turns read together, by a model or the fast path, with the diff against the graph before).
 
 Both open the save as a game (its world, the configured narrator) because reading a turn again is the
-turn's own memory step: the World IR and the extractor, exactly as in play. Turns wait in the queue when
+turn's own graph update: the World IR and the extractor, exactly as in play. Turns wait in the queue when
 the model could not record them in play (they hold the fast path's reading, marked ``fast``) or when a
 story was imported (``kith import-story``).
 """
@@ -45,7 +45,7 @@ async def enrich_command(args: argparse.Namespace, settings: Settings) -> int:
         if args.json:
             print_json({"queued": [], "enriched": [], "remaining": [], "report": []})
         else:
-            print_text("Nothing waits for enrichment: every turn's memory is already a full reading.")
+            print_text("Nothing waits for enrichment: every turn's relations are already a full reading.")
         return 0
     if not settings.uses_llm:
         raise ConfigError(NEEDS_MODEL.format(count=len(queued), save=save_path(args, settings).stem))
@@ -143,7 +143,7 @@ def add_enrich_parsers(actions: argparse._SubParsersAction[argparse.ArgumentPars
 
     enrich = actions.add_parser(
         "enrich", help="a model reads the turns the fast path read (or nobody did), one commit each",
-        description="Turns whose memory the model could not record in play (kept by the fast path, marked "
+        description="Turns whose relations the model could not record in play (kept by the fast path, marked "
                     "fast), turns nothing read, and imported stories wait in a queue. Each is read again by "
                     "the configured model and committed on its own: the model's reading replaces the fast "
                     "path's relations of that turn. A bar on a terminal, plain lines otherwise. Ctrl+C "

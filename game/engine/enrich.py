@@ -78,11 +78,11 @@ class Reading:
             return None
         done = self.replaced
         if not done.fast:
-            return f"Turn {self.number}'s memory was read by the model: {_count(done.added, 'relation')} recorded."
+            return f"Turn {self.number}'s relations were read by the model: {_count(done.added, 'relation')} recorded."
         parts = [f"{_count(done.confirmed, 'relation')} confirmed", f"{done.replaced} replaced"]
         if done.reopened:
             parts.append(f"{done.reopened} the fast reading had ended put back")
-        return f"Turn {self.number}'s memory was read again by the model: {', '.join(parts)}."
+        return f"Turn {self.number}'s relations were read again by the model: {', '.join(parts)}."
 
 
 def _count(number: int, noun: str) -> str:
@@ -290,7 +290,7 @@ def _readable(stored: dict[str, Any] | None) -> WorldIR | None:
 
 async def enrich_one(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecord,
                      extractor: Extractor = "model") -> Reading:
-    """Read one queued turn and commit it on its own; memory follows only what was stored."""
+    """Read one queued turn and commit it on its own; the graph index follows only what was stored."""
     execution = new_execution(pipeline, f"enrich:{record.number}")
     ok, line, done = await read_turn(db, pipeline, record, execution, extractor)
     line = f"turn {record.number}: {line}"

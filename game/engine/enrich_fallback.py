@@ -1,7 +1,7 @@
-"""A turn's memory when the narrator's own extractor failed or is off: the fast path over its narration.
+"""A turn's graph update when the narrator's own extractor failed or is off: the fast path over its narration.
 
 The story already committed to what the narration says; a model that could not record it (World IR
-failed, extractor error, memory deadline passed, tools refused) should not leave the graph blind to
+failed, extractor error, ``memory_deadline`` passed, tools refused) should not leave the graph blind to
 "Mira is afraid of Tomas" written in plain words. The fast path reads only such plain statements, with
 a confidence below a model's, and marks each version it opens (``fast:turn-N``), so the turn stays in
 the enrichment queue and a model's reading replaces them later (``game.engine.enrich``).
@@ -52,10 +52,10 @@ def fallback_notice(reason: str, fallback: Fallback) -> str:
     """What the player is told about a turn the model could not record."""
     reason = reason.strip().rstrip(".")
     if fallback.extraction != "fast":
-        return f"The story went on, but memory was not updated this turn: {reason}"
+        return f"The story went on, but the graph was not updated this turn: {reason}"
     kept = (f"{fallback.opened} relation(s) the narration plainly states were kept" if fallback.opened
             else "the narration states no relation plainly, so nothing was kept")
-    return (f"The story went on, but memory was not updated this turn by the model: {reason}. Read without a model "
+    return (f"The story went on, but the graph was not updated this turn by the model: {reason}. Read without a model "
             f"(the fast path), {kept}; the turn waits for a model to read it again (`kith graph enrich`)."
             + (f" {fallback.held}" if fallback.held else ""))
 

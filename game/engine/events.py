@@ -77,14 +77,14 @@ class TurnCommitted:
     extracted: bool
     timings: dict[str, float] = field(default_factory=dict)
     extraction: str = "full"
-    """How memory holds the turn: ``full``, ``fast`` (the fast path, waiting for a model) or ``none``."""
+    """How the graph holds the turn: ``full``, ``fast`` (the fast path, waiting for a model) or ``none``."""
     usage: dict[str, int] = field(default_factory=dict)
     """A model narrator's requests and tokens by step (``narrate.prompt_tokens`` ...); empty offline."""
 
 
 @dataclass(frozen=True)
 class TurnReplaced:
-    """The last turn is now told as ``narration`` (retry, continue, an edit, a swipe, an undone edit):
+    """The last turn is now told as ``narration`` (retry, continue, an edit, a flip between tellings, an undone edit):
     a front end shows it in place of what the turn said before. KeptTelling ``index`` of ``count``."""
 
     turn: int

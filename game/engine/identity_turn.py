@@ -66,7 +66,7 @@ def identity_providers(pending: Sequence[PendingIdentity], graph: GraphIndex) ->
 
 
 def follow(pending: Sequence[PendingIdentity], rows: Iterable[RowWrite]) -> list[PendingIdentity]:
-    """The open questions after a turn's rows (memory follows what the store kept)."""
+    """The open questions after a turn's rows (the play state follows what the store kept)."""
     by_id = {p.id: p for p in pending}
     for write in rows:
         if write.table != PENDING_TABLE:

@@ -4,7 +4,7 @@ An answer ("yes": the stranger is Maud) is a turn told by no narrator (its narra
 and a "yes" folds two people into one: graph, minds and what the player knows, inside the turn's
 transaction (``game.engine.merge_play``). A command kept as a turn (``/relationship NAME set ...``,
 ``/knowledge NAME add ...``) is the same kind of turn: its rows are the command's, its narration the reply.
-Retry, continue, an edit or a swipe tells a turn again through the story pipeline, which would tell "yes"
+Retry, continue or an edit tells a turn again through the story pipeline (and ``/swipe`` keeps another), which would tell "yes"
 or the command as an ordinary story line and lose what it did (the two people parted again, the trust
 unset), and a stored telling cannot replay a fold. So they are refused on such a turn, and the save is left
 as it was; ``undo`` takes the turn back, and the question can then be answered (the command typed) again.
@@ -24,22 +24,22 @@ STORY = "story"
 """The kind of a Story-mode telling (``game.engine.tellings.STORY``): the player's words, whatever they are."""
 
 
-def answered(alt: KeptTelling) -> PendingIdentity | None:
+def answered(telling: KeptTelling) -> PendingIdentity | None:
     """The question this telling answered: the turn itself wrote it resolved (``identity_turn.settle``)."""
-    for write in alt.rows:
+    for write in telling.rows:
         if write.table == PENDING_TABLE and write.row is not None:
             question = PendingIdentity.from_row(write.row)
-            if not question.is_open and question.resolved_turn == alt.turn:
+            if not question.is_open and question.resolved_turn == telling.turn:
                 return question
     return None
 
 
-def refusal(alts: Iterable[KeptTelling]) -> str | None:
+def refusal(tellings: Iterable[KeptTelling]) -> str | None:
     """Why none of these tellings may be told again or kept instead of another (None: they may)."""
-    for alt in alts:
-        question = answered(alt)
+    for telling in tellings:
+        question = answered(telling)
         if question is not None:
-            return ANSWERED.format(turn=alt.turn, new=question.new_name, candidate=question.candidate_name)
-        if alt.kind != STORY and is_command(alt.record.input):
-            return COMMANDED.format(turn=alt.turn, command=alt.record.input)
+            return ANSWERED.format(turn=telling.turn, new=question.new_name, candidate=question.candidate_name)
+        if telling.kind != STORY and is_command(telling.record.input):
+            return COMMANDED.format(turn=telling.turn, command=telling.record.input)
     return None

@@ -1,4 +1,4 @@
-"""The memory update run again for turns the story committed without one (``kith graph rebuild``).
+"""The graph update run again for turns the story committed without one (``kith graph rebuild``).
 
 A turn whose extraction failed (a model that never called its tool) or whose World IR could not be had
 is stored marked not extracted; the story went on, and the fast path kept what the narration plainly

@@ -156,7 +156,7 @@ class GameSession(GameReads):
             yield Notice(problem, "warning")
 
     async def reextract_pending(self) -> list[str]:
-        """Run the memory update again for turns committed without one; returns a line per turn."""
+        """Run the graph update again for turns committed without one; returns a line per turn."""
         return (await self.rebuild()).lines
 
     async def rebuild(self, extractor: Extractor = "model") -> Rebuilt:
@@ -178,7 +178,7 @@ class GameSession(GameReads):
         return self._enrichment.in_background(delay, on_read, on_progress)
 
     async def extraction_counts(self) -> dict[str, int]:
-        """How many turns memory holds each way (``full``, ``fast``, ``none``, ``enriched``)."""
+        """How many turns the graph holds each way (``full``, ``fast``, ``none``, ``enriched``)."""
         return await self._db.extraction_counts()
 
     # ------------------------------------------------------------------------------------- what is saved
@@ -192,7 +192,7 @@ class GameSession(GameReads):
         return await self._db.pending_identities(open_only=open_only)
 
     async def pending_extraction(self) -> list[TurnRecord]:
-        """Turns committed without their memory update (see ``reextract_pending``)."""
+        """Turns committed without their graph update (see ``reextract_pending``)."""
         return await self._db.pending_extraction()
 
     async def all_nodes(self) -> list[Node]:

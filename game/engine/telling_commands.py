@@ -1,4 +1,4 @@
-"""The meta commands of retry, continue, edit, swipes and Story mode (``game.engine.tellings``).
+"""The meta commands of retry, continue, edit, ``/swipe`` and Story mode (``game.engine.tellings``).
 
 Each is a few lines over ``CommandContext.tellings``; the work lives there.
 """

@@ -36,7 +36,7 @@ def delta(base: Any, target: Any) -> dict[str, Any] | None:
 
 def apply(base: Any, change: dict[str, Any]) -> Any:
     """``base`` changed by ``change`` (from ``delta``): an object's keys in ``base``'s order (dropped ones
-    left out), then the keys it lacked in ``change``'s order. Not copied (a telling is read at every swipe):
+    left out), then the keys it lacked in ``change``'s order. Not copied (a telling is read at every flip):
     the result shares unchanged values with ``base`` and changed ones with ``change``, so give it values
     nothing else holds (freshly read).
 

@@ -1,4 +1,4 @@
-"""Retry, continue, edit, swipe and Story mode: the last turn told another way, the graph kept true.
+"""Retry, continue, edit, ``/swipe`` and Story mode: the last turn told another way, the graph kept true.
 
 Every way of changing the last turn tells it again through the one pipeline (``TurnPipeline.tell``)
 from the game as it stood before that turn, and stores the result as a new telling
@@ -6,12 +6,12 @@ from the game as it stood before that turn, and stores the result as a new telli
 the graph holds exactly the kept telling's extraction; the others never reach it.
 
 - ``retry``: told afresh with the next seed (a model samples again; the offline story picks other
-  variants). Tellings are kept; ``swipe`` flips between them.
+  variants). Tellings are kept; ``/swipe`` flips between them.
 - ``continue``: the narrator writes on from where it stopped; the turn is re-extracted as a whole.
 - ``edit`` / ``edit_input``: the player's text replaces the narration (or their input) and the turn
   is re-extracted from it.
 - ``undo`` takes back an edit or a continuation first (back to the telling it came from), then whole
-  turns; a retry or a swipe is not a step of its own (undo takes the whole turn back).
+  turns; a retry or a flip (``/swipe``) is not a step of its own (undo takes the whole turn back).
 - Story mode (``story``) is a new turn whose narration is the player's text, as written.
 """
 
@@ -91,27 +91,27 @@ class Tellings:
     # ------------------------------------------------------------------------------------- telling again
 
     def retry(self) -> AsyncIterator[Event]:
-        def how(alts: list[KeptTelling], kept: KeptTelling) -> Telling:
+        def how(tellings: list[KeptTelling], kept: KeptTelling) -> Telling:
             if kept.kind == STORY:
                 raise KithError(f"Turn {kept.turn} is your own writing (Story mode): no narrator told it, so "
                                 "none can tell it again. `/edit TEXT` changes it.", title="Retry")
-            return Telling(seed_shift=len(alts))
+            return Telling(seed_shift=len(tellings))
 
         return self._retell("retry", None, how)
 
     def continue_turn(self) -> AsyncIterator[Event]:
-        def how(alts: list[KeptTelling], kept: KeptTelling) -> Telling:
+        def how(tellings: list[KeptTelling], kept: KeptTelling) -> Telling:
             if len(kept.record.narration) >= MAX_EDIT_CHARS:
                 # Every prompt that reads the turn (World IR, the history window) must stay bounded.
                 raise KithError(f"Turn {kept.turn} is as long as a turn may be ({MAX_EDIT_CHARS} characters); "
                                 "play on with a new turn.", title="Continue")
-            return Telling(seed_shift=len(alts), continue_from=kept.record.narration)
+            return Telling(seed_shift=len(tellings), continue_from=kept.record.narration)
 
         return self._retell("continue", None, how)
 
     def edit(self, narration: str) -> AsyncIterator[Event]:
         text = narration.strip()
-        return self._retell("edit", None, lambda alts, kept: Telling(given=edit_text(text),
+        return self._retell("edit", None, lambda tellings, kept: Telling(given=edit_text(text),
                                                                      story=kept.kind == STORY))
 
     def edit_input(self, player_input: str) -> AsyncIterator[Event]:
@@ -125,7 +125,7 @@ class Tellings:
             else:
                 return _said(error.message, "edit-input")
 
-        def how(alts: list[KeptTelling], kept: KeptTelling) -> Telling:
+        def how(tellings: list[KeptTelling], kept: KeptTelling) -> Telling:
             if kept.kind == STORY:  # the player's words are the turn: the input is the narration
                 return Telling(given=edit_text(text, EMPTY_INPUT), story=True)
             return Telling(given=kept.record.narration)
@@ -139,11 +139,11 @@ class Tellings:
         if turn == 0:
             yield MetaOutput(NO_TURN.format(what=what), kind)
             return
-        alts = await tellings_store.tellings_of(self._db, turn)
-        if not alts:  # told before tellings were kept: the turn as it stands is its first telling
+        tellings = await tellings_store.tellings_of(self._db, turn)
+        if not tellings:  # told before tellings were kept: the turn as it stands is its first telling
             first = await tellings_store.told_from_rows(self._db, turn, self._carried)
-            alts = [first] if first is not None else []
-        kept = next((a for a in alts if a.kept), None)
+            tellings = [first] if first is not None else []
+        kept = next((a for a in tellings if a.kept), None)
         refused = kept_turns.refusal([kept] if kept is not None else [])
         if refused is not None:  # told again, "yes" would be a story line and the merge undone
             yield MetaOutput(refused, kind)
@@ -151,21 +151,21 @@ class Tellings:
         if kept is None:
             yield MetaOutput(OLD_TURN.format(turn=turn), kind)
             return
-        if len(alts) >= tellings_store.MAX_ALTERNATIVES:
-            yield MetaOutput(f"Turn {turn} has {len(alts)} tellings already, the most kept; flip between them "
+        if len(tellings) >= tellings_store.MAX_TELLINGS:
+            yield MetaOutput(f"Turn {turn} has {len(tellings)} tellings already, the most kept; flip between them "
                              "with `/swipe`, or `undo` the turn and play it again.", kind)
             return
         try:
-            how = telling(alts, kept)
+            how = telling(tellings, kept)
         except KithError as error:
             yield MetaOutput(error.message, kind)
             return
         if kind == "edit-input" and not (new_input or "").strip():
             yield MetaOutput(EMPTY_INPUT, kind)
             return
-        index = max(a.index for a in alts) + 1
+        index = max(a.index for a in tellings) + 1
         parent = kept.index if kind in ("continue", "edit", "edit-input") else None
-        store = _Replacing(self._db, alts, index, STORY if how.story else kind, parent, self._carried)
+        store = _Replacing(self._db, tellings, index, STORY if how.story else kind, parent, self._carried)
         state, before = await self._state_before(turn)
         said = (new_input or kept.record.input) if not how.story else (how.given or "")
         try:
@@ -177,7 +177,7 @@ class Tellings:
                     # pipeline keeps memory after a commit) is what the save now holds: no re-read needed.
                     self._pipeline.state = state
                     yield event
-                    count = len(alts) + 1
+                    count = len(tellings) + 1
                     yield TurnReplaced(turn, store.narration, count - 1, count, store.player_input)
                 else:
                     yield event
@@ -219,11 +219,11 @@ class Tellings:
         turn = self.turn
         if turn == 0:
             return None
-        alts = await tellings_store.tellings_of(self._db, turn)
-        at = next((i for i, a in enumerate(alts) if a.kept), None)
+        tellings = await tellings_store.tellings_of(self._db, turn)
+        at = next((i for i, a in enumerate(tellings) if a.kept), None)
         if at is None:
             return None
-        return TurnReplaced(turn, alts[at].record.narration, at, len(alts), alts[at].record.input)
+        return TurnReplaced(turn, tellings[at].record.narration, at, len(tellings), tellings[at].record.input)
 
     # ------------------------------------------------------------------------------------- flipping
 
@@ -233,28 +233,28 @@ class Tellings:
         if turn == 0:
             yield MetaOutput(NO_TURN.format(what="flip"), "swipe")
             return
-        alts = await tellings_store.tellings_of(self._db, turn)
-        refused = kept_turns.refusal(alts)
+        tellings = await tellings_store.tellings_of(self._db, turn)
+        refused = kept_turns.refusal(tellings)
         if refused is not None:  # a stored telling cannot replay an answer's merge, nor undo it
             yield MetaOutput(refused, "swipe")
             return
-        at = next((i for i, a in enumerate(alts) if a.kept), None)
-        if at is None or len(alts) < 2:
+        at = next((i for i, a in enumerate(tellings) if a.kept), None)
+        if at is None or len(tellings) < 2:
             yield MetaOutput(f"Turn {turn} has one telling only. Type `retry` to have it told again.", "swipe")
             return
-        target = _target(where.strip().lower(), at, len(alts))
+        target = _target(where.strip().lower(), at, len(tellings))
         if target is None:
-            yield MetaOutput(f"Type `/swipe <` or `/swipe >`, or `/swipe N` for N from 1 to {len(alts)}.", "swipe")
+            yield MetaOutput(f"Type `/swipe <` or `/swipe >`, or `/swipe N` for N from 1 to {len(tellings)}.", "swipe")
             return
         if target == at:
-            yield MetaOutput(f"Telling {at + 1} of {len(alts)} is the one kept already.", "swipe")
+            yield MetaOutput(f"Telling {at + 1} of {len(tellings)} is the one kept already.", "swipe")
             return
-        every = [dataclasses.replace(a, kept=i == target) for i, a in enumerate(alts)]
+        every = [dataclasses.replace(a, kept=i == target) for i, a in enumerate(tellings)]
         await tellings_store.keep(self._db, turn, every[target], every, carried=self._carried)
         await self._reload()
         chosen = every[target]
         yield NarrationDone(chosen.record.narration)
-        yield TurnReplaced(turn, chosen.record.narration, target, len(alts), chosen.record.input)
+        yield TurnReplaced(turn, chosen.record.narration, target, len(tellings), chosen.record.input)
 
     # ------------------------------------------------------------------------------------- undo
 
@@ -277,12 +277,14 @@ class Tellings:
             await tellings_store.drop_step(self._db, seq, rows)
             await self._reload()
             return what, None
-        alts = await tellings_store.tellings_of(self._db, turn)
-        back = next((a for a in alts if a.index == data.get("back_to")), None)
-        if back is None:
+        tellings = await tellings_store.tellings_of(self._db, turn)
+        # An edit's or a continuation's step, by its word now or in an older save; any other is dropped.
+        telling_step = kind in (tellings_store.TELLING_STEP, *tellings_store.OLD_TELLING_STEPS)
+        back = next((a for a in tellings if a.index == data.get("back_to")), None) if telling_step else None
+        if back is None:  # the telling it went back to is gone, or no one knows the step: nothing to restore
             await tellings_store.drop_step(self._db, seq, [])
             return await self.undo_step()
-        every = [dataclasses.replace(a, kept=a.index == back.index) for a in alts if a.index != data.get("drop")]
+        every = [dataclasses.replace(a, kept=a.index == back.index) for a in tellings if a.index != data.get("drop")]
         await tellings_store.keep(self._db, turn, back, every, drop_seq=seq, carried=self._carried)
         await self._reload()
         position = [a.index for a in every].index(back.index)
@@ -335,11 +337,11 @@ class _Replacing:
 
     folds_people = False
 
-    def __init__(self, db: SaveDatabase, alts: list[KeptTelling], index: int, kind: str, parent: int | None,
+    def __init__(self, db: SaveDatabase, tellings: list[KeptTelling], index: int, kind: str, parent: int | None,
                  carried: tuple[str, ...]) -> None:
         self._db = db
         self._carried = carried
-        self._alts = alts
+        self._tellings = tellings
         self._index = index
         self._kind = kind
         self._parent = parent
@@ -349,13 +351,13 @@ class _Replacing:
 
     async def commit(self, turn: FinishedTurn) -> None:
         new = telling_of(turn, self._index, self._kind, self._parent)
-        every = [dataclasses.replace(a, kept=False) for a in self._alts] + [new]
+        every = [dataclasses.replace(a, kept=False) for a in self._tellings] + [new]
         also: list[RowWrite] = []
         if self._parent is not None:
             # An edit or a continuation is a step undo takes back on its own: to the telling it came from.
             with reading(self._db.name):
                 seq = await tellings_store.next_seq(self._db.conn)
-            also.append(tellings_store.step_row(seq, new.turn, "alternative",
+            also.append(tellings_store.step_row(seq, new.turn, tellings_store.TELLING_STEP,
                                               {"back_to": self._parent, "drop": new.index, "kind": self._kind}))
         await tellings_store.keep(self._db, new.turn, new, every, also, carried=self._carried)
         self.committed = True

@@ -41,8 +41,12 @@ SWIPES = "swipes"
 STEPS = "undo_steps"
 TELLING_ERRORS: tuple[type[Exception], ...] = (*READ_ERRORS, KeyError)
 """What reading a damaged telling raises: SQLite's errors, undecodable JSON or models, a missing field."""
-MAX_ALTERNATIVES = 20
-"""Alternatives kept per turn: enough to choose among, few enough that a save does not balloon."""
+MAX_TELLINGS = 20
+"""Tellings kept per turn: enough to choose among, few enough that a save does not balloon."""
+TELLING_STEP = "telling"
+"""The undo step an edit or a continuation leaves: back to the telling it came from."""
+OLD_TELLING_STEPS = ("alternative",)
+"""What saves written before the word was "telling" call that step; they still undo."""
 
 
 @dataclass(frozen=True)
@@ -201,7 +205,7 @@ def _row_of(entry: dict[str, Any], shared: _Base) -> dict[str, Any] | None:
 
 
 def _loads(text: str) -> Any:
-    """JSON text as values: orjson (a context is ~9 KB, read at every swipe), or ``json`` for what orjson
+    """JSON text as values: orjson (a context is ~9 KB, read at every flip), or ``json`` for what orjson
     refuses and ``json_text`` may have written (an integer beyond 64 bits, a NaN)."""
     try:
         return orjson.loads(text)

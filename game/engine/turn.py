@@ -220,7 +220,7 @@ class TurnPipeline:
         return committed_events(finished, graph.nodes, self.ending_title)
 
     def apply(self, finished: FinishedTurn) -> None:
-        """Memory follows the store: the graph, the scene, the turn number, the history."""
+        """The play state follows the store: the graph, the scene, the turn number, the history."""
         state, record = self.state, finished.record
         state.graph.apply(finished.writes)
         state.scene = finished.result.scene

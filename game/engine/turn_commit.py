@@ -100,7 +100,7 @@ async def commit_reading(db: SaveDatabase, state: PlayState, writes: GraphWrites
                          marks: Sequence[tuple[int, bool, str]]) -> None:
     """The commit of an enrichment: turns told before, read again (``kith graph enrich``/``rebuild``, the
     background queue). It tells no new turn, so it is journaled at the current one (undo takes it back with
-    that turn); shielded like a turn's commit, and memory's graph follows only what was stored."""
+    that turn); shielded like a turn's commit, and the graph index follows only what was stored."""
     async def keep() -> None:
         await db.commit_enrichment(writes, state.turn, marks)
         state.graph.apply(writes)

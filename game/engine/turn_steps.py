@@ -217,7 +217,7 @@ async def narrate(draft: TurnDraft) -> AsyncIterator[Event]:
 
 
 async def world_ir(draft: TurnDraft) -> AsyncIterator[Event]:
-    """The World IR of what was narrated. The memory step is the World IR and the extraction together:
+    """The World IR of what was narrated. The graph update is the World IR and the extraction together:
     the player sees it from here to the commit, not only once the (often slower) World IR is back."""
     yield GraphUpdating(draft.turn)
     draft.result = await draft.tools.narrator.finish(draft.told_request, draft.narration)

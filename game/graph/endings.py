@@ -84,10 +84,10 @@ class ReadEndings:
         parts = []
         if self.held:
             shown = "; ".join(self.held[:5]) + (f"; and {len(self.held) - 5} more" if len(self.held) > 5 else "")
-            parts.append(f"The memory kept {len(self.held)} of the world's own relation(s) this turn said had "
+            parts.append(f"The graph kept {len(self.held)} of the world's own relation(s) this turn said had "
                          f"ended or turned to their opposite ({shown}): the world's relations end by the story "
                          "or by your own act, not by a sentence of narration alone.")
         if self.over:
-            parts.append(f"This turn claimed to end more than {self.limit} relations at once; the memory kept "
+            parts.append(f"This turn claimed to end more than {self.limit} relations at once; the graph kept "
                          f"{self.over} of them as they were.")
         return " ".join(parts) or None

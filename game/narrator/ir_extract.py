@@ -108,10 +108,10 @@ def limit_closes(ir: WorldIR) -> tuple[WorldIR, list[str]]:
         return ir, []
     notices = []
     if refused:
-        notices.append("The memory kept relation(s) this turn claimed to end: " + "; ".join(refused) + ".")
+        notices.append("The graph kept relation(s) this turn claimed to end: " + "; ".join(refused) + ".")
     if excess:
         notices.append(f"This turn claimed to end more than {MAX_CLOSES_PER_TURN} relations at once; "
-                       f"the memory kept {excess} of them as they were.")
+                       f"the graph kept {excess} of them as they were.")
     return ir.model_copy(update={"ended_relations": kept}), notices
 
 

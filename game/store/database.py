@@ -414,7 +414,7 @@ class SaveDatabase:
 
     @reads
     async def pending_extraction(self) -> list[TurnRecord]:
-        """The enrichment queue, oldest first: turns whose narration committed but whose memory no model
+        """The enrichment queue, oldest first: turns whose narration committed but whose relations no model
         has recorded (the fast path read them, ``extraction = 'fast'``, or nobody did, ``'none'``)."""
         return await self._turns_where("extracted = 0")
 

@@ -1,7 +1,7 @@
 """Texts kept compressed: a column declared ``BLOB`` in a feature's table holds its text zlib-compressed.
 
 Each turn stores two large JSON texts (the composed context, ~8 KB, and its first telling, ~13 KB) that
-are read rarely (``/mind``, ``/why``, retry, swipes) and never searched by SQL, so a save grew ~21 KB a
+are read rarely (``/mind``, ``/why``, retry, tellings) and never searched by SQL, so a save grew ~21 KB a
 turn. ``write_rows`` packs every text written to a ``BLOB`` column (the schema says which: see migration
 14); readers call ``unpack``, which gives text back from either form, so rows written before the
 migration (plain text, kept as they were) read the same as rows written after it.

@@ -70,7 +70,7 @@ class SaveInfo(NamedTuple):
     size: int
     error: str | None = None
     fast: int = 0
-    """Turns whose memory only the fast path read (no model yet): ``kith graph enrich`` reads them."""
+    """Turns whose relations only the fast path read (no model yet): ``kith graph enrich`` reads them."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
     """Tokens a model narrator spent on the save's turns, every telling counted (0 offline)."""

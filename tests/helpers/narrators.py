@@ -60,7 +60,7 @@ class BrokenNarrator(OfflineNarrator):
 
 
 class Introducing(OfflineNarrator):
-    """The real offline narrator, whose memory update at turn ``at`` also runs ``call`` (a newcomer named
+    """The real offline narrator, whose graph update at turn ``at`` also runs ``call`` (a newcomer named
     the way a model's extractor would name one: the identity tests' way to meet "Keeper Marsh")."""
 
     def __init__(self, world: World, at: int, call: dict[str, Any], seed: int = 0) -> None:

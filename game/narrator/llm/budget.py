@@ -5,7 +5,7 @@ A turn has two phases, and each runs under one deadline that nothing inside it c
 
 - the **narration**, from the request (the model's name looked up first, when none is set) to the last
   word: ``REPLY_DEADLINE_TIMEOUTS`` × ``timeout``;
-- the **memory step**, the World IR and the extraction together: ``memory_deadline``.
+- the **graph update**, the World IR and the extraction together: ``memory_deadline``.
 
 Past the first the turn fails and nothing is saved; past the second the narration is kept, marked for
 ``kith graph rebuild``. The engine's own work around them takes milliseconds. So the sum is the longest a
@@ -27,5 +27,5 @@ def reply_deadline(llm: LLMSettings) -> float:
 
 
 def worst_case_turn_seconds(llm: LLMSettings) -> float:
-    """The longest a turn can take with these settings: the narration's deadline, then the memory step's."""
+    """The longest a turn can take with these settings: the narration's deadline, then the graph update's."""
     return reply_deadline(llm) + llm.memory_deadline

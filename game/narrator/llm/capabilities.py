@@ -375,11 +375,11 @@ async def _probe_tools(transport: Transport, model: str, report: ProbeReport) ->
             return
         report.tools_refused = True
         report.add("tools", False, f"the server refuses tools ({error.message}); the narrator will work "
-                   "without character lookups and memory updates need extraction = \"world-ir\"")
+                   "without character lookups and graph updates need extraction = \"world-ir\"")
         return
     message = first_message(completion)
     if message_tool_calls(message):
-        report.add("tools", True, "the model calls tools (character lookups and memory updates work)")
+        report.add("tools", True, "the model calls tools (character lookups and graph updates work)")
     elif text_tool_calls(str(message.get("content") or ""), ["ping"]):
         report.add("tools", False, "the model writes tool calls as plain text instead of calling them; "
                    "check the server's tool-call parser or chat template, or set extraction = \"world-ir\"")

@@ -249,7 +249,7 @@ def supported_only(ir: WorldIR, narration: str) -> tuple[WorldIR, int]:
 
     The narration the player saw is the only source of facts: a relation quoting anything else (the
     player's own words dressed up as narration, or a model's invention) would let typed input rewrite
-    the memory. An empty evidence supports nothing.
+    the graph. An empty evidence supports nothing.
     """
     told = _normal(narration)
     relations = [r for r in ir.relations if (e := _normal(r.evidence)) and e in told]

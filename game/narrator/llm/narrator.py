@@ -97,7 +97,7 @@ class OpenAINarrator:
         self.reply_deadline = reply_deadline or default_reply_deadline(llm)
         self.memory_deadline = memory_deadline or llm.memory_deadline
         self._notices: dict[int, list[str]] = {}
-        self._memory_started: dict[int, float] = {}
+        self._update_started: dict[int, float] = {}
         self._offered_models: list[str] | None = None
         self._said_base_model = False
         """Whether a turn has failed with the base-model sentence (said in full once a session)."""
@@ -199,11 +199,11 @@ class OpenAINarrator:
     # -------------------------------------------------------------------------------------- step 2
 
     async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:
-        """The World IR and the scene after it; the memory step's deadline starts here."""
+        """The World IR and the scene after it; the graph update's deadline starts here."""
         if request.mode in ("given", "story"):
             # Nothing was narrated for this telling: its account starts here, not on an earlier telling's.
             self._ledger.restart(request.turn)
-        self._memory_started[request.turn] = asyncio.get_running_loop().time()
+        self._update_started[request.turn] = asyncio.get_running_loop().time()
         notices = self._notices.pop(request.turn, []) + self.caps.take_fallbacks()
         try:
             ir, error, salvaged = await self._within_memory_deadline(request.turn, self._world_ir(request, narration))
@@ -227,8 +227,8 @@ class OpenAINarrator:
             ir, refused = limit_closes(ir)
             notices.extend(refused)
         if error is not None:
-            # No extraction follows a failed World IR, so nothing else will end this memory step.
-            self._memory_started.pop(request.turn, None)
+            # No extraction follows a failed World IR, so nothing else will end this graph update.
+            self._update_started.pop(request.turn, None)
         scene = request.scene.model_copy(deep=True)
         if ir is not None:
             scene.cast = list(ir.next_cast)
@@ -248,9 +248,9 @@ class OpenAINarrator:
         return location
 
     async def _within_memory_deadline(self, turn: int, step: Awaitable[T]) -> T:
-        """``step``, cancelled when the turn's memory step (World IR and extraction) runs out of time."""
+        """``step``, cancelled when the turn's graph update (World IR and extraction) runs out of time."""
         loop = asyncio.get_running_loop()
-        started = self._memory_started.setdefault(turn, loop.time())
+        started = self._update_started.setdefault(turn, loop.time())
         try:
             async with asyncio.timeout_at(started + self.memory_deadline):
                 return await step
@@ -279,7 +279,7 @@ class OpenAINarrator:
             report.usage = self.usage(turn)
             return report
         finally:
-            self._memory_started.pop(turn, None)
+            self._update_started.pop(turn, None)
 
     async def _extract(self, turn: int, request: NarrationRequest, ir: WorldIR,
                        execution: UpsertExecution) -> ExtractionReport:
