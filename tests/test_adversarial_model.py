@@ -236,7 +236,9 @@ async def test_the_memory_step_has_one_deadline_for_world_ir_and_extraction(tmp_
     session = await _session(settings, memory_deadline=1.0)
     started = time.monotonic()
     events = await _play(session, "look")
-    assert time.monotonic() - started < 6
+    # Without the one deadline the keep-alive reply would hold the turn open indefinitely; the bound is wide
+    # so a loaded 2-core machine cannot fail it, and still far below what no deadline gives.
+    assert time.monotonic() - started < 15
     committed = next(e for e in events if isinstance(e, TurnCommitted))
     assert not committed.extracted
     assert any(isinstance(e, Notice) and "graph update took longer than 1 s" in e.text for e in events)

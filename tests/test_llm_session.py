@@ -265,6 +265,7 @@ async def test_a_turn_that_runs_into_both_deadlines_ends_within_the_worst_case(
         committed = next(e for e in events if isinstance(e, TurnCommitted))
         assert not committed.extracted and session.history[-1].narration == NARRATION
         assert took >= 0.6  # the graph update was waited for, to its deadline
-        assert took < worst_case_turn_seconds(settings.llm) + 2.0  # and no longer (slack for a loaded machine)
+        # and not the 30 s the World IR would take: the bound is wide so a loaded machine cannot fail it
+        assert took < worst_case_turn_seconds(settings.llm) + 8.0
     finally:
         await session.close()
