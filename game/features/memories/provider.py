@@ -6,7 +6,7 @@ of the budget is short the orchestrator keeps the memories that matter most. The
 each line (``kind``, ``turn``, ``importance``, ``valence``) are what the offline engine reads.
 
 Composing a context writes nothing: the memories shown here are strengthened (recalled) by the turn's own
-memory step (``memory_forming``), which picks the same ones, and only once the turn is stored.
+memory step (``rules``), which picks the same ones, and only once the turn is stored.
 """
 
 from __future__ import annotations
