@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from game.engine.mind_context import ContextInputs, compose_turn, narrator_inputs
 from game.engine.play_state import PlayState
 from game.engine.presence import present_knowers, scoped_context
+from game.features.memories.rules import ACTS, WITNESS_FACTOR
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import RetrievalSettings
@@ -35,7 +36,6 @@ from game.mind.attitude_rules import ACT_DELTAS, ACT_REASONS, Delta
 from game.mind.context import ComposedContext, ContextSettings
 from game.mind.context_budget import estimate_tokens
 from game.mind.memory import Memory, MemoryBook
-from game.mind.memory_forming import ACTS, WITNESS_FACTOR
 from game.narrator.llm.narrate_prompt import narrate_system, render_block, turn_items
 from game.settings_source import default_content_dir
 from game.world import World, load_world

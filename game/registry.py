@@ -15,8 +15,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from game.features.deeds import DeedsFeature
-from game.features.feature import CheckParser, Feature, Handler, Instruction
+from game.features.feature import CheckParser, Feature, Handler, Instruction, Remembering
 from game.features.gossip import GossipFeature
+from game.features.memories import MemoriesFeature
 from game.features.notes import NotesFeature
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from game.graph.models import Node
     from game.graph.retrieve import ScopedRetrieval
     from game.mind.sections import ContextProvider
+    from game.store.rows import RowWrite
 
 
 class Registry:
@@ -110,6 +112,10 @@ class Registry:
                 lines += [*([""] if lines and section else []), *section]
         return lines
 
+    async def remember(self, facts: Remembering) -> list[RowWrite]:
+        """The rows of every feature that ``remembers`` (the told turn's last step), in registration order."""
+        return [row for feature in self if feature.remembers for row in await feature.remember(facts)]
+
     def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
                            handler: Callable[[str, str], Handler]) -> None:
         """Let every feature that declares ``kith graph`` commands add them."""
@@ -120,10 +126,12 @@ class Registry:
 
 def register_builtin(registry: Registry) -> None:
     """Register Kith's own features (its default plugins), in the order their steps run: word of relations
-    travels first, so deeds and the attitudes see what reached whom this turn."""
+    travels first, so deeds and the attitudes see what reached whom this turn; memories form last, after the
+    attitudes (``Feature.remember``), from everything the turn did."""
     registry.register_feature(GossipFeature())
     registry.register_feature(DeedsFeature())
     registry.register_feature(NotesFeature())
+    registry.register_feature(MemoriesFeature())
 
 
 @cache

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from benchmarks.context_bench import STAGE, measure, minds, run, world_graph
 from game.engine.presence import present_knowers
-from game.mind.memory_forming import CONTEXT_RECALL
+from game.features.memories.rules import CONTEXT_RECALL
 from game.settings_source import default_content_dir
 from game.world import load_world
 from game.world.tiers import TIERS

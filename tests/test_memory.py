@@ -20,12 +20,13 @@ from test_cli_graph import Kith
 from game.config import load_settings
 from game.engine.session import GameSession
 from game.errors import SaveError
+from game.features.feature import HeardDeed
+from game.features.memories.consolidate import consolidate, deterministic_summary, valid_summary
+from game.features.memories.rules import memory_rows
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.mind.memory import Memory, MemoryBook, MemorySettings
-from game.mind.memory_consolidate import consolidate, deterministic_summary, valid_summary
-from game.mind.memory_forming import HeardDeed, memory_rows
 from game.narrator.llm.ir import tidy_ir
 from game.world import World, load_world
 from game.world.ir import IRRelation, WorldIR

@@ -198,7 +198,7 @@ def test_graph_merge_keeps_the_memory_capacity(tmp_path: Path, capsys: pytest.Ca
 
     async def held() -> list[Memory]:
         async with await open_game(tmp_path) as db:
-            from game.mind.memory_store import load_memory_book
+            from game.features.memories.store import load_memory_book
             return (await load_memory_book(db)).of("npc-edda-marsh")
 
     before = asyncio.run(held())

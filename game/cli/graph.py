@@ -123,14 +123,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_json_option(attitude)
     attitude.add_argument("name", metavar="NAME", help="a name, alias or node ID")
     attitude.set_defaults(handler=handler("graph_attitude", "attitude_command"))
-    memories = actions.add_parser(
-        "memories", help="what one NPC remembers of the player, newest and strongest first",
-        description="List NAME's memories of the player (episodic and semantic), newest and strongest first.",
-    )
-    add_save_option(memories)
-    add_json_option(memories)
-    memories.add_argument("name", metavar="NAME", help="a name, alias or node ID")
-    memories.set_defaults(handler=handler("graph_memories", "memories_command"))
     add_patterns_parser(actions)
     add_gaps_parser(actions)
     add_pending_parsers(actions)

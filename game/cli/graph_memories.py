@@ -17,8 +17,8 @@ from game.cli.graph_common import (
 from game.config import Settings
 from game.engine.tuning import memory_settings
 from game.errors import InputError
-from game.mind.memory_render import render_memories
-from game.mind.memory_store import load_memory_book
+from game.features.memories.render import render_memories
+from game.features.memories.store import load_memory_book
 
 
 async def memories_command(args: argparse.Namespace, settings: Settings) -> int:

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.engine.tuning import TurnTuning
-from game.features.feature import Feature, Rows, TurnFacts
+from game.features.feature import Feature, HeardDeed, Rows, TurnFacts
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import Delta
-from game.mind.memory_forming import HeardDeed
 from game.registry import Registry, default_registry
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR

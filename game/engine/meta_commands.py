@@ -14,13 +14,13 @@ from game.engine.meta import MetaCommand, help_text
 from game.engine.player_view import known_ids, player_view
 from game.engine.presence import scoped_context
 from game.errors import KithError
+from game.features.memories.render import render_memories
 from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
 from game.graph.map.known import known_graph
 from game.graph.models import Edge
 from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
 from game.mind.attitude_command import describe, parse_relationship
-from game.mind.memory_render import render_memories
 from game.store.connection import inspect_save
 from game.store.saves import read_save_info, snapshot_name
 from game.store.snapshots import check_restorable
@@ -309,7 +309,7 @@ async def _knowledge(session: CommandContext, argument: str) -> AsyncIterator[Ev
     for event in await mind_commands.add_knowledge(session, *adding):
         yield event
 async def _npc(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    """``/npc NAME``: NAME's memories of the player, newest and strongest first (``game.mind.memory_render``)."""
+    """``/npc NAME``: NAME's memories of the player, newest and strongest first (``game.features.memories.render``)."""
     if not argument:
         yield MetaOutput("Type `/npc NAME` to see what someone remembers of you.", "npc")
         return

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from game.engine.identity_turn import identity_providers
+from game.features.memories.provider import MemoryProvider
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
@@ -23,7 +24,6 @@ from game.mind.context import ComposedContext, ContextSettings, compose
 from game.mind.context_budget import TokenCount, estimate_tokens
 from game.mind.context_graph import GraphProvider, knowledge_by_name, npc_context
 from game.mind.memory import MemoryBook
-from game.mind.memory_provider import MemoryProvider
 from game.mind.scene_provider import SceneProvider
 from game.mind.sections import ContextProvider, ContextQuery
 from game.registry import default_registry

@@ -18,12 +18,12 @@ from game.engine.feature_steps import load_states, owned_tables
 from game.engine.play_state import HISTORY_TURNS, PlayState
 from game.engine.tuning import memory_settings
 from game.errors import KithError, SaveError
+from game.features.memories.store import load_memory_book
 from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath, patterns_to_json
 from game.graph.upsert import UpsertExecution
 from game.mind.attitude import TABLE as ATTITUDES
 from game.mind.attitude import AttitudeBook
-from game.mind.memory_store import load_memory_book
 from game.narrator.base import Narrator, PastTurn
 from game.registry import Registry
 from game.store import metapath_patterns

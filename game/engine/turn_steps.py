@@ -37,7 +37,7 @@ from game.engine.presence import (
 from game.engine.telling import NOTHING_MORE, Telling, continued, turn_usage
 from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn
-from game.features.feature import Feature
+from game.features.feature import Feature, Remembering
 from game.graph.endings import ReadEndings
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
@@ -47,8 +47,6 @@ from game.graph.vocabulary import Vocabulary
 from game.mind import attitude_turn
 from game.mind.attitude import AttitudeView
 from game.mind.identity_provider import asked_line, next_question
-from game.mind.memory_consolidate import SummarizingNarrator
-from game.mind.memory_forming import memory_rows
 from game.narrator.base import CountsTokens, ExtractionReport, NarrationRequest, NarrationResult, Narrator
 from game.registry import Registry
 from game.store.database import TurnRecord
@@ -312,11 +310,12 @@ async def _attitudes(draft: TurnDraft) -> None:
 
 
 async def _memories(draft: TurnDraft) -> None:
-    """What the people present remember of the turn (summarised by a model narrator that can)."""
-    state, narrator = draft.state, draft.tools.narrator
-    summarizer = narrator.memory_summarizer if isinstance(narrator, SummarizingNarrator) else None
-    draft.rows.extend(await memory_rows(state.memories, state.graph, draft.writes, draft.world_ir, draft.turn,
-                                        summarizer, draft.featured.memories, draft.featured.covered))
+    """What the people present remember of the turn: the registered features' last step (the memories
+    feature's), which reads what the features and the attitudes left (summarised by a model narrator that can)."""
+    state, featured = draft.state, draft.featured
+    facts = Remembering(draft.turn, state.graph, draft.writes, draft.world_ir, state.memories, draft.tools.narrator,
+                        featured.memories, featured.covered)
+    draft.rows.extend(await draft.tools.registry.remember(facts))
 
 
 def turn_steps(registry: Registry) -> list[tuple[str, Step]]:

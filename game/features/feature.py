@@ -22,7 +22,7 @@ from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
 from game.mind.attitude_rules import Delta
-from game.mind.memory_forming import HeardDeed
+from game.mind.memory import MemoryBook
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
@@ -61,6 +61,25 @@ class TurnFacts:
 
 
 @dataclass(frozen=True)
+class HeardDeed:
+    """Word of a deed of the player's reaching someone this turn, as a feature states it (``StepResult``):
+    the memories feature forms the memory (``game.features.memories.rules``), so its sequence numbers,
+    bounds and consolidation stay the book's own."""
+
+    npc: str
+    """Who heard it (node ID)."""
+    sentence: str
+    """The deed as the deeds book says it: "Wren Tallis threatened Tibby Tarrant."."""
+    teller: str
+    """Who told them (node ID), or "" when nobody knows who."""
+    valence: float
+    about: str
+    """Whom it was done to (node ID)."""
+    tags: tuple[str, ...]
+    rumour: bool = False
+
+
+@dataclass(frozen=True)
 class StepResult:
     """What a feature's step adds to the turn: rows of its tables, written in the turn's one transaction."""
 
@@ -76,6 +95,27 @@ class StepResult:
     so they commit, journal and undo with the graph's own writes, and the attitudes and memories read them."""
     memories: tuple[HeardDeed, ...] = ()
     """Word of the player's deeds heard this turn, for the memory step to remember as heard."""
+
+
+@dataclass(frozen=True)
+class Remembering:
+    """What a feature's last step of a told turn reads (``Feature.remember``): the turn once the attitudes
+    moved, with what the features said was heard, and the memory book as the turn began."""
+
+    turn: int
+    graph: GraphIndex
+    """The graph as the turn began."""
+    writes: GraphWrites
+    """The turn's graph writes, the features' knower rows and the attitudes' agreement included."""
+    world_ir: WorldIR | None
+    book: MemoryBook
+    """What NPCs remember of the player as the turn began (``PlayState.memories``)."""
+    narrator: object
+    """The turn's narrator: one with a model may lend it to write consolidated memories."""
+    heard: tuple[HeardDeed, ...] = ()
+    """Word of the player's deeds heard this turn (``StepResult.memories`` of every feature)."""
+    covered: tuple[tuple[str, str], ...] = ()
+    """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
 
 
 ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]
@@ -191,6 +231,14 @@ class Feature(ABC):
     def instructions(self, state: Any) -> list[Instruction]:
         """The player's standing words for the narrator (``gives_instructions``), over the feature's state."""
         raise NotImplementedError(f"{self.name} gives the narrator no standing words")
+
+    remembers: ClassVar[bool] = False
+    """Whether ``remember`` forms rows after the attitudes moved: the told turn's last step, which reads
+    what every feature's step and the attitudes left (the memories feature's)."""
+
+    async def remember(self, facts: Remembering) -> Sequence[RowWrite]:
+        """The rows the turn's last step adds (``remembers``): NPCs' memories of what the turn did."""
+        raise NotImplementedError(f"{self.name} forms nothing after the attitudes")
 
     def meta_handler(self, word: str) -> MetaHandler:
         """The handler of the meta command ``word`` (one of ``meta_commands``)."""

@@ -190,7 +190,7 @@ MIGRATIONS: tuple[str, ...] = (
     # play everyone's first-meeting greeting again. Its scenes hold, turn by turn, the people the player
     # spoke to (``met``, by their content name); the first scene naming someone is their first meeting,
     # written as a first meeting writes it (the ``met`` said row and the memory "Met NAME for the first
-    # time.", ``game.mind.memory_forming``) on their node (the kept one, if they were merged since).
+    # time.", ``game.features.memories.rules``) on their node (the kept one, if they were merged since).
     # Done here, in the migration that creates the tables, so it happens once and only to older saves.
     """
     CREATE TABLE npc_memories (

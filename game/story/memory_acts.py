@@ -3,7 +3,7 @@
 Called once the player's action has been told (``game.story.turn.dispatch``): the plan the action carried
 out says who was spoken to or acted on, and how (``help``, ``give`` with the item, ``ask`` about a
 topic...). The World IR carries these as ``IRAct``s, and the turn pipeline forms each witness's memory
-from them (``game.mind.memory_forming``): from the turn's facts, never from its prose.
+from them (``game.features.memories.rules``): from the turn's facts, never from its prose.
 """
 
 from __future__ import annotations

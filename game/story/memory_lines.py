@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
+from game.features.memories.rules import ACTS
 from game.mind.memory import Memory
-from game.mind.memory_forming import ACTS
 from game.story import deed_news
 from game.story.context import Turn
 from game.story.prose import fill
@@ -34,7 +34,7 @@ QUIET_TAGS = frozenset({"met", "ask", "confession", "secret", "told-secret"})
 """Memories not worth bringing up unprompted: a meeting, a question, what they said themselves."""
 
 DEED_TAGS = frozenset(tag for act in ACTS.values() for tag in act.tags)
-"""The tags of a memory formed from something the player did in front of them (``memory_forming.ACTS``)."""
+"""The tags of a memory formed from something the player did in front of them (``game.features.memories.rules.ACTS``)."""
 
 DEED_LINES: tuple[MemoryLine, ...] = (
     # An apology is amends for a harm, not a kindness out of nowhere: said as what it was.

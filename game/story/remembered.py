@@ -3,7 +3,7 @@
 The story engine reads NPCs' memories (``game.mind.memory``) through a ``MemoryView`` of the book as the
 turn began, and states what passes between the player and each person this turn as ``IRAct``s in the
 World IR: the player's acts, first meetings, secrets revealed, memories recalled. The turn pipeline forms
-memories from those facts after the turn (``game.mind.memory_forming``); nothing here writes anything.
+memories from those facts after the turn (``game.features.memories.rules``); nothing here writes anything.
 
 Three things a person says stay true because they read this, not a flag: a first meeting happens once
 (``has_met``), a confession stays confessed and a secret once told is not denied again (``has_revealed``,

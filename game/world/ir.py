@@ -69,7 +69,7 @@ class IRAttitude(CamelModel):
 class IRAct(CamelModel):
     """Something that passed between the player and one person this turn, as the story engine saw it.
 
-    NPCs' memories are formed from these (``game.mind.memory_forming``), never from prose. Only the
+    NPCs' memories are formed from these (``game.features.memories.rules``), never from prose. Only the
     offline story engine states them; they are left out of the schema a model is shown.
     """
 

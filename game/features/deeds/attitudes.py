@@ -16,13 +16,13 @@ from collections.abc import Iterable
 
 from game.features.deeds.model import Deed, DeedBook, DeedKnowing
 from game.features.deeds.rules import deed_phrase
+from game.features.feature import HeardDeed
+from game.features.memories.rules import ACTS as MEMORY_ACTS
 from game.graph.index import GraphIndex
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 from game.mind.attitude_rules import NEWS_HARM, NEWS_HELP, Delta, news_weight
 from game.mind.attitude_turn import closeness
-from game.mind.memory_forming import ACTS as MEMORY_ACTS
-from game.mind.memory_forming import HeardDeed
 
 
 def made_relation(graph: GraphIndex, target: str, turn: int, writes: GraphWrites | None = None) -> Edge | None:

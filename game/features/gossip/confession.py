@@ -1,7 +1,7 @@
 """Who has confessed, and when: what frees a teller to pass on a shame of their own (issue 23).
 
 A confession is an NPC telling the player a secret of their own (the story records it as said:
-``revealed:THEIR NAME:KEY``, ``game.mind.memory_forming``; the game reads the same key for "a confession
+``revealed:THEIR NAME:KEY``, ``game.features.memories.rules``; the game reads the same key for "a confession
 stays confessed"). The relations that turn opened about them (Pell's bribe, his fear of Crane) are then
 owned to, and gossip's discretion lets him tell them; anything else of his stays unsaid.
 """

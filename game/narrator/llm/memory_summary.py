@@ -1,7 +1,7 @@
 """A model writes the sentence of a consolidated memory ("Wren has often helped me at the ferry").
 
 One small non-streamed request per consolidation. What comes back is untrusted: the caller
-(``game.mind.memory_consolidate.summary``) bounds it in time, checks it (one plain paragraph, bounded,
+(``game.features.memories.consolidate.summary``) bounds it in time, checks it (one plain paragraph, bounded,
 no control characters) and keeps the deterministic summary on anything else, a failed request included.
 """
 

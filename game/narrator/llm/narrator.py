@@ -134,7 +134,7 @@ class OpenAINarrator:
 
     @property
     def memory_summarizer(self) -> ModelSummarizer:
-        """Writes consolidated memories with the extraction model (``game.mind.memory_consolidate``)."""
+        """Writes consolidated memories with the extraction model (``game.features.memories.consolidate``)."""
         return ModelSummarizer(self._requests, lambda: self._model("extract"))
 
     def usage(self, turn: int) -> dict[str, int]:

@@ -14,7 +14,7 @@ Who remembers what:
   the last turn they brought a memory up. It never decays and is never evicted.
 Memories recalled this turn (brought up in a reply, or among the few the MEMORY section gives the
 narrator for the people on stage) are strengthened. Then each NPC who formed a memory is kept within
-bounds (eviction by relevance) and their old related memories are consolidated (``memory_consolidate``).
+bounds (eviction by relevance) and their old related memories are consolidated (``consolidate``).
 
 Everything is computed on a copy of the book and returned as ``RowWrite``s: the turn stores them in its
 one transaction and the book in memory follows only what was stored.
@@ -25,18 +25,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from game.features.feature import HeardDeed
+from game.features.memories.consolidate import Summarizer, consolidate
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.mind.memory import Memory, MemoryBook, said_row
-from game.mind.memory_consolidate import Summarizer, consolidate
 from game.store.rows import RowWrite
 from game.world.ir import IRAct, IRRelation, WorldIR
 
 CONTEXT_RECALL = 3
 """Per person on stage, how many of their most relevant memories the context gives the narrator (and so
-recalls). ``game.mind.memory_provider`` shows the same ones."""
+recalls). ``game.features.memories.provider`` shows the same ones."""
 CONTEXT_RECALL_EVERY = 5
 """A memory kept in the context turn after turn counts as used again only after this many turns: being
 in view is not being brought up, and it keeps a long scene from rewriting the same rows every turn."""
@@ -76,24 +77,6 @@ WITNESS_FACTOR = 0.8
 """A bystander's memory of an act is this much as important as the memory of the one it was done to."""
 PRIVATE_ACTS = frozenset({"ask", "tell"})
 """Acts only the one spoken to remembers: a question asked is nobody else's business."""
-
-
-@dataclass(frozen=True)
-class HeardDeed:
-    """Word of a deed of the player's reaching someone this turn, as a feature states it (``StepResult``):
-    the mind forms the memory, so its sequence numbers, bounds and consolidation stay the book's own."""
-
-    npc: str
-    """Who heard it (node ID)."""
-    sentence: str
-    """The deed as the deeds book says it: "Wren Tallis threatened Tibby Tarrant."."""
-    teller: str
-    """Who told them (node ID), or "" when nobody knows who."""
-    valence: float
-    about: str
-    """Whom it was done to (node ID)."""
-    tags: tuple[str, ...]
-    rumour: bool = False
 
 
 HEARD_DEED_IMPORTANCE = 0.7

@@ -6,15 +6,15 @@ of the budget is short the orchestrator keeps the memories that matter most. The
 each line (``kind``, ``turn``, ``importance``, ``valence``) are what the offline engine reads.
 
 Composing a context writes nothing: the memories shown here are strengthened (recalled) by the turn's own
-memory step (``memory_forming``), which picks the same ones, and only once the turn is stored.
+memory step (``rules``), which picks the same ones, and only once the turn is stored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from game.features.memories.rules import CONTEXT_RECALL
 from game.mind.memory import Memory, MemoryBook
-from game.mind.memory_forming import CONTEXT_RECALL
 from game.mind.sections import ContextQuery, Section, SectionLine
 
 SECTION = "MEMORY"

@@ -1,0 +1,12 @@
+"""NPCs' memories of the player (seed 004's episodic memories) as a feature package (issue 22).
+
+``MemoriesFeature`` is what the registry lists: its step, the told turn's last, forms the memories a turn
+leaves (``rules``; old related ones consolidated by ``consolidate``), its MEMORY section of the narrator's
+context is ``provider``'s, ``render`` is how ``/npc`` and ``kith graph memories`` show them, ``store``
+reads a save's book, and ``commands`` adds ``kith graph memories``. The book they all read
+(``game.mind.memory``) stays in the mind, beneath the story and the merges that read it.
+"""
+
+from game.features.memories.feature import MemoriesFeature
+
+__all__ = ["MemoriesFeature"]

@@ -1,0 +1,25 @@
+"""The memories feature's ``kith graph`` command: ``memories``.
+
+The parser is the feature's (docs/graph-cli.md is its contract: the same options and JSON as ever); the
+command line's ``game.cli.graph_memories.memories_command`` opens the save and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from game.features.feature import Handler
+from game.options import add_json_option, add_save_option
+
+
+def add_memories_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser],
+                        handler: Callable[[str, str], Handler]) -> None:
+    memories = actions.add_parser(
+        "memories", help="what one NPC remembers of the player, newest and strongest first",
+        description="List NAME's memories of the player (episodic and semantic), newest and strongest first.",
+    )
+    add_save_option(memories)
+    add_json_option(memories)
+    memories.add_argument("name", metavar="NAME", help="a name, alias or node ID")
+    memories.set_defaults(handler=handler("graph_memories", "memories_command"))
