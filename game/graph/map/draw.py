@@ -548,8 +548,11 @@ def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends
         return False
     base = y * canvas.width
     low, high = base + x - 1, base + x + length + 1
-    if canvas.kind.count(EMPTY, low, high) != high - low or any(low <= end < high for end in ends):
-        return False  # a name or a label there, or a line's end
+    if canvas.kind.count(EMPTY, low, high) != high - low:
+        return False  # a name or a label there
+    for end in ends:
+        if low <= end < high:
+            return False  # a line's end
     if canvas.line_count.count(0, low, high) == high - low:
         return True  # no line at all: the common case, read in C
     for index in range(low, high):

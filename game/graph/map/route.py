@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import pairwise, repeat
 from typing import NamedTuple
 
 from game.graph.map.canvas import (
@@ -89,7 +89,8 @@ def build(points: list[Point], into_a: int, into_b: int, width: int, height: int
         start = p[1] * width + p[0]
         cells.append((start, back | step))
         axis = HORIZONTAL if step in (EAST, WEST) else VERTICAL
-        cells.extend((start + stride * number, axis) for number in range(1, abs(q[0] - p[0]) + abs(q[1] - p[1])))
+        length = abs(q[0] - p[0]) + abs(q[1] - p[1])
+        cells.extend(zip(range(start + stride, start + stride * length, stride), repeat(axis)))
         back = _OPPOSITE[step]
     x, y = corners[-1]
     cells.append((y * width + x, back | into_b))
@@ -321,6 +322,9 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
     expansions = 0
     limit = min(SEARCH_LIMIT, canvas.search_left)
     pop, push, seen = heapq.heappop, heapq.heappush, best.get
+    # The distance estimate by column and by row (GREED is 2, so the sum of the halves is exact).
+    toward_x = [GREED * abs(x - tx) for x in range(width)]
+    toward_y = [GREED * abs(y - ty) for y in range(height)]
     while heap and expansions < limit:
         estimate, guess, state = pop(heap)
         so_far = estimate - guess
@@ -350,7 +354,7 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
             if total < seen(step_state, 1e18):
                 best[step_state] = total
                 came[step_state] = state
-                guess = GREED * (abs(nx - tx) + abs(ny - ty))
+                guess = toward_x[nx] + toward_y[ny]
                 push(heap, (total + guess, guess, step_state))
     canvas.search_left -= expansions
     return None
