@@ -504,12 +504,17 @@ def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge],
     segments = sorted(route.segments(), key=lambda s: -(abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])))
     own = {index for index, _ in route.cells}
     ends = {route.cells[0][0], route.cells[-1][0]}
+    spots: dict[int, list[list[tuple[int, int, bool]]]] = {}
+    beside: set[int] = set()
     for text in texts:
+        length = len(text)
+        if length not in spots:  # the sign-less names may share a length with a signed one
+            spots[length] = [_label_spots(p, q, length) for p, q in segments]
         # On the line first (it reads as part of it), then beside it; beside, it covers no line at all.
         for on_line in (True, False):
-            for p, q in segments:
-                for x, y, across in _label_spots(p, q, len(text)):
-                    if across == on_line and _label_fits(canvas, x, y, len(text), own if across else set(), ends):
+            for stretch in spots[length]:
+                for x, y, across in stretch:
+                    if across == on_line and _label_fits(canvas, x, y, length, own if across else beside, ends):
                         canvas.write(x, y, text, CellStyle(fg=style.fg, dim=style.dim), EDGE_LABEL)
                         return x, y, text
     return None
@@ -543,8 +548,11 @@ def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends
         return False
     base = y * canvas.width
     low, high = base + x - 1, base + x + length + 1
-    if canvas.kind.count(EMPTY, low, high) != high - low or any(low <= end < high for end in ends):
-        return False  # a name or a label there, or a line's end
+    if canvas.kind.count(EMPTY, low, high) != high - low:
+        return False  # a name or a label there
+    for end in ends:
+        if low <= end < high:
+            return False  # a line's end
     if canvas.line_count.count(0, low, high) == high - low:
         return True  # no line at all: the common case, read in C
     for index in range(low, high):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import pairwise, repeat
 from typing import NamedTuple
 
 from game.graph.map.canvas import (
@@ -89,7 +89,8 @@ def build(points: list[Point], into_a: int, into_b: int, width: int, height: int
         start = p[1] * width + p[0]
         cells.append((start, back | step))
         axis = HORIZONTAL if step in (EAST, WEST) else VERTICAL
-        cells.extend((start + stride * number, axis) for number in range(1, abs(q[0] - p[0]) + abs(q[1] - p[1])))
+        length = abs(q[0] - p[0]) + abs(q[1] - p[1])
+        cells.extend(zip(range(start + stride, start + stride * length, stride), repeat(axis)))
         back = _OPPOSITE[step]
     x, y = corners[-1]
     cells.append((y * width + x, back | into_b))
@@ -102,44 +103,47 @@ _STRIDE = {EAST: 1, WEST: -1, SOUTH: 1, NORTH: -1}
 
 def _shapes(a: Placed, b: Placed) -> list[_Shape]:
     """Simple orthogonal paths from beside ``a`` to beside ``b``."""
+    # Read once: a drawing builds a few thousand shapes and ``end``/``centre`` are computed.
+    a_x, a_y, a_end, a_centre = a.x, a.y, a.end, a.centre
+    b_x, b_y, b_end, b_centre = b.x, b.y, b.end, b.centre
     shapes: list[_Shape] = []
-    if a.y == b.y:
-        if a.end < b.x:
-            shapes.append(_Shape(((a.end + 1, a.y), (b.x - 1, b.y)), WEST, EAST))
-        elif b.end < a.x:
-            shapes.append(_Shape(((a.x - 1, a.y), (b.end + 1, b.y)), EAST, WEST))
+    if a_y == b_y:
+        if a_end < b_x:
+            shapes.append(_Shape(((a_end + 1, a_y), (b_x - 1, b_y)), WEST, EAST))
+        elif b_end < a_x:
+            shapes.append(_Shape(((a_x - 1, a_y), (b_end + 1, b_y)), EAST, WEST))
         for side in (-1, 1, -2, 2):
-            row = a.y + side
+            row = a_y + side
             toward = SOUTH if side < 0 else NORTH
-            shapes.append(_Shape(((a.centre, a.y + (-1 if side < 0 else 1)), (a.centre, row), (b.centre, row),
-                                  (b.centre, b.y + (-1 if side < 0 else 1))), toward, toward))
+            shapes.append(_Shape(((a_centre, a_y + (-1 if side < 0 else 1)), (a_centre, row), (b_centre, row),
+                                  (b_centre, b_y + (-1 if side < 0 else 1))), toward, toward))
         return shapes
-    down = b.y > a.y
+    down = b_y > a_y
     step = 1 if down else -1
     leave_a, enter_b = (NORTH, SOUTH) if down else (SOUTH, NORTH)
-    low, high = max(a.x, b.x), min(a.end, b.end)
+    low, high = max(a_x, b_x), min(a_end, b_end)
     if low <= high:
         for column in dict.fromkeys(((low + high) // 2, low, high)):
-            shapes.append(_Shape(((column, a.y + step), (column, b.y - step)), leave_a, enter_b))
-    right = b.x > a.end
-    beside_a = a.end + 1 if right else a.x - 1
-    beside_b = b.x - 1 if right else b.end + 1
+            shapes.append(_Shape(((column, a_y + step), (column, b_y - step)), leave_a, enter_b))
+    right = b_x > a_end
+    beside_a = a_end + 1 if right else a_x - 1
+    beside_b = b_x - 1 if right else b_end + 1
     if low > high:
-        for column in (a.centre, a.x, a.end):
-            shapes.append(_Shape(((column, a.y + step), (column, b.y), (beside_b, b.y)),
+        for column in (a_centre, a_x, a_end):
+            shapes.append(_Shape(((column, a_y + step), (column, b_y), (beside_b, b_y)),
                                  leave_a, EAST if right else WEST))
-        for column in (b.centre, b.x, b.end):
-            shapes.append(_Shape(((beside_a, a.y), (column, a.y), (column, b.y - step)),
+        for column in (b_centre, b_x, b_end):
+            shapes.append(_Shape(((beside_a, a_y), (column, a_y), (column, b_y - step)),
                                  WEST if right else EAST, enter_b))
         # Steps through a middle column, from side to side.
         for column in dict.fromkeys(((beside_a + beside_b) // 2, beside_a, beside_b)):
-            shapes.append(_Shape(((beside_a, a.y), (column, a.y), (column, b.y), (beside_b, b.y)),
+            shapes.append(_Shape(((beside_a, a_y), (column, a_y), (column, b_y), (beside_b, b_y)),
                                  WEST if right else EAST, EAST if right else WEST))
     # Steps through a middle row, from top to bottom.
-    if abs(b.y - a.y) >= 2:
-        quarter = (b.y - a.y) // 4
-        for row in dict.fromkeys(((a.y + b.y) // 2, a.y + step, b.y - step, a.y + quarter, b.y - quarter)):
-            shapes.append(_Shape(((a.centre, a.y + step), (a.centre, row), (b.centre, row), (b.centre, b.y - step)),
+    if abs(b_y - a_y) >= 2:
+        quarter = (b_y - a_y) // 4
+        for row in dict.fromkeys(((a_y + b_y) // 2, a_y + step, b_y - step, a_y + quarter, b_y - quarter)):
+            shapes.append(_Shape(((a_centre, a_y + step), (a_centre, row), (b_centre, row), (b_centre, b_y - step)),
                                  leave_a, enter_b))
     return shapes
 
@@ -147,18 +151,21 @@ def _shapes(a: Placed, b: Placed) -> list[_Shape]:
 def _around_shapes(a: Placed, b: Placed) -> list[_Shape]:
     """U-shaped paths round the outside of both names: over, under, left or right of them. Cheap to try
     (a few slices of the grid each) and they find most of the ways a step through the middle cannot."""
+    # Read once: a drawing builds a few thousand shapes and ``end``/``centre`` are computed.
+    a_x, a_y, a_end, a_centre = a.x, a.y, a.end, a.centre
+    b_x, b_y, b_end, b_centre = b.x, b.y, b.end, b.centre
     shapes: list[_Shape] = []
     for offset in range(1, 5):
-        top = min(a.y, b.y) - offset
-        shapes.append(_Shape(((a.centre, a.y - 1), (a.centre, top), (b.centre, top), (b.centre, b.y - 1)),
+        top = min(a_y, b_y) - offset
+        shapes.append(_Shape(((a_centre, a_y - 1), (a_centre, top), (b_centre, top), (b_centre, b_y - 1)),
                              SOUTH, SOUTH))
-        bottom = max(a.y, b.y) + offset
-        shapes.append(_Shape(((a.centre, a.y + 1), (a.centre, bottom), (b.centre, bottom), (b.centre, b.y + 1)),
+        bottom = max(a_y, b_y) + offset
+        shapes.append(_Shape(((a_centre, a_y + 1), (a_centre, bottom), (b_centre, bottom), (b_centre, b_y + 1)),
                              NORTH, NORTH))
-        left = min(a.x, b.x) - 1 - offset
-        shapes.append(_Shape(((a.x - 1, a.y), (left, a.y), (left, b.y), (b.x - 1, b.y)), EAST, EAST))
-        right = max(a.end, b.end) + 1 + offset
-        shapes.append(_Shape(((a.end + 1, a.y), (right, a.y), (right, b.y), (b.end + 1, b.y)), WEST, WEST))
+        left = min(a_x, b_x) - 1 - offset
+        shapes.append(_Shape(((a_x - 1, a_y), (left, a_y), (left, b_y), (b_x - 1, b_y)), EAST, EAST))
+        right = max(a_end, b_end) + 1 + offset
+        shapes.append(_Shape(((a_end + 1, a_y), (right, a_y), (right, b_y), (b_end + 1, b_y)), WEST, WEST))
     return shapes
 
 
@@ -167,37 +174,36 @@ def _cost(shape: _Shape, canvas: Canvas) -> tuple[float, bool, bool] | None:
     line) and whether it touches no line at all; None if it leaves the canvas. Each straight stretch is
     one slice of the grid (no Python loop per cell), and the first stretch ruled out ends the reading."""
     width, height = canvas.width, canvas.height
-    masks, across = canvas.masks, canvas.across
+    masks, along, down = canvas.masks, canvas.across[HORIZONTAL], canvas.across[VERTICAL]
     points = shape.points
-    stretches = list(pairwise(points)) if len(points) > 1 else [(points[0], points[0])]
     cells = lines = 0
-    for number, (p, q) in enumerate(stretches):
-        if not (0 <= p[0] < width and 0 <= q[0] < width and 0 <= p[1] < height and 0 <= q[1] < height):
+    px, py = points[0]
+    # One stretch per pair of corners (a lone corner is a stretch of one cell); the first stretch
+    # holds its first cell, each later one starts past the corner the one before it reached.
+    for number, (qx, qy) in enumerate(points[1:] or points[:1]):
+        if not (0 <= px < width and 0 <= qx < width and 0 <= py < height and 0 <= qy < height):
             return None
-        if p[1] == q[1]:
-            step = 1 if q[0] >= p[0] else -1
-            first = p[0] + (step if number else 0)  # a corner belongs to the stretch that reaches it
-            low, high = min(first, q[0]), max(first, q[0])
-            if low > high or (number and p == q):
+        if py == qy:
+            if number and px == qx:
                 continue
-            start, stop = p[1] * width + low, p[1] * width + high + 1
+            first = px + ((1 if qx >= px else -1) if number else 0)
+            low, high = (first, qx) if first <= qx else (qx, first)
+            start, stop = py * width + low, py * width + high + 1
             # A cell with a name, or a line along our axis (a shared run, a corner): never allowed.
-            if across[HORIZONTAL].find(1, start, stop) != -1:
+            if along.find(1, start, stop) != -1:
                 return 0.0, True, False
             cells += stop - start
             lines += stop - start - masks.count(0, start, stop)
         else:
-            step = 1 if q[1] >= p[1] else -1
-            first = p[1] + (step if number else 0)
-            low, high = min(first, q[1]), max(first, q[1])
-            if low > high:
-                continue
-            start, stop = low * width + p[0], high * width + p[0] + 1
-            if 1 in across[VERTICAL][start:stop:width]:
+            first = py + ((1 if qy >= py else -1) if number else 0)
+            low, high = (first, qy) if first <= qy else (qy, first)
+            start, stop = low * width + px, high * width + px + 1
+            if 1 in down[start:stop:width]:
                 return 0.0, True, False
             marks = masks[start:stop:width]
             cells += len(marks)
             lines += len(marks) - marks.count(0)
+        px, py = qx, qy
     turns = max(0, len(points) - 2)
     return CROSSING_COST * lines + TURN_COST * turns + LENGTH_COST * cells, False, lines == 0
 
@@ -208,7 +214,7 @@ def _bound(shape: _Shape) -> float:
     length = 1
     x, y = points[0]
     for qx, qy in points[1:]:
-        length += abs(qx - x) + abs(qy - y)
+        length += (qx - x if qx > x else x - qx) + (qy - y if qy > y else y - qy)
         x, y = qx, qy
     return TURN_COST * max(0, len(points) - 2) + LENGTH_COST * length
 
@@ -253,9 +259,11 @@ def _cheapest(shapes: list[_Shape], canvas: Canvas, best: tuple[float, _Shape, R
     when it was built to be checked (a shape over no line keeps the rules: it is built once chosen)."""
     # Cheapest first by a bound that ignores what is on the canvas; penalties only add to it, so once
     # the bound reaches the best allowed cost found, no later shape can beat it.
-    for bound, _number, shape in sorted((_bound(shape), number, shape) for number, shape in enumerate(shapes)):
-        if best is not None and bound >= best[0]:
+    bounds = [_bound(shape) for shape in shapes]
+    for number in sorted(range(len(shapes)), key=bounds.__getitem__):  # stable: ties keep their order
+        if best is not None and bounds[number] >= best[0]:
             break
+        shape = shapes[number]
         cost = _cost(shape, canvas)
         if cost is None or cost[1] or (best is not None and cost[0] >= best[0]):
             continue  # off the canvas, under a name or along another line, or no better
@@ -288,6 +296,8 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
     The state is a cell and the heading the path entered it with: whether a path may go on through a
     crossing depends on which way it came in, so one heading per cell would lose paths that exist.
     """
+    if canvas.search_left <= 0:
+        return None  # the drawing's search budget is spent: the edge is listed
     width, height = canvas.width, canvas.height
     kind, masks, ends = canvas.kind, canvas.masks, canvas.ends
     goals = {y * width + x: into for x, y, into in _beside(b, width, height) if not masks[y * width + x]}
@@ -305,10 +315,18 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
         guess = GREED * (abs(index % width - tx) + abs(index // width - ty))
         heapq.heappush(heap, (guess, guess, state))
     moves = [(slot, dx, dy, HORIZONTAL if dx else VERTICAL) for slot, (_d, dx, dy) in enumerate(_STEPS)]
+    # Per heading: the moves a path may make from a free cell (any but back) and from a crossing
+    # (straight on only), worked out once rather than tested per move.
+    onward = [[move for move in moves if move[0] != (slot + 2) & 3] for slot in range(4)]
+    straight = [[moves[slot]] for slot in range(4)]
     expansions = 0
     limit = min(SEARCH_LIMIT, canvas.search_left)
+    pop, push, seen = heapq.heappop, heapq.heappush, best.get
+    # The distance estimate by column and by row (GREED is 2, so the sum of the halves is exact).
+    toward_x = [GREED * abs(x - tx) for x in range(width)]
+    toward_y = [GREED * abs(y - ty) for y in range(height)]
     while heap and expansions < limit:
-        estimate, guess, state = heapq.heappop(heap)
+        estimate, guess, state = pop(heap)
         so_far = estimate - guess
         if so_far > best[state] + 1e-9:
             continue
@@ -318,10 +336,7 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
             return _rebuild(state, came, starts, goals[index], width, height)
         expansions += 1
         x, y = index % width, index // width
-        crossing = bool(masks[index])
-        for turn_slot, dx, dy, axis in moves:
-            if turn_slot == (slot + 2) & 3 or (crossing and turn_slot != slot):
-                continue  # no turning back, and through a crossing only straight on
+        for turn_slot, dx, dy, axis in (straight[slot] if masks[index] else onward[slot]):
             nx, ny = x + dx, y + dy
             if nx < 0 or ny < 0 or nx >= width or ny >= height:
                 continue
@@ -331,15 +346,16 @@ def detour(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
             total = so_far + (1.0 if turn_slot == slot else 1.0 + TURN_COST)
             existing = masks[step_index]
             if existing:
-                if step_index in goals or not may_cross(existing, axis, bool(ends[step_index])):
+                # Only one straight line crossed at right angles, away from its end (``may_cross``).
+                if step_index in goals or ends[step_index] or existing != (HORIZONTAL | VERTICAL) ^ axis:
                     continue
                 total += CROSSING_COST
             step_state = step_index * 4 + turn_slot
-            if total < best.get(step_state, 1e18):
+            if total < seen(step_state, 1e18):
                 best[step_state] = total
                 came[step_state] = state
-                guess = GREED * (abs(nx - tx) + abs(ny - ty))
-                heapq.heappush(heap, (total + guess, guess, step_state))
+                guess = toward_x[nx] + toward_y[ny]
+                push(heap, (total + guess, guess, step_state))
     canvas.search_left -= expansions
     return None
 
