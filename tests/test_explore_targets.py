@@ -30,6 +30,7 @@ TURNS = 150
     ("reactions", "Dace Merrow: accuse"),  # the ledger taken: it lies upstairs only once Fenn helps
     ("topics", "Orla Vance: the Moot"),  # after accusing her with the ledger in hand
     ("reactions", "Ambry Garrow: accuse"),  # Pell's confession first, the bell that ends the game left alone
+    ("topics", "Aldous Crane: the ledger #2"),  # the ledger taken, then dropped: held, his first answer wins
 ])
 def test_a_game_aimed_at_content_reaches_it(kind: str, label: str) -> None:
     settings = load_settings()
@@ -60,3 +61,14 @@ def test_every_unmarked_topic_reaction_beat_and_command_is_a_target() -> None:
     listed = Catalogue.of(world).everything()
     aimed = {kind: [t.label for t in targets(world) if t.kind == kind] for kind in ("topics", "reactions", "beats", "commands")}
     assert aimed == {kind: listed[kind] for kind in aimed}
+
+
+def test_a_topic_shadowed_by_an_earlier_answer_on_the_item_in_hand_needs_it_put_down() -> None:
+    """Crane answers "the ledger" with his first topic while the player holds it, so the second (the ledger
+    taken) is heard only once it is out of their hands: its target says so, and dropping it is how."""
+    world = load_world(load_settings().content_dir, "brinefall")
+    target = next(t for t in targets(world) if t.label == "Aldous Crane: the ledger #2")
+    assert target.when.flags == ["ledger_taken"]
+    assert target.when.items == ["!ledger"]
+    first = next(t for t in targets(world) if t.label == "Aldous Crane: the ledger")
+    assert first.when.items == ["ledger"], "the first answer is not shadowed by anything"

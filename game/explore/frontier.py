@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from game.explore.chooser import candidates, item_word
-from game.explore.goals import FIRED, LYING, fired_flags, producers, step_toward
+from game.explore.goals import FIRED, LYING, WITHOUT, fired_flags, producers, step_toward
 from game.graph.index import GraphIndex
 from game.world import World
 from game.world.refs import EdgeCondition
@@ -88,6 +88,8 @@ def _unmet(world: World, when: Conditions, flags: set[str], items: set[str],
            relations: Mapping[Relation, float], cast: frozenset[str] = frozenset()) -> Needs:
     """The flags, items and relations ``when`` asks for that the game lacks (an ``any`` met by one of them)."""
     need_flags = {f for f in when.flags if not f.startswith("!") and f not in flags} | (fired_flags(when) - flags)
+    # An item it needs out of the player's hands, while they hold it: put down (``WITHOUT``, set by dropping).
+    need_flags |= {WITHOUT + i[1:] for i in when.items if i.startswith("!") and i[1:] in items}
     need_items = {i for i in when.items if not i.startswith("!") and i not in items}
     need_relations = {key: tuple(r.conditions) for r in when.relations if not r.negated
                       if (key := _relation(world, r.source, r.target, r.relation)) not in relations

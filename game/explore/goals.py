@@ -21,6 +21,8 @@ FIRED = "@fired:"
 """The pseudo-flag a beat sets by firing (never a world's own flag: ids take no '@')."""
 LYING = "@lying:"
 """The pseudo-flag of an item lying in a place, where it can be taken (set by what puts it there)."""
+WITHOUT = "@without:"
+"""The pseudo-flag of an item out of the player's hands (``items = ["!ledger"]``), which dropping it sets."""
 
 
 @dataclass
@@ -62,6 +64,9 @@ def producers(world: World) -> list[tuple[Effects, Conditions, list[str], str | 
         # Taken only while it lies somewhere: one held by someone (Crane's ledger) waits for what puts it down.
         where = item.location if item.location in world.places else None
         found.append((item.on_take, Conditions(flags=[LYING + item.id]), [f"take {item_word(item)}"], where))
+        # Out of the player's hands once put down anywhere: what Crane says of his ledger after it is taken
+        # and then dropped (giving it away may not do: Lise hands it back).
+        found.append((Effects.model_validate({"set": [WITHOUT + item.id]}), Conditions(items=[item.id]), [f"drop {item_word(item)}"], None))
     for beat in world.beats:
         # A beat's firing is what another's ``fired`` or ``since`` waits on: a flag of its own (``FIRED``).
         fired = beat.effects.model_copy(update={"set_flags": [*beat.effects.set_flags, FIRED + beat.id]})

@@ -17,7 +17,7 @@ from game.explore.goals import Goal, producers, walk
 from game.explore.reach import _unique
 from game.world import World
 from game.world.scene import SceneState
-from game.world.schema import Conditions
+from game.world.schema import Conditions, Topic
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,12 @@ def targets(world: World) -> list[Target]:
     reactions: dict[str, list[str]] = {}
     for character in world.characters:
         who = character.short_name
-        for topic in character.topics:
+        for index, topic in enumerate(character.topics):
             label = _unique(f"{character.name}: {topic.about[0]}", topics)
             topics[label] = []
             if topic.explore:
-                found.append(Target("topics", label, topic.when, (topic_command(who, topic),), character.name))
+                found.append(Target("topics", label, _unshadowed(character.topics[:index], topic),
+                                    (topic_command(who, topic),), character.name))
         for reaction in character.reactions:
             act = "/".join(reaction.act) + (f" {reaction.item}" if reaction.item else "")
             label = _unique(f"{character.name}: {act}", reactions)
@@ -65,6 +66,21 @@ def targets(world: World) -> list[Target]:
             found.append(Target("commands", command.id, command.when, (command.say[0],),
                                 place=places[0] if places else None))
     return found
+
+
+def _unshadowed(earlier: list[Topic], topic: Topic) -> Conditions:
+    """``topic``'s ``when``, and out of the player's hands what an earlier answer on the same subject waits on
+    being held: that answer is given first while its item is carried (Crane's ledger in the player's hands,
+    not his word of it once out of them), so this one needs the item put down."""
+    subject = topic.about[0].casefold()
+    verb = "tell" if topic.verb == "tell" else "ask"  # as ``topic_command`` types it
+    without = [f"!{item}" for other in earlier
+               if other.verb in {verb, "both"} and subject in {about.casefold() for about in other.about}
+               if other.when.items and other.when.model_copy(update={"items": []}).is_empty()
+               for item in other.when.items[:1] if not item.startswith("!")]
+    if not without:
+        return topic.when
+    return topic.when.model_copy(update={"items": [*topic.when.items, *dict.fromkeys(without)]})
 
 
 def place_of_person(world: World, person: str, scene: SceneState) -> str | None:
