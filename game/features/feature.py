@@ -14,13 +14,14 @@ import argparse
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
+from game.graph.vocabulary import Vocabulary
 from game.mind.attitude_rules import Delta
 from game.mind.memory import MemoryBook
 from game.mind.sections import ContextProvider
@@ -144,6 +145,36 @@ class CommandReach(Protocol):
         undoing that turn takes it back too. The feature's state is read back afterwards."""
 
 
+@runtime_checkable
+class GraphReach(CommandReach, Protocol):
+    """The reach of a feature that declares ``changes_graph``: its commands also read the graph as the
+    player knows it and may keep graph writes as a turn of their own (``/knowledge NAME add ...``).
+
+    Still narrow: names are resolved by the inspector commands' one rule, and the change goes through the
+    core's one commit, so the feature neither resolves names its own way nor commits its own way.
+    """
+
+    @property
+    def graph(self) -> GraphIndex:
+        """The graph now."""
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The world's relations: what a command's predicate is checked against."""
+    @property
+    def seed(self) -> int:
+        """The game's seed, for anything the change draws by chance (as a told turn's upsert does)."""
+    @property
+    def known(self) -> frozenset[str] | None:
+        """The node IDs of the people the player has met or heard of; None when they may see everyone."""
+    async def person(self, name: str) -> Node:
+        """The one person (or faction) the player knows of that ``name`` means; a ``KithError`` otherwise, in
+        the words every inspector command refuses with, so no command tells who exists before the story."""
+    def keep_as_turn(self, text: str, writes: GraphWrites) -> None:
+        """Keep ``writes`` as a turn of its own once the command returns (``text``: what the player typed, as
+        ``undo`` names it): committed through the core's one commit, the command's reply shown first, then
+        what the commit changed. ``undo`` takes it back as it takes back any turn."""
+
+
 MetaHandler = Callable[[CommandReach, str], Awaitable[str]]
 """A feature's meta command: given the reach and what followed the command's word, the reply shown (Markdown).
 A ``KithError`` it raises is shown as its message, the game unchanged."""
@@ -177,6 +208,8 @@ class Feature(ABC):
     meta_commands: ClassVar[Mapping[str, str]] = {}
     """The meta commands it handles in play, each word (typed after a ``/``: ``/note``) with its line of
     ``help``; ``meta_handler`` gives each one's handler."""
+    changes_graph: ClassVar[bool] = False
+    """Whether its meta commands read the graph and keep graph writes as turns: their reach is a ``GraphReach``."""
     undo_kinds: ClassVar[tuple[str, ...]] = ()
     """The kinds of undo step its commands leave (``CommandReach.change``); ``undo_change`` reads them."""
     across_tellings: ClassVar[bool] = False
