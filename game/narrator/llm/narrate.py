@@ -358,7 +358,7 @@ class Narration:
         What gives way, in order: the oldest past turns (the window keeps room for a whole reply and
         for lookups, and is compacted once when it no longer fits: ``Conversation.window``), then the
         lookups themselves (no tools this turn), then the reply's ``max_tokens`` down to
-        ``NARRATION_FLOOR``, then the thread to pick up (``thread``), the relationship memory and what each
+        ``NARRATION_FLOOR``, then the thread to pick up (``thread``), the relationship graph and what each
         person knows, from their least relevant lines, and last the people's minds (memories, attitudes);
         a prompt that leaves even less than ``MIN_NARRATION_TOKENS`` is a plain error, never a request the
         server must refuse.
