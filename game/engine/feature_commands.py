@@ -3,7 +3,7 @@
 The reach is the three things a feature's command may use (the turn, the feature's own state, one
 undoable change); the change is written here, in the core's way for a change within a turn: its rows and
 an undo step in ONE transaction, journaled at the current turn (at turn 0 there is no turn to undo, and
-the undo step alone takes it back), then the game read back so memory follows the store.
+the undo step alone takes it back), then the game read back so the game in play follows the store.
 
 A feature that declares ``changes_graph`` gets a ``GraphReach`` (``GraphFeatureReach``): the graph, the
 player's names, and graph writes kept as a turn of their own. The reach only records that turn

@@ -3,7 +3,7 @@ run after the turn's graph writes, in registration order.
 
 Each feature's rows join the turn's other rows, and the knower rows it adds join the turn's graph writes
 (which the next feature's step then reads), so they are written in the turn's one transaction and undone
-with it; the features' in-memory states move only once the commit succeeded (``apply_rows``).
+with it; the features' states in play move only once the commit succeeded (``apply_rows``).
 """
 
 from __future__ import annotations

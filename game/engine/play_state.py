@@ -1,4 +1,4 @@
-"""A game as memory holds it between turns (``PlayState``): what the next turn starts from.
+"""A game as the session holds it between turns (``PlayState``): what the next turn starts from.
 
 Kept apart from the pipeline (``game.engine.turn``) because everything that reads or builds a game's state
 (opening a save, the steps of a turn, the commit, a telling) needs it, and none of them needs the pipeline.
@@ -20,12 +20,12 @@ from game.store.pending import PendingIdentity
 from game.world.scene import SceneState
 
 HISTORY_TURNS = 24
-"""How many recent turns a narrator sees (and the session keeps in memory)."""
+"""How many recent turns a narrator sees (and the session keeps at hand)."""
 
 
 @dataclass
 class PlayState:
-    """A game as it stands in memory after its last stored turn: what the next turn starts from."""
+    """A game as it stands in play after its last stored turn: what the next turn starts from."""
 
     graph: GraphIndex
     scene: SceneState

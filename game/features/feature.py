@@ -2,9 +2,9 @@
 
 Modelled on simonw/llm's hookspecs and Harlequin's adapters: every feature answers the same few questions,
 and the optional ones (script checks, ``kith graph`` commands) are declared by the class attribute that
-lists them, never probed for. The engine keeps each feature's state in memory beside the game
+lists them, never probed for. The engine keeps each feature's state beside the game in play
 (``PlayState.features``), built from the save's rows at opening (``load``) and moved forward only by the
-rows a committed turn wrote (``apply``): memory follows the store, and undo, which rewinds the rows,
+rows a committed turn wrote (``apply``): the state follows the store, and undo, which rewinds the rows,
 rewinds the state when the game is read back.
 """
 

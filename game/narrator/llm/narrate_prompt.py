@@ -60,7 +60,7 @@ for a good many turns before the next compaction."""
 
 
 def narrate_system(world: World, memory: str = "") -> str:
-    """The system message: nothing in it changes from turn to turn (``memory``: the player's notes)."""
+    """The system message: nothing in it changes from turn to turn (``memory``: the player's Memory note)."""
     parts = [
         f'You are the narrator of "{world.title}", an interactive story played in a terminal. The player '
         "types what their character does; you tell what happens next.",

@@ -61,7 +61,7 @@ class Prompt:
     messages: list[dict[str, Any]]
     response_model: type[BaseModel] | None = None
     sections: dict[str, int] = field(default_factory=dict)
-    """Characters per section, for the figures (how big the memory blocks make a prompt)."""
+    """Characters per section, for the figures (how big the context blocks make a prompt)."""
 
 
 def place_line(world: World, scene: SceneState) -> str:
@@ -84,7 +84,7 @@ KNOWLEDGE_HEADER = "[KNOWLEDGE]"
 def knowledge_section(knowledge: Mapping[str, Sequence[str]]) -> str:
     """One ``[KNOWLEDGE] NAME`` block per person present (the player character first), or ``""``.
 
-    Kept apart from the shared memory so the model can tell who could say what: a character acts only on
+    Kept apart from the shared relationship graph so the model can tell who could say what: a character acts only on
     their own block, and the confidence word after each fact says how to voice it.
     """
     if not knowledge:
