@@ -213,7 +213,7 @@ class Feature(ABC):
     undo_kinds: ClassVar[tuple[str, ...]] = ()
     """The kinds of undo step its commands leave (``CommandReach.change``); ``undo_change`` reads them."""
     across_tellings: ClassVar[bool] = False
-    """Whether its tables hold the player's own words, changed between turns by its commands: a retelling
+    """Whether its tables hold the player's own words, changed between turns by its commands: a new telling
     of the last turn keeps them as they are now (carried across, never replayed as the turn's writes)."""
 
     @abstractmethod

@@ -126,7 +126,7 @@ class Narration:
         """Whether this model's replies close think blocks they never opened (R1-style templates): None
         until a reply shows it, then each reply's start is held back while it may be reasoning."""
 
-    async def tell(self, request: NarrationRequest, model: str, usage: TurnUsage, notices: list[str],
+    async def stream(self, request: NarrationRequest, model: str, usage: TurnUsage, notices: list[str],
                    deadline: float, seconds: float) -> AsyncGenerator[str, None]:
         """The turn's prose as it arrives; ``deadline`` (a loop time) bounds every round together."""
         book = CharacterBook(self.world, request.graph)
