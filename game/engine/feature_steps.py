@@ -31,8 +31,6 @@ class FeatureTurn:
     attitudes: tuple[tuple[str, Delta], ...] = ()
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
-    writes: GraphWrites | None = None
-    """The turn's graph writes with the knower rows the steps so far added (None: they added none)."""
     memories: tuple[HeardDeed, ...] = ()
     """Deeds heard of this turn, for the memory step (``StepResult.memories``)."""
 
@@ -40,18 +38,19 @@ class FeatureTurn:
 async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str, Any], turn: int,
                      graph: GraphIndex, writes: GraphWrites, world_ir: WorldIR | None, places: Mapping[str, str],
                      present: Iterable[str], tuning: TurnTuning,
-                     said: Mapping[str, Mapping[str, int]] | None = None) -> FeatureTurn:
+                     said: Mapping[str, Mapping[str, int]] | None = None) -> tuple[FeatureTurn, GraphWrites]:
     """``feature``'s step for this turn (one of a told turn's steps, in registration order), added to what
-    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``)."""
+    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``); and
+    the turn's graph writes with the knower rows it added joined (``writes`` itself when it added none),
+    which the turn's draft holds from then on, so the next feature's step reads them."""
     facts = TurnFacts(turn, graph, writes, world_ir, places, frozenset(present), tuning.seed,
                       tuning.features.get(feature.name), states.get(feature.name), said=said or {})
     step = await feature.after_turn(facts)
-    grown = so_far.writes
     if step.knowings:
-        grown = writes.copy()
-        grown.knowings.update(step.knowings)
+        writes = writes.copy()
+        writes.knowings.update(step.knowings)
     return FeatureTurn((*so_far.rows, *step.rows), (*so_far.attitudes, *step.attitudes),
-                       (*so_far.covered, *step.covered), grown, (*so_far.memories, *step.memories))
+                       (*so_far.covered, *step.covered), (*so_far.memories, *step.memories)), writes
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

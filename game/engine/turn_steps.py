@@ -280,11 +280,9 @@ def feature_step(feature: Feature) -> Step:
             here = [*ir.characters_present, *ir.next_cast] if ir is not None else []
             draft.present = await present_ids(draft.graph, draft.writes, here)
             draft.places = await stage_places(draft.graph, draft.told_result.scene)
-        draft.featured = await after_turn(feature, draft.featured, draft.state.features, draft.turn, draft.graph,
-                                          draft.writes, ir, draft.places, draft.present, draft.tools.tuning,
-                                          draft.state.memories.said)
-        if draft.featured.writes is not None:
-            draft.writes = draft.featured.writes
+        draft.featured, draft.writes = await after_turn(
+            feature, draft.featured, draft.state.features, draft.turn, draft.graph, draft.writes, ir, draft.places,
+            draft.present, draft.tools.tuning, draft.state.memories.said)
     return quiet(work)
 
 
