@@ -357,10 +357,10 @@ async def test_enrichment_by_a_model_ends_none_of_the_worlds_relations(
 
 
 async def test_the_games_own_attitude_rule_still_ends_a_relation_toward_the_player(brinefall: World) -> None:
+    from game.features.attitudes.step import agree
     from game.graph.endings import ReadEndings
     from game.graph.ports import GraphWrites
     from game.graph.upsert import UpsertExecution
-    from game.mind.attitude_turn import agree
 
     graph = await seeded_graph(brinefall)
     assert ("Hob Tarrant", "TRUSTS", "Wren Tallis") in _named(graph)

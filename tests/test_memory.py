@@ -21,12 +21,12 @@ from game.config import load_settings
 from game.engine.session import GameSession
 from game.errors import SaveError
 from game.features.feature import HeardDeed
+from game.features.memories.book import Memory, MemoryBook, MemorySettings
 from game.features.memories.consolidate import consolidate, deterministic_summary, valid_summary
 from game.features.memories.rules import memory_rows
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
-from game.mind.memory import Memory, MemoryBook, MemorySettings
 from game.narrator.llm.ir import tidy_ir
 from game.world import World, load_world
 from game.world.ir import IRRelation, WorldIR

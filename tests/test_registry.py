@@ -14,9 +14,8 @@ from playthrough import Playthrough
 
 from game.engine.events import TurnCommitted
 from game.engine.turn_steps import turn_steps
-from game.features.feature import Feature, Rows, StepResult, TurnFacts
+from game.features.feature import Delta, Feature, Rows, StepResult, TurnFacts
 from game.graph.knowledge import Knowing
-from game.mind.attitude_rules import Delta
 from game.registry import Registry, register_builtin
 from game.store.rows import RowWrite
 from game.world.loader import load_world

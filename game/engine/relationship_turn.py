@@ -8,12 +8,12 @@ from collections.abc import AsyncIterator
 
 from game.engine.events import Event
 from game.engine.turn import TurnPipeline
+from game.features.attitudes import step as attitude_turn
+from game.features.attitudes.model import AttitudeView
+from game.features.attitudes.relationship import RelationshipRequest, describe_set, set_attitude
 from game.graph.models import Node
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.mind import attitude_turn
-from game.mind.attitude import AttitudeView
-from game.mind.attitude_command import RelationshipRequest, describe_set, set_attitude
 
 
 async def set_attitude_turn(pipeline: TurnPipeline, vocabulary: Vocabulary, seed: int, npc: Node,

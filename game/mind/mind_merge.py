@@ -28,14 +28,11 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from game.graph.index import GraphIndex
-from game.graph.models import Node
-from game.graph.ports import GraphWrites
-from game.graph.upsert import UpsertExecution
-from game.mind.attitude import TABLE as ATTITUDES
-from game.mind.attitude import Attitude, AttitudeBook, Change, baseline
-from game.mind.attitude_turn import TierChange, agree, agreement_call
-from game.mind.memory import (
+from game.features.attitudes.model import TABLE as ATTITUDES
+from game.features.attitudes.model import Attitude, AttitudeBook, Change, baseline
+from game.features.attitudes.step import agreement_call
+from game.features.feature import TierChange
+from game.features.memories.book import (
     MEMORY_TABLE,
     SAID_TABLE,
     Memory,
@@ -44,6 +41,11 @@ from game.mind.memory import (
     memory_from_row,
     said_row,
 )
+from game.graph.index import GraphIndex
+from game.graph.models import Node
+from game.graph.ports import GraphWrites
+from game.graph.rule_calls import apply_rule_call
+from game.graph.upsert import UpsertExecution
 from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, repoint_scene, said_of
 from game.store.database import SaveDatabase
 from game.store.mind_fold import AttitudeFold, FoldedMind, MindSummary, rows_where
@@ -218,4 +220,4 @@ async def _agreement(db: SaveDatabase, kept: Node, after: Attitude | None, held:
     call = agreement_call(graph, GraphWrites(), [after], tiers)
     execution = UpsertExecution(graph, await db.vocabulary(), turn, rng=random.Random(f"merge:{kept.id}:{turn}"),
                                 witnesses=sorted(graph.player_ids))
-    return await agree(execution, GraphWrites(), call), after.tier
+    return await apply_rule_call(execution, GraphWrites(), call), after.tier

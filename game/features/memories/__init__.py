@@ -4,7 +4,7 @@
 leaves (``rules``; old related ones consolidated by ``consolidate``), its MEMORY section of the narrator's
 context is ``provider``'s, ``render`` is how ``/npc`` and ``kith graph memories`` show them, ``store``
 reads a save's book, and ``commands`` adds ``kith graph memories``. The book they all read
-(``game.mind.memory``) stays in the mind, beneath the story and the merges that read it.
+(``game.features.memories.book``) stays in the mind, beneath the story and the merges that read it.
 """
 
 from game.features.memories.feature import MemoriesFeature
