@@ -46,6 +46,11 @@ class Registry:
     def __iter__(self) -> Iterator[Feature]:
         return iter(self._features.values())
 
+    def in_step_order(self) -> tuple[Feature, ...]:
+        """The features in the order their turn steps run: registration order, those that step last
+        (``Feature.steps_last``) after all the others."""
+        return (*(f for f in self if not f.steps_last), *(f for f in self if f.steps_last))
+
     def feature(self, name: str) -> Feature:
         """The feature called ``name`` (KeyError if there is none)."""
         return self._features[name]
@@ -135,8 +140,9 @@ class Registry:
 def register_builtin(registry: Registry) -> None:
     """Register Kith's own features (its default plugins), in the order their steps run: word of relations
     travels first, so deeds and the attitudes see what reached whom this turn; the attitudes move after every
-    feature that states changes to them; memories form last (``Feature.remember``), from everything the
-    turn did."""
+    other feature's step (``Feature.steps_last``), and are listed before the memories so the narrator reads
+    how someone regards the player before what they remember; memories form last (``Feature.remember``),
+    from everything the turn did."""
     registry.register_feature(GossipFeature())
     registry.register_feature(DeedsFeature())
     registry.register_feature(NotesFeature())

@@ -47,7 +47,7 @@ def episode(seq: int, text: str, turn: int, tags: tuple[str, ...] = ("help", "ki
 
 async def game_with(world: World, settings: MemorySettings, commands: Sequence[str]) -> Playthrough:
     game = await Playthrough.start(world)
-    game.pipeline.state.memories = MemoryBook(settings)
+    game.pipeline.state.features["memories"] = MemoryBook(settings)  # the memories feature's state
     for command in commands:
         await game.play(command)
     return game

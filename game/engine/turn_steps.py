@@ -319,5 +319,5 @@ def turn_steps(registry: Registry) -> list[tuple[str, Step]]:
         ("retrieve_ms", quiet(_retrieve)), ("context_ms", quiet(_context)), ("narrate_ms", narrate), ("world_ir_ms", world_ir),
         ("extract_ms", quiet(_extract)),
     ]
-    features = [("features_ms", feature_step(feature)) for feature in registry]
+    features = [("features_ms", feature_step(feature)) for feature in registry.in_step_order()]
     return [*core, *features, ("tiers_ms", quiet(_tier_lines)), ("memory_ms", quiet(_memories))]

@@ -232,6 +232,9 @@ class Feature(ABC):
     ``help``; ``meta_handler`` gives each one's handler."""
     undo_kinds: ClassVar[tuple[str, ...]] = ()
     """The kinds of undo step its commands leave (``CommandReach.change``); ``undo_change`` reads them."""
+    steps_last: ClassVar[bool] = False
+    """Whether its step runs after every other feature's (``Registry.in_step_order``): the attitudes, which
+    apply the changes the others state (``StepResult.attitudes``), whenever those were registered."""
     across_tellings: ClassVar[bool] = False
     """Whether its tables hold the player's own words, changed between turns by its commands: a retelling
     of the last turn keeps them as they are now (carried across, never replayed as the turn's writes)."""

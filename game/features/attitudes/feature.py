@@ -2,8 +2,9 @@
 
 The state is the game's ``AttitudeBook`` (``model``: the ``attitudes`` table, one row per NPC), read
 whole when a game opens and moved by each committed turn's rows. Its step (``step.after_turn``) runs
-after every feature that states attitude changes (gossip, deeds: ``TurnFacts.attitudes``) and before the
-memories, which read what the attitudes stand for; the tiers it moves and the upsert call that keeps the
+after every other feature's (``steps_last``), so it applies every change they state (``TurnFacts.attitudes``:
+the deeds' today, a feature registered later's as well), and before the memories, which read what the
+attitudes stand for; the tiers it moves and the upsert call that keeps the
 graph in agreement with them go back to the core in its ``StepResult``. ``/relationship`` is read and
 worded here (``relationship``); setting one by hand is a turn of its own, which the engine commits.
 """
@@ -28,6 +29,7 @@ class AttitudesFeature(Feature):
     name: ClassVar[str] = "attitudes"
     tables: ClassVar[tuple[str, ...]] = (TABLE,)
     graph_commands: ClassVar[tuple[str, ...]] = ("attitude",)
+    steps_last: ClassVar[bool] = True
     provides_context: ClassVar[bool] = True
     mind_section: ClassVar[bool] = True
 
