@@ -13,7 +13,7 @@ felt, and does not greet the player as a stranger again. The rules (pure, over r
   for more, and neither is thrown away); the histories are interleaved in turn order, and an entry
   "merged with NAME (turn N)" records the union. One recorded: the kept NPC has it (a merged one's with
   that entry). Neither: nothing is written (the attitude still follows the relations, now united). The
-  graph is then kept in agreement with the tier as an attitude turn keeps it (``attitude_turn``).
+  graph is then kept in agreement with the tier as an attitude turn keeps it (``game.features.attitudes.step``).
 - Said: the union; for a key both said, the earlier turn (a first meeting stays the first). Anyone's
   revelation key naming the merged person names the kept one (``merge_traces``).
 - What else names the merged person (the gossip log, open questions of identity): ``merge_traces``.
@@ -200,7 +200,7 @@ async def fold_minds(db: SaveDatabase, kept: Node, merged: Node, turn: int, sett
 async def _agreement(db: SaveDatabase, kept: Node, after: Attitude | None, held: Attitude | None,
                      turn: int) -> tuple[GraphWrites, Tier | None]:
     """The graph writes keeping the kept NPC's relations toward the player (now the merged one's too) in
-    agreement with their attitude's tier, as an attitude turn makes them (``attitude_turn``), and that tier
+    agreement with their attitude's tier, as an attitude turn makes them (``game.features.attitudes.step``), and that tier
     (``after``'s, or with nothing recorded what the united relations imply; None: no player, no person).
 
     Judged on a small index of the kept NPC, the player and the kept NPC's open relations; only when the
