@@ -357,9 +357,9 @@ async def test_enrichment_by_a_model_ends_none_of_the_worlds_relations(
 
 
 async def test_the_games_own_attitude_rule_still_ends_a_relation_toward_the_player(brinefall: World) -> None:
-    from game.graph.rule_calls import apply_rule_call
     from game.graph.endings import ReadEndings
     from game.graph.ports import GraphWrites
+    from game.graph.rule_calls import apply_rule_call
     from game.graph.upsert import UpsertExecution
 
     graph = await seeded_graph(brinefall)

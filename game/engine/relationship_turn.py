@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 
 from game.engine.events import Event
 from game.engine.turn import TurnPipeline
-from game.features.attitudes.step import set_by_hand
 from game.features.attitudes.model import AttitudeView
 from game.features.attitudes.relationship import RelationshipRequest, describe_set, set_attitude
+from game.features.attitudes.step import set_by_hand
 from game.graph.models import Node
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
