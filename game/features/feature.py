@@ -96,7 +96,7 @@ class TurnFacts:
     """What each NPC has said to the player as the turn began (node ID -> key -> turn: ``met``,
     ``revealed:NAME:KEY``...), as their memories keep it: a secret of one's own told is a confession."""
     attitudes: tuple[tuple[str, Delta], ...] = ()
-    """The attitude changes the features registered before this one stated (``StepResult.attitudes``)."""
+    """The attitude changes the features whose steps ran before this one stated (``StepResult.attitudes``)."""
     covered: tuple[tuple[str, str], ...] = ()
     """The relation news those changes stand for (``StepResult.covered``)."""
 
