@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from game.features.attitudes.model import AttitudeView
     from game.features.attitudes.relationship import RelationshipRequest
     from game.features.feature import CommandReach
-    from game.features.memories.book import MemoryBook
     from game.graph.index import GraphIndex
     from game.graph.models import Node
     from game.graph.ports import GraphWrites
@@ -60,8 +59,6 @@ class GameView(KnownWorld, Protocol):
     def registry(self) -> Registry: ...
     @property
     def attitudes(self) -> AttitudeView: ...
-    @property
-    def memories(self) -> MemoryBook: ...
     @property
     def features(self) -> Mapping[str, Any]: ...
     @property
