@@ -21,10 +21,10 @@ from store_helpers import state
 from game.__main__ import main
 from game.config import Settings, load_settings
 from game.engine.session import GameSession
+from game.features.attitudes.model import Attitude, Change
+from game.features.memories.book import Memory, MemoryBook, MemorySettings
 from game.graph.models import Node
 from game.graph.upsert import UpsertExecution
-from game.mind.attitude import Attitude, Change
-from game.mind.memory import Memory, MemoryBook, MemorySettings
 from game.mind.mind_merge import fold_attitude, fold_memories, fold_said
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.store.database import SaveDatabase

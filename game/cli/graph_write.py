@@ -37,7 +37,7 @@ from game.store.mind_fold import MindSummary
 from game.text import strip_control
 
 if TYPE_CHECKING:
-    from game.mind.memory import MemorySettings
+    from game.features.memories.book import MemorySettings
 
 BULK_CACHE_KIB = 64 * 1024
 INDEX_FROM_CALLS = 200

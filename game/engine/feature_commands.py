@@ -1,7 +1,7 @@
 """The features' meta commands in play: each handler gets a ``CommandReach``, never the session.
 
-The reach is the three things a feature's command may use (the turn, the feature's own state, one
-undoable change); the change is written here, in the core's way for a change within a turn: its rows and
+The reach is the four things a feature's command may use (the turn, the feature's own state, the people
+the player knows, one undoable change); the change is written here, in the core's way for a change within a turn: its rows and
 an undo step in ONE transaction, journaled at the current turn (at turn 0 there is no turn to undo, and
 the undo step alone takes it back), then the game read back so memory follows the store.
 """
@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from game.engine import tellings_store
+from game.graph.models import Node
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite, Scalar, write_rows
 
@@ -19,11 +20,13 @@ from game.store.rows import RowWrite, Scalar, write_rows
 class FeatureReach:
     """Implements ``game.features.feature.CommandReach`` for one feature of an open game."""
 
-    def __init__(self, db: SaveDatabase, turn: int, state: Any, reload: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, db: SaveDatabase, turn: int, state: Any, reload: Callable[[], Awaitable[None]],
+                 person: Callable[[str], Awaitable[Node]]) -> None:
         self._db = db
         self._turn = turn
         self._state = state
         self._reload = reload
+        self._person = person
 
     @property
     def turn(self) -> int:
@@ -32,6 +35,9 @@ class FeatureReach:
     @property
     def state(self) -> Any:
         return self._state
+
+    async def person(self, name: str) -> Node:
+        return await self._person(name)
 
     async def change(self, rows: Sequence[RowWrite], undo_kind: str, undo_data: Mapping[str, Scalar]) -> None:
         async with self._db.transaction() as conn:

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.engine.tuning import TurnTuning
-from game.features.feature import Feature, HeardDeed, Rows, TurnFacts
+from game.features.feature import Delta, Feature, HeardDeed, Rows, TierChange, TurnFacts
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
-from game.mind.attitude_rules import Delta
+from game.graph.rule_calls import apply_rule_call
+from game.graph.upsert import UpsertExecution
 from game.registry import Registry, default_registry
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR
@@ -35,23 +36,32 @@ class FeatureTurn:
     """The turn's graph writes with the knower rows the steps so far added (None: they added none)."""
     memories: tuple[HeardDeed, ...] = ()
     """Deeds heard of this turn, for the memory step (``StepResult.memories``)."""
+    tiers: tuple[TierChange, ...] = ()
+    """Tiers toward the player the steps moved (``StepResult.tiers``)."""
 
 
 async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str, Any], turn: int,
                      graph: GraphIndex, writes: GraphWrites, world_ir: WorldIR | None, places: Mapping[str, str],
                      present: Iterable[str], tuning: TurnTuning,
-                     said: Mapping[str, Mapping[str, int]] | None = None) -> FeatureTurn:
+                     said: Mapping[str, Mapping[str, int]] | None = None,
+                     execution: UpsertExecution | None = None) -> FeatureTurn:
     """``feature``'s step for this turn (one of a told turn's steps, in registration order), added to what
-    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``)."""
+    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``).
+    ``execution``: the turn's extraction, which runs the step's ``agreement`` (None: the turn extracted
+    nothing, and a rule's call is not run either)."""
     facts = TurnFacts(turn, graph, writes, world_ir, places, frozenset(present), tuning.seed,
-                      tuning.features.get(feature.name), states.get(feature.name), said=said or {})
+                      tuning.features.get(feature.name), states.get(feature.name), said=said or {},
+                      attitudes=so_far.attitudes, covered=so_far.covered)
     step = await feature.after_turn(facts)
     grown = so_far.writes
     if step.knowings:
         grown = writes.copy()
         grown.knowings.update(step.knowings)
+    if step.agreement and execution is not None:
+        grown = await apply_rule_call(execution, grown or writes, step.agreement)
     return FeatureTurn((*so_far.rows, *step.rows), (*so_far.attitudes, *step.attitudes),
-                       (*so_far.covered, *step.covered), grown, (*so_far.memories, *step.memories))
+                       (*so_far.covered, *step.covered), grown, (*so_far.memories, *step.memories),
+                       (*so_far.tiers, *step.tiers))
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

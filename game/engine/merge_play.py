@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from game.features.attitudes.model import AttitudeBook
+from game.features.feature import TierChange
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
-from game.mind.attitude import AttitudeBook
-from game.mind.attitude_turn import TierChange
 from game.mind.merge_traces import fold_known
 from game.store.identity import MergeReport
 from game.store.pending import IdentityMerge

@@ -31,12 +31,10 @@ from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn, TurnStore, committed_events, shielded
 from game.engine.turn_steps import TurnDraft, TurnTools, turn_steps
 from game.errors import KithError, NarratorError, SaveError
+from game.features.feature import TierChange
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.vocabulary import Vocabulary
-from game.mind.attitude import TABLE as ATTITUDES
-from game.mind.attitude import Attitude
-from game.mind.attitude_turn import TierChange
 from game.mind.context import ContextSettings
 from game.narrator.base import ExtractionReport, NarrationResult, Narrator, PastTurn
 from game.registry import default_registry
@@ -228,10 +226,6 @@ class TurnPipeline:
         state.history.append(PastTurn(record.number, record.input, record.narration))
         if not is_command(record.input):
             state.last_input = record.input
-        recorded = [Attitude.from_row(r.row) for r in finished.rows if r.table == ATTITUDES and r.row is not None]
-        if recorded:
-            state.attitudes = state.attitudes.updated(recorded)
-        state.memories.apply(finished.rows)
         state.features = apply_rows(state.features, finished.rows, self.registry)
         state.pending = follow(state.pending, finished.rows)
 

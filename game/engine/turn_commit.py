@@ -28,9 +28,9 @@ from game.engine.events import (
 )
 from game.engine.merge_play import MergeSaid, MergeTiers
 from game.engine.play_state import PlayState
+from game.features.feature import TierChange
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
-from game.mind.attitude_turn import TierChange
 from game.narrator.base import ExtractionReport, NarrationResult
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.pending import IdentityMerge

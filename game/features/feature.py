@@ -21,17 +21,54 @@ from game.graph.knowledge import Knowing
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
-from game.mind.attitude_rules import Delta
-from game.mind.memory import MemoryBook
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
+from game.world.tiers import TIERS, Tier
 
 if TYPE_CHECKING:
     from game.config import Settings
 
 Rows = Mapping[str, Sequence[Mapping[str, Scalar]]]
 """A feature's tables as the save holds them: table name -> every row (column -> value)."""
+
+
+@dataclass(frozen=True)
+class Delta:
+    """A change to add to someone's attitude toward the player, and why (the reason its history shows).
+
+    Here, not in the attitudes feature, because a step result carries it (``StepResult.attitudes``): any
+    feature may move attitudes, and the attitudes package, which applies them, imports this module."""
+
+    trust: float = 0.0
+    respect: float = 0.0
+    friendliness: float = 0.0
+    reason: str = ""
+
+    def scaled(self, factor: float) -> Delta:
+        return Delta(self.trust * factor, self.respect * factor, self.friendliness * factor, self.reason)
+
+    def plus(self, other: Delta) -> Delta:
+        return Delta(self.trust + other.trust, self.respect + other.respect,
+                     self.friendliness + other.friendliness, self.reason)
+
+    def is_zero(self) -> bool:
+        return round(self.trust, 1) == 0 and round(self.respect, 1) == 0 and round(self.friendliness, 1) == 0
+
+
+@dataclass(frozen=True)
+class TierChange:
+    """Someone's tier toward the player moved this turn (``StepResult.tiers``): the core tells it, and the
+    story may say a line of it."""
+
+    npc_id: str
+    name: str
+    before: Tier
+    after: Tier
+
+    @property
+    def fell(self) -> bool:
+        return TIERS.index(self.after) < TIERS.index(self.before)
 
 
 @dataclass(frozen=True)
@@ -58,6 +95,10 @@ class TurnFacts:
     said: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     """What each NPC has said to the player as the turn began (node ID -> key -> turn: ``met``,
     ``revealed:NAME:KEY``...), as their memories keep it: a secret of one's own told is a confession."""
+    attitudes: tuple[tuple[str, Delta], ...] = ()
+    """The attitude changes the features whose steps ran before this one stated (``StepResult.attitudes``)."""
+    covered: tuple[tuple[str, str], ...] = ()
+    """The relation news those changes stand for (``StepResult.covered``)."""
 
 
 @dataclass(frozen=True)
@@ -95,12 +136,18 @@ class StepResult:
     so they commit, journal and undo with the graph's own writes, and the attitudes and memories read them."""
     memories: tuple[HeardDeed, ...] = ()
     """Word of the player's deeds heard this turn, for the memory step to remember as heard."""
+    agreement: Mapping[str, Any] = field(default_factory=dict)
+    """An upsert call of the game's own rules (by name) the core runs through the turn's extraction once
+    the step is done, its writes joining the turn's (the attitudes' tier kept in agreement with the graph);
+    {} when none. Not a reading of the turn's text: the limits on endings read from text neither hold it."""
+    tiers: tuple[TierChange, ...] = ()
+    """Tiers toward the player the step moved: told to the player once committed, said by the story."""
 
 
 @dataclass(frozen=True)
 class Remembering:
     """What a feature's last step of a told turn reads (``Feature.remember``): the turn once the attitudes
-    moved, with what the features said was heard, and the memory book as the turn began."""
+    moved, with what the features said was heard; the registry adds the feature's own state and tuning."""
 
     turn: int
     graph: GraphIndex
@@ -108,14 +155,16 @@ class Remembering:
     writes: GraphWrites
     """The turn's graph writes, the features' knower rows and the attitudes' agreement included."""
     world_ir: WorldIR | None
-    book: MemoryBook
-    """What NPCs remember of the player as the turn began (``PlayState.memories``)."""
     narrator: object
     """The turn's narrator: one with a model may lend it to write consolidated memories."""
     heard: tuple[HeardDeed, ...] = ()
     """Word of the player's deeds heard this turn (``StepResult.memories`` of every feature)."""
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
+    state: Any = None
+    """This feature's own state as the turn began (the memories feature's: its book)."""
+    tuning: Any = None
+    """This feature's tuning (``Feature.tuning``), None when the game was given no settings."""
 
 
 ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]
@@ -126,9 +175,10 @@ Handler = Callable[[argparse.Namespace, Any], int]
 
 
 class CommandReach(Protocol):
-    """All a feature's meta command may use of the game: the turn, its own state, one undoable change.
+    """All a feature's meta command may use of the game: the turn, its own state, the people the player
+    knows, one undoable change.
 
-    Narrow on purpose (the session has dozens of members; a feature's command needs these three), so a
+    Narrow on purpose (the session has dozens of members; a feature's command needs these four), so a
     feature never depends on the engine above it and the core may change behind this face.
     """
 
@@ -138,6 +188,9 @@ class CommandReach(Protocol):
     @property
     def state(self) -> Any:
         """This feature's state now (``Feature.load``/``apply``), as the save holds it."""
+    async def person(self, name: str) -> Node:
+        """The one person the player knows by ``name`` (met or heard of; the unknown are never found);
+        a ``KithError`` says who was meant, as every inspector command's refusal does."""
     async def change(self, rows: Sequence[RowWrite], undo_kind: str, undo_data: Mapping[str, Scalar]) -> None:
         """Write ``rows`` now, in one transaction, as a change ``undo`` takes back on its own before the
         turn (``Feature.undo_change(undo_kind, undo_data)`` says how); journaled at the current turn, so
@@ -179,6 +232,9 @@ class Feature(ABC):
     ``help``; ``meta_handler`` gives each one's handler."""
     undo_kinds: ClassVar[tuple[str, ...]] = ()
     """The kinds of undo step its commands leave (``CommandReach.change``); ``undo_change`` reads them."""
+    steps_last: ClassVar[bool] = False
+    """Whether its step runs after every other feature's (``Registry.in_step_order``): the attitudes, which
+    apply the changes the others state (``StepResult.attitudes``), whenever those were registered."""
     across_tellings: ClassVar[bool] = False
     """Whether its tables hold the player's own words, changed between turns by its commands: a retelling
     of the last turn keeps them as they are now (carried across, never replayed as the turn's writes)."""
@@ -204,6 +260,11 @@ class Feature(ABC):
 
     provides_context: ClassVar[bool] = False
     """Whether ``context_provider`` gives the narrator a section of its own."""
+
+    mind_section: ClassVar[bool] = False
+    """Whether that section is of the people's minds (how they regard the player, what they remember):
+    listed with them, right after what they know, before the questions of identity and the features' other
+    sections (``Registry.context_providers(minds=True)``)."""
 
     def context_provider(self, state: Any) -> ContextProvider:
         """The feature's section of the narrator's context (``provides_context``), over its state."""

@@ -34,9 +34,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
+from game.features.memories.book import SAID_TABLE
 from game.graph.models import Node
 from game.graph.names import normalize_name
-from game.mind.memory import SAID_TABLE
 from game.store.database import SaveDatabase
 from game.store.mind_fold import rows_like, rows_where
 from game.store.pending import PENDING_TABLE, PendingIdentity, after_merge

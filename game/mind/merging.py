@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import aiosqlite
 
+from game.features.memories.book import MemorySettings
 from game.graph.vocabulary import Vocabulary
-from game.mind.memory import MemorySettings
 from game.mind.mind_merge import fold_minds
 from game.store.database import SaveDatabase
 from game.store.identity import MergeReport
