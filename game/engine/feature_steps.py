@@ -16,8 +16,11 @@ from game.engine.tuning import TurnTuning
 from game.features.feature import Feature, HeardDeed, Rows, TurnFacts
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
+from game.graph.upsert import UpsertExecution
 from game.mind.attitude_rules import Delta
+from game.mind.context import ComposedContext
 from game.registry import Registry, default_registry
+from game.store.merge_log import MergeEntry
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR
 
@@ -35,23 +38,29 @@ class FeatureTurn:
     """The turn's graph writes with the knower rows the steps so far added (None: they added none)."""
     memories: tuple[HeardDeed, ...] = ()
     """Deeds heard of this turn, for the memory step (``StepResult.memories``)."""
+    merges: tuple[MergeEntry, ...] = ()
+    """Merge-log entries and merges of people the steps decided (``StepResult.merges``), for the commit."""
 
 
 async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str, Any], turn: int,
                      graph: GraphIndex, writes: GraphWrites, world_ir: WorldIR | None, places: Mapping[str, str],
                      present: Iterable[str], tuning: TurnTuning,
-                     said: Mapping[str, Mapping[str, int]] | None = None) -> FeatureTurn:
+                     said: Mapping[str, Mapping[str, int]] | None = None, context: ComposedContext | None = None,
+                     execution: UpsertExecution | None = None) -> FeatureTurn:
     """``feature``'s step for this turn (one of a told turn's steps, in registration order), added to what
-    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``)."""
+    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``;
+    ``context`` and ``execution``: what the narrator was told and the turn's upserts, ``TurnFacts``)."""
     facts = TurnFacts(turn, graph, writes, world_ir, places, frozenset(present), tuning.seed,
-                      tuning.features.get(feature.name), states.get(feature.name), said=said or {})
+                      tuning.features.get(feature.name), states.get(feature.name), said=said or {},
+                      context=context, execution=execution)
     step = await feature.after_turn(facts)
     grown = so_far.writes
     if step.knowings:
         grown = writes.copy()
         grown.knowings.update(step.knowings)
     return FeatureTurn((*so_far.rows, *step.rows), (*so_far.attitudes, *step.attitudes),
-                       (*so_far.covered, *step.covered), grown, (*so_far.memories, *step.memories))
+                       (*so_far.covered, *step.covered), grown, (*so_far.memories, *step.memories),
+                       (*so_far.merges, *step.merges))
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

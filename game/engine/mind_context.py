@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from game.engine.identity_turn import identity_providers
 from game.features.memories.provider import MemoryProvider
 from game.graph.index import GraphIndex
 from game.graph.models import Node
@@ -28,7 +27,6 @@ from game.mind.scene_provider import SceneProvider
 from game.mind.sections import ContextProvider, ContextQuery
 from game.registry import default_registry
 from game.store.packed import json_text
-from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
 from game.world.scene import SceneState
 
@@ -48,8 +46,6 @@ class ContextState(Protocol):
     def attitudes(self) -> AttitudeBook: ...
     @property
     def memories(self) -> MemoryBook: ...
-    @property
-    def pending(self) -> list[PendingIdentity]: ...
     @property
     def features(self) -> Mapping[str, Any]: ...
 
@@ -72,7 +68,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         *default_registry().retrieval_providers(inputs.state.features, inputs.scoped, inputs.knowers),  # KNOWLEDGE
         AttitudeProvider(inputs.state.attitudes),
         MemoryProvider(lambda: inputs.state.memories),
-        *identity_providers(inputs.state.pending, inputs.state.graph),
+        *default_registry().question_providers(inputs.state.features, inputs.state.graph),  # a question to ask
         *default_registry().context_providers(inputs.state.features),  # the features' own (DEEDS)
     ]
 

@@ -59,8 +59,8 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
                           lazy: bool = True, source: GraphSource | None = None,
                           registry: Registry | None = None) -> PlayState:
     """Everything the next turn starts from, as ``db`` holds it: the graph, the scene, recent history,
-    attitudes, memories, open identity questions and each feature's state (the
-    player's notes among them). The one reading for opening a game, undo, restore and retry alike."""
+    attitudes, memories and each feature's state (the player's notes and open questions among them).
+    The one reading for opening a game, undo, restore and retry alike."""
     graph = await db.load_graph_index(lazy=lazy, source=source)
     turn = await db.current_turn()
     raw = await db.scene_at(turn)
@@ -68,8 +68,7 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
     history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
     state = PlayState.at(graph, scene, turn, history, verbose,
                          AttitudeBook.from_rows(await db.read_rows(ATTITUDES)),
-                         await load_memory_book(db, memory_settings(settings)),
-                         await db.pending_identities(open_only=True))
+                         await load_memory_book(db, memory_settings(settings)))
     state.features = load_states({table: await db.read_rows(table) for table in owned_tables(registry)}, registry)
     return state
 

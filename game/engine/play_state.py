@@ -16,7 +16,6 @@ from game.graph.index import GraphIndex
 from game.mind.attitude import AttitudeBook
 from game.mind.memory import MemoryBook
 from game.narrator.base import PastTurn
-from game.store.pending import PendingIdentity
 from game.world.scene import SceneState
 
 HISTORY_TURNS = 24
@@ -37,21 +36,17 @@ class PlayState:
     """Every recorded attitude toward the player (``game.mind.attitude``)."""
     memories: MemoryBook = field(default_factory=MemoryBook)
     """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
-    pending: list[PendingIdentity] = field(default_factory=list)
-    """Open questions of identity (``game.store.pending``): one is asked a turn, answered the next."""
     features: dict[str, Any] = field(default_factory=dict)
     """Each registered feature's state (``game.registry``), by feature name: deeds and who knows them."""
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool, attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
-           pending: Iterable[PendingIdentity] = ()) -> PlayState:
+           verbose: bool, attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
         past = deque(history, maxlen=HISTORY_TURNS)
         last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
-                   attitudes or AttitudeBook(), memories or MemoryBook(),
-                   pending=[p for p in pending if p.is_open])
+                   attitudes or AttitudeBook(), memories or MemoryBook())
 
 
 def is_command(text: str) -> bool:

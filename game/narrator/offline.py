@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 
+from game.features.identity.provider import asked_line
 from game.graph.upsert import UpsertExecution
-from game.mind.identity_provider import asked_line
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir
 from game.story.actions.places import describe_place

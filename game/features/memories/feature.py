@@ -2,7 +2,7 @@
 
 The book itself (``game.mind.memory``: ``MemoryBook``, its tables ``npc_memories`` and ``npc_said``) stays
 in the mind, beside the game as ``PlayState.memories``: the story reads it to choose what a character
-says, and a merge of two people (``game.mind.mind_merge``) folds their memories, both beneath this
+says, and a merge of two people (``game.features.identity.minds``) folds their memories, both beneath this
 package. So the feature holds no state of its own (``load`` and ``apply`` give None) and declares no
 tables (the save's book is read by ``store.load_memory_book`` when a game opens). Its work runs after the
 attitudes (``remembers``), where the engine's memory step always stood: what was heard this turn

@@ -1,6 +1,6 @@
 """What else names the merged person after a merge: said keys, the gossip log, open questions of identity.
 
-The merge re-points the graph (``game.store.identity``) and ``mind_merge`` folds the merged NPC's own mind.
+The merge re-points the graph (``game.store.merge_log``) and ``mind_merge`` folds the merged NPC's own mind.
 Three more tables name a person outside the graph, and each is decided on its own:
 
 - ``npc_said``: a revelation told is kept as ``revealed:NAME:KEY``, NAME the person the secret is about.
@@ -20,7 +20,7 @@ Three more tables name a person outside the graph, and each is decided on its ow
 - ``scenes``: what the player knows of people (``SceneState.known``, by node ID) is the game as it stands:
   what they knew of either is known of the kept person (met if either was met, since the earlier turn,
   every revelation learned), under the kept one's name. The merge's own turn's scene carries it (a
-  "yes" in play: ``game.engine.merge_play``; ``graph merge`` and ``graph resolve``: the scene of the turn
+  "yes" in play: ``game.features.identity.play``; ``graph merge`` and ``graph resolve``: the scene of the turn
   the merge is journaled at, rewritten here). Earlier turns' scenes are history.
 
 Left as history on purpose: ``turn_context`` (what the narrator was told, as told), memories' text and
@@ -34,12 +34,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
+from game.features.identity.questions import PENDING_TABLE, PendingIdentity, after_merge
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.mind.memory import SAID_TABLE
 from game.store.database import SaveDatabase
 from game.store.mind_fold import rows_like, rows_where
-from game.store.pending import PENDING_TABLE, PendingIdentity, after_merge
 from game.store.rows import RowWrite, Scalar
 from game.world.scene import Awareness, SceneState
 
@@ -126,7 +126,7 @@ async def repoint_scene(db: SaveDatabase, kept: Node, merged_id: str, turn: int)
     the player knows of the merged person folded into the kept one."""
     rows = await rows_where(db.conn, "scenes", "turn", [turn])
     if not rows:
-        return []  # a merge in play: its turn's scene is written after it, folded (game.engine.merge_play)
+        return []  # a merge in play: its turn's scene is written after it, folded (game.features.identity.play)
     try:
         scene = SceneState.model_validate(json.loads(str(rows[0]["state"])))
     except ValueError:

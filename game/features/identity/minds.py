@@ -19,7 +19,7 @@ felt, and does not greet the player as a stranger again. The rules (pure, over r
 - What else names the merged person (the gossip log, open questions of identity): ``merge_traces``.
 - The merged NPC's rows are removed.
 
-``fold_minds`` decides the fold; ``game.mind.merging`` merges people with it, in one transaction.
+``fold_minds`` decides the fold; ``game.features.identity.merging`` merges people with it, in one transaction.
 """
 
 from __future__ import annotations
@@ -28,6 +28,13 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from game.features.identity.traces import (
+    renamed_key,
+    repoint_gossip,
+    repoint_questions,
+    repoint_scene,
+    said_of,
+)
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
@@ -44,7 +51,6 @@ from game.mind.memory import (
     memory_from_row,
     said_row,
 )
-from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, repoint_scene, said_of
 from game.store.database import SaveDatabase
 from game.store.mind_fold import AttitudeFold, FoldedMind, MindSummary, rows_where
 from game.store.rows import RowWrite
