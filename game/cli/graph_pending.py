@@ -58,7 +58,7 @@ async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
         folded = [m for m in await db.merges() if m.merged_id and m.turn >= item.turn
                   and (m.kept_id == item.new_id or m.merged_id in (item.new_id, item.candidate_id))]
         if same and folded:
-            # A save from before merges re-checked the questions they touch (``pending.after_merge``): its
+            # A save from before merges re-checked the questions they touch (``questions.after_merge``): its
             # new node is an established person now, and a yes would fold one known person into another.
             raise InputError(f"question {item.id} is stale: {folded[-1].merged_name} ({folded[-1].merged_id}) was "
                              f"merged into {folded[-1].kept_id} at turn {folded[-1].turn}, after it was asked; answer "

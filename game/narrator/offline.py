@@ -61,7 +61,7 @@ class OfflineNarrator:
             yield chunk
         asking = asked_line(request.context)
         if asking is not None and outcome.text:
-            # A question of identity the game is unsure of (game/mind/identity_provider.py), after the turn.
+            # A question of identity the game is unsure of (game/features/identity/provider.py), after the turn.
             yield f"\n\n{asking.text}"
 
     async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:

@@ -47,7 +47,7 @@ class MindSummary:
 
 @dataclass(frozen=True)
 class FoldedMind:
-    """What a fold decided (``mind_merge.fold_minds``): rows of the mind's tables, graph writes keeping relations toward the
+    """What a fold decided (``game.features.identity.minds.fold_minds``): rows of the mind's tables, graph writes keeping relations toward the
     player in agreement with the united attitude, and the summary."""
 
     rows: Sequence[RowWrite] = ()

@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from game.features.identity.provider import IdentityProvider, next_question
 from game.features.identity.questions import PENDING_TABLE, PendingIdentity
 from game.graph.identity_match import IdentityDecision
 from game.graph.index import GraphIndex
 from game.graph.names import resolve_name
-from game.mind.sections import ContextProvider
 from game.store.merge_log import MergeEntry
 from game.store.rows import RowWrite
 from game.world.words import clean
@@ -59,13 +57,6 @@ def decided(decisions: Sequence[IdentityDecision], turn: int,
             )
             rows.append(pending.write())
     return rows, merges
-
-
-def identity_providers(pending: Sequence[PendingIdentity], graph: GraphIndex) -> list[ContextProvider]:
-    """The IDENTITY section when a question waits to be asked (none otherwise, so a turn without one is
-    composed exactly as before)."""
-    asking = next_question(pending, graph.nodes)
-    return [IdentityProvider(asking)] if asking is not None else []
 
 
 def follow(pending: Sequence[PendingIdentity], rows: Iterable[RowWrite]) -> list[PendingIdentity]:

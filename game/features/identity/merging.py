@@ -1,7 +1,7 @@
 """Merging two people: the graph merged by the store, then their minds folded, in ONE transaction.
 
 The store only stores: ``SaveDatabase.merge_in`` merges the graph inside its caller's transaction and
-reports what it did; the fold (``mind_merge.fold_minds``: memories, attitude, said words, the graph kept
+reports what it did; the fold (``minds.fold_minds``: memories, attitude, said words, the graph kept
 in agreement with the united attitude) is decided here, above the store, reading through the same
 connection (it sees the merge), and its rows and writes are handed back to the store journaled at the
 merge's turn, so undo of that turn restores both minds exactly. Every merge of people goes through

@@ -15,8 +15,8 @@ felt, and does not greet the player as a stranger again. The rules (pure, over r
   that entry). Neither: nothing is written (the attitude still follows the relations, now united). The
   graph is then kept in agreement with the tier as an attitude turn keeps it (``attitude_turn``).
 - Said: the union; for a key both said, the earlier turn (a first meeting stays the first). Anyone's
-  revelation key naming the merged person names the kept one (``merge_traces``).
-- What else names the merged person (the gossip log, open questions of identity): ``merge_traces``.
+  revelation key naming the merged person names the kept one (``traces``).
+- What else names the merged person (the gossip log, open questions of identity): ``traces``.
 - The merged NPC's rows are removed.
 
 ``fold_minds`` decides the fold; ``game.features.identity.merging`` merges people with it, in one transaction.

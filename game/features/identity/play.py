@@ -11,7 +11,7 @@ the tier the player knew: the kept person's as the game stood before the answer 
 relations implied); "after" is theirs as the fold leaves it.
 
 The answer's turn stores the scene as it is after the merge: what the player knew of the stranger is
-known of Maud (``merge_traces.fold_known``), so she is someone the player has met and heard of, and the
+known of Maud (``traces.fold_known``), so she is someone the player has met and heard of, and the
 stranger's ID is known no more.
 """
 

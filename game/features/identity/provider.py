@@ -3,7 +3,7 @@
 When a new name may be someone already known (``game.features.identity.questions``), the next told turn asks: the
 offline story engine ends its narration with the question ("The sailor — is that Bram Kettle?"), and the
 model narrator's prompt gets a note to ask it at a natural moment. One question a turn, the oldest not yet
-asked; the player's answer at the following turn settles it (``game.engine.identity_answer``).
+asked; the player's answer at the following turn settles it (``game.features.identity.answers``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What else names the merged person after a merge: said keys, the gossip log, open questions of identity.
 
-The merge re-points the graph (``game.store.merge_log``) and ``mind_merge`` folds the merged NPC's own mind.
+The merge re-points the graph (``game.store.merge_log``) and ``minds`` folds the merged NPC's own mind.
 Three more tables name a person outside the graph, and each is decided on its own:
 
 - ``npc_said``: a revelation told is kept as ``revealed:NAME:KEY``, NAME the person the secret is about.
@@ -12,7 +12,7 @@ Three more tables name a person outside the graph, and each is decided on its ow
   of "someone". An exchange between the two of them stays as it happened (re-pointed, it would be the kept
   one telling themselves); so does anything already stored under the kept one's key (the higher
   confidence is kept).
-- ``pending_identities``: re-checked by ``pending.after_merge``: an open question whose candidate was the
+- ``pending_identities``: re-checked by ``questions.after_merge``: an open question whose candidate was the
   merged person asks about the kept one ("is the stranger Tobin?" is "is the stranger Maud?"); one whose
   new node was either of the two is closed (a yes would fold one known person into another); one asking
   whether the two are one person is answered by the merge. Answered questions are the record of who
@@ -97,8 +97,8 @@ async def repoint_gossip(db: SaveDatabase, kept_id: str, merged_id: str) -> list
 
 
 async def repoint_questions(db: SaveDatabase, kept: Node, merged: Node, turn: int) -> list[RowWrite]:
-    """Open questions of identity naming the merged person, re-checked (``pending.after_merge``, the rule
-    the store's merge applies too: answered by the merge, re-pointed, or closed as no question any more)."""
+    """Open questions of identity naming the merged person, re-checked (``questions.after_merge``, the rule
+    ``merging.merge_in`` applies too: answered by the merge, re-pointed, or closed as no question any more)."""
     found = {str(r["id"]): PendingIdentity.from_row(r)
              for column in ("new_id", "candidate_id") for r in await rows_where(db.conn, PENDING_TABLE, column, [merged.id])}
     ordered = sorted(found.values(), key=lambda q: q.id)
