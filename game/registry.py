@@ -17,17 +17,31 @@ from typing import TYPE_CHECKING, Any
 
 from game.features.attitudes import AttitudesFeature
 from game.features.deeds import DeedsFeature
-from game.features.feature import CheckParser, Feature, Handler, Instruction, Remembering
+from game.features.feature import (
+    Answered,
+    AnswerReach,
+    CheckParser,
+    Feature,
+    Handler,
+    Instruction,
+    Remembering,
+)
 from game.features.gossip import GossipFeature
+from game.features.identity import IdentityFeature
 from game.features.memories import MemoriesFeature
 from game.features.notes import NotesFeature
 
 if TYPE_CHECKING:
+    import aiosqlite
+
     from game.config import Settings
+    from game.features.memories.book import MemorySettings
     from game.graph.index import GraphIndex
     from game.graph.models import Node
     from game.graph.retrieve import ScopedRetrieval
     from game.mind.sections import ContextProvider
+    from game.store.database import SaveDatabase
+    from game.store.merge_log import MergeEntry, MergeReport
     from game.store.rows import RowWrite
 
 
@@ -111,6 +125,32 @@ class Registry:
         return [feature.context_provider(states.get(feature.name)) for feature in self
                 if feature.provides_context and feature.mind_section == minds]
 
+    def question_providers(self, states: Mapping[str, Any], graph: GraphIndex) -> list[ContextProvider]:
+        """The sections putting a question to the player this turn (IDENTITY), in registration order."""
+        asking = (feature.question_provider(states.get(feature.name), graph) for feature in self if feature.asks_player)
+        return [provider for provider in asking if provider is not None]
+
+    def answer(self, states: Mapping[str, Any], reach: AnswerReach) -> Answered | None:
+        """The player's line as the first feature that takes it reads it (an answer), or None: story."""
+        for feature in self:
+            if feature.answers_player and (answered := feature.answer(states.get(feature.name), reach)) is not None:
+                return answered
+        return None
+
+    def answered_in(self, rows: Sequence[RowWrite], turn: int) -> str | None:
+        """Why a turn that wrote ``rows`` was an answer no telling may replace (None: it was none)."""
+        return next((why for feature in self if feature.answers_player
+                     if (why := feature.answered_in(rows, turn)) is not None), None)
+
+    async def merge_people(self, db: SaveDatabase, conn: aiosqlite.Connection, merges: Sequence[MergeEntry],
+                           turn: int, settings: MemorySettings) -> list[MergeReport]:
+        """A turn's merges written in its commit's transaction by the feature that merges people (none
+        registered: nobody is merged), with the reports of the people folded."""
+        owner = next((feature for feature in self if feature.merges_people), None)
+        if owner is None or not merges:
+            return []
+        return await owner.merge_people(db, conn, merges, turn, settings)
+
     def explain(self, states: Mapping[str, Any], node_id: str, graph: GraphIndex) -> list[str]:
         """What every feature that ``explains`` adds to ``/why NAME``, in registration order, a blank line
         between one feature's section and the next."""
@@ -142,7 +182,10 @@ def register_builtin(registry: Registry) -> None:
     travels first, so deeds and the attitudes see what reached whom this turn; the attitudes move after every
     other feature's step (``Feature.steps_last``), and are listed before the memories so the narrator reads
     how someone regards the player before what they remember; memories form last (``Feature.remember``),
-    from everything the turn did."""
+    from everything the turn did. Identity comes first: its step only turns the upserts' judgements of new
+    names into questions, and its question is the first asked of the features' sections (IDENTITY before
+    DEEDS, as the context always listed them)."""
+    registry.register_feature(IdentityFeature())
     registry.register_feature(GossipFeature())
     registry.register_feature(DeedsFeature())
     registry.register_feature(NotesFeature())

@@ -22,7 +22,6 @@ from game.cli.graph_extract import add_extract_parser
 from game.cli.graph_gaps import add_gaps_parser
 from game.cli.graph_map import add_map_parsers
 from game.cli.graph_patterns import add_patterns_parser
-from game.cli.graph_pending import add_pending_parsers
 from game.registry import default_registry
 
 
@@ -116,4 +115,3 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     default_registry().add_graph_commands(actions, handler)
     add_patterns_parser(actions)
     add_gaps_parser(actions)
-    add_pending_parsers(actions)

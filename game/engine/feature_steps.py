@@ -18,7 +18,9 @@ from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
 from game.graph.rule_calls import apply_rule_call
 from game.graph.upsert import UpsertExecution
+from game.mind.context import ComposedContext
 from game.registry import Registry, default_registry
+from game.store.merge_log import MergeEntry
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR
 
@@ -38,20 +40,23 @@ class FeatureTurn:
     """Deeds heard of this turn, for the memory step (``StepResult.memories``)."""
     tiers: tuple[TierChange, ...] = ()
     """Tiers toward the player the steps moved (``StepResult.tiers``)."""
+    merges: tuple[MergeEntry, ...] = ()
+    """Merge-log entries and merges of people the steps decided (``StepResult.merges``), for the commit."""
 
 
 async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str, Any], turn: int,
                      graph: GraphIndex, writes: GraphWrites, world_ir: WorldIR | None, places: Mapping[str, str],
                      present: Iterable[str], tuning: TurnTuning,
-                     said: Mapping[str, Mapping[str, int]] | None = None,
+                     said: Mapping[str, Mapping[str, int]] | None = None, context: ComposedContext | None = None,
                      execution: UpsertExecution | None = None) -> FeatureTurn:
     """``feature``'s step for this turn (one of a told turn's steps, in registration order), added to what
-    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``).
-    ``execution``: the turn's extraction, which runs the step's ``agreement`` (None: the turn extracted
-    nothing, and a rule's call is not run either)."""
+    the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``;
+    ``context``: what the narrator was told). ``execution``: the turn's extraction, which runs the step's
+    ``agreement`` and the judgements of new names (None: the turn extracted nothing, and a rule's call is not run
+    either)."""
     facts = TurnFacts(turn, graph, writes, world_ir, places, frozenset(present), tuning.seed,
                       tuning.features.get(feature.name), states.get(feature.name), said=said or {},
-                      attitudes=so_far.attitudes, covered=so_far.covered)
+                      attitudes=so_far.attitudes, covered=so_far.covered, context=context, execution=execution)
     step = await feature.after_turn(facts)
     grown = so_far.writes
     if step.knowings:
@@ -61,7 +66,7 @@ async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str,
         grown = await apply_rule_call(execution, grown or writes, step.agreement)
     return FeatureTurn((*so_far.rows, *step.rows), (*so_far.attitudes, *step.attitudes),
                        (*so_far.covered, *step.covered), grown, (*so_far.memories, *step.memories),
-                       (*so_far.tiers, *step.tiers))
+                       (*so_far.tiers, *step.tiers), (*so_far.merges, *step.merges))
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from game.engine.identity_turn import identity_providers
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
@@ -24,7 +23,6 @@ from game.mind.scene_provider import SceneProvider
 from game.mind.sections import ContextProvider, ContextQuery
 from game.registry import default_registry
 from game.store.packed import json_text
-from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
 from game.world.scene import SceneState
 
@@ -41,7 +39,6 @@ class ContextState(Protocol):
     @property
     def scene(self) -> SceneState: ...
     @property
-    def pending(self) -> list[PendingIdentity]: ...
     @property
     def features(self) -> Mapping[str, Any]: ...
 
@@ -63,7 +60,7 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         GraphProvider(inputs.scoped.retrieval),
         *default_registry().retrieval_providers(inputs.state.features, inputs.scoped, inputs.knowers),  # KNOWLEDGE
         *default_registry().context_providers(inputs.state.features, minds=True),  # RELATIONSHIP, MEMORY
-        *identity_providers(inputs.state.pending, inputs.state.graph),
+        *default_registry().question_providers(inputs.state.features, inputs.state.graph),  # a question to ask
         *default_registry().context_providers(inputs.state.features),  # the features' own (DEEDS)
     ]
 

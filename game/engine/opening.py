@@ -55,14 +55,14 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
                           lazy: bool = True, source: GraphSource | None = None,
                           registry: Registry | None = None) -> PlayState:
     """Everything the next turn starts from, as ``db`` holds it: the graph, the scene, recent history,
-    open identity questions and each feature's state (attitudes, memories and the player's notes among
-    them). The one reading for opening a game, undo, restore and retry alike."""
+    each feature's state (attitudes, memories, open questions and the player's notes among them).
+    The one reading for opening a game, undo, restore and retry alike."""
     graph = await db.load_graph_index(lazy=lazy, source=source)
     turn = await db.current_turn()
     raw = await db.scene_at(turn)
     scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
     history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-    state = PlayState.at(graph, scene, turn, history, verbose, pending=await db.pending_identities(open_only=True))
+    state = PlayState.at(graph, scene, turn, history, verbose)
     state.features = load_states({table: await db.read_rows(table) for table in owned_tables(registry)}, registry)
     return state
 

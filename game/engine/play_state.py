@@ -18,7 +18,6 @@ from game.features.memories.book import MemoryBook
 from game.features.memories.feature import MemoriesFeature
 from game.graph.index import GraphIndex
 from game.narrator.base import PastTurn
-from game.store.pending import PendingIdentity
 from game.world.scene import SceneState
 
 ATTITUDES, MEMORIES = AttitudesFeature.name, MemoriesFeature.name
@@ -37,8 +36,6 @@ class PlayState:
     history: deque[PastTurn] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
     verbose: bool = False
     last_input: str | None = None
-    pending: list[PendingIdentity] = field(default_factory=list)
-    """Open questions of identity (``game.store.pending``): one is asked a turn, answered the next."""
     features: dict[str, Any] = field(default_factory=dict)
     """Each registered feature's state (``game.registry``), by feature name: deeds and who knows them."""
 
@@ -56,15 +53,14 @@ class PlayState:
 
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool, attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
-           pending: Iterable[PendingIdentity] = ()) -> PlayState:
+           verbose: bool, attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None) -> PlayState:
         """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input.
         ``attitudes`` and ``memories`` are those features' states (the others' are set by the caller)."""
         past = deque(history, maxlen=HISTORY_TURNS)
         last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
         minds = {ATTITUDES: attitudes or AttitudeBook(), MEMORIES: memories or MemoryBook()}
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
-                   pending=[p for p in pending if p.is_open], features=minds)
+                   features=minds)
 
 
 def is_command(text: str) -> bool:

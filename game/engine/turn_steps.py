@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from game.engine.enrich_fallback import Fallback, fallback_notice, fast_fallback, told_before
 from game.engine.events import Event, GraphUpdating, MetaOutput, NarrationDelta, NarrationDone, Notice
 from game.engine.feature_steps import FeatureTurn, after_turn
-from game.engine.identity_turn import decided
 from game.engine.mind_context import (
     ContextInputs,
     ProviderFactory,
@@ -46,11 +45,9 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.mind.identity_provider import asked_line, next_question
 from game.narrator.base import CountsTokens, ExtractionReport, NarrationRequest, NarrationResult, Narrator
 from game.registry import Registry
 from game.store.database import TurnRecord
-from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
 from game.store.told_log import Told
 from game.story.tiers import TierLines
@@ -90,7 +87,6 @@ class TurnDraft:
     report: ExtractionReport = field(default_factory=lambda: ExtractionReport(False))
     writes: GraphWrites = field(default_factory=GraphWrites)
     fallback: Fallback | None = None
-    asking: PendingIdentity | None = None
     places: dict[str, str] = field(default_factory=dict)
     present: set[str] | None = None
     """Who was with the player this turn, by node ID (the World IR's presence), for the features' steps."""
@@ -133,15 +129,13 @@ class TurnDraft:
             extracted=report.extracted, extraction="full" if self.fallback is None else self.fallback.extraction,
         )
         assert self.execution is not None
-        raised, assumed = decided(self.execution.identities, self.turn) if report.extracted else ([], [])
-        asked = [self.asking.asked(self.turn).write()] if self.asking is not None else []
         notices = [*result.notices, *([] if self.endings is None or self.fallback is not None
                                       else [self.endings.notice()])]
         shown = [Notice(text) for text in notices if text]
         if self.fallback is not None:
             shown.append(Notice(fallback_notice(report.message, self.fallback), "warning"))
         return FinishedTurn(record, self.writes, result, report, self.told,
-                            (*self.rows, *asked, *raised, *self.featured.rows), tuple(assumed),
+                            (*self.rows, *self.featured.rows), self.featured.merges,
                             mode=self.told_request.mode, tiers=self.featured.tiers,
                             spoken=dict(self.spoken), notices=tuple(shown))
 
@@ -175,7 +169,6 @@ async def _context(draft: TurnDraft) -> None:
     count = tools.narrator.count_tokens if isinstance(tools.narrator, CountsTokens) else None
     context = await compose_turn(turn, draft.text, inputs, tools.tuning.context, tools.providers, count)
     npc_context, knowledge = narrator_inputs(context, scoped)
-    draft.asking = next_question(state.pending, state.graph.nodes) if asked_line(context) is not None else None
     draft.rows.append(context_row(context))
     draft.request = NarrationRequest(
         turn=turn, player_input=draft.text, npc_context=npc_context,
@@ -282,7 +275,7 @@ def feature_step(feature: Feature) -> Step:
         execution = draft.execution if draft.report.extracted else None
         draft.featured = await after_turn(feature, draft.featured, draft.state.features, draft.turn, draft.graph,
                                           draft.writes, ir, draft.places, draft.present, draft.tools.tuning,
-                                          draft.state.memories.said, execution)
+                                          draft.state.memories.said, draft.told_request.context, execution)
         if draft.featured.writes is not None:
             draft.writes = draft.featured.writes
     return quiet(work)

@@ -21,13 +21,20 @@ from game.graph.knowledge import Knowing
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
+from game.graph.upsert import UpsertExecution
+from game.mind.context import ComposedContext
 from game.mind.sections import ContextProvider
+from game.store.merge_log import MergeEntry, MergeReport
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
+from game.world.scene import SceneState
 from game.world.tiers import TIERS, Tier
 
 if TYPE_CHECKING:
+    import aiosqlite
+
     from game.config import Settings
+    from game.store.database import SaveDatabase
 
 Rows = Mapping[str, Sequence[Mapping[str, Scalar]]]
 """A feature's tables as the save holds them: table name -> every row (column -> value)."""
@@ -99,6 +106,11 @@ class TurnFacts:
     """The attitude changes the features whose steps ran before this one stated (``StepResult.attitudes``)."""
     covered: tuple[tuple[str, str], ...] = ()
     """The relation news those changes stand for (``StepResult.covered``)."""
+    context: ComposedContext | None = None
+    """What the narrator was told this turn (the sections the budget kept): a question it carried was asked."""
+    execution: UpsertExecution | None = None
+    """The turn's upserts as they ran (what each call decided, new names judged included); None when the
+    turn's graph update is not the narrator's extraction (it failed, and the fast path kept what it could)."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +154,9 @@ class StepResult:
     {} when none. Not a reading of the turn's text: the limits on endings read from text neither hold it."""
     tiers: tuple[TierChange, ...] = ()
     """Tiers toward the player the step moved: told to the player once committed, said by the story."""
+    merges: tuple[MergeEntry, ...] = ()
+    """Entries of the merge log the turn writes in its transaction (a name assumed to be someone's), or
+    people it folds together (``Feature.merge_people`` writes them)."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +229,49 @@ class Instruction:
     """What ``/mind`` calls them ("Memory")."""
     text: str
     """The words; "" when the player has given none."""
+
+
+class MergeSaid(Protocol):
+    """What a turn's story adds once its commit folded people together (a tier line), asked inside the
+    commit's transaction with what the merges did; the tier changes it found are told like a turn's."""
+
+    changes: list[TierChange]
+    """The tiers the merges moved, known once it was called."""
+    said: dict[str, str]
+    """The line said of each of ``changes``, by node ID."""
+
+    def __call__(self, reports: Sequence[MergeReport]) -> str:
+        """The lines that end the turn's narration ("" for nothing)."""
+
+
+@dataclass(frozen=True)
+class AnswerReach:
+    """What a feature's answer to the player's line may read (``Feature.answer``): the game as it stands."""
+
+    text: str
+    graph: GraphIndex
+    turn: int
+    """Committed player turns; the answer is kept as turn ``turn + 1``."""
+    scene: SceneState
+    attitudes: Any
+    """The attitudes feature's state (its ``AttitudeBook``): how each person regards the player now."""
+    tier_lines: Callable[[str, Any], str | None] | None
+    """The story's line for a person whose tier moved (``TierLines``), None when the world has none."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The player's line taken as an answer, kept as a turn of its own (``undo`` steps back over it)."""
+
+    reply: str
+    rows: tuple[RowWrite, ...]
+    merges: tuple[MergeEntry, ...]
+    """People the answer folds together, in the turn's commit (``Feature.merge_people``)."""
+    scene: SceneState
+    """The scene after it (who the player knows, once people are one)."""
+    said: MergeSaid | None = None
+    kind: str = "identity"
+    """The reply's kind, as the front ends show it."""
 
 
 class Feature(ABC):
@@ -300,6 +358,35 @@ class Feature(ABC):
     async def remember(self, facts: Remembering) -> Sequence[RowWrite]:
         """The rows the turn's last step adds (``remembers``): NPCs' memories of what the turn did."""
         raise NotImplementedError(f"{self.name} forms nothing after the attitudes")
+
+    asks_player: ClassVar[bool] = False
+    """Whether ``question_provider`` may put a question to the player through the narrator."""
+
+    def question_provider(self, state: Any, graph: GraphIndex) -> ContextProvider | None:
+        """The section asking this turn's question (``asks_player``), None when none waits, so a turn
+        without one is composed exactly as if the feature gave no section."""
+        raise NotImplementedError(f"{self.name} asks the player nothing")
+
+    answers_player: ClassVar[bool] = False
+    """Whether ``answer`` may take the player's next line as an answer to what was asked, not as story."""
+
+    def answer(self, state: Any, reach: AnswerReach) -> Answered | None:
+        """The player's line as an answer (``answers_player``), or None when it is story to be told."""
+        raise NotImplementedError(f"{self.name} takes no answers")
+
+    def answered_in(self, rows: Sequence[RowWrite], turn: int) -> str | None:
+        """Why turn ``turn``, which wrote ``rows``, cannot be told again (``answers_player``): it was an
+        answer, and a telling would take it as story and lose what it did. None: it was no answer."""
+        raise NotImplementedError(f"{self.name} takes no answers")
+
+    merges_people: ClassVar[bool] = False
+    """Whether ``merge_people`` folds the people a turn's ``merges`` name (one feature does: identity)."""
+
+    async def merge_people(self, db: SaveDatabase, conn: aiosqlite.Connection, merges: Sequence[MergeEntry],
+                           turn: int, settings: Any) -> list[MergeReport]:
+        """Write a turn's ``merges`` inside its commit's transaction (``merges_people``; ``settings``: the
+        memories feature's bounds, which the folded memories keep); the reports of the people folded (none: the game can follow the turn's rows as they are)."""
+        raise NotImplementedError(f"{self.name} merges nobody")
 
     def meta_handler(self, word: str) -> MetaHandler:
         """The handler of the meta command ``word`` (one of ``meta_commands``)."""

@@ -15,11 +15,11 @@ felt, and does not greet the player as a stranger again. The rules (pure, over r
   that entry). Neither: nothing is written (the attitude still follows the relations, now united). The
   graph is then kept in agreement with the tier as an attitude turn keeps it (``game.features.attitudes.step``).
 - Said: the union; for a key both said, the earlier turn (a first meeting stays the first). Anyone's
-  revelation key naming the merged person names the kept one (``merge_traces``).
-- What else names the merged person (the gossip log, open questions of identity): ``merge_traces``.
+  revelation key naming the merged person names the kept one (``traces``).
+- What else names the merged person (the gossip log, open questions of identity): ``traces``.
 - The merged NPC's rows are removed.
 
-``fold_minds`` decides the fold; ``game.mind.merging`` merges people with it, in one transaction.
+``fold_minds`` decides the fold; ``game.features.identity.merging`` merges people with it, in one transaction.
 """
 
 from __future__ import annotations
@@ -32,6 +32,13 @@ from game.features.attitudes.model import TABLE as ATTITUDES
 from game.features.attitudes.model import Attitude, AttitudeBook, Change, baseline
 from game.features.attitudes.step import agreement_call
 from game.features.feature import TierChange
+from game.features.identity.traces import (
+    renamed_key,
+    repoint_gossip,
+    repoint_questions,
+    repoint_scene,
+    said_of,
+)
 from game.features.memories.book import (
     MEMORY_TABLE,
     SAID_TABLE,
@@ -46,7 +53,6 @@ from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.rule_calls import apply_rule_call
 from game.graph.upsert import UpsertExecution
-from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, repoint_scene, said_of
 from game.store.database import SaveDatabase
 from game.store.mind_fold import AttitudeFold, FoldedMind, MindSummary, rows_where
 from game.store.rows import RowWrite
