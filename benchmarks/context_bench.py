@@ -26,16 +26,17 @@ from dataclasses import dataclass
 from game.engine.mind_context import ContextInputs, compose_turn, narrator_inputs
 from game.engine.play_state import PlayState
 from game.engine.presence import present_knowers, scoped_context
+from game.features.attitudes.model import AttitudeBook
+from game.features.attitudes.rules import ACT_DELTAS, ACT_REASONS
+from game.features.feature import Delta
+from game.features.memories.book import Memory, MemoryBook
 from game.features.memories.rules import ACTS, WITNESS_FACTOR
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import RetrievalSettings
 from game.graph.upsert import UpsertExecution
-from game.mind.attitude import AttitudeBook
-from game.mind.attitude_rules import ACT_DELTAS, ACT_REASONS, Delta
 from game.mind.context import ComposedContext, ContextSettings
 from game.mind.context_budget import estimate_tokens
-from game.mind.memory import Memory, MemoryBook
 from game.narrator.llm.narrate_prompt import narrate_system, render_block, turn_items
 from game.settings_source import default_content_dir
 from game.world import World, load_world

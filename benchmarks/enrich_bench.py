@@ -61,7 +61,7 @@ async def _measure(quick: bool) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="kith-enrich-bench-") as folder:
         settings = Settings(saves_dir=Path(folder), content_dir=CONTENT)
         started = time.perf_counter()
-        imported = await import_story(settings, Path(folder) / "story.sqlite", world, turns, find_names=False)
+        imported = await import_story(settings, Path(folder) / "story.sqlite", world, turns)
         elapsed = (time.perf_counter() - started) * 1000
     return [
         f"fast-path fallback per turn over {len(turns)} narrations: median {statistics.median(costs):.1f} ms, "

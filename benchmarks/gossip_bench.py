@@ -15,13 +15,13 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from game.features.attitudes.model import AttitudeBook
+from game.features.attitudes.step import after_turn
 from game.features.gossip import GossipSettings, gossip_turn, pair_key
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
-from game.mind.attitude import AttitudeBook
-from game.mind.attitude_turn import after_turn
 
 RELATIONS = ("TRUSTS", "DISTRUSTS", "FEARS", "KIN_OF", "ALLY_OF", "ENEMY_OF", "OWES", "KNOWS", "SERVES")
 VERSIONS_PER_PERSON = 10

@@ -15,12 +15,12 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from game.features.memories.book import Memory, MemoryBook, MemorySettings
 from game.features.memories.provider import MemoryProvider
 from game.features.memories.rules import memory_rows
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
-from game.mind.memory import Memory, MemoryBook, MemorySettings
 from game.mind.sections import ContextQuery
 from game.world.ir import IRAct, WorldIR
 from game.world.scene import SceneState

@@ -11,21 +11,37 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from game.features.attitudes import AttitudesFeature
 from game.features.deeds import DeedsFeature
-from game.features.feature import CheckParser, Feature, Handler, Instruction, Remembering
+from game.features.feature import (
+    Answered,
+    AnswerReach,
+    CheckParser,
+    Feature,
+    Handler,
+    Instruction,
+    Remembering,
+)
 from game.features.gossip import GossipFeature
+from game.features.identity import IdentityFeature
 from game.features.memories import MemoriesFeature
 from game.features.notes import NotesFeature
 
 if TYPE_CHECKING:
+    import aiosqlite
+
     from game.config import Settings
+    from game.features.memories.book import MemorySettings
     from game.graph.index import GraphIndex
     from game.graph.models import Node
     from game.graph.retrieve import ScopedRetrieval
     from game.mind.sections import ContextProvider
+    from game.store.database import SaveDatabase
+    from game.store.merge_log import MergeEntry, MergeReport
     from game.store.rows import RowWrite
 
 
@@ -43,6 +59,11 @@ class Registry:
 
     def __iter__(self) -> Iterator[Feature]:
         return iter(self._features.values())
+
+    def in_step_order(self) -> tuple[Feature, ...]:
+        """The features in the order their turn steps run: registration order, those that step last
+        (``Feature.steps_last``) after all the others."""
+        return (*(f for f in self if not f.steps_last), *(f for f in self if f.steps_last))
 
     def feature(self, name: str) -> Feature:
         """The feature called ``name`` (KeyError if there is none)."""
@@ -98,9 +119,37 @@ class Registry:
         return [feature.retrieval_provider(states.get(feature.name), scoped, knowers) for feature in self
                 if feature.reads_retrieval]
 
-    def context_providers(self, states: Mapping[str, Any]) -> list[ContextProvider]:
-        """The narrator's context sections the features give, in registration order."""
-        return [feature.context_provider(states.get(feature.name)) for feature in self if feature.provides_context]
+    def context_providers(self, states: Mapping[str, Any], *, minds: bool = False) -> list[ContextProvider]:
+        """The narrator's context sections the features give, in registration order: those of the people's
+        minds (``Feature.mind_section``: RELATIONSHIP, MEMORY) with ``minds``, the others without."""
+        return [feature.context_provider(states.get(feature.name)) for feature in self
+                if feature.provides_context and feature.mind_section == minds]
+
+    def question_providers(self, states: Mapping[str, Any], graph: GraphIndex) -> list[ContextProvider]:
+        """The sections putting a question to the player this turn (IDENTITY), in registration order."""
+        asking = (feature.question_provider(states.get(feature.name), graph) for feature in self if feature.asks_player)
+        return [provider for provider in asking if provider is not None]
+
+    def answer(self, states: Mapping[str, Any], reach: AnswerReach) -> Answered | None:
+        """The player's line as the first feature that takes it reads it (an answer), or None: story."""
+        for feature in self:
+            if feature.answers_player and (answered := feature.answer(states.get(feature.name), reach)) is not None:
+                return answered
+        return None
+
+    def answered_in(self, rows: Sequence[RowWrite], turn: int) -> str | None:
+        """Why a turn that wrote ``rows`` was an answer no telling may replace (None: it was none)."""
+        return next((why for feature in self if feature.answers_player
+                     if (why := feature.answered_in(rows, turn)) is not None), None)
+
+    async def merge_people(self, db: SaveDatabase, conn: aiosqlite.Connection, merges: Sequence[MergeEntry],
+                           turn: int, settings: MemorySettings) -> list[MergeReport]:
+        """A turn's merges written in its commit's transaction by the feature that merges people (none
+        registered: nobody is merged), with the reports of the people folded."""
+        owner = next((feature for feature in self if feature.merges_people), None)
+        if owner is None or not merges:
+            return []
+        return await owner.merge_people(db, conn, merges, turn, settings)
 
     def explain(self, states: Mapping[str, Any], node_id: str, graph: GraphIndex) -> list[str]:
         """What every feature that ``explains`` adds to ``/why NAME``, in registration order, a blank line
@@ -112,9 +161,13 @@ class Registry:
                 lines += [*([""] if lines and section else []), *section]
         return lines
 
-    async def remember(self, facts: Remembering) -> list[RowWrite]:
-        """The rows of every feature that ``remembers`` (the told turn's last step), in registration order."""
-        return [row for feature in self if feature.remembers for row in await feature.remember(facts)]
+    async def remember(self, facts: Remembering, states: Mapping[str, Any],
+                       tunings: Mapping[str, Any]) -> list[RowWrite]:
+        """The rows of every feature that ``remembers`` (the told turn's last step), in registration order,
+        each given its own state and tuning."""
+        return [row for feature in self if feature.remembers
+                for row in await feature.remember(replace(facts, state=states.get(feature.name),
+                                                          tuning=tunings.get(feature.name)))]
 
     def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
                            handler: Callable[[str, str], Handler]) -> None:
@@ -126,11 +179,17 @@ class Registry:
 
 def register_builtin(registry: Registry) -> None:
     """Register Kith's own features (its default plugins), in the order their steps run: word of relations
-    travels first, so deeds and the attitudes see what reached whom this turn; memories form last, after the
-    attitudes (``Feature.remember``), from everything the turn did."""
+    travels first, so deeds and the attitudes see what reached whom this turn; the attitudes move after every
+    other feature's step (``Feature.steps_last``), and are listed before the memories so the narrator reads
+    how someone regards the player before what they remember; memories form last (``Feature.remember``),
+    from everything the turn did. Identity comes first: its step only turns the upserts' judgements of new
+    names into questions, and its question is the first asked of the features' sections (IDENTITY before
+    DEEDS, as the context always listed them)."""
+    registry.register_feature(IdentityFeature())
     registry.register_feature(GossipFeature())
     registry.register_feature(DeedsFeature())
     registry.register_feature(NotesFeature())
+    registry.register_feature(AttitudesFeature())
     registry.register_feature(MemoriesFeature())
 
 

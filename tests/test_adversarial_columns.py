@@ -32,13 +32,13 @@ from game.cli.saves import save_models
 from game.config import Settings, load_settings
 from game.engine.session import GameSession
 from game.errors import SaveError
+from game.features.identity.questions import PendingIdentity
 from game.graph.metapaths import MetaPath
 from game.graph.ports import GraphWrites
 from game.store import decoded, metapath_patterns
 from game.store.check import check_save, promised_columns
 from game.store.database import SaveDatabase
 from game.store.migrations import CURRENT_VERSION, MIGRATIONS
-from game.store.pending import PendingIdentity
 from game.store.salvage import salvage_save
 from game.store.saves import list_saves
 

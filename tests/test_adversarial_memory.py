@@ -359,15 +359,15 @@ async def test_enrichment_by_a_model_ends_none_of_the_worlds_relations(
 async def test_the_games_own_attitude_rule_still_ends_a_relation_toward_the_player(brinefall: World) -> None:
     from game.graph.endings import ReadEndings
     from game.graph.ports import GraphWrites
+    from game.graph.rule_calls import apply_rule_call
     from game.graph.upsert import UpsertExecution
-    from game.mind.attitude_turn import agree
 
     graph = await seeded_graph(brinefall)
     assert ("Hob Tarrant", "TRUSTS", "Wren Tallis") in _named(graph)
     run = UpsertExecution(graph, brinefall.vocabulary, 1, endings=ReadEndings("look"))
     # Hob turned hostile: the tier's agreement is the game's rule, not a reading of text, and not held.
     call = {"closeEdges": [{"sourceName": "Hob Tarrant", "targetName": "Wren Tallis", "relation": "TRUSTS"}]}
-    writes = await agree(run, GraphWrites(), call)
+    writes = await apply_rule_call(run, GraphWrites(), call)
     graph.apply(writes)
     assert ("Hob Tarrant", "TRUSTS", "Wren Tallis") not in _named(graph)
 

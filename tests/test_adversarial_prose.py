@@ -24,6 +24,7 @@ from game.__main__ import main
 from game.config import Settings, load_settings
 from game.engine.events import TurnCommitted
 from game.engine.session import GameSession
+from game.features.identity.questions import questions
 from game.narrator.llm.narrator import OpenAINarrator
 from game.store.database import SaveDatabase
 
@@ -90,7 +91,7 @@ async def _saved(tmp_path: Path, save: str) -> tuple[list[Any], list[Any], list[
     settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
     async with await SaveDatabase.open(settings.saves_dir / f"{save}.sqlite") as db:
         index = await db.load_graph_index()
-        return list(index.nodes.values()), list(index.open_edges.values()), await db.pending_identities()
+        return list(index.nodes.values()), list(index.open_edges.values()), await questions(db)
 
 
 async def test_adversarial_a_story_cannot_merge_people_through_a_voice_nobody_names(

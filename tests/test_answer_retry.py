@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 from helpers.play import collect, text_of
+from helpers.questions import questions_of
 from helpers.ui import SIZE, make_app, play, settle
 from test_mind_merge import FIXTURES, Witnessed, settings_for, start
 
 from game.engine.events import TurnCommitted, TurnReplaced
-from game.engine.kept_turns import ANSWERED
 from game.engine.session import GameSession
+from game.features.identity.answers import ANSWERED
 from game.ui.story_log import StoryLog
 from game.world import load_world
 
@@ -78,7 +79,7 @@ async def test_a_no_is_not_told_again_either(tmp_path: Path) -> None:
         assert text_of(await collect(session, "retry")) == REFUSED
         assert save_rows(session) == before
         assert people(session) == {KEEPER, EDDA}
-        [question] = [p for p in await session.pending_identities(open_only=False) if p.new_id == KEEPER]
+        [question] = [p for p in await questions_of(session, open_only=False) if p.new_id == KEEPER]
         assert (question.status, question.resolved_turn) == ("different", 3)
     finally:
         await session.close()
@@ -101,7 +102,7 @@ async def test_the_turn_that_asks_can_be_told_again_and_the_question_still_answe
         await collect(session, "wait")  # turn 2 asks; no answer yet
         events = await collect(session, "retry")
         assert any(isinstance(e, TurnReplaced) for e in events), text_of(events)
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         assert (asked.new_id, asked.asked_turn) == (KEEPER, 2)
         assert "Edda Marsh it is" in text_of(await collect(session, "yes"))
         assert people(session) == {EDDA}

@@ -20,12 +20,12 @@ from game.config import load_settings
 from game.engine.events import AttitudeChanged
 from game.engine.session import GameSession
 from game.errors import ContentError, KithError
+from game.features.attitudes.model import Attitude, AttitudeBook, AttitudeView
+from game.features.attitudes.provider import AttitudeProvider
+from game.features.attitudes.relationship import parse_relationship
+from game.features.attitudes.step import after_turn
+from game.features.feature import Delta
 from game.graph.ports import GraphWrites
-from game.mind.attitude import Attitude, AttitudeBook, AttitudeView
-from game.mind.attitude_command import parse_relationship
-from game.mind.attitude_provider import AttitudeProvider
-from game.mind.attitude_rules import Delta
-from game.mind.attitude_turn import after_turn
 from game.mind.sections import ContextQuery
 from game.store.database import SaveDatabase
 from game.store.migrations import CURRENT_VERSION
@@ -351,7 +351,7 @@ async def test_again_after_a_set_repeats_the_last_story_line_even_after_reopenin
 
 
 def test_relationship_shows_each_change_with_its_reason_and_the_values_it_left() -> None:
-    from game.mind.attitude_command import describe
+    from game.features.attitudes.relationship import describe
 
     threatened = Attitude("npc-hob", "Hob Tarrant", 15, 3, 7.5).changed(Delta(-20, -5, -25, "you threatened them"), 2)
     helped = threatened.changed(Delta(6, 4, 8, "you helped them"), 3)

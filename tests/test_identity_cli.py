@@ -16,6 +16,7 @@ from store_helpers import state
 from game.__main__ import main
 from game.config import load_settings
 from game.engine.session import GameSession
+from game.features.identity.questions import questions
 from game.store.database import SaveDatabase
 from game.world import load_world
 
@@ -70,7 +71,7 @@ def test_resolve_yes_merges_and_logs_and_undo_takes_it_back(tmp_path: Path, caps
             [*_, merge] = await db.merges()
             assert (merge.strategy, merge.merged_name, merge.evidence) == (
                 "author", "Keeper Marsh", "an author said so (kith graph resolve)")
-            assert await db.pending_identities(open_only=True) == []
+            assert await questions(db, open_only=True) == []
             await db.undo_last_turn()
             assert await state(db) == start  # the turn and the resolution at it, undone exactly
 
@@ -133,7 +134,7 @@ def test_a_merge_closes_the_questions_whose_new_node_it_folds(tmp_path: Path, ca
 
     async def question() -> Any:
         async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db:
-            [item] = await db.pending_identities()
+            [item] = await questions(db)
             return item
 
     item = asyncio.run(question())

@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from helpers.narrators import Introducing
 from helpers.play import collect, text_of
+from helpers.questions import questions_of
 from store_helpers import state
 
 from game.config import Settings, load_settings
 from game.engine.events import MetaOutput, TurnFailed
 from game.engine.session import GameSession
+from game.features.identity.questions import questions
 from game.store.database import SaveDatabase
 from game.store.migrations import MIGRATIONS
 from game.world import load_world
@@ -39,7 +41,7 @@ async def start(tmp_path: Path, call: dict[str, Any] | None = None) -> GameSessi
 
 async def disk(session: GameSession) -> tuple[Any, ...]:
     db: SaveDatabase = session._db  # everything undo must restore, read from the save itself
-    rows = [p.to_json_dict() for p in await db.pending_identities()]
+    rows = [p.to_json_dict() for p in await questions(db)]
     return *await state(db), rows
 
 
@@ -47,13 +49,13 @@ async def test_an_unsure_name_is_a_new_node_and_a_question(tmp_path: Path) -> No
     session = await start(tmp_path)
     try:
         await collect(session, "look")
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         assert (asked.id, asked.new_name, asked.candidate_name) == ("1-1", "Keeper Marsh", "Edda Marsh")
         assert 0.4 <= asked.confidence < 0.8 and "surname" in asked.evidence
         assert asked.new_id in session.graph.nodes  # never merged silently: a node of its own meanwhile
         said = text_of(await collect(session, "wait"))
         assert said.rstrip().endswith("Keeper Marsh — is that Edda Marsh?")
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         assert asked.asked_turn == 2
         # Asked once: the next turn goes on without the question.
         assert "is that Edda Marsh?" not in text_of(await collect(session, "wait"))
@@ -68,14 +70,14 @@ async def test_yes_folds_the_new_node_into_the_person_and_undo_takes_it_back(tmp
         await collect(session, "look")
         await collect(session, "wait")
         before = await disk(session)
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         events = await collect(session, answer)
         assert any(isinstance(e, MetaOutput) and "Edda Marsh it is" in e.text for e in events)
         assert session.turn == 3
         assert asked.new_id not in session.graph.nodes
         edda = session.graph.nodes[asked.candidate_id]
         assert "Keeper Marsh" in edda.aliases
-        assert await session.pending_identities() == []
+        assert await questions_of(session) == []
         [*_, merges, rows] = await disk(session)
         assert merges[-1]["mergedId"] == asked.new_id and merges[-1]["strategy"] == "player"
         assert merges[-1]["evidence"] == "the player said so at turn 3"
@@ -83,13 +85,13 @@ async def test_yes_folds_the_new_node_into_the_person_and_undo_takes_it_back(tmp
         await collect(session, "undo")
         assert await disk(session) == before
         assert asked.new_id in session.graph.nodes
-        [again] = await session.pending_identities()
+        [again] = await questions_of(session)
         assert again.asked_turn == 2
     finally:
         await session.close()
     reopened = await GameSession.open(settings_for(tmp_path), save="game")
     try:
-        assert [p.id for p in await reopened.pending_identities()] == ["1-1"]
+        assert [p.id for p in await questions_of(reopened)] == ["1-1"]
     finally:
         await reopened.close()
 
@@ -100,11 +102,11 @@ async def test_no_keeps_two_people(tmp_path: Path, answer: str) -> None:
     try:
         await collect(session, "look")
         await collect(session, "wait")
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         events = await collect(session, answer)
         assert any(isinstance(e, MetaOutput) and "Two people, then" in e.text for e in events)
         assert asked.new_id in session.graph.nodes and asked.candidate_id in session.graph.nodes
-        [row] = await session.pending_identities(open_only=False)
+        [row] = await questions_of(session, open_only=False)
         assert (row.status, row.resolution) == ("different", "the player said so at turn 3")
     finally:
         await session.close()
@@ -117,12 +119,12 @@ async def test_other_words_are_story_and_leave_the_question_open(tmp_path: Path)
         await collect(session, "wait")
         events = await collect(session, "go up")
         assert not any(isinstance(e, MetaOutput) for e in events)
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         assert asked.is_open
         # The answer window was the turn after the question: a later "yes" is only story.
         later = await collect(session, "yes")
         assert not any(isinstance(e, MetaOutput) and "it is" in e.text for e in later)
-        assert len(await session.pending_identities()) == 1
+        assert len(await questions_of(session)) == 1
     finally:
         await session.close()
 
@@ -162,7 +164,7 @@ async def test_the_model_is_told_to_ask(tmp_path: Path) -> None:
 
 
 def test_rows_are_json_scalars() -> None:
-    from game.store.pending import PendingIdentity
+    from game.features.identity.questions import PendingIdentity
     row = PendingIdentity("1-1", 1, "a", "A", "b", "B", 0.6, "why").write().row
     assert row is not None
     json.dumps(dict(row))
@@ -172,7 +174,7 @@ async def test_a_question_whose_people_were_merged_meanwhile_is_not_asked(tmp_pa
     session = await start(tmp_path)
     try:
         await collect(session, "look")
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         await session._db.merge_nodes(asked.candidate_id, asked.new_id, strategy="manual", evidence="an author",
                                       turn=1)
         await session.reload()
@@ -204,9 +206,9 @@ async def test_a_save_from_before_questions_of_identity_opens_and_asks(tmp_path:
     reopened = await GameSession.open(settings_for(tmp_path), save="game",
                                       narrator=Introducing(world, 2, {"nodes": [KEEPER]}))
     try:
-        assert await reopened.pending_identities() == []
+        assert await questions_of(reopened) == []
         await collect(reopened, "wait")
-        [asked] = await reopened.pending_identities()
+        [asked] = await questions_of(reopened)
         assert asked.id == "2-1"
         assert "is that Edda Marsh?" in text_of(await collect(reopened, "wait"))
     finally:
@@ -226,7 +228,7 @@ async def test_an_answer_the_save_cannot_keep_changes_nothing(tmp_path: Path) ->
         failed = [e for e in events if isinstance(e, TurnFailed)]
         assert failed and "simulated write failure" in failed[0].message and "nothing was saved" in failed[0].message
         assert await disk(session) == before and session.turn == 2
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         assert asked.new_id in session.graph.nodes
     finally:
         await session.close()

@@ -17,6 +17,7 @@ import pytest
 
 from game.__main__ import main
 from game.config import load_settings
+from game.features.identity.questions import questions
 from game.graph.fast_extract.marks import fast_from
 from game.store.database import SaveDatabase
 
@@ -39,7 +40,7 @@ async def _graph(tmp_path: Path, save: str) -> tuple[dict[str, list[str]], set[t
         relations = {(by_id[e.source], e.relation, by_id[e.target]) for e in index.open_edges.values()
                      if fast_from(e) is not None}
         pending = [{"new": p.new_name, "candidate": p.candidate_name, "evidence": p.evidence}
-                   for p in await db.pending_identities() if p.is_open]
+                   for p in await questions(db) if p.is_open]
     return names, relations, pending
 
 

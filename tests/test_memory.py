@@ -21,12 +21,12 @@ from game.config import load_settings
 from game.engine.session import GameSession
 from game.errors import SaveError
 from game.features.feature import HeardDeed
+from game.features.memories.book import Memory, MemoryBook, MemorySettings
 from game.features.memories.consolidate import consolidate, deterministic_summary, valid_summary
 from game.features.memories.rules import memory_rows
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
-from game.mind.memory import Memory, MemoryBook, MemorySettings
 from game.narrator.llm.ir import tidy_ir
 from game.world import World, load_world
 from game.world.ir import IRRelation, WorldIR
@@ -47,7 +47,7 @@ def episode(seq: int, text: str, turn: int, tags: tuple[str, ...] = ("help", "ki
 
 async def game_with(world: World, settings: MemorySettings, commands: Sequence[str]) -> Playthrough:
     game = await Playthrough.start(world)
-    game.pipeline.state.memories = MemoryBook(settings)
+    game.pipeline.state.features["memories"] = MemoryBook(settings)  # the memories feature's state
     for command in commands:
         await game.play(command)
     return game

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from game.features.memories.book import Memory, MemoryBook
 from game.features.memories.provider import MemoryProvider
 from game.graph.index import GraphIndex
 from game.graph.models import Node
-from game.mind.memory import Memory, MemoryBook
 from game.mind.sections import ContextQuery
 from game.world.scene import SceneState
 

@@ -15,17 +15,18 @@ from typing import Any
 import pytest
 from helpers.narrators import Introducing
 from helpers.play import collect, text_of
+from helpers.questions import questions_of
 from helpers.recordings import assert_generator_remakes
 from store_helpers import state
 
 from game.__main__ import main
 from game.config import Settings, load_settings
 from game.engine.session import GameSession
+from game.features.attitudes.model import Attitude, Change
+from game.features.identity.minds import fold_attitude, fold_memories, fold_said
+from game.features.memories.book import Memory, MemoryBook, MemorySettings
 from game.graph.models import Node
 from game.graph.upsert import UpsertExecution
-from game.mind.attitude import Attitude, Change
-from game.mind.memory import Memory, MemoryBook, MemorySettings
-from game.mind.mind_merge import fold_attitude, fold_memories, fold_said
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.store.database import SaveDatabase
 from game.store.rows import read_rows
@@ -83,7 +84,7 @@ async def test_a_yes_in_play_gives_the_kept_person_the_strangers_mind(tmp_path: 
     session = await start(tmp_path)
     try:
         await collect(session, "look")
-        [asked] = await session.pending_identities()
+        [asked] = await questions_of(session)
         assert (asked.new_name, asked.candidate_name) == ("Keeper Marsh", "Edda Marsh")
         keeper, edda = asked.new_id, asked.candidate_id
         assert [m.text for m in session.memories.of(keeper) if m.turn == 1] == [

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from helpers.play import collect, text_of
+from helpers.questions import questions_of
 from helpers.recordings import assert_generator_remakes
 from helpers.saves import migration_of, older_save
 from test_mind_merge import FIXTURES, Witnessed, kith, played
@@ -23,8 +24,8 @@ from test_mind_merge import FIXTURES, Witnessed, kith, played
 from game.config import load_settings
 from game.engine.events import AttitudeChanged
 from game.engine.session import GameSession
+from game.features.identity.traces import fold_known
 from game.graph.models import Node
-from game.mind.merge_traces import fold_known
 from game.world import load_world
 from game.world.scene import Awareness
 
@@ -143,9 +144,9 @@ async def test_a_merge_leaves_no_name_or_id_of_the_merged_person_behind(tmp_path
         assert KEEPER_ID not in (session.scene.known or {})
         assert (session.scene.known or {})[EDDA_ID].how == "met"
         # "Is Keeper Marsh Tobin?" is no question once the keeper is Edda: a yes would fold Tobin into Edda.
-        [other] = [p for p in await session.pending_identities(open_only=False) if p.id == "2-9"]
+        [other] = [p for p in await questions_of(session, open_only=False) if p.id == "2-9"]
         assert other.status == "different" and other.resolution == "closed: Keeper Marsh was merged into Edda Marsh at turn 3"
-        assert await session.pending_identities() == []
+        assert await questions_of(session) == []
         await collect(session, "undo")
         assert {name: table(path, name) for name in LEFT_BEHIND} == before
     finally:

@@ -14,9 +14,8 @@ from playthrough import Playthrough
 
 from game.engine.events import TurnCommitted
 from game.engine.turn_steps import turn_steps
-from game.features.feature import Feature, Rows, StepResult, TurnFacts
+from game.features.feature import Delta, Feature, Rows, StepResult, TurnFacts
 from game.graph.knowledge import Knowing
-from game.mind.attitude_rules import Delta
 from game.registry import Registry, register_builtin
 from game.store.rows import RowWrite
 from game.world.loader import load_world
@@ -91,12 +90,15 @@ async def test_a_told_turn_runs_the_core_steps_then_each_features_step_in_regist
     registry.register_feature(witness)
     names = [name for name, _ in turn_steps(registry)]
     core = ["retrieve_ms", "context_ms", "narrate_ms", "world_ir_ms", "extract_ms"]
-    assert names == [*core, *["features_ms"] * len(list(registry)), "attitude_ms", "memory_ms"]
+    assert names == [*core, *["features_ms"] * len(list(registry)), "tiers_ms", "memory_ms"]
+    # The attitudes step after every other, those registered after it included: it applies their changes.
+    assert [f.name for f in registry.in_step_order()] == [
+        "identity", "gossip", "deeds", "notes", "memories", "gratitude", "witness", "attitudes"]
     game = await Playthrough.start(load_world(CONTENT, "brinefall"), seed=0)
     game.pipeline.registry = registry
     committed = [e async for e in game.pipeline.play("talk to hob") if isinstance(e, TurnCommitted)]
     assert witness.seen == [1]  # the registered step ran in the told turn, once
-    assert {*core, "features_ms", "attitude_ms", "memory_ms", "commit_ms"} <= set(committed[0].timings)
+    assert {*core, "features_ms", "tiers_ms", "memory_ms", "commit_ms"} <= set(committed[0].timings)
 
 
 class Whisper(Feature):

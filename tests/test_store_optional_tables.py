@@ -20,7 +20,7 @@ import pytest
 from helpers.saves import migration_of, older_save
 
 from game.__main__ import main
-from game.store import pending
+from game.features.identity import questions as pending
 from game.store.migrations import CURRENT_VERSION
 from game.store.saves import read_save_info
 

@@ -22,7 +22,6 @@ from game.cli.graph_extract import add_extract_parser
 from game.cli.graph_gaps import add_gaps_parser
 from game.cli.graph_map import add_map_parsers
 from game.cli.graph_patterns import add_patterns_parser
-from game.cli.graph_pending import add_pending_parsers
 from game.registry import default_registry
 
 
@@ -114,15 +113,5 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_extract_parser(actions)
     add_enrich_parsers(actions)
     default_registry().add_graph_commands(actions, handler)
-    attitude = actions.add_parser(
-        "attitude", help="one person's attitude toward the player: trust, respect, friendliness, tier, history",
-        description="How NAME regards the player: trust, respect and friendliness (-100 to 100), the "
-                    "disposition and tier they make, and every change with its turn and reason.",
-    )
-    add_save_option(attitude)
-    add_json_option(attitude)
-    attitude.add_argument("name", metavar="NAME", help="a name, alias or node ID")
-    attitude.set_defaults(handler=handler("graph_attitude", "attitude_command"))
     add_patterns_parser(actions)
     add_gaps_parser(actions)
-    add_pending_parsers(actions)

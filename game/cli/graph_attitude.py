@@ -18,8 +18,8 @@ from game.cli.graph_common import (
 )
 from game.config import Settings
 from game.errors import KithError
-from game.mind.attitude import TABLE, Attitude, AttitudeBook
-from game.mind.attitude_command import describe
+from game.features.attitudes.model import TABLE, Attitude, AttitudeBook
+from game.features.attitudes.relationship import describe
 from game.store.damage import reading
 
 

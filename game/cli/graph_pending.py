@@ -1,10 +1,11 @@
-"""``kith graph pending`` and ``kith graph resolve``: questions of identity, for authors.
+"""``kith graph pending`` and ``kith graph resolve`` as run: the save opened, the answer written, printed.
 
 A new name the game was unsure about (``game.graph.identity_match``: a confidence from 0.4 to 0.8) got a
 node of its own and a question, which the story puts to the player. An author can list the open
 questions and answer one: ``yes`` folds the new node into the candidate (logged in the merge log as
 ``author``, undone by ``undo`` like ``graph merge``), ``no`` keeps them apart. Either way the question is
-closed and kept, with how it was answered.
+closed and kept, with how it was answered. The parsers are the identity feature's
+(``game.features.identity.commands``).
 """
 
 from __future__ import annotations
@@ -12,43 +13,13 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from game.cli.graph_common import add_json_option, add_save_option, handler, open_save, print_json, print_text
+from game.cli.graph_common import open_save, print_json, print_text
 from game.errors import InputError
+from game.features.identity.questions import questions
 
 if TYPE_CHECKING:  # `kith graph dump` builds these parsers too, and must not pay for the store or pydantic
     from game.config import Settings
-    from game.store.pending import PendingIdentity
-
-
-def add_pending_parsers(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    pending = actions.add_parser(
-        "pending", help="open questions of identity: a new name that may be someone already known",
-        description="List the open questions of identity: ID, the new name, the candidate it may be, the "
-                    "confidence and the evidence. Answer one with `kith graph resolve`.",
-    )
-    add_save_option(pending)
-    add_json_option(pending)
-    pending.set_defaults(handler=handler("graph_pending", "pending_command"))
-
-    resolve = actions.add_parser(
-        "resolve", help="answer a question of identity: yes merges the two nodes, no keeps them apart",
-        description="Answer the open question ID (see `kith graph pending`): yes folds the new node into the "
-                    "candidate (logged in the merge log; `undo` in the game takes it back), no keeps them apart.",
-    )
-    add_save_option(resolve)
-    add_json_option(resolve)
-    resolve.add_argument("id", metavar="ID", help="the question's ID, as `kith graph pending` lists it")
-    resolve.add_argument("answer", metavar="yes|no", type=_answer, help="whether the two names are one person")
-    resolve.set_defaults(handler=handler("graph_pending", "resolve_command"))
-
-
-def _answer(value: str) -> bool:
-    word = value.strip().casefold()
-    if word in {"yes", "y"}:
-        return True
-    if word in {"no", "n"}:
-        return False
-    raise argparse.ArgumentTypeError(f"answer yes or no (got {value!r})")
+    from game.features.identity.questions import PendingIdentity
 
 
 def _line(item: PendingIdentity) -> str:
@@ -59,7 +30,7 @@ def _line(item: PendingIdentity) -> str:
 
 async def pending_command(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings) as db:
-        items = await db.pending_identities(open_only=True)
+        items = await questions(db, open_only=True)
     if args.json:
         print_json({"pending": [item.to_json_dict() for item in items]})
     elif not items:
@@ -72,12 +43,12 @@ async def pending_command(args: argparse.Namespace, settings: Settings) -> int:
 
 async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
     from game.cli.graph_write import merge_settings, merge_turn
-    from game.mind.merging import resolve
-    from game.store.pending import IdentityMerge
+    from game.features.identity.merging import resolve
+    from game.store.merge_log import MergeEntry
 
     same: bool = args.answer
     async with open_save(args, settings) as db:
-        items = {item.id: item for item in await db.pending_identities()}
+        items = {item.id: item for item in await questions(db)}
         item = items.get(args.id.strip())
         if item is None:
             open_ids = ", ".join(i.id for i in items.values() if i.is_open) or "none"
@@ -87,7 +58,7 @@ async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
         folded = [m for m in await db.merges() if m.merged_id and m.turn >= item.turn
                   and (m.kept_id == item.new_id or m.merged_id in (item.new_id, item.candidate_id))]
         if same and folded:
-            # A save from before merges re-checked the questions they touch (``pending.after_merge``): its
+            # A save from before merges re-checked the questions they touch (``questions.after_merge``): its
             # new node is an established person now, and a yes would fold one known person into another.
             raise InputError(f"question {item.id} is stale: {folded[-1].merged_name} ({folded[-1].merged_id}) was "
                              f"merged into {folded[-1].kept_id} at turn {folded[-1].turn}, after it was asked; answer "
@@ -99,7 +70,7 @@ async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
                              "the graph (merged or removed since); answer no to close it")
         turn = await merge_turn(db, *nodes.values())
         how = "an author said so (kith graph resolve)"
-        merge = IdentityMerge(item.candidate_id, item.new_id, item.new_name, "author", how) if same else None
+        merge = MergeEntry(item.candidate_id, item.new_id, item.new_name, "author", how) if same else None
         answered = item.resolved(same, turn, how)
         await resolve(db, answered, turn, merge, merge_settings(settings))
     if args.json:

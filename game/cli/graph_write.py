@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 from game.cli.graph_common import find_node, open_save, print_json, print_text, save_path
 from game.cli.import_progress import CHECK_EVERY_LINES, ImportProgress
 from game.config import Settings
-from game.engine.identity_turn import decided
 from game.errors import InputError
+from game.features.identity.answers import decided
+from game.features.identity.questions import questions
 from game.graph.bulk import LineCounts
 from game.graph.index import GraphIndex
 from game.graph.models import MAX_NAME_CHARS, MAX_TURN, Node
@@ -37,7 +38,7 @@ from game.store.mind_fold import MindSummary
 from game.text import strip_control
 
 if TYPE_CHECKING:
-    from game.mind.memory import MemorySettings
+    from game.features.memories.book import MemorySettings
 
 BULK_CACHE_KIB = 64 * 1024
 INDEX_FROM_CALLS = 200
@@ -96,7 +97,7 @@ async def upsert(args: argparse.Namespace, settings: Settings) -> int:
             judged = lambda: everyone  # noqa: E731
         execution = UpsertExecution(reader, await db.vocabulary(), turn, identity=judged)
         outcomes = [await execution.run(call) for call in calls]
-        taken = {item.id for item in await db.pending_identities()}
+        taken = {item.id for item in await questions(db)}
         rows, merges = decided(execution.identities, turn, taken)
         await db.commit_graph(execution.writes, rows=rows, merges=merges)
     print_json([outcome.to_json_dict() for outcome in outcomes])
@@ -330,7 +331,7 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
         if merged.attributes.get("player") is True:
             raise InputError(strip_control(player_merge_refusal(args.save, keep, merged)))
         turn = await merge_turn(db, keep, merged)
-        from game.mind.merging import merge_people
+        from game.features.identity.merging import merge_people
 
         report = await merge_people(db, keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn,
                                     settings=merge_settings(settings))

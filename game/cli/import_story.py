@@ -12,11 +12,15 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from game.cli.graph_common import print_json, print_text
 from game.config import Settings
 from game.errors import InputError, SaveError
 from game.store.saves import resolve_save, validate_save_name
+
+if TYPE_CHECKING:
+    from game.engine.enrich_import import StoryCast
 
 READ_LIMIT = 2_000_001
 """Bytes read at most: one more than a story may hold, so a bigger file is refused without reading it all."""
@@ -63,6 +67,15 @@ def read_story_bytes(source: str) -> tuple[bytes, str]:
         raise InputError(f"{source} cannot be read: {error.strerror}") from error
 
 
+def _cast(without_world: bool) -> StoryCast | None:
+    """Who the story's people are, read from its text, when it has no world of its own."""
+    if not without_world:
+        return None
+    from game.features.identity.story_cast import add_story_people
+
+    return add_story_people
+
+
 def run_import(args: argparse.Namespace, settings: Settings) -> int:
     from game.engine.enrich_import import decode_story, import_story, split_story
     from game.engine.opening import choose_world_id
@@ -78,7 +91,7 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(f"{label} has no paragraph of story to import")
     world = load_world(settings.content_dir, choose_world_id(settings, args.world))
     settings.saves_dir.mkdir(parents=True, exist_ok=True)
-    imported = asyncio.run(import_story(settings, path, world, turns, find_names=args.world is None))
+    imported = asyncio.run(import_story(settings, path, world, turns, cast=_cast(args.world is None)))
     command = f"kith graph enrich --save {imported.save}"
     if args.json:
         print_json({"save": imported.save, "world": imported.world, "turns": imported.turns,

@@ -20,15 +20,14 @@ if TYPE_CHECKING:
     from game.config import Settings
     from game.engine.events import Event
     from game.engine.tellings import Tellings
+    from game.features.attitudes.model import AttitudeView
+    from game.features.attitudes.relationship import RelationshipRequest
     from game.graph.index import GraphIndex
     from game.graph.models import Node
     from game.graph.ports import GraphWrites
     from game.graph.retrieve import RetrievalSettings
     from game.graph.vocabulary import Vocabulary
-    from game.mind.attitude import AttitudeView
-    from game.mind.attitude_command import RelationshipRequest
     from game.mind.context import ComposedContext
-    from game.mind.memory import MemoryBook
     from game.narrator.base import Narrator, PastTurn
     from game.registry import Registry
     from game.world import World
@@ -62,8 +61,6 @@ class GameView(KnownWorld, Protocol):
     def registry(self) -> Registry: ...
     @property
     def attitudes(self) -> AttitudeView: ...
-    @property
-    def memories(self) -> MemoryBook: ...
     @property
     def features(self) -> Mapping[str, Any]: ...
     @property

@@ -11,9 +11,9 @@ was read, not lived.
 Names: with a world (``--world``), its characters and aliases (the save's gazetteer) are the cast.
 Without one the story starts from an empty cast: the default world gives the save its places and its
 player, nobody else, and the story's people are read from the whole text first
-(``game.engine.import_cast``: people by how the text treats a name, their shorter names as aliases,
-questions of identity where a name may be someone found before it or the dialogue says two names are
-one person). Each turn's relations are read by the fast path with the paragraphs before it as context,
+(``StoryCast``, which the command line gives: people by how the text treats a name, their shorter names
+as aliases, questions of who is who where a name may be someone found before it or the dialogue says two
+names are one person). Each turn's relations are read by the fast path with the paragraphs before it as context,
 so "I" and "you" in a line of dialogue are its speaker and the one spoken to. The save is built under a
 temporary name and appears only once whole, so a bad file or a failure part-way leaves no half-written
 save.
@@ -21,8 +21,9 @@ save.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +45,10 @@ from game.world.scene import SceneState
 
 if TYPE_CHECKING:
     from game.world import World
+
+StoryCast = Callable[[SaveDatabase, "World", str], Awaitable[tuple[list[str], list[str]]]]
+"""Adds a story's people to its new save from the whole text (a feature's, given by ``kith import-story``):
+the names added, and the questions of who is who that their names raise."""
 
 MAX_STORY_BYTES = 2_000_000
 """About a long novel's worth of text; more is refused rather than read for minutes into one save."""
@@ -86,7 +91,7 @@ class Imported:
     relations: int = 0
     people: list[str] = field(default_factory=list)
     questions: list[str] = field(default_factory=list)
-    """The questions of identity raised (``kith graph pending`` lists them), as the story would ask them."""
+    """The questions of who is who raised (``kith graph pending`` lists them), as the story would ask them."""
 
 
 def decode_story(data: bytes, label: str) -> str:
@@ -195,9 +200,17 @@ class _Store:
                                   turn.rows)
 
 
+def story_world(world: World) -> World:
+    """``world`` with nobody in it but its player: its places stay (a save needs somewhere to be), its
+    characters, their relations and their things do not."""
+    items = {key: item for key, item in world.items.items() if item.location is None or item.location in world.places}
+    return dataclasses.replace(world, characters=[], relationships=[], items=items, _by_name={})
+
+
 async def import_story(settings: Settings, path: Path, world: World, turns: list[StoryTurn], *,
-                       find_names: bool) -> Imported:
-    """Build the save at ``path`` from ``turns`` in ``world``; it appears only once whole."""
+                       cast: StoryCast | None = None) -> Imported:
+    """Build the save at ``path`` from ``turns`` in ``world``; it appears only once whole. ``cast``: the
+    story has no world of its own, and its people are read from its text."""
     from game.engine.opening import seed_world
 
     if len(turns) > MAX_TURNS:
@@ -206,17 +219,13 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
         raise SaveError(f"a save named {path.stem!r} already exists; import into a new name")
     imported = Imported(path.stem, path, world.id)
 
-    if find_names:
-        from game.engine.import_cast import story_world
-
+    if cast is not None:
         world = story_world(world)  # a story nobody here wrote: the player, and nobody else of the world
 
     async def fill(db: SaveDatabase) -> None:
-        from game.engine.import_cast import add_story_people
-
         await seed_world(db, world)
-        if find_names:
-            imported.people, imported.questions = await add_story_people(db, world, "\n\n".join(
+        if cast is not None:
+            imported.people, imported.questions = await cast(db, world, "\n\n".join(
                 t.narration for t in turns))
         graph = await db.load_graph_index()
         raw = await db.scene_at(0)

@@ -1,7 +1,7 @@
 """The features' meta commands in play: each handler gets a ``CommandReach``, never the session.
 
-The reach is the three things a feature's command may use (the turn, the feature's own state, one
-undoable change); the change is written here, in the core's way for a change within a turn: its rows and
+The reach is the four things a feature's command may use (the turn, the feature's own state, the people
+the player knows, one undoable change); the change is written here, in the core's way for a change within a turn: its rows and
 an undo step in ONE transaction, journaled at the current turn (at turn 0 there is no turn to undo, and
 the undo step alone takes it back), then the game read back so the game in play follows the store.
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.engine import tellings_store
 from game.engine.command_context import KeptTurn
-from game.engine.known_names import person
+from game.engine.known_names import person as known_node
 from game.engine.player_view import known_ids
 from game.graph.index import GraphIndex
 from game.graph.models import Node
@@ -33,11 +33,13 @@ if TYPE_CHECKING:
 class FeatureReach:
     """Implements ``game.features.feature.CommandReach`` for one feature of an open game."""
 
-    def __init__(self, db: SaveDatabase, turn: int, state: Any, reload: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, db: SaveDatabase, turn: int, state: Any, reload: Callable[[], Awaitable[None]],
+                 person: Callable[[str], Awaitable[Node]]) -> None:
         self._db = db
         self._turn = turn
         self._state = state
         self._reload = reload
+        self._person = person
         self.kept: KeptTurn | None = None
         """The turn the command keeps (``GraphReach.keep_as_turn``), committed once it returns."""
 
@@ -48,6 +50,9 @@ class FeatureReach:
     @property
     def state(self) -> Any:
         return self._state
+
+    async def person(self, name: str) -> Node:
+        return await self._person(name)
 
     async def change(self, rows: Sequence[RowWrite], undo_kind: str, undo_data: Mapping[str, Scalar]) -> None:
         async with self._db.transaction() as conn:
@@ -60,8 +65,9 @@ class FeatureReach:
 class GraphFeatureReach(FeatureReach):
     """Implements ``game.features.feature.GraphReach``: the reach of a feature that ``changes_graph``."""
 
-    def __init__(self, db: SaveDatabase, game: GameView, state: Any, reload: Callable[[], Awaitable[None]]) -> None:
-        super().__init__(db, game.turn, state, reload)
+    def __init__(self, db: SaveDatabase, game: GameView, state: Any, reload: Callable[[], Awaitable[None]],
+                 person: Callable[[str], Awaitable[Node]]) -> None:
+        super().__init__(db, game.turn, state, reload, person)
         self._game = game
 
     @property
@@ -81,8 +87,8 @@ class GraphFeatureReach(FeatureReach):
         known = known_ids(self._game.scene, self._game.graph)
         return None if known is None else frozenset(known)
 
-    async def person(self, name: str) -> Node:
-        return await person(self._game, name)
+    async def named(self, name: str) -> Node:
+        return await known_node(self._game, name)
 
     def keep_as_turn(self, text: str, writes: GraphWrites) -> None:
         self.kept = KeptTurn(text, writes)

@@ -15,14 +15,16 @@ from pathlib import Path
 from game.engine.events import Event
 from game.engine.feature_commands import FeatureReach, GraphFeatureReach
 from game.engine.game_parts import GameParts, GameReads
+from game.engine.known_names import heard_of, not_named
 from game.engine.opening import read_play_state
 from game.engine.play_state import PlayState
 from game.engine.relationship_turn import set_attitude_turn
 from game.engine.tellings import Tellings
+from game.errors import KithError
+from game.features.attitudes.relationship import RelationshipRequest
 from game.graph.index import GraphSource
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
-from game.mind.attitude_command import RelationshipRequest
 from game.store.saves import resolve_save, validate_save_name
 
 
@@ -42,8 +44,15 @@ class GameCommands(GameReads):
     def feature_reach(self, name: str) -> FeatureReach:
         """What the feature ``name``'s meta commands may use of this game (``CommandReach``)."""
         if self.registry.feature(name).changes_graph:
-            return GraphFeatureReach(self._db, self, self.features.get(name), self.reload)
-        return FeatureReach(self._db, self.turn, self.features.get(name), self.reload)
+            return GraphFeatureReach(self._db, self, self.features.get(name), self.reload, self._known_person)
+        return FeatureReach(self._db, self.turn, self.features.get(name), self.reload, self._known_person)
+
+    async def _known_person(self, name: str) -> Node:
+        """The individual the player knows by ``name``; the inspector commands' refusal when none is."""
+        match = await heard_of(self, name)
+        if match.node is None or match.node.type != "individual":
+            raise KithError(not_named(self, name, match))
+        return match.node
 
     def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]:
         """``/relationship NAME set ...``: the attitude set (and the graph kept in agreement), committed as a

@@ -22,12 +22,12 @@ from game.engine.mind_context import CONTEXT_TABLE
 from game.engine.save_store import SaveStore
 from game.engine.transcript import Transcript
 from game.engine.turn import TurnPipeline
+from game.features.attitudes.model import AttitudeView
+from game.features.memories.book import MemoryBook
 from game.graph.index import GraphIndex
 from game.graph.metapaths import MetaPath
 from game.graph.retrieve import RetrievalSettings
-from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
-from game.mind.memory import MemoryBook
 from game.narrator.base import Narrator, PastTurn
 from game.registry import Registry
 from game.store.damage import DECODE_ERRORS, damaged
@@ -82,7 +82,7 @@ class GameReads:
 
     @property
     def attitudes(self) -> AttitudeView:
-        """Everyone's attitude toward the player now (``game.mind.attitude``)."""
+        """Everyone's attitude toward the player now (``game.features.attitudes.model``)."""
         state = self._pipeline.state
         return AttitudeView(state.attitudes, state.graph)
 

@@ -14,13 +14,12 @@ from game.engine.meta import MetaCommand, help_text
 from game.engine.player_view import known_ids, player_view
 from game.engine.presence import scoped_context
 from game.errors import KithError
-from game.features.memories.render import render_memories
+from game.features.attitudes.relationship import describe, parse_relationship
 from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
 from game.graph.map.known import known_graph
 from game.graph.models import Edge
 from game.graph.render import render_npc_context, sign_mark
 from game.graph.retrieve import retrieve
-from game.mind.attitude_command import describe, parse_relationship
 from game.store.connection import inspect_save
 from game.store.saves import read_save_info, snapshot_name
 from game.store.snapshots import check_restorable
@@ -306,20 +305,6 @@ async def _mind(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput(await mind_commands.mind(session, argument), "mind")
 
 
-async def _npc(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    """``/npc NAME``: NAME's memories of the player, newest and strongest first (``game.features.memories.render``)."""
-    if not argument:
-        yield MetaOutput("Type `/npc NAME` to see what someone remembers of you.", "npc")
-        return
-    match = await heard_of(session, argument)
-    if match.node is None or match.node.type != "individual":
-        yield MetaOutput(not_named(session, argument, match), "npc")
-        return
-    book = session.memories
-    yield MetaOutput(render_memories(match.node.name, book.ranked(match.node.id, session.turn), session.turn,
-                                     book.settings), "npc")
-
-
 async def _relationship(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """`/relationship NAME` shows an attitude; `... set DIMENSION VALUE` sets it as a turn of its own."""
     request = parse_relationship(argument)
@@ -359,6 +344,6 @@ def how_read(edge: Edge) -> str:
 _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
-    "mind": _mind, "relationship": _relationship, "npc": _npc,
+    "mind": _mind, "relationship": _relationship,
     **telling_commands.HANDLERS,
 }

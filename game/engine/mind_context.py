@@ -13,22 +13,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from game.engine.identity_turn import identity_providers
-from game.features.memories.provider import MemoryProvider
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
-from game.mind.attitude import AttitudeBook
-from game.mind.attitude_provider import AttitudeProvider
 from game.mind.context import ComposedContext, ContextSettings, compose
 from game.mind.context_budget import TokenCount, estimate_tokens
 from game.mind.context_graph import GraphProvider, knowledge_by_name, npc_context
-from game.mind.memory import MemoryBook
 from game.mind.scene_provider import SceneProvider
 from game.mind.sections import ContextProvider, ContextQuery
 from game.registry import default_registry
 from game.store.packed import json_text
-from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
 from game.world.scene import SceneState
 
@@ -45,11 +39,6 @@ class ContextState(Protocol):
     @property
     def scene(self) -> SceneState: ...
     @property
-    def attitudes(self) -> AttitudeBook: ...
-    @property
-    def memories(self) -> MemoryBook: ...
-    @property
-    def pending(self) -> list[PendingIdentity]: ...
     @property
     def features(self) -> Mapping[str, Any]: ...
 
@@ -70,9 +59,8 @@ def default_providers(inputs: ContextInputs) -> list[ContextProvider]:
         SceneProvider(),
         GraphProvider(inputs.scoped.retrieval),
         *default_registry().retrieval_providers(inputs.state.features, inputs.scoped, inputs.knowers),  # KNOWLEDGE
-        AttitudeProvider(inputs.state.attitudes),
-        MemoryProvider(lambda: inputs.state.memories),
-        *identity_providers(inputs.state.pending, inputs.state.graph),
+        *default_registry().context_providers(inputs.state.features, minds=True),  # RELATIONSHIP, MEMORY
+        *default_registry().question_providers(inputs.state.features, inputs.state.graph),  # a question to ask
         *default_registry().context_providers(inputs.state.features),  # the features' own (DEEDS)
     ]
 

@@ -16,14 +16,10 @@ from pathlib import Path
 from game.config import Settings, world_dir_of
 from game.engine.feature_steps import load_states, owned_tables
 from game.engine.play_state import HISTORY_TURNS, PlayState
-from game.engine.tuning import memory_settings
 from game.errors import KithError, SaveError
-from game.features.memories.store import load_memory_book
 from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath, patterns_to_json
 from game.graph.upsert import UpsertExecution
-from game.mind.attitude import TABLE as ATTITUDES
-from game.mind.attitude import AttitudeBook
 from game.narrator.base import Narrator, PastTurn
 from game.registry import Registry
 from game.store import metapath_patterns
@@ -59,17 +55,14 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
                           lazy: bool = True, source: GraphSource | None = None,
                           registry: Registry | None = None) -> PlayState:
     """Everything the next turn starts from, as ``db`` holds it: the graph, the scene, recent history,
-    attitudes, memories, open identity questions and each feature's state (the
-    player's notes among them). The one reading for opening a game, undo, restore and retry alike."""
+    each feature's state (attitudes, memories, open questions and the player's notes among them).
+    The one reading for opening a game, undo, restore and retry alike."""
     graph = await db.load_graph_index(lazy=lazy, source=source)
     turn = await db.current_turn()
     raw = await db.scene_at(turn)
     scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
     history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
-    state = PlayState.at(graph, scene, turn, history, verbose,
-                         AttitudeBook.from_rows(await db.read_rows(ATTITUDES)),
-                         await load_memory_book(db, memory_settings(settings)),
-                         await db.pending_identities(open_only=True))
+    state = PlayState.at(graph, scene, turn, history, verbose)
     state.features = load_states({table: await db.read_rows(table) for table in owned_tables(registry)}, registry)
     return state
 

@@ -12,13 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine.meta import parse_meta
+from game.features.attitudes.feature import AttitudesFeature
+from game.features.attitudes.model import AttitudeBook
+from game.features.memories.book import MemoryBook
+from game.features.memories.feature import MemoriesFeature
 from game.graph.index import GraphIndex
-from game.mind.attitude import AttitudeBook
-from game.mind.memory import MemoryBook
 from game.narrator.base import PastTurn
-from game.store.pending import PendingIdentity
 from game.world.scene import SceneState
 
+ATTITUDES, MEMORIES = AttitudesFeature.name, MemoriesFeature.name
+"""The two features whose states every narrator reads (how people regard the player, what they remember)."""
 HISTORY_TURNS = 24
 """How many recent turns a narrator sees (and the session keeps at hand)."""
 
@@ -33,25 +36,31 @@ class PlayState:
     history: deque[PastTurn] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
     verbose: bool = False
     last_input: str | None = None
-    attitudes: AttitudeBook = field(default_factory=AttitudeBook)
-    """Every recorded attitude toward the player (``game.mind.attitude``)."""
-    memories: MemoryBook = field(default_factory=MemoryBook)
-    """What NPCs remember of the player and what they have said (``game.mind.memory``)."""
-    pending: list[PendingIdentity] = field(default_factory=list)
-    """Open questions of identity (``game.store.pending``): one is asked a turn, answered the next."""
     features: dict[str, Any] = field(default_factory=dict)
     """Each registered feature's state (``game.registry``), by feature name: deeds and who knows them."""
 
+    @property
+    def attitudes(self) -> AttitudeBook:
+        """Every recorded attitude toward the player: the attitudes feature's state (empty without it)."""
+        book = self.features.get(ATTITUDES)
+        return book if isinstance(book, AttitudeBook) else AttitudeBook()
+
+    @property
+    def memories(self) -> MemoryBook:
+        """What NPCs remember of the player and what they have said: the memories feature's state."""
+        book = self.features.get(MEMORIES)
+        return book if isinstance(book, MemoryBook) else MemoryBook()
+
     @classmethod
     def at(cls, graph: GraphIndex, scene: SceneState, turn: int, history: Iterable[PastTurn],
-           verbose: bool, attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None,
-           pending: Iterable[PendingIdentity] = ()) -> PlayState:
-        """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input."""
+           verbose: bool, attitudes: AttitudeBook | None = None, memories: MemoryBook | None = None) -> PlayState:
+        """The state of a game read back from a save (or seeded fresh): ``again`` repeats its last input.
+        ``attitudes`` and ``memories`` are those features' states (the others' are set by the caller)."""
         past = deque(history, maxlen=HISTORY_TURNS)
         last = next((p.player_input for p in reversed(past) if not is_command(p.player_input)), None)
+        minds = {ATTITUDES: attitudes or AttitudeBook(), MEMORIES: memories or MemoryBook()}
         return cls(graph, scene.model_copy(update={"verbose": verbose}), turn, past, verbose, last,
-                   attitudes or AttitudeBook(), memories or MemoryBook(),
-                   pending=[p for p in pending if p.is_open])
+                   features=minds)
 
 
 def is_command(text: str) -> bool:

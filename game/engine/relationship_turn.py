@@ -8,12 +8,12 @@ from collections.abc import AsyncIterator
 
 from game.engine.events import Event
 from game.engine.turn import TurnPipeline
+from game.features.attitudes.model import AttitudeView
+from game.features.attitudes.relationship import RelationshipRequest, describe_set, set_attitude
+from game.features.attitudes.step import set_by_hand
 from game.graph.models import Node
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.mind import attitude_turn
-from game.mind.attitude import AttitudeView
-from game.mind.attitude_command import RelationshipRequest, describe_set, set_attitude
 
 
 async def set_attitude_turn(pipeline: TurnPipeline, vocabulary: Vocabulary, seed: int, npc: Node,
@@ -25,7 +25,7 @@ async def set_attitude_turn(pipeline: TurnPipeline, vocabulary: Vocabulary, seed
     after = set_attitude(before, request, turn)
     execution = UpsertExecution(state.graph, vocabulary, turn, rng=random.Random(f"{seed}:{turn}"),
                                 witnesses=sorted(state.graph.player_ids))
-    writes, changes = await attitude_turn.set_by_hand(state.graph, execution, before, after)
+    writes, changes = await set_by_hand(state.graph, execution, before, after)
     reply = describe_set(before, after, request.dimension or "trust")
     for event in await pipeline.commit_command(text, reply, "relationship", writes, (after.row(),), changes):
         yield event

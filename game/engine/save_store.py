@@ -1,8 +1,8 @@
 """A game's commit step: a finished turn written to the save in ONE transaction, merges and all.
 
 The store only stores. This step, in the engine, orders the writes and does the thinking between them:
-the turn's row, graph writes, logged exchanges and rows (``SaveDatabase.start_turn``); its identity merges, each
-person's mind folded into the kept one's (``game.mind.merging``); what the story says of the tiers the
+the turn's row, graph writes, logged exchanges and rows (``SaveDatabase.start_turn``); its merges, each
+person's mind folded into the kept one's (``Registry.merge_people``); what the story says of the tiers the
 merges moved (the turn's ``MergeSaid``), which ends the turn's narration; then the scene after it
 (``end_turn``). All of it is journaled at the turn, so undo takes the whole turn back. When people were
 folded together, the game in play cannot follow by applying the turn (the merge removed and re-pointed rows), so the
@@ -17,7 +17,6 @@ from game.engine.play_state import PlayState
 from game.engine.tellings import first_row
 from game.engine.tuning import memory_settings
 from game.engine.turn_commit import FinishedTurn
-from game.mind.merging import identity_merges
 from game.registry import Registry
 from game.store.database import SaveDatabase
 from game.world import World
@@ -40,7 +39,8 @@ class SaveStore:
         db, record = self._db, turn.record
         async with db.transaction() as conn:
             await db.start_turn(conn, record, turn.writes, turn.told, (*turn.rows, first_row(turn)))
-            reports = await identity_merges(db, conn, turn.merges, record.number, memory_settings(self.settings))
+            reports = await self.registry.merge_people(db, conn, turn.merges, record.number,
+                                                       memory_settings(self.settings))
             added = turn.said(reports) if turn.said is not None and reports else ""
             if added:
                 record.narration = "\n\n".join(part for part in (record.narration, added) if part)

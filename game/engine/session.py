@@ -38,7 +38,7 @@ from game.narrator.base import Narrator
 from game.registry import Registry, default_registry
 from game.store import damage
 from game.store.database import SaveDatabase, TurnRecord
-from game.store.pending import PendingIdentity
+from game.store.rows import Scalar
 from game.story.tiers import tier_change_lines
 
 if TYPE_CHECKING:
@@ -187,9 +187,10 @@ class GameSession(GameReads):
         """Every committed turn (or the ``last`` few), oldest first."""
         return await self._db.turns(last=last)
 
-    async def pending_identities(self, *, open_only: bool = True) -> list[PendingIdentity]:
-        """Questions of identity (a new name that may be someone known), the open ones by default."""
-        return await self._db.pending_identities(open_only=open_only)
+    async def feature_rows(self, table: str) -> list[dict[str, Scalar]]:
+        """Every row of a feature's own table as the save holds it (the answered questions too, which the
+        feature's state leaves out)."""
+        return await self._db.read_rows(table)
 
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns committed without their graph update (see ``reextract_pending``)."""

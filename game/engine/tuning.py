@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.config import Settings
+from game.features.memories.book import MemorySettings
 from game.graph.metapaths import MetaPath, active_patterns
 from game.graph.retrieve import RetrievalSettings
 from game.mind.context import DEFAULT_SHARES, ContextSettings
-from game.mind.memory import MemorySettings
 from game.registry import Registry, default_registry
 
 

@@ -3,7 +3,7 @@
 A told turn is an ordered list of steps (``game.engine.turn_steps``: retrieve, context, narrate, World
 IR, extract, each feature's after-turn step (word travelling among them), attitudes, memories) over one ``TurnDraft``; then the
 one commit (``game.engine.turn_commit``) stores it and derives what the front ends are told. A command kept
-as a turn and an answer to a question of identity are finished turns too, committed the same way.
+as a turn and an answer to a question a feature asked are finished turns too, committed the same way.
 
 The same pipeline runs a game on disk and a game without a save. Only the storage step differs, so it is
 pluggable (``TurnStore``): ``GameSession`` commits the turn row, the graph writes and the scene in ONE
@@ -22,8 +22,6 @@ from typing import Any
 
 from game.engine.events import Event, MetaOutput, TurnFailed
 from game.engine.feature_steps import apply_rows
-from game.engine.identity_turn import follow, read_answer, settle
-from game.engine.merge_play import MergeSaid, MergeTiers, known_after, tiers_before
 from game.engine.mind_context import ProviderFactory, default_providers
 from game.engine.play_state import PlayState, is_command
 from game.engine.telling import Telling
@@ -31,17 +29,15 @@ from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn, TurnStore, committed_events, shielded
 from game.engine.turn_steps import TurnDraft, TurnTools, turn_steps
 from game.errors import KithError, NarratorError, SaveError
+from game.features.feature import AnswerReach, MergeSaid, TierChange
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.vocabulary import Vocabulary
-from game.mind.attitude import TABLE as ATTITUDES
-from game.mind.attitude import Attitude
-from game.mind.attitude_turn import TierChange
 from game.mind.context import ContextSettings
 from game.narrator.base import ExtractionReport, NarrationResult, Narrator, PastTurn
 from game.registry import default_registry
 from game.store.database import TurnRecord
-from game.store.pending import IdentityMerge
+from game.store.merge_log import MergeEntry
 from game.store.rows import RowWrite
 from game.story.tiers import TierLines
 from game.text import strip_control
@@ -143,16 +139,15 @@ class TurnPipeline:
         if isinstance(wanted, MetaOutput):
             yield wanted
             return
-        answer = read_answer(text, self.state.pending, self.state.graph, self.state.turn)
-        if answer is None or not self.store.folds_people:
+        state = self.state
+        reach = AnswerReach(text, state.graph, state.turn, state.scene, state.attitudes, self.tier_lines)
+        answer = self.registry.answer(state.features, reach) if self.store.folds_people else None
+        if answer is None:
             async for event in self.tell(wanted):
                 yield event
             return
-        reply, row, merge = settle(answer, self.state.turn + 1)
-        merges = [merge] if merge else []
-        scene = known_after(merges, self.state.scene, self.state.graph)
-        tiers = MergeTiers(tiers_before(merges, self.state.attitudes, self.state.graph), scene.cast, self.tier_lines)
-        answered = self.kept_turn(text.strip(), reply, "identity", rows=[row], merges=merges, scene=scene, said=tiers)
+        answered = self.kept_turn(text.strip(), answer.reply, answer.kind, rows=answer.rows, merges=answer.merges,
+                                  scene=answer.scene, said=answer.said)
         try:
             events = await self.commit(answered)
         except KithError as error:  # a save that cannot be written: nothing of the answer was kept
@@ -228,19 +223,14 @@ class TurnPipeline:
         state.history.append(PastTurn(record.number, record.input, record.narration))
         if not is_command(record.input):
             state.last_input = record.input
-        recorded = [Attitude.from_row(r.row) for r in finished.rows if r.table == ATTITUDES and r.row is not None]
-        if recorded:
-            state.attitudes = state.attitudes.updated(recorded)
-        state.memories.apply(finished.rows)
         state.features = apply_rows(state.features, finished.rows, self.registry)
-        state.pending = follow(state.pending, finished.rows)
 
     def kept_turn(self, text: str, reply: str, kind: str, writes: GraphWrites | None = None,
-                  rows: Sequence[RowWrite] = (), merges: Sequence[IdentityMerge] = (),
+                  rows: Sequence[RowWrite] = (), merges: Sequence[MergeEntry] = (),
                   scene: SceneState | None = None, said: MergeSaid | None = None,
                   tiers: Sequence[TierChange] = ()) -> FinishedTurn:
         """A command that changes the game (``/knowledge NAME add ...``, ``/relationship NAME set ...``, an
-        answer to a question of identity) as a turn of its own, ready for the one commit: its input is the
+        answer to a question a feature asked) as a turn of its own, ready for the one commit: its input is the
         command, its narration the reply (and what ``said`` makes of its merges, shown as a ``kind`` reply),
         the scene stays as it was (or is ``scene``: an answer's merge folds who the player knows). ``undo``
         then steps back over it exactly like over a told turn."""

@@ -1,7 +1,7 @@
 """The one commit of a turn, and the events of a committed turn, derived once from what was committed.
 
 Every kind of turn ends here: a told turn, a telling that replaces one, a command kept as a turn
-(``/relationship NAME set ...``, ``/knowledge NAME add ...``) and an answer to a question of identity. Each
+(``/relationship NAME set ...``, ``/knowledge NAME add ...``) and an answer to a question asked. Each
 builds a ``FinishedTurn``; the pipeline hands it to its store (``TurnStore``), shielded so that once the
 store starts it finishes, and the game in play follows only what was kept. What the front ends are then told (the
 reply, the tier changes, the graph's changes, ``TurnCommitted``, the notices, an ending) is read from that
@@ -26,14 +26,13 @@ from game.engine.events import (
     Notice,
     TurnCommitted,
 )
-from game.engine.merge_play import MergeSaid, MergeTiers
 from game.engine.play_state import PlayState
+from game.features.feature import MergeSaid, TierChange
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
-from game.mind.attitude_turn import TierChange
 from game.narrator.base import ExtractionReport, NarrationResult
 from game.store.database import SaveDatabase, TurnRecord
-from game.store.pending import IdentityMerge
+from game.store.merge_log import MergeEntry
 from game.store.rows import RowWrite
 from game.store.told_log import Told
 
@@ -52,8 +51,9 @@ class FinishedTurn:
     """The turn's gossip exchanges; their knower rows are already in ``writes``."""
     rows: tuple[RowWrite, ...] = ()
     """Rows of other features' tables the turn changed (attitudes, memories...), stored and undone with it."""
-    merges: tuple[IdentityMerge, ...] = ()
-    """Identities the turn assumed (logged) or the player confirmed (folded), in the same transaction."""
+    merges: tuple[MergeEntry, ...] = ()
+    """Merge-log entries the turn writes (names assumed) and people it folds together (an answer's "yes"),
+    in the same transaction (``Registry.merge_people``)."""
     mode: str = "tell"
     """How it was told (``NarrationRequest.mode``): ``story`` is the player's own writing (Story mode)."""
     said: MergeSaid | None = None
@@ -72,8 +72,8 @@ class TurnStore(Protocol):
     """Where a finished turn is kept. Raising means nothing of it was kept (the pipeline reports it)."""
 
     folds_people: bool
-    """Whether it merges the people a turn's identity answer folds (a save does; a game in memory does
-    not, and there answers to questions of identity are not taken)."""
+    """Whether it merges the people an answer's turn folds (a save does; a game in memory does not, and
+    there the player's lines are never taken as answers)."""
 
     async def commit(self, turn: FinishedTurn) -> PlayState | None:
         """Keep ``turn``; returns the game as now kept when the commit changed more than the turn's own
@@ -117,7 +117,7 @@ def committed_events(finished: FinishedTurn, nodes: Mapping[str, Node],
     events: list[Event] = [finished.reply] if finished.reply is not None else []
     spoken = dict(finished.spoken)
     tiers = list(finished.tiers)
-    if isinstance(finished.said, MergeTiers):  # the fold's own changes, known once it ran
+    if finished.said is not None:  # the fold's own changes, known once it ran
         tiers += finished.said.changes
         spoken.update(finished.said.said)
     events += [AttitudeChanged(turn, c.name, c.before, c.after, spoken.get(c.npc_id, "")) for c in tiers]

@@ -1,5 +1,6 @@
 """A told turn as an ordered list of steps over one draft: retrieve, context, narrate, World IR, extract,
-then each registered feature's after-turn step (word travelling among them), then attitudes and memories.
+then each registered feature's after-turn step (word travelling among them, then the attitudes moving), then
+the story's tier lines and the memories.
 
 Each step reads what the steps before it left in the ``TurnDraft`` and adds its own part; none writes
 anything outside the draft, so a failure or a cancellation at any step leaves the game as it was. The
@@ -17,7 +18,6 @@ from dataclasses import dataclass, field
 from game.engine.enrich_fallback import Fallback, fallback_notice, fast_fallback, told_before
 from game.engine.events import Event, GraphUpdating, MetaOutput, NarrationDelta, NarrationDone, Notice
 from game.engine.feature_steps import FeatureTurn, after_turn
-from game.engine.identity_turn import decided
 from game.engine.mind_context import (
     ContextInputs,
     ProviderFactory,
@@ -37,6 +37,7 @@ from game.engine.presence import (
 from game.engine.telling import NOTHING_MORE, Telling, continued, turn_usage
 from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn
+from game.features.attitudes.model import AttitudeView
 from game.features.feature import Feature, Remembering
 from game.graph.endings import ReadEndings
 from game.graph.index import GraphIndex
@@ -44,13 +45,9 @@ from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.mind import attitude_turn
-from game.mind.attitude import AttitudeView
-from game.mind.identity_provider import asked_line, next_question
 from game.narrator.base import CountsTokens, ExtractionReport, NarrationRequest, NarrationResult, Narrator
 from game.registry import Registry
 from game.store.database import TurnRecord
-from game.store.pending import PendingIdentity
 from game.store.rows import RowWrite
 from game.store.told_log import Told
 from game.story.tiers import TierLines
@@ -90,13 +87,11 @@ class TurnDraft:
     report: ExtractionReport = field(default_factory=lambda: ExtractionReport(False))
     writes: GraphWrites = field(default_factory=GraphWrites)
     fallback: Fallback | None = None
-    asking: PendingIdentity | None = None
     places: dict[str, str] = field(default_factory=dict)
     present: set[str] | None = None
     """Who was with the player this turn, by node ID (the World IR's presence), for the features' steps."""
     told: tuple[Told, ...] = ()
     featured: FeatureTurn = field(default_factory=FeatureTurn)
-    moved: attitude_turn.AttitudeTurn | None = None
     spoken: dict[str, str] = field(default_factory=dict)
     rows: list[RowWrite] = field(default_factory=list)
     """Rows of the turn's own tables in the order they are written (context first)."""
@@ -134,17 +129,14 @@ class TurnDraft:
             extracted=report.extracted, extraction="full" if self.fallback is None else self.fallback.extraction,
         )
         assert self.execution is not None
-        raised, assumed = decided(self.execution.identities, self.turn) if report.extracted else ([], [])
-        asked = [self.asking.asked(self.turn).write()] if self.asking is not None else []
-        moved = self.moved
         notices = [*result.notices, *([] if self.endings is None or self.fallback is not None
                                       else [self.endings.notice()])]
         shown = [Notice(text) for text in notices if text]
         if self.fallback is not None:
             shown.append(Notice(fallback_notice(report.message, self.fallback), "warning"))
         return FinishedTurn(record, self.writes, result, report, self.told,
-                            (*self.rows, *asked, *raised, *self.featured.rows), tuple(assumed),
-                            mode=self.told_request.mode, tiers=tuple(moved.changes) if moved else (),
+                            (*self.rows, *self.featured.rows), self.featured.merges,
+                            mode=self.told_request.mode, tiers=self.featured.tiers,
                             spoken=dict(self.spoken), notices=tuple(shown))
 
 
@@ -177,7 +169,6 @@ async def _context(draft: TurnDraft) -> None:
     count = tools.narrator.count_tokens if isinstance(tools.narrator, CountsTokens) else None
     context = await compose_turn(turn, draft.text, inputs, tools.tuning.context, tools.providers, count)
     npc_context, knowledge = narrator_inputs(context, scoped)
-    draft.asking = next_question(state.pending, state.graph.nodes) if asked_line(context) is not None else None
     draft.rows.append(context_row(context))
     draft.request = NarrationRequest(
         turn=turn, player_input=draft.text, npc_context=npc_context,
@@ -273,56 +264,51 @@ async def _extract(draft: TurnDraft) -> None:
 
 
 def feature_step(feature: Feature) -> Step:
-    """The after-turn step of one registered feature: its rows and attitude changes join the draft's."""
+    """The after-turn step of one registered feature: its rows, attitude changes and tiers join the draft's,
+    its rule's upsert call (``StepResult.agreement``) runs through the turn's extraction."""
     async def work(draft: TurnDraft) -> None:
         ir = draft.world_ir
         if draft.present is None:
             here = [*ir.characters_present, *ir.next_cast] if ir is not None else []
             draft.present = await present_ids(draft.graph, draft.writes, here)
             draft.places = await stage_places(draft.graph, draft.told_result.scene)
+        execution = draft.execution if draft.report.extracted else None
         draft.featured, draft.writes = await after_turn(
             feature, draft.featured, draft.state.features, draft.turn, draft.graph, draft.writes, ir, draft.places,
-            draft.present, draft.tools.tuning, draft.state.memories.said)
+            draft.present, draft.tools.tuning, draft.state.memories.said, draft.told_request.context, execution)
     return quiet(work)
 
 
-async def _attitudes(draft: TurnDraft) -> None:
-    """Attitudes move with what the turn did (and what the features say it did); tier lines are told."""
-    state, result = draft.state, draft.told_result
-    featured = draft.featured
-    moved = attitude_turn.after_turn(state.attitudes, state.graph, draft.writes, draft.world_ir, draft.turn,
-                                     featured.attitudes, featured.covered)
-    draft.moved = moved
-    if draft.report.extracted and draft.execution is not None:
-        draft.writes = await attitude_turn.agree(draft.execution, draft.writes, moved.agreement)
+async def _tier_lines(draft: TurnDraft) -> None:
+    """The story's line for each tier the features' steps moved (the attitudes'), told after the narration."""
+    result = draft.told_result
     # An ending's epilogue has the last word: a tier line after it would speak from beyond the end.
     lines = draft.tools.tier_lines
     if not result.scene.ending and lines is not None:
-        for change in moved.changes:
+        for change in draft.featured.tiers:
             line = lines(change.name, change.after, change.before) if change.name in result.scene.cast else None
             if line:
                 draft.spoken[change.npc_id] = line
     if draft.spoken:
         draft.narration = "\n\n".join([draft.narration, *draft.spoken.values()])
-    draft.rows.extend(moved.rows)
 
 
 async def _memories(draft: TurnDraft) -> None:
     """What the people present remember of the turn: the registered features' last step (the memories
     feature's), which reads what the features and the attitudes left (summarised by a model narrator that can)."""
     state, featured = draft.state, draft.featured
-    facts = Remembering(draft.turn, state.graph, draft.writes, draft.world_ir, state.memories, draft.tools.narrator,
+    facts = Remembering(draft.turn, state.graph, draft.writes, draft.world_ir, draft.tools.narrator,
                         featured.memories, featured.covered)
-    draft.rows.extend(await draft.tools.registry.remember(facts))
+    draft.rows.extend(await draft.tools.registry.remember(facts, state.features, draft.tools.tuning.features))
 
 
 def turn_steps(registry: Registry) -> list[tuple[str, Step]]:
     """A told turn's steps in order, each with the timing it is measured under: the core's, then each
-    registered feature's after-turn step (``features_ms`` together), then attitudes and memories, which
-    read what the features said."""
+    registered feature's after-turn step (``features_ms`` together; the attitudes' among them), then the
+    story's lines for the tiers they moved, then the memories, which read what the features said."""
     core: list[tuple[str, Step]] = [
         ("retrieve_ms", quiet(_retrieve)), ("context_ms", quiet(_context)), ("narrate_ms", narrate), ("world_ir_ms", world_ir),
         ("extract_ms", quiet(_extract)),
     ]
-    features = [("features_ms", feature_step(feature)) for feature in registry]
-    return [*core, *features, ("attitude_ms", quiet(_attitudes)), ("memory_ms", quiet(_memories))]
+    features = [("features_ms", feature_step(feature)) for feature in registry.in_step_order()]
+    return [*core, *features, ("tiers_ms", quiet(_tier_lines)), ("memory_ms", quiet(_memories))]

@@ -21,18 +21,62 @@ from game.graph.knowledge import Knowing
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
+from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
-from game.mind.attitude_rules import Delta
-from game.mind.memory import MemoryBook
+from game.mind.context import ComposedContext
 from game.mind.sections import ContextProvider
+from game.store.merge_log import MergeEntry, MergeReport
 from game.store.rows import RowWrite, Scalar
 from game.world.ir import WorldIR
+from game.world.scene import SceneState
+from game.world.tiers import TIERS, Tier
 
 if TYPE_CHECKING:
+    import aiosqlite
+
     from game.config import Settings
+    from game.store.database import SaveDatabase
 
 Rows = Mapping[str, Sequence[Mapping[str, Scalar]]]
 """A feature's tables as the save holds them: table name -> every row (column -> value)."""
+
+
+@dataclass(frozen=True)
+class Delta:
+    """A change to add to someone's attitude toward the player, and why (the reason its history shows).
+
+    Here, not in the attitudes feature, because a step result carries it (``StepResult.attitudes``): any
+    feature may move attitudes, and the attitudes package, which applies them, imports this module."""
+
+    trust: float = 0.0
+    respect: float = 0.0
+    friendliness: float = 0.0
+    reason: str = ""
+
+    def scaled(self, factor: float) -> Delta:
+        return Delta(self.trust * factor, self.respect * factor, self.friendliness * factor, self.reason)
+
+    def plus(self, other: Delta) -> Delta:
+        return Delta(self.trust + other.trust, self.respect + other.respect,
+                     self.friendliness + other.friendliness, self.reason)
+
+    def is_zero(self) -> bool:
+        return round(self.trust, 1) == 0 and round(self.respect, 1) == 0 and round(self.friendliness, 1) == 0
+
+
+@dataclass(frozen=True)
+class TierChange:
+    """Someone's tier toward the player moved this turn (``StepResult.tiers``): the core tells it, and the
+    story may say a line of it."""
+
+    npc_id: str
+    name: str
+    before: Tier
+    after: Tier
+
+    @property
+    def fell(self) -> bool:
+        return TIERS.index(self.after) < TIERS.index(self.before)
 
 
 @dataclass(frozen=True)
@@ -59,6 +103,15 @@ class TurnFacts:
     said: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     """What each NPC has said to the player as the turn began (node ID -> key -> turn: ``met``,
     ``revealed:NAME:KEY``...), as their memories keep it: a secret of one's own told is a confession."""
+    attitudes: tuple[tuple[str, Delta], ...] = ()
+    """The attitude changes the features whose steps ran before this one stated (``StepResult.attitudes``)."""
+    covered: tuple[tuple[str, str], ...] = ()
+    """The relation news those changes stand for (``StepResult.covered``)."""
+    context: ComposedContext | None = None
+    """What the narrator was told this turn (the sections the budget kept): a question it carried was asked."""
+    execution: UpsertExecution | None = None
+    """The turn's upserts as they ran (what each call decided, new names judged included); None when the
+    turn's graph update is not the narrator's extraction (it failed, and the fast path kept what it could)."""
 
 
 @dataclass(frozen=True)
@@ -96,12 +149,21 @@ class StepResult:
     so they commit, journal and undo with the graph's own writes, and the attitudes and memories read them."""
     memories: tuple[HeardDeed, ...] = ()
     """Word of the player's deeds heard this turn, for the memory step to remember as heard."""
+    agreement: Mapping[str, Any] = field(default_factory=dict)
+    """An upsert call of the game's own rules (by name) the core runs through the turn's extraction once
+    the step is done, its writes joining the turn's (the attitudes' tier kept in agreement with the graph);
+    {} when none. Not a reading of the turn's text: the limits on endings read from text neither hold it."""
+    tiers: tuple[TierChange, ...] = ()
+    """Tiers toward the player the step moved: told to the player once committed, said by the story."""
+    merges: tuple[MergeEntry, ...] = ()
+    """Entries of the merge log the turn writes in its transaction (a name assumed to be someone's), or
+    people it folds together (``Feature.merge_people`` writes them)."""
 
 
 @dataclass(frozen=True)
 class Remembering:
     """What a feature's last step of a told turn reads (``Feature.remember``): the turn once the attitudes
-    moved, with what the features said was heard, and the memory book as the turn began."""
+    moved, with what the features said was heard; the registry adds the feature's own state and tuning."""
 
     turn: int
     graph: GraphIndex
@@ -109,14 +171,16 @@ class Remembering:
     writes: GraphWrites
     """The turn's graph writes, the features' knower rows and the attitudes' agreement included."""
     world_ir: WorldIR | None
-    book: MemoryBook
-    """What NPCs remember of the player as the turn began (``PlayState.memories``)."""
     narrator: object
     """The turn's narrator: one with a model may lend it to write consolidated memories."""
     heard: tuple[HeardDeed, ...] = ()
     """Word of the player's deeds heard this turn (``StepResult.memories`` of every feature)."""
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
+    state: Any = None
+    """This feature's own state as the turn began (the memories feature's: its book)."""
+    tuning: Any = None
+    """This feature's tuning (``Feature.tuning``), None when the game was given no settings."""
 
 
 ScriptCheck = Callable[[Mapping[str, Any], GraphIndex | None], tuple[bool, str]]
@@ -127,9 +191,10 @@ Handler = Callable[[argparse.Namespace, Any], int]
 
 
 class CommandReach(Protocol):
-    """All a feature's meta command may use of the game: the turn, its own state, one undoable change.
+    """All a feature's meta command may use of the game: the turn, its own state, the people the player
+    knows, one undoable change.
 
-    Narrow on purpose (the session has dozens of members; a feature's command needs these three), so a
+    Narrow on purpose (the session has dozens of members; a feature's command needs these four), so a
     feature never depends on the engine above it and the core may change behind this face.
     """
 
@@ -139,6 +204,9 @@ class CommandReach(Protocol):
     @property
     def state(self) -> Any:
         """This feature's state now (``Feature.load``/``apply``), as the save holds it."""
+    async def person(self, name: str) -> Node:
+        """The one person the player knows by ``name`` (met or heard of; the unknown are never found);
+        a ``KithError`` says who was meant, as every inspector command's refusal does."""
     async def change(self, rows: Sequence[RowWrite], undo_kind: str, undo_data: Mapping[str, Scalar]) -> None:
         """Write ``rows`` now, in one transaction, as a change ``undo`` takes back on its own before the
         turn (``Feature.undo_change(undo_kind, undo_data)`` says how); journaled at the current turn, so
@@ -166,9 +234,10 @@ class GraphReach(CommandReach, Protocol):
     @property
     def known(self) -> frozenset[str] | None:
         """The node IDs of the people the player has met or heard of; None when they may see everyone."""
-    async def person(self, name: str) -> Node:
-        """The one person (or faction) the player knows of that ``name`` means; a ``KithError`` otherwise, in
-        the words every inspector command refuses with, so no command tells who exists before the story."""
+    async def named(self, name: str) -> Node:
+        """The one person or faction the player knows of that ``name`` means (``person`` finds individuals
+        only); a ``KithError`` otherwise, in the words every inspector command refuses with, so no command
+        tells who exists before the story."""
     def keep_as_turn(self, text: str, writes: GraphWrites) -> None:
         """Keep ``writes`` as a turn of its own once the command returns (``text``: what the player typed, as
         ``undo`` names it): committed through the core's one commit, the command's reply shown first, then
@@ -194,6 +263,49 @@ class Instruction:
     """The words; "" when the player has given none."""
 
 
+class MergeSaid(Protocol):
+    """What a turn's story adds once its commit folded people together (a tier line), asked inside the
+    commit's transaction with what the merges did; the tier changes it found are told like a turn's."""
+
+    changes: list[TierChange]
+    """The tiers the merges moved, known once it was called."""
+    said: dict[str, str]
+    """The line said of each of ``changes``, by node ID."""
+
+    def __call__(self, reports: Sequence[MergeReport]) -> str:
+        """The lines that end the turn's narration ("" for nothing)."""
+
+
+@dataclass(frozen=True)
+class AnswerReach:
+    """What a feature's answer to the player's line may read (``Feature.answer``): the game as it stands."""
+
+    text: str
+    graph: GraphIndex
+    turn: int
+    """Committed player turns; the answer is kept as turn ``turn + 1``."""
+    scene: SceneState
+    attitudes: Any
+    """The attitudes feature's state (its ``AttitudeBook``): how each person regards the player now."""
+    tier_lines: Callable[[str, Any], str | None] | None
+    """The story's line for a person whose tier moved (``TierLines``), None when the world has none."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The player's line taken as an answer, kept as a turn of its own (``undo`` steps back over it)."""
+
+    reply: str
+    rows: tuple[RowWrite, ...]
+    merges: tuple[MergeEntry, ...]
+    """People the answer folds together, in the turn's commit (``Feature.merge_people``)."""
+    scene: SceneState
+    """The scene after it (who the player knows, once people are one)."""
+    said: MergeSaid | None = None
+    kind: str = "identity"
+    """The reply's kind, as the front ends show it."""
+
+
 class Feature(ABC):
     """One feature of the game. Subclasses set ``name`` and ``tables`` and implement the four methods."""
 
@@ -212,6 +324,9 @@ class Feature(ABC):
     """Whether its meta commands read the graph and keep graph writes as turns: their reach is a ``GraphReach``."""
     undo_kinds: ClassVar[tuple[str, ...]] = ()
     """The kinds of undo step its commands leave (``CommandReach.change``); ``undo_change`` reads them."""
+    steps_last: ClassVar[bool] = False
+    """Whether its step runs after every other feature's (``Registry.in_step_order``): the attitudes, which
+    apply the changes the others state (``StepResult.attitudes``), whenever those were registered."""
     across_tellings: ClassVar[bool] = False
     """Whether its tables hold the player's own words, changed between turns by its commands: a new telling
     of the last turn keeps them as they are now (carried across, never replayed as the turn's writes)."""
@@ -237,6 +352,11 @@ class Feature(ABC):
 
     provides_context: ClassVar[bool] = False
     """Whether ``context_provider`` gives the narrator a section of its own."""
+
+    mind_section: ClassVar[bool] = False
+    """Whether that section is of the people's minds (how they regard the player, what they remember):
+    listed with them, right after what they know, before the questions of identity and the features' other
+    sections (``Registry.context_providers(minds=True)``)."""
 
     def context_provider(self, state: Any) -> ContextProvider:
         """The feature's section of the narrator's context (``provides_context``), over its state."""
@@ -272,6 +392,35 @@ class Feature(ABC):
     async def remember(self, facts: Remembering) -> Sequence[RowWrite]:
         """The rows the turn's last step adds (``remembers``): NPCs' memories of what the turn did."""
         raise NotImplementedError(f"{self.name} forms nothing after the attitudes")
+
+    asks_player: ClassVar[bool] = False
+    """Whether ``question_provider`` may put a question to the player through the narrator."""
+
+    def question_provider(self, state: Any, graph: GraphIndex) -> ContextProvider | None:
+        """The section asking this turn's question (``asks_player``), None when none waits, so a turn
+        without one is composed exactly as if the feature gave no section."""
+        raise NotImplementedError(f"{self.name} asks the player nothing")
+
+    answers_player: ClassVar[bool] = False
+    """Whether ``answer`` may take the player's next line as an answer to what was asked, not as story."""
+
+    def answer(self, state: Any, reach: AnswerReach) -> Answered | None:
+        """The player's line as an answer (``answers_player``), or None when it is story to be told."""
+        raise NotImplementedError(f"{self.name} takes no answers")
+
+    def answered_in(self, rows: Sequence[RowWrite], turn: int) -> str | None:
+        """Why turn ``turn``, which wrote ``rows``, cannot be told again (``answers_player``): it was an
+        answer, and a telling would take it as story and lose what it did. None: it was no answer."""
+        raise NotImplementedError(f"{self.name} takes no answers")
+
+    merges_people: ClassVar[bool] = False
+    """Whether ``merge_people`` folds the people a turn's ``merges`` name (one feature does: identity)."""
+
+    async def merge_people(self, db: SaveDatabase, conn: aiosqlite.Connection, merges: Sequence[MergeEntry],
+                           turn: int, settings: Any) -> list[MergeReport]:
+        """Write a turn's ``merges`` inside its commit's transaction (``merges_people``; ``settings``: the
+        memories feature's bounds, which the folded memories keep); the reports of the people folded (none: the game can follow the turn's rows as they are)."""
+        raise NotImplementedError(f"{self.name} merges nobody")
 
     def meta_handler(self, word: str) -> MetaHandler:
         """The handler of the meta command ``word`` (one of ``meta_commands``)."""

@@ -11,11 +11,11 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from game.features.attitudes.model import AttitudeView
+from game.features.memories.book import MemoryView
 from game.graph.ports import GraphReader
 from game.graph.upsert import UpsertExecution
-from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
-from game.mind.memory import MemoryView
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
 
@@ -51,7 +51,7 @@ class NarrationRequest:
     attitudes: AttitudeView | None = None
     """Everyone's attitude toward the player as the turn begins (the offline story's tiers read it)."""
     memories: MemoryView | None = None
-    """What NPCs remember of the player as the turn begins (``game.mind.memory``); the offline story reads it."""
+    """What NPCs remember of the player as the turn begins (``game.features.memories.book``); the offline story reads it."""
     features: Mapping[str, Any] = field(default_factory=dict)
     """Each registered feature's state as the turn begins (``game.registry``): the offline story reads the
     deeds each person knows to choose their news."""

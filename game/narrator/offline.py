@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 
+from game.features.identity.provider import asked_line
 from game.graph.upsert import UpsertExecution
-from game.mind.identity_provider import asked_line
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.narrator.ir_extract import apply_world_ir
 from game.story.actions.places import describe_place
@@ -61,7 +61,7 @@ class OfflineNarrator:
             yield chunk
         asking = asked_line(request.context)
         if asking is not None and outcome.text:
-            # A question of identity the game is unsure of (game/mind/identity_provider.py), after the turn.
+            # A question of identity the game is unsure of (game/features/identity/provider.py), after the turn.
             yield f"\n\n{asking.text}"
 
     async def finish(self, request: NarrationRequest, narration: str) -> NarrationResult:

@@ -20,13 +20,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from game.features.attitudes.model import DIMENSIONS, AttitudeBook
 from game.features.feature import ScriptCheck
 from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.names import normalize_name, resolve_name
 from game.graph.render import sign_word
 from game.graph.vocabulary import Vocabulary
-from game.mind.attitude import DIMENSIONS, AttitudeBook
 from game.registry import default_registry
 from game.text import straighten_quotes
 from game.world.refs import COMPARISONS, RefSyntaxError, RelationRef, parse_relation_ref

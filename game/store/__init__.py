@@ -9,7 +9,7 @@ The store knows tables, not prompts: it imports the graph's models and nothing a
   save (``SqlGraph``, ``SqlGraphSource``) and writing the graph's rows; ``graph_view``: the reads as records.
 - ``journal``: before-images per turn.
 - ``undo``: undoing a turn: its journal folded and put back a table and kind at a time.
-- ``identity``: the merge log and applying a merge plan (decided in ``game.graph.merge_plan``).
+- ``merge_log``: the merge log and applying a merge plan (decided in ``game.graph.merge_plan``).
 - ``snapshots``: ``save NAME`` / ``restart`` snapshots and restoring one.
 - ``saves``: save names, listing, copying and deleting in the saves folder.
 - ``check``: ``kith saves check``; ``damage``: one message for a damaged save.

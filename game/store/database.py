@@ -7,7 +7,7 @@ takes the save's lock (``lock``) and keeps it until close, so two processes neve
 
 It is one piece (over 400 lines) on purpose: it owns the one connection and its transactions, so every
 write that must be atomic with another (turn, graph, scene, journal) is a method here; the SQL of each
-part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``identity``, ``told_log``).
+part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``merge_log``, ``told_log``).
 """
 
 from __future__ import annotations
@@ -31,16 +31,15 @@ from game.graph.models import Edge, Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import connection, decoded, graph_repo, identity, pending, snapshots, told_log, undo
+from game.store import connection, decoded, graph_repo, merge_log, snapshots, told_log, undo
 from game.store import journal as journal_log
 from game.store.before_turn import BeforeTurnSource, read_turn_before
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
-from game.store.identity import MergeRecord, MergeReport
 from game.store.lock import SaveLock
+from game.store.merge_log import MergeEntry, MergeRecord, MergeReport
 from game.store.packed import unpack
-from game.store.pending import IdentityMerge, PendingIdentity
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 from game.store.told_log import Told
 
@@ -272,12 +271,12 @@ class SaveDatabase:
 
     @reads
     async def merges(self) -> list[MergeRecord]:
-        return await identity.read_merges(self.conn)
+        return await merge_log.read_merges(self.conn)
 
     # ---------------------------------------------------------------------------------------- graph writes
 
     async def commit_graph(self, writes: GraphWrites, told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
-                           merges: Sequence[IdentityMerge] = ()) -> None:
+                           merges: Sequence[MergeEntry] = ()) -> None:
         """Commit one execution's writes outside a game turn (``kith graph upsert``).
 
         They are journaled at the save's current turn, whatever turn they are dated: undo goes backwards
@@ -489,14 +488,16 @@ class SaveDatabase:
 
     async def merge_nodes(self, keep_id: str, merged_id: str, *, strategy: str, evidence: str, turn: int) -> MergeReport:
         """Fold ``merged_id`` into ``keep_id`` as ``plan_merge`` decides; the merge is journaled and logged.
-        The graph only: a merge that folds the two minds as well is ``game.mind.mind_merge.merge_people``."""
+        The graph only: a merge of people (their minds and the questions of identity about them) is
+        ``game.features.identity.merging.merge_people``."""
         async with self.transaction() as conn:
             return await self.merge_in(conn, keep_id, merged_id, strategy=strategy, evidence=evidence, turn=turn)
 
     async def merge_in(self, conn: aiosqlite.Connection, keep_id: str, merged_id: str, *, strategy: str,
                        evidence: str, turn: int, vocabulary: Vocabulary | None = None) -> MergeReport:
         """A merge of the graph inside the caller's transaction (``merge_nodes``, a turn, an answered
-        question), journaled at ``turn``; the caller writes what else it folds in the same transaction."""
+        question), journaled at ``turn``; the caller writes what else it folds in the same transaction (the
+        identity feature: the two minds, and the open questions the merge answers or moves)."""
         if keep_id == merged_id:
             raise SaveError("a node cannot be merged into itself")
         found = await self.graph.get_nodes([keep_id, merged_id])
@@ -507,22 +508,14 @@ class SaveDatabase:
         touching = await self.graph.edges_touching(merged_id)
         others = await self.graph.open_edges_of(keep_id)
         plan = plan_merge(kept, merged, touching, others, vocabulary or await self.vocabulary(), turn)
-        await identity.apply_merge(conn, kept, merged, plan, [*touching, *others],
-                                   strategy=strategy, evidence=evidence, turn=turn)
-        asked = pending.after_merge(await pending.read(conn, open_only=True), (kept.id, kept.name),
-                                    (merged.id, merged.name), turn)
-        await write_rows(conn, turn, [question.write() for question in asked], journal_it=True)
+        await merge_log.apply_merge(conn, kept, merged, plan, [*touching, *others],
+                                    strategy=strategy, evidence=evidence, turn=turn)
         return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
 
-    async def log_identity(self, conn: aiosqlite.Connection, merge: IdentityMerge, turn: int) -> None:
+    async def log_identity(self, conn: aiosqlite.Connection, merge: MergeEntry, turn: int) -> None:
         """An assumed name (an identity decision that folds nobody: the turn's writes made it an alias),
         logged inside the caller's transaction."""
-        await identity.log_merge(conn, merge.kept_id, "", merge.merged_name, merge.strategy, merge.evidence, turn)
-
-    @reads
-    async def pending_identities(self, *, open_only: bool = False) -> list[PendingIdentity]:
-        """Questions of identity (``game.store.pending``), oldest first."""
-        return await pending.read(self.conn, open_only=open_only)
+        await merge_log.log_merge(conn, merge.kept_id, "", merge.merged_name, merge.strategy, merge.evidence, turn)
 
     async def add_alias(self, node_id: str, alias: str, turn: int) -> Node:
         """Declare another name for a node (identity rung 3: an explicit alias table)."""

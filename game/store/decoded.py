@@ -172,7 +172,7 @@ HISTORY_FIELDS = ("turn", "trust", "respect", "friendliness")
 
 
 def attitude_history(value: object) -> list[dict[str, Any]]:
-    """An attitude's changes (``game.mind.attitude``): each a turn, the three values after it, a reason."""
+    """An attitude's changes (``game.features.attitudes.model``): each a turn, the three values after it, a reason."""
     loaded = json_value(value)
     if not isinstance(loaded, list) or not all(
             isinstance(change, dict) and all(_number(change.get(key)) for key in HISTORY_FIELDS)

@@ -284,7 +284,7 @@ MIGRATIONS: tuple[str, ...] = (
         data TEXT NOT NULL
     );
     """,
-    # 12: pending identities: a new name that may be someone already known (game/store/pending.py), kept
+    # 12: pending identities: a new name that may be someone already known (game/features/identity/questions.py), kept
     # until the player or an author answers. Written with the turn as a RowWrite, so undo removes it.
     # An older save has no questions.
     """

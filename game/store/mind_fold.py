@@ -3,7 +3,7 @@
 A merge (``SaveDatabase.merge_in``: ``graph merge``, ``graph resolve``, a "yes" in play) re-points the
 graph in the store. What the merged NPC remembered, felt and said lives in the mind's tables, and the
 rules for uniting two minds (memory capacity and eviction, attitude tiers) belong to ``game.mind``, above
-the store: ``game.mind.merging`` decides the fold inside the merge's transaction, after the graph is
+the store: ``game.features.identity.merging`` decides the fold inside the merge's transaction, after the graph is
 merged, and hands the store what to write, journaled at the merge's turn, so undo of that turn restores
 both minds exactly. The store never calls up to ask.
 """
@@ -47,7 +47,7 @@ class MindSummary:
 
 @dataclass(frozen=True)
 class FoldedMind:
-    """What a fold decided (``mind_merge.fold_minds``): rows of the mind's tables, graph writes keeping relations toward the
+    """What a fold decided (``game.features.identity.minds.fold_minds``): rows of the mind's tables, graph writes keeping relations toward the
     player in agreement with the united attitude, and the summary."""
 
     rows: Sequence[RowWrite] = ()

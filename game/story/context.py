@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.features.attitudes.model import AttitudeView
+from game.features.memories.book import MemoryView
 from game.graph.ports import GraphReader
-from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
-from game.mind.memory import MemoryView
 from game.story.log import TurnLog
 from game.story.prose import agreement, capital, choose, fill, join_words, pick
 from game.story.relations import RelationView

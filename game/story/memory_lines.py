@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
+from game.features.memories.book import Memory
 from game.features.memories.rules import ACTS
-from game.mind.memory import Memory
 from game.story import deed_news
 from game.story.context import Turn
 from game.story.prose import fill

@@ -1,6 +1,6 @@
 """What the people of the story remember of the player, as one turn reads it and adds to it.
 
-The story engine reads NPCs' memories (``game.mind.memory``) through a ``MemoryView`` of the book as the
+The story engine reads NPCs' memories (``game.features.memories.book``) through a ``MemoryView`` of the book as the
 turn began, and states what passes between the player and each person this turn as ``IRAct``s in the
 World IR: the player's acts, first meetings, secrets revealed, memories recalled. The turn pipeline forms
 memories from those facts after the turn (``game.features.memories.rules``); nothing here writes anything.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from game.mind.memory import MemoryView
+from game.features.memories.book import MemoryView
 from game.story.relations import RelationView
 from game.world import World
 from game.world.ir import IRAct

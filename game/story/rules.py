@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from game.mind.attitude import AttitudeView
+from game.features.attitudes.model import AttitudeView
 from game.story.log import TurnLog
 from game.story.prose import evidence_sentence, pick
 from game.story.relations import RelationView

@@ -2,7 +2,7 @@
 
 What the player does to someone (help, threaten, a gift...) is recorded in the turn's World IR as a
 change to that person's attitude (``record_act``); the engine applies it after the turn with everything
-else that moves attitudes (``game.mind.attitude_turn``). What a character says in their ordinary replies
+else that moves attitudes (``game.features.attitudes.step``). What a character says in their ordinary replies
 (a greeting, nothing to say, a refusal) shows their tier toward the player as the turn began: the
 character's own line for the tier (``[characters.tiers]``), else the world's (``[world.tiers]``). At
 the cold tiers a topic's answer shows it too: someone you have wronged may still tell you what they
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from game.mind.attitude_rules import ACT_REASONS, act_delta
+from game.features.attitudes.rules import ACT_REASONS, act_delta
 from game.story.context import Turn
 from game.story.prose import fill, pick
 from game.world import CharacterDef, World

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from game.features.attitudes.model import AttitudeView
+from game.features.memories.book import MemoryView
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
-from game.mind.attitude import AttitudeView
 from game.mind.context import ComposedContext
-from game.mind.memory import MemoryView
 from game.story import memory_acts, memory_lines, pronouns, typos
 from game.story.actions import ACTIONS
 from game.story.actions.base import finish

@@ -219,7 +219,7 @@ async def _news_of(turn: Turn, hearer: Node, player: Node) -> list[tuple[Edge, K
     """Relations between the player and one of ``hearer``'s own people that ``hearer`` knows second-hand,
     newest learned first, each with whom it is about."""
     reader = turn.rules.view.reader
-    # Their own people by a warm tie: only such news moves them (game.mind.attitude_turn), and a line
+    # Their own people by a warm tie: only such news moves them (game.features.attitudes.step), and a line
     # without a change would be a warmth or a chill /relationship does not show.
     warm = {e.other_end(hearer.id) for e in await reader.open_edges_of(hearer.id) if e.strength > 0}
     people = await reader.get_nodes(warm - {player.id, hearer.id})

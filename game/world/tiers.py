@@ -3,7 +3,7 @@
 An NPC's attitude toward the player is three numbers in [-100, 100] (trust, respect, friendliness). Their
 weighted mean is the *disposition*, and the disposition falls into one tier. The tiers live in the world
 layer because content names them (``when = { tier = "HOSTILE" }``, per-tier lines) and is validated at
-load; the attitudes themselves (``game.mind.attitude``) sit above and read the thresholds from here.
+load; the attitudes themselves (``game.features.attitudes.model``) sit above and read the thresholds from here.
 """
 
 from __future__ import annotations

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from game.features.attitudes.rules import NEWS_HARM, NEWS_HELP, news_weight
+from game.features.attitudes.step import closeness
 from game.features.deeds.model import Deed, DeedBook, DeedKnowing
 from game.features.deeds.rules import deed_phrase
-from game.features.feature import HeardDeed
+from game.features.feature import Delta, HeardDeed
 from game.features.memories.rules import ACTS as MEMORY_ACTS
 from game.graph.index import GraphIndex
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
-from game.mind.attitude_rules import NEWS_HARM, NEWS_HELP, Delta, news_weight
-from game.mind.attitude_turn import closeness
 
 
 def made_relation(graph: GraphIndex, target: str, turn: int, writes: GraphWrites | None = None) -> Edge | None:

@@ -3,7 +3,7 @@
 ``/knowledge NAME`` lists the knower rows of NAME: each fact they know, how and how sure. ``/knowledge NAME
 add ...`` writes through the normal upsert path (the vocabulary's validation, the knower rules) and is kept
 as a turn of its own (``GraphReach.keep_as_turn``), so ``undo`` takes it back exactly. Names are resolved
-by the reach, by the one rule every inspector command uses.
+by the reach (``GraphReach.named``), by the one rule every inspector command uses.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ async def show(reach: GraphReach, argument: str) -> str:
     """``/knowledge NAME``: what NAME knows, of people the player knows of."""
     if not argument:
         return USAGE
-    node = await reach.person(argument)
+    node = await reach.named(argument)
     rows = known_rows(reach, node)
     graph = reach.graph
     known = reach.known
@@ -121,11 +121,11 @@ def parse_add(argument: str) -> tuple[str, list[str]] | None:
 
 async def add(reach: GraphReach, name: str, triple: list[str]) -> str:
     """Teach NAME the fact SUBJECT PREDICATE OBJECT, kept as a turn of its own; returns the reply."""
-    knower = await reach.person(name)
+    knower = await reach.named(name)
     if knower.type != "individual":
         raise KithError(f"{knower.name} is a {knower.type}; only one person knows things. Name one of them.")
     subject_name, predicate, object_name = triple
-    subject, target = await reach.person(subject_name), await reach.person(object_name)
+    subject, target = await reach.named(subject_name), await reach.named(object_name)
     vocabulary, graph = reach.vocabulary, reach.graph
     relation = vocabulary.normalize(predicate)
     if not relation.known:

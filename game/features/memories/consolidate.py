@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from game.mind.memory import Memory, MemoryBook
+from game.features.memories.book import Memory, MemoryBook
 from game.store.rows import RowWrite
 from game.text import has_control
 

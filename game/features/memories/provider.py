@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from game.features.memories.book import Memory, MemoryBook
 from game.features.memories.rules import CONTEXT_RECALL
-from game.mind.memory import Memory, MemoryBook
 from game.mind.sections import ContextQuery, Section, SectionLine
 
 SECTION = "MEMORY"

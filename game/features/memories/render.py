@@ -7,7 +7,7 @@ stored: ``Memory.strength_at``).
 
 from __future__ import annotations
 
-from game.mind.memory import Memory, MemorySettings
+from game.features.memories.book import Memory, MemorySettings
 from game.text import strip_control
 
 SHOWN = 30

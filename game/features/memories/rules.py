@@ -26,12 +26,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from game.features.feature import HeardDeed
+from game.features.memories.book import Memory, MemoryBook, said_row
 from game.features.memories.consolidate import Summarizer, consolidate
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
-from game.mind.memory import Memory, MemoryBook, said_row
 from game.store.rows import RowWrite
 from game.world.ir import IRAct, IRRelation, WorldIR
 

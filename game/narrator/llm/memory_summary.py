@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 
-from game.mind.memory import Memory
+from game.features.memories.book import Memory
 from game.narrator.llm.calls import Requests
 from game.narrator.llm.transport import first_message
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from game.features.identity.provider import IDENTITY, asked_line
 from game.graph.models import Edge, Node, UpsertCall
 from game.mind.context import ComposedContext
-from game.mind.identity_provider import IDENTITY, asked_line
 from game.narrator.llm.tools import relation_line
 from game.text import strip_control
 from game.world import World
@@ -141,7 +141,7 @@ def mind_section(context: ComposedContext | None) -> str:
 
 
 def identity_note(context: ComposedContext | None) -> str:
-    """A question of identity for the model to put to the player (``game.mind.identity_provider``), or ""."""
+    """A question of identity for the model to put to the player (``game.features.identity.provider``), or ""."""
     line = asked_line(context)
     if line is None:
         return ""

@@ -1,7 +1,8 @@
 """What one turn does to attitudes: the deltas it caused, the tier changes, and the graph kept in agreement.
 
-Run by the turn pipeline after gossip, over the graph as the turn began and the turn's writes (so it
-sees what every narrator stated, and what word reached whom):
+The attitudes feature's step (``AttitudesFeature.after_turn``), registered after gossip, deeds and notes,
+over the graph as the turn began and the turn's writes (so it sees what every narrator stated, and what
+word reached whom):
 
 1. the story's own changes (``WorldIR.attitudes``: acts done to people, a world's rules);
 2. relations toward the player opened, renewed or ended this turn (a model's turn moves attitudes this
@@ -10,7 +11,8 @@ sees what every narrator stated, and what word reached whom):
    turn (told, rumour or seen) moves their attitude, once: the row exists afterwards, so it is never new
    again.
 
-A tier change is returned for the story, the events and the graph: ``agreement`` is an upsert call that
+A tier change is returned for the story, the events and the graph: ``agreement`` is an upsert call (the
+core runs it through the turn's extraction: ``game.graph.rule_calls``) that
 closes the person's relations toward the player the new tier contradicts (no TRUSTS at HOSTILE or
 UNFRIENDLY, no DISTRUSTS or FEARS at FRIENDLY and above) and opens one that agrees, versioned like any
 change. It reads only the people the turn touched, never the whole graph.
@@ -22,15 +24,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.features.attitudes.model import Attitude, AttitudeBook, AttitudeView
+from game.features.attitudes.rules import NEWS_HARM, NEWS_HELP, news_weight, relation_delta
+from game.features.feature import Delta, TierChange
 from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
+from game.graph.rule_calls import apply_rule_call
 from game.graph.upsert import UpsertExecution
-from game.mind.attitude import Attitude, AttitudeBook, AttitudeView
-from game.mind.attitude_rules import NEWS_HARM, NEWS_HELP, Delta, news_weight, relation_delta
 from game.store.rows import RowWrite
 from game.world.ir import WorldIR
-from game.world.tiers import TIERS, Tier
+from game.world.tiers import Tier
 
 NEGATIVE_TIERS: frozenset[Tier] = frozenset({"HOSTILE", "UNFRIENDLY"})
 POSITIVE_TIERS: frozenset[Tier] = frozenset({"FRIENDLY", "ALLIED", "DEVOTED"})
@@ -40,20 +44,6 @@ FRIENDLY opens nothing: warmth is not yet trust, and a world's secrets wait on t
 people give."""
 HOSTILE_DISTRUST = -0.7
 MIN_STRENGTH_CHANGE = 0.05
-
-
-@dataclass(frozen=True)
-class TierChange:
-    """Someone's tier toward the player moved this turn."""
-
-    npc_id: str
-    name: str
-    before: Tier
-    after: Tier
-
-    @property
-    def fell(self) -> bool:
-        return TIERS.index(self.after) < TIERS.index(self.before)
 
 
 @dataclass(frozen=True)
@@ -232,43 +222,10 @@ def _open_toward_player(graph: GraphIndex, writes: GraphWrites, npc_id: str) -> 
     return list(found.values())
 
 
-async def agree(execution: UpsertExecution, writes: GraphWrites, call: dict[str, Any]) -> GraphWrites:
-    """``writes`` with ``call`` (an ``agreement``) applied through the turn's own execution.
-
-    The execution holds the turn's extraction, so the call reads its buffered versions (closing one the
-    turn opened, superseding one it renewed); only what the call adds or changes joins ``writes``, which
-    gossip and the witness rules have already trimmed. A refused call changes nothing.
-    """
-    if not call:
-        return writes
-    before_edges = dict(execution.writes.edges)
-    before_knowings = dict(execution.writes.knowings)
-    # The tier's agreement is the game's own rule, not a reading of the turn's text: the limits on endings
-    # read from text (``game.graph.endings``) neither hold it nor count it.
-    endings, execution.endings = execution.endings, None
-    try:
-        outcome = await execution.run(call)
-    finally:
-        execution.endings = endings
-    if outcome.error is not None:
-        return writes
-    after = execution.writes
-    merged = writes.copy()
-    for edge_id, edge in after.edges.items():
-        if before_edges.get(edge_id) != edge:
-            merged.edges[edge_id] = edge
-            if edge_id in after.created_edges:
-                merged.created_edges.add(edge_id)
-    for key, row in after.knowings.items():
-        if before_knowings.get(key) != row:
-            merged.knowings[key] = row
-    return merged
-
-
 async def set_by_hand(graph: GraphIndex, execution: UpsertExecution, before: Attitude,
                       after: Attitude) -> tuple[GraphWrites, tuple[TierChange, ...]]:
     """The graph writes that keep relations in agreement with an attitude set by hand (``/relationship``)."""
     changes = (TierChange(after.npc_id, after.name, before.tier, after.tier),) if after.tier != before.tier else ()
     call = agreement_call(graph, GraphWrites(), [after], list(changes))
-    writes = await agree(execution, GraphWrites(), call)
+    writes = await apply_rule_call(execution, GraphWrites(), call)
     return writes, changes

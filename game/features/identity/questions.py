@@ -1,4 +1,4 @@
-"""Pending identities: a new name that may be someone already known, waiting for an answer.
+"""Questions of identity: a new name that may be someone already known, waiting for an answer.
 
 When ``game.graph.identity_match`` is unsure (a confidence from 0.4 to 0.8), the new name gets a node of
 its own and a row here: the story asks the player at the next turn, or an author answers with ``kith graph
@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 import aiosqlite
 
+from game.store.damage import reading
+from game.store.database import SaveDatabase
 from game.store.promised import expects
 from game.store.rows import RowWrite, Scalar
 
@@ -103,7 +105,24 @@ async def read(conn: aiosqlite.Connection, *, open_only: bool = False) -> list[P
         return []
     where = "WHERE status = 'open'" if open_only else ""
     rows = await conn.execute_fetchall(f"SELECT {COLUMNS} FROM {PENDING_TABLE} {where} ORDER BY turn, id")
-    return sorted((_from_row(r) for r in rows), key=lambda p: (p.turn, _order(p.id)))
+    return by_age(_from_row(r) for r in rows)
+
+
+def from_rows(rows: Iterable[Mapping[str, Scalar]], *, open_only: bool = False) -> list[PendingIdentity]:
+    """The questions (or the open ones) of the table's rows as read back whole, oldest first."""
+    return by_age(q for q in map(PendingIdentity.from_row, rows) if q.is_open or not open_only)
+
+
+def by_age(questions: Iterable[PendingIdentity]) -> list[PendingIdentity]:
+    """Oldest first: by the turn raised, then by the number within it (``3-10`` after ``3-9``)."""
+    return sorted(questions, key=lambda p: (p.turn, _order(p.id)))
+
+
+async def questions(db: SaveDatabase, *, open_only: bool = False) -> list[PendingIdentity]:
+    """The save's questions (or the open ones), oldest first; damage met reading them is one ``SaveError``
+    naming the save."""
+    with reading(db.name):
+        return await read(db.conn, open_only=open_only)
 
 
 def after_merge(questions: Iterable[PendingIdentity], kept: tuple[str, str], merged: tuple[str, str],
@@ -135,16 +154,3 @@ def after_merge(questions: Iterable[PendingIdentity], kept: tuple[str, str], mer
 def _order(pending_id: str) -> int:
     tail = pending_id.rpartition("-")[2]
     return int(tail) if tail.isdigit() else 0
-
-
-@dataclass(frozen=True)
-class IdentityMerge:
-    """A merge-log entry a turn writes: an identity assumed (the name became an alias, ``merged_id`` None,
-    nothing to fold), or a question answered "yes" (``merged_id`` folded into ``kept_id``)."""
-
-    kept_id: str
-    merged_id: str | None
-    merged_name: str
-    strategy: str
-    """``assumed`` (the scoring was sure), ``player`` (the answer in the story), ``author`` (``kith graph resolve``)."""
-    evidence: str

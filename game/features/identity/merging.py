@@ -1,7 +1,7 @@
 """Merging two people: the graph merged by the store, then their minds folded, in ONE transaction.
 
 The store only stores: ``SaveDatabase.merge_in`` merges the graph inside its caller's transaction and
-reports what it did; the fold (``mind_merge.fold_minds``: memories, attitude, said words, the graph kept
+reports what it did; the fold (``minds.fold_minds``: memories, attitude, said words, the graph kept
 in agreement with the united attitude) is decided here, above the store, reading through the same
 connection (it sees the merge), and its rows and writes are handed back to the store journaled at the
 merge's turn, so undo of that turn restores both minds exactly. Every merge of people goes through
@@ -14,12 +14,12 @@ from collections.abc import Sequence
 
 import aiosqlite
 
+from game.features.identity.minds import fold_minds
+from game.features.identity.questions import PendingIdentity, after_merge, read
+from game.features.memories.book import MemorySettings
 from game.graph.vocabulary import Vocabulary
-from game.mind.memory import MemorySettings
-from game.mind.mind_merge import fold_minds
 from game.store.database import SaveDatabase
-from game.store.identity import MergeReport
-from game.store.pending import IdentityMerge, PendingIdentity
+from game.store.merge_log import MergeEntry, MergeReport
 from game.store.rows import write_rows
 
 
@@ -29,6 +29,9 @@ async def merge_in(db: SaveDatabase, conn: aiosqlite.Connection, keep_id: str, m
     """Merge ``merged_id`` into ``keep_id`` with their minds, inside the caller's transaction."""
     report = await db.merge_in(conn, keep_id, merged_id, strategy=strategy, evidence=evidence, turn=turn,
                                vocabulary=vocabulary)
+    asked = after_merge(await read(conn, open_only=True), (report.kept.id, report.kept.name),
+                        (report.merged.id, report.merged.name), turn)
+    await write_rows(conn, turn, [question.write() for question in asked], journal_it=True)
     folded = await fold_minds(db, report.kept, report.merged, turn, settings)
     await db.write_graph(conn, folded.writes, turn, journal=True)
     await write_rows(conn, turn, folded.rows, journal_it=True)
@@ -36,7 +39,7 @@ async def merge_in(db: SaveDatabase, conn: aiosqlite.Connection, keep_id: str, m
     return report
 
 
-async def identity_merges(db: SaveDatabase, conn: aiosqlite.Connection, merges: Sequence[IdentityMerge],
+async def identity_merges(db: SaveDatabase, conn: aiosqlite.Connection, merges: Sequence[MergeEntry],
                           turn: int, settings: MemorySettings) -> list[MergeReport]:
     """A turn's identity decisions inside its transaction: an assumed name is logged (the turn's writes made
     it an alias); a "yes" folds the new person into the one asked about, minds and all. Returns the folds."""
@@ -60,7 +63,7 @@ async def merge_people(db: SaveDatabase, keep_id: str, merged_id: str, *, strate
                               settings=settings)
 
 
-async def resolve(db: SaveDatabase, answered: PendingIdentity, turn: int, merge: IdentityMerge | None,
+async def resolve(db: SaveDatabase, answered: PendingIdentity, turn: int, merge: MergeEntry | None,
                   settings: MemorySettings) -> None:
     """An author's answer (``kith graph resolve``): the question's row and, for "yes", the merge, in ONE
     transaction, journaled at ``turn`` (the save's current turn) like ``graph merge``."""

@@ -1,6 +1,6 @@
 """What else names the merged person after a merge: said keys, the gossip log, open questions of identity.
 
-The merge re-points the graph (``game.store.identity``) and ``mind_merge`` folds the merged NPC's own mind.
+The merge re-points the graph (``game.store.merge_log``) and ``minds`` folds the merged NPC's own mind.
 Three more tables name a person outside the graph, and each is decided on its own:
 
 - ``npc_said``: a revelation told is kept as ``revealed:NAME:KEY``, NAME the person the secret is about.
@@ -12,7 +12,7 @@ Three more tables name a person outside the graph, and each is decided on its ow
   of "someone". An exchange between the two of them stays as it happened (re-pointed, it would be the kept
   one telling themselves); so does anything already stored under the kept one's key (the higher
   confidence is kept).
-- ``pending_identities``: re-checked by ``pending.after_merge``: an open question whose candidate was the
+- ``pending_identities``: re-checked by ``questions.after_merge``: an open question whose candidate was the
   merged person asks about the kept one ("is the stranger Tobin?" is "is the stranger Maud?"); one whose
   new node was either of the two is closed (a yes would fold one known person into another); one asking
   whether the two are one person is answered by the merge. Answered questions are the record of who
@@ -20,7 +20,7 @@ Three more tables name a person outside the graph, and each is decided on its ow
 - ``scenes``: what the player knows of people (``SceneState.known``, by node ID) is the game as it stands:
   what they knew of either is known of the kept person (met if either was met, since the earlier turn,
   every revelation learned), under the kept one's name. The merge's own turn's scene carries it (a
-  "yes" in play: ``game.engine.merge_play``; ``graph merge`` and ``graph resolve``: the scene of the turn
+  "yes" in play: ``game.features.identity.play``; ``graph merge`` and ``graph resolve``: the scene of the turn
   the merge is journaled at, rewritten here). Earlier turns' scenes are history.
 
 Left as history on purpose: ``turn_context`` (what the narrator was told, as told), memories' text and
@@ -34,12 +34,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
+from game.features.identity.questions import PENDING_TABLE, PendingIdentity, after_merge
+from game.features.memories.book import SAID_TABLE
 from game.graph.models import Node
 from game.graph.names import normalize_name
-from game.mind.memory import SAID_TABLE
 from game.store.database import SaveDatabase
 from game.store.mind_fold import rows_like, rows_where
-from game.store.pending import PENDING_TABLE, PendingIdentity, after_merge
 from game.store.rows import RowWrite, Scalar
 from game.world.scene import Awareness, SceneState
 
@@ -97,8 +97,8 @@ async def repoint_gossip(db: SaveDatabase, kept_id: str, merged_id: str) -> list
 
 
 async def repoint_questions(db: SaveDatabase, kept: Node, merged: Node, turn: int) -> list[RowWrite]:
-    """Open questions of identity naming the merged person, re-checked (``pending.after_merge``, the rule
-    the store's merge applies too: answered by the merge, re-pointed, or closed as no question any more)."""
+    """Open questions of identity naming the merged person, re-checked (``questions.after_merge``, the rule
+    ``merging.merge_in`` applies too: answered by the merge, re-pointed, or closed as no question any more)."""
     found = {str(r["id"]): PendingIdentity.from_row(r)
              for column in ("new_id", "candidate_id") for r in await rows_where(db.conn, PENDING_TABLE, column, [merged.id])}
     ordered = sorted(found.values(), key=lambda q: q.id)
@@ -126,7 +126,7 @@ async def repoint_scene(db: SaveDatabase, kept: Node, merged_id: str, turn: int)
     the player knows of the merged person folded into the kept one."""
     rows = await rows_where(db.conn, "scenes", "turn", [turn])
     if not rows:
-        return []  # a merge in play: its turn's scene is written after it, folded (game.engine.merge_play)
+        return []  # a merge in play: its turn's scene is written after it, folded (game.features.identity.play)
     try:
         scene = SceneState.model_validate(json.loads(str(rows[0]["state"])))
     except ValueError:

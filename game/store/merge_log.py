@@ -39,6 +39,19 @@ class MergeRecord:
         }
 
 
+@dataclass(frozen=True)
+class MergeEntry:
+    """A merge-log entry a turn writes: an identity assumed (the name became an alias, ``merged_id`` None,
+    nothing to fold), or a question answered "yes" (``merged_id`` folded into ``kept_id``)."""
+
+    kept_id: str
+    merged_id: str | None
+    merged_name: str
+    strategy: str
+    """``assumed`` (the scoring was sure), ``player`` (the answer in the story), ``author`` (``kith graph resolve``)."""
+    evidence: str
+
+
 @dataclass
 class MergeReport:
     kept: Node

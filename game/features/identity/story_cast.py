@@ -1,8 +1,8 @@
-"""The cast of a story imported without a world: nobody but the player, then the people the text names.
+"""The people of a story imported without a world, and the questions of identity among them.
 
 ``kith import-story`` without ``--world`` is a story nobody here wrote, so no world's characters belong
-in it: the save keeps the default world's places and its player (the one who reads the story and may play
-on), and nobody else. The story's own people are read from the whole text first (``read_story``): each a
+in it (``game.engine.enrich_import.story_world``): the save keeps the default world's places and its
+player, and nobody else. The story's own people are read from the whole text first (``read_story``): each a
 node at turn 0 with the shorter names the story uses for them as aliases, every alias logged in the merge
 log with the reason it was taken. A name that may be someone found before it is judged as a game's turns
 judge a new name (``game.graph.identity_match``: "Captain Kettle" after "Bram Kettle" is a question), and
@@ -13,17 +13,18 @@ the line that says so.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import TYPE_CHECKING, Any
 
 from game.errors import SaveError
+from game.features.identity.answers import decided
+from game.features.identity.questions import questions
 from game.graph.upsert import UpsertExecution
 
 if TYPE_CHECKING:
     from game.graph.fast_extract.prose import StoryReading
     from game.store.database import SaveDatabase
-    from game.store.pending import IdentityMerge
+    from game.store.merge_log import MergeEntry
     from game.world import World
 
 SUMMARY = "Named in the imported story."
@@ -31,17 +32,9 @@ ASKED = 0.6
 """How sure a question raised by the story's own words is: asked, never merged by itself."""
 
 
-def story_world(world: World) -> World:
-    """``world`` with nobody in it but its player: its places stay (a save needs somewhere to be), its
-    characters, their relations and their things do not."""
-    items = {key: item for key, item in world.items.items() if item.location is None or item.location in world.places}
-    return dataclasses.replace(world, characters=[], relationships=[], items=items, _by_name={})
-
-
 async def add_story_people(db: SaveDatabase, world: World, text: str) -> tuple[list[str], list[str]]:
     """The story's people as nodes at turn 0, and the questions of identity among them (as the story asks
     them). Returns the names added and the questions."""
-    from game.engine.identity_turn import decided
     from game.graph.fast_extract.gazetteer import Gazetteer
     from game.graph.fast_extract.prose import read_story
     from game.graph.identity_match import question
@@ -59,7 +52,7 @@ async def add_story_people(db: SaveDatabase, world: World, text: str) -> tuple[l
                if node_id in execution.writes.created_nodes}
     decisions = list(execution.identities)
     decisions.extend(_asked(reading, created))
-    rows, merges = decided(decisions, 0, {item.id for item in await db.pending_identities()})
+    rows, merges = decided(decisions, 0, {item.id for item in await questions(db)})
     merges = [*merges, *_aliases_logged(reading, created, folded)]
     await db.commit_graph(execution.writes, rows=rows, merges=merges)
     asked = [question(d.verdict.name, d.verdict.candidate.node.name) for d in decisions
@@ -112,17 +105,17 @@ def _asked(reading: StoryReading, created: dict[str, Any]) -> list[Any]:
 
 
 def _aliases_logged(reading: StoryReading, created: dict[str, Any],
-                    folded: dict[str, tuple[str, str]]) -> list[IdentityMerge]:
+                    folded: dict[str, tuple[str, str]]) -> list[MergeEntry]:
     """Every alias the story gave a person, as an ``assumed`` entry of the merge log with its reason."""
-    from game.store.pending import IdentityMerge
+    from game.store.merge_log import MergeEntry
 
-    merges: list[IdentityMerge] = []
+    merges: list[MergeEntry] = []
     for person in reading.people:
         node = created.get(person.name)
         if node is not None:
-            merges.extend(IdentityMerge(node.id, None, alias, "assumed", why) for alias, why in person.aliases)
+            merges.extend(MergeEntry(node.id, None, alias, "assumed", why) for alias, why in person.aliases)
     for name, (other, said) in folded.items():
         node = created.get(other)
         if node is not None:
-            merges.append(IdentityMerge(node.id, None, name, "assumed", f"the story says so: \u201c{said[:200]}\u201d"))
+            merges.append(MergeEntry(node.id, None, name, "assumed", f"the story says so: \u201c{said[:200]}\u201d"))
     return merges

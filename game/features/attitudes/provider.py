@@ -9,7 +9,7 @@ A line weighs more the further the person stands from NEUTRAL, so a short budget
 
 from __future__ import annotations
 
-from game.mind.attitude import AttitudeBook
+from game.features.attitudes.model import AttitudeBook
 from game.mind.sections import ContextQuery, Section, SectionLine
 
 NAME = "RELATIONSHIP"

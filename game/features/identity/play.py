@@ -1,6 +1,6 @@
 """What a merge in play changes besides the save's tables: the tiers it moves, and what the player knows.
 
-A "yes" to "is the stranger Maud?" folds the stranger's attitude into Maud's (``game.mind.merging``,
+A "yes" to "is the stranger Maud?" folds the stranger's attitude into Maud's (``game.features.identity.merging``,
 inside the turn's transaction). If that moves how Maud stands toward the player (NEUTRAL to UNFRIENDLY),
 the turn says so the way a told turn does: an ``AttitudeChanged`` event with the story's line when she is
 on stage, the line stored at the end of the answer's narration (``MergeTiers``, a ``MergeSaid``: the
@@ -11,7 +11,7 @@ the tier the player knew: the kept person's as the game stood before the answer 
 relations implied); "after" is theirs as the fold leaves it.
 
 The answer's turn stores the scene as it is after the merge: what the player knew of the stranger is
-known of Maud (``merge_traces.fold_known``), so she is someone the player has met and heard of, and the
+known of Maud (``traces.fold_known``), so she is someone the player has met and heard of, and the
 stranger's ID is known no more.
 """
 
@@ -20,14 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from game.features.attitudes.model import AttitudeBook
+from game.features.feature import TierChange
+from game.features.identity.traces import fold_known
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
-from game.mind.attitude import AttitudeBook
-from game.mind.attitude_turn import TierChange
-from game.mind.merge_traces import fold_known
-from game.store.identity import MergeReport
-from game.store.pending import IdentityMerge
+from game.store.merge_log import MergeEntry, MergeReport
 from game.world.scene import SceneState
 from game.world.tiers import TIERS, Tier
 
@@ -37,7 +36,7 @@ Asked by the commit step inside the turn's transaction, after the merges; the tu
 ends with it, so the save says what the screen said and undo takes it back with the turn."""
 
 
-def tiers_before(merges: Sequence[IdentityMerge], book: AttitudeBook, graph: GraphIndex) -> dict[str, Tier]:
+def tiers_before(merges: Sequence[MergeEntry], book: AttitudeBook, graph: GraphIndex) -> dict[str, Tier]:
     """The kept person's tier, by node ID, for each merge that folds one node into another."""
     found: dict[str, Tier] = {}
     for merge in merges:
@@ -83,7 +82,7 @@ class MergeTiers:
         return any(normalize_name(name) in here for name in kept.names)
 
 
-def known_after(merges: Sequence[IdentityMerge], scene: SceneState, graph: GraphIndex) -> SceneState:
+def known_after(merges: Sequence[MergeEntry], scene: SceneState, graph: GraphIndex) -> SceneState:
     """``scene`` with what the player knows of each merged person known of the kept one."""
     known = scene.known
     for merge in merges:

@@ -13,13 +13,13 @@ felt, and does not greet the player as a stranger again. The rules (pure, over r
   for more, and neither is thrown away); the histories are interleaved in turn order, and an entry
   "merged with NAME (turn N)" records the union. One recorded: the kept NPC has it (a merged one's with
   that entry). Neither: nothing is written (the attitude still follows the relations, now united). The
-  graph is then kept in agreement with the tier as an attitude turn keeps it (``attitude_turn``).
+  graph is then kept in agreement with the tier as an attitude turn keeps it (``game.features.attitudes.step``).
 - Said: the union; for a key both said, the earlier turn (a first meeting stays the first). Anyone's
-  revelation key naming the merged person names the kept one (``merge_traces``).
-- What else names the merged person (the gossip log, open questions of identity): ``merge_traces``.
+  revelation key naming the merged person names the kept one (``traces``).
+- What else names the merged person (the gossip log, open questions of identity): ``traces``.
 - The merged NPC's rows are removed.
 
-``fold_minds`` decides the fold; ``game.mind.merging`` merges people with it, in one transaction.
+``fold_minds`` decides the fold; ``game.features.identity.merging`` merges people with it, in one transaction.
 """
 
 from __future__ import annotations
@@ -28,14 +28,18 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from game.graph.index import GraphIndex
-from game.graph.models import Node
-from game.graph.ports import GraphWrites
-from game.graph.upsert import UpsertExecution
-from game.mind.attitude import TABLE as ATTITUDES
-from game.mind.attitude import Attitude, AttitudeBook, Change, baseline
-from game.mind.attitude_turn import TierChange, agree, agreement_call
-from game.mind.memory import (
+from game.features.attitudes.model import TABLE as ATTITUDES
+from game.features.attitudes.model import Attitude, AttitudeBook, Change, baseline
+from game.features.attitudes.step import agreement_call
+from game.features.feature import TierChange
+from game.features.identity.traces import (
+    renamed_key,
+    repoint_gossip,
+    repoint_questions,
+    repoint_scene,
+    said_of,
+)
+from game.features.memories.book import (
     MEMORY_TABLE,
     SAID_TABLE,
     Memory,
@@ -44,7 +48,11 @@ from game.mind.memory import (
     memory_from_row,
     said_row,
 )
-from game.mind.merge_traces import renamed_key, repoint_gossip, repoint_questions, repoint_scene, said_of
+from game.graph.index import GraphIndex
+from game.graph.models import Node
+from game.graph.ports import GraphWrites
+from game.graph.rule_calls import apply_rule_call
+from game.graph.upsert import UpsertExecution
 from game.store.database import SaveDatabase
 from game.store.mind_fold import AttitudeFold, FoldedMind, MindSummary, rows_where
 from game.store.rows import RowWrite
@@ -198,7 +206,7 @@ async def fold_minds(db: SaveDatabase, kept: Node, merged: Node, turn: int, sett
 async def _agreement(db: SaveDatabase, kept: Node, after: Attitude | None, held: Attitude | None,
                      turn: int) -> tuple[GraphWrites, Tier | None]:
     """The graph writes keeping the kept NPC's relations toward the player (now the merged one's too) in
-    agreement with their attitude's tier, as an attitude turn makes them (``attitude_turn``), and that tier
+    agreement with their attitude's tier, as an attitude turn makes them (``game.features.attitudes.step``), and that tier
     (``after``'s, or with nothing recorded what the united relations imply; None: no player, no person).
 
     Judged on a small index of the kept NPC, the player and the kept NPC's open relations; only when the
@@ -218,4 +226,4 @@ async def _agreement(db: SaveDatabase, kept: Node, after: Attitude | None, held:
     call = agreement_call(graph, GraphWrites(), [after], tiers)
     execution = UpsertExecution(graph, await db.vocabulary(), turn, rng=random.Random(f"merge:{kept.id}:{turn}"),
                                 witnesses=sorted(graph.player_ids))
-    return await agree(execution, GraphWrites(), call), after.tier
+    return await apply_rule_call(execution, GraphWrites(), call), after.tier

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from game.errors import KithError
-from game.mind.attitude import DIMENSIONS, Attitude
+from game.features.attitudes.model import DIMENSIONS, Attitude
 from game.world.tiers import LIMIT
 
 USAGE = ("Type `/relationship NAME` to see how someone stands toward you, or "

@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from game.features.identity.questions import PENDING_TABLE, PendingIdentity
 from game.graph.identity_match import IdentityDecision
 from game.graph.index import GraphIndex
 from game.graph.names import resolve_name
-from game.mind.identity_provider import IdentityProvider, next_question
-from game.mind.sections import ContextProvider
-from game.store.pending import PENDING_TABLE, IdentityMerge, PendingIdentity
+from game.store.merge_log import MergeEntry
 from game.store.rows import RowWrite
 from game.world.words import clean
 
@@ -25,24 +24,26 @@ YES = frozenset({"yes", "y", "yeah", "yep", "aye", "ay", "indeed", "sure", "same
                  "that's him", "that's her", "that's them", "that is him", "that is her", "it's him", "it's her"})
 NO = frozenset({"no", "n", "nope", "nah", "not", "different", "wrong", "it isn't", "it is not", "that's not him",
                 "that's not her", "not him", "not her"})
+ANSWERED = "Turn {turn} answered a question (is {new} {candidate}?); `undo` it to answer again."
+"""Why a telling of an answer's turn is refused (the fold would be told as a story line, and lost)."""
 MAX_ANSWER_WORDS = 6
 """A longer line is the player doing something else, not answering."""
 
 
 def decided(decisions: Sequence[IdentityDecision], turn: int,
-            taken: Iterable[str] = ()) -> tuple[list[RowWrite], list[IdentityMerge]]:
+            taken: Iterable[str] = ()) -> tuple[list[RowWrite], list[MergeEntry]]:
     """A turn's identity decisions as its writes: each question a pending row (``T-K``, skipping the IDs
     in ``taken``), each assumed identity a merge-log entry (its name is already an alias in the turn's
     graph writes)."""
     rows: list[RowWrite] = []
-    merges: list[IdentityMerge] = []
+    merges: list[MergeEntry] = []
     used = set(taken)
     for decision in decisions:
         verdict, candidate = decision.verdict, decision.verdict.candidate
         if candidate is None:
             continue
         if verdict.decision == "assume":
-            merges.append(IdentityMerge(decision.node_id, None, verdict.name, "assumed",
+            merges.append(MergeEntry(decision.node_id, None, verdict.name, "assumed",
                                         f"{candidate.evidence} (confidence {candidate.confidence:.2f})"))
         else:
             number = len(rows) + 1
@@ -56,13 +57,6 @@ def decided(decisions: Sequence[IdentityDecision], turn: int,
             )
             rows.append(pending.write())
     return rows, merges
-
-
-def identity_providers(pending: Sequence[PendingIdentity], graph: GraphIndex) -> list[ContextProvider]:
-    """The IDENTITY section when a question waits to be asked (none otherwise, so a turn without one is
-    composed exactly as before)."""
-    asking = next_question(pending, graph.nodes)
-    return [IdentityProvider(asking)] if asking is not None else []
 
 
 def follow(pending: Sequence[PendingIdentity], rows: Iterable[RowWrite]) -> list[PendingIdentity]:
@@ -107,12 +101,22 @@ def read_answer(text: str, pending: Sequence[PendingIdentity], graph: GraphIndex
     return None
 
 
-def settle(answer: Answer, turn: int) -> tuple[str, RowWrite, IdentityMerge | None]:
+def answered(rows: Iterable[RowWrite], turn: int) -> PendingIdentity | None:
+    """The question a turn kept as ``turn`` answered: the turn itself wrote it resolved (``settle``)."""
+    for write in rows:
+        if write.table == PENDING_TABLE and write.row is not None:
+            question = PendingIdentity.from_row(write.row)
+            if not question.is_open and question.resolved_turn == turn:
+                return question
+    return None
+
+
+def settle(answer: Answer, turn: int) -> tuple[str, RowWrite, MergeEntry | None]:
     """The reply, the question's row and (for "yes") the merge, for the answer kept as turn ``turn``."""
     asked = answer.pending
     how = f"the player said so at turn {turn}"
     row = asked.resolved(answer.same, turn, how).write()
     if answer.same:
-        merge = IdentityMerge(asked.candidate_id, asked.new_id, asked.new_name, "player", how)
+        merge = MergeEntry(asked.candidate_id, asked.new_id, asked.new_name, "player", how)
         return f"{asked.candidate_name} it is: {asked.new_name} and {asked.candidate_name} are one person.", row, merge
     return f"Two people, then: {asked.new_name} is not {asked.candidate_name}.", row, None

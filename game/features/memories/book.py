@@ -12,8 +12,9 @@ a context or a reply fades more slowly. Nothing is rewritten as turns pass: a tu
 forms, recalls, evicts or consolidates, never 200 rows per NPC to age them.
 
 Rows are the store's ``RowWrite``s (tables ``npc_memories`` and ``npc_said``), committed with the turn and
-undone with it. ``MemoryBook.apply`` follows the same rows in memory, so the book after a turn is exactly
-the book read back from the save.
+undone with it. The book is the memories feature's state (``PlayState.features["memories"]``, read through
+``PlayState.memories``): ``MemoryBook.from_rows`` builds it when a game opens and ``MemoryBook.apply``
+follows a turn's rows, so the book after a turn is exactly the book read back from the save.
 """
 
 from __future__ import annotations
@@ -133,6 +134,18 @@ class MemoryBook:
     memories: dict[str, dict[int, Memory]] = field(default_factory=dict)
     said: dict[str, dict[str, int]] = field(default_factory=dict)
     """NPC node ID -> the keys of what they said (``met``, ``revealed:NAME:KEY``, ``recalled``) -> turn."""
+
+    @classmethod
+    def from_rows(cls, memories: Iterable[Mapping[str, Scalar]], said: Iterable[Mapping[str, Scalar]],
+                  settings: MemorySettings | None = None) -> MemoryBook:
+        """The book the save's rows of ``npc_memories`` and ``npc_said`` make (the feature's state at opening)."""
+        book = cls(settings or MemorySettings())
+        for row in memories:
+            memory = memory_from_row(row)
+            book.memories.setdefault(memory.npc, {})[memory.seq] = memory
+        for row in said:
+            book.said.setdefault(str(row["npc"]), {})[str(row["key"])] = int(row["turn"] or 0)
+        return book
 
     def of(self, npc: str) -> list[Memory]:
         """``npc``'s memories in the order formed."""

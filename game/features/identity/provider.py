@@ -1,19 +1,19 @@
 """The IDENTITY section: a question of who someone is, for the narrator to put to the player.
 
-When a new name may be someone already known (``game.store.pending``), the next told turn asks: the
+When a new name may be someone already known (``game.features.identity.questions``), the next told turn asks: the
 offline story engine ends its narration with the question ("The sailor — is that Bram Kettle?"), and the
 model narrator's prompt gets a note to ask it at a natural moment. One question a turn, the oldest not yet
-asked; the player's answer at the following turn settles it (``game.engine.identity_answer``).
+asked; the player's answer at the following turn settles it (``game.features.identity.answers``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
+from game.features.identity.questions import PendingIdentity
 from game.graph.identity_match import question
 from game.mind.context import ComposedContext
 from game.mind.sections import ContextQuery, Section, SectionLine
-from game.store.pending import PendingIdentity
 
 IDENTITY = "IDENTITY"
 """The section's name (and the prompt's tag)."""

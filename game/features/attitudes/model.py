@@ -17,10 +17,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from game.features.attitudes.rules import relation_delta
+from game.features.feature import Delta
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.names import normalize_name
-from game.mind.attitude_rules import Delta, relation_delta
 from game.store.decoded import attitude_history, naming
 from game.store.rows import RowWrite, Scalar
 from game.world.tiers import Tier, clamp, disposition, tier_of

@@ -11,29 +11,7 @@ One table per source, so tuning the game's feel is an edit here and nowhere else
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Delta:
-    """A change to add to an attitude, and why (the reason the history shows)."""
-
-    trust: float = 0.0
-    respect: float = 0.0
-    friendliness: float = 0.0
-    reason: str = ""
-
-    def scaled(self, factor: float) -> Delta:
-        return Delta(self.trust * factor, self.respect * factor, self.friendliness * factor, self.reason)
-
-    def plus(self, other: Delta) -> Delta:
-        return Delta(self.trust + other.trust, self.respect + other.respect,
-                     self.friendliness + other.friendliness, self.reason)
-
-    def is_zero(self) -> bool:
-        return round(self.trust, 1) == 0 and round(self.respect, 1) == 0 and round(self.friendliness, 1) == 0
-
-
+from game.features.feature import Delta
 
 ACT_DELTAS: dict[str, tuple[float, float, float]] = {
     # act: (trust, respect, friendliness)
