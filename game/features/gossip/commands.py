@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Callable
 
 from game.features.feature import Handler
-from game.options import add_json_option, add_save_option, non_negative
+from game.options import add_save_command, non_negative
 
 MAX_ROUNDS = 1000
 
@@ -23,18 +23,9 @@ def _rounds(value: str) -> int:
     return number
 
 
-def _parser(actions: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str,
-            description: str) -> argparse.ArgumentParser:
-    """One of the feature's subcommands, with the options every ``kith graph`` command reads (the save, JSON)."""
-    parser = actions.add_parser(name, help=help, description=description)
-    add_save_option(parser)
-    add_json_option(parser)
-    return parser
-
-
 def add_knows_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser],
                      handler: Callable[[str, str], Handler]) -> None:
-    knows = _parser(
+    knows = add_save_command(
         actions, "knows", "what one person knows: each open relation, how they learned it, from whom, how sure",
         "Every open relation NAME knows (their own or public knowledge), oldest learned first. "
         "NAME may be 'player' for the player character.",
@@ -47,7 +38,7 @@ def add_knows_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser
 
 def add_gossip_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser],
                       handler: Callable[[str, str], Handler]) -> None:
-    gossip = _parser(
+    gossip = add_save_command(
         actions, "gossip", "run rounds of gossip between NPCs and print who learned what from whom",
         "Run N rounds of gossip as the game would between turns (every NPC can meet unless the "
         "save's scene places them). Prints each exchange; --dry-run writes nothing.",
