@@ -82,7 +82,8 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
     for name in names:
         character = turn.world.character(name)
         npc = await turn.memory.npc_id(name)
-        if character is None or npc is None:
+        # HOSTILE people say only their tier line: a grievance after "will not speak to you" is speech.
+        if character is None or npc is None or turn.rules.tier(name) == "HOSTILE":
             continue
         last = memory_view.said_turn(npc, RECALLED)
         if last is not None and turn.number - last < RECALL_GAP:

@@ -118,7 +118,8 @@ async def react_to_news(turn: Turn) -> bool:
     for name in [n for n in turn.acted_on if n in present]:
         character = world.character(name)
         hearer = await view.node(name)
-        if character is None or character.type != "individual" or hearer is None:
+        # HOSTILE people say only their tier line; the news waits until they thaw (it is told once, when said).
+        if character is None or character.type != "individual" or hearer is None or turn.rules.tier(name) == "HOSTILE":
             continue
         # Their own people by a warm tie: word of those is what moved their attitude, so it is what they say.
         warm = {e.other_end(hearer.id) for e in await view.reader.open_edges_of(hearer.id) if e.strength > 0}
