@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from chat_server import ChatServer, Text
 from llm_helpers import ir, llm_settings, relation
 
