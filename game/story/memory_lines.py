@@ -19,7 +19,7 @@ from game.story import deed_news
 from game.story.context import Turn
 from game.story.prose import fill
 from game.story.remembered import RECALLED
-from game.story.tiers import feels_like
+from game.story.tiers import feels_like, soured
 from game.world import CharacterDef
 from game.world.ir import IRAct
 from game.world.schema import MemoryLine
@@ -89,8 +89,10 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
         if last is not None and turn.number - last < RECALL_GAP:
             continue
         own = await _own_people(turn, npc)
+        sour = soured(turn, name)  # turned against the player this turn: no warm memory beside it
         candidates = [m for m in memory_view.relevant(npc)
                       if _worth_saying(m, turn.number) and feels_like(turn, name, m.valence)
+                      and not (m.valence > 0 and sour)
                       and (not m.about or m.about in own or not DEED_TAGS.intersection(m.tags))
                       and not await _made_up_for(turn, npc, m)][:CANDIDATES]
         if not candidates:
