@@ -94,6 +94,7 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
                       if _worth_saying(m, turn.number) and feels_like(turn, name, m.valence)
                       and not (m.valence > 0 and sour)
                       and (not m.about or m.about in own or not DEED_TAGS.intersection(m.tags))
+                      and not (m.heard and m.about and m.about not in own and await _deed_behind(turn, npc, m))
                       and not await _made_up_for(turn, npc, m)][:CANDIDATES]
         if not candidates:
             continue
