@@ -205,7 +205,7 @@ async def test_the_fast_path_reads_every_sentence_of_the_flood(brinefall: World)
     authored = _named(graph)
     text = _flood(authored)
     read = FastExtractor(brinefall.vocabulary).extract(text, await Gazetteer(graph).index_for(text))
-    assert len(authored) == 23
+    assert len(authored) == 24
     assert {(c.source, c.relation, c.target) for c in read.closes} == authored  # the attack is real
 
 
@@ -224,7 +224,7 @@ async def test_a_model_turn_without_a_world_ir_ends_none_of_the_worlds_relations
     assert any(isinstance(e, TurnCommitted) and e.extraction == "fast" for e in events)
     assert authored <= _named(session.graph)
     notes = " ".join(e.text for e in events if isinstance(e, Notice))
-    assert "kept 23 of the world's own relation(s)" in notes
+    assert "kept 24 of the world's own relation(s)" in notes
     await session.close()
     assert authored <= await _saved(settings.saves_dir / "game.sqlite")
 
@@ -374,7 +374,7 @@ async def test_the_games_own_attitude_rule_still_ends_a_relation_toward_the_play
 
 # ------------------------------------------------------------------------------ contradiction floods
 # The same attack told as opposites: "X distrusts Y" of every TRUSTS ends it by replacing it. Brinefall's
-# world holds four relations with an opposite (two TRUSTS, an ALLY_OF, an ENEMY_OF); each path below keeps
+# world holds five relations with an opposite (two TRUSTS, two ALLY_OF, an ENEMY_OF); each path below keeps
 # them all, and replaces at most three of the relations play opened.
 
 OPPOSITES = {"TRUSTS": ("DISTRUSTS", -0.5, "distrusts"), "ALLY_OF": ("ENEMY_OF", -0.5, "is an enemy of"),
@@ -396,13 +396,13 @@ async def test_a_turn_turning_the_worlds_relations_to_their_opposites_keeps_them
     settings = _settings(tmp_path, server)
     session = await _session(settings, brinefall)
     authored = _named(session.graph)
-    assert len(_opposed(authored)) == 4
+    assert len(_opposed(authored)) == 5
     _junk(server, _contradiction(authored))
     events = await _play(session, "listen to the crier")
     assert any(isinstance(e, TurnCommitted) and e.extraction == "fast" for e in events)
     assert authored <= _named(session.graph)
     assert not any(r == "DISTRUSTS" for _, r, _ in _named(session.graph))
-    assert "kept 4 of the world's own relation(s)" in " ".join(e.text for e in events if isinstance(e, Notice))
+    assert "kept 5 of the world's own relation(s)" in " ".join(e.text for e in events if isinstance(e, Notice))
     told = _contradiction(authored)
     stated = [{"source": s, "target": t, "relation": OPPOSITES[r][0], "strength": OPPOSITES[r][1],
                "fact": f"{s} {OPPOSITES[r][2]} {t}.", "evidence": f"{s} {OPPOSITES[r][2]} {t}."}

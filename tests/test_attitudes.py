@@ -187,7 +187,9 @@ async def test_the_provider_gives_one_relationship_line_per_person_in_focus(worl
     assert [line.about for line in section.lines] == [tibby, hob]
     first = section.lines[0]
     assert first.text.startswith("Current relationship tier: UNFRIENDLY. Trust ")
-    assert first.text.endswith("Interactions: 3.")
+    assert first.text.endswith("Interactions: 3. Cold toward the player: no warm greeting or smile from them; "
+                               "one reply has one tone.")  # the model is told what a cold tier means for tone
+    assert section.lines[1].text.endswith("Interactions: 0.")  # a NEUTRAL one has no such rule
     assert first.facts["tier"] == "UNFRIENDLY" and isinstance(first.facts["trust"], float)
     assert first.weight > section.lines[1].weight  # the stronger feeling weighs more
 

@@ -25,9 +25,9 @@ def settings_for(tmp_path: Path) -> Settings:
     return load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
 
 
-def play(tmp_path: Path, commands: list[str], save: str = "g") -> None:
+def play(tmp_path: Path, commands: list[str], save: str = "g", world: str = "brinefall") -> None:
     async def run() -> None:
-        session = await GameSession.open(settings_for(tmp_path), save=save, new=True, world="brinefall")
+        session = await GameSession.open(settings_for(tmp_path), save=save, new=True, world=world)
         try:
             await play_session(session, commands)
         finally:
@@ -121,12 +121,18 @@ def test_undo_takes_a_deed_and_its_knowers_back_exactly(tmp_path: Path) -> None:
     assert after == before
 
 
-def test_undo_across_deeds_and_their_gossip_restores_the_whole_save(tmp_path: Path) -> None:
-    """Turn by turn back over a threat and the turns its word travelled: every table as it was."""
+@pytest.mark.parametrize(("world", "start", "commands"), [
+    ("brinefall", ["n", "w"], ["threaten ambry", "e", "wait", "wait", "e", "talk to pell"]),
+    # The second world: a theft and a threat, their word to Ada and her grievance said, a confession made.
+    ("thornwick", ["w"], ["take the whistle from cob", "e", "e", "threaten brann", "w", "wait", "wait", "w",
+                          "talk to ada", "ask ada about tam"]),
+])
+def test_undo_across_deeds_and_their_gossip_restores_the_whole_save(tmp_path: Path, world: str, start: list[str],
+                                                                     commands: list[str]) -> None:
+    """Turn by turn back over deeds and the turns their word travelled: every table as it was."""
     save = tmp_path / "saves" / "g.sqlite"
-    play(tmp_path, ["n", "w"])
+    play(tmp_path, start, world=world)
     before = dump(save)
-    commands = ["threaten ambry", "e", "wait", "wait", "e", "talk to pell"]
 
     async def play_then_undo() -> None:
         session = await GameSession.open(settings_for(tmp_path), save="g")

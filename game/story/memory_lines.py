@@ -19,7 +19,7 @@ from game.story import deed_news
 from game.story.context import Turn
 from game.story.prose import fill
 from game.story.remembered import RECALLED
-from game.story.tiers import feels_like
+from game.story.tiers import feels_like, soured
 from game.world import CharacterDef
 from game.world.ir import IRAct
 from game.world.schema import MemoryLine
@@ -82,15 +82,20 @@ async def recall(turn: Turn, only: CharacterDef | None = None, chance: float = R
     for name in names:
         character = turn.world.character(name)
         npc = await turn.memory.npc_id(name)
-        if character is None or npc is None:
+        # HOSTILE people say only their tier line: a grievance after "will not speak to you" is speech.
+        if character is None or npc is None or turn.rules.tier(name) == "HOSTILE":
             continue
         last = memory_view.said_turn(npc, RECALLED)
         if last is not None and turn.number - last < RECALL_GAP:
             continue
         own = await _own_people(turn, npc)
+        sour = soured(turn, name)  # turned against the player this turn: no warm memory beside it
         candidates = [m for m in memory_view.relevant(npc)
                       if _worth_saying(m, turn.number) and feels_like(turn, name, m.valence)
-                      and (not m.about or m.about in own or not DEED_TAGS.intersection(m.tags))][:CANDIDATES]
+                      and not (m.valence > 0 and sour)
+                      and (not m.about or m.about in own or not DEED_TAGS.intersection(m.tags))
+                      and not (m.heard and m.about and m.about not in own and await _deed_behind(turn, npc, m))
+                      and not await _made_up_for(turn, npc, m)][:CANDIDATES]
         if not candidates:
             continue
         # Its own generator: whether and which memory comes up never changes the turn's other choices.
@@ -147,6 +152,23 @@ async def _deed_behind(turn: Turn, npc: str, memory: Memory) -> bool:
     wanted = "kind" if memory.valence > 0 else "harmful"
     return any(deed.actor == player.id and deed.target == memory.about and deed.valence == wanted
                for deed, _ in book.known_by(npc))
+
+
+async def _made_up_for(turn: Turn, npc: str, memory: Memory) -> bool:
+    """Whether ``memory`` is a grievance of a harm done to someone else that ``npc`` knows the player has
+    since said sorry for, every such harm of theirs: Hob, told of Tibby's apology (and saying "That's
+    something"), does not bring up "I heard what you did to Tibby" ninety turns on as if it were not."""
+    if memory.valence >= 0 or not memory.about:
+        return False
+    book = deed_news.book_of(turn)
+    player = await turn.rules.view.node(turn.world.player_name)
+    if book is None or player is None:
+        return False
+    known = book.known_by(npc)
+    told = {deed.deed_id for deed, _ in known}
+    harms = [deed for deed, _ in known if deed.actor == player.id and deed.target == memory.about
+             and deed.valence == "harmful" and deed.turn <= memory.turn]
+    return bool(harms) and all(any(a.deed_id in told for a in book.amends(harm)) for harm in harms)
 
 
 def _line(turn: Turn, character: CharacterDef, memory: Memory, deed: bool) -> MemoryLine | None:

@@ -92,6 +92,19 @@ def warms(turn: Turn, character: CharacterDef, effects: Effects) -> bool:
     return opened or raised
 
 
+def soured(turn: Turn, name: str) -> bool:
+    """Whether ``name`` is cold toward the player, was wronged by them this very turn (a threat, an
+    accusation...), or has just turned against them (the captain marking you as trouble): their warm
+    word about good news would then contradict what the story just told."""
+    if turn.rules.tier(name) in COLD_TIERS:
+        return True
+    wronged = [a for a in turn.log.attitudes if a.name == name]
+    if sum(a.trust + a.friendliness for a in wronged) < 0:
+        return True
+    player = {turn.world.player_name, "player"}
+    return any(r.source == name and r.target in player and r.strength < 0 for r in turn.log.relations)
+
+
 def feels_like(turn: Turn, name: str, valence: float) -> bool:
     """Whether a memory of this ``valence`` fits how ``name`` stands toward the player now: someone cold
     does not bring up a kindness of yours, nor a friend a grievance (NEUTRAL may bring up either)."""

@@ -21,7 +21,7 @@ from game.story import deed_news
 from game.story.context import Turn
 from game.story.prose import fill
 from game.story.resolve import character_named
-from game.story.tiers import COLD_TIERS
+from game.story.tiers import soured
 from game.world import CharacterDef
 from game.world.ir import IRRelation
 from game.world.schema import Item, NewsLine
@@ -118,7 +118,8 @@ async def react_to_news(turn: Turn) -> bool:
     for name in [n for n in turn.acted_on if n in present]:
         character = world.character(name)
         hearer = await view.node(name)
-        if character is None or character.type != "individual" or hearer is None:
+        # HOSTILE people say only their tier line; the news waits until they thaw (it is told once, when said).
+        if character is None or character.type != "individual" or hearer is None or turn.rules.tier(name) == "HOSTILE":
             continue
         # Their own people by a warm tie: word of those is what moved their attitude, so it is what they say.
         warm = {e.other_end(hearer.id) for e in await view.reader.open_edges_of(hearer.id) if e.strength > 0}
@@ -138,7 +139,7 @@ async def react_to_news(turn: Turn) -> bool:
                 continue
             lines = character.news if pool == "own" else world.section.news
             for deed, row in deeds:
-                if deed.valence == "kind" and _soured(turn, character.name):
+                if deed.valence == "kind" and soured(turn, character.name):
                     continue
                 names = await view.reader.get_nodes([deed.target, *([row.source] if row.source else [])])
                 target = names.get(deed.target)
@@ -172,7 +173,7 @@ async def _tell_relation(turn: Turn, character: CharacterDef, lines: list[NewsLi
     if hearer is not None and deed_news.said_as_deed(turn, hearer, about.id, edge.valid_at):
         play.story.news_told.append(key)  # heard as the deed that made it: said once, already
         return False
-    if edge.strength >= 0 and _soured(turn, character.name):
+    if edge.strength >= 0 and soured(turn, character.name):
         return False  # good news is not warmly remarked on by someone you have just wronged, or who is cold
     line = _line(turn, lines, edge, about)
     if line is None:
@@ -195,19 +196,6 @@ def _variants(texts: list[str], told_by_subject: bool) -> list[str]:
         return texts
     return [text for text in texts if "{teller}" not in text] or [
         re.sub(r'(^|[".!?] *)\{teller\}', r"\1Someone", text).replace("{teller}", "someone") for text in texts]
-
-
-def _soured(turn: Turn, name: str) -> bool:
-    """Whether ``name`` is cold toward the player, was wronged by them this very turn (a threat, an
-    accusation...), or has just turned against them (the captain marking you as trouble): their warm
-    word about good news would then contradict what the story just told."""
-    if turn.rules.tier(name) in COLD_TIERS:
-        return True
-    wronged = [a for a in turn.log.attitudes if a.name == name]
-    if sum(a.trust + a.friendliness for a in wronged) < 0:
-        return True
-    player = {turn.world.player_name, "player"}
-    return any(r.source == name and r.target in player and r.strength < 0 for r in turn.log.relations)
 
 
 def _has_news_lines(turn: Turn) -> bool:

@@ -13,6 +13,9 @@ from game.features.attitudes.model import AttitudeBook
 from game.mind.sections import ContextQuery, Section, SectionLine
 
 NAME = "RELATIONSHIP"
+COLD_TONE = " Cold toward the player: no warm greeting or smile from them; one reply has one tone."
+"""Said after a cold tier (issue 23: a model smiled "What can the Guild do for you?" at someone who had
+just turned on the player), so the narration stays in the tier it is told."""
 
 
 class AttitudeProvider:
@@ -35,7 +38,8 @@ class AttitudeProvider:
             attitude = self.book.of(graph, node)
             text = (f"Current relationship tier: {attitude.tier}. Trust {attitude.trust:g}/100, "
                     f"respect {attitude.respect:g}/100, friendliness {attitude.friendliness:g}/100. "
-                    f"Interactions: {attitude.interactions}.")
+                    f"Interactions: {attitude.interactions}."
+                    f"{COLD_TONE if attitude.tier in ('UNFRIENDLY', 'HOSTILE') else ''}")
             weight = round(0.5 + min(abs(attitude.disposition), 100.0) / 200.0, 3)
             lines.append(SectionLine(about=node_id, text=text, weight=weight, facts={
                 "tier": attitude.tier, "trust": attitude.trust, "respect": attitude.respect,

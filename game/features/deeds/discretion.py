@@ -38,3 +38,18 @@ def owned_up(book: DeedBook, deed: Deed) -> bool:
         return True
     return any(other.act == CONFESS and other.actor == deed.actor and other.turn >= deed.turn
                for other in (book.deeds.get(d) for d in book.confessions.get(deed.actor, ())) if other is not None)
+
+
+def bought(graph: GraphIndex, deed: Deed, teller: str) -> bool:
+    """Whether ``teller`` took the bribe ``deed`` offered them: it won them over (a warm relation toward the
+    player opened that very turn). A bribe taken shames its taker, who does not volunteer it (Maud, paid,
+    told Kestrel "you tried to bribe her"); one refused is the refuser's to tell (Fenn)."""
+    if deed.act != "bribe" or deed.target != teller:
+        return False
+    for edge_id in graph.adjacent(teller):
+        edge = graph.open_edges.get(edge_id)
+        if edge is not None and edge.source == teller and edge.target in graph.player_ids \
+                and edge.strength > 0 and edge.valid_at == deed.turn:
+            return True
+    return False
+

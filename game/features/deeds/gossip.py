@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 
-from game.features.deeds.discretion import close_people, withholds
+from game.features.deeds.discretion import bought, close_people, withholds
 from game.features.deeds.model import Deed, DeedBook, DeedHow, DeedKnowing, keep_better
 from game.features.deeds.rules import APOLOGY, is_news
 from game.features.gossip import ATTEMPTS_PER_EXCHANGE, GossipSettings, candidate_pairs
@@ -74,7 +74,7 @@ def best_deed(book: DeedBook, learned: Mapping[tuple[str, str], DeedKnowing], gr
         heard = learned.get((deed_id, listener)) or book.knowing(deed_id, listener)
         if confidence < settings.floor or (heard is not None and heard.confidence >= confidence):
             continue
-        if withholds(deed, teller, teller_close, book):
+        if withholds(deed, teller, teller_close, book) or bought(graph, deed, teller):
             continue
         if deed.act == APOLOGY and not _knows_harm(book, learned, graph, deed, listener):
             continue  # sorry for what? It comes with the harm (``amends_told``), or after it
