@@ -54,7 +54,7 @@ class LLMSettings(BaseModel):
     """Character lookups the narrator may make in one turn before it must tell the turn (0: none)."""
     tools: bool = True
     """``false`` sends no tools at all (for servers that refuse them, e.g. llama-server without
-    ``--jinja``): the narrator tells turns without lookups and memory is recorded from the World IR."""
+    ``--jinja``): the narrator tells turns without lookups and the graph update reads the World IR alone."""
     extractor_steps: int = Field(default=4, ge=1, le=16)
     """Replies the extractor may take to record the turn (a rejected call costs one)."""
     repair_attempts: int = Field(default=2, ge=0, le=8)

@@ -21,6 +21,16 @@ def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for scripts instead of text")
 
 
+def add_save_command(actions: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str,
+                     description: str) -> argparse.ArgumentParser:
+    """A ``kith graph`` subcommand that reads one save and may print JSON: the two options every such
+    command has, added the one way (``--save``, ``--json``)."""
+    parser = actions.add_parser(name, help=help, description=description)
+    add_save_option(parser)
+    add_json_option(parser)
+    return parser
+
+
 def non_negative(value: str) -> int:
     """A turn (or a count): a whole number from 0 to ``MAX_TURN``; larger would overflow SQLite's integers."""
     from game.graph.models import MAX_TURN  # pydantic loads for the commands that take a number only

@@ -1,7 +1,7 @@
 """The model's prompt holds the context's sections for the people present, within the budget: [MEMORY] and
 [RELATIONSHIP] lines in each person's mind block (the attitude provider is the game's own; a test-only
 MEMORY provider gives each person as many memories as a case needs, and one case uses the game's own
-memories, formed by an earlier turn of the same session), [KNOWLEDGE] blocks, the relationship memory beside
+memories, formed by an earlier turn of the same session), [KNOWLEDGE] blocks, the relationship graph beside
 them. Real parts: a save on disk, the openai client against the local chat server, the recorded request it
 received."""
 

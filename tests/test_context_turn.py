@@ -15,9 +15,9 @@ from helpers.saves import empty_old_save, migration_of
 
 from game.config import Settings, load_settings
 from game.engine.events import MetaOutput, TurnCommitted
-from game.engine.mind_commands import relation_sentence
 from game.engine.mind_context import ContextInputs, default_providers
 from game.engine.session import GameSession
+from game.features.gossip.knowledge_command import relation_sentence
 from game.graph.index import GraphIndex
 from game.mind.context import ComposedContext, ComposedSection
 from game.mind.sections import ContextProvider, ContextQuery, Section, SectionLine

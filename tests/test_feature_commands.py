@@ -70,3 +70,15 @@ def test_the_built_in_notes_are_commands_of_the_registry_and_in_help() -> None:
     assert default_registry().command_owner("memory") is default_registry().feature("notes")
     assert parse_meta("/note terse") is not None and parse_meta("note the time") is None
     assert "`/memory [TEXT|clear]`" in help_text() and "`/note [TEXT|clear]`" in help_text()
+
+
+def test_knowledge_is_the_gossip_features_command_and_in_help() -> None:
+    gossip = default_registry().feature("gossip")
+    assert default_registry().command_owner("knowledge") is gossip and gossip.changes_graph
+    assert parse_meta("/knowledge Hob add Lise FEARS Dace") is not None
+    assert parse_meta("knowledge is power") is None  # bare, it is a word of the story
+    assert "`/knowledge NAME add SUBJECT PREDICATE OBJECT` teaches them a fact (`undo` takes it back)" in help_text()
+    assert help_text().count("/knowledge NAME`") == 1  # listed once, as the feature's line
+    without = Registry()
+    without.register_feature(Waving())
+    assert parse_meta("/knowledge Hob", without) is None  # a game without gossip has no such command

@@ -88,7 +88,7 @@ def test_a_secret_between_absent_people_is_not_in_the_prompt_until_word_reaches_
     before = _system(_turn(settings, server, "ask Edda about Tobin"))
     assert SECRET not in before  # Tobin and Wren are elsewhere; nobody on stage knows
     edda = _block(before, "Edda Marsh")
-    # A fact the relationship memory states is named by its people and relation in a knower's block.
+    # A fact the relationship graph states is named by its people and relation in a knower's block.
     assert ("- [+] **Tobin Hale** → **Edda Marsh** (SERVES): Tobin Hale has trimmed Edda Marsh's wicks for three "
             "winters.") in before[before.index("<npc-context>"):before.index("</npc-context>")]
     assert "- Tobin Hale → Edda Marsh (SERVES): sure" in edda

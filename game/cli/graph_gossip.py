@@ -85,5 +85,5 @@ def _text(rows: list[dict[str, Any]], rounds: int, dry_run: bool) -> str:
         lines.append(f"round {row['round']}: {row['teller']} told {row['listener']}: {row['fact']}")
         lines.append(f"      {row['how']}, confidence {row['confidence']:.2f}")
     tail = "Dry run: nothing was written." if dry_run else "Written to the save."
-    lines.append(f"{len(rows)} telling{'s' if len(rows) != 1 else ''} in {rounds} round{plural}. {tail}")
+    lines.append(f"{len(rows)} exchange{'s' if len(rows) != 1 else ''} in {rounds} round{plural}. {tail}")
     return "\n".join(lines)

@@ -88,7 +88,7 @@ async def upsert(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(f"{label} is not valid JSON ({error}); nothing was written") from error
     async with open_save(args, settings, create=True) as db:
         turn = args.turn if args.turn is not None else await db.latest_turn()
-        # Many calls read the save thousands of times: load it into memory once (as import does) instead
+        # Many calls read the save thousands of times: load it as a graph index once (as import does) instead
         # of a query per name. A few calls read through the indexes, which is cheaper on a long game.
         reader: GraphReader = await db.load_graph_index() if len(calls) > INDEX_FROM_CALLS else db.graph
         judged: NodeSource | None = None
@@ -257,7 +257,7 @@ async def load_lines(db: SaveDatabase, lines: list[ImportLine], summary: ImportS
     # SQLite gets a larger page cache for this connection, so index pages stay in memory while tens of
     # thousands of rows go in.
     await db.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
-    # The save as it is, in memory: each line reads what earlier lines wrote without a query.
+    # The save as it is, held by the loader: each line reads what earlier lines wrote without a query.
     loader = await bulk_commit.bulk_loader(db, await db.vocabulary(), random.Random(random.SystemRandom().getrandbits(64)))
     versions = sum(len(edges) for line in lines  # about how many versions the file writes (a bad line counts none)
                    if isinstance(line.call, dict) and isinstance(edges := line.call.get("edges"), list))

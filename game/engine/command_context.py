@@ -10,8 +10,11 @@ commands) may do.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from game.features.feature import CommandReach
 
 if TYPE_CHECKING:
     from game.config import Settings
@@ -19,7 +22,6 @@ if TYPE_CHECKING:
     from game.engine.tellings import Tellings
     from game.features.attitudes.model import AttitudeView
     from game.features.attitudes.relationship import RelationshipRequest
-    from game.features.feature import CommandReach
     from game.graph.index import GraphIndex
     from game.graph.models import Node
     from game.graph.ports import GraphWrites
@@ -74,6 +76,22 @@ class Asking(Protocol):
     """The restore the player was asked to confirm, and at which turn."""
 
 
+@dataclass(frozen=True)
+class KeptTurn:
+    """Graph writes a feature's command keeps as a turn of its own (``GraphReach.keep_as_turn``), and what
+    the player typed, as ``undo`` names it."""
+
+    text: str
+    writes: GraphWrites
+
+
+class FeatureCommandReach(CommandReach, Protocol):
+    """The reach a feature's command is handed, as the engine sees it: what the command kept, if anything."""
+
+    kept: KeptTurn | None
+    """The turn the command keeps, committed with its reply once it returns (``meta_commands.run``)."""
+
+
 class CommandContext(GameView, Asking, Protocol):
     """A command's whole reach: what it reads, and the game's own operations it may ask for."""
 
@@ -92,7 +110,7 @@ class CommandContext(GameView, Asking, Protocol):
     async def restart(self, keep: str) -> None: ...
     async def undo(self) -> str: ...
     async def set_verbose(self, verbose: bool) -> None: ...
-    def feature_reach(self, name: str) -> CommandReach: ...
+    def feature_reach(self, name: str) -> FeatureCommandReach: ...
     def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]: ...
     async def commit_command(self, text: str, reply: str, kind: str,
                              writes: GraphWrites | None = None) -> list[Event]: ...

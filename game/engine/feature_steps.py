@@ -3,7 +3,7 @@ run after the turn's graph writes, in registration order.
 
 Each feature's rows join the turn's other rows, and the knower rows it adds join the turn's graph writes
 (which the next feature's step then reads), so they are written in the turn's one transaction and undone
-with it; the features' in-memory states move only once the commit succeeded (``apply_rows``).
+with it; the features' states in play move only once the commit succeeded (``apply_rows``).
 """
 
 from __future__ import annotations
@@ -34,8 +34,6 @@ class FeatureTurn:
     attitudes: tuple[tuple[str, Delta], ...] = ()
     covered: tuple[tuple[str, str], ...] = ()
     """Relation news the features' attitude changes stand for (``StepResult.covered``)."""
-    writes: GraphWrites | None = None
-    """The turn's graph writes with the knower rows the steps so far added (None: they added none)."""
     memories: tuple[HeardDeed, ...] = ()
     """Deeds heard of this turn, for the memory step (``StepResult.memories``)."""
     tiers: tuple[TierChange, ...] = ()
@@ -48,25 +46,26 @@ async def after_turn(feature: Feature, so_far: FeatureTurn, states: Mapping[str,
                      graph: GraphIndex, writes: GraphWrites, world_ir: WorldIR | None, places: Mapping[str, str],
                      present: Iterable[str], tuning: TurnTuning,
                      said: Mapping[str, Mapping[str, int]] | None = None, context: ComposedContext | None = None,
-                     execution: UpsertExecution | None = None) -> FeatureTurn:
+                     execution: UpsertExecution | None = None) -> tuple[FeatureTurn, GraphWrites]:
     """``feature``'s step for this turn (one of a told turn's steps, in registration order), added to what
     the features before it added (``said``: what each NPC has said to the player, ``TurnFacts.said``;
     ``context``: what the narrator was told). ``execution``: the turn's extraction, which runs the step's
     ``agreement`` and the judgements of new names (None: the turn extracted nothing, and a rule's call is not run
-    either)."""
+    either). Returned beside it: the turn's graph writes with the knower rows and the agreement the step
+    added (``writes`` itself when it added none), which the turn's draft holds from then on, so the next
+    feature's step reads them."""
     facts = TurnFacts(turn, graph, writes, world_ir, places, frozenset(present), tuning.seed,
                       tuning.features.get(feature.name), states.get(feature.name), said=said or {},
                       attitudes=so_far.attitudes, covered=so_far.covered, context=context, execution=execution)
     step = await feature.after_turn(facts)
-    grown = so_far.writes
     if step.knowings:
-        grown = writes.copy()
-        grown.knowings.update(step.knowings)
+        writes = writes.copy()
+        writes.knowings.update(step.knowings)
     if step.agreement and execution is not None:
-        grown = await apply_rule_call(execution, grown or writes, step.agreement)
+        writes = await apply_rule_call(execution, writes, step.agreement)
     return FeatureTurn((*so_far.rows, *step.rows), (*so_far.attitudes, *step.attitudes),
-                       (*so_far.covered, *step.covered), grown, (*so_far.memories, *step.memories),
-                       (*so_far.tiers, *step.tiers), (*so_far.merges, *step.merges))
+                       (*so_far.covered, *step.covered), (*so_far.memories, *step.memories),
+                       (*so_far.tiers, *step.tiers), (*so_far.merges, *step.merges)), writes
 
 
 def apply_rows(states: Mapping[str, Any], rows: Sequence[RowWrite], registry: Registry | None = None) -> dict[str, Any]:

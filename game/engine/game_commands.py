@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from game.engine.events import Event
-from game.engine.feature_commands import FeatureReach
+from game.engine.feature_commands import FeatureReach, GraphFeatureReach
 from game.engine.game_parts import GameParts, GameReads
 from game.engine.known_names import heard_of, not_named
 from game.engine.opening import read_play_state
@@ -43,6 +43,8 @@ class GameCommands(GameReads):
 
     def feature_reach(self, name: str) -> FeatureReach:
         """What the feature ``name``'s meta commands may use of this game (``CommandReach``)."""
+        if self.registry.feature(name).changes_graph:
+            return GraphFeatureReach(self._db, self, self.features.get(name), self.reload, self._known_person)
         return FeatureReach(self._db, self.turn, self.features.get(name), self.reload, self._known_person)
 
     async def _known_person(self, name: str) -> Node:

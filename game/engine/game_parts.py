@@ -77,7 +77,7 @@ class GameReads:
 
     @property
     def graph(self) -> GraphIndex:
-        """The current graph (open versions), in memory; read it, never write it."""
+        """The current graph (open versions): the graph index; read it, never write it."""
         return self._pipeline.state.graph
 
     @property

@@ -12,6 +12,8 @@ import re
 from typing import TYPE_CHECKING
 
 from game.engine.player_view import known_ids
+from game.errors import KithError
+from game.graph.models import Node
 from game.graph.names import NameMatch, normalize_name, resolve_name
 from game.text import did_you_mean
 
@@ -36,6 +38,15 @@ async def heard_of(session: KnownWorld, name: str) -> NameMatch:
         if candidates:
             return resolve_name(spelled, candidates)
     return resolve_name(name, [])
+
+
+async def person(session: KnownWorld, name: str) -> Node:
+    """The one person the player has met or heard of that ``name`` means, or a ``KithError`` saying why
+    not, in the same words as ``/graph NAME``."""
+    match = await heard_of(session, name)
+    if match.node is None:
+        raise KithError(not_named(session, name, match))
+    return match.node
 
 
 def not_named(session: KnownWorld, name: str, match: NameMatch) -> str:

@@ -12,13 +12,13 @@ from game.registry import Registry, default_registry
 
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
-    "help", "graph", "why", "mind", "knowledge", "relationship",
+    "help", "graph", "why", "mind", "relationship",
     *("retry", "continue", "swipe", "edit", "edit-input", "story"),
 }
-SLASHED_ONLY = frozenset({"graph", "why", "mind", "knowledge", "relationship",
+SLASHED_ONLY = frozenset({"graph", "why", "mind", "relationship",
                           "swipe", "edit", "edit-input", "story"})
 """Words that are commands only after a ``/``: bare, they are ordinary words of the story. So is every
-command a feature adds (``Feature.meta_commands``: ``/memory``, ``/note``...)."""
+command a feature adds (``Feature.meta_commands``: ``/knowledge``, ``/memory``, ``/note``...)."""
 
 _HELP_SOURCE = """\
 **Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
@@ -39,8 +39,7 @@ to the story as written.
 
 **People.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
 `/why NAME` shows those relations with the turns that produced them; `/mind NAME` what the narrator was told
-about NAME this turn, section by section; `/knowledge NAME` what NAME knows, and
-`/knowledge NAME add SUBJECT PREDICATE OBJECT` teaches them a fact (`undo` takes it back); `/relationship NAME`
+about NAME this turn, section by section; `/relationship NAME`
 how NAME regards you (trust, respect, friendliness, tier), and `/relationship NAME set trust|respect|friendliness
 VALUE` sets one.
 """

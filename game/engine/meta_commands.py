@@ -40,8 +40,14 @@ async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Ev
         if owner is None:  # parse_meta read it with another registry's commands
             yield MetaOutput(f"There is no command /{command.word} in this game. Type `help` to list them.", "help")
             return
-        reply = await owner.meta_handler(command.word)(session.feature_reach(owner.name), command.argument)
-        yield MetaOutput(reply, command.word)
+        reach = session.feature_reach(owner.name)
+        reply = await owner.meta_handler(command.word)(reach, command.argument)
+        if reach.kept is None:
+            yield MetaOutput(reply, command.word)
+            return
+        # Kept as a turn of its own: a front end sees the turn go up (and its undo takes the line back).
+        for event in await session.commit_command(reach.kept.text, reply, command.word, reach.kept.writes):
+            yield event
     except KithError as error:
         yield MetaOutput(error.message, command.word)
 
@@ -299,14 +305,6 @@ async def _mind(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput(await mind_commands.mind(session, argument), "mind")
 
 
-async def _knowledge(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    adding = mind_commands.parse_add(argument)
-    if adding is None:
-        yield MetaOutput(await mind_commands.knowledge(session, argument), "knowledge")
-        return
-    # Kept as a turn of its own: a front end sees the turn go up (and its undo takes the line back).
-    for event in await mind_commands.add_knowledge(session, *adding):
-        yield event
 async def _relationship(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """`/relationship NAME` shows an attitude; `... set DIMENSION VALUE` sets it as a turn of its own."""
     request = parse_relationship(argument)
@@ -346,6 +344,6 @@ def how_read(edge: Edge) -> str:
 _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
-    "mind": _mind, "knowledge": _knowledge, "relationship": _relationship,
+    "mind": _mind, "relationship": _relationship,
     **telling_commands.HANDLERS,
 }

@@ -1,4 +1,4 @@
-"""A game as memory holds it between turns (``PlayState``): what the next turn starts from.
+"""A game as the session holds it between turns (``PlayState``): what the next turn starts from.
 
 Kept apart from the pipeline (``game.engine.turn``) because everything that reads or builds a game's state
 (opening a save, the steps of a turn, the commit, a telling) needs it, and none of them needs the pipeline.
@@ -23,12 +23,12 @@ from game.world.scene import SceneState
 ATTITUDES, MEMORIES = AttitudesFeature.name, MemoriesFeature.name
 """The two features whose states every narrator reads (how people regard the player, what they remember)."""
 HISTORY_TURNS = 24
-"""How many recent turns a narrator sees (and the session keeps in memory)."""
+"""How many recent turns a narrator sees (and the session keeps at hand)."""
 
 
 @dataclass
 class PlayState:
-    """A game as it stands in memory after its last stored turn: what the next turn starts from."""
+    """A game as it stands in play after its last stored turn: what the next turn starts from."""
 
     graph: GraphIndex
     scene: SceneState

@@ -95,7 +95,7 @@ class PlayerMap:
 
 async def player_map(game: MapSource, *, history: bool, at_turn: int | None = None) -> PlayerMap:
     """The map of ``game``: every version of every edge from the save with ``history`` (ended relations,
-    the past, a name's history), else the open ones the session holds in memory, which cost no reads. Its
+    the past, a name's history), else the open ones the session's graph index holds, which cost no reads. Its
     stage is who was on stage after ``at_turn`` (now, when None), so the past is centred on its own scene."""
     if history:
         nodes, edges = await game.all_nodes(), await game.all_edges()

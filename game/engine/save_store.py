@@ -5,7 +5,7 @@ the turn's row, graph writes, logged exchanges and rows (``SaveDatabase.start_tu
 person's mind folded into the kept one's (``Registry.merge_people``); what the story says of the tiers the
 merges moved (the turn's ``MergeSaid``), which ends the turn's narration; then the scene after it
 (``end_turn``). All of it is journaled at the turn, so undo takes the whole turn back. When people were
-folded together, memory cannot follow by applying the turn (the merge removed and re-pointed rows), so the
+folded together, the game in play cannot follow by applying the turn (the merge removed and re-pointed rows), so the
 step reads the game back and hands it to the pipeline: nothing below the session calls up into it.
 """
 

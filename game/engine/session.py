@@ -197,7 +197,7 @@ class GameSession(GameReads):
         return await self._db.pending_extraction()
 
     async def all_nodes(self) -> list[Node]:
-        """Every node of the save: the graph's history views (the in-memory ``graph`` holds the present)."""
+        """Every node of the save: the graph's history views (the graph index, ``graph``, holds the present)."""
         return await self._db.all_nodes()
 
     async def all_edges(self) -> list[Edge]:

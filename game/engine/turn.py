@@ -5,11 +5,11 @@ IR, extract, each feature's after-turn step (word travelling among them), attitu
 one commit (``game.engine.turn_commit``) stores it and derives what the front ends are told. A command kept
 as a turn and an answer to a question a feature asked are finished turns too, committed the same way.
 
-The same pipeline runs a game on disk and a game in memory. Only the storage step differs, so it is
+The same pipeline runs a game on disk and a game without a save. Only the storage step differs, so it is
 pluggable (``TurnStore``): ``GameSession`` commits the turn row, the graph writes and the scene in ONE
-SQLite transaction; the tests' in-memory playthrough keeps them in lists. Either way nothing of a turn
+SQLite transaction; the tests' playthrough without a save keeps them in lists. Either way nothing of a turn
 exists outside its draft until the store has it, so a failure or a cancellation at any step leaves the
-game exactly as it was, and memory (``PlayState``) changes only after the store succeeded.
+game exactly as it was, and the game in play (``PlayState``) changes only after the store succeeded.
 
 Meta commands (undo, save, ...) are not story turns; the session handles them before this pipeline.
 """
@@ -196,8 +196,8 @@ class TurnPipeline:
             yield event
 
     async def commit(self, finished: FinishedTurn, *, timed: bool = False) -> list[Event]:
-        """The one commit of every kind of turn: stored, shielded (once the store starts it finishes), memory
-        following only what was kept; returns what the front ends are told of it (``committed_events``).
+        """The one commit of every kind of turn: stored, shielded (once the store starts it finishes), the game
+        in play following only what was kept; returns what the front ends are told of it (``committed_events``).
         ``timed``: the commit's time joins the turn's timings (a told turn's)."""
         started = time.perf_counter()
         graph = self.state.graph  # the graph the turn is applied to (a fold may replace the state after)

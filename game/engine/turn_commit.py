@@ -3,7 +3,7 @@
 Every kind of turn ends here: a told turn, a telling that replaces one, a command kept as a turn
 (``/relationship NAME set ...``, ``/knowledge NAME add ...``) and an answer to a question asked. Each
 builds a ``FinishedTurn``; the pipeline hands it to its store (``TurnStore``), shielded so that once the
-store starts it finishes, and memory follows only what was kept. What the front ends are then told (the
+store starts it finishes, and the game in play follows only what was kept. What the front ends are then told (the
 reply, the tier changes, the graph's changes, ``TurnCommitted``, the notices, an ending) is read from that
 same ``FinishedTurn`` by ``committed_events``, so no kind of turn tells its commit its own way. A reading
 of past turns (enrichment) tells no new turn; it commits through ``commit_reading``, shielded the same way.
@@ -77,7 +77,7 @@ class TurnStore(Protocol):
 
     async def commit(self, turn: FinishedTurn) -> PlayState | None:
         """Keep ``turn``; returns the game as now kept when the commit changed more than the turn's own
-        writes say (people merged, minds folded: memory cannot follow by applying the turn), else None."""
+        writes say (people merged, minds folded: the game in play cannot follow by applying the turn), else None."""
 
 
 async def shielded(step: Awaitable[T]) -> T:

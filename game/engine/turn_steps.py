@@ -273,11 +273,9 @@ def feature_step(feature: Feature) -> Step:
             draft.present = await present_ids(draft.graph, draft.writes, here)
             draft.places = await stage_places(draft.graph, draft.told_result.scene)
         execution = draft.execution if draft.report.extracted else None
-        draft.featured = await after_turn(feature, draft.featured, draft.state.features, draft.turn, draft.graph,
-                                          draft.writes, ir, draft.places, draft.present, draft.tools.tuning,
-                                          draft.state.memories.said, draft.told_request.context, execution)
-        if draft.featured.writes is not None:
-            draft.writes = draft.featured.writes
+        draft.featured, draft.writes = await after_turn(
+            feature, draft.featured, draft.state.features, draft.turn, draft.graph, draft.writes, ir, draft.places,
+            draft.present, draft.tools.tuning, draft.state.memories.said, draft.told_request.context, execution)
     return quiet(work)
 
 

@@ -2,9 +2,9 @@
 
 Modelled on simonw/llm's hookspecs and Harlequin's adapters: every feature answers the same few questions,
 and the optional ones (script checks, ``kith graph`` commands) are declared by the class attribute that
-lists them, never probed for. The engine keeps each feature's state in memory beside the game
+lists them, never probed for. The engine keeps each feature's state beside the game in play
 (``PlayState.features``), built from the save's rows at opening (``load``) and moved forward only by the
-rows a committed turn wrote (``apply``): memory follows the store, and undo, which rewinds the rows,
+rows a committed turn wrote (``apply``): the state follows the store, and undo, which rewinds the rows,
 rewinds the state when the game is read back.
 """
 
@@ -14,7 +14,7 @@ import argparse
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from game.graph.index import GraphIndex
 from game.graph.knowledge import Knowing
@@ -22,6 +22,7 @@ from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import ScopedRetrieval
 from game.graph.upsert import UpsertExecution
+from game.graph.vocabulary import Vocabulary
 from game.mind.context import ComposedContext
 from game.mind.sections import ContextProvider
 from game.store.merge_log import MergeEntry, MergeReport
@@ -212,6 +213,37 @@ class CommandReach(Protocol):
         undoing that turn takes it back too. The feature's state is read back afterwards."""
 
 
+@runtime_checkable
+class GraphReach(CommandReach, Protocol):
+    """The reach of a feature that declares ``changes_graph``: its commands also read the graph as the
+    player knows it and may keep graph writes as a turn of their own (``/knowledge NAME add ...``).
+
+    Still narrow: names are resolved by the inspector commands' one rule, and the change goes through the
+    core's one commit, so the feature neither resolves names its own way nor commits its own way.
+    """
+
+    @property
+    def graph(self) -> GraphIndex:
+        """The graph now."""
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The world's relations: what a command's predicate is checked against."""
+    @property
+    def seed(self) -> int:
+        """The game's seed, for anything the change draws by chance (as a told turn's upsert does)."""
+    @property
+    def known(self) -> frozenset[str] | None:
+        """The node IDs of the people the player has met or heard of; None when they may see everyone."""
+    async def named(self, name: str) -> Node:
+        """The one person or faction the player knows of that ``name`` means (``person`` finds individuals
+        only); a ``KithError`` otherwise, in the words every inspector command refuses with, so no command
+        tells who exists before the story."""
+    def keep_as_turn(self, text: str, writes: GraphWrites) -> None:
+        """Keep ``writes`` as a turn of its own once the command returns (``text``: what the player typed, as
+        ``undo`` names it): committed through the core's one commit, the command's reply shown first, then
+        what the commit changed. ``undo`` takes it back as it takes back any turn."""
+
+
 MetaHandler = Callable[[CommandReach, str], Awaitable[str]]
 """A feature's meta command: given the reach and what followed the command's word, the reply shown (Markdown).
 A ``KithError`` it raises is shown as its message, the game unchanged."""
@@ -288,13 +320,15 @@ class Feature(ABC):
     meta_commands: ClassVar[Mapping[str, str]] = {}
     """The meta commands it handles in play, each word (typed after a ``/``: ``/note``) with its line of
     ``help``; ``meta_handler`` gives each one's handler."""
+    changes_graph: ClassVar[bool] = False
+    """Whether its meta commands read the graph and keep graph writes as turns: their reach is a ``GraphReach``."""
     undo_kinds: ClassVar[tuple[str, ...]] = ()
     """The kinds of undo step its commands leave (``CommandReach.change``); ``undo_change`` reads them."""
     steps_last: ClassVar[bool] = False
     """Whether its step runs after every other feature's (``Registry.in_step_order``): the attitudes, which
     apply the changes the others state (``StepResult.attitudes``), whenever those were registered."""
     across_tellings: ClassVar[bool] = False
-    """Whether its tables hold the player's own words, changed between turns by its commands: a retelling
+    """Whether its tables hold the player's own words, changed between turns by its commands: a new telling
     of the last turn keeps them as they are now (carried across, never replayed as the turn's writes)."""
 
     @abstractmethod

@@ -3,7 +3,7 @@
 Kept in step with each commit (``apply``), so a turn never reads the same part of the graph from disk
 twice. It is filled one of two ways:
 
-- **eager** (no ``source``): everything is given to the constructor. Tests, the in-memory playthrough,
+- **eager** (no ``source``): everything is given to the constructor. Tests, the playthrough without a save,
   a world's turn 0 and bulk imports (which touch most of the graph anyway) use this.
 - **lazy** (a ``GraphSource``: the save, read synchronously): nodes at once (every name lookup needs
   them, and there are few); a node's open relations the first time anything asks about that node; a

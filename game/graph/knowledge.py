@@ -3,7 +3,7 @@
 A fact nobody on stage knows must not reach the narrator, and word must be able to travel between people
 with a source and a fading confidence; so knowledge is kept per ``(edge_id, knower)`` beside the graph, not
 folded into the edge. This module is pure: the rows, the rule that decides which of two learnings of one
-fact is kept, and the default knowers of a new version. Storage lives in ``game.store``; the in-memory
+fact is kept, and the default knowers of a new version. Storage lives in ``game.store``; the graph
 index in ``game.graph.index``; the plain words (``PUBLIC``, ``How``, the floor) in
 ``game.graph.knowing_terms``.
 """

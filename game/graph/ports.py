@@ -2,7 +2,7 @@
 
 The save's tables are read one way: ``game.store.graph_sql.GraphTables``, every read through the
 tables' indexes, written once. A one-shot command reads through it directly (``SqlGraph``, or the quick
-commands' ``GraphView``); a session reads through ``game.graph.index.GraphIndex``, the in-memory index
+commands' ``GraphView``); a session reads through ``game.graph.index.GraphIndex``, the graph index
 kept in step with each commit, filled lazily from those same reads (``SqlGraphSource``) and holding the
 writes not committed yet as an overlay. An import (``game.graph.bulk``) keeps its pending rows itself and
 shows them to ``UpsertExecution`` through a small adapter. Upsert and retrieval are written once, against

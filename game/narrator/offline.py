@@ -19,7 +19,7 @@ from game.narrator.ir_extract import apply_world_ir
 from game.story.actions.places import describe_place
 from game.story.prose import pick, stream_chunks
 from game.story.state import Play
-from game.story.turn import TurnOutcome, tell
+from game.story.turn import TurnOutcome, play_turn
 from game.world import World
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
@@ -90,7 +90,7 @@ class OfflineNarrator:
         """
         if self._last is not None and self._last[0] is request:
             return self._last[1]
-        outcome = await tell(self.world, request.scene, request.graph, request.turn, request.player_input,
+        outcome = await play_turn(self.world, request.scene, request.graph, request.turn, request.player_input,
                              seed=f"{self.seed}:{request.seed}", mind=request.context,
                              attitudes=request.attitudes, memories=request.memories,
                              features=request.features)

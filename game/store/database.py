@@ -228,7 +228,7 @@ class SaveDatabase:
 
     @reads
     async def load_graph_index(self, *, lazy: bool = True, source: GraphSource | None = None) -> GraphIndex:
-        """The save's graph in memory, for a session or a command that reads much of it.
+        """The save's graph as a graph index, for a session or a command that reads much of it.
 
         ``lazy`` (a game, most commands): nodes and the merge log now, everything else as it is asked for
         (see ``game.graph.index``), read through this save's own read-only connection. Opening a long

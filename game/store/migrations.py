@@ -90,7 +90,7 @@ MIGRATIONS: tuple[str, ...] = (
 
     CREATE TABLE layout (node_id TEXT PRIMARY KEY, x REAL NOT NULL, y REAL NOT NULL);
     """,
-    # 2: a turn whose memory was recovered later (``graph rebuild``) remembers at which turn, so undoing
+    # 2: a turn whose graph update was recovered later (``graph rebuild``) remembers at which turn, so undoing
     # that turn can mark it not extracted again.
     """
     ALTER TABLE turns ADD COLUMN recovered_at INTEGER;
@@ -233,7 +233,7 @@ MIGRATIONS: tuple[str, ...] = (
               ORDER BY id LIMIT 1) p
         WHERE d.key = 'met';
     """,
-    # 9: how a turn's memory was made (issue 13): ``full`` by the narrator's own extractor, ``fast`` by the
+    # 9: how a turn's graph update was made (issue 13): ``full`` by the narrator's own extractor, ``fast`` by the
     # model-free fast path when that failed or was off, ``none`` when nothing could be read, ``enriched``
     # when a model read the turn later. ``extracted = 0`` stays the queue the model works through (fast
     # and none alike); this column says honestly what the graph holds of the turn meanwhile.

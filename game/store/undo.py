@@ -47,7 +47,7 @@ async def undo_turn(conn: aiosqlite.Connection, turn: int) -> None:
     await put_back(conn, list(entries))
     await conn.execute("DELETE FROM journal WHERE turn = ?", (turn,))
     await conn.execute("DELETE FROM merges WHERE turn = ?", (turn,))
-    # Memory recovered at this turn for earlier turns is gone again: they are pending once more.
+    # Graph updates recovered at this turn for earlier turns are gone again: they are pending once more.
     await conn.execute("UPDATE turns SET extracted = 0, extraction = 'none', recovered_at = NULL WHERE recovered_at = ?",
                        (turn,))
     await conn.execute("DELETE FROM turns WHERE number = ?", (turn,))

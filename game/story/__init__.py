@@ -1,6 +1,6 @@
 """The offline interactive-fiction engine: a parser-based story over a world in ``content/``.
 
-``turn.tell`` tells one turn; ``narrator/offline.py`` adapts it to the narrator interface. The parts are
+``turn.play_turn`` plays one turn; ``narrator/offline.py`` adapts it to the narrator interface. The parts are
 kept apart as Inform's standard rules keep them:
 
 - ``parser``: a line of input to one verb and its words (``Intent``);

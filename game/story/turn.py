@@ -1,6 +1,6 @@
 """One turn of the story: read the input, perform the action, let the world's beats run, tell the ending.
 
-``tell`` is the story engine's one entry point. It works on a copy of the scene and returns the prose,
+``play_turn`` is the story engine's one entry point. It works on a copy of the scene and returns the prose,
 the World IR (who was on stage, what was named, which relations changed) and the next ``SceneState``.
 Randomness comes only from a generator seeded by ``seed``, the scene and the input, so the same seed and
 input always tell the same turn.
@@ -41,7 +41,7 @@ class TurnOutcome:
     scene: SceneState
 
 
-async def tell(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
+async def play_turn(world: World, scene: SceneState, graph: GraphReader, number: int, player_input: str,
                seed: str, mind: ComposedContext | None = None,
                attitudes: AttitudeView | None = None, memories: MemoryView | None = None,
                features: Mapping[str, Any] | None = None) -> TurnOutcome:

@@ -10,17 +10,15 @@ import argparse
 from collections.abc import Callable
 
 from game.features.feature import Handler
-from game.options import add_json_option, add_save_option
+from game.options import add_save_command
 
 
 def add_attitude_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser],
                         handler: Callable[[str, str], Handler]) -> None:
-    attitude = actions.add_parser(
-        "attitude", help="one person's attitude toward the player: trust, respect, friendliness, tier, history",
-        description="How NAME regards the player: trust, respect and friendliness (-100 to 100), the "
-                    "disposition and tier they make, and every change with its turn and reason.",
+    attitude = add_save_command(
+        actions, "attitude", "one person's attitude toward the player: trust, respect, friendliness, tier, history",
+        "How NAME regards the player: trust, respect and friendliness (-100 to 100), the "
+        "disposition and tier they make, and every change with its turn and reason.",
     )
-    add_save_option(attitude)
-    add_json_option(attitude)
     attitude.add_argument("name", metavar="NAME", help="a name, alias or node ID")
     attitude.set_defaults(handler=handler("graph_attitude", "attitude_command"))

@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Callable
 
 from game.features.feature import Handler
-from game.options import add_json_option, add_save_option, non_negative
+from game.options import add_save_command, non_negative
 
 MAX_ROUNDS = 1000
 
@@ -25,13 +25,11 @@ def _rounds(value: str) -> int:
 
 def add_knows_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser],
                      handler: Callable[[str, str], Handler]) -> None:
-    knows = actions.add_parser(
-        "knows", help="what one person knows: each open relation, how they learned it, from whom, how sure",
-        description="Every open relation NAME knows (their own or public knowledge), oldest learned first. "
-                    "NAME may be 'player' for the player character.",
+    knows = add_save_command(
+        actions, "knows", "what one person knows: each open relation, how they learned it, from whom, how sure",
+        "Every open relation NAME knows (their own or public knowledge), oldest learned first. "
+        "NAME may be 'player' for the player character.",
     )
-    add_save_option(knows)
-    add_json_option(knows)
     knows.add_argument("name", metavar="NAME", help="a name, alias or node ID, or 'player'")
     knows.add_argument("--deeds", action="store_true",
                        help="the deeds NAME knows instead: who did what to whom, how they know, from whom")
@@ -40,13 +38,11 @@ def add_knows_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser
 
 def add_gossip_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser],
                       handler: Callable[[str, str], Handler]) -> None:
-    gossip = actions.add_parser(
-        "gossip", help="run rounds of gossip between NPCs and print who learned what from whom",
-        description="Run N rounds of gossip as the game would between turns (every NPC can meet unless the "
-                    "save's scene places them). Prints each telling; --dry-run writes nothing.",
+    gossip = add_save_command(
+        actions, "gossip", "run rounds of gossip between NPCs and print who learned what from whom",
+        "Run N rounds of gossip as the game would between turns (every NPC can meet unless the "
+        "save's scene places them). Prints each exchange; --dry-run writes nothing.",
     )
-    add_save_option(gossip)
-    add_json_option(gossip)
     gossip.add_argument("--rounds", type=_rounds, default=1, metavar="N", help="how many rounds (default 1)")
     gossip.add_argument("--seed", type=non_negative, metavar="K", help="the seed (default: the settings' seed)")
     gossip.add_argument("--dry-run", action="store_true", help="print what would be told, write nothing")

@@ -4,17 +4,18 @@ Who knows each relation version is the graph's own (``game.graph.knowledge``: th
 every version, read by scoped retrieval and written by every upsert); this feature is how that knowledge
 *moves* between turns: people who meet pass on one fact each (``rules.gossip_turn``), and its step hands
 the knower rows that made to the turn's graph writes (``StepResult.knowings``) and its exchanges to the
-log (``gossip_log``). Registered first, so the features after it (deeds) and the attitudes see the word
+log (``gossip_log``); its command ``/knowledge`` shows and teaches what someone knows. Registered first, so the features after it (deeds) and the attitudes see the word
 that travelled this turn.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from game.features.feature import Feature, Handler, Rows, StepResult, TurnFacts
+from game.features.feature import Feature, Handler, MetaHandler, Rows, StepResult, TurnFacts
+from game.features.gossip import knowledge_command
 from game.features.gossip.confession import confessions
 from game.features.gossip.log import WordLog, exchange_row, from_rows, updated
 from game.features.gossip.provider import KnowledgeProvider
@@ -50,6 +51,8 @@ class GossipFeature(Feature):
     name: ClassVar[str] = "gossip"
     tables: ClassVar[tuple[str, ...]] = (TABLE,)
     graph_commands: ClassVar[tuple[str, ...]] = ("knows", "gossip")
+    meta_commands: ClassVar[Mapping[str, str]] = knowledge_command.HELP
+    changes_graph: ClassVar[bool] = True
 
     def load(self, rows: Rows) -> WordLog:
         return from_rows(rows.get(TABLE, ()))
@@ -78,6 +81,9 @@ class GossipFeature(Feature):
     def explain(self, state: Any, node_id: str, graph: GraphIndex) -> list[str]:
         node = graph.nodes.get(node_id)
         return heard_lines(_log(state), node_id, graph, node.name if node is not None else node_id)
+
+    def meta_handler(self, word: str) -> MetaHandler:
+        return knowledge_command.handler(word)
 
     def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
                            handler: Callable[[str, str], Handler]) -> None:

@@ -10,16 +10,14 @@ import argparse
 from collections.abc import Callable
 
 from game.features.feature import Handler
-from game.options import add_json_option, add_save_option
+from game.options import add_save_command
 
 
 def add_memories_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser],
                         handler: Callable[[str, str], Handler]) -> None:
-    memories = actions.add_parser(
-        "memories", help="what one NPC remembers of the player, newest and strongest first",
-        description="List NAME's memories of the player (episodic and semantic), newest and strongest first.",
+    memories = add_save_command(
+        actions, "memories", "what one NPC remembers of the player, newest and strongest first",
+        "List NAME's memories of the player (episodic and semantic), newest and strongest first.",
     )
-    add_save_option(memories)
-    add_json_option(memories)
     memories.add_argument("name", metavar="NAME", help="a name, alias or node ID")
     memories.set_defaults(handler=handler("graph_memories", "memories_command"))

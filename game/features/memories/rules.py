@@ -17,7 +17,7 @@ narrator for the people on stage) are strengthened. Then each NPC who formed a m
 bounds (eviction by relevance) and their old related memories are consolidated (``consolidate``).
 
 Everything is computed on a copy of the book and returned as ``RowWrite``s: the turn stores them in its
-one transaction and the book in memory follows only what was stored.
+one transaction and the book in play follows only what was stored.
 """
 
 from __future__ import annotations

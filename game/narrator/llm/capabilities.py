@@ -45,8 +45,8 @@ vLLM without a tool parser 400 '"auto" tool choice requires --enable-auto-tool-c
 
 FALLBACK_WORDS = {
     "stream_options": "the server does not report token usage while streaming; Kith estimates it",
-    "tools": "the server refuses tools: the narrator tells turns without character lookups, and memory "
-             "is recorded from each turn's World IR without the extractor",
+    "tools": "the server refuses tools: the narrator tells turns without character lookups, and the "
+             "graph update reads each turn's World IR without the extractor",
     "tool_choice": 'the server refuses tool_choice "required": the extractor asks for tool calls instead',
     "json_schema": "the server refuses JSON schemas: the World IR step uses JSON mode",
     "json_object": "the server refuses JSON mode: the World IR step asks for JSON in plain text and repairs it",
@@ -302,7 +302,7 @@ def _recommend(report: ProbeReport, context_size: int | None) -> None:
     if report.tools_refused or (props is not None and props.tools is False):
         report.recommend("tools = false")
     elif report.failed("tools") and not report.tools_lost:
-        # The server takes tools but the model does not call them: lookups cost nothing, memory needs World IR.
+        # The server takes tools but the model does not call them: lookups cost nothing, the graph update needs World IR.
         report.recommend('extraction = "world-ir"')
     if props is not None and props.context_size is not None and props.context_size != context_size:
         # The settings accept 1024 and more: a smaller server context needs the server started larger.

@@ -19,7 +19,7 @@ from game.world import World
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
 
-WORLD_IR_COMPACT = "world-ir-compact/1"
+WORLD_IR_COMPACT = "world-ir-compact/2"
 
 SKELETON = (
     '{"charactersPresent":["name"],"entities":[{"name":"","kind":"character|group|faction|place|item|'
@@ -37,7 +37,7 @@ def world_ir_compact_v1(world: World, scene: SceneState, turn: int, player_input
     known = [f"{world.player_name} (the player)", *(c.name for c in world.characters)]
     known += [n.name for n in mentioned if n.name not in known]
     system = "\n".join([
-        "Write the facts of one story turn as one JSON object for its relationship memory: only what the "
+        "Write the facts of one story turn as one JSON object for its relationship graph: only what the "
         "narration states or shows, never what the player merely asked for. Reply with JSON only, shaped:",
         SKELETON,
         "strength: -1 (deadly enemy) to 1 (loyal unto death). relations only between characters, groups, "

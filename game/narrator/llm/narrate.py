@@ -126,7 +126,7 @@ class Narration:
         """Whether this model's replies close think blocks they never opened (R1-style templates): None
         until a reply shows it, then each reply's start is held back while it may be reasoning."""
 
-    async def tell(self, request: NarrationRequest, model: str, usage: TurnUsage, notices: list[str],
+    async def stream(self, request: NarrationRequest, model: str, usage: TurnUsage, notices: list[str],
                    deadline: float, seconds: float) -> AsyncGenerator[str, None]:
         """The turn's prose as it arrives; ``deadline`` (a loop time) bounds every round together."""
         book = CharacterBook(self.world, request.graph)
@@ -187,7 +187,7 @@ class Narration:
                     self._warned_overflow = True
                     notices.append(f"The model server's context is smaller than the story needs: the narrator "
                                    f"now sees only the {len(plan.history)} latest turn(s). The relationship "
-                                   "memory still holds the rest (context_size under [llm]).")
+                                   "graph still holds the rest (context_size under [llm]).")
                 messages = list(plan.messages)
                 rounds = 0
                 continue
@@ -358,7 +358,7 @@ class Narration:
         What gives way, in order: the oldest past turns (the window keeps room for a whole reply and
         for lookups, and is compacted once when it no longer fits: ``Conversation.window``), then the
         lookups themselves (no tools this turn), then the reply's ``max_tokens`` down to
-        ``NARRATION_FLOOR``, then the thread to pick up (``thread``), the relationship memory and what each
+        ``NARRATION_FLOOR``, then the thread to pick up (``thread``), the relationship graph and what each
         person knows, from their least relevant lines, and last the people's minds (memories, attitudes);
         a prompt that leaves even less than ``MIN_NARRATION_TOKENS`` is a plain error, never a request the
         server must refuse.
@@ -404,7 +404,7 @@ class Narration:
                                                                      "note")) if text]
             raise NarratorError(
                 f"The model's context ({self.llm.context_size} tokens) is too small for this turn's prompt "
-                "even without past turns and memory; "
+                "even without past turns and the relationship graph; "
                 + (f"shorten your {' and '.join(mine)}, or " if mine else "")
                 + "raise context_size under [llm] (and the server's own) "
                 "if the server allows, or use a model with a larger context.")
@@ -436,7 +436,7 @@ class Narration:
             self._warned_dropping = True
             notices.append(f"The story is now longer than the model's context ({self.llm.context_size} tokens): "
                            f"the narrator no longer sees the {dropped} oldest turn(s). The relationship "
-                           "memory still holds them.")
+                           "graph still holds them.")
         elif budget > 0 and used >= WARN_AT * GROW_TO * budget and not dropped and not self._warned_full:
             self._warned_full = True
             notices.append(f"The story so far nearly fills the model's context (about {used} of "
@@ -458,7 +458,7 @@ class Plan:
 
 
 def _shrunk(npc_context: str, knowledge: dict[str, list[str]]) -> tuple[str, dict[str, list[str]]] | None:
-    """The memory sections with half their lines left out, least relevant first (the relationship lines
+    """The graph's and the knowledge sections with half their lines left out, least relevant first (the relationship lines
     are ranked, so the last go; then each person's knowledge); None when nothing is left to leave out."""
     lines = npc_context.splitlines()
     facts = [i for i, line in enumerate(lines) if line.startswith("- ")]

@@ -10,7 +10,7 @@ evaluate only the rest again. So the prompt is a conversation that only grows:
    narration. They are appended, never rewritten, until they no longer fit beside a whole reply; then the
    window is compacted once (``Conversation.window``: the oldest turns go, down to half the room), and
    grows again from there.
-3. **The turn's message last**: its ``<turn-context>`` block (the scene, the relationship memory, the
+3. **The turn's message last**: its ``<turn-context>`` block (the scene, the relationship graph, the
    minds and knowledge of the people present, someone to bring back into the story), this turn's question
    of identity, the player's words, and the Author's note.
 
@@ -60,7 +60,7 @@ for a good many turns before the next compaction."""
 
 
 def narrate_system(world: World, memory: str = "") -> str:
-    """The system message: nothing in it changes from turn to turn (``memory``: the player's notes)."""
+    """The system message: nothing in it changes from turn to turn (``memory``: the player's Memory note)."""
     parts = [
         f'You are the narrator of "{world.title}", an interactive story played in a terminal. The player '
         "types what their character does; you tell what happens next.",
@@ -92,7 +92,7 @@ def narrate_system(world: World, memory: str = "") -> str:
 @dataclass(frozen=True)
 class Item:
     """One line of a turn's block: its section (``scene``, ``npc``, ``mind``, ``knowledge``), the person it
-    is about (shown name; "" for the scene and the relationship memory) and its text. ``key`` is set for a
+    is about (shown name; "" for the scene and the relationship graph) and its text. ``key`` is set for a
     state (said again when its text changes), None for a fact (said once)."""
 
     section: str
@@ -103,7 +103,7 @@ class Item:
 
 def turn_items(world: World, scene: SceneState, npc_context: str, knowledge: Mapping[str, Sequence[str]],
                context: ComposedContext | None, thread: str = "") -> list[Item]:
-    """Everything the story's memory tells the narrator for a turn, line by line, in the block's order
+    """Everything the turn's context tells the narrator, line by line, in the block's order
     (``thread``: the name of someone to bring back into the story, or "")."""
     cast = untrusted(", ".join(scene.cast)) if scene.cast else "nobody but the player character"
     goal = scene.story.goal if scene.story is not None and scene.story.goal is not None else world.section.goal

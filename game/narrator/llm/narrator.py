@@ -167,7 +167,7 @@ class OpenAINarrator:
                                 f"{self.reply_deadline:g} s; set one with --model.") from None
         guard = SafeStream(self._requests.secrets)
         told = False
-        told_pieces = self._narration.tell(request, model, usage, notices, deadline, self.reply_deadline)
+        told_pieces = self._narration.stream(request, model, usage, notices, deadline, self.reply_deadline)
         async with aclosing(told_pieces) as pieces:
             async for piece in pieces:
                 safe = guard.feed(piece)

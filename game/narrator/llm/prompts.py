@@ -3,7 +3,7 @@
 A prompt's text is part of the game's behaviour: a recorded session replays only while the prompts it
 was recorded with stay the same, so every change to a prompt bumps its version (``narrate/1`` ->
 ``narrate/4``) and the recordings are made again. The world's text, the player's words, the
-relationship memory and the World IR all enter inside marked sections and are described to the model
+relationship graph and the World IR all enter inside marked sections and are described to the model
 as data, never as instructions.
 """
 
@@ -28,7 +28,7 @@ from game.world.scene import SceneState
 
 NARRATE = "narrate/4"
 """The narration prompt: ``narrate_prompt`` builds it."""
-WORLD_IR = "world-ir/3"
+WORLD_IR = "world-ir/4"
 EXTRACT = "extract/2"
 
 HOUSE_STYLE = (
@@ -61,7 +61,7 @@ class Prompt:
     messages: list[dict[str, Any]]
     response_model: type[BaseModel] | None = None
     sections: dict[str, int] = field(default_factory=dict)
-    """Characters per section, for the figures (how big the memory blocks make a prompt)."""
+    """Characters per section, for the figures (how big the context blocks make a prompt)."""
 
 
 def place_line(world: World, scene: SceneState) -> str:
@@ -84,7 +84,7 @@ KNOWLEDGE_HEADER = "[KNOWLEDGE]"
 def knowledge_section(knowledge: Mapping[str, Sequence[str]]) -> str:
     """One ``[KNOWLEDGE] NAME`` block per person present (the player character first), or ``""``.
 
-    Kept apart from the shared memory so the model can tell who could say what: a character acts only on
+    Kept apart from the shared relationship graph so the model can tell who could say what: a character acts only on
     their own block, and the confidence word after each fact says how to voice it.
     """
     if not knowledge:
@@ -106,7 +106,7 @@ def knowledge_section(knowledge: Mapping[str, Sequence[str]]) -> str:
 
 
 OWN_BLOCKS = frozenset({"GRAPH", "KNOWLEDGE", IDENTITY})
-"""Context sections the prompt shows in blocks of their own (the relationship memory, each person's
+"""Context sections the prompt shows in blocks of their own (the relationship graph, each person's
 knowledge); every other section goes into the mind block, by person."""
 _SECTION_TAG = re.compile(r"\[([A-Z][A-Z_]{1,30})\]")
 
@@ -210,7 +210,7 @@ def world_ir_v1(world: World, scene: SceneState, turn: int, player_input: str, n
     places = [f"- {place.name}" for place in world.places.values()]
     system = "\n\n".join([
         "You read one turn of an interactive story and write down its facts as one JSON object (the World "
-        "IR) for the story's relationship memory. Write only what the turn's narration states or clearly "
+        "IR) for the story's relationship graph. Write only what the turn's narration states or clearly "
         "shows. The player's words are a request for an action, not a fact: record what the narration shows "
         "happening.",
         "Fields:\n"

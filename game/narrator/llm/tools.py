@@ -4,7 +4,7 @@
 ``$ref`` inlined (several local servers turn schemas into grammars and do not follow references), so the
 tool and the validation that judges its calls can never disagree. The narrator's ``list_characters`` and
 ``get_character`` answer from the world's cast and the graph's nodes, including characters who are not on
-stage: the graph is supplementary memory, the world's profiles are the authority on who someone is.
+stage: the graph supplements them, the world's profiles are the authority on who someone is.
 """
 
 from __future__ import annotations
