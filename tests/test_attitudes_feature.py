@@ -1,6 +1,6 @@
 """Attitudes and memories are feature packages that plug in through the registry (issue 22): the attitudes
 move only by the registered attitudes feature's step, its state follows the rows a turn writes, `/npc` is
-the memories feature's command, and the mind keeps only the narrator's context."""
+the memories feature's command and `/relationship` the attitudes', and the mind keeps only the narrator's context."""
 
 from __future__ import annotations
 
@@ -66,6 +66,18 @@ def test_npc_is_the_memories_features_command_with_its_help_line() -> None:
     without = Registry()
     without.register_feature(NotesFeature())
     assert parse_meta("/npc Hob", without) is None  # no memories feature, no /npc
+
+
+def test_relationship_is_the_attitudes_features_command_and_goes_with_it() -> None:
+    registry = default_registry()
+    assert isinstance(registry.command_owner("relationship"), AttitudesFeature)
+    assert "`/relationship NAME set trust|respect|friendliness VALUE` sets one" in help_text(registry)
+    assert parse_meta("/relationship Hob", registry) is not None
+    assert parse_meta("relationship Hob", registry) is None  # bare, it is a word of the story
+    without = Registry()
+    without.register_feature(MemoriesFeature())
+    assert parse_meta("/relationship Hob", without) is None  # no attitudes feature, no /relationship
+    assert "/relationship" not in help_text(without)
 
 
 def test_kith_graph_attitude_is_the_attitudes_features_command() -> None:

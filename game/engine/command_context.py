@@ -9,21 +9,20 @@ commands) may do.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from game.features.feature import CommandReach
+from game.features.feature import CommandReach, TierChange
+from game.store.rows import RowWrite
 
 if TYPE_CHECKING:
     from game.config import Settings
     from game.engine.events import Event
     from game.engine.tellings import Tellings
     from game.features.attitudes.model import AttitudeView
-    from game.features.attitudes.relationship import RelationshipRequest
     from game.graph.index import GraphIndex
-    from game.graph.models import Node
     from game.graph.ports import GraphWrites
     from game.graph.retrieve import RetrievalSettings
     from game.graph.vocabulary import Vocabulary
@@ -83,6 +82,8 @@ class KeptTurn:
 
     text: str
     writes: GraphWrites
+    rows: tuple[RowWrite, ...] = ()
+    tiers: tuple[TierChange, ...] = ()
 
 
 class FeatureCommandReach(CommandReach, Protocol):
@@ -111,8 +112,7 @@ class CommandContext(GameView, Asking, Protocol):
     async def undo(self) -> str: ...
     async def set_verbose(self, verbose: bool) -> None: ...
     def feature_reach(self, name: str) -> FeatureCommandReach: ...
-    def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]: ...
-    async def commit_command(self, text: str, reply: str, kind: str,
-                             writes: GraphWrites | None = None) -> list[Event]: ...
+    async def commit_command(self, text: str, reply: str, kind: str, writes: GraphWrites | None = None,
+                             rows: Sequence[RowWrite] = (), tiers: Sequence[TierChange] = ()) -> list[Event]: ...
     def start_transcript(self, path: Path) -> None: ...
     def stop_transcript(self) -> None: ...

@@ -19,6 +19,7 @@ from game.engine import tellings_store
 from game.engine.command_context import KeptTurn
 from game.engine.known_names import person as known_node
 from game.engine.player_view import known_ids
+from game.features.feature import TierChange
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
@@ -90,5 +91,6 @@ class GraphFeatureReach(FeatureReach):
     async def named(self, name: str) -> Node:
         return await known_node(self._game, name)
 
-    def keep_as_turn(self, text: str, writes: GraphWrites) -> None:
-        self.kept = KeptTurn(text, writes)
+    def keep_as_turn(self, text: str, writes: GraphWrites, rows: Sequence[RowWrite] = (),
+                     tiers: Sequence[TierChange] = ()) -> None:
+        self.kept = KeptTurn(text, writes, tuple(rows), tuple(tiers))

@@ -9,7 +9,7 @@ the few of these its front ends use (undo, snapshot, reload) to it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import Sequence
 from pathlib import Path
 
 from game.engine.events import Event
@@ -18,13 +18,13 @@ from game.engine.game_parts import GameParts, GameReads
 from game.engine.known_names import heard_of, not_named
 from game.engine.opening import read_play_state
 from game.engine.play_state import PlayState
-from game.engine.relationship_turn import set_attitude_turn
 from game.engine.tellings import Tellings
 from game.errors import KithError
-from game.features.attitudes.relationship import RelationshipRequest
+from game.features.feature import TierChange
 from game.graph.index import GraphSource
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
+from game.store.rows import RowWrite
 from game.store.saves import resolve_save, validate_save_name
 
 
@@ -54,15 +54,10 @@ class GameCommands(GameReads):
             raise KithError(not_named(self, name, match))
         return match.node
 
-    def set_attitude(self, npc: Node, request: RelationshipRequest, text: str) -> AsyncIterator[Event]:
-        """``/relationship NAME set ...``: the attitude set (and the graph kept in agreement), committed as a
-        turn of its own so ``undo`` takes it back."""
-        return set_attitude_turn(self._pipeline, self.vocabulary, self.settings.seed, npc, request, text)
-
-    async def commit_command(self, text: str, reply: str, kind: str,
-                             writes: GraphWrites | None = None) -> list[Event]:
+    async def commit_command(self, text: str, reply: str, kind: str, writes: GraphWrites | None = None,
+                             rows: Sequence[RowWrite] = (), tiers: Sequence[TierChange] = ()) -> list[Event]:
         """Keep a command that changed the game as a turn of its own (``undo`` steps back over it)."""
-        return await self._pipeline.commit_command(text, reply, kind, writes)
+        return await self._pipeline.commit_command(text, reply, kind, writes, rows, tiers)
 
     def snapshot_path(self, name: str) -> Path:
         return resolve_save(validate_save_name(name), self.settings.saves_dir)

@@ -12,10 +12,10 @@ from game.registry import Registry, default_registry
 
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
-    "help", "graph", "why", "mind", "relationship",
+    "help", "graph", "why", "mind",
     *("retry", "continue", "swipe", "edit", "edit-input", "story"),
 }
-SLASHED_ONLY = frozenset({"graph", "why", "mind", "relationship",
+SLASHED_ONLY = frozenset({"graph", "why", "mind",
                           "swipe", "edit", "edit-input", "story"})
 """Words that are commands only after a ``/``: bare, they are ordinary words of the story. So is every
 command a feature adds (``Feature.meta_commands``: ``/knowledge``, ``/memory``, ``/note``...)."""
@@ -39,9 +39,7 @@ to the story as written.
 
 **People.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
 `/why NAME` shows those relations with the turns that produced them; `/mind NAME` what the narrator was told
-about NAME this turn, section by section; `/relationship NAME`
-how NAME regards you (trust, respect, friendliness, tier), and `/relationship NAME set trust|respect|friendliness
-VALUE` sets one.
+about NAME this turn, section by section.
 """
 HELP_TEXT = "\n\n".join(" ".join(part.split("\n")) for part in _HELP_SOURCE.strip().split("\n\n")) + "\n"
 """The core's part of ``help``: one line per section, so the screen's Markdown and a line-mode terminal wrap

@@ -14,7 +14,6 @@ from game.engine.meta import MetaCommand, help_text
 from game.engine.player_view import known_ids, player_view
 from game.engine.presence import scoped_context
 from game.errors import KithError
-from game.features.attitudes.relationship import describe, parse_relationship
 from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
 from game.graph.map.known import known_graph
 from game.graph.models import Edge
@@ -46,7 +45,8 @@ async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Ev
             yield MetaOutput(reply, command.word)
             return
         # Kept as a turn of its own: a front end sees the turn go up (and its undo takes the line back).
-        for event in await session.commit_command(reach.kept.text, reply, command.word, reach.kept.writes):
+        kept = reach.kept
+        for event in await session.commit_command(kept.text, reply, command.word, kept.writes, kept.rows, kept.tiers):
             yield event
     except KithError as error:
         yield MetaOutput(error.message, command.word)
@@ -305,22 +305,6 @@ async def _mind(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     yield MetaOutput(await mind_commands.mind(session, argument), "mind")
 
 
-async def _relationship(session: CommandContext, argument: str) -> AsyncIterator[Event]:
-    """`/relationship NAME` shows an attitude; `... set DIMENSION VALUE` sets it as a turn of its own."""
-    request = parse_relationship(argument)
-    match = await heard_of(session, request.name)
-    node = match.node
-    if node is None or node.type != "individual" or node.id in session.graph.player_ids:
-        yield MetaOutput(not_named(session, request.name, match) if node is None else
-                         f"{node.name} is not a person whose regard you can have.", "relationship")
-        return
-    if request.dimension is None:
-        yield MetaOutput(describe(session.attitudes.of(node)), "relationship")
-        return
-    async for event in session.set_attitude(node, request, f"/relationship {argument}".strip()):
-        yield event
-
-
 def read_from(edge: Edge) -> int:
     """The turn a version was read from: its own, or the earlier turn a later reading was of."""
     later = fast_from(edge)
@@ -344,6 +328,6 @@ def how_read(edge: Edge) -> str:
 _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
-    "mind": _mind, "relationship": _relationship,
+    "mind": _mind,
     **telling_commands.HANDLERS,
 }

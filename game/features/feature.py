@@ -238,10 +238,12 @@ class GraphReach(CommandReach, Protocol):
         """The one person or faction the player knows of that ``name`` means (``person`` finds individuals
         only); a ``KithError`` otherwise, in the words every inspector command refuses with, so no command
         tells who exists before the story."""
-    def keep_as_turn(self, text: str, writes: GraphWrites) -> None:
-        """Keep ``writes`` as a turn of its own once the command returns (``text``: what the player typed, as
-        ``undo`` names it): committed through the core's one commit, the command's reply shown first, then
-        what the commit changed. ``undo`` takes it back as it takes back any turn."""
+    def keep_as_turn(self, text: str, writes: GraphWrites, rows: Sequence[RowWrite] = (),
+                     tiers: Sequence[TierChange] = ()) -> None:
+        """Keep ``writes`` (and the feature's ``rows``) as a turn of its own once the command returns
+        (``text``: what the player typed, as ``undo`` names it): committed through the core's one commit, the
+        command's reply shown first, then what the commit changed, ``tiers`` told and said like a turn's.
+        ``undo`` takes it back as it takes back any turn."""
 
 
 MetaHandler = Callable[[CommandReach, str], Awaitable[str]]

@@ -6,19 +6,21 @@ after every other feature's (``steps_last``), so it applies every change they st
 the deeds' today, a feature registered later's as well), and before the memories, which read what the
 attitudes stand for; the tiers it moves and the upsert call that keeps the
 graph in agreement with them go back to the core in its ``StepResult``. ``/relationship`` is read and
-worded here (``relationship``); setting one by hand is a turn of its own, which the engine commits.
+worded here (``relationship``), and is its meta command (``relationship_command``): setting one by hand
+is kept as a turn of its own through the core's one commit.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from game.features.attitudes import relationship_command
 from game.features.attitudes.model import TABLE, Attitude, AttitudeBook
 from game.features.attitudes.provider import AttitudeProvider
 from game.features.attitudes.step import after_turn
-from game.features.feature import Feature, Handler, Rows, StepResult, TurnFacts
+from game.features.feature import Feature, Handler, MetaHandler, Rows, StepResult, TurnFacts
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite
 
@@ -32,6 +34,8 @@ class AttitudesFeature(Feature):
     steps_last: ClassVar[bool] = True
     provides_context: ClassVar[bool] = True
     mind_section: ClassVar[bool] = True
+    meta_commands: ClassVar[Mapping[str, str]] = relationship_command.HELP
+    changes_graph: ClassVar[bool] = True
 
     def load(self, rows: Rows) -> AttitudeBook:
         return AttitudeBook.from_rows(rows.get(TABLE, ()))
@@ -48,6 +52,9 @@ class AttitudesFeature(Feature):
 
     def context_provider(self, state: Any) -> ContextProvider:
         return AttitudeProvider(_book(state))
+
+    def meta_handler(self, word: str) -> MetaHandler:
+        return relationship_command.handler(word)
 
     def add_graph_commands(self, actions: argparse._SubParsersAction[argparse.ArgumentParser],
                            handler: Callable[[str, str], Handler]) -> None:

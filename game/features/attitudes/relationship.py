@@ -1,7 +1,7 @@
 """`/relationship NAME` and `/relationship NAME set trust|respect|friendliness VALUE`: reading and words.
 
-The engine's meta command (``game.engine.meta_commands``) finds the person and commits a set as a turn of
-its own; what the command means and what it prints are here, so the text is the same wherever it is shown.
+The feature's meta command (``relationship_command``) finds the person and keeps a set as a turn of its
+own; what the command means and what it prints are here, so the text is the same wherever it is shown.
 """
 
 from __future__ import annotations
