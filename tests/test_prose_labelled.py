@@ -45,7 +45,7 @@ def test_the_set_is_large_varied_and_split_by_author() -> None:
 def test_the_newest_held_out_part_is_a_file_of_its_own_by_authors_never_tuned_on() -> None:
     # Kept apart so that nothing tuned on the development part reads it: its passages are not in the
     # main file, and none of its six authors is.
-    main = load(PASSAGES, held_out=None)["passages"]
+    main = load(PASSAGES, held_out=())["passages"]
     newest = [p for p in load()["passages"] if p["file"] == HELD_OUT.name]
     assert len(newest) >= 100 and {p["split"] for p in newest} == {"held-out"}
     assert not {p["id"] for p in newest} & {p["id"] for p in main}
