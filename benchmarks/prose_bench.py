@@ -43,7 +43,8 @@ SYMMETRIC_EXTRA = frozenset({"ENGAGED_TO"})
 
 
 def key(name: str) -> str:
-    return re.sub(r"^the\s+", "", normalize_name(name))
+    # "Madame L." and "Lieutenant G--" are the names the reader finds as "Madame L" and "Lieutenant G".
+    return re.sub(r"^the\s+", "", normalize_name(name)).rstrip(".-")
 
 
 @dataclass

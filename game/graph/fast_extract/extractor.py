@@ -200,7 +200,7 @@ class FastExtractor:
                            and slot.entity.type == "individual")
             doer = named[-1][1].id if named else None
             others = [entity for _, entity in named if entity.id != doer]
-            candidates = others or ([] if named else list(context.individuals))
+            candidates = others or [e for e in context.individuals if e.id != doer]
             spans.append((match.start(), match.end(),
                           Slot(_resolve(_SUBJECT_OF[match.group()], candidates, _Context()), True)))
         spans.sort(key=lambda span: span[0])
