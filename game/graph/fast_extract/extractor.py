@@ -25,7 +25,7 @@ from game.graph.fast_extract.patterns import (
     Shape,
     vocabulary_patterns,
 )
-from game.graph.fast_extract.prose_patterns import PROSE, named_pairs
+from game.graph.fast_extract.prose_patterns import PROSE, named_pairs, titled_kin
 from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
@@ -61,6 +61,11 @@ _SAID_TO_LORD = Pattern("dialogue", "SERVES", _NEVER, 0.55)
 # "not a creature to be trusted" says distrust, not its absence: read as one word, past the negation guard.
 _UNTRUSTED = re.compile(r"\s+(?:not|never)\s+(?:(?:a|an|one)\s+(?:[a-z]+\s+)?)?to\s+be\s+trusted\b")
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
+# "Basil was a little boy ..., and Mary hated him": an object pronoun is someone other than the one doing,
+# so of those named before it the last (its verb's subject) is passed over. Only one that ends its phrase
+# ("loved her, and"): "her sister Eliza" is a possessive, and "took unto him two wives" a phrase of its own.
+_OBJECT = re.compile(r"\b(?:him|her)(?=\s*(?:$|[,.;:!?—-]|(?:and|but|or|again|too|very|so|dearly|deeply|truly)\b))")
+_SUBJECT_OF: dict[str, str] = {"him": "he", "her": "she"}
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
 _LEFT_WORDS = frozenset({
@@ -136,7 +141,8 @@ class FastExtractor:
                 continue
             told = Sentence(unit.evidence, sentence.question)
             kept = (len(result.triples), len(result.closes))
-            for one, other, _why in named_pairs(template, previous):
+            names = [slot.entity.name if slot.entity is not None else None for slot in slots]
+            for one, other, _why in [*named_pairs(template, previous), *titled_kin(template, names)]:
                 first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
                 if first.entity is not None and second.entity is not None:
                     self._emit(_NAMED_KIN, first.entity, second.entity, first.pronoun or second.pronoun, False, told,
@@ -187,6 +193,16 @@ class FastExtractor:
                 before.extend(e for e in resolved.values() if e is not None)
                 resolved[pronoun] = _resolve(pronoun, before, context)
             spans.append((match.start(), match.end(), Slot(resolved[pronoun], True)))
+        for match in _OBJECT.finditer(norm):
+            if any(s < match.end() and match.start() < e for s, e, _ in spans):
+                continue
+            named = sorted((s, slot.entity) for s, _, slot in spans if s < match.start() and slot.entity is not None
+                           and slot.entity.type == "individual")
+            doer = named[-1][1].id if named else None
+            others = [entity for _, entity in named if entity.id != doer]
+            candidates = others or [e for e in context.individuals if e.id != doer]
+            spans.append((match.start(), match.end(),
+                          Slot(_resolve(_SUBJECT_OF[match.group()], candidates, _Context()), True)))
         spans.sort(key=lambda span: span[0])
         pieces: list[str] = []
         slots: list[Slot] = []

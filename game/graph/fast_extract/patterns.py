@@ -53,7 +53,10 @@ KIN = (r"sisters?|brothers?|mother|father|sons?|daughters?|cousins?|aunt|uncle|n
        r"grandmother|grandfather|grandson|granddaughter|half-sister|half-brother|stepsister|stepbrother|"
        r"stepmother|stepfather|wife|husband|spouse|mum|mom|dad|ma|pa|kin|kinsman|kinswoman")
 LEADER = r"captain|leader|head|chief|commander|master|mistress|lord|lady|ruler|boss|founder|general|queen|king"
-SERVANT = r"servants?|stewards?|bodyguards?|squires?|retainers?|employees?|maids?|valets?|hirelings?|lackeys?"
+SERVANT = (r"servants?|stewards?|bodyguards?|squires?|retainers?|employees?|maids?|valets?|hirelings?|lackeys?|"
+           # a household's and a firm's people: "Mrs. Medlock, his housekeeper", "Le Bon, clerk to Mignaud"
+           r"housekeepers?|butlers?|footm[ae]n|housemaids?|maidservants?|manservants?|menservants|clerks?|"
+           r"governess|governesses|nursemaids?|coachm[ae]n|gardeners?|secretary|secretaries|apprentices?")
 ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enemy|enemies|foes?|nemesis",
                        r"creditors?|debtors?|employer|members?"])
 # "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role.
@@ -75,9 +78,13 @@ def _compile(body: str) -> re.Pattern[str]:
     return re.compile(body)
 
 
+# "He began to love Phileas Fogg", "Mira came to trust Tomas": a feeling that starts is the feeling.
+_STARTS = r"(?:(?:began|begins|begin|begun|came|comes|grew|grows|learned|learnt|learns)\s+to\s+)?"
+
+
 def verb(relation: str, forms: str, *, tail: str = "", group_target: bool = False) -> Pattern:
-    """``X (adverbs) VERB Y``: "Mira trusts Tomas", "Oren has always feared the Watch"."""
-    return Pattern("verb", relation, _compile(rf"{SUBJ}\s+{ADV}(?:{forms})\s+{OBJ}{tail}"), 0.65,
+    """``X (adverbs) VERB Y``: "Mira trusts Tomas", "Oren has always feared the Watch", "he began to love Y"."""
+    return Pattern("verb", relation, _compile(rf"{SUBJ}\s+{ADV}{_STARTS}(?:{forms})\s+{OBJ}{tail}"), 0.65,
                    group_target=group_target)
 
 

@@ -63,6 +63,10 @@ NOT_NAMES = frozenset({
     "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa", "am", "are", "be",
     "nor", "say", "boh", "everybody", "everyone", "somebody", "someone", "anybody", "anyone", "out", "enter",
     "h'm", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "son", "daughter", "child",
+    # exclamations and forms of address that open a line ("“Humph! tell your aunt”", "“Officers,” replied")
+    "humph", "eh", "faith", "alas", "hush", "pshaw", "hallo", "hullo", "halloa", "egad", "gad", "bravo", "fie",
+    "hey", "aye", "nay", "mercy", "nonsense", "excellent", "sometimes", "often", "always", "officer", "officers",
+    "gentlemen", "ladies", "friends", "goodbye", "good-bye", "farewell",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")

@@ -149,3 +149,23 @@ def named_pairs(template: str, before: str) -> list[tuple[str, str, str]]:
     elif _PAIR_KIN.search(before) or _PAIR_KIN.search(template[:pair.start()]):
         found.append((a, b, "pair"))
     return found
+
+
+# "tell your Aunt Agatha", "Dorothy's Uncle Henry": a kin title that is part of a name, owned by someone.
+# "Brother" and "Sister" are left out: as titles they are as often a religious order's as a family's.
+KIN_TITLE = re.compile(r"^(?:aunt|auntie|aunty|uncle|cousin|grandmother|grandfather|grandmama|grandpapa|granny|"
+                       r"grandma|grandpa|great-aunt|great-uncle)\s+\S", re.IGNORECASE)
+_OWNED = re.compile(rf"(?P<x>{SLOT})'s?\s+(?P<y>{SLOT})(?!['’])")
+
+
+def titled_kin(template: str, names: list[str | None]) -> list[tuple[str, str, str]]:
+    """The owner of a name that carries a kin title, as slot pairs ``(owner, titled, why)``: "⟨0⟩'s ⟨1⟩"
+    with ⟨1⟩ "Aunt Agatha" is ⟨0⟩'s kin. ``names`` holds each slot's name (None when nobody sure)."""
+    found: list[tuple[str, str, str]] = []
+    for match in _OWNED.finditer(template):
+        owner, titled = match.group("x"), match.group("y")
+        name = names[int(titled.strip("⟨⟩"))]
+        if name is not None and names[int(owner.strip("⟨⟩"))] is not None and KIN_TITLE.match(name):
+            found.append((owner, titled, "titled"))
+    return found
+

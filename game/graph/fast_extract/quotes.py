@@ -424,10 +424,20 @@ def _turn(talk: Talk) -> tuple[Entity | None, str]:
     return None, ""
 
 
+# A quote closed and another opened with nothing between is two turns run together (paragraphs joined when
+# a story was copied onto one line): “Where was it?” “Don't look so angry, Basil.”
+_TURN_BREAK = re.compile(r"(?<=”)\s+(?=“)|(?<=[.,!?—-]\")\s+(?=\"[A-Z])")
+
+
+def turns(text: str) -> list[str]:
+    """``text``'s paragraphs, each split where one quote ends and the next begins with no narration between."""
+    return [turn for paragraph in paragraphs(text) for turn in _TURN_BREAK.split(paragraph)]
+
+
 def read_dialogue(text: str, index: NameIndex, talk: Talk | None = None) -> list[tuple[str, list[Line]]]:
     """Each paragraph of ``text`` (on one line) with its quoted lines attributed, in order."""
     talk = talk if talk is not None else Talk()
-    return [(paragraph, attribute(paragraph, index, talk)) for paragraph in paragraphs(text)]
+    return [(paragraph, attribute(paragraph, index, talk)) for paragraph in turns(text)]
 
 
 @dataclass(frozen=True)
@@ -462,9 +472,9 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
         reading.units = [_narrated(s, index) for s in split_sentences(text)]
         return reading
     if before.strip() and _QUOTED.search(before):
-        for paragraph in paragraphs(before)[-CONTEXT_PARAGRAPHS:]:
+        for paragraph in turns(before)[-CONTEXT_PARAGRAPHS:]:
             attribute(paragraph, index, reading.talk)
-    for paragraph in paragraphs(text):
+    for paragraph in turns(text):
         lines = attribute(paragraph, index, reading.talk)
         spans = quoted(paragraph)
         cursor = 0
