@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.engine.enrich_session import SessionEnrichment
-from game.engine.mind_context import CONTEXT_TABLE
 from game.engine.save_store import SaveStore
 from game.engine.transcript import Transcript
 from game.engine.turn import TurnPipeline
@@ -26,7 +25,7 @@ from game.graph.index import GraphIndex
 from game.graph.metapaths import MetaPath
 from game.graph.retrieve import RetrievalSettings
 from game.mind.attitude import AttitudeView
-from game.mind.context import ComposedContext
+from game.mind.context import CONTEXT_TABLE, ComposedContext
 from game.mind.memory import MemoryBook
 from game.narrator.base import Narrator, PastTurn
 from game.registry import Registry

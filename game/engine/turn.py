@@ -26,11 +26,11 @@ from game.engine.identity_turn import follow, read_answer, settle
 from game.engine.merge_play import MergeSaid, MergeTiers, known_after, tiers_before
 from game.engine.mind_context import ProviderFactory, default_providers
 from game.engine.play_state import PlayState, is_command
-from game.engine.telling import Telling
 from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn, TurnStore, committed_events, shielded
 from game.engine.turn_steps import TurnDraft, TurnTools, turn_steps
 from game.errors import KithError, NarratorError, SaveError
+from game.features.retelling import Telling
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.vocabulary import Vocabulary

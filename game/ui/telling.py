@@ -117,7 +117,7 @@ async def show_kept(app: Host, command_line: Widget, told: list[Widget]) -> None
 
     session = app.session
     try:
-        kept = await session.tellings.kept() if session is not None else None
+        kept = await session.kept_telling() if session is not None else None
     except KithError as error:  # a damaged save: said, and the old telling at least leaves
         await app.log_view.add_failure(error.message)
         kept = None

@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from game.engine.tellings import edit_text
 from game.errors import KithError
+from game.features.tellings.rules import edit_text
 from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 
