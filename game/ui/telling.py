@@ -1,7 +1,7 @@
 """The app's keys for telling the last turn again and steering a model: retry (Ctrl+R), continue (Ctrl+G),
 Left/Right on an empty line (tellings), edit the turn (F7), Memory and Author's note (F6), and the status
 line's token figures. Each key sends the same command a player could type (``retry``, ``/swipe <``...),
-so the screen and a headless script go through the one engine path (``game.engine.tellings``)."""
+so the screen and a headless script go through the one engine path (``game.features.tellings``)."""
 
 from __future__ import annotations
 
