@@ -19,8 +19,8 @@ from helpers.ui import SIZE, make_app, play, settle
 from test_mind_merge import FIXTURES, Witnessed, settings_for, start
 
 from game.engine.events import TurnCommitted, TurnReplaced
-from game.features.tellings.rules import ANSWERED
 from game.engine.session import GameSession
+from game.features.tellings.rules import ANSWERED
 from game.ui.story_log import StoryLog
 from game.world import load_world
 
