@@ -30,12 +30,14 @@ from game.features.gossip import GossipFeature
 from game.features.identity import IdentityFeature
 from game.features.memories import MemoriesFeature
 from game.features.notes import NotesFeature
+from game.features.tellings import TellingsFeature
 
 if TYPE_CHECKING:
     import aiosqlite
 
     from game.config import Settings
     from game.features.memories.book import MemorySettings
+    from game.features.retelling import ToldTurn
     from game.graph.index import GraphIndex
     from game.graph.models import Node
     from game.graph.retrieve import ScopedRetrieval
@@ -91,6 +93,26 @@ class Registry:
     def command_owner(self, word: str) -> Feature | None:
         """The feature that handles the meta command ``word``, or None when none does."""
         return next((feature for feature in self if word in feature.meta_commands), None)
+
+    def bare_words(self) -> frozenset[str]:
+        """The features' meta commands that need no ``/`` when typed alone (``Feature.bare_words``)."""
+        return frozenset(word for feature in self for word in feature.bare_words)
+
+    def mode_command(self, mode: str) -> str | None:
+        """The meta command a line typed in input ``mode`` is (``Feature.input_modes``), or None."""
+        return next((feature.input_modes[mode] for feature in self if mode in feature.input_modes), None)
+
+    def help_sections(self) -> list[str]:
+        """The features' own paragraphs of ``help`` (``Feature.help_section``), in registration order."""
+        return [feature.help_section for feature in self if feature.help_section]
+
+    def retellers(self) -> tuple[Feature, ...]:
+        """The features that tell turns again (``Feature.retells``)."""
+        return tuple(feature for feature in self if feature.retells)
+
+    def turn_rows(self, told: ToldTurn) -> list[RowWrite]:
+        """The rows every committed turn leaves for the features that keep its tellings."""
+        return [row for feature in self.retellers() for row in feature.turn_rows(told)]
 
     def undo_owner(self, kind: str) -> Feature | None:
         """The feature whose commands leave undo steps of ``kind``, or None."""
@@ -182,15 +204,16 @@ def register_builtin(registry: Registry) -> None:
     travels first, so deeds and the attitudes see what reached whom this turn; the attitudes move after every
     other feature's step (``Feature.steps_last``), and are listed before the memories so the narrator reads
     how someone regards the player before what they remember; memories form last (``Feature.remember``),
-    from everything the turn did. Identity comes first: its step only turns the upserts' judgements of new
-    names into questions, and its question is the first asked of the features' sections (IDENTITY before
-    DEEDS, as the context always listed them)."""
+    from everything the turn did; the tellings keep every turn as it was told. Identity comes first: its
+    step only turns the upserts' judgements of new names into questions, and its question is the first asked
+    of the features' sections (IDENTITY before DEEDS, as the context always listed them)."""
     registry.register_feature(IdentityFeature())
     registry.register_feature(GossipFeature())
     registry.register_feature(DeedsFeature())
     registry.register_feature(NotesFeature())
     registry.register_feature(AttitudesFeature())
     registry.register_feature(MemoriesFeature())
+    registry.register_feature(TellingsFeature())
 
 
 @cache

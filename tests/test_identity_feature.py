@@ -33,11 +33,6 @@ KEEPER = {"name": "Keeper Marsh", "summary": "A keeper in an oilskin who knows t
 GENERIC = (
     # The graph's own upsert API: what a new name is judged against (``UpsertExecution(identity=...)``).
     ("turn_steps.py", "identity=state.graph.nodes.values"),
-    # A stored row's key columns, read back by a telling (a local name, nothing of the feature's).
-    ("tellings_store.py", "identity = json.loads(key)"),
-    ("tellings_store.py", "for column in identity)"),
-    ("tellings_store.py", "list(identity.values())"),
-    ("tellings_store.py", "RowWrite(table, identity,"),
 )
 """The only lines of game/engine that may say "identity": generic words, not the feature."""
 

@@ -93,7 +93,7 @@ async def test_a_told_turn_runs_the_core_steps_then_each_features_step_in_regist
     assert names == [*core, *["features_ms"] * len(list(registry)), "tiers_ms", "memory_ms"]
     # The attitudes step after every other, those registered after it included: it applies their changes.
     assert [f.name for f in registry.in_step_order()] == [
-        "identity", "gossip", "deeds", "notes", "memories", "gratitude", "witness", "attitudes"]
+        "identity", "gossip", "deeds", "notes", "memories", "tellings", "gratitude", "witness", "attitudes"]
     game = await Playthrough.start(load_world(CONTENT, "brinefall"), seed=0)
     game.pipeline.registry = registry
     committed = [e async for e in game.pipeline.play("talk to hob") if isinstance(e, TurnCommitted)]

@@ -18,10 +18,11 @@ from helpers.play import collect, text_of
 from test_tellings_llm import RETOLD, SCORN, TOLD, TRUST, facts, open_game, settings_for, telling
 
 from game.config import load_settings
-from game.engine import telling_delta, tellings_store
 from game.engine.events import TurnReplaced
 from game.engine.session import GameSession
-from game.engine.tellings_store import KeptTelling
+from game.features.tellings import delta as telling_delta
+from game.features.tellings import store as tellings_store
+from game.features.tellings.store import KeptTelling
 from game.store.check import check_save
 from game.store.packed import unpack_text
 

@@ -282,7 +282,7 @@ async def test_a_retried_turn_starts_from_the_minds_and_graph_as_they_were_befor
         remembered = [m.text for m in session.memories.of("npc-maud-quaile")]
         await collect(session, "help maud")
         after_once = session.attitudes.named("Maud Quaile")
-        events = [event async for event in session.tellings.retry()]
+        events = [event async for event in session.play_turn("retry")]
         assert any(isinstance(event, TurnReplaced) for event in events)
         retold = session.attitudes.named("Maud Quaile")
         assert maud is not None and after_once is not None and retold is not None

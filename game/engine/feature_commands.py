@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from game.engine import tellings_store
 from game.engine.command_context import KeptTurn
 from game.engine.known_names import person as known_node
 from game.engine.player_view import known_ids
@@ -24,6 +23,7 @@ from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import Vocabulary
+from game.store import undo_steps
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite, Scalar, write_rows
 
@@ -57,8 +57,8 @@ class FeatureReach:
 
     async def change(self, rows: Sequence[RowWrite], undo_kind: str, undo_data: Mapping[str, Scalar]) -> None:
         async with self._db.transaction() as conn:
-            seq = await tellings_store.next_seq(conn)
-            step = tellings_store.step_row(seq, self._turn, undo_kind, undo_data)
+            seq = await undo_steps.next_seq(conn)
+            step = undo_steps.step_row(seq, self._turn, undo_kind, undo_data)
             await write_rows(conn, self._turn, [*rows, step], journal_it=self._turn > 0)
         await self._reload()
 

@@ -18,7 +18,7 @@ from game.engine.game_parts import GameParts, GameReads
 from game.engine.known_names import heard_of, not_named
 from game.engine.opening import read_play_state
 from game.engine.play_state import PlayState
-from game.engine.tellings import Tellings
+from game.engine.retell import GameRetelling
 from game.errors import KithError
 from game.features.feature import TierChange
 from game.graph.index import GraphSource
@@ -36,10 +36,10 @@ class GameCommands(GameReads):
         self.asked: tuple[str, int] | None = None
         """The restore the player was asked to confirm, and at which turn (``meta_commands``)."""
 
-    @property
-    def tellings(self) -> Tellings:
-        """Retry, continue, edit and flip the last turn; Story mode; undo within a turn."""
-        return Tellings(self._db, self._pipeline, self.reload, self.read_state)
+    def retell_reach(self) -> GameRetelling:
+        """What a retelling feature's meta commands may use of this game (``RetellReach``): the last turn
+        told again through the pipeline, and undo within a turn."""
+        return GameRetelling(self._db, self._pipeline, self.reload, self.read_state)
 
     def feature_reach(self, name: str) -> FeatureReach:
         """What the feature ``name``'s meta commands may use of this game (``CommandReach``)."""

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.engine.enrich_session import SessionEnrichment
-from game.engine.mind_context import CONTEXT_TABLE
 from game.engine.save_store import SaveStore
 from game.engine.transcript import Transcript
 from game.engine.turn import TurnPipeline
@@ -27,7 +26,7 @@ from game.features.memories.book import MemoryBook
 from game.graph.index import GraphIndex
 from game.graph.metapaths import MetaPath
 from game.graph.retrieve import RetrievalSettings
-from game.mind.context import ComposedContext
+from game.mind.context import CONTEXT_TABLE, ComposedContext
 from game.narrator.base import Narrator, PastTurn
 from game.registry import Registry
 from game.store.damage import DECODE_ERRORS, damaged

@@ -13,12 +13,10 @@ from game.registry import Registry, default_registry
 META_WORDS = {
     "save", "restore", "load", "undo", "restart", "quit", "q", "transcript", "verbose", "brief",
     "help", "graph", "why", "mind",
-    *("retry", "continue", "swipe", "edit", "edit-input", "story"),
 }
-SLASHED_ONLY = frozenset({"graph", "why", "mind",
-                          "swipe", "edit", "edit-input", "story"})
+SLASHED_ONLY = frozenset({"graph", "why", "mind"})
 """Words that are commands only after a ``/``: bare, they are ordinary words of the story. So is every
-command a feature adds (``Feature.meta_commands``: ``/knowledge``, ``/memory``, ``/note``...)."""
+command a feature adds (``Feature.meta_commands``: ``/knowledge``, ``/memory``, ``/note``...) but its ``bare_words``."""
 
 _HELP_SOURCE = """\
 **Playing.** Type what you do: `look` (`l`), `examine X` (`x`), `go north` or `n`/`s`/`e`/`w`/`ne`/`nw`/`se`/`sw`/`u`/`d`,
@@ -32,24 +30,24 @@ Start a line with `"` to speak aloud, or with a name (`Lise, what about the bell
 (as often as you like; `undo 3` takes back three), `restart` starts over (your game so far is kept as a snapshot), `transcript on|off`
 writes a plain-text log, `verbose` / `brief` set how much a revisited place is described, `quit` (`q`) leaves.
 
-**Telling.** `retry` tells the last turn again (every telling is kept: `/swipe <` and `/swipe >`, or ←/→ on an empty
-input line, flip between them), `continue` has the narrator write on, `/edit TEXT` replaces the last narration and
-`/edit-input TEXT` your last input (`undo` takes an edit or a continuation back first), `/story TEXT` adds your own words
-to the story as written.
-
 **People.** `/graph` lists who you know stands where with whom; `/graph NAME` what you know of NAME's ties;
 `/why NAME` shows those relations with the turns that produced them; `/mind NAME` what the narrator was told
 about NAME this turn, section by section.
 """
-HELP_TEXT = "\n\n".join(" ".join(part.split("\n")) for part in _HELP_SOURCE.strip().split("\n\n")) + "\n"
+HELP_SECTIONS = [" ".join(part.split("\n")) for part in _HELP_SOURCE.strip().split("\n\n")]
 """The core's part of ``help``: one line per section, so the screen's Markdown and a line-mode terminal wrap
 it alike (the source's line breaks would print as ragged hard breaks in line mode and transcripts)."""
+GAME_SECTIONS = 2
+"""The core's sections of playing and of the game itself, which come before the features' own."""
 
 
 def help_text(registry: Registry | None = None) -> str:
-    """What ``help`` shows: the core's commands, then one section of the features' (their own lines)."""
-    lines = (registry or default_registry()).meta_words().values()
-    return HELP_TEXT + (f"\n**More.** {' '.join(lines)}\n" if lines else "")
+    """What ``help`` shows: the core's commands of play, the features' own sections (``Feature.help_section``),
+    the core's others, then one section of the features' single lines."""
+    registry = registry or default_registry()
+    sections = [*HELP_SECTIONS[:GAME_SECTIONS], *registry.help_sections(), *HELP_SECTIONS[GAME_SECTIONS:]]
+    lines = [line for line in registry.meta_words().values() if line]
+    return "\n\n".join(sections) + "\n" + (f"\n**More.** {' '.join(lines)}\n" if lines else "")
 
 
 @dataclass(frozen=True)
@@ -68,14 +66,17 @@ def parse_meta(text: str, registry: Registry | None = None) -> MetaCommand | Non
     word = word.lower()
     argument = argument.strip()
     if word not in META_WORDS:
-        if slashed and word in (registry or default_registry()).meta_words():
-            return MetaCommand(word=word, argument=argument)
-        return None
+        features = registry or default_registry()
+        if word not in features.meta_words():
+            return None
+        if word in features.bare_words():
+            return None if argument else MetaCommand(word=word, argument=argument)  # "continue north" is story
+        return MetaCommand(word=word, argument=argument) if slashed else None
     if word in SLASHED_ONLY and not slashed:
         return None  # "why", "note", "story"... are ordinary words in the story; only /why, /note... are commands
     if word == "help" and argument:
         return None  # "help Mira" is an act
-    if word in {"verbose", "brief", "restart", "quit", "q", "retry", "continue"} and argument:
+    if word in {"verbose", "brief", "restart", "quit", "q"} and argument:
         return None
     if word == "undo" and argument and not argument.isdigit():
         return None  # "undo 3" takes back three turns; "undo the knot" is something done in the story
@@ -106,6 +107,7 @@ def read_line(text: str, mode: str = "do", registry: Registry | None = None) -> 
         return PlayerLine(stripped, command)
     if mode == "say":
         return PlayerLine(stripped if stripped.startswith('"') else f'"{stripped}', None)
-    if mode == "story":
-        return PlayerLine(f"/story {stripped}", MetaCommand("story", stripped))
+    word = (registry or default_registry()).mode_command(mode)
+    if word is not None:  # a feature's mode (Story mode): the line is its command's argument
+        return PlayerLine(f"/{word} {stripped}", MetaCommand(word, stripped))
     raise ValueError(f"unknown input mode {mode!r}; the modes are {', '.join(INPUT_MODES)}")

@@ -7,12 +7,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from game.engine import mind_commands, telling_commands
-from game.engine.events import ConfirmRequested, Event, MetaOutput, QuitRequested, SessionReset
+from game.engine import mind_commands
+from game.engine.events import ConfirmRequested, Event, MetaOutput, NarrationDone, QuitRequested, SessionReset
 from game.engine.known_names import heard_of, not_named, without_strangers
 from game.engine.meta import MetaCommand, help_text
 from game.engine.player_view import known_ids, player_view
 from game.engine.presence import scoped_context
+from game.engine.retell import replaced, shown
 from game.errors import KithError
 from game.graph.fast_extract.marks import confirmed_at, enriched_from, fast_from
 from game.graph.map.known import known_graph
@@ -38,6 +39,11 @@ async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Ev
         owner = session.registry.command_owner(command.word)
         if owner is None:  # parse_meta read it with another registry's commands
             yield MetaOutput(f"There is no command /{command.word} in this game. Type `help` to list them.", "help")
+            return
+        if owner.retells:  # it tells the last turn again (or a turn another way): a stream, not a reply
+            async for item in owner.retell_handler(command.word)(session.retell_reach(), command.argument):
+                async for event in shown(item, command.word):
+                    yield event
             return
         reach = session.feature_reach(owner.name)
         reply = await owner.meta_handler(command.word)(reach, command.argument)
@@ -138,10 +144,13 @@ def _what_it_is(session: CommandContext, name: str, path: Path) -> str:
 async def _undo(session: CommandContext, argument: str) -> AsyncIterator[Event]:
     """``undo`` takes back the last turn, ``undo N`` the last N: all of them or, when fewer exist, none."""
     count = int(argument) if argument else 1  # parse_meta lets only digits through
-    step = await telling_commands.undo_step(session) if not argument else None
+    step = await session.retell_reach().undo_step() if not argument else None
     if step is not None:  # an edit, a continuation or a note change made since the turn: that goes first
-        async for event in step:
-            yield event
+        what, kept = step
+        yield MetaOutput(f"Undone {what}. You are still at turn {session.turn}.", "undo")
+        if kept is not None:
+            yield NarrationDone(kept.narration)
+            yield replaced(kept)
         return
     if session.turn == 0:
         yield MetaOutput("There is nothing to undo: this is where the story begins.", "undo")
@@ -329,5 +338,4 @@ _HANDLERS = {
     "help": _help, "save": _save, "restore": _restore, "undo": _undo, "restart": _restart, "quit": _quit,
     "transcript": _transcript, "verbose": _verbose, "brief": _brief, "graph": _graph, "why": _why,
     "mind": _mind,
-    **telling_commands.HANDLERS,
 }

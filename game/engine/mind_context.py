@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
-from game.mind.context import ComposedContext, ContextSettings, compose
+from game.mind.context import CONTEXT_TABLE, ComposedContext, ContextSettings, compose
 from game.mind.context_budget import TokenCount, estimate_tokens
 from game.mind.context_graph import GraphProvider, knowledge_by_name, npc_context
 from game.mind.scene_provider import SceneProvider
@@ -25,9 +25,6 @@ from game.registry import default_registry
 from game.store.packed import json_text
 from game.store.rows import RowWrite
 from game.world.scene import SceneState
-
-CONTEXT_TABLE = "turn_context"
-"""Where each turn's composed context is kept (migration: the turn_context table), for ``/mind``."""
 
 
 class ContextState(Protocol):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from game.config import Settings
 from game.engine.opening import read_play_state
 from game.engine.play_state import PlayState
-from game.engine.tellings import first_row
+from game.engine.retell import told_turn
 from game.engine.tuning import memory_settings
 from game.engine.turn_commit import FinishedTurn
 from game.registry import Registry
@@ -38,7 +38,8 @@ class SaveStore:
     async def commit(self, turn: FinishedTurn) -> PlayState | None:
         db, record = self._db, turn.record
         async with db.transaction() as conn:
-            await db.start_turn(conn, record, turn.writes, turn.told, (*turn.rows, first_row(turn)))
+            await db.start_turn(conn, record, turn.writes, turn.told,
+                                (*turn.rows, *self.registry.turn_rows(told_turn(turn))))
             reports = await self.registry.merge_people(db, conn, turn.merges, record.number,
                                                        memory_settings(self.settings))
             added = turn.said(reports) if turn.said is not None and reports else ""

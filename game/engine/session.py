@@ -14,13 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from game.config import Settings
-from game.engine import meta_commands, tellings_store
+from game.engine import meta_commands
 from game.engine.enrich import Extractor, Reading
 from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
-from game.engine.events import (
-    Event,
-    Notice,
-)
+from game.engine.events import Event, Notice, TurnReplaced
 from game.engine.game_commands import GameCommands
 from game.engine.game_parts import GameParts, GameReads
 from game.engine.meta import PlayerLine, read_line
@@ -28,8 +25,8 @@ from game.engine.mind_context import ProviderFactory
 from game.engine.opening import open_game
 from game.engine.play_state import PlayState
 from game.engine.rebuild import Rebuilt
+from game.engine.retell import replaced
 from game.engine.save_store import SaveStore
-from game.engine.tellings import Tellings
 from game.engine.tuning import turn_tuning
 from game.engine.turn import TurnPipeline
 from game.graph.metapaths import MetaPath
@@ -244,10 +241,15 @@ class GameSession(GameReads):
 
     # ------------------------------------------------------------------------------------- tellings, notes
 
-    @property
-    def tellings(self) -> Tellings:
-        """Retry, continue, edit and flip the last turn; Story mode; undo within a turn."""
-        return self._commands.tellings
+    async def kept_telling(self) -> TurnReplaced | None:
+        """The last turn as the save keeps it (which telling, of how many), or None before any turn or when
+        no feature keeps its tellings. For a front end whose retelling was stored but whose ``TurnReplaced``
+        never reached it (Esc pressed while the store finished)."""
+        for feature in self.registry.retellers():
+            kept = await feature.kept_telling(self._commands.retell_reach())
+            if kept is not None:
+                return replaced(kept)
+        return None
 
     @property
     def notes(self) -> Mapping[str, str]:
@@ -259,7 +261,9 @@ class GameSession(GameReads):
     async def turn_usage(self) -> dict[str, int]:
         """The tokens the last turn's kept telling cost, by step (empty offline or before any turn)."""
         with damage.reading(self._db.name):
-            return await tellings_store.kept_usage(self._db.conn, self.turn)
+            for feature in self.registry.retellers():
+                return await feature.turn_usage(self._db, self.turn)
+        return {}
 
     # ------------------------------------------------------------------------------------- transcript
 

@@ -24,12 +24,12 @@ from game.engine.events import Event, MetaOutput, TurnFailed
 from game.engine.feature_steps import apply_rows
 from game.engine.mind_context import ProviderFactory, default_providers
 from game.engine.play_state import PlayState, is_command
-from game.engine.telling import Telling
 from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn, TurnStore, committed_events, shielded
 from game.engine.turn_steps import TurnDraft, TurnTools, turn_steps
 from game.errors import KithError, NarratorError, SaveError
 from game.features.feature import AnswerReach, MergeSaid, TierChange
+from game.features.retelling import Telling
 from game.graph.ports import GraphWrites
 from game.graph.retrieve import RetrievalSettings
 from game.graph.vocabulary import Vocabulary

@@ -34,11 +34,11 @@ from game.engine.presence import (
     stage_places,
     witnesses,
 )
-from game.engine.telling import NOTHING_MORE, Telling, continued, turn_usage
 from game.engine.tuning import TurnTuning
 from game.engine.turn_commit import FinishedTurn
 from game.features.attitudes.model import AttitudeView
 from game.features.feature import Feature, Remembering
+from game.features.retelling import Telling
 from game.graph.endings import ReadEndings
 from game.graph.index import GraphIndex
 from game.graph.ports import GraphWrites
@@ -54,6 +54,24 @@ from game.story.tiers import TierLines
 from game.world import awareness
 from game.world.ir import WorldIR
 
+NOTHING_MORE = "There is nothing more to tell of this turn: the narrator has said all it had."
+"""What a continued turn answers when the narrator adds nothing (the offline story tells each turn whole)."""
+
+
+def continued(before: str, more: str) -> str:
+    """A narration and what a continuation added, read as one text (a space between unless one is there)."""
+    if not before.strip():
+        return more
+    if more[:1].isspace() or before[-1:].isspace():
+        return before + more
+    return f"{before} {more}"
+
+
+def turn_usage(narrator: Narrator, turn: int) -> dict[str, int]:
+    """A model narrator's requests and tokens by step for ``turn`` (empty for one that counts none)."""
+    usage = getattr(narrator, "usage", None)
+    figures = usage(turn) if callable(usage) else {}
+    return dict(figures) if isinstance(figures, dict) else {}
 
 @dataclass(frozen=True)
 class TurnTools:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     import aiosqlite
 
     from game.config import Settings
+    from game.features.retelling import Replaced, RetellHandler, RetellReach, ToldTurn
     from game.store.database import SaveDatabase
 
 Rows = Mapping[str, Sequence[Mapping[str, Scalar]]]
@@ -329,6 +330,15 @@ class Feature(ABC):
     steps_last: ClassVar[bool] = False
     """Whether its step runs after every other feature's (``Registry.in_step_order``): the attitudes, which
     apply the changes the others state (``StepResult.attitudes``), whenever those were registered."""
+    bare_words: ClassVar[tuple[str, ...]] = ()
+    """Those of ``meta_commands`` that are commands without a ``/`` too, when typed alone (``retry``):
+    with an argument, slashed or not, the line is story ("continue north")."""
+    input_modes: ClassVar[Mapping[str, str]] = {}
+    """Input modes of the screen it serves (mode -> one of its ``meta_commands``): a line typed in the mode
+    is that command with the line as its argument (Story mode: ``/story LINE``)."""
+    help_section: ClassVar[str] = ""
+    """A paragraph of ``help`` of its own, after the game's commands, for commands said best together
+    (their ``meta_commands`` lines are then "")."""
     across_tellings: ClassVar[bool] = False
     """Whether its tables hold the player's own words, changed between turns by its commands: a new telling
     of the last turn keeps them as they are now (carried across, never replayed as the turn's writes)."""
@@ -423,6 +433,32 @@ class Feature(ABC):
         """Write a turn's ``merges`` inside its commit's transaction (``merges_people``; ``settings``: the
         memories feature's bounds, which the folded memories keep); the reports of the people folded (none: the game can follow the turn's rows as they are)."""
         raise NotImplementedError(f"{self.name} merges nobody")
+    retells: ClassVar[bool] = False
+    """Whether it tells turns again (``game.features.retelling``): its meta commands get a ``RetellReach``
+    and stream (``retell_handler``), its undo steps are taken back through it (``undo_retelling``), and
+    every committed turn leaves its rows (``turn_rows``). The tellings feature's."""
+
+    def retell_handler(self, word: str) -> RetellHandler:
+        """The handler of the meta command ``word`` of a feature that ``retells``."""
+        raise NotImplementedError(f"{self.name} tells no turn again")
+
+    def turn_rows(self, told: ToldTurn) -> Sequence[RowWrite]:
+        """Rows written with every committed turn (``retells``): the turn as its first telling."""
+        raise NotImplementedError(f"{self.name} keeps no telling")
+
+    async def undo_retelling(self, reach: RetellReach, seq: int, kind: str,
+                             data: Mapping[str, Any]) -> tuple[str, Replaced] | None:
+        """Take back the undo step ``seq`` (``retells``): what it was and the telling now kept; None when
+        there is nothing to restore (the feature dropped the step, and ``undo`` goes on to the next)."""
+        raise NotImplementedError(f"{self.name} tells no turn again")
+
+    async def kept_telling(self, reach: RetellReach) -> Replaced | None:
+        """The last turn as the save keeps it (``retells``), None before any turn or when it keeps none."""
+        raise NotImplementedError(f"{self.name} keeps no telling")
+
+    async def turn_usage(self, db: SaveDatabase, turn: int) -> dict[str, int]:
+        """The tokens the kept telling of ``turn`` cost, by step (``retells``)."""
+        raise NotImplementedError(f"{self.name} keeps no telling")
 
     def meta_handler(self, word: str) -> MetaHandler:
         """The handler of the meta command ``word`` (one of ``meta_commands``)."""

@@ -37,6 +37,9 @@ MAX_LINES = 5000
 so a provider gone wrong costs a bounded time."""
 MAX_LINE_CHARS = 2000
 
+CONTEXT_TABLE = "turn_context"
+"""Where each turn's composed context is kept (migration: the turn_context table), for ``/mind``."""
+
 Fact = str | int | float
 
 

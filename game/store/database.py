@@ -353,7 +353,7 @@ class SaveDatabase:
     async def write_turn(self, conn: aiosqlite.Connection, record: TurnRecord, writes: GraphWrites,
                          scene: dict[str, Any], told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
         """``commit_turn``'s writes inside the caller's transaction: swapping a turn's telling
-        (``game.engine.tellings``) undoes the turn and writes another in one transaction."""
+        (``game.features.tellings``) undoes the turn and writes another in one transaction."""
         await self.start_turn(conn, record, writes, told, rows)
         await self.end_turn(conn, record, scene)
 

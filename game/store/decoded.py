@@ -194,7 +194,7 @@ _WRITES = ("nodes", "edges", "knowings", "createdNodes", "createdEdges")
 
 
 def telling(value: object) -> dict[str, Any]:
-    """A telling of a turn (``game.engine.tellings_store.encode``), in either form: its shape.
+    """A telling of a turn (``game.features.tellings.store.encode``), in either form: its shape.
 
     Whether its nodes and relations are valid is ``game.store.check``'s (the graph's models); whether a
     delta applies to its base is the telling's reader's, which gives the damaged-save message if not."""

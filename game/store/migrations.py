@@ -256,7 +256,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (first, second)
     ) WITHOUT ROWID;
     """,
-    # 11: retry, continue and edit (``game.engine.tellings``). ``swipes`` keeps every telling of a
+    # 11: retry, continue and edit (``game.features.tellings``). ``swipes`` keeps every telling of a
     # turn whole (its turn row, graph writes, scene and other rows, as JSON) and its token usage, so the
     # player can flip between them and the kept one's writes can be put back; ``notes`` holds the save's
     # Memory and Author's note; ``undo_steps`` the changes within a turn that ``undo`` takes back one at

@@ -1,7 +1,7 @@
 """The app's keys for telling the last turn again and steering a model: retry (Ctrl+R), continue (Ctrl+G),
 Left/Right on an empty line (tellings), edit the turn (F7), Memory and Author's note (F6), and the status
 line's token figures. Each key sends the same command a player could type (``retry``, ``/swipe <``...),
-so the screen and a headless script go through the one engine path (``game.engine.tellings``)."""
+so the screen and a headless script go through the one engine path (``game.features.tellings``)."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ async def show_kept(app: Host, command_line: Widget, told: list[Widget]) -> None
 
     session = app.session
     try:
-        kept = await session.tellings.kept() if session is not None else None
+        kept = await session.kept_telling() if session is not None else None
     except KithError as error:  # a damaged save: said, and the old telling at least leaves
         await app.log_view.add_failure(error.message)
         kept = None

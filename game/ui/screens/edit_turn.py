@@ -1,7 +1,7 @@
 """Edit the last turn: what the player typed and what the narrator said, replaced as written.
 
 The screen only collects the text; the app sends ``/edit-input`` and ``/edit`` so the turn is re-extracted
-and the change is undoable like one typed (``game.engine.tellings``)."""
+and the change is undoable like one typed (``game.features.tellings``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from game.engine.tellings import edit_text
 from game.errors import KithError
+from game.features.tellings.rules import edit_text
 from game.ui.plain import plain
 from game.ui.screens.dialog import Dialog
 

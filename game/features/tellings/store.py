@@ -1,16 +1,17 @@
-"""The ``swipes`` and ``undo_steps`` tables: every telling of a turn, each enough to write again.
+"""The ``swipes`` table: every telling of a turn, each enough to write again (the tellings feature's SQL).
 
 Every turn a session commits leaves one ``swipes`` row (telling 0, kept): its turn row, graph writes,
 scene, logged exchanges and the features' rows as JSON, and the tokens it cost. What a telling shares is stored
 once (``encode``): the kept telling leaves its scene and contexts to the turn's own rows, and every other
 telling stores only how its scene, NPC context and rows differ from the kept one's. Telling the turn again (retry,
-continue, an edit) adds an telling; keeping another one is ONE transaction: the journal undoes the
+continue, an edit) adds a telling; keeping another one is ONE transaction: the journal undoes the
 turn (``undo.undo_turn``: the graph as it was before it) and the kept telling's writes are
 written as the turn, journaled afresh. So the graph only ever holds the kept telling's extraction,
 and ``undo`` still takes the whole turn back: these rows are themselves journaled rows of the turn.
 
 Rows a player changed during the turn after it was told (the tables of the features that keep the
-player's own words, ``Feature.across_tellings``: the Memory and Author's note; the undo steps) are
+player's own words, ``Feature.across_tellings``: the Memory and Author's note; the undo steps of
+``game.store.undo_steps``) are
 carried across the swap: written again after the undo, so the journal keeps their state from
 before the turn and the swap never loses them.
 """
@@ -25,20 +26,21 @@ from typing import Any
 import aiosqlite
 import orjson
 
-from game.engine import telling_delta
-from game.engine.mind_context import CONTEXT_TABLE
+from game.features.retelling import ToldTurn
+from game.features.tellings import delta as telling_delta
 from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
+from game.mind.context import CONTEXT_TABLE
 from game.store import journal, told_log, undo
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.packed import json_text, unpack, unpack_text
-from game.store.rows import RowWrite, read_rows, write_rows
+from game.store.rows import RowWrite, read_rows
 from game.store.told_log import Told
+from game.store.undo_steps import STEPS, steps_of
 
 SWIPES = "swipes"
-STEPS = "undo_steps"
 TELLING_ERRORS: tuple[type[Exception], ...] = (*READ_ERRORS, KeyError)
 """What reading a damaged telling raises: SQLite's errors, undecodable JSON or models, a missing field."""
 MAX_TELLINGS = 20
@@ -82,6 +84,18 @@ class KeptTelling:
                                       "payload": encode(self, base), "prompt_tokens": self.prompt_tokens,
                                       "completion_tokens": self.completion_tokens,
                                       "usage": json.dumps(self.usage, sort_keys=True)})
+
+
+def telling_of(told: ToldTurn, index: int, kind: str, parent: int | None = None) -> KeptTelling:
+    """A committed turn as its telling ``index`` (kept)."""
+    return KeptTelling(told.record.number, index, kind, parent, True, told.record, told.writes, told.scene,
+                       told.told, told.rows, dict(told.usage))
+
+
+def first_row(told: ToldTurn) -> RowWrite:
+    """The ``swipes`` row every committed turn leaves: its first telling, kept."""
+    first = telling_of(told, 0, "story" if told.story else "told")
+    return first.row(first)
 
 
 FORM = 2
@@ -310,10 +324,7 @@ async def carried_rows(conn: aiosqlite.Connection, turn: int, carried_tables: Se
     for table in carried_tables:
         key = await journal.primary_key(conn, table)
         carried += [RowWrite(table, {column: row[column] for column in key}, row) for row in await read_rows(conn, table)]
-    for seq, kind, data in await conn.execute_fetchall(
-            f"SELECT seq, kind, data FROM {STEPS} WHERE turn = ? ORDER BY seq", (turn,)):
-        carried.append(RowWrite(STEPS, {"seq": int(seq)}, {"seq": int(seq), "turn": turn, "kind": str(kind),
-                                                           "data": str(data)}))
+    carried += await steps_of(conn, turn)
     return carried
 
 
@@ -333,33 +344,6 @@ async def keep(db: SaveDatabase, turn: int, chosen: KeptTelling, every: Sequence
         await undo.undo_turn(conn, turn)
         rows = [*chosen.rows, *(alt.row(chosen) for alt in every), *kept, *also]
         await db.write_turn(conn, chosen.record, chosen.writes, chosen.scene, chosen.told, rows)
-
-
-async def drop_step(db: SaveDatabase, seq: int, rows: Sequence[RowWrite]) -> None:
-    """Forget an undo step and put ``rows`` back, unjournaled: the turn's journal already holds their
-    state from before the turn, which undoing the whole turn must still restore."""
-    async with db.transaction() as conn:
-        await conn.execute(f"DELETE FROM {STEPS} WHERE seq = ?", (seq,))
-        await write_rows(conn, 0, rows, journal_it=False)
-
-
-async def last_step(conn: aiosqlite.Connection, turn: int) -> tuple[int, str, dict[str, Any]] | None:
-    """The newest change made within ``turn`` that ``undo`` takes back before the turn itself."""
-    rows = await conn.execute_fetchall(
-        f"SELECT seq, kind, data FROM {STEPS} WHERE turn = ? ORDER BY seq DESC LIMIT 1", (turn,))
-    for seq, kind, data in rows:
-        loaded = json.loads(data)
-        return int(seq), str(kind), loaded if isinstance(loaded, dict) else {}
-    return None
-
-
-async def next_seq(conn: aiosqlite.Connection) -> int:
-    rows = await conn.execute_fetchall(f"SELECT coalesce(max(seq), 0) + 1 FROM {STEPS}")
-    return int(next(iter(rows))[0])
-
-
-def step_row(seq: int, turn: int, kind: str, data: Mapping[str, Any]) -> RowWrite:
-    return RowWrite(STEPS, {"seq": seq}, {"seq": seq, "turn": turn, "kind": kind, "data": json.dumps(dict(data))})
 
 
 async def told_from_rows(db: SaveDatabase, turn: int, carried: Sequence[str] = ()) -> KeptTelling | None:

@@ -1,4 +1,4 @@
-"""A JSON object as what differs from another: how a kept telling stores its scene once (``tellings_store``).
+"""A JSON object as what differs from another: how a kept telling stores its scene once (``store``).
 
 The tellings of one turn start from the same game, so their scenes differ in a few fields (the clock, a
 mood, who is here) and their composed contexts rarely at all. A telling other than the kept one stores
