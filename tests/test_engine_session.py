@@ -355,6 +355,16 @@ async def test_quit_and_meta_words_that_belong_to_the_story() -> None:
     assert parse_meta("undo") is not None and parse_meta("undo the knot") is None
 
 
+async def test_a_slashed_word_the_game_lacks_is_answered_as_no_command_and_costs_no_turn(
+        session: GameSession) -> None:
+    events = await collect(session, "/deeds")
+    assert "There is no command /deeds in this game." in text_of(events)
+    assert not any(isinstance(e, TurnCommitted) for e in events) and session.turn == 0
+    assert "Did you mean `/undo`?" in text_of(await collect(session, "/undoo"))
+    assert parse_meta("/ 3") is None and parse_meta("/3") is None  # not a word: left to the story
+    assert session.turn == 0
+
+
 async def test_quit_reports_the_save(session: GameSession) -> None:
     events = await collect(session, "q")
     assert isinstance(events[-1], QuitRequested) and "saved as **game**" in text_of(events)

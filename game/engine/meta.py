@@ -41,6 +41,11 @@ GAME_SECTIONS = 2
 """The core's sections of playing and of the game itself, which come before the features' own."""
 
 
+def command_words(registry: Registry | None = None) -> list[str]:
+    """Every command word the game answers to: the core's and the features' (``registry``'s, or the built-in ones)."""
+    return sorted(META_WORDS | set((registry or default_registry()).meta_words()))
+
+
 def help_text(registry: Registry | None = None) -> str:
     """What ``help`` shows: the core's commands of play, the features' own sections (``Feature.help_section``),
     the core's others, then one section of the features' single lines."""
@@ -58,7 +63,8 @@ class MetaCommand:
 
 def parse_meta(text: str, registry: Registry | None = None) -> MetaCommand | None:
     """The meta command ``text`` is, or None when it is meant for the story (``registry``: whose features'
-    commands count too; the game's built-in ones when not given)."""
+    commands count too; the game's built-in ones when not given). A slashed word no one handles is a
+    command all the same, one the game answers it does not have."""
     stripped = text.strip()
     slashed = stripped.startswith("/")
     body = stripped[1:] if slashed else stripped
@@ -68,7 +74,9 @@ def parse_meta(text: str, registry: Registry | None = None) -> MetaCommand | Non
     if word not in META_WORDS:
         features = registry or default_registry()
         if word not in features.meta_words():
-            return None
+            # "/deeds" is meant for the game, not the story: it is answered as no command (and costs no
+            # turn) rather than narrated as something the player did.
+            return MetaCommand(word=word, argument=argument) if slashed and word.isalpha() else None
         if word in features.bare_words():
             return None if argument else MetaCommand(word=word, argument=argument)  # "continue north" is story
         return MetaCommand(word=word, argument=argument) if slashed else None

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 from game.engine import mind_commands
 from game.engine.events import ConfirmRequested, Event, MetaOutput, NarrationDone, QuitRequested, SessionReset
 from game.engine.known_names import heard_of, not_named, without_strangers
-from game.engine.meta import MetaCommand, help_text
+from game.engine.meta import MetaCommand, command_words, help_text
 from game.engine.player_view import known_ids, player_view
 from game.engine.presence import scoped_context
 from game.engine.retell import replaced, shown
@@ -28,6 +29,13 @@ if TYPE_CHECKING:
     from game.engine.command_context import Asking, CommandContext
 
 
+def no_such_command(word: str, words: list[str]) -> str:
+    """The reply to ``/word`` when the game has no such command, with the nearest it has (a typo's fix)."""
+    near = difflib.get_close_matches(word, words, n=2, cutoff=0.7)
+    hint = f" Did you mean {' or '.join(f'`/{other}`' for other in near)}?" if near else ""
+    return f"There is no command /{word} in this game.{hint} Type `help` to list them."
+
+
 async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Event]:
     if command.word != "restore":
         session.asked = None  # a question is answered by the very next command, or not at all
@@ -37,8 +45,8 @@ async def run(session: CommandContext, command: MetaCommand) -> AsyncIterator[Ev
                 yield event
             return
         owner = session.registry.command_owner(command.word)
-        if owner is None:  # parse_meta read it with another registry's commands
-            yield MetaOutput(f"There is no command /{command.word} in this game. Type `help` to list them.", "help")
+        if owner is None:  # a slashed word nobody handles (or read with another registry's commands)
+            yield MetaOutput(no_such_command(command.word, command_words(session.registry)), "help")
             return
         if owner.retells:  # it tells the last turn again (or a turn another way): a stream, not a reply
             async for item in owner.retell_handler(command.word)(session.retell_reach(), command.argument):
