@@ -124,3 +124,42 @@ def test_a_40_person_save_reads_whole_at_the_panes_sizes(tmp_path: Path, capsys:
             assert all(n["w"] == len(n["name"]) + 2 for n in shape["nodes"] if n["shown"]), "names are whole"
             unlabelled = [e for e in shape["edges"] if not e["labelled"]]
             assert unlabelled == [], (width, height, focus, unlabelled)
+
+
+def test_a_save_with_no_stored_layout_is_laid_out_as_the_pane_does(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A save made without the map pane (``kith run`` here; ``kith graph import`` likewise) keeps no layout.
+    ``kith graph map`` then lays the whole graph out as the pane does when it opens such a save (everyone,
+    known or not, over the open relations), so the map drawn before the game is opened is the one the pane
+    draws, and keeps, after."""
+    import asyncio
+
+    from helpers.ui import make_app, settle
+
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves", "world": "brinefall",
+                                    "content_dir": Path(__file__).parent.parent / "content"}, env={})
+    commands = tmp_path / "play.commands"
+    commands.write_text("look\ntalk to Wren\n", encoding="utf-8")
+    assert main(["--saves-dir", str(settings.saves_dir), "run", "--transcript", "--world", "brinefall",
+                 "--save", "played", str(commands)]) == 0
+    args = ["--saves-dir", str(settings.saves_dir), "graph", "map", "--save", "played", "--view", "everyone",
+            "--width", "60", "--height", "24", "--json"]
+    capsys.readouterr()
+    assert main(args) == 0
+    before = json.loads(capsys.readouterr().out)
+
+    async def open_in_the_pane() -> tuple[int, int]:
+        app = make_app(tmp_path, settings, save="played", new=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert app.session is not None and app.map_pane.map.drawing.boxes, "the pane drew the save"
+        session = await GameSession.open(settings, "played", new=False)
+        try:
+            return len(await session.map_layout()), len(await session.all_nodes())
+        finally:
+            await session.close()
+
+    stored, nodes = asyncio.run(open_in_the_pane())
+    assert stored == nodes, "the pane laid out and kept the whole graph"
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == before

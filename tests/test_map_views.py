@@ -81,3 +81,40 @@ def test_the_roster_wraps_between_names_never_inside_one() -> None:
     for node_id in listed:
         assert any(f"Fenn Orrick{node_id[5:]}" in row for row in rows), (node_id, drawing.plain())
     assert any(row.startswith("Saltwrights' Guild:") for row in rows)
+
+
+def test_a_crowded_stage_in_a_small_pane_labels_or_lists_every_relation() -> None:
+    """Five on stage at 32x18 (the pane at 80x24) with fifteen relations among them and to six more: the
+    list under the drawing writes each name once where the relations share it, so every relation is on
+    its line or in the list and every name is drawn or listed, none counted away as "+N more"."""
+    import json
+
+    from helpers.map_rules import check_reading_rules
+
+    from game.graph.map.geometry import geometry
+
+    names = {"lise": "Lise Brack", "dace": "Dace Merrow", "aldous": "Aldous Crane", "wren": "Wren Tallis",
+             "ness": "Ness Tallis", "pell": "Pell Garrow", "fenn": "Fenn Orrick", "orla": "Orla Vance",
+             "watch": "Harbour Watch", "guild": "Saltwrights' Guild"}
+    kinds = {"watch": "faction", "guild": "group"}
+    nodes = [person(f"npc-{key}", name, kinds.get(key, "individual")) for key, name in names.items()]
+    ties = [("lise", "wren", "TRUSTS", 0.7), ("lise", "dace", "DISTRUSTS", -0.6),
+            ("wren", "aldous", "KNOWS_SECRET_OF", 0.4), ("aldous", "dace", "ALLY_OF", 0.5),
+            ("ness", "wren", "KIN_OF", 0.8), ("dace", "wren", "DISTRUSTS", -0.5), ("pell", "aldous", "FEARS", -0.7),
+            ("pell", "ness", "MOURNS", 0.6), ("aldous", "orla", "SERVES", 0.5), ("dace", "orla", "OWES", 0.4),
+            ("dace", "watch", "LEADS", 0.8), ("lise", "watch", "MEMBER_OF", 0.5),
+            ("aldous", "guild", "MEMBER_OF", 0.5), ("fenn", "lise", "KIN_OF", 0.6),
+            ("fenn", "aldous", "DISTRUSTS", -0.4)]
+    edges = [relation(f"e-{number}", f"npc-{a}", f"npc-{b}", name, strength)
+             for number, (a, b, name, strength) in enumerate(ties)]
+    stage = ["npc-lise", "npc-dace", "npc-aldous", "npc-wren", "npc-ness"]
+    for seed in (7, 0, 1, 2, 3):
+        drawing = render_map(nodes, edges, 32, 18, compute_layout(nodes, edges, seed=seed), view="scene",
+                             stage=stage)
+        shape, text = json.loads(json.dumps(geometry(drawing))), drawing.plain()
+        check_reading_rules(shape, text)
+        unseen = [n["name"] for n in shape["nodes"] if not n["shown"] and n["name"] not in shape["listed"]]
+        unlabelled = [(e["source"], e["relation"], e["target"]) for e in shape["edges"] if not e["labelled"]]
+        assert (unseen, unlabelled) == ([], []), (seed, text)
+        assert all(n["w"] == len(n["name"]) + 2 for n in shape["nodes"] if n["shown"]), "names are whole"
+        assert len(shape["edges"]) == len(ties) and "more" not in text, text

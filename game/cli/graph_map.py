@@ -95,13 +95,18 @@ async def _view(args: argparse.Namespace, db: SaveDatabase,
 
 
 async def map_command(args: argparse.Namespace, settings: Settings) -> int:
-    from game.graph.map import render_map
+    from game.engine.player_view import layout_graph
+    from game.graph.map import compute_layout, render_map
     from game.graph.map.known import known_graph
 
     async with open_save(args, settings) as db:
         nodes = await db.all_nodes()
         edges = await db.all_edges()
         positions = await db.load_layout()
+        if any(node.id not in positions for node in nodes):
+            # A save the pane never drew (``kith run``, ``kith graph import``) keeps no layout: laid out as
+            # the pane lays it out when it opens the save, so both draw the same map.
+            positions = compute_layout(*layout_graph(await db.load_graph_index()), positions)
         view, cast = await _view(args, db, edges)
     nodes, edges = known_graph(nodes, edges, view)
     width, height = _size(args)

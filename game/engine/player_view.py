@@ -66,6 +66,13 @@ def npc_view(graph: GraphIndex, node_id: str, edges: Iterable[Edge]) -> KnownVie
     return known_by_one(node_id, learned_by(graph, {node_id}), edges)
 
 
+def layout_graph(graph: GraphIndex) -> tuple[list[Node], list[Edge]]:
+    """What the map lays out, whole, when it places people it has no position for (the pane after a turn or
+    on opening a save that keeps no layout, ``kith graph map`` on such a save): every node, the unknown too,
+    and the open relations."""
+    return sorted(graph.nodes.values(), key=lambda n: (n.first_seen_turn, n.id)), list(graph.open_edges.values())
+
+
 class MapSource(Protocol):
     """What the map is drawn from: an open game (``GameSession`` is one)."""
 
@@ -100,7 +107,6 @@ async def player_map(game: MapSource, *, history: bool, at_turn: int | None = No
     if history:
         nodes, edges = await game.all_nodes(), await game.all_edges()
     else:
-        nodes = sorted(game.graph.nodes.values(), key=lambda n: (n.first_seen_turn, n.id))
-        edges = list(game.graph.open_edges.values())
+        nodes, edges = layout_graph(game.graph)
     shown_nodes, shown_edges = known_graph(nodes, edges, player_view(game.world, game.scene, game.graph))
     return PlayerMap(nodes, edges, shown_nodes, shown_edges, tuple(await game.stage_at(at_turn)))

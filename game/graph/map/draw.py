@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
 from game.graph.map.centre import centring_offset, drawn_box, shift, stretched
+from game.graph.map.flow import fit_list
 from game.graph.map.footer import NOTE_STYLE, footer_rows, padded, wrap_text
 from game.graph.map.frames import MEMBERSHIP, Frame, draw_frames, memberships, place_framed
 from game.graph.map.layout import Position, compute_layout, normalise
@@ -22,9 +23,7 @@ from game.graph.map.listing import (
     Item,
     Said,
     list_cap,
-    merged,
     short_names,
-    wrap_items,
 )
 from game.graph.map.place import LabelRequest, Placed
 from game.graph.map.route import ARROWS, Route, best_route
@@ -179,19 +178,24 @@ def render_map(
     # once (a second drawing would cost a second frame), so past ``CROWD`` names it keeps a third of the list's
     # rows for them: a share of the pane, not of the graph, so a newcomer's relations never move the names.
     spare = max(1, cap // 3) if chosen.kind == "everyone" and len(chosen.nodes) > CROWD else 1
+    before = (height, 0)  # the first drawing's rows and names drawn
     for _pass in range(2):
         left_out: list[str] = []
         area = height
         for _attempt in range(2):
             said, bare = _node_items(chosen, [*chosen.listed, *left_out], drawing.names, (), short)
-            items = merged(said) + bare + _roster_items(chosen, width)
-            rows, _shown = wrap_items(items, width, cap)
+            rows = fit_list(said, bare + _roster_items(chosen, width), width, cap).rows
             area = max(1, height - len(fixed_rows) - min(cap, len(rows) + spare))
             drawing.boxes, drawing.frames = place_framed(requests, homes, width, area)
             missing = [n.id for n in placing if n.id not in drawing.boxes]
             if missing == left_out:
                 break
             left_out = missing
+        while _pass and area < before[0] and len(drawing.boxes) < before[1]:
+            # Not so short that a name the first drawing held is left out: the list would have to say it.
+            area += 1
+            drawing.boxes, drawing.frames = place_framed(requests, homes, width, area)
+        before = (area, len(drawing.boxes))
         left_out = [n.id for n in placing if n.id not in drawing.boxes]
         canvas = Canvas(width, area)
         drawing.area = area
@@ -209,10 +213,11 @@ def render_map(
         # labels its relation
         pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
         said, bare = _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes, short)
-        items = (merged([Said(short[e.source], f"{e.sign}{e.relation}", short[e.target], (e.source, e.target))
-                         for e in pending] + said) + bare + _roster_items(chosen, width))
-        list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
-        if len(listed) == len(items) or _pass or chosen.kind == "everyone":
+        said = [Said(short[e.source], f"{e.sign}{e.relation}", short[e.target], (e.source, e.target))
+                for e in pending] + said
+        rest = bare + _roster_items(chosen, width)
+        listing = fit_list(said, rest, width, max(0, height - area - len(fixed_rows)))
+        if listing.complete or _pass or chosen.kind == "everyone":
             break  # the everyone view lists what it can: drawing it twice would cost a frame
         # The list overflowed the rows kept for it. Below 30 rows the legend and the "N of M drawn" note give
         # theirs first (each listed relation says its sign in words, the roster who is not drawn); then, once,
@@ -221,16 +226,18 @@ def render_map(
             fixed_rows = footer_rows(width, [n for n in notes if not n.startswith(f"{chosen.kind} · ")],
                                       legend=False)[: max(0, height - 3)]
             cap = max(cap, height - len(fixed_rows) - MIN_DRAWING_ROWS)
-        wanted = len(wrap_items(items, width, cap)[0])
+        at_cap = fit_list(said, rest, width, cap)
+        wanted = len(at_cap.rows) if at_cap.complete else cap + 1  # cut short even at its cap: all it can
         room = height - area - len(fixed_rows)
         if wanted <= room:
-            list_rows, listed = wrap_items(items, width, room)
+            listing = fit_list(said, rest, width, room)
             break
         spare += wanted - room
-    if len(listed) < len(items):
+    if not listing.complete:
         # Still more than the list's rows: the drawing's blank rows above and below it go to the list.
         area = drawing.area = _trim(canvas, drawing, area)
-        list_rows, listed = wrap_items(items, width, max(0, height - area - len(fixed_rows)))
+        listing = fit_list(said, rest, width, max(0, height - area - len(fixed_rows)))
+    list_rows, listed = listing.rows, listing.shown
     listed_pairs = {pair for item in listed for pair in (*item.pairs, *([item.pair] if item.pair else []))}
     listed_nodes = {item.node_id for item in listed if item.node_id}
     for edge in drawing.edges:

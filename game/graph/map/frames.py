@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from game.graph.map.canvas import EAST, HORIZONTAL, NORTH, SOUTH, VERTICAL, WEST, Canvas
-from game.graph.map.place import LabelRequest, Placed, Placer
+from game.graph.map.place import LabelRequest, Placed, Placer, place_packed, place_shelved
 from game.graph.map.style import CellStyle
 from game.graph.map.view import edge_open_at
 from game.graph.models import Edge, Node
@@ -118,6 +118,13 @@ def place_framed(requests: Sequence[LabelRequest], homes: Mapping[str, list[str]
             spot = placer.place(request)
             if spot is not None:
                 placed[request.node_id] = spot
+    if not frames and len(placed) < len(requests):
+        # A name left out for want of room: names on every other row may hold them all.
+        packed = place_packed(requests, width, height)
+        if len(packed) < len(requests):
+            packed = place_shelved(requests, width, height) or packed
+        if len(packed) > len(placed):
+            return packed, frames
     return placed, frames
 
 

@@ -7,7 +7,7 @@ there is always room for an edge to reach them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,4 +131,42 @@ def place_labels(requests: Sequence[LabelRequest], width: int, height: int) -> d
         spot = placer.place(request)
         if spot is not None:
             placed[request.node_id] = spot
+    return placed
+
+
+def place_packed(requests: Sequence[LabelRequest], width: int, height: int) -> dict[str, Placed]:
+    """``place_labels`` with each name's row moved to the nearest even one: a name keeps the rows above and
+    below it clear, so names on rows their positions chose freely can leave a one-row gap no name fits in,
+    where names on every other row use the height whole. For a pane too short for its names."""
+    last = max(0, height - 1)
+    top = last - last % 2
+
+    def packed(request: LabelRequest) -> LabelRequest:
+        row = min(top, 2 * round(request.at[1] * last / 2))
+        return replace(request, at=(request.at[0], row / last if last else 0.5))
+
+    return place_labels([packed(request) for request in requests], width, height)
+
+
+def place_shelved(requests: Sequence[LabelRequest], width: int, height: int) -> dict[str, Placed]:
+    """Every name on every other row, in their positions' order (top to bottom, then left to right), as
+    many to a row as fit and spread evenly along it, the rows in the middle of the height; {} when they do
+    not all fit. For a pane too short for ``place_packed`` to find each name a spot near its position."""
+    texts = {r.node_id: f"{r.brackets[0]}{r.name}{r.brackets[1]}" for r in requests}
+    shelves: list[list[LabelRequest]] = [[]]
+    for request in sorted(requests, key=lambda r: (r.at[1], r.at[0], r.node_id)):
+        if shelves[-1] and sum(len(texts[r.node_id]) + 1 for r in shelves[-1]) + len(texts[request.node_id]) > width:
+            shelves.append([])
+        shelves[-1].append(request)
+    if 2 * len(shelves) - 1 > height or any(len(text) > width for text in texts.values()):
+        return {}
+    top = (height - 2 * len(shelves) + 1) // 2
+    placed: dict[str, Placed] = {}
+    for number, shelf in enumerate(shelves):
+        shelf.sort(key=lambda r: (r.at[0], r.node_id))
+        gap = (width - sum(len(texts[r.node_id]) for r in shelf)) // (len(shelf) + 1)
+        x = gap
+        for request in shelf:
+            placed[request.node_id] = Placed(request.node_id, x, top + 2 * number, texts[request.node_id])
+            x += len(texts[request.node_id]) + max(1, gap)
     return placed
