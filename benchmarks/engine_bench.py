@@ -18,6 +18,7 @@ from game.engine.session import GameSession
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.registry import default_registry
 from game.store import bulk_commit
 from game.store.database import SaveDatabase
 
@@ -80,7 +81,7 @@ async def _turns_per_second(settings_dir: Path, extra_versions: int, turns: int)
         # The synthetic history goes into the closed save through the store, as `kith graph import` would.
         path = session.save_path
         await session.close()
-        db = await SaveDatabase.open(path)
+        db = await SaveDatabase.open(path, schema=default_registry().schema())
         try:
             await _bulk_versions(db, extra_versions)
         finally:
@@ -105,7 +106,7 @@ async def _turns_per_second(settings_dir: Path, extra_versions: int, turns: int)
 
 async def _open_time(folder: Path, versions: int) -> float:
     path = folder / "open100k.sqlite"
-    db = await SaveDatabase.open(path, create=True, world_id="brinefall")
+    db = await SaveDatabase.open(path, schema=default_registry().schema(), create=True, world_id="brinefall")
     await _bulk_versions(db, versions)
     await db.close()
     settings = load_settings(flags={"saves_dir": folder}, env={})

@@ -29,6 +29,7 @@ from game.engine.enrich_import import import_story, split_story
 from game.graph.fast_extract.marks import fast_from
 from game.graph.index import GraphIndex
 from game.graph.upsert import UpsertExecution
+from game.registry import default_registry
 from game.world import World, load_world
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,12 +93,12 @@ async def _lookups(path: Path, runs: int) -> tuple[float, float, int]:
 
     scans, reads, found = [], [], 0
     for _ in range(runs):
-        async with await SaveDatabase.open(path) as db:
+        async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
             graph = await db.load_graph_index()  # lazily, as a game opens it
             started = time.perf_counter()
             scanned = [e for e in graph.open_edges.values() if fast_from(e) == FAST_TURN]
             scans.append((time.perf_counter() - started) * 1000)
-        async with await SaveDatabase.open(path) as db:
+        async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
             await db.load_graph_index()
             started = time.perf_counter()
             read = (await db.fast_reading(FAST_TURN)).opened

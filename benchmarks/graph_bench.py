@@ -39,6 +39,7 @@ from game.graph.render import sign_mark
 from game.graph.retrieve import retrieve
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.registry import default_registry
 from game.store.database import SaveDatabase
 
 EDGES_PER_CALL = 12
@@ -289,7 +290,7 @@ def build(path: Path, data: Synthetic, workdir: Path) -> float:
 
 async def measure_reads(path: Path, data: Synthetic, figures: SizeFigures, scale: Scale) -> None:
     queries = messages(data, scale.queries)
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
         index = await db.load_graph_index()
         await time_retrievals(index, queries[:20], 1)  # warm-up
         memory, edges = await time_retrievals(index, queries, scale.passes)
@@ -318,7 +319,7 @@ async def measure_reads(path: Path, data: Synthetic, figures: SizeFigures, scale
 async def measure_upserts(path: Path, data: Synthetic, figures: SizeFigures, scale: Scale) -> None:
     """Turns of 4 calls x 12 changed relations each, through UpsertExecution and one commit per turn."""
     rng = random.Random(5)
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
         index: GraphIndex = await db.load_graph_index()
         vocabulary: Vocabulary = await db.vocabulary()
         names = {node.id: node.name for node in index.nodes.values()}

@@ -22,13 +22,14 @@ from game.__main__ import main as kith_main
 from game.config import load_settings
 from game.engine.events import TurnFailed
 from game.engine.session import GameSession
+from game.registry import default_registry
 from game.store.database import SaveDatabase
 
 TARGET_MS = 300
 
 
 async def create(path: Path) -> None:
-    db = await SaveDatabase.open(path, create=True, world_id="brinefall")
+    db = await SaveDatabase.open(path, schema=default_registry().schema(), create=True, world_id="brinefall")
     await db.close()
 
 
@@ -65,7 +66,7 @@ async def open_ms(path: Path, runs: int) -> tuple[float, float]:
 
 
 async def loads(path: Path, queries: int, passes: int) -> list[str]:
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
         started = time.perf_counter()
         eager = await db.load_graph_index(lazy=False)
         whole_ms = (time.perf_counter() - started) * 1000

@@ -18,6 +18,7 @@ from benchmarks.engine_bench import _bulk_versions
 from game.config import load_settings
 from game.engine.events import TurnFailed
 from game.engine.session import GameSession
+from game.registry import default_registry
 from game.store.database import SaveDatabase
 
 
@@ -37,7 +38,7 @@ async def _figures(folder: Path, versions: int, rounds: int) -> tuple[float, flo
     if versions:
         path = session.save_path
         await session.close()
-        db = await SaveDatabase.open(path)
+        db = await SaveDatabase.open(path, schema=default_registry().schema())
         try:
             await _bulk_versions(db, versions)
         finally:

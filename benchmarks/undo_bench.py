@@ -19,6 +19,7 @@ from benchmarks.engine_bench import _bulk_versions
 from game.config import load_settings
 from game.engine.events import TurnFailed
 from game.engine.session import GameSession
+from game.registry import default_registry
 from game.store import undo
 from game.store.database import SaveDatabase
 
@@ -41,7 +42,7 @@ async def _bulk_undo(folder: Path, versions: int) -> tuple[int, float]:
         path = session.save_path
     finally:
         await session.close()
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
         await _bulk_versions(db, versions)  # journaled at turn 1: the save has a played turn
         rows = await db.conn.execute_fetchall("SELECT count(*) FROM journal WHERE turn = 1")
         entries = int(next(iter(rows))[0])
@@ -70,7 +71,7 @@ async def _ordinary_undo(folder: Path, rounds: int) -> tuple[int, float, float]:
     finally:
         await session.close()
     store: list[float] = []
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
         turn = await db.current_turn()
         rows = await db.conn.execute_fetchall("SELECT count(*) FROM journal WHERE turn = ?", (turn,))
         entries = int(next(iter(rows))[0])

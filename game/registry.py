@@ -9,33 +9,27 @@ for what scripts and the command line offer. Adding a feature is one ``register_
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from game.features.attitudes import AttitudesFeature
-from game.features.deeds import DeedsFeature
-from game.features.feature import (
-    Answered,
-    AnswerReach,
-    CheckParser,
-    Feature,
-    Handler,
-    Instruction,
-    Remembering,
-)
-from game.features.gossip import GossipFeature
-from game.features.identity import IdentityFeature
-from game.features.memories import MemoriesFeature
-from game.features.notes import NotesFeature
-from game.features.tellings import TellingsFeature
+from game.store.migrations import schema_of
 
 if TYPE_CHECKING:
+    import argparse
+
     import aiosqlite
 
     from game.config import Settings
+    from game.features.feature import (
+        Answered,
+        AnswerReach,
+        CheckParser,
+        Feature,
+        Handler,
+        Instruction,
+        Remembering,
+    )
     from game.features.memories.book import MemorySettings
     from game.features.retelling import ToldTurn
     from game.graph.index import GraphIndex
@@ -45,6 +39,7 @@ if TYPE_CHECKING:
     from game.store.database import SaveDatabase
     from game.store.merge_log import MergeEntry, MergeReport
     from game.store.rows import RowWrite
+    from game.store.schema import Schema
 
 
 class Registry:
@@ -74,6 +69,12 @@ class Registry:
     def tables(self) -> tuple[str, ...]:
         """Every table the features own, in registration order."""
         return tuple(table for feature in self for table in feature.tables)
+
+    def schema(self) -> Schema:
+        """The save's schema for a game of these features: the core's migrations and each feature's own
+        (``Feature.migrations``), in one numbering. Raises ``ValueError`` if two declare one number, or a
+        number is missing (a feature whose shipped migration a save holds is not registered)."""
+        return schema_of(migration for feature in self for migration in feature.migrations)
 
     def check_tags(self) -> tuple[str, ...]:
         """Every ``{tag}`` a script check line may start with, from the features."""
@@ -187,6 +188,8 @@ class Registry:
                        tunings: Mapping[str, Any]) -> list[RowWrite]:
         """The rows of every feature that ``remembers`` (the told turn's last step), in registration order,
         each given its own state and tuning."""
+        from dataclasses import replace
+
         return [row for feature in self if feature.remembers
                 for row in await feature.remember(replace(facts, state=states.get(feature.name),
                                                           tuning=tunings.get(feature.name)))]
@@ -207,6 +210,14 @@ def register_builtin(registry: Registry) -> None:
     from everything the turn did; the tellings keep every turn as it was told. Identity comes first: its
     step only turns the upserts' judgements of new names into questions, and its question is the first asked
     of the features' sections (IDENTITY before DEEDS, as the context always listed them)."""
+    from game.features.attitudes import AttitudesFeature
+    from game.features.deeds import DeedsFeature
+    from game.features.gossip import GossipFeature
+    from game.features.identity import IdentityFeature
+    from game.features.memories import MemoriesFeature
+    from game.features.notes import NotesFeature
+    from game.features.tellings import TellingsFeature
+
     registry.register_feature(IdentityFeature())
     registry.register_feature(GossipFeature())
     registry.register_feature(DeedsFeature())
@@ -222,3 +233,20 @@ def default_registry() -> Registry:
     registry = Registry()
     register_builtin(registry)
     return registry
+
+
+@cache
+def builtin_schema() -> Schema:
+    """``default_registry().schema()`` read from the built-in features' ``schema`` modules alone, without
+    their rules: ``kith graph dump`` and ``retrieve`` compare a save's format and may not load them (issue
+    15). A built-in feature with migrations is listed here as in ``register_builtin`` (a test holds the two
+    equal)."""
+    from game.features.attitudes import schema as attitudes
+    from game.features.deeds import schema as deeds
+    from game.features.gossip import schema as gossip
+    from game.features.identity import schema as identity
+    from game.features.memories import schema as memories
+    from game.features.tellings import schema as tellings
+
+    return schema_of((*identity.MIGRATIONS, *gossip.MIGRATIONS, *deeds.MIGRATIONS, *attitudes.MIGRATIONS,
+                      *memories.MIGRATIONS, *tellings.MIGRATIONS))

@@ -14,6 +14,8 @@ import random
 import sys
 from pathlib import Path
 
+from helpers.saves import SCHEMA
+
 from game.__main__ import main as kith
 from game.config import load_settings
 from game.engine.session import GameSession
@@ -27,7 +29,7 @@ IMPORTED = 150  # nodes per import: a killed import leaves all of them or none
 
 
 async def main(path: Path) -> None:
-    db = await SaveDatabase.open(path, create=True, world_id="kill-test")
+    db = await SaveDatabase.open(path, schema=SCHEMA, create=True, world_id="kill-test")
     vocabulary = Vocabulary.default()
     turn = await db.current_turn()
     if turn == 0 and not await db.all_nodes():

@@ -6,6 +6,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from helpers.saves import SCHEMA
+
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
 from game.store.database import SaveDatabase, TurnRecord
@@ -33,7 +35,7 @@ async def play(db: SaveDatabase, turn: int, *calls: dict[str, Any], scene: dict[
 
 
 async def seeded(path: Path) -> SaveDatabase:
-    db = await SaveDatabase.open(path, create=True, world_id="test-world")
+    db = await SaveDatabase.open(path, schema=SCHEMA, create=True, world_id="test-world")
     execution = UpsertExecution(db.graph, VOCABULARY, 0, rng=random.Random(0))
     outcome = await execution.run({
         "nodes": [person("Mira"), person("Tomas"), person("Oren"),

@@ -26,6 +26,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from helpers.saves import CURRENT_VERSION, SCHEMA, SCRIPTS
 
 from game.__main__ import main
 from game.cli.saves import save_models
@@ -38,7 +39,6 @@ from game.graph.ports import GraphWrites
 from game.store import decoded, metapath_patterns
 from game.store.check import check_save, promised_columns
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 from game.store.salvage import salvage_save
 from game.store.saves import list_saves
 
@@ -60,7 +60,7 @@ def _rowids() -> set[tuple[str, str]]:
     """Columns that are a table's rowid (``INTEGER PRIMARY KEY``): SQLite itself keeps them whole numbers."""
     conn = sqlite3.connect(":memory:")
     try:
-        conn.executescript(";\n".join(MIGRATIONS))
+        conn.executescript(";\n".join(SCRIPTS))
         return {(t, str(r[1])) for t in decoded.TABLES for r in conn.execute(f'PRAGMA table_info("{t}")')
                 if r[5] == 1 and str(r[2]).upper() == "INTEGER"
                 and "WITHOUT ROWID" not in str(conn.execute("SELECT sql FROM sqlite_master WHERE name = ?",
@@ -88,7 +88,7 @@ def settings_for(saves: Path) -> Settings:
 
 async def _fill_the_rest(path: Path) -> None:
     """Rows of the tables a short offline game leaves empty, written by the store's own writers."""
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         await db.save_layout({"npc-hob-tarrant": (1.5, -2.0), "npc-wren-tallis": (0.0, 0.0)})
         question = PendingIdentity("4-1", 4, "npc-fenn-orrick", "Fenn Orrick", "npc-hob-tarrant", "Hob Tarrant", 0.5,
@@ -117,14 +117,14 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     finally:
         conn.close()
     assert empty == [], "every table has a row to damage"
-    assert check_save(saves / "game.sqlite", save_models()) == []
+    assert check_save(saves / "game.sqlite", SCHEMA, save_models()) == []
     return (saves / "game.sqlite").read_bytes()
 
 
 def test_the_table_describes_every_column_of_the_schema() -> None:
     """A column a migration adds fails here until ``game.store.decoded`` says how it is read, so check,
     salvage, the list and the readers cannot forget it."""
-    schema = {t: c for t, c in promised_columns(CURRENT_VERSION).items() if not t.startswith("sqlite_")}
+    schema = {t: c for t, c in promised_columns(CURRENT_VERSION, SCHEMA).items() if not t.startswith("sqlite_")}
     assert {t: list(c) for t, c in decoded.TABLES.items()} == schema
     assert set(schema) >= decoded.OPENED
 
@@ -171,7 +171,7 @@ def test_each_decoded_column_damaged_is_named_by_check_refused_cleanly_and_salva
     path.write_bytes(played)
     damage(path, table, column, value)
 
-    problems = check_save(path, save_models())
+    problems = check_save(path, SCHEMA, save_models())
     assert any(f": {column} " in problem for problem in problems), problems
 
     try:
@@ -180,7 +180,7 @@ def test_each_decoded_column_damaged_is_named_by_check_refused_cleanly_and_salva
         assert "is damaged" in error.message and "kith saves check game" in error.message, error.message
         opened = asyncio.run(_opens(saves))
         if not opened:
-            assert [s.error for s in list_saves(saves) if s.name == "game"] != [None], \
+            assert [s.error for s in list_saves(saves, SCHEMA) if s.name == "game"] != [None], \
                 "a save play refuses to open is marked damaged in the list"
 
     for words in READERS:  # the one-shot readers: a result, or one ``kith:`` line naming the save
@@ -189,12 +189,12 @@ def test_each_decoded_column_damaged_is_named_by_check_refused_cleanly_and_salva
         err = capsys.readouterr().err
         assert code == 0 or (code == 2 and err.startswith("kith: ") and len(err.splitlines()) == 1), err
 
-    still = check_save(path, save_models())  # play rewrites some values as it opens (the world's vocabulary)
-    report = salvage_save(path, saves / "rescued.sqlite", save_models())
+    still = check_save(path, SCHEMA, save_models())  # play rewrites some values as it opens (the world's vocabulary)
+    report = salvage_save(path, saves / "rescued.sqlite", SCHEMA, save_models())
     assert table in DERIVED or not still or any(item.table == table for item in report.items), report.items
-    assert check_save(saves / "rescued.sqlite", save_models()) == []
+    assert check_save(saves / "rescued.sqlite", SCHEMA, save_models()) == []
     asyncio.run(play(saves, "rescued", "look"))
-    assert check_save(saves / "rescued.sqlite", save_models()) == []
+    assert check_save(saves / "rescued.sqlite", SCHEMA, save_models()) == []
 
 
 async def _opens(saves: Path) -> bool:

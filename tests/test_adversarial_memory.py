@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
+from helpers.saves import SCHEMA
 from llm_helpers import (
     edge,
     execution,
@@ -78,7 +79,7 @@ def _book(session: GameSession) -> dict[str, Any]:
 
 
 async def _memories(settings: Settings) -> list[dict[str, Any]]:
-    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite") as db:
+    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite", schema=SCHEMA) as db:
         return await db.read_rows("npc_memories")
 
 
@@ -193,7 +194,7 @@ def _flood(relations: set[tuple[str, str, str]]) -> str:
 
 
 async def _saved(path: Path) -> set[tuple[str, str, str]]:
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         return _named(await db.load_graph_index())
 
 

@@ -29,6 +29,7 @@ from chat_server import (
     ToolCalls,
     Truncated,
 )
+from helpers.saves import SCHEMA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from llm_helpers import (
@@ -85,7 +86,7 @@ async def _play(session: GameSession, text: str) -> list[Event]:
 
 
 async def _saved_turns(settings: Settings) -> int:
-    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite") as db:
+    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite", schema=SCHEMA) as db:
         return len(await db.turns())
 
 
@@ -288,7 +289,7 @@ async def test_terminal_control_sequences_in_narration_never_enter_kith(tmp_path
         await session.close()
     shown = "".join(getattr(e, "text", "") for e in events)
     assert "Edda nods. The lamp flickers." in shown
-    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite") as db:
+    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite", schema=SCHEMA) as db:
         stored = (await db.turns())[-1].narration
     assert stored == "Edda nods. The lamp flickers."
     for text in (shown, stored, (tmp_path / "transcript.txt").read_text(encoding="utf-8")):

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from chat_server import ChatServer, Text
 from helpers.play import collect
+from helpers.saves import SCHEMA
 from llm_helpers import WORLDS, character, ir, llm_settings, open_relations, tiny_world
 
 from game.__main__ import main
@@ -89,7 +90,7 @@ def _kith(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tup
 
 async def _saved(tmp_path: Path, save: str) -> tuple[list[Any], list[Any], list[Any]]:
     settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
-    async with await SaveDatabase.open(settings.saves_dir / f"{save}.sqlite") as db:
+    async with await SaveDatabase.open(settings.saves_dir / f"{save}.sqlite", schema=SCHEMA) as db:
         index = await db.load_graph_index()
         return list(index.nodes.values()), list(index.open_edges.values()), await questions(db)
 

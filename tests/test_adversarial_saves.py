@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from helpers.play import play_session
+from helpers.saves import SCHEMA
 
 from game.__main__ import main
 from game.config import Settings, load_settings
@@ -59,8 +60,8 @@ async def play(saves: Path, *commands: str) -> None:
 
 async def whole(path: Path, *, game: bool = True) -> int:
     """Assert the save at ``path`` is whole: healthy rows, contiguous turns, a scene for each. Its turn."""
-    assert check_save(path) == [], path.name
-    db = await SaveDatabase.open(path)
+    assert check_save(path, SCHEMA) == [], path.name
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         turn = await db.current_turn()
         if game:
@@ -94,12 +95,12 @@ async def test_kill_9_in_the_middle_leaves_only_whole_saves(tmp_path: Path, mode
         saves_now = sorted(p for p in saves.glob("*.sqlite"))
         for path in saves_now:
             if mode == "import":
-                db = await SaveDatabase.open(path)
+                db = await SaveDatabase.open(path, schema=SCHEMA)
                 try:
                     assert len(await db.all_nodes()) in {0, 150}, "an import is all or nothing"
                 finally:
                     await db.close()
-                assert check_save(path) == []
+                assert check_save(path, SCHEMA) == []
             else:
                 await whole(path)
         if mode in {"snapshot", "restart"}:
@@ -186,7 +187,7 @@ def test_random_bit_flips_give_a_clean_message_or_work(played: bytes, tmp_path: 
         saves = damaged_copy(tmp_path, bytes(data))
         use(saves, capsys)
         try:
-            outcomes["works" if check_save(saves / "game.sqlite") == [] else "refused"] += 1
+            outcomes["works" if check_save(saves / "game.sqlite", SCHEMA) == [] else "refused"] += 1
         except KithError:
             outcomes["refused"] += 1
     # use() above holds the assertions (one clean line or a working game); this only reports the mix.

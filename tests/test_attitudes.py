@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from helpers.graph import index_of, make_edge, make_node, rows
 from helpers.play import collect, play, text_of
-from helpers.saves import empty_old_save, migration_of
+from helpers.saves import CURRENT_VERSION, SCHEMA, empty_old_save, migration_of
 
 from game.cli.graph_attitude import attitude_json
 from game.config import load_settings
@@ -28,7 +28,6 @@ from game.features.feature import Delta
 from game.graph.ports import GraphWrites
 from game.mind.sections import ContextQuery
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION
 from game.world import World, load_world
 from game.world.ir import IRAttitude, WorldIR
 from game.world.tiers import THRESHOLDS, TIERS, clamp, disposition, tier_matches, tier_of
@@ -293,7 +292,7 @@ async def test_a_save_without_attitude_rows_opens_with_attitudes_from_its_relati
 
 async def test_a_save_from_before_attitudes_migrates_to_an_empty_table(tmp_path: Path) -> None:
     path = empty_old_save(tmp_path / "old.sqlite", migration_of("CREATE TABLE attitudes"))
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
         assert await db.read_rows("attitudes") == []

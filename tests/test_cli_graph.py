@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from helpers.graph import edge_call, node_call
+from helpers.saves import SCHEMA
 
 from game.__main__ import main
 from game.graph.ports import GraphWrites
@@ -86,7 +87,7 @@ def harbour(kith: Kith, save: str = "demo", turn: int = 1) -> Any:
 
 def play_turns(path: Path, turns: int) -> None:
     async def go() -> None:
-        async with await SaveDatabase.open(path) as db:
+        async with await SaveDatabase.open(path, schema=SCHEMA) as db:
             for number in range(1, turns + 1):
                 await db.commit_turn(TurnRecord(number, f"wait {number}", "Time passes.", ""), GraphWrites(), {})
 

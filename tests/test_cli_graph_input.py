@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from helpers.graph import edge_call, node_call
+from helpers.saves import SCHEMA
 from test_cli_graph import HARBOUR, Kith, digest, harbour
 
 from game.cli.graph_write import INDEX_FROM_CALLS
@@ -163,7 +164,7 @@ def escaped_save(kith: Kith) -> None:
     from game.store.database import SaveDatabase
 
     async def write() -> None:
-        async with await SaveDatabase.open(kith.save_file(), create=True) as db:
+        async with await SaveDatabase.open(kith.save_file(), schema=SCHEMA, create=True) as db:
             writes = GraphWrites()
             for node_id, name in (("npc-evil", f"Evil{ESCAPES}"), ("npc-mira", "Mira")):
                 writes.nodes[node_id] = Node(

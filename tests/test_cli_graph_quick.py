@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from helpers.graph import edge_call, node_call
+from helpers.saves import CURRENT_VERSION, SCRIPTS
 from test_cli_graph import HARBOUR, Kith
 
 from game.__main__ import build_parser
@@ -20,7 +21,6 @@ from game.graph.models import MAX_NAME_CHARS
 from game.graph.retrieve import RetrievalSettings
 from game.settings_source import Folders, SettingsSource, gather_settings
 from game.store.graph_view import LONGEST_NAME
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 
 LATER = [
     {"nodes": [node_call("Mira", labels=["thief", "Fox"], summary="A thief who now keeps the ledger.",
@@ -90,7 +90,7 @@ def test_retrieve_as_a_knower_takes_the_full_path(kith: Kith) -> None:
 def test_a_save_older_than_the_code_is_migrated_by_the_full_path_and_dumped(kith: Kith) -> None:
     path = kith.saves / "old.sqlite"
     conn = sqlite3.connect(path)
-    for script in MIGRATIONS[:2]:
+    for script in SCRIPTS[:2]:
         conn.executescript(script)
     conn.execute("PRAGMA user_version = 2")
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", "w")])

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from chat_server import ChatServer, Failure, Text
 from helpers.interrupt import interruptible
+from helpers.saves import SCHEMA
 
 from game.cli.play import LineMode
 from game.config import Settings, load_settings
@@ -45,19 +46,19 @@ def test_a_new_game_prints_the_opening_and_keeps_every_turn_on_disk(settings: Se
     assert "> help edda\nYou steady the wick while Edda ties it." in shown
     assert "> x rail\nFlakes of rust come away on your fingers.\n" in shown
     assert shown.endswith("Your game is saved as lamp at turn 2.\n")
-    saves = list_saves(settings.saves_dir)
+    saves = list_saves(settings.saves_dir, SCHEMA)
     assert [(s.name, s.world, s.turns) for s in saves] == [("lamp", "tiny", 2)]
 
 
 def test_without_a_save_it_resumes_the_last_game_or_names_a_new_one(settings: Settings) -> None:
     first = play(settings, "help edda\n")
-    name = list_saves(settings.saves_dir)[0].name
+    name = list_saves(settings.saves_dir, SCHEMA)[0].name
     assert name.startswith("tiny-20") and f"save {name} · new game" in first
     again = play(settings, "undo\n")
     assert f"save {name} · turn 1 ·" in again
     assert "resumed at turn 1" in again
     assert "Undone “help edda”. You are back at turn 0." in again
-    assert [(s.name, s.turns) for s in list_saves(settings.saves_dir)] == [(name, 0)]
+    assert [(s.name, s.turns) for s in list_saves(settings.saves_dir, SCHEMA)] == [(name, 0)]
 
 
 def test_meta_commands_print_plain_text(settings: Settings) -> None:
@@ -151,7 +152,7 @@ def test_ctrl_c_during_a_turn_cancels_it_and_at_the_prompt_quits(tmp_path: Path)
     assert process.returncode == 0, err.decode()
     assert "Your game is saved as slow at turn 0." in shown
     assert b"Traceback" not in err
-    assert [(s.name, s.turns) for s in list_saves(saves)] == [("slow", 0)]
+    assert [(s.name, s.turns) for s in list_saves(saves, SCHEMA)] == [("slow", 0)]
 
 
 @pytest.mark.slow

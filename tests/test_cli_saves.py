@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.saves import SCHEMA
 
 from game.__main__ import main
 from game.graph.ports import GraphWrites
@@ -16,7 +17,7 @@ from game.store.database import SaveDatabase, TurnRecord
 
 
 async def make_save(path: Path, world: str, turns: int) -> None:
-    db = await SaveDatabase.open(path, create=True, world_id=world)
+    db = await SaveDatabase.open(path, schema=SCHEMA, create=True, world_id=world)
     try:
         await db.start_game({"location": "docks"}, GraphWrites(), {"world": world})
         for number in range(1, turns + 1):
@@ -157,7 +158,7 @@ async def test_reading_commands_leave_the_saves_folder_as_they_found_it(tmp_path
         capsys.readouterr()
         assert sorted(p.name for p in tmp_path.iterdir()) == ["harbour.sqlite"], command
 
-    db = await SaveDatabase.open(tmp_path / "harbour.sqlite")  # a game still playing it
+    db = await SaveDatabase.open(tmp_path / "harbour.sqlite", schema=SCHEMA)  # a game still playing it
     try:
         await db.set_meta({"note": "still open"})
         await asyncio.to_thread(kith, capsys, tmp_path, "list")

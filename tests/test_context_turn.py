@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from helpers.play import collect, text_of
-from helpers.saves import empty_old_save, migration_of
+from helpers.saves import CURRENT_VERSION, SCHEMA, empty_old_save, migration_of
 
 from game.config import Settings, load_settings
 from game.engine.events import MetaOutput, TurnCommitted
@@ -24,7 +24,6 @@ from game.mind.sections import ContextProvider, ContextQuery, Section, SectionLi
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION
 from game.story.context import Turn
 from game.world import World, load_world
 
@@ -216,7 +215,7 @@ async def test_a_save_from_before_contexts_were_kept_opens_and_plays_on(tmp_path
     with sqlite3.connect(path) as conn:  # the turn's context as an older Kith left it: nowhere
         conn.execute("DELETE FROM turn_context")
     old = empty_old_save(tmp_path / "old.sqlite", migration_of("turn_context"))
-    db = await SaveDatabase.open(old)
+    db = await SaveDatabase.open(old, schema=SCHEMA)
     try:
         assert [tuple(row) for row in await db.conn.execute_fetchall("PRAGMA user_version")] == [(CURRENT_VERSION,)]
         assert await db.latest_turn_row("turn_context", 10) is None

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from helpers.narrators import FAILING_STEPS, BrokenNarrator, Step
 from helpers.play import collect, text_of
+from helpers.saves import SCHEMA
 from playthrough import Playthrough
 
 from game.config import Settings, load_settings
@@ -436,7 +437,7 @@ async def test_resuming_skips_saves_that_hold_only_a_graph(tmp_path: Path) -> No
     settings = make_settings(tmp_path)
     game = await GameSession.open(settings, save="game", new=True, world="tiny")
     await game.close()
-    graph_only = await SaveDatabase.open(settings.saves_dir / "scratch.sqlite", create=True)
+    graph_only = await SaveDatabase.open(settings.saves_dir / "scratch.sqlite", schema=SCHEMA, create=True)
     await graph_only.set_meta({"last_played": "2999-01-01T00:00:00+00:00"})
     await graph_only.close()
     resumed = await GameSession.open(settings)
@@ -495,13 +496,13 @@ async def test_the_saves_vocabulary_follows_its_world_so_the_cli_agrees(tmp_path
     session = await GameSession.open(settings, save="game", new=True, world="tiny")
     path = session.save_path
     await session.close()
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     await db.set_meta({"vocabulary": "[]"})  # as a save made before a world added relations
     await db.close()
     reopened = await GameSession.open(settings, save="game")
     relations = set(reopened.world.vocabulary.relations)
     await reopened.close()
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         stored = await db.vocabulary()
         assert set(stored.relations) == relations

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from chat_server import ChatServer, Delayed, Text, ToolCalls
 from helpers.play import collect
+from helpers.saves import SCHEMA
 from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relations, relation, tiny_world
 
 from game.config import Settings
@@ -208,7 +209,7 @@ async def test_a_version_with_several_evidence_marks_reads_back_whole(tmp_path: 
     (edge_id,) = execution.writes.created_edges
     edge = execution.writes.edges[edge_id]
     execution.writes.edges[edge_id] = edge.model_copy(update={"evidence_turn_ids": ["turn-3", "fast:turn-3"]})
-    async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
+    async with await SaveDatabase.open(tmp_path / "s.sqlite", schema=SCHEMA, create=True) as db:
         await db.commit_graph(execution.writes)
         (stored,) = await db.all_edges()
     assert stored.evidence_turn_ids == ["turn-3", "fast:turn-3"] and fast_from(stored) == 3
@@ -220,7 +221,7 @@ async def test_writes_from_the_background_and_the_front_end_never_interleave_the
     # map's layout: two transactions on one connection must take turns, not nest.
     from game.store.database import SaveDatabase
 
-    async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
+    async with await SaveDatabase.open(tmp_path / "s.sqlite", schema=SCHEMA, create=True) as db:
         async def write(key: str) -> None:
             for n in range(20):
                 await db.set_meta({key: str(n)})

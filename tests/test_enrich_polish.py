@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
 from helpers.play import collect
+from helpers.saves import SCHEMA
 from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relations, relation, tiny_world
 
 from game.config import Settings
@@ -122,10 +123,10 @@ async def test_a_confirmed_and_a_replaced_fast_relation_are_told_in_one_line(
 
 def test_a_turns_fast_versions_are_read_through_their_index(tmp_path: Path) -> None:
     # The WHERE terms must stay the indexes' expressions word for word, or SQLite scans every version.
-    from game.store.migrations import MIGRATIONS
+    from helpers.saves import SCRIPTS
 
     with sqlite3.connect(tmp_path / "s.sqlite") as conn:
-        for script in MIGRATIONS:
+        for script in SCRIPTS:
             conn.executescript(script)
         for sql, index in ((OPENED_SQL, "edges_fast_read"), (CLOSED_SQL, "edges_fast_closed")):
             plan = " ".join(str(row[3]) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", (3,)))
@@ -147,7 +148,7 @@ async def test_the_lookup_keeps_only_the_turn_asked_for(tmp_path: Path) -> None:
                                         "strength": 0.5, "fact": f"Mira trusts {name} with the ledger."}]})
         created = next(e for e in execution.writes.edges.values() if e.target.endswith(name.lower()))
         execution.writes.edges[created.id] = created.model_copy(update={"evidence_turn_ids": evidence})
-    async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
+    async with await SaveDatabase.open(tmp_path / "s.sqlite", schema=SCHEMA, create=True) as db:
         await db.commit_graph(execution.writes)
         one, twelve, three = await db.fast_reading(1), await db.fast_reading(12), await db.fast_reading(3)
     assert [e.target for e in one.opened] == ["npc-tomas"] and [e.target for e in twelve.opened] == ["npc-oren"]

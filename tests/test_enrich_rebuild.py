@@ -13,14 +13,13 @@ import pytest
 from chat_server import ChatServer, Text, ToolCalls
 from helpers.interrupt import interruptible
 from helpers.narrators import BrokenNarrator
-from helpers.saves import migration_of, older_save
+from helpers.saves import CURRENT_VERSION, SCHEMA, migration_of, older_save
 from llm_helpers import edge, ir, relation
 
 from game.__main__ import main
 from game.config import load_settings
 from game.engine.session import GameSession
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION
 from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -53,7 +52,7 @@ def kith(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tupl
 
 async def test_an_old_saves_unextracted_turn_is_queued_as_read_by_nobody(tmp_path: Path) -> None:
     path = await old_save_with_an_unread_turn(tmp_path)
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
         assert [(t.number, t.extracted, t.extraction) for t in await db.pending_extraction()] == [(1, False, "none")]
         assert await db.extraction_counts() == {"none": 1}
@@ -138,7 +137,7 @@ async def test_ctrl_c_during_kith_graph_enrich_keeps_the_save_consistent_and_the
         process.send_signal(signal.SIGINT)
         _out, err = process.communicate(timeout=20)
     assert process.returncode == 130 and "Stopped: 1 turn(s) enriched" in err and "Traceback" not in err
-    async with await SaveDatabase.open(tmp_path / "s.sqlite") as db:
+    async with await SaveDatabase.open(tmp_path / "s.sqlite", schema=SCHEMA) as db:
         assert (await db.conn.execute_fetchall("PRAGMA integrity_check"))[0][0] == "ok"
         assert [(t.number, t.extraction) for t in await db.turns()] == [(1, "enriched"), (2, "fast")]
     with ChatServer() as server:

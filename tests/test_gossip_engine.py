@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from helpers.graph import index_of, make_node, rows
+from helpers.saves import CURRENT_VERSION, SCHEMA, SCRIPTS
 
 from game.config import load_settings
 from game.engine.events import Event, MetaOutput
 from game.engine.presence import stage_places
 from game.engine.session import GameSession
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 from game.world.scene import SceneState, StoryState
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -102,13 +102,13 @@ async def test_who_stands_where_is_the_storys_positions_else_the_cast_as_one_pla
 async def test_a_save_from_before_gossip_gets_an_empty_log_and_plays_on(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
-    for script in MIGRATIONS[:3]:
+    for script in SCRIPTS[:3]:
         conn.executescript(script)
     conn.execute("PRAGMA user_version = 3")
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", "w")])
     conn.commit()
     conn.close()
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
         assert await db.gossip_last_talked() == {}

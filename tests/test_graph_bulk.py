@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from helpers.interrupt import interruptible
+from helpers.saves import SCHEMA
 
 from benchmarks.graph_bench import synthesize
 from game.__main__ import main
@@ -235,7 +236,7 @@ def test_an_unpublished_commit_gives_the_connection_back_as_it_was(tmp_path: Pat
     after it the save is a whole WAL-mode file again, and every later commit journals and waits again."""
 
     async def go() -> tuple[tuple[Any, ...], tuple[Any, ...], int]:
-        async with await SaveDatabase.open(tmp_path / "s.sqlite", create=True) as db:
+        async with await SaveDatabase.open(tmp_path / "s.sqlite", schema=SCHEMA, create=True) as db:
             settings = "SELECT * FROM pragma_synchronous, pragma_journal_mode"
             [before] = await db.conn.execute_fetchall(settings)
             loader = await bulk_commit.bulk_loader(db, await db.vocabulary(), random.Random(1))
@@ -317,7 +318,7 @@ def test_a_load_that_breaks_a_rule_of_the_tables_writes_nothing(tmp_path: Path) 
     before = full_dump(path)
 
     async def go() -> None:
-        async with await SaveDatabase.open(path) as db:
+        async with await SaveDatabase.open(path, schema=SCHEMA) as db:
             load = BulkLoad()
             load.edges["edge-fears-000001"] = ["edge-fears-000001", "npc-iska", "npc-nobody", "FEARS", -0.5,
                                                "Iska fears a person who does not exist.", 20, None, "[]"]
@@ -332,7 +333,7 @@ def test_a_load_that_breaks_a_rule_of_the_tables_writes_nothing(tmp_path: Path) 
 
 def schema_of_new_save(tmp_path: Path) -> list[tuple[str, str]]:
     async def make() -> None:
-        async with await SaveDatabase.open(tmp_path / "empty.sqlite", create=True):
+        async with await SaveDatabase.open(tmp_path / "empty.sqlite", schema=SCHEMA, create=True):
             pass
 
     asyncio.run(make())
@@ -352,7 +353,7 @@ def test_an_import_that_stops_half_way_leaves_the_save_as_it_was(tmp_path: Path,
 
     async def go() -> int:
         sent = 0
-        async with await SaveDatabase.open(path) as db:
+        async with await SaveDatabase.open(path, schema=SCHEMA) as db:
             loader = await bulk_commit.bulk_loader(db, await db.vocabulary(), random.Random(1))
             lines = synthesize(200, seed=8).lines
             async with bulk_commit.load_stream(db, loader.load, versions=10_000) as stream:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.saves import SCHEMA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -118,7 +119,7 @@ def test_a_lazily_opened_save_answers_like_one_loaded_whole(tmp_path_factory: An
     path = build_save(folder)
 
     async def go() -> None:
-        async with await SaveDatabase.open(path) as db:
+        async with await SaveDatabase.open(path, schema=SCHEMA) as db:
             every_edge = [e.id for e in await db.all_edges()]
             lazy = await db.load_graph_index()
             assert lazy.lazy
@@ -149,7 +150,7 @@ def test_opening_reads_nodes_only_and_the_rest_as_it_is_reached(tmp_path: Path) 
 
 
 async def opening_reads_nodes_only(path: Path) -> None:
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         index = await db.load_graph_index()
         assert index.nodes and not index._open and not index._knowers and not index._known
         some = sorted(index.nodes)[3]
@@ -164,7 +165,7 @@ def test_a_lazy_index_reads_what_was_committed_after_it_opened(tmp_path: Path) -
 
 
 async def reads_what_was_committed(path: Path) -> None:
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         lazy = await db.load_graph_index()
         writes = await a_turn(db, lazy, 600, seed=3)
         await db.commit_graph(writes)
@@ -196,7 +197,7 @@ def test_damage_met_while_reading_lazily_is_one_clear_message(tmp_path: Path) ->
 
 
 async def damage_is_reported(path: Path) -> None:
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         index = await db.load_graph_index()
         edge = (await db.graph.all_edges(open_only=True))[0]
         writer = sqlite3.connect(path)
@@ -215,7 +216,7 @@ def test_a_lazy_index_from_before_a_turn_answers_as_the_save_with_that_turn_undo
 
 
 async def before_a_turn(path: Path, undone: Path) -> None:
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         for number, seed in ((1, 3), (2, 4)):
             index = await db.load_graph_index()
             writes = await a_turn(db, index, 600 + number, seed)
@@ -232,7 +233,7 @@ async def before_a_turn(path: Path, undone: Path) -> None:
         with sqlite3.connect(path) as live, sqlite3.connect(undone) as copy:
             live.backup(copy)
         touched = sorted({k for _, k in source._before.knowings} | {PUBLIC})
-        async with await SaveDatabase.open(undone) as other:
+        async with await SaveDatabase.open(undone, schema=SCHEMA) as other:
             await other.undo_last_turn()
             plain = other._graph_source()
             assert source.all_open_edges() == plain.all_open_edges()

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import pytest
 from helpers.graph import edge_call, make_edge, make_node, node_call, rows
+from helpers.saves import SCHEMA
 
 from game.graph.index import GraphIndex
 from game.graph.models import Edge, Node
@@ -77,7 +78,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     if request.param == "memory":
         yield MemoryStore()
         return
-    db = await SaveDatabase.open(tmp_path / "readers.sqlite", create=True)
+    db = await SaveDatabase.open(tmp_path / "readers.sqlite", schema=SCHEMA, create=True)
     try:
         yield SqlStore(db) if request.param == "sql" else LazyStore(db, await db.load_graph_index())
     finally:
@@ -116,7 +117,7 @@ async def play_story(store: Store) -> list[list[dict[str, Any]]]:
 
 async def test_both_readers_apply_a_story_the_same_way(tmp_path: Path) -> None:
     memory = MemoryStore()
-    db = await SaveDatabase.open(tmp_path / "story.sqlite", create=True)
+    db = await SaveDatabase.open(tmp_path / "story.sqlite", schema=SCHEMA, create=True)
     try:
         sql = SqlStore(db)
         from_memory = await play_story(memory)
@@ -195,7 +196,7 @@ async def _answers(reader: Any, node_ids: list[str], edge_ids: list[str]) -> dic
 async def test_every_reader_of_a_save_answers_alike_and_the_index_before_its_writes_are_committed(
         tmp_path: Path) -> None:
     path = tmp_path / "alike.sqlite"
-    db = await SaveDatabase.open(path, create=True)
+    db = await SaveDatabase.open(path, schema=SCHEMA, create=True)
     try:
         await play_story(SqlStore(db))
         index = await db.load_graph_index()
@@ -210,7 +211,7 @@ async def test_every_reader_of_a_save_answers_alike_and_the_index_before_its_wri
         overlaid = await _answers(index, node_ids, edge_ids)
         await db.commit_graph(execution.writes)
         committed = await _answers(db.graph, node_ids, edge_ids)
-        with GraphView.open(path) as view:  # type: ignore[union-attr]
+        with GraphView.open(path, SCHEMA) as view:  # type: ignore[union-attr]
             quick = finish(_answers(view, node_ids, edge_ids))
         reopened = await _answers(await db.load_graph_index(), node_ids, edge_ids)
     finally:

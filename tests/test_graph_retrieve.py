@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers.graph import index_of, make_edge, make_node, rows
+from helpers.saves import SCHEMA
 
 from game.graph.knowing_terms import PUBLIC, How
 from game.graph.knowledge import Knowing
@@ -32,7 +33,7 @@ async def reader(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
             return index_of(writes)
         from game.store.database import SaveDatabase
 
-        db = await SaveDatabase.open(tmp_path / f"graph-{len(opened)}.sqlite", create=True)
+        db = await SaveDatabase.open(tmp_path / f"graph-{len(opened)}.sqlite", schema=SCHEMA, create=True)
         opened.append(db)
         await db.commit_graph(writes)
         return db.graph

@@ -11,6 +11,7 @@ import pytest
 from helpers.narrators import Introducing
 from helpers.play import collect
 from helpers.recordings import assert_generator_remakes
+from helpers.saves import SCHEMA
 from store_helpers import state
 
 from game.__main__ import main
@@ -67,7 +68,7 @@ def test_resolve_yes_merges_and_logs_and_undo_takes_it_back(tmp_path: Path, caps
     assert "Keeper Marsh" not in names
 
     async def check_and_undo() -> None:
-        async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db:
+        async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db:
             [*_, merge] = await db.merges()
             assert (merge.strategy, merge.merged_name, merge.evidence) == (
                 "author", "Keeper Marsh", "an author said so (kith graph resolve)")
@@ -133,7 +134,7 @@ def test_a_merge_closes_the_questions_whose_new_node_it_folds(tmp_path: Path, ca
     assert json.loads(kith(tmp_path, capsys, "pending", "--save", "game", "--json")[1]) == {"pending": []}
 
     async def question() -> Any:
-        async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db:
+        async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db:
             [item] = await questions(db)
             return item
 
@@ -151,7 +152,7 @@ def test_a_stale_question_left_open_by_an_older_save_is_refused(tmp_path: Path,
     assert code == 0, err
 
     async def reopen() -> None:  # as a save from before merges closed the questions they leave stale
-        async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db, db.transaction() as conn:
+        async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db, db.transaction() as conn:
             await conn.execute("UPDATE pending_identities SET status = 'open', resolved_turn = NULL, "
                                "resolution = NULL")
 

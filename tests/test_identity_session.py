@@ -15,6 +15,7 @@ import pytest
 from helpers.narrators import Introducing
 from helpers.play import collect, text_of
 from helpers.questions import questions_of
+from helpers.saves import SCRIPTS
 from store_helpers import state
 
 from game.config import Settings, load_settings
@@ -22,7 +23,6 @@ from game.engine.events import MetaOutput, TurnFailed
 from game.engine.session import GameSession
 from game.features.identity.questions import questions
 from game.store.database import SaveDatabase
-from game.store.migrations import MIGRATIONS
 from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -197,7 +197,7 @@ async def test_a_save_from_before_questions_of_identity_opens_and_asks(tmp_path:
         path = session._db.path
     finally:
         await session.close()
-    at = next(i for i, script in enumerate(MIGRATIONS) if "pending_identities" in script)
+    at = next(i for i, script in enumerate(SCRIPTS) if "pending_identities" in script)
     with sqlite3.connect(path) as conn:  # as a Kith from before this migration left it
         conn.execute("DROP TABLE pending_identities")
         for later in ("deeds", "deed_knowers"):  # tables of later migrations, which that Kith had not made

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.saves import SCHEMA
 
 from game.__main__ import main
 from game.config import load_settings
@@ -33,7 +34,7 @@ def kith(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tupl
 async def _graph(tmp_path: Path, save: str) -> tuple[dict[str, list[str]], set[tuple[str, str, str]], list[dict[str, str]]]:
     """Each node's names, the open relations the fast path read (by names), and the open questions."""
     settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
-    async with await SaveDatabase.open(settings.saves_dir / f"{save}.sqlite") as db:
+    async with await SaveDatabase.open(settings.saves_dir / f"{save}.sqlite", schema=SCHEMA) as db:
         index = await db.load_graph_index()
         names = {n.name: list(n.aliases) for n in index.nodes.values()}
         by_id = {n.id: n.name for n in index.nodes.values()}

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from helpers.graph import edge_call, node_call
+from helpers.saves import CURRENT_VERSION, SCHEMA, SCRIPTS
 from store_helpers import person, play, relation, seeded, state
 
 from game.graph.index import GraphIndex
@@ -15,7 +16,6 @@ from game.graph.knowledge import Knowing, keep_better
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import RelationSpec, Vocabulary
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 
 
 def knowing(edge_id: str, knower: str, confidence: float = 1.0, turn: int = 1, how: str = "told") -> Knowing:
@@ -149,7 +149,7 @@ async def test_the_world_at_turn_zero_is_known_by_its_ends(tmp_path: Path) -> No
 async def test_a_save_from_before_knowledge_gets_its_endpoints_as_knowers(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
-    for script in MIGRATIONS[:2]:
+    for script in SCRIPTS[:2]:
         conn.executescript(script)
     conn.execute("PRAGMA user_version = 2")
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", "w")])
@@ -166,7 +166,7 @@ async def test_a_save_from_before_knowledge_gets_its_endpoints_as_knowers(tmp_pa
     conn.execute("INSERT INTO journal (turn, kind, key, before) VALUES (2, 'edge', 'edge-b', NULL)")
     conn.commit()
     conn.close()
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
         rows = sorted((k.edge_id, k.knower, k.how, k.confidence, k.since_turn) for k in await db.graph.all_knowings())

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers.saves import SCHEMA
 from playthrough import Playthrough
 
 from game.errors import ContentError
@@ -145,7 +146,7 @@ async def dump(path: Path) -> tuple[object, ...]:
     """The whole save as undo must restore it: nodes, every edge version, every knower, the turn."""
     from game.store.database import SaveDatabase
 
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
                 [k.to_json_dict() for k in await db.graph.all_knowings()], await db.current_turn())
 

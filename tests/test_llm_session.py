@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from chat_server import ChatServer, Delayed, Failure, Text, ToolCalls
 from helpers.play import collect
+from helpers.saves import SCHEMA
 from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relations, relation, tiny_world
 
 from game.config import Settings
@@ -53,7 +54,7 @@ async def _open(settings: Settings, new: bool = True) -> GameSession:
 
 
 async def _saved_turn(settings: Settings) -> int:
-    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite") as db:
+    async with await SaveDatabase.open(settings.saves_dir / "game.sqlite", schema=SCHEMA) as db:
         return await db.current_turn()
 
 

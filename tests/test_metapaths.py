@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers.graph import index_of, make_edge, make_node, rows
+from helpers.saves import SCHEMA
 
 from game.config import load_settings
 from game.engine.session import GameSession
@@ -208,7 +209,7 @@ async def test_a_game_uses_its_worlds_patterns_and_keeps_them_for_the_command_li
         path = session.save_path
     from game.store.database import SaveDatabase
 
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         assert patterns_from_json((await db.meta())["metapaths"]) == (MetaPath(("ALLY_OF", "OWES"), 0.8, "world"),)
 
 
@@ -248,7 +249,7 @@ async def test_changing_settings_mid_game_keeps_the_worlds_and_the_saves_pattern
     from game.store import metapath_patterns
     from game.store.database import SaveDatabase
 
-    async with await SaveDatabase.open(path) as db:  # what `kith graph patterns --discover` keeps
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:  # what `kith graph patterns --discover` keeps
         await metapath_patterns.replace(db, [metapath_patterns.KeptPattern(found, 3, 0.5, 0)])
     async with await GameSession.open(settings, save="hall") as session:
         before = session.retrieval_settings.patterns

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from helpers.graph import edge_call, make_edge, make_node, node_call
+from helpers.saves import CURRENT_VERSION, SCHEMA, SCRIPTS
 from test_cli_graph import Kith
 
 from game.cli import graph_gaps
@@ -19,7 +20,6 @@ from game.graph.metapaths import DEFAULT_PATTERNS, MetaPath
 from game.graph.metapaths_discover import DiscoverySettings, discover
 from game.graph.metapaths_gaps import find_gaps
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 
 
 @pytest.fixture
@@ -152,11 +152,11 @@ def test_the_player_and_groups_are_never_gaps() -> None:
 
 
 def test_an_old_save_gets_the_table_and_discovery_works_on_it(kith: Kith, tmp_path: Path) -> None:
-    at = next(i for i, script in enumerate(MIGRATIONS) if "metapath_patterns" in script)
+    at = next(i for i, script in enumerate(SCRIPTS) if "metapath_patterns" in script)
     old = tmp_path / "saves" / "old.sqlite"
     old.parent.mkdir(parents=True)
     conn = sqlite3.connect(old)
-    for script in MIGRATIONS[:at]:
+    for script in SCRIPTS[:at]:
         conn.executescript(script)
     conn.execute(f"PRAGMA user_version = {at}")
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith")])
@@ -164,7 +164,7 @@ def test_an_old_save_gets_the_table_and_discovery_works_on_it(kith: Kith, tmp_pa
     conn.close()
 
     async def version() -> list[tuple[Any, ...]]:
-        async with await SaveDatabase.open(old) as db:
+        async with await SaveDatabase.open(old, schema=SCHEMA) as db:
             return [tuple(r) for r in await db.conn.execute_fetchall("PRAGMA user_version")]
 
     assert asyncio.run(version()) == [(CURRENT_VERSION,)]

@@ -17,6 +17,7 @@ from helpers.narrators import Introducing
 from helpers.play import collect, text_of
 from helpers.questions import questions_of
 from helpers.recordings import assert_generator_remakes
+from helpers.saves import SCHEMA
 from store_helpers import state
 
 from game.__main__ import main
@@ -147,7 +148,7 @@ async def played(tmp_path: Path) -> tuple[Any, ...]:
 
 
 async def open_game(tmp_path: Path) -> SaveDatabase:
-    return await SaveDatabase.open(tmp_path / "saves" / "game.sqlite")
+    return await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA)
 
 
 def test_graph_merge_folds_the_mind_keeps_the_graph_in_agreement_and_undo_restores_it(

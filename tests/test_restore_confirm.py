@@ -15,6 +15,7 @@ import io
 from pathlib import Path
 
 from helpers.play import collect, play_session, text_of
+from helpers.saves import SCHEMA
 from helpers.ui import SIZE, make_app, offline_settings, play, screen_text, settle
 
 from game.cli.play import LineMode
@@ -66,7 +67,7 @@ async def test_restore_asks_first_and_keeps_the_game_it_replaces(tmp_path: Path)
         assert ("Restored **theirs**: you are back at turn 6. The game as it was is kept as **game-before-restore** "
                 "(`restore game-before-restore`).") in text_of(done)
         assert any(isinstance(e, SessionReset) for e in done)
-        kept = read_save_info(saves / "game-before-restore.sqlite")
+        kept = read_save_info(saves / "game-before-restore.sqlite", SCHEMA)
         assert kept.turns == 4 and kept.error is None
         assert [t.input for t in await session.turns()] == ["look"] * 6
 
@@ -75,7 +76,7 @@ async def test_restore_asks_first_and_keeps_the_game_it_replaces(tmp_path: Path)
         back = text_of(await collect(session, "restore game-before-restore"))
         assert "kept as **game-before-restore-2**" in back
         assert session.turn == 4 and [t.input for t in await session.turns()] == MINE
-        assert read_save_info(saves / "game-before-restore-2.sqlite").turns == 6
+        assert read_save_info(saves / "game-before-restore-2.sqlite", SCHEMA).turns == 6
 
 
 async def test_a_snapshot_that_cannot_be_restored_is_refused_before_asking(tmp_path: Path) -> None:
@@ -102,7 +103,7 @@ def test_line_mode_asks_in_words(tmp_path: Path) -> None:
     assert text.count("Type restore theirs again to restore it, or anything else to go on playing.") == 2
     assert text.count("Restored theirs: you are back at turn 6.") == 1
     assert "kept as game-before-restore" in text
-    assert read_save_info(settings.saves_dir / "game-before-restore.sqlite").turns == 5  # the look played between
+    assert read_save_info(settings.saves_dir / "game-before-restore.sqlite", SCHEMA).turns == 5  # the look played between
 
 
 async def test_the_tui_asks_in_a_modal(tmp_path: Path) -> None:
@@ -128,7 +129,7 @@ async def test_the_tui_asks_in_a_modal(tmp_path: Path) -> None:
         assert not isinstance(app.screen, ConfirmScreen)
         assert app.session.turn == 6
         assert "kept as game-before-restore" in screen_text(app)
-    assert read_save_info(settings.saves_dir / "game-before-restore.sqlite").turns == 4
+    assert read_save_info(settings.saves_dir / "game-before-restore.sqlite", SCHEMA).turns == 4
 
 
 async def test_the_question_says_when_an_earlier_kept_copy_is_replaced(tmp_path: Path) -> None:

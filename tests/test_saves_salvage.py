@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers.saves import SCHEMA
 
 from game.__main__ import main
 from game.cli.saves import save_models
@@ -287,20 +288,20 @@ def test_an_interrupted_salvage_leaves_no_half_save(saves: Path) -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", {("scenes", "state"): interrupted})
+        salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", SCHEMA, {("scenes", "state"): interrupted})
     assert sorted(p.name for p in saves.iterdir()) == ["harbour.sqlite"]
-    report = salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", save_models())
+    report = salvage_save(saves / "harbour.sqlite", saves / "rescued.sqlite", SCHEMA, save_models())
     assert report.items == [] and report.path == saves / "rescued.sqlite"
 
 
 def test_an_old_save_is_salvaged_at_its_own_version_and_upgrades_when_played(
         saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """NEW keeps NAME's schema version, so its first opening migrates it as NAME's would have."""
-    from game.store.migrations import CURRENT_VERSION, MIGRATIONS
+    from helpers.saves import CURRENT_VERSION, SCRIPTS
 
     old = saves / "old.sqlite"
     conn = sqlite3.connect(old)
-    for script in MIGRATIONS[:5]:
+    for script in SCRIPTS[:5]:
         conn.executescript(script)
     conn.execute("PRAGMA user_version = 5")
     conn.execute("ATTACH ? AS played", (str(saves / "harbour.sqlite"),))

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers.saves import SCHEMA
+
 from game.store.saves import list_saves
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -46,11 +48,11 @@ def test_it_prints_the_opening_then_each_command_and_its_output(tmp_path: Path) 
 def test_with_a_save_the_game_is_kept_and_resumed(tmp_path: Path) -> None:
     first = transcript(tmp_path, "--save", "kept")
     assert first.returncode == 0, first.stderr
-    assert [(s.name, s.turns) for s in list_saves(tmp_path / "saves")] == [("kept", 2)]
+    assert [(s.name, s.turns) for s in list_saves(tmp_path / "saves", SCHEMA)] == [("kept", 2)]
     second = transcript(tmp_path, "--save", "kept")
     assert second.returncode == 0, second.stderr
     assert second.stdout.startswith("The Lamp Room — resumed at turn 2.")
-    assert [(s.name, s.turns) for s in list_saves(tmp_path / "saves")] == [("kept", 4)]
+    assert [(s.name, s.turns) for s in list_saves(tmp_path / "saves", SCHEMA)] == [("kept", 4)]
 
 
 def test_quitting_a_temporary_game_does_not_claim_it_was_saved(tmp_path: Path) -> None:

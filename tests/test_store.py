@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers.saves import empty_old_save
+from helpers.saves import CURRENT_VERSION, SCHEMA, empty_old_save
 from store_helpers import VOCABULARY, person, play, relation, seeded, state
 
 from game.errors import SaveError, SaveNotFound
@@ -17,7 +17,6 @@ from game.graph.upsert import UpsertExecution
 from game.store import bulk_commit
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.graph_repo import name_rows
-from game.store.migrations import CURRENT_VERSION
 from game.store.saves import copy_save, delete_save, list_saves, resolve_save
 
 
@@ -49,16 +48,16 @@ def schema(path: Path) -> list[tuple[str, str, str]]:
 async def test_an_old_save_migrated_has_the_schema_of_a_new_one(tmp_path: Path, version: int) -> None:
     """A new save gets every migration in one transaction; an old one takes them step by step on opening.
     Both must end with the same tables, indexes and columns, in the same words."""
-    async with await SaveDatabase.open(tmp_path / "new.sqlite", create=True):
+    async with await SaveDatabase.open(tmp_path / "new.sqlite", schema=SCHEMA, create=True):
         pass
-    async with await SaveDatabase.open(empty_old_save(tmp_path / "old.sqlite", version)):
+    async with await SaveDatabase.open(empty_old_save(tmp_path / "old.sqlite", version), schema=SCHEMA):
         pass
     assert schema(tmp_path / "old.sqlite") == schema(tmp_path / "new.sqlite")
 
 
 async def test_missing_save_is_not_created_unless_asked(tmp_path: Path) -> None:
     with pytest.raises(SaveNotFound):
-        await SaveDatabase.open(tmp_path / "nope.sqlite")
+        await SaveDatabase.open(tmp_path / "nope.sqlite", schema=SCHEMA)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -68,7 +67,7 @@ async def test_non_database_files_are_refused_untouched(tmp_path: Path, content:
     path.write_bytes(content)
     before = digest(path)
     with pytest.raises(SaveError, match="not a Kith save"):
-        await SaveDatabase.open(path, create=True)
+        await SaveDatabase.open(path, schema=SCHEMA, create=True)
     assert digest(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite"]
 
@@ -82,7 +81,7 @@ async def test_foreign_sqlite_file_is_refused_untouched(tmp_path: Path) -> None:
     conn.close()
     before = digest(path)
     with pytest.raises(SaveError, match="another program"):
-        await SaveDatabase.open(path, create=True)
+        await SaveDatabase.open(path, schema=SCHEMA, create=True)
     assert digest(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
 
@@ -97,7 +96,7 @@ async def test_a_save_from_a_newer_kith_is_refused(tmp_path: Path) -> None:
     conn.close()
     before = digest(path)
     with pytest.raises(SaveError, match="newer Kith"):
-        await SaveDatabase.open(path)
+        await SaveDatabase.open(path, schema=SCHEMA)
     assert digest(path) == before
 
 
@@ -172,7 +171,7 @@ async def test_snapshot_and_restore_use_a_consistent_copy(tmp_path: Path) -> Non
         assert await state(db) == saved
     finally:
         await db.close()
-    snapshot = await SaveDatabase.open(tmp_path / "before.sqlite")
+    snapshot = await SaveDatabase.open(tmp_path / "before.sqlite", schema=SCHEMA)
     try:
         assert await state(snapshot) == saved
     finally:
@@ -193,16 +192,16 @@ async def test_saves_list_copy_delete(tmp_path: Path) -> None:
     await play(db, 1, {"edges": [relation("Oren", "Mira", "FEARS", -0.4, "Oren fears Mira's ledger.")]})
     await db.close()
     (tmp_path / "junk.sqlite").write_bytes(b"junk" * 10)
-    copy_save("alpha", "beta", tmp_path)
+    copy_save("alpha", "beta", tmp_path, SCHEMA)
     with pytest.raises(SaveError, match="already exists"):
-        copy_save("alpha", "beta", tmp_path)
-    infos = {i.name: i for i in list_saves(tmp_path)}
+        copy_save("alpha", "beta", tmp_path, SCHEMA)
+    infos = {i.name: i for i in list_saves(tmp_path, SCHEMA)}
     assert infos["alpha"].turns == infos["beta"].turns == 1
     assert infos["alpha"].world == "test-world"
     assert infos["junk"].error is not None
     with pytest.raises(SaveError):
-        delete_save("junk", tmp_path)  # not ours: never deleted
-    delete_save("beta", tmp_path)
+        delete_save("junk", tmp_path, SCHEMA)  # not ours: never deleted
+    delete_save("beta", tmp_path, SCHEMA)
     assert sorted(p.name for p in tmp_path.glob("*.sqlite")) == ["alpha.sqlite", "junk.sqlite"]
 
 
@@ -229,18 +228,18 @@ async def test_retrieval_over_sql_reads_only_indexes(tmp_path: Path) -> None:
 
 
 async def test_a_v1_save_is_migrated_forward_and_keeps_its_turns(tmp_path: Path) -> None:
-    from game.store.migrations import MIGRATIONS
+    from helpers.saves import SCRIPTS
 
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
-    conn.executescript(MIGRATIONS[0])
+    conn.executescript(SCRIPTS[0])
     conn.execute("PRAGMA user_version = 1")
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", "w")])
     conn.execute("INSERT INTO turns (number, input, narration, npc_context, created_at) "
                  "VALUES (1, 'look', 'You look.', '', 'then')")
     conn.commit()
     conn.close()
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
         assert [(t.number, t.input) for t in await db.turns()] == [(1, "look")]
@@ -258,7 +257,7 @@ async def test_a_refused_wal_database_gets_no_new_files_beside_it(tmp_path: Path
     conn.close()
     before = digest(path)
     with pytest.raises(SaveError):
-        await SaveDatabase.open(path)
+        await SaveDatabase.open(path, schema=SCHEMA)
     assert digest(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["wal.sqlite"]
 

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from helpers.saves import SCHEMA
+
 from game.store.database import SaveDatabase
 
 WRITER = Path(__file__).with_name("kill_writer.py")
@@ -17,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 async def check_consistent(path: Path) -> int:
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         assert (await db.conn.execute_fetchall("PRAGMA integrity_check"))[0][0] == "ok"
         turn = await db.current_turn()

@@ -17,11 +17,10 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from helpers.saves import migration_of, older_save
+from helpers.saves import CURRENT_VERSION, SCHEMA, migration_of, older_save
 
 from game.__main__ import main
 from game.features.identity import questions as pending
-from game.store.migrations import CURRENT_VERSION
 from game.store.saves import read_save_info
 
 CONTENT = Path(__file__).parent.parent / "content"
@@ -130,7 +129,7 @@ def test_the_saves_list_marks_a_save_missing_a_column_its_version_promises(
     with sqlite3.connect(path) as conn:
         conn.executescript("DROP INDEX turns_pending; ALTER TABLE turns DROP COLUMN extraction")
     conn.close()
-    info = read_save_info(path)
+    info = read_save_info(path, SCHEMA)
     assert info.error is not None and "no such column: extraction" in info.error
 
 
@@ -138,11 +137,11 @@ def test_an_old_save_without_the_tables_lists_and_reads_as_empty(played: Path, t
     """A save from before tellings and questions were kept is not damaged: it has none yet."""
     at = migration_of("CREATE TABLE swipes")
     old = older_save(played, tmp_path / "old.sqlite", at)
-    info = read_save_info(old)
+    info = read_save_info(old, SCHEMA)
     assert info.error is None and info.turns == 2
     assert (info.prompt_tokens, info.completion_tokens) == (0, 0)
     before_fast = older_save(played, tmp_path / "older.sqlite", migration_of("ADD COLUMN extraction"))
-    info = read_save_info(before_fast)
+    info = read_save_info(before_fast, SCHEMA)
     assert info.error is None and info.fast == 0
 
 

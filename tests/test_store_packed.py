@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from helpers.play import collect, text_of
-from helpers.saves import migration_of, older_save
+from helpers.saves import CURRENT_VERSION, SCHEMA, migration_of, older_save
 from store_helpers import seeded
 
 from game.config import load_settings
@@ -19,7 +19,6 @@ from game.engine.session import GameSession
 from game.graph.ports import GraphWrites
 from game.store.check import check_save
 from game.store.database import TurnRecord
-from game.store.migrations import CURRENT_VERSION
 from game.store.packed import unpack
 from game.store.rows import RowWrite
 
@@ -55,7 +54,7 @@ async def test_a_turn_stores_its_context_and_telling_compressed_and_reads_them_b
     # Twice smaller at least: a telling keeps no scene nor context of its own (the turn's rows hold
     # them), so what is left is its narration, IR and writes, less repetitive than the context was.
     assert packed * 2 < sum(len(text.encode()) for key, _, text in rows if key.startswith("swipes"))
-    assert check_save(path) == []
+    assert check_save(path, SCHEMA) == []
     settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
     async with await GameSession.open(settings, save=path) as session:
         assert "at turn 3" in text_of(await collect(session, "/mind Maud"))
@@ -64,7 +63,7 @@ async def test_a_turn_stores_its_context_and_telling_compressed_and_reads_them_b
         assert "Maud" in text_of(await collect(session, "/why Maud"))
         await collect(session, "undo")
         assert session.turn == 2
-    assert check_save(path) == []
+    assert check_save(path, SCHEMA) == []
 
 
 async def test_a_save_from_before_keeps_its_plain_rows_and_plays_on_with_both(tmp_path: Path) -> None:
@@ -75,7 +74,7 @@ async def test_a_save_from_before_keeps_its_plain_rows_and_plays_on_with_both(tm
     old_rows = stored(path)
     assert {kind for _, kind, _ in old_rows} == {"text"}
     assert old_rows == [(key, "text", text) for key, _, text in stored(played)]  # the same texts, plain
-    assert check_save(path) == []
+    assert check_save(path, SCHEMA) == []
     settings = load_settings(flags={"saves_dir": saves}, env={})
     async with await GameSession.open(settings, save=path) as session:
         with sqlite3.connect(path) as conn:
@@ -96,7 +95,7 @@ async def test_a_save_from_before_keeps_its_plain_rows_and_plays_on_with_both(tm
         await collect(session, "undo")
         await collect(session, "undo")
     assert stored(path) == [row for row in old_rows if not row[0].endswith((":3", ":3:0"))]
-    assert check_save(path) == []
+    assert check_save(path, SCHEMA) == []
 
 
 async def test_a_compressed_row_changed_by_a_turn_is_put_back_byte_for_byte_by_undo(tmp_path: Path) -> None:
@@ -128,7 +127,7 @@ async def test_a_compressed_telling_that_no_longer_decompresses_is_named_by_save
         conn.execute("UPDATE swipes SET payload = substr(payload, 1, 40)")
         conn.execute("UPDATE turn_context SET context = X'00FF'")
     conn.close()
-    problems = check_save(copy)
+    problems = check_save(copy, SCHEMA)
     assert "swipes 1:0: payload is compressed and does not decompress" in problems
     assert "turn_context 1: context is compressed and does not decompress" in problems
     settings = load_settings(flags={"saves_dir": tmp_path}, env={})

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.saves import SCHEMA
 
 from game.__main__ import main
 from game.config import Settings, load_settings
@@ -87,7 +88,7 @@ async def test_a_snapshot_beside_a_stale_wal_comes_out_whole(tmp_path: Path, com
 
 async def test_restore_refuses_a_graph_only_save_or_another_world(tmp_path: Path) -> None:
     settings = make_settings(tmp_path / "saves")
-    graph_only = await SaveDatabase.open(settings.saves_dir / "graphonly.sqlite", create=True)
+    graph_only = await SaveDatabase.open(settings.saves_dir / "graphonly.sqlite", schema=SCHEMA, create=True)
     await graph_only.close()
     other = await GameSession.open(settings, save="elsewhere", new=True, world="skerry")
     await other.close()
@@ -121,7 +122,7 @@ async def test_restart_with_a_64_character_name_keeps_the_game(tmp_path: Path) -
         assert session.turn == 0 and "begins again" in reply
     finally:
         await session.close()
-    turns = {info.name: info.turns for info in list_saves(settings.saves_dir)}
+    turns = {info.name: info.turns for info in list_saves(settings.saves_dir, SCHEMA)}
     assert turns[name] == 0
     assert turns[snapshot_name(name, "before-restart")] == 1
 

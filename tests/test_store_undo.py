@@ -20,6 +20,7 @@ from typing import Any
 import aiosqlite
 import pytest
 from helpers.play import collect
+from helpers.saves import SCHEMA
 from test_mind_merge import kith, settings_for, start
 
 from game.engine.session import GameSession
@@ -205,9 +206,9 @@ def test_undo_leaves_every_table_as_the_one_by_one_replay_did(
         replayed = copy(current, snapshots / f"replayed-{turn}.sqlite")
 
         async def undo(batched: Path = batched, replayed: Path = replayed, turn: int = turn) -> None:
-            async with await SaveDatabase.open(batched) as db:
+            async with await SaveDatabase.open(batched, schema=SCHEMA) as db:
                 assert await db.undo_last_turn() == turn - 1
-            async with await SaveDatabase.open(replayed) as db, db.transaction() as conn:
+            async with await SaveDatabase.open(replayed, schema=SCHEMA) as db, db.transaction() as conn:
                 await undo_one_by_one(conn, turn)
 
         asyncio.run(undo())
@@ -224,7 +225,7 @@ def test_undo_of_the_authoring_alone_restores_the_save_before_it(
     save, before = game(tmp_path, capsys, snapshots)
 
     async def undo_to(path: Path, turn: int) -> None:
-        async with await SaveDatabase.open(path) as db:
+        async with await SaveDatabase.open(path, schema=SCHEMA) as db:
             while await db.current_turn() > turn:
                 await db.undo_last_turn()
 
@@ -296,9 +297,9 @@ def test_undo_of_an_import_larger_than_the_save_builds_the_indexes_again_and_mat
 
     async def undo() -> None:
         for undone in (batched, reference):
-            async with await SaveDatabase.open(undone) as db:
+            async with await SaveDatabase.open(undone, schema=SCHEMA) as db:
                 assert await db.undo_last_turn() == 1
-        async with await SaveDatabase.open(replayed) as db, db.transaction() as conn:
+        async with await SaveDatabase.open(replayed, schema=SCHEMA) as db, db.transaction() as conn:
             await undo_one_by_one(conn, 2)
 
     asyncio.run(undo())

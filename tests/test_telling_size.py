@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
 from helpers.play import collect, text_of
+from helpers.saves import SCHEMA
 from test_tellings_llm import RETOLD, SCORN, TOLD, TRUST, facts, open_game, settings_for, telling
 
 from game.config import load_settings
@@ -75,7 +76,7 @@ async def test_tellings_read_back_the_same_through_retry_edit_swipe_undo_and_reo
                 await check_tellings(session, seen)
         assert len(await read(session)) >= 4
         path = session.save_path
-    assert check_save(path) == []
+    assert check_save(path, SCHEMA) == []
     async with await GameSession.open(settings, save=path) as session:
         await check_tellings(session, seen)
         for again in ("/swipe <", "/swipe <", "retry", "/swipe 1", "undo"):
@@ -89,7 +90,7 @@ async def test_tellings_read_back_the_same_through_retry_edit_swipe_undo_and_reo
         await check_tellings(session, seen)  # turn 2's tellings, kept since, read back as they were told
         await collect(session, "/swipe 3")
         await check_tellings(session, seen)
-    assert check_save(path) == []
+    assert check_save(path, SCHEMA) == []
 
 
 async def test_a_telling_stores_no_scene_or_context_the_turn_already_holds(tmp_path: Path) -> None:
@@ -144,7 +145,7 @@ async def test_a_save_with_tellings_stored_whole_swipes_through_them_and_plays_o
         olds = [json.loads(unpack_text(p)) for (p,) in conn.execute("SELECT payload FROM swipes")]
     conn.close()
     assert olds and all("scene" in d and "npcContext" in d["record"] and "form" not in d for d in olds)
-    assert check_save(path) == []
+    assert check_save(path, SCHEMA) == []
     async with await GameSession.open(settings, save=path) as session:
         assert {a.index: whole(a) for a in await read(session)} == before
         narrations = {}
@@ -165,7 +166,7 @@ async def test_a_save_with_tellings_stored_whole_swipes_through_them_and_plays_o
         await collect(session, "/swipe >")
         await collect(session, "talk to maud")
         assert session.turn == 3
-    assert check_save(path) == []
+    assert check_save(path, SCHEMA) == []
 
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers.play import collect, text_of
+from helpers.saves import CURRENT_VERSION, SCHEMA, SCRIPTS
 
 from benchmarks.engine_bench import _bulk_versions
 from game.config import Settings, load_settings
@@ -20,7 +21,6 @@ from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
 from game.store.database import SaveDatabase
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 from game.world import load_world
 
 FIXTURES = Path(__file__).parent / "fixtures" / "worlds"
@@ -161,13 +161,13 @@ async def test_a_turn_that_merged_people_is_not_told_again(tmp_path: Path) -> No
 async def test_a_save_from_before_the_migration_opens_with_empty_tables(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
-    for script in MIGRATIONS[:5]:
+    for script in SCRIPTS[:5]:
         conn.executescript(script)
     conn.execute("PRAGMA user_version = 5")
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", "w")])
     conn.commit()
     conn.close()
-    async with await SaveDatabase.open(path) as db:
+    async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
         assert next(iter(await db.conn.execute_fetchall("SELECT count(*) FROM swipes")))[0] == 0
         assert next(iter(await db.conn.execute_fetchall("SELECT count(*) FROM notes")))[0] == 0
@@ -221,7 +221,7 @@ async def test_a_damaged_telling_is_one_message_and_saves_check_names_it(tmp_pat
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE swipes SET payload = '{\"record\": '")
     conn.close()
-    assert any("swipes 1:0: payload is not valid JSON" in p for p in check_save(path))
+    assert any("swipes 1:0: payload is not valid JSON" in p for p in check_save(path, SCHEMA))
     session = await open_tiny(tmp_path, new=False)
     said = text_of(await collect(session, "retry"))
     assert "is damaged" in said and "kith saves check game" in said
@@ -267,7 +267,7 @@ async def test_a_save_missing_a_table_it_should_have_is_one_message_and_saves_ch
         conn.execute(f"DROP TABLE {NOTES}")
     with pytest.raises(SaveError, match=r"game is damaged .*no such table: notes"):
         await open_tiny(tmp_path, new=False)
-    assert "tables: notes is missing" in check_save(path)
+    assert "tables: notes is missing" in check_save(path, SCHEMA)
 
 
 async def test_a_retried_turn_starts_from_the_minds_and_graph_as_they_were_before_it(tmp_path: Path) -> None:
@@ -323,7 +323,7 @@ async def test_a_retry_on_a_long_save_reaches_the_graph_as_it_was_before_the_tur
     session = await GameSession.open(settings, "game", new=True, world="brinefall")
     path = session.save_path
     await session.close()
-    db = await SaveDatabase.open(path)
+    db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         await _bulk_versions(db, 2000)
     finally:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from chat_server import ChatServer, Text, ToolCalls
 from helpers.play import collect, text_of
+from helpers.saves import SCHEMA
 from llm_helpers import WORLDS, character, edge, ir, llm_settings, open_relations, relation, tiny_world
 
 from game.config import Settings
@@ -149,7 +150,7 @@ async def test_tokens_are_kept_per_turn_and_counted_for_the_save(tmp_path: Path,
     figures = token_summary(await session.turn_usage(), settings.llm.context_size)
     assert figures.startswith("narrate ") and " · IR " in figures and " · extract " in figures and "ctx " in figures
     await session.close()
-    listed = next(s for s in list_saves(settings.saves_dir) if s.name == "game").to_json_dict()
+    listed = next(s for s in list_saves(settings.saves_dir, SCHEMA) if s.name == "game").to_json_dict()
     tokens = listed["tokens"]
     assert tokens["total"] == tokens["prompt"] + tokens["completion"] > 0
     assert tokens["prompt"] > first["narrate.prompt_tokens"]  # both tellings were paid for

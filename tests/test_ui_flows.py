@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from chat_server import ChatServer, Delayed, Failure, Text, ToolCalls
+from helpers.saves import SCHEMA
 from helpers.ui import (
     SIZE,
     legacy_app,
@@ -63,7 +64,7 @@ async def test_new_game_from_the_screen_then_turns_draw_a_new_relation(tmp_path:
         assert drawn - before == {("npc-edda-marsh", "npc-sam-reed"), ("npc-sam-reed", "npc-tobin-hale")}
         assert "KNOWS_SECRET_OF" in screen_text(app)
         assert app.status.turn == 3 and app.status.save_name == "lamp-night"
-    async with await SaveDatabase.open(tmp_path / "saves" / "lamp-night.sqlite") as db:
+    async with await SaveDatabase.open(tmp_path / "saves" / "lamp-night.sqlite", schema=SCHEMA) as db:
         assert await db.current_turn() == 3
         assert set(await db.load_layout()) == {n.id for n in await db.all_nodes()}
 
@@ -94,7 +95,7 @@ async def test_a_model_turn_adds_a_node_and_an_edge_and_undo_takes_them_away(tmp
             assert ("npc-edda-marsh", "npc-wren-tally") in graph.drawing.lines
             assert "(Wren Tally)" in screen_text(app)
             assert app.status.narrator.startswith("test-model @ 127.0.0.1")
-            async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db:
+            async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db:
                 assert "npc-wren-tally" in await db.load_layout()
             kept = dict(app.map_pane.map.positions)
             await pilot.press("ctrl+z")
@@ -139,7 +140,7 @@ async def test_esc_cancels_a_turn_in_progress_and_nothing_is_written(tmp_path: P
             assert not app.turn_running and app.status.activity == ""
             assert "Cancelled: nothing of that turn was saved." in app.query_one(StoryLog).plain_text()
             assert app.session is not None and app.session.turn == 0
-    async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db:
+    async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db:
         assert await db.current_turn() == 0
 
 

@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from helpers.saves import SCHEMA
 from helpers.ui import make_app, no_cursor_blink, offline_settings, play, settle, strangers_world
 from textual.pilot import Pilot
 from textual.widgets import DataTable
@@ -34,7 +35,7 @@ def seeded_save(settings: Settings, name: str, last_played: str = "2026-01-02T03
         session = await GameSession.open(settings, name, new=True, world="tiny")
         await session.save_map_layout(POSITIONS)
         await session.close()
-        async with await SaveDatabase.open(settings.saves_dir / f"{name}.sqlite") as db:
+        async with await SaveDatabase.open(settings.saves_dir / f"{name}.sqlite", schema=SCHEMA) as db:
             await db.set_meta({"last_played": last_played})
 
     asyncio.run(create())

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from chat_server import ChatServer, Text
+from helpers.saves import SCHEMA
 from helpers.ui import SIZE, make_app, model_settings, no_cursor_blink, play, screen_text, settle
 from llm_helpers import ir
 from textual.app import App, ComposeResult
@@ -280,6 +281,6 @@ async def test_esc_after_a_continuation_is_saved_shows_the_whole_turn_as_the_sav
             assert shown.count("The tide turns under the pier.") == 1
             kept = app.session.history[-1].narration
             assert kept == "The tide turns under the pier."
-    async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite") as db:
+    async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db:
         [turn] = await db.turns()
         assert turn.narration == kept

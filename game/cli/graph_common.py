@@ -58,11 +58,12 @@ async def open_save(args: argparse.Namespace, settings: Settings, *, create: boo
                     seed: Seed | None = None) -> AsyncIterator[SaveDatabase]:
     """The save ``--save`` names, opened (and created only when ``create``, filled by ``seed`` before it
     gets its name), always closed after."""
+    from game.registry import default_registry
     from game.store.database import SaveDatabase
 
     path = save_path(args, settings)
     try:
-        db = await SaveDatabase.open(path, create=create, seed=seed)
+        db = await SaveDatabase.open(path, schema=default_registry().schema(), create=create, seed=seed)
     except sqlite3.Error as error:
         raise SaveError(f"{path.name} could not be opened: {error}") from error
     try:

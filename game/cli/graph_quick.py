@@ -18,6 +18,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from game.cli.graph_common import add_always_json_option, add_save_option, print_json
+from game.registry import builtin_schema
 from game.store.graph_view import GraphView, finish
 from game.store.saves import resolve_save
 
@@ -72,7 +73,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def dump_view(args: argparse.Namespace, saves_dir: Path) -> int | None:
     """Every node and edge version as JSON; None when the save needs the full open."""
-    view = GraphView.open(resolve_save(args.save, saves_dir))
+    # The schema from the features' migrations alone: their rules would cost these reads their floor.
+    view = GraphView.open(resolve_save(args.save, saves_dir), builtin_schema())
     if view is None:
         return None
     with view:
@@ -87,7 +89,8 @@ def retrieve_view(args: argparse.Namespace, saves_dir: Path, budget: RetrievalSe
 
     if args.as_name is not None:
         return None
-    view = GraphView.open(resolve_save(args.save, saves_dir))
+    # The schema from the features' migrations alone: their rules would cost these reads their floor.
+    view = GraphView.open(resolve_save(args.save, saves_dir), builtin_schema())
     if view is None:
         return None
     with view:

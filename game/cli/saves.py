@@ -7,6 +7,7 @@ import json
 from datetime import datetime
 
 from game.config import Settings
+from game.registry import default_registry
 from game.store.check import Models, check_save
 from game.store.saves import SaveInfo, copy_save, delete_save, list_saves, resolve_save, validate_save_name
 
@@ -79,7 +80,7 @@ def format_table(saves: list[SaveInfo]) -> str:
 
 
 def run_list(args: argparse.Namespace, settings: Settings) -> int:
-    saves = list_saves(settings.saves_dir)
+    saves = list_saves(settings.saves_dir, default_registry().schema())
     if getattr(args, "json", False):
         print(json.dumps([s.to_json_dict() for s in saves], indent=2))
     elif not saves:
@@ -90,7 +91,7 @@ def run_list(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def run_delete(args: argparse.Namespace, settings: Settings) -> int:
-    path = delete_save(validate_save_name(args.name), settings.saves_dir)
+    path = delete_save(validate_save_name(args.name), settings.saves_dir, default_registry().schema())
     print(f"Deleted {path.stem} ({path}).")
     return 0
 
@@ -98,7 +99,7 @@ def run_delete(args: argparse.Namespace, settings: Settings) -> int:
 def run_copy(args: argparse.Namespace, settings: Settings) -> int:
     # Names only: these commands manage the saves folder, and a name can never reach outside it.
     source = validate_save_name(args.source)
-    path = copy_save(source, validate_save_name(args.destination), settings.saves_dir)
+    path = copy_save(source, validate_save_name(args.destination), settings.saves_dir, default_registry().schema())
     print(f"Copied {args.source} to {path.stem} ({path}).")
     return 0
 
@@ -115,7 +116,7 @@ def save_models() -> Models:
 def run_check(args: argparse.Namespace, settings: Settings) -> int:
     """SQLite's integrity check and Kith's row checks; reads only, so a damaged save is never made worse."""
     path = resolve_save(validate_save_name(args.name), settings.saves_dir)
-    problems = check_save(path, save_models())
+    problems = check_save(path, default_registry().schema(), save_models())
     if not problems:
         print("ok")
         return 0
@@ -135,7 +136,7 @@ def run_salvage(args: argparse.Namespace, settings: Settings) -> int:
     source = resolve_save(validate_save_name(args.name), settings.saves_dir)
     target = resolve_save(validate_save_name(args.new), settings.saves_dir)
     try:
-        report = salvage_save(source, target, save_models())
+        report = salvage_save(source, target, default_registry().schema(), save_models())
     except NothingRescued as error:
         print(f"kith: {error.message}; no save was written", file=sys.stderr)
         return 1

@@ -244,6 +244,6 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
         imported.relations = sum(1 for e in pipeline.state.graph.open_edges.values() if fast_from(e) is not None)
         await db.set_meta({IMPORTED_TURNS_KEY: str(imported.turns)})
 
-    db = await SaveDatabase.open(path, create=True, world_id=world.id, seed=fill)
+    db = await SaveDatabase.open(path, schema=default_registry().schema(), create=True, world_id=world.id, seed=fill)
     await db.close()
     return imported

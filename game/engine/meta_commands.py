@@ -115,11 +115,12 @@ async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Even
         return
     asked, session.asked = session.asked, None
     if asked != (name, session.turn):
-        await check_restorable(path, session.save_name, session.world.id)
+        schema = session.registry.schema()
+        await check_restorable(path, session.save_name, session.world.id, schema)
         what = _what_it_is(session, name, path)
         # Only an earlier copy of this game may be there (refused above otherwise): it is said to go.
         kept = session.snapshot_path(keep)
-        replaced = (f", which replaces the copy kept there before (turn {read_save_info(kept).turns})"
+        replaced = (f", which replaces the copy kept there before (turn {read_save_info(kept, schema).turns})"
                     if kept.exists() else "")
         session.asked = (name, session.turn)  # typing it again (and nothing else first) confirms it
         yield MetaOutput(f"**{name}** is {what}. Restoring it replaces the game you are playing "
@@ -138,8 +139,9 @@ async def _restore(session: CommandContext, argument: str) -> AsyncIterator[Even
 
 def _what_it_is(session: CommandContext, name: str, path: Path) -> str:
     """What a snapshot holds, for the question: this game earlier, another game, or a save of its own."""
-    info = read_save_info(path)
-    _version, meta = inspect_save(path)
+    schema = session.registry.schema()
+    info = read_save_info(path, schema)
+    _version, meta = inspect_save(path, schema)
     of = meta.get("snapshot_of")
     turn = f"turn {info.turns}"
     if of == session.save_name:
@@ -205,7 +207,7 @@ def _not_ours_to_replace(session: CommandContext, path: Path) -> str | None:
     if not path.exists():
         return None
     try:
-        _version, meta = inspect_save(path)
+        _version, meta = inspect_save(path, session.registry.schema())
     except KithError:
         return f"{path.name} exists and is not a Kith save; choose another name."
     if meta.get("snapshot_of") != session.save_name:

@@ -21,11 +21,12 @@ from game.graph.index import GraphIndex, GraphSource
 from game.graph.metapaths import MetaPath, patterns_to_json
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import Narrator, PastTurn
-from game.registry import Registry
+from game.registry import Registry, default_registry
 from game.store import metapath_patterns
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase
 from game.store.saves import list_saves, resolve_save, validate_save_name
+from game.store.schema import Schema
 from game.world import World
 from game.world.scene import SceneState
 
@@ -67,15 +68,16 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
     return state
 
 
-def choose_path(settings: Settings, save: str | Path | None, new: bool, world: str | None) -> Path:
-    """The save file to open: a path as given, a player's save name, the last game played, or a new name."""
+def choose_path(settings: Settings, save: str | Path | None, new: bool, world: str | None, schema: Schema) -> Path:
+    """The save file to open: a path as given, a player's save name, the last game played (one ``schema``
+    reads), or a new name."""
     if isinstance(save, Path):
         return save
     if save:
         # A player names a save with a plain word; only code (scripts, tests) passes a Path.
         return resolve_save(validate_save_name(save), settings.saves_dir)
     if not new:
-        for info in list_saves(settings.saves_dir):
+        for info in list_saves(settings.saves_dir, schema):
             # Saves made by `kith graph` hold a graph but no game (no world): they are not resumed.
             if info.error is None and info.world and (world is None or info.world == world):
                 return info.path
@@ -132,7 +134,8 @@ async def open_game(settings: Settings, save: str | Path | None, *, new: bool, w
 
     ``world_loaded``: the world of a new game, already loaded (it never changes once loaded): ``kith
     explore`` opens hundreds of games of one world, and need not parse its files for each."""
-    path = choose_path(settings, save, new, world)
+    schema = (registry or default_registry()).schema()
+    path = choose_path(settings, save, new, world, schema)
     creating = not path.exists()
     if new and not creating:
         raise SaveError(f"a save named {path.stem!r} already exists; load it, or choose another name")
@@ -148,9 +151,9 @@ async def open_game(settings: Settings, save: str | Path | None, *, new: bool, w
         async def seed(db: SaveDatabase) -> None:
             await seed_world(db, first)
 
-        db = await SaveDatabase.open(path, create=True, world_id=loaded.id, seed=seed, exclusive=True)
+        db = await SaveDatabase.open(path, schema=schema, create=True, world_id=loaded.id, seed=seed, exclusive=True)
     else:
-        db = await SaveDatabase.open(path, exclusive=True)
+        db = await SaveDatabase.open(path, schema=schema, exclusive=True)
     try:
         try:
             return await _read_game(settings, db, creating, narrator, loaded, env, registry)

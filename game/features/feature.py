@@ -27,6 +27,7 @@ from game.mind.context import ComposedContext
 from game.mind.sections import ContextProvider
 from game.store.merge_log import MergeEntry, MergeReport
 from game.store.rows import RowWrite, Scalar
+from game.store.schema import Migration
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
 from game.world.tiers import TIERS, Tier
@@ -316,6 +317,11 @@ class Feature(ABC):
     """The feature's key in ``PlayState.features`` and in the registry."""
     tables: ClassVar[tuple[str, ...]] = ()
     """The save's tables this feature owns: read back whole at opening, written only by its rows."""
+    migrations: ClassVar[tuple[Migration, ...]] = ()
+    """The migrations that create its tables (and any later change to them), kept in its own package
+    (``game/features/NAME/schema.py``) with ``owner`` its ``name``. Their numbers are the save's one
+    sequence (``game.store.schema``): a new table takes the next free number, and ``Registry.schema``
+    puts them with the core's and every other feature's."""
     script_checks: ClassVar[tuple[str, ...]] = ()
     """The ``{tag}``s of headless script checks it offers (``check_parser`` reads them)."""
     graph_commands: ClassVar[tuple[str, ...]] = ()

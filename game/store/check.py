@@ -24,7 +24,7 @@ from game.graph.models import Edge, Node
 from game.store import decoded
 from game.store.connection import inspect_save, read_connection
 from game.store.damage import DECODE_ERRORS, brief
-from game.store.migrations import MIGRATIONS
+from game.store.schema import Schema
 
 Model = Callable[[Any], object]
 Models = Mapping[tuple[str, str], Model]
@@ -35,22 +35,27 @@ _CHECK_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, *DECODE_ERRORS)
 _MODEL_ERRORS: tuple[type[Exception], ...] = (ValidationError, *DECODE_ERRORS)
 
 
-def check_save(path: Path, models: Models | None = None) -> list[str]:
-    """Every problem found in the save at ``path`` (empty: it is healthy). Never writes.
+def check_save(path: Path, schema: Schema, models: Models | None = None) -> list[str]:
+    """Every problem found in the save at ``path`` (empty: it is healthy), read as ``schema`` (the game's)
+    promises it. Never writes.
 
     Raises ``SaveError`` for a file the game refuses outright, with the message opening it gives."""
-    inspect_save(path)
+    inspect_save(path, schema)
     try:
         conn = read_connection(path)
     except sqlite3.Error as error:
         raise SaveError(f"{path.stem} cannot be opened: {brief(error)}") from error
     problems: list[str] = []
     try:
-        for step in (_integrity, _tables, _dangling, _open_versions, _knowers, _gossip_log, _contiguous_turns):
+        steps: list[tuple[str, Callable[[sqlite3.Connection], list[str]]]] = [
+            ("integrity", _integrity), ("tables", lambda c: _tables(c, schema)), ("dangling", _dangling),
+            ("open versions", _open_versions), ("knowers", _knowers), ("gossip log", _gossip_log),
+            ("contiguous turns", _contiguous_turns)]
+        for name, step in steps:
             try:
                 problems += step(conn)
             except _CHECK_ERRORS as error:
-                problems.append(f"{step.__name__.strip('_').replace('_', ' ')}: cannot be checked ({brief(error)})")
+                problems.append(f"{name}: cannot be checked ({brief(error)})")
         problems += _values(conn, models or {})
     finally:
         conn.close()
@@ -62,11 +67,11 @@ def _integrity(conn: sqlite3.Connection) -> list[str]:
     return [] if [tuple(r) for r in rows] == [("ok",)] else [f"integrity: {r[0]}" for r in rows]
 
 
-def promised_columns(version: int) -> dict[str, list[str]]:
-    """Each table the schema version promises, with its columns (as the migrations build them)."""
+def promised_columns(version: int, schema: Schema) -> dict[str, list[str]]:
+    """Each table the schema version promises, with its columns (as ``schema``'s migrations build them)."""
     promised = sqlite3.connect(":memory:")
     try:
-        promised.executescript(";\n".join(MIGRATIONS[:version]))
+        promised.executescript(";\n".join(schema.scripts(version)))
         tables = [str(row[0]) for row in promised.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                                           "ORDER BY name")]
         return {table: [str(r[1]) for r in promised.execute(f'PRAGMA table_info("{table}")')] for table in tables}
@@ -79,14 +84,14 @@ def _schema(conn: sqlite3.Connection) -> set[tuple[str, str, str]]:
         "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")}
 
 
-def format_of_tables(conn: sqlite3.Connection) -> int | None:
-    """The newest format whose migrations build exactly the schema of ``conn`` (tables, columns, indexes),
+def format_of_tables(conn: sqlite3.Connection, schema: Schema) -> int | None:
+    """The newest format whose migrations (``schema``'s) build exactly the schema of ``conn`` (tables, columns, indexes),
     whatever its format number says; None when no format does. For a save whose number was damaged."""
     have = _schema(conn)
     built = sqlite3.connect(":memory:")
     try:
         found = None
-        for version, script in enumerate(MIGRATIONS, start=1):
+        for version, script in enumerate(schema.scripts(), start=1):
             built.executescript(script)
             if _schema(built) == have:
                 found = version
@@ -95,13 +100,13 @@ def format_of_tables(conn: sqlite3.Connection) -> int | None:
         built.close()
 
 
-def _tables(conn: sqlite3.Connection) -> list[str]:
+def _tables(conn: sqlite3.Connection, schema: Schema) -> list[str]:
     """Every table and column the save's schema version promises: one dropped by hand or by a tool fails
     every read of it."""
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     have = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     problems: list[str] = []
-    for table, columns in promised_columns(version).items():
+    for table, columns in promised_columns(version, schema).items():
         if table not in have:
             problems.append(f"tables: {table} is missing")
             continue

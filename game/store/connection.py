@@ -24,10 +24,11 @@ from urllib.parse import quote
 from game.errors import SaveError, SaveNotFound
 from game.store.damage import brief
 from game.store.lock import SaveLock
-from game.store.migrations import CURRENT_VERSION, MIGRATIONS
 
 if TYPE_CHECKING:
     import aiosqlite
+
+    from game.store.schema import Schema
 
 APPLICATION = "kith"
 BUSY_TIMEOUT_MS = 5000
@@ -175,8 +176,9 @@ class Misnumbered(SaveError):
 _RESCUE = "`kith saves salvage {name} NEW` copies it into a new save numbered as its tables are"
 
 
-def inspect_save(path: Path) -> tuple[int, dict[str, str]]:
-    """The schema version and meta of an existing save, or ``SaveError`` saying why it is not one.
+def inspect_save(path: Path, schema: Schema) -> tuple[int, dict[str, str]]:
+    """The schema version and meta of an existing save, or ``SaveError`` saying why it is not one (or not
+    one ``schema``, the game's, can open).
 
     Synchronous and read-only: used before opening, and by the saves list.
     """
@@ -185,7 +187,7 @@ def inspect_save(path: Path) -> tuple[int, dict[str, str]]:
     sidecars = [Path(f"{path}-wal"), Path(f"{path}-shm")]
     existed = {side for side in sidecars if side.exists()}
     try:
-        return _inspect(path, label)
+        return _inspect(path, label, schema)
     except SaveError:
         # Reading a WAL-mode file leaves -wal/-shm beside it; a refused file gets no new neighbours.
         for side in sidecars:
@@ -195,7 +197,7 @@ def inspect_save(path: Path) -> tuple[int, dict[str, str]]:
         raise
 
 
-def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
+def _inspect(path: Path, label: str, schema: Schema) -> tuple[int, dict[str, str]]:
     try:
         conn = read_connection(path)
     except sqlite3.OperationalError as error:
@@ -220,22 +222,22 @@ def _inspect(path: Path, label: str) -> tuple[int, dict[str, str]]:
         conn.close()
     if meta.get("application") != APPLICATION:
         raise SaveError(f"{label} is not a Kith save (an SQLite database of another program); it was left untouched")
-    if not isinstance(version, int) or version > CURRENT_VERSION:
+    if not isinstance(version, int) or version > schema.current:
         raise SaveError(
             f"{label} was written by a newer Kith (save format {version}; this version reads up to "
-            f"{CURRENT_VERSION}). Update Kith to open it; the file was left untouched."
+            f"{schema.current}). Update Kith to open it; the file was left untouched."
         )
     if version < 1:
         # Every Kith save is numbered from its first migration on; 0 or below was set by another hand, and
         # upgrading from it would run migrations over tables that already exist (or, below 0, the last one).
         raise Misnumbered(f"{label} is damaged (its save format number is {version}, which no Kith writes); it "
                           f"was left untouched; {_RESCUE.format(name=path.stem)}")
-    if version < CURRENT_VERSION:
-        _check_upgrade(path, label, version)
+    if version < schema.current:
+        _check_upgrade(path, label, version, schema)
     return version, meta
 
 
-def _check_upgrade(path: Path, label: str, version: int) -> None:
+def _check_upgrade(path: Path, label: str, version: int, schema: Schema) -> None:
     """Refuse a save whose upgrade would fail, before anything is written to it.
 
     The upgrade is tried on a copy of the save's schema in memory (no rows: the migrations' statements
@@ -246,7 +248,7 @@ def _check_upgrade(path: Path, label: str, version: int) -> None:
     try:
         conn = read_connection(path)
         try:
-            schema = conn.execute("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL "
+            stored = conn.execute("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL "
                                   "AND name NOT LIKE 'sqlite_%'").fetchall()
         finally:
             conn.close()
@@ -257,14 +259,14 @@ def _check_upgrade(path: Path, label: str, version: int) -> None:
     trial = sqlite3.connect(":memory:")
     try:
         try:
-            for _kind, sql in sorted(schema, key=lambda row: order.get(str(row[0]), 4)):
+            for _kind, sql in sorted(stored, key=lambda row: order.get(str(row[0]), 4)):
                 trial.execute(str(sql))
         except sqlite3.Error as error:
             raise SaveError(f"{label} is damaged (its schema does not read back: {brief(error)}); it was left "
                             "untouched") from error
-        for number in range(version + 1, CURRENT_VERSION + 1):
+        for number in range(version + 1, schema.current + 1):
             try:
-                trial.executescript(";\n".join(_statements(MIGRATIONS[number - 1])))
+                trial.executescript(";\n".join(_statements(schema.script(number))))
             except sqlite3.Error as error:
                 raise Misnumbered(
                     f"{label} is damaged: its save format number ({version}) does not match its tables, so it "
@@ -313,12 +315,12 @@ async def _configure(conn: aiosqlite.Connection) -> None:
     await conn.execute("PRAGMA synchronous = FULL")
 
 
-async def migrate(conn: aiosqlite.Connection, from_version: int) -> None:
-    """Apply migrations after ``from_version``, each in its own transaction with its version bump."""
-    for version in range(from_version + 1, CURRENT_VERSION + 1):
+async def migrate(conn: aiosqlite.Connection, from_version: int, schema: Schema) -> None:
+    """Apply ``schema``'s migrations after ``from_version``, each in its own transaction with its version bump."""
+    for version in range(from_version + 1, schema.current + 1):
         await conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(MIGRATIONS[version - 1]):
+            for statement in _statements(schema.script(version)):
                 await conn.execute(statement)
             await conn.execute(f"PRAGMA user_version = {version}")
             await conn.execute("COMMIT")
@@ -346,8 +348,8 @@ async def _connect(path: Path, *, immutable: bool = False) -> aiosqlite.Connecti
     return conn
 
 
-async def build_save(temporary: Path, meta: dict[str, str]) -> aiosqlite.Connection:
-    """A new save's schema and meta at ``temporary``, and a configured connection to it.
+async def build_save(temporary: Path, meta: dict[str, str], schema: Schema) -> aiosqlite.Connection:
+    """A new save at ``temporary``, built to ``schema`` with ``meta``, and a configured connection to it.
 
     The caller fills it (turn 0) and moves it into place with ``publish``; on any failure it is
     removed, so only finished saves ever carry a save's name.
@@ -359,8 +361,8 @@ async def build_save(temporary: Path, meta: dict[str, str]) -> aiosqlite.Connect
         # Every migration in one call and one transaction: the same schema an old save reaches step by
         # step, without a commit (and, at synchronous FULL, a wait for the disk) per step for a file that
         # nobody can see yet.
-        script = ";\n".join(statement for migration in MIGRATIONS for statement in _statements(migration))
-        await conn.executescript(f"BEGIN IMMEDIATE;\n{script};\nPRAGMA user_version = {CURRENT_VERSION};\nCOMMIT;")
+        script = ";\n".join(statement for migration in schema.scripts() for statement in _statements(migration))
+        await conn.executescript(f"BEGIN IMMEDIATE;\n{script};\nPRAGMA user_version = {schema.current};\nCOMMIT;")
         rows = {"application": APPLICATION, "created_at": now_iso(), "last_played": now_iso(), **meta}
         await conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", list(rows.items()))
     except BaseException:
@@ -390,7 +392,8 @@ def publish(temporary: Path, path: Path) -> None:
 Fill = Callable[[Path, "aiosqlite.Connection", SaveLock], Awaitable[None]]
 
 
-async def create_save(path: Path, meta: dict[str, str], fill: Fill) -> tuple[aiosqlite.Connection, SaveLock]:
+async def create_save(path: Path, meta: dict[str, str], fill: Fill, schema: Schema) -> tuple[aiosqlite.Connection,
+                                                                                         SaveLock]:
     """Build a new save under a temporary name, ``fill`` it, and only then give it its name.
 
     Returns a connection to the finished save and its lock, taken on the temporary file before anything
@@ -403,12 +406,12 @@ async def create_save(path: Path, meta: dict[str, str], fill: Fill) -> tuple[aio
         if not folder_writable(path) and path.parent.is_dir():
             raise SaveError(f"{path.name} could not be created: the saves folder {path.parent} is read-only")
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await build_save(temporary, meta)
+        conn = await build_save(temporary, meta, schema)
         lock = SaveLock.acquire(temporary, path.stem)
         await fill(temporary, conn, lock)
         await conn.close()  # checkpoints the WAL into the file: nothing is left beside it
         publish(temporary, path)
-        conn = await open_connection(path)
+        conn = await open_connection(path, schema)
     except BaseException as error:
         if conn is not None:
             await conn.close()
@@ -423,21 +426,21 @@ async def create_save(path: Path, meta: dict[str, str], fill: Fill) -> tuple[aio
     return conn, lock
 
 
-async def open_connection(path: Path) -> aiosqlite.Connection:
-    """A configured connection to an existing Kith save (migrated when older than this code).
+async def open_connection(path: Path, schema: Schema) -> aiosqlite.Connection:
+    """A configured connection to an existing Kith save (migrated to ``schema`` when older).
 
     In a read-only folder the connection is read-only (immutable): reads work, writes are refused.
     """
-    version, _ = inspect_save(path)
+    version, _ = inspect_save(path, schema)
     writable = folder_writable(path)
-    if not writable and version < CURRENT_VERSION:
+    if not writable and version < schema.current:
         raise SaveError(f"{path.name} needs upgrading to this Kith's save format, but its folder is read-only")
     conn = await _connect(path, immutable=not writable)
     try:
         if writable:
             await _configure(conn)
-            if version < CURRENT_VERSION:
-                await migrate(conn, version)
+            if version < schema.current:
+                await migrate(conn, version, schema)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
         # A damaged schema can hold bytes that are not UTF-8: SQLite's pragmas then fail to decode it.
         await conn.close()

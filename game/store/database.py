@@ -50,6 +50,7 @@ _TURN_COLUMNS = ("number", "input", "narration", "npc_context", "world_ir", "tim
 
 if TYPE_CHECKING:
     from game.store.fast_marks import FastReading
+    from game.store.schema import Schema
 
 
 @dataclass
@@ -71,12 +72,16 @@ class TurnRecord:
 
 
 class SaveDatabase:
-    """An open save file. Use ``async with await SaveDatabase.open(path)`` or call ``close()``."""
+    """An open save file. Use ``async with await SaveDatabase.open(path, schema=...)`` or call ``close()``.
 
-    def __init__(self, path: Path, conn: aiosqlite.Connection, lock: SaveLock | None = None,
+    ``schema``: the migrations the save is built and upgraded by (the registry's, ``Registry.schema``): the
+    store is given them and never imports a feature's tables."""
+
+    def __init__(self, path: Path, conn: aiosqlite.Connection, schema: Schema, lock: SaveLock | None = None,
                  name: str | None = None) -> None:
         self.path = path
         self.conn = conn
+        self.schema = schema
         self.name = name or path.stem  # a save being built under a temporary name keeps its own
         self.graph = SqlGraph(conn, self.name)
         self._lock = lock
@@ -86,7 +91,7 @@ class SaveDatabase:
         self._source: SqlGraphSource | None = None
 
     @classmethod
-    async def open(cls, path: Path, *, create: bool = False, world_id: str | None = None,
+    async def open(cls, path: Path, *, schema: Schema, create: bool = False, world_id: str | None = None,
                    seed: Seed | None = None, exclusive: bool = False) -> SaveDatabase:
         """Open a save; create it first when ``create`` and missing (filled by ``seed`` before it appears).
 
@@ -97,7 +102,7 @@ class SaveDatabase:
             if not create:
                 raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
             meta = {"world": world_id} if world_id else {}
-            return await cls._create(path, meta, seed, exclusive)
+            return await cls._create(path, meta, seed, exclusive, schema)
         connection.require_regular(path, path.name)
         lock = None
         if exclusive:
@@ -106,18 +111,19 @@ class SaveDatabase:
                                 "read (kith saves, kith graph) but not played")
             lock = SaveLock.acquire(path)
         try:
-            conn = await connection.open_connection(path)
+            conn = await connection.open_connection(path, schema)
         except BaseException:
             if lock is not None:
                 lock.release()
             raise
-        return cls(path, conn, lock)
+        return cls(path, conn, schema, lock)
 
     @classmethod
-    async def _create(cls, path: Path, meta: dict[str, str], seed: Seed | None, exclusive: bool) -> SaveDatabase:
+    async def _create(cls, path: Path, meta: dict[str, str], seed: Seed | None, exclusive: bool,
+                      schema: Schema) -> SaveDatabase:
         async def fill(temporary: Path, conn: aiosqlite.Connection, lock: SaveLock) -> None:
             if seed is not None:
-                building = cls(temporary, conn, lock, name=path.stem)
+                building = cls(temporary, conn, schema, lock, name=path.stem)
                 try:
                     await seed(building)
                 finally:
@@ -125,10 +131,10 @@ class SaveDatabase:
                     # before the file is checkpointed and renamed, or its WAL would outlive the name.
                     building.close_graph_source()
 
-        conn, lock = await connection.create_save(path, meta, fill)
+        conn, lock = await connection.create_save(path, meta, fill, schema)
         if not exclusive:
             lock.release()
-        return cls(path, conn, lock if exclusive else None)
+        return cls(path, conn, schema, lock if exclusive else None)
 
     def close_graph_source(self) -> None:
         """Close the read-only connection lazy graph reads use (a lazy index read after this fails)."""
@@ -554,7 +560,7 @@ class SaveDatabase:
 
     async def restore_from(self, source: Path) -> None:
         """Replace this game with ``source``, a snapshot of a game of the same world (else refused)."""
-        await snapshots.check_restorable(source, self.name, await self.world_id())
+        await snapshots.check_restorable(source, self.name, await self.world_id(), self.schema)
         if self._lock is None:
             self._lock = SaveLock.acquire(self.path, self.name)
         await snapshots.restore_into(self.conn, self.name, source)

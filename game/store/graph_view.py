@@ -21,14 +21,16 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.errors import SaveNotFound
 from game.store import decoded
 from game.store.connection import inspect_save, read_connection, require_regular, sweep_leftovers
 from game.store.damage import damaged
 from game.store.graph_sql import LONGEST_NAME, Decode, SyncTables, finish
-from game.store.migrations import CURRENT_VERSION
+
+if TYPE_CHECKING:
+    from game.store.schema import Schema
 
 __all__ = ["LONGEST_NAME", "EdgeRecord", "GraphView", "KnowingRecord", "NodeRecord", "finish"]
 
@@ -139,15 +141,15 @@ class GraphView(SyncTables[NodeRecord, EdgeRecord, KnowingRecord]):
         super().__init__(conn, RECORDS, name)
 
     @classmethod
-    def open(cls, path: Path) -> GraphView | None:
-        """The save at ``path`` for reading, or None when it is older than this code (the full open
-        migrates it). A missing file, or one that is not a save or is newer, is refused as by the full open."""
+    def open(cls, path: Path, schema: Schema) -> GraphView | None:
+        """The save at ``path`` for reading, or None when it is older than ``schema`` (the game's: the full
+        open migrates it). A missing file, or one that is not a save or is newer, is refused as by the full open."""
         sweep_leftovers(path.parent)
         if not path.exists() and not path.is_symlink():
             raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
         require_regular(path, path.name)
-        version, _ = inspect_save(path)  # a file that is not a save, or is newer than this code, is refused
-        if version != CURRENT_VERSION:
+        version, _ = inspect_save(path, schema)  # a file that is not a save, or is newer than this code, is refused
+        if version != schema.current:
             return None
         try:
             return cls(read_connection(path), path.stem)

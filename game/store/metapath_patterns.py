@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from game.graph.metapaths import MetaPath
 from game.store.damage import reading
+from game.store.migrations import MIGRATIONS
 from game.store.promised import expects
+from game.store.schema import since
 
 if TYPE_CHECKING:
     from game.store.database import SaveDatabase
@@ -33,7 +35,7 @@ async def load(db: SaveDatabase) -> list[KeptPattern]:
     """The kept patterns, best weight first (none in a save older than them; a missing table or a row that
     does not decode in a newer one is one ``SaveError`` naming the save)."""
     with reading(db.name):
-        if not await expects(db.conn, "metapath_patterns"):
+        if not await expects(db.conn, since(MIGRATIONS, "metapath_patterns")):
             return []
         rows = await db.conn.execute_fetchall(
             "SELECT first, second, weight, yield, novelty, turn FROM metapath_patterns "

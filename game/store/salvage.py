@@ -37,7 +37,7 @@ from game.store.connection import (
 )
 from game.store.damage import brief
 from game.store.graph_repo import name_rows
-from game.store.migrations import MIGRATIONS
+from game.store.schema import Schema
 
 # Rowid probes after a scan dies: the start moves past the damage by doubling steps, at most this often.
 MAX_PROBES = 64
@@ -70,17 +70,18 @@ class NothingRescued(SaveError):
     """No new save was written: nothing of the damaged save could be read into one that opens (exit 1)."""
 
 
-def salvage_save(source: Path, target: Path, models: Models | None = None) -> SalvageReport:
-    """Build ``target`` from what of ``source`` can be read; ``source`` is never written."""
+def salvage_save(source: Path, target: Path, schema: Schema, models: Models | None = None) -> SalvageReport:
+    """Build ``target`` from what of ``source`` can be read, to ``schema`` (the game's); ``source`` is never
+    written."""
     if not source.exists():
         raise SaveNotFound(f"there is no save {source.stem!r} in {source.parent}")
     if target.exists():
         raise SaveError(f"a save named {target.stem!r} already exists; choose another name or delete it first")
     renumbered: list[Salvaged] = []
     try:
-        version, _meta = inspect_save(source)
+        version, _meta = inspect_save(source, schema)
     except Misnumbered as error:
-        version, renumbered = _renumbered(source, error)
+        version, renumbered = _renumbered(source, error, schema)
     except SaveError as error:
         raise NothingRescued(f"nothing could be rescued from {source.stem}: {error.message}") from error
     temporary = temporary_name(target, "salvage")
@@ -96,7 +97,7 @@ def salvage_save(source: Path, target: Path, models: Models | None = None) -> Sa
             src.execute("BEGIN")
             dst = sqlite3.connect(str(temporary), isolation_level=None)
             try:
-                dst.executescript(f"BEGIN;\n{';'.join(MIGRATIONS[:version])};\nPRAGMA user_version = {version};\n"
+                dst.executescript(f"BEGIN;\n{';'.join(schema.scripts(version))};\nPRAGMA user_version = {version};\n"
                                   "COMMIT;")
                 dst.execute("BEGIN")
                 copied, items = _copy_tables(src, dst, models or {})
@@ -107,7 +108,7 @@ def salvage_save(source: Path, target: Path, models: Models | None = None) -> Sa
                 dst.close()
         finally:
             src.close()
-        problems = check_save(temporary, models)
+        problems = check_save(temporary, schema, models)
         if problems:
             raise NothingRescued(f"nothing could be rescued from {source.stem}: what could be read still fails "
                                  f"the checks ({problems[0]})")
@@ -121,13 +122,13 @@ def salvage_save(source: Path, target: Path, models: Models | None = None) -> Sa
     return SalvageReport(target, copied, items)
 
 
-def _renumbered(source: Path, error: Misnumbered) -> tuple[int, list[Salvaged]]:
+def _renumbered(source: Path, error: Misnumbered, schema: Schema) -> tuple[int, list[Salvaged]]:
     """The format ``source``'s tables were built to, read in spite of its damaged format number."""
     try:
         conn = read_connection(source)
         try:
             number = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            version = format_of_tables(conn)
+            version = format_of_tables(conn, schema)
         finally:
             conn.close()
     except (sqlite3.Error, UnicodeDecodeError) as failure:

@@ -16,6 +16,8 @@ from game.errors import SaveError, SaveNotFound
 if TYPE_CHECKING:
     import sqlite3
 
+    from game.store.schema import Schema
+
 # Checking and resolving a save's name is all ``kith graph dump`` and ``retrieve`` need from here, so the
 # connection, lock and damage modules (and sqlite3) are imported by the functions that use them, and
 # ``SaveInfo`` is a NamedTuple rather than a dataclass: the dataclasses module alone costs those one-shot
@@ -84,7 +86,8 @@ class SaveInfo(NamedTuple):
         }
 
 
-def read_save_info(path: Path) -> SaveInfo:
+def read_save_info(path: Path, schema: Schema) -> SaveInfo:
+    """What the saves list shows of the save at ``path``, read as ``schema`` (the game's) promises it."""
     import sqlite3
 
     from game.store.connection import inspect_save, read_connection
@@ -93,12 +96,12 @@ def read_save_info(path: Path) -> SaveInfo:
 
     size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
     try:
-        _version, meta = inspect_save(path)
+        _version, meta = inspect_save(path, schema)
         conn = read_connection(path)
         try:
             turns = int(conn.execute("SELECT coalesce(max(number), 0) FROM turns").fetchone()[0])
-            fast = _fast_turns(conn)
-            prompt, completion = _tokens(conn)
+            fast = _fast_turns(conn, schema)
+            prompt, completion = _tokens(conn, schema)
             problem = opening_problem(conn)
         finally:
             conn.close()
@@ -116,29 +119,29 @@ def read_save_info(path: Path) -> SaveInfo:
                     prompt_tokens=prompt, completion_tokens=completion)
 
 
-def _fast_turns(conn: sqlite3.Connection) -> int:
+def _fast_turns(conn: sqlite3.Connection, schema: Schema) -> int:
     """Turns only the fast path read; 0 for a save from before turns said how they were read (listed
     read-only, before it migrates). A newer save without the column is damaged: the read fails."""
     from game.store.promised import expects_sync
 
-    if not expects_sync(conn, "turns.extraction"):
+    if not expects_sync(conn, schema.since("turns.extraction")):
         return 0
     return int(conn.execute("SELECT count(*) FROM turns WHERE extraction = 'fast'").fetchone()[0])
 
 
-def _tokens(conn: sqlite3.Connection) -> tuple[int, int]:
+def _tokens(conn: sqlite3.Connection, schema: Schema) -> tuple[int, int]:
     """Prompt and completion tokens of every telling kept (``swipes``; a save older than it has none, a
     newer one without it is damaged)."""
     from game.store.promised import expects_sync
 
-    if not expects_sync(conn, "swipes"):
+    if not expects_sync(conn, schema.since("swipes")):
         return 0, 0
     row = conn.execute("SELECT coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) "
                        "FROM swipes").fetchone()
     return int(row[0]), int(row[1])
 
 
-def list_saves(saves_dir: Path) -> list[SaveInfo]:
+def list_saves(saves_dir: Path, schema: Schema) -> list[SaveInfo]:
     """Every ``*.sqlite`` in the folder, most recently played first (unreadable files last).
 
     Anything that is not a regular file (a FIFO, a folder) is listed with why it cannot be read.
@@ -148,7 +151,7 @@ def list_saves(saves_dir: Path) -> list[SaveInfo]:
     if not saves_dir.is_dir():
         return []
     sweep_leftovers(saves_dir)
-    infos = [read_save_info(p) for p in sorted(saves_dir.glob(f"*{SUFFIX}")) if not p.name.startswith(".")]
+    infos = [read_save_info(p, schema) for p in sorted(saves_dir.glob(f"*{SUFFIX}")) if not p.name.startswith(".")]
     return sorted(infos, key=lambda i: (i.error is None, i.last_played or ""), reverse=True)
 
 
@@ -159,13 +162,13 @@ def _existing(name: str, saves_dir: Path) -> Path:
     return path
 
 
-def delete_save(name: str, saves_dir: Path) -> Path:
+def delete_save(name: str, saves_dir: Path, schema: Schema) -> Path:
     """Remove a save and its WAL files. Only Kith saves are deleted."""
     from game.store.connection import inspect_save
     from game.store.lock import SaveLock
 
     path = _existing(name, saves_dir)
-    inspect_save(path)
+    inspect_save(path, schema)
     lock = SaveLock.acquire(path)  # never delete a save a game is playing
     try:
         for part in (Path(f"{path}-wal"), Path(f"{path}-shm"), path):
@@ -177,7 +180,7 @@ def delete_save(name: str, saves_dir: Path) -> Path:
     return path
 
 
-def copy_save(source: str, destination: str, saves_dir: Path) -> Path:
+def copy_save(source: str, destination: str, saves_dir: Path, schema: Schema) -> Path:
     """Copy a save with SQLite's backup API; refuses to overwrite an existing save."""
     import sqlite3
 
@@ -185,7 +188,7 @@ def copy_save(source: str, destination: str, saves_dir: Path) -> Path:
     from game.store.damage import brief
 
     origin = _existing(source, saves_dir)
-    inspect_save(origin)
+    inspect_save(origin, schema)
     target = resolve_save(destination, saves_dir)
     if target.exists():
         raise SaveError(f"a save named {target.stem!r} already exists; choose another name or delete it first")

@@ -14,6 +14,7 @@ import contextlib
 import os
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiosqlite
 
@@ -22,6 +23,9 @@ from game.store import connection
 from game.store.check import check_save
 from game.store.damage import brief
 from game.store.lock import SaveLock
+
+if TYPE_CHECKING:
+    from game.store.schema import Schema
 
 
 async def write_snapshot(source: aiosqlite.Connection, source_name: str, destination: Path) -> None:
@@ -59,15 +63,16 @@ def _replace(temporary: Path, destination: Path) -> None:
         lock.release()
 
 
-async def check_restorable(source: Path, into: str, world: str | None) -> None:
-    """Refuse anything but a game of ``world``; the game being played stays as it was."""
-    _version, meta = connection.inspect_save(source)
+async def check_restorable(source: Path, into: str, world: str | None, schema: Schema) -> None:
+    """Refuse anything but a game of ``world`` that ``schema`` (the open game's) reads; the game being
+    played stays as it was."""
+    _version, meta = connection.inspect_save(source, schema)
     kept = f"{into} was left as it was"
     if not meta.get("world"):
         raise SaveError(f"{source.stem} is not a game (it holds only a graph, made by `kith graph`); {kept}")
     if world is None or meta["world"] != world:
         raise SaveError(f"{source.stem} is a game of another world ({meta['world']}); {kept}")
-    problems = check_save(source)
+    problems = check_save(source, schema)
     if problems:
         raise SaveError(f"{source.stem} is damaged ({problems[0]}); {kept}")
 

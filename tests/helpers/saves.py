@@ -8,20 +8,27 @@ import sqlite3
 import zlib
 from pathlib import Path
 
-from game.store.migrations import MIGRATIONS
+from game.registry import default_registry
 from game.store.packed import unpack
+
+SCHEMA = default_registry().schema()
+"""The schema the tests' saves are built to, as a game's: the core's migrations and the built-in features'
+(``Registry.schema``). The store is always given one; tests take this one."""
+SCRIPTS = SCHEMA.scripts()
+"""Every migration's SQL, in order: ``SCRIPTS[:version]`` builds a save of format ``version``."""
+CURRENT_VERSION = SCHEMA.current
 
 
 def migration_of(marker: str) -> int:
     """The index of the first migration whose script contains ``marker`` (the version before it)."""
-    return next(i for i, script in enumerate(MIGRATIONS) if marker in script)
+    return next(i for i, script in enumerate(SCRIPTS) if marker in script)
 
 
 def empty_old_save(path: Path, version: int, world: str = "w") -> Path:
     """Write ``path``: an empty save of world ``world`` in the schema of migrations ``[:version]``."""
     conn = sqlite3.connect(path)
     try:
-        for script in MIGRATIONS[:version]:
+        for script in SCRIPTS[:version]:
             conn.executescript(script)
         conn.execute(f"PRAGMA user_version = {version}")
         conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "kith"), ("world", world)])
@@ -38,7 +45,7 @@ def older_save(source: Path, destination: Path, version: int) -> Path:
     conn = sqlite3.connect(destination)
     conn.create_function("plain", 1, unpack, deterministic=True)
     try:
-        for script in MIGRATIONS[:version]:
+        for script in SCRIPTS[:version]:
             conn.executescript(script)
         conn.execute(f"PRAGMA user_version = {version}")
         conn.execute("ATTACH DATABASE ? AS new", (str(source),))

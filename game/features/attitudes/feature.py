@@ -19,10 +19,12 @@ from typing import Any, ClassVar
 from game.features.attitudes import relationship_command
 from game.features.attitudes.model import TABLE, Attitude, AttitudeBook
 from game.features.attitudes.provider import AttitudeProvider
+from game.features.attitudes.schema import MIGRATIONS
 from game.features.attitudes.step import after_turn
 from game.features.feature import Feature, Handler, MetaHandler, Rows, StepResult, TurnFacts
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite
+from game.store.schema import Migration
 
 
 class AttitudesFeature(Feature):
@@ -30,6 +32,7 @@ class AttitudesFeature(Feature):
 
     name: ClassVar[str] = "attitudes"
     tables: ClassVar[tuple[str, ...]] = (TABLE,)
+    migrations: ClassVar[tuple[Migration, ...]] = MIGRATIONS
     graph_commands: ClassVar[tuple[str, ...]] = ("attitude",)
     steps_last: ClassVar[bool] = True
     provides_context: ClassVar[bool] = True

@@ -12,10 +12,12 @@ from game.features.deeds.gossip import deed_gossip
 from game.features.deeds.model import DEEDS, KNOWERS, DeedBook
 from game.features.deeds.provider import DeedsProvider
 from game.features.deeds.record import turn_deeds
+from game.features.deeds.schema import MIGRATIONS
 from game.features.feature import CheckParser, Feature, Handler, Rows, StepResult, TurnFacts
 from game.features.gossip import GossipSettings, tuned
 from game.graph.index import GraphIndex
 from game.store.rows import RowWrite
+from game.store.schema import Migration
 
 if TYPE_CHECKING:
     from game.config import Settings
@@ -26,6 +28,7 @@ class DeedsFeature(Feature):
 
     name: ClassVar[str] = "deeds"
     tables: ClassVar[tuple[str, ...]] = (DEEDS, KNOWERS)
+    migrations: ClassVar[tuple[Migration, ...]] = MIGRATIONS
     script_checks: ClassVar[tuple[str, ...]] = ("deed",)
     graph_commands: ClassVar[tuple[str, ...]] = ("deeds",)
 

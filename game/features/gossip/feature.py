@@ -20,11 +20,13 @@ from game.features.gossip.confession import confessions
 from game.features.gossip.log import WordLog, exchange_row, from_rows, updated
 from game.features.gossip.provider import KnowledgeProvider
 from game.features.gossip.rules import GossipSettings, gossip_turn
+from game.features.gossip.schema import MIGRATIONS
 from game.features.gossip.why import heard_lines
 from game.graph.index import GraphIndex
 from game.graph.models import Node
 from game.graph.retrieve import ScopedRetrieval
 from game.store.rows import RowWrite
+from game.store.schema import Migration
 from game.store.told_log import TABLE
 
 if TYPE_CHECKING:
@@ -50,6 +52,7 @@ class GossipFeature(Feature):
 
     name: ClassVar[str] = "gossip"
     tables: ClassVar[tuple[str, ...]] = (TABLE,)
+    migrations: ClassVar[tuple[Migration, ...]] = MIGRATIONS
     graph_commands: ClassVar[tuple[str, ...]] = ("knows", "gossip")
     meta_commands: ClassVar[Mapping[str, str]] = knowledge_command.HELP
     changes_graph: ClassVar[bool] = True

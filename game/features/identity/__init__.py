@@ -13,6 +13,26 @@ whether a name is someone known) and plans a merge of two nodes on plain models 
 the store writes that plan and keeps the merge log (``game.store.merge_log``), journaled so undo parts them.
 """
 
-from game.features.identity.feature import IdentityFeature
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.features.identity.feature import IdentityFeature
+
+# Imported on first use (PEP 562): the package's ``schema`` (its migrations) is read by ``kith graph dump``
+# and ``retrieve`` through ``game.registry.builtin_schema``, which must not load the feature's rules.
+_HOME = {
+    "IdentityFeature": "game.features.identity.feature",
+}
 
 __all__ = ["IdentityFeature"]
+
+
+def __getattr__(name: str) -> object:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(_HOME[name]), name)
+    globals()[name] = value
+    return value

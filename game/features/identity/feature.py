@@ -20,10 +20,12 @@ from game.features.identity.merging import identity_merges
 from game.features.identity.play import MergeTiers, known_after, tiers_before
 from game.features.identity.provider import IdentityProvider, asked_line, next_question
 from game.features.identity.questions import PENDING_TABLE, PendingIdentity, from_rows
+from game.features.identity.schema import MIGRATIONS
 from game.graph.index import GraphIndex
 from game.mind.sections import ContextProvider
 from game.store.merge_log import MergeEntry, MergeReport
 from game.store.rows import RowWrite
+from game.store.schema import Migration
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -37,6 +39,7 @@ class IdentityFeature(Feature):
 
     name: ClassVar[str] = "identity"
     tables: ClassVar[tuple[str, ...]] = (PENDING_TABLE,)
+    migrations: ClassVar[tuple[Migration, ...]] = MIGRATIONS
     graph_commands: ClassVar[tuple[str, ...]] = ("pending", "resolve")
 
     def load(self, rows: Rows) -> list[PendingIdentity]:

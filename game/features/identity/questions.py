@@ -15,10 +15,12 @@ from typing import Any, Literal
 
 import aiosqlite
 
+from game.features.identity.schema import MIGRATIONS
 from game.store.damage import reading
 from game.store.database import SaveDatabase
 from game.store.promised import expects
 from game.store.rows import RowWrite, Scalar
+from game.store.schema import since
 
 PENDING_TABLE = "pending_identities"
 """The table (migration: pending identities)."""
@@ -101,7 +103,7 @@ def _from_row(row: Sequence[Any]) -> PendingIdentity:
 async def read(conn: aiosqlite.Connection, *, open_only: bool = False) -> list[PendingIdentity]:
     """Every question (or the open ones), oldest first. A save older than the table has none; in a newer
     save a missing table is damage, and the read fails (``promised``)."""
-    if not await expects(conn, PENDING_TABLE):
+    if not await expects(conn, since(MIGRATIONS, PENDING_TABLE)):
         return []
     where = "WHERE status = 'open'" if open_only else ""
     rows = await conn.execute_fetchall(f"SELECT {COLUMNS} FROM {PENDING_TABLE} {where} ORDER BY turn, id")

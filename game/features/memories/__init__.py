@@ -7,6 +7,26 @@ them, ``store`` reads a save's book on its own, and ``commands`` adds ``kith gra
 all read (``book``) is the feature's state; the story reads it through the narration request.
 """
 
-from game.features.memories.feature import MemoriesFeature
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.features.memories.feature import MemoriesFeature
+
+# Imported on first use (PEP 562): the package's ``schema`` (its migrations) is read by ``kith graph dump``
+# and ``retrieve`` through ``game.registry.builtin_schema``, which must not load the feature's rules.
+_HOME = {
+    "MemoriesFeature": "game.features.memories.feature",
+}
 
 __all__ = ["MemoriesFeature"]
+
+
+def __getattr__(name: str) -> object:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(_HOME[name]), name)
+    globals()[name] = value
+    return value

@@ -30,8 +30,10 @@ from game.features.memories.consolidate import SummarizingNarrator
 from game.features.memories.provider import MemoryProvider
 from game.features.memories.render import render_memories
 from game.features.memories.rules import memory_rows
+from game.features.memories.schema import MIGRATIONS
 from game.mind.sections import ContextProvider
 from game.store.rows import RowWrite
+from game.store.schema import Migration
 
 if TYPE_CHECKING:
     from game.config import Settings
@@ -41,6 +43,7 @@ class MemoriesFeature(Feature):
 
     name: ClassVar[str] = "memories"
     tables: ClassVar[tuple[str, ...]] = (MEMORY_TABLE, SAID_TABLE)
+    migrations: ClassVar[tuple[Migration, ...]] = MIGRATIONS
     graph_commands: ClassVar[tuple[str, ...]] = ("memories",)
     meta_commands: ClassVar[Mapping[str, str]] = {"npc": "`/npc NAME` what NAME remembers of you."}
     remembers: ClassVar[bool] = True

@@ -8,8 +8,10 @@ from typing import Any, ClassVar
 from game.features.feature import Feature, Rows, StepResult, TurnFacts
 from game.features.retelling import Replaced, RetellHandler, RetellReach, ToldTurn
 from game.features.tellings import commands, store
+from game.features.tellings.schema import MIGRATIONS
 from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
+from game.store.schema import Migration
 
 
 class TellingsFeature(Feature):
@@ -20,6 +22,7 @@ class TellingsFeature(Feature):
     """
 
     name: ClassVar[str] = "tellings"
+    migrations: ClassVar[tuple[Migration, ...]] = MIGRATIONS
     meta_commands: ClassVar[Mapping[str, str]] = dict.fromkeys(commands.HANDLERS, "")
     bare_words: ClassVar[tuple[str, ...]] = ("retry", "continue")
     input_modes: ClassVar[Mapping[str, str]] = {"story": "story"}

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Static
 
 from game.errors import KithError
+from game.registry import default_registry
 from game.store.saves import SaveInfo, delete_save, list_saves
 from game.ui.errors import Problem
 from game.ui.plain import plain
@@ -72,7 +73,7 @@ class LoadScreen(Dialog[str]):
 
     @work(exclusive=True, exit_on_error=False)
     async def refresh_saves(self) -> None:
-        self.saves = await asyncio.to_thread(list_saves, self.saves_dir)
+        self.saves = await asyncio.to_thread(list_saves, self.saves_dir, default_registry().schema())
         rows = [self._row(info) for info in self.saves]
         table = self.query_one(DataTable)
         # Each column is given its width with the rows, in the same refresh: a table left to size its
@@ -136,7 +137,7 @@ class LoadScreen(Dialog[str]):
     @work(exclusive=True, exit_on_error=False)
     async def _delete(self, name: str) -> None:
         try:
-            await asyncio.to_thread(delete_save, name, self.saves_dir)
+            await asyncio.to_thread(delete_save, name, self.saves_dir, default_registry().schema())
         except KithError as error:
             self._problem(error.message)
             return
