@@ -14,10 +14,13 @@ from playthrough import Playthrough
 
 from game.engine.events import TurnCommitted
 from game.engine.turn_steps import turn_steps
+from game.errors import SaveError
 from game.features.feature import Delta, Feature, Rows, StepResult, TurnFacts
 from game.graph.knowledge import Knowing
-from game.registry import Registry, register_builtin
+from game.registry import Registry, default_registry, register_builtin
+from game.store.database import SaveDatabase
 from game.store.rows import RowWrite
+from game.store.schema import Migration
 from game.world.loader import load_world
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -163,3 +166,50 @@ async def test_a_steps_knower_rows_join_the_turns_writes_for_the_next_step_and_t
     assert whisper.tunings == ["softly"]
     row = state.graph.knowers_of(told[0])[hob]
     assert (row.how, row.confidence, row.since_turn) == ("told", 0.7, 1)
+
+
+class Favours(Feature):
+    """A feature with a table of its own: who owes the player a favour. Its migration lives with it and
+    takes the next number of the save's one sequence (``game.store.schema``)."""
+
+    name: ClassVar[str] = "favours"
+    tables: ClassVar[tuple[str, ...]] = ("favours",)
+    migrations: ClassVar[tuple[Migration, ...]] = (
+        Migration(len(default_registry().schema().migrations) + 1, "favours",
+                  "CREATE TABLE favours (npc TEXT PRIMARY KEY, owed INTEGER NOT NULL) WITHOUT ROWID;"),
+    )
+
+    def load(self, rows: Rows) -> dict[str, int]:
+        return {str(row["npc"]): int(str(row["owed"])) for row in rows.get("favours", ())}
+
+    def apply(self, state: Any, rows: Sequence[RowWrite]) -> Any:
+        return state
+
+    async def after_turn(self, facts: TurnFacts) -> StepResult:
+        return StepResult()
+
+
+def _with_favours() -> Registry:
+    registry = Registry()
+    register_builtin(registry)
+    registry.register_feature(Favours())
+    return registry
+
+
+async def test_a_features_migration_builds_its_table_in_a_new_save_and_upgrades_an_older_one(tmp_path: Path) -> None:
+    builtin, schema = default_registry().schema(), _with_favours().schema()
+    assert schema.current == builtin.current + 1 and schema.owner_of("favours") == "favours"
+    async with await SaveDatabase.open(tmp_path / "new.sqlite", schema=schema, create=True, world_id="w") as db:
+        assert await db.read_rows("favours") == []
+        assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == schema.current
+    older = tmp_path / "older.sqlite"
+    async with await SaveDatabase.open(older, schema=builtin, create=True, world_id="w") as db:
+        await db.conn.execute("INSERT INTO meta (key, value) VALUES ('kept', 'yes')")
+    async with await SaveDatabase.open(older, schema=schema) as db:  # upgraded step by step, rows kept
+        assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == schema.current
+        await db.conn.execute("INSERT INTO favours (npc, owed) VALUES ('npc-hob', 2)")
+        assert Favours().load({"favours": await db.read_rows("favours")}) == {"npc-hob": 2}
+        assert (await db.meta())["kept"] == "yes"
+    # A game without the feature reads the upgraded save as one from a newer Kith, and leaves it be.
+    with pytest.raises(SaveError, match=f"save format {schema.current}; this version reads up to {builtin.current}"):
+        await SaveDatabase.open(older, schema=builtin)
