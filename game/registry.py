@@ -73,8 +73,15 @@ class Registry:
     def schema(self) -> Schema:
         """The save's schema for a game of these features: the core's migrations and each feature's own
         (``Feature.migrations``), in one numbering. Raises ``ValueError`` if two declare one number, or a
-        number is missing (a feature whose shipped migration a save holds is not registered)."""
-        return schema_of(migration for feature in self for migration in feature.migrations)
+        number is missing.
+
+        A game that leaves a built-in feature out still holds its shipped tables (they stay empty): the
+        save's one numbering has no gap, and a save keeps opening in every game, with or without it."""
+        own = [migration for feature in self for migration in feature.migrations]
+        declared = {migration.version for migration in own}
+        kept = [migration for migration in builtin_schema().migrations
+                if migration.owner != "core" and migration.version not in declared]
+        return schema_of((*own, *kept))
 
     def check_tags(self) -> tuple[str, ...]:
         """Every ``{tag}`` a script check line may start with, from the features."""
