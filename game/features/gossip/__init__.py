@@ -8,8 +8,9 @@ deeds pass their word by the same pairing and settings.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from game.features.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from game.features.gossip.feature import GossipFeature, gossip_settings, tuned
@@ -24,8 +25,7 @@ if TYPE_CHECKING:
     )
     from game.store.told_log import Told, pair_key
 
-# Imported on first use (PEP 562): the package's ``schema`` (its migrations) is read by ``kith graph dump``
-# and ``retrieve`` through ``game.registry.builtin_schema``, which must not load the feature's rules.
+# Imported on first use (game/features/lazy.py): the schema is read without the feature's rules.
 _HOME = {
     "GossipFeature": "game.features.gossip.feature",
     "gossip_settings": "game.features.gossip.feature",
@@ -44,9 +44,4 @@ _HOME = {
 __all__ = ["ATTEMPTS_PER_EXCHANGE", "GossipFeature", "GossipResult", "GossipSettings", "Talkers", "Told", "candidate_pairs", "everyone_meets", "gossip_settings", "gossip_turn", "pair_key", "tuned"]
 
 
-def __getattr__(name: str) -> object:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_HOME[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOME, globals())

@@ -15,14 +15,14 @@ the store writes that plan and keeps the merge log (``game.store.merge_log``), j
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from game.features.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from game.features.identity.feature import IdentityFeature
 
-# Imported on first use (PEP 562): the package's ``schema`` (its migrations) is read by ``kith graph dump``
-# and ``retrieve`` through ``game.registry.builtin_schema``, which must not load the feature's rules.
+# Imported on first use (game/features/lazy.py): the schema is read without the feature's rules.
 _HOME = {
     "IdentityFeature": "game.features.identity.feature",
 }
@@ -30,9 +30,4 @@ _HOME = {
 __all__ = ["IdentityFeature"]
 
 
-def __getattr__(name: str) -> object:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_HOME[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOME, globals())

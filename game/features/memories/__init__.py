@@ -9,14 +9,14 @@ all read (``book``) is the feature's state; the story reads it through the narra
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from game.features.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from game.features.memories.feature import MemoriesFeature
 
-# Imported on first use (PEP 562): the package's ``schema`` (its migrations) is read by ``kith graph dump``
-# and ``retrieve`` through ``game.registry.builtin_schema``, which must not load the feature's rules.
+# Imported on first use (game/features/lazy.py): the schema is read without the feature's rules.
 _HOME = {
     "MemoriesFeature": "game.features.memories.feature",
 }
@@ -24,9 +24,4 @@ _HOME = {
 __all__ = ["MemoriesFeature"]
 
 
-def __getattr__(name: str) -> object:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_HOME[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOME, globals())

@@ -8,14 +8,14 @@ decides the rest.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from game.features.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from game.features.tellings.feature import TellingsFeature
 
-# Imported on first use (PEP 562): the package's ``schema`` (its migrations) is read by ``kith graph dump``
-# and ``retrieve`` through ``game.registry.builtin_schema``, which must not load the feature's rules.
+# Imported on first use (game/features/lazy.py): the schema is read without the feature's rules.
 _HOME = {
     "TellingsFeature": "game.features.tellings.feature",
 }
@@ -23,9 +23,4 @@ _HOME = {
 __all__ = ["TellingsFeature"]
 
 
-def __getattr__(name: str) -> object:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_HOME[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOME, globals())

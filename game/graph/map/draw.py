@@ -22,6 +22,7 @@ from game.graph.map.listing import (
     MIN_DRAWING_ROWS,
     Item,
     Said,
+    kept,
     list_cap,
     short_names,
 )
@@ -282,7 +283,7 @@ def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], dra
             said.append(Said(source, f"{sign_glyph(lead.strength)}{relations}", target, _pair_of(view, lead),
                              node_id))
     if lonely:
-        bare.append(Item(f"{LONELY}: " + ", ".join(names[i].replace(" ", KEEP) for i in lonely),
+        bare.append(Item(f"{LONELY}: " + ", ".join(kept(names[i]) for i in lonely),
                          members=tuple(lonely)))
     return said, bare
 
@@ -300,8 +301,8 @@ def _roster_items(view: MapView, width: int) -> list[Item]:
     for group, members, ties in view.roster:
         named = [i for i in members if view.by_id[i].name != group]  # a group or faction heads its own line
         # Each name's words kept together (``KEEP``): a roster item wraps between names, never inside one.
-        names = [strip_control(view.by_id[i].name).replace(" ", KEEP) for i in named]
-        title = strip_control(group).replace(" ", KEEP)
+        names = [kept(strip_control(view.by_id[i].name)) for i in named]
+        title = kept(strip_control(group))
         head = f"{title}: " if named else title
         tail = f" ({ties}{KEEP}tie{'s' if ties != 1 else ''}{KEEP}hidden)" if ties else ""
         if not named:

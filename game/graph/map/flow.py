@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.graph.map.listing import KEEP, SEPARATOR, Item, Said, merged, wrap_items
+from game.graph.map.listing import KEEP, SEPARATOR, Item, Said, kept, merged, one_relation, wrap_items
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,18 +53,13 @@ def _held(listing: Listing) -> int:
 def by_source(relations: Sequence[Said]) -> list[Item]:
     """The relations as one item per source, in the order of its first relation: ``Hob: +TRUSTS→ Ness,
     -FEARS→ Dace`` (a source with one relation as ever, ``Hob +TRUSTS→ Ness``)."""
-    def kept(text: str) -> str:
-        return text.replace(" ", KEEP)
-
     groups: dict[str, list[Said]] = {}
     for said in relations:
         groups.setdefault(said.source, []).append(said)
     items: list[Item] = []
     for source, group in groups.items():
         if len(group) == 1:
-            said = group[0]
-            items.append(Item(f"{kept(source)} {said.relation}→ {kept(said.target)}", node_id=said.node_id,
-                              pair=said.pair))
+            items.append(one_relation(group[0]))
             continue
         text = f"{kept(source)}: " + ", ".join(f"{said.relation}→ {kept(said.target)}" for said in group)
         items.append(Item(text, members=tuple(dict.fromkeys(s.node_id for s in group if s.node_id)),
@@ -79,9 +74,6 @@ def by_name(relations: Sequence[Said], shortest: bool = False) -> list[Item]:
     move to the item of their other end while that makes the list shorter (a long listed name in two
     relations heads its own item rather than be written twice). Items keep the order of their first
     relation."""
-    def kept(text: str) -> str:
-        return text.replace(" ", KEEP)
-
     hubs: list[str] = [""] * len(relations)
     left = list(range(len(relations)))
     while left:
@@ -102,9 +94,7 @@ def by_name(relations: Sequence[Said], shortest: bool = False) -> list[Item]:
     items: list[Item] = []
     for hub, group in groups.items():
         if len(group) == 1:
-            said = group[0]
-            items.append(Item(f"{kept(said.source)} {said.relation}→ {kept(said.target)}", node_id=said.node_id,
-                              pair=said.pair))
+            items.append(one_relation(group[0]))
             continue
         parts = [f"{said.relation}→ {kept(said.target)}" if said.source == hub
                  else f"←{said.relation} {kept(said.source)}" for said in group]

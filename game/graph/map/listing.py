@@ -50,14 +50,21 @@ class Said:
     node_id: str | None = None
 
 
+def kept(text: str) -> str:
+    """``text`` with its spaces kept from wrapping (``KEEP``): a name or a relation's words stay on one row."""
+    return text.replace(" ", KEEP)
+
+
+def one_relation(said: Said) -> Item:
+    """A relation alone as an item: ``Hob +TRUSTS→ Ness``."""
+    return Item(f"{kept(said.source)} {said.relation}→ {kept(said.target)}", node_id=said.node_id, pair=said.pair)
+
+
 def merged(relations: Sequence[Said]) -> list[Item]:
     """The relations as items, those with the same source and relation as one (``Wren +KNOWS→ Pell, Orla``),
     then those with the same relation and target (``Tibby, Hob +TRUSTS→ Wren``): in the person view every
     relation shares the centre, and one row can say what took four. Items keep the order of their first
     relation (most important first)."""
-    def kept(text: str) -> str:
-        return text.replace(" ", KEEP)
-
     by_left: dict[tuple[str, str], list[Said]] = {}
     for said in relations:
         by_left.setdefault((said.source, said.relation), []).append(said)
@@ -71,8 +78,7 @@ def merged(relations: Sequence[Said]) -> list[Item]:
     for group in groups:
         first = group[0]
         if len(group) == 1:
-            items.append(Item(f"{kept(first.source)} {first.relation}→ {kept(first.target)}",
-                              node_id=first.node_id, pair=first.pair))
+            items.append(one_relation(first))
             continue
         if all(said.source == first.source for said in group):
             text = f"{kept(first.source)} {first.relation}→ " + ", ".join(kept(said.target) for said in group)
