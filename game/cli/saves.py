@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 
 from game.config import Settings
-from game.registry import default_registry
+from game.registry import builtin_schema, default_registry
 from game.store.check import Models, check_save
 from game.store.saves import SaveInfo, copy_save, delete_save, list_saves, resolve_save, validate_save_name
 
@@ -80,7 +80,7 @@ def format_table(saves: list[SaveInfo]) -> str:
 
 
 def run_list(args: argparse.Namespace, settings: Settings) -> int:
-    saves = list_saves(settings.saves_dir, default_registry().schema())
+    saves = list_saves(settings.saves_dir, builtin_schema())
     if getattr(args, "json", False):
         print(json.dumps([s.to_json_dict() for s in saves], indent=2))
     elif not saves:
@@ -91,7 +91,7 @@ def run_list(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def run_delete(args: argparse.Namespace, settings: Settings) -> int:
-    path = delete_save(validate_save_name(args.name), settings.saves_dir, default_registry().schema())
+    path = delete_save(validate_save_name(args.name), settings.saves_dir, builtin_schema())
     print(f"Deleted {path.stem} ({path}).")
     return 0
 
@@ -99,7 +99,7 @@ def run_delete(args: argparse.Namespace, settings: Settings) -> int:
 def run_copy(args: argparse.Namespace, settings: Settings) -> int:
     # Names only: these commands manage the saves folder, and a name can never reach outside it.
     source = validate_save_name(args.source)
-    path = copy_save(source, validate_save_name(args.destination), settings.saves_dir, default_registry().schema())
+    path = copy_save(source, validate_save_name(args.destination), settings.saves_dir, builtin_schema())
     print(f"Copied {args.source} to {path.stem} ({path}).")
     return 0
 
