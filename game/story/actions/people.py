@@ -164,6 +164,25 @@ def _vocative(turn: Turn, said: str, present: list[str]) -> tuple[CharacterDef, 
             if re.search(pattern, said.casefold()):
                 rest = re.sub(pattern, " ", said.casefold())
                 return character, " ".join(rest.split())
+    return _called_by_title(turn, said, present)
+
+
+def _called_by_title(turn: Turn, said: str, present: list[str]) -> tuple[CharacterDef, str] | None:
+    """The person here a bare title calls: the world names Lise "the sergeant", and she is called
+    '"Sergeant, who rang the bell?' to her face. Only a title that opens or closes the words counts as a
+    call, so "a sergeant's pay" said to Hob stays Hob's."""
+    words = said.casefold()
+    for name in present:
+        character = turn.world.character(name)
+        if character is None:
+            continue
+        for called in character.names:
+            title = called.casefold().removeprefix("the ")
+            if title == called.casefold():
+                continue
+            pattern = rf"^{re.escape(title)}(?![\w'])|(?<![\w']){re.escape(title)}$"
+            if re.search(pattern, words):
+                return character, " ".join(re.sub(pattern, " ", words).split())
     return None
 
 
