@@ -9,7 +9,7 @@ small beside a model's own memory step (seconds), and how long an import of a lo
 Third: finding a queued turn's fast versions when a model reads it again, on a save of 100k versions
 opened for play (lazily). Before, enrichment went through every open version of the session's graph
 (which on a lazily opened game first loads them all); now it reads them from the save by their evidence
-marks through an index (``SaveDatabase.fast_reading``). Both are timed on the same save.
+marks through an index (``game.store.enrichment.fast_reading``). Both are timed on the same save.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from game.graph.fast_extract.marks import fast_from
 from game.graph.index import GraphIndex
 from game.graph.upsert import UpsertExecution
 from game.registry import default_registry
+from game.store import enrichment
 from game.world import World, load_world
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +102,7 @@ async def _lookups(path: Path, runs: int) -> tuple[float, float, int]:
         async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
             await db.load_graph_index()
             started = time.perf_counter()
-            read = (await db.fast_reading(FAST_TURN)).opened
+            read = (await enrichment.fast_reading(db, FAST_TURN)).opened
             reads.append((time.perf_counter() - started) * 1000)
         if {e.id for e in read} != {e.id for e in scanned}:
             raise RuntimeError("the indexed lookup and the scan disagree")

@@ -36,6 +36,7 @@ from game.engine.events import TurnCommitted, TurnFailed
 from game.engine.session import GameSession
 from game.narrator.llm.memory_summary import SYSTEM as MEMORY_SYSTEM
 from game.narrator.llm.narrator import OpenAINarrator
+from game.store import turn_log
 from game.world import load_world
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -201,7 +202,7 @@ async def offline_telling(folder: Path, turns: int) -> list[Told]:
     try:
         for command in commands(turns):
             await _play(session, command)
-        records = await session._db.turns()
+        records = await turn_log.turns(session._db)
     finally:
         await session.close()
     return [Told(r.input, r.narration, r.world_ir or {}) for r in records]

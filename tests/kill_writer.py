@@ -32,7 +32,7 @@ async def main(path: Path) -> None:
     db = await SaveDatabase.open(path, schema=SCHEMA, create=True, world_id="kill-test")
     vocabulary = Vocabulary.default()
     turn = await db.current_turn()
-    if turn == 0 and not await db.all_nodes():
+    if turn == 0 and not await db.graph.all_nodes():
         execution = UpsertExecution(db.graph, vocabulary, 0, rng=random.Random(0))
         for start in range(0, PEOPLE, 8):
             await execution.run({"nodes": [{"name": f"Person {i}", "summary": f"Person number {i}."}

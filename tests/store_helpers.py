@@ -10,6 +10,7 @@ from helpers.saves import SCHEMA
 
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import Vocabulary
+from game.store import node_identity, turn_log
 from game.store.database import SaveDatabase, TurnRecord
 
 VOCABULARY = Vocabulary.default()
@@ -50,8 +51,8 @@ async def seeded(path: Path) -> SaveDatabase:
 
 async def state(db: SaveDatabase) -> tuple[Any, ...]:
     """Everything undo must restore exactly: nodes, edges, who knows what, the turn, scene and merges."""
-    nodes = [n.to_json_dict() for n in await db.all_nodes()]
-    edges = [e.to_json_dict() for e in await db.all_edges()]
+    nodes = [n.to_json_dict() for n in await db.graph.all_nodes()]
+    edges = [e.to_json_dict() for e in await db.graph.all_edges()]
     knowings = [k.to_json_dict() for k in await db.graph.all_knowings()]
     turn = await db.current_turn()
-    return nodes, edges, knowings, turn, await db.scene_at(turn), [m.to_json_dict() for m in await db.merges()]
+    return nodes, edges, knowings, turn, await turn_log.scene_at(db, turn), [m.to_json_dict() for m in await node_identity.merges(db)]

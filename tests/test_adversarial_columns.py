@@ -36,7 +36,7 @@ from game.errors import SaveError
 from game.features.identity.questions import PendingIdentity
 from game.graph.metapaths import MetaPath
 from game.graph.ports import GraphWrites
-from game.store import decoded, metapath_patterns
+from game.store import decoded, layout, metapath_patterns
 from game.store.check import check_save, promised_columns
 from game.store.database import SaveDatabase
 from game.store.salvage import salvage_save
@@ -90,7 +90,7 @@ async def _fill_the_rest(path: Path) -> None:
     """Rows of the tables a short offline game leaves empty, written by the store's own writers."""
     db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
-        await db.save_layout({"npc-hob-tarrant": (1.5, -2.0), "npc-wren-tallis": (0.0, 0.0)})
+        await layout.save_layout(db, {"npc-hob-tarrant": (1.5, -2.0), "npc-wren-tallis": (0.0, 0.0)})
         question = PendingIdentity("4-1", 4, "npc-fenn-orrick", "Fenn Orrick", "npc-hob-tarrant", "Hob Tarrant", 0.5,
                                    "a ferryman named in passing")
         await db.commit_graph(GraphWrites(), rows=[question.write()])

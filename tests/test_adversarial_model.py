@@ -58,6 +58,7 @@ from game.narrator.llm.ir import reply_text, salvage, tidy_ir
 from game.narrator.llm.narrator import OpenAINarrator
 from game.narrator.llm.stream import ChunkShapeError, ToolCallAssembler, message_tool_calls, read_chunk
 from game.narrator.llm.transport import first_message
+from game.store import turn_log
 from game.store.database import SaveDatabase
 from game.world.ir import WorldIR
 
@@ -87,7 +88,7 @@ async def _play(session: GameSession, text: str) -> list[Event]:
 
 async def _saved_turns(settings: Settings) -> int:
     async with await SaveDatabase.open(settings.saves_dir / "game.sqlite", schema=SCHEMA) as db:
-        return len(await db.turns())
+        return len(await turn_log.turns(db))
 
 
 async def _narrate_fails(server: ChatServer, match: str, **settings: Any) -> NarratorError:
@@ -290,7 +291,7 @@ async def test_terminal_control_sequences_in_narration_never_enter_kith(tmp_path
     shown = "".join(getattr(e, "text", "") for e in events)
     assert "Edda nods. The lamp flickers." in shown
     async with await SaveDatabase.open(settings.saves_dir / "game.sqlite", schema=SCHEMA) as db:
-        stored = (await db.turns())[-1].narration
+        stored = (await turn_log.turns(db))[-1].narration
     assert stored == "Edda nods. The lamp flickers."
     for text in (shown, stored, (tmp_path / "transcript.txt").read_text(encoding="utf-8")):
         assert "\x1b" not in text and "\x9b" not in text and "\x07" not in text

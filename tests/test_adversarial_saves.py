@@ -28,6 +28,7 @@ from game.__main__ import main
 from game.config import Settings, load_settings
 from game.engine.session import GameSession
 from game.errors import KithError
+from game.store import turn_log
 from game.store.check import check_save
 from game.store.database import SaveDatabase
 
@@ -65,8 +66,8 @@ async def whole(path: Path, *, game: bool = True) -> int:
     try:
         turn = await db.current_turn()
         if game:
-            assert (await db.world_id()) == "tiny" and await db.all_nodes(), f"{path.name} has its turn 0"
-            assert all([await db.scene_at(n) is not None for n in range(turn + 1)])
+            assert (await db.world_id()) == "tiny" and await db.graph.all_nodes(), f"{path.name} has its turn 0"
+            assert all([await turn_log.scene_at(db, n) is not None for n in range(turn + 1)])
         return turn
     finally:
         await db.close()
@@ -97,7 +98,7 @@ async def test_kill_9_in_the_middle_leaves_only_whole_saves(tmp_path: Path, mode
             if mode == "import":
                 db = await SaveDatabase.open(path, schema=SCHEMA)
                 try:
-                    assert len(await db.all_nodes()) in {0, 150}, "an import is all or nothing"
+                    assert len(await db.graph.all_nodes()) in {0, 150}, "an import is all or nothing"
                 finally:
                     await db.close()
                 assert check_save(path, SCHEMA) == []

@@ -23,6 +23,7 @@ from game.mind.context import ComposedContext, ComposedSection
 from game.mind.sections import ContextProvider, ContextQuery, Section, SectionLine
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
+from game.store import turn_log
 from game.store.database import SaveDatabase
 from game.story.context import Turn
 from game.world import World, load_world
@@ -218,7 +219,7 @@ async def test_a_save_from_before_contexts_were_kept_opens_and_plays_on(tmp_path
     db = await SaveDatabase.open(old, schema=SCHEMA)
     try:
         assert [tuple(row) for row in await db.conn.execute_fetchall("PRAGMA user_version")] == [(CURRENT_VERSION,)]
-        assert await db.latest_turn_row("turn_context", 10) is None
+        assert await turn_log.latest_turn_row(db, "turn_context", 10) is None
     finally:
         await db.close()
     async with await GameSession.open(settings(tmp_path), save=path) as session:

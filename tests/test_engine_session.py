@@ -32,6 +32,7 @@ from game.engine.session import GameSession
 from game.errors import SaveError
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
+from game.store import turn_log
 from game.store.database import SaveDatabase
 from game.world import load_world
 
@@ -49,7 +50,7 @@ async def disk_state(session: GameSession) -> tuple[Any, ...]:
     turn = turns[-1].number if turns else 0
     return ([n.to_json_dict() for n in await session.all_nodes()],
             [e.to_json_dict() for e in await session.all_edges()],
-            [(t.number, t.input, t.narration) for t in turns], turn, await session._db.scene_at(turn))
+            [(t.number, t.input, t.narration) for t in turns], turn, await turn_log.scene_at(session._db, turn))
 
 
 def memory_state(session: GameSession) -> tuple[Any, ...]:

@@ -211,7 +211,7 @@ async def test_a_version_with_several_evidence_marks_reads_back_whole(tmp_path: 
     execution.writes.edges[edge_id] = edge.model_copy(update={"evidence_turn_ids": ["turn-3", "fast:turn-3"]})
     async with await SaveDatabase.open(tmp_path / "s.sqlite", schema=SCHEMA, create=True) as db:
         await db.commit_graph(execution.writes)
-        (stored,) = await db.all_edges()
+        (stored,) = await db.graph.all_edges()
     assert stored.evidence_turn_ids == ["turn-3", "fast:turn-3"] and fast_from(stored) == 3
 
 

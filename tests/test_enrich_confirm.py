@@ -32,6 +32,7 @@ from game.graph.fast_extract.marks import (
 )
 from game.graph.models import Edge
 from game.narrator.llm.narrator import OpenAINarrator
+from game.store import enrichment
 
 NARRATION = "Edda Marsh is afraid of Tobin Hale. Sam Reed trusts Edda Marsh. Tobin Hale distrusts Sam Reed."
 QUIET = "The lamp hums. Nobody says anything for a while."
@@ -124,7 +125,7 @@ async def test_a_model_restating_a_fast_relation_unchanged_confirms_the_same_ver
         assert stored[fear.id].evidence_turn_ids == fear.evidence_turn_ids, "the save holds it, not only memory"
         assert stored[fast[TRUSTED].id].invalid_at == 2 and stored[fast[DISTRUSTS].id].invalid_at == 2
         # No later reading of turn 1 takes it for the fast path's own.
-        assert await session._db.fast_reading(1) == ([], [])
+        assert await enrichment.fast_reading(session._db, 1) == ([], [])
         why = await _why(session, "Tobin Hale")
         line = next(x for x in why.splitlines() if "(FEARS)" in x)
         assert "from turn 1" in line and "confirmed by a model at turn 2" in line and "not yet" not in line
@@ -207,7 +208,7 @@ async def test_a_fast_close_the_model_ends_too_is_confirmed_and_undo_restores_it
         assert fast_closed_at(confirmed) is None and enriched_closed_at(confirmed) == 2
         assert confirmed.evidence_turn_ids == ["turn-1", "enriched-closed:turn-2"]
         assert ("Edda Marsh", "Sam Reed", "TRUSTS") not in open_relations(session.graph)
-        assert await session._db.fast_reading(2) == ([], [])
+        assert await enrichment.fast_reading(session._db, 2) == ([], [])
         # Undo of turn 3 takes the reading back with it: the close is the fast path's again, and queued.
         await collect(session, "undo")
         assert {e.id: e for e in await session.all_edges()}[ended.id].evidence_turn_ids == [

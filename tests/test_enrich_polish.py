@@ -22,6 +22,7 @@ from game.engine.events import TurnCommitted
 from game.engine.session import GameSession
 from game.graph.fast_extract.marks import enriched_from, fast_closed_at
 from game.narrator.llm.narrator import OpenAINarrator
+from game.store import enrichment
 from game.store.fast_marks import CLOSED_SQL, OPENED_SQL
 
 TRUST = edge("Edda Marsh", "Sam Reed", "TRUSTS", 0.6, "Edda Marsh trusts Sam Reed since Sam steadied her wick.")
@@ -150,6 +151,6 @@ async def test_the_lookup_keeps_only_the_turn_asked_for(tmp_path: Path) -> None:
         execution.writes.edges[created.id] = created.model_copy(update={"evidence_turn_ids": evidence})
     async with await SaveDatabase.open(tmp_path / "s.sqlite", schema=SCHEMA, create=True) as db:
         await db.commit_graph(execution.writes)
-        one, twelve, three = await db.fast_reading(1), await db.fast_reading(12), await db.fast_reading(3)
+        one, twelve, three = await enrichment.fast_reading(db, 1), await enrichment.fast_reading(db, 12), await enrichment.fast_reading(db, 3)
     assert [e.target for e in one.opened] == ["npc-tomas"] and [e.target for e in twelve.opened] == ["npc-oren"]
     assert three == ([], []) and one.ended == []

@@ -19,6 +19,7 @@ from llm_helpers import edge, ir, relation
 from game.__main__ import main
 from game.config import load_settings
 from game.engine.session import GameSession
+from game.store import enrichment, turn_log
 from game.store.database import SaveDatabase
 from game.world import load_world
 
@@ -54,8 +55,8 @@ async def test_an_old_saves_unextracted_turn_is_queued_as_read_by_nobody(tmp_pat
     path = await old_save_with_an_unread_turn(tmp_path)
     async with await SaveDatabase.open(path, schema=SCHEMA) as db:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
-        assert [(t.number, t.extracted, t.extraction) for t in await db.pending_extraction()] == [(1, False, "none")]
-        assert await db.extraction_counts() == {"none": 1}
+        assert [(t.number, t.extracted, t.extraction) for t in await enrichment.pending_extraction(db)] == [(1, False, "none")]
+        assert await enrichment.extraction_counts(db) == {"none": 1}
 
 
 async def test_rebuild_with_the_fast_path_reads_unread_turns_and_prints_the_diff(
@@ -139,7 +140,7 @@ async def test_ctrl_c_during_kith_graph_enrich_keeps_the_save_consistent_and_the
     assert process.returncode == 130 and "Stopped: 1 turn(s) enriched" in err and "Traceback" not in err
     async with await SaveDatabase.open(tmp_path / "s.sqlite", schema=SCHEMA) as db:
         assert (await db.conn.execute_fetchall("PRAGMA integrity_check"))[0][0] == "ok"
-        assert [(t.number, t.extraction) for t in await db.turns()] == [(1, "enriched"), (2, "fast")]
+        assert [(t.number, t.extraction) for t in await turn_log.turns(db)] == [(1, "enriched"), (2, "fast")]
     with ChatServer() as server:
         server.push(Text(json.dumps(ir())))
         code = await asyncio.to_thread(main, ["--saves-dir", str(tmp_path), "graph", "enrich", "--save", "s", "--json",

@@ -15,6 +15,7 @@ from game.config import load_settings
 from game.engine.events import Event, MetaOutput
 from game.engine.presence import stage_places
 from game.engine.session import GameSession
+from game.features.gossip.store import last_talked, told_to
 from game.store.database import SaveDatabase
 from game.world.scene import SceneState, StoryState
 
@@ -61,7 +62,7 @@ async def test_a_threat_reaches_kin_by_gossip_and_undo_rewinds_it_exactly(brinef
     hob = brinefall.graph.knowers_of(fears).get("npc-hob-tarrant")
     assert hob is not None and (hob.how, hob.source) == ("told", "npc-tibby-tarrant")
     assert hob.confidence == pytest.approx(0.7)
-    told = await brinefall._db.gossip_told_to(["npc-hob-tarrant"])
+    told = await told_to(brinefall._db, ["npc-hob-tarrant"])
     assert [(t.teller, t.edge_id) for t in told] == [("npc-tibby-tarrant", fears)]
     why = "\n".join(e.text for e in await collect(brinefall, "/why Hob") if isinstance(e, MetaOutput))
     assert "**What Hob Tarrant heard from others, and who told them:**" in why
@@ -111,7 +112,7 @@ async def test_a_save_from_before_gossip_gets_an_empty_log_and_plays_on(tmp_path
     db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
-        assert await db.gossip_last_talked() == {}
-        assert await db.gossip_told_to(["npc-mira"]) == []
+        assert await last_talked(db) == {}
+        assert await told_to(db, ["npc-mira"]) == []
     finally:
         await db.close()

@@ -245,7 +245,7 @@ def test_an_unpublished_commit_gives_the_connection_back_as_it_was(tmp_path: Pat
                                                              line["turn"]), str)
             await bulk_commit.commit_load(db, loader.load, unpublished=True)
             [after] = await db.conn.execute_fetchall(settings)
-            return tuple(before), tuple(after), len(await db.all_edges())
+            return tuple(before), tuple(after), len(await db.graph.all_edges())
 
     before, after, edges = asyncio.run(go())
     assert before == after and before[0] != 0 and before[1] == "wal" and edges == 5

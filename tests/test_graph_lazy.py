@@ -120,7 +120,7 @@ def test_a_lazily_opened_save_answers_like_one_loaded_whole(tmp_path_factory: An
 
     async def go() -> None:
         async with await SaveDatabase.open(path, schema=SCHEMA) as db:
-            every_edge = [e.id for e in await db.all_edges()]
+            every_edge = [e.id for e in await db.graph.all_edges()]
             lazy = await db.load_graph_index()
             assert lazy.lazy
             half = len(questions) // 2
@@ -136,7 +136,7 @@ def test_a_lazily_opened_save_answers_like_one_loaded_whole(tmp_path_factory: An
                 await db.commit_graph(writes)
                 lazy.apply(writes)
             eager = await db.load_graph_index(lazy=False)
-            every_edge = [e.id for e in await db.all_edges()]
+            every_edge = [e.id for e in await db.graph.all_edges()]
             for kind, which in questions[half:]:
                 assert await answer(lazy, every_edge, kind, which) == await answer(eager, every_edge, kind, which)
             assert whole(lazy) == whole(eager)
@@ -179,7 +179,7 @@ async def reads_what_was_committed(path: Path) -> None:
         # Word reaching someone about a version nothing had asked about yet (as gossip writes it), into a
         # freshly opened index: the version's other knowers and the listener's other facts stay known.
         fresh = await db.load_graph_index()
-        edge = next(e for e in reversed(await db.all_edges()) if e.invalid_at is None)
+        edge = next(e for e in reversed(await db.graph.all_edges()) if e.invalid_at is None)
         listener = next(n for n in sorted(fresh.nodes) if n not in (edge.source, edge.target))
         heard = GraphWrites(knowings={(edge.id, listener): Knowing(
             edge_id=edge.id, knower=listener, how="told", source=edge.source, confidence=0.6, since_turn=601)})
@@ -241,7 +241,7 @@ async def before_a_turn(path: Path, undone: Path) -> None:
             for knower in touched:
                 assert source.known_rows(knower) == plain.known_rows(knower)
             eager = await other.load_graph_index(lazy=False)
-            every_edge = sorted(e.id for e in await other.all_edges())
+            every_edge = sorted(e.id for e in await other.graph.all_edges())
             for kind in ("edges_of", "degree", "between", "knowers", "known_by", "knows", "edge", "has_id",
                          "adjacent", "scoped"):
                 for which in range(0, 10_000, 613):

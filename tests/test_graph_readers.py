@@ -57,8 +57,8 @@ class SqlStore:
         await self.db.commit_graph(writes)
 
     async def graph(self) -> tuple[list[Node], list[Edge]]:
-        return (sorted(await self.db.all_nodes(), key=lambda n: n.id),
-                sorted(await self.db.all_edges(), key=lambda e: e.id))
+        return (sorted(await self.db.graph.all_nodes(), key=lambda n: n.id),
+                sorted(await self.db.graph.all_edges(), key=lambda e: e.id))
 
 
 class LazyStore(SqlStore):
@@ -207,7 +207,7 @@ async def test_every_reader_of_a_save_answers_alike_and_the_index_before_its_wri
         assert outcome.error is None
         index.apply(execution.writes)  # the overlay: written over what the index read, not committed yet
         node_ids = sorted(n.id for n in index.nodes.values())
-        edge_ids = sorted({*(e.id for e in await db.all_edges()), *execution.writes.edges})
+        edge_ids = sorted({*(e.id for e in await db.graph.all_edges()), *execution.writes.edges})
         overlaid = await _answers(index, node_ids, edge_ids)
         await db.commit_graph(execution.writes)
         committed = await _answers(db.graph, node_ids, edge_ids)

@@ -18,6 +18,7 @@ from game.__main__ import main
 from game.config import load_settings
 from game.engine.session import GameSession
 from game.features.identity.questions import questions
+from game.store import node_identity
 from game.store.database import SaveDatabase
 from game.world import load_world
 
@@ -69,7 +70,7 @@ def test_resolve_yes_merges_and_logs_and_undo_takes_it_back(tmp_path: Path, caps
 
     async def check_and_undo() -> None:
         async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db:
-            [*_, merge] = await db.merges()
+            [*_, merge] = await node_identity.merges(db)
             assert (merge.strategy, merge.merged_name, merge.evidence) == (
                 "author", "Keeper Marsh", "an author said so (kith graph resolve)")
             assert await questions(db, open_only=True) == []

@@ -22,6 +22,7 @@ from game.config import Settings, load_settings
 from game.engine.events import MetaOutput, TurnFailed
 from game.engine.session import GameSession
 from game.features.identity.questions import questions
+from game.store import node_identity
 from game.store.database import SaveDatabase
 from game.world import load_world
 
@@ -175,7 +176,7 @@ async def test_a_question_whose_people_were_merged_meanwhile_is_not_asked(tmp_pa
     try:
         await collect(session, "look")
         [asked] = await questions_of(session)
-        await session._db.merge_nodes(asked.candidate_id, asked.new_id, strategy="manual", evidence="an author",
+        await node_identity.merge_nodes(session._db, asked.candidate_id, asked.new_id, strategy="manual", evidence="an author",
                                       turn=1)
         await session.reload()
         assert "is that Edda Marsh?" not in text_of(await collect(session, "wait"))

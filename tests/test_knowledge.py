@@ -15,6 +15,7 @@ from game.graph.knowing_terms import PUBLIC
 from game.graph.knowledge import Knowing, keep_better
 from game.graph.upsert import UpsertExecution
 from game.graph.vocabulary import RelationSpec, Vocabulary
+from game.store import node_identity
 from game.store.database import SaveDatabase
 
 
@@ -290,7 +291,7 @@ async def test_a_merged_node_s_knowledge_passes_to_the_kept_one_and_undo_takes_i
                            "edges": [{**relation("Tomas", "Lin Yao", "OWES", 0.3, "Tomas owes Lin Yao for a crossing."),
                                       "knownBy": ["Oren"]}]})
         before = await state(db)
-        await db.merge_nodes("npc-mira", "npc-oren", strategy="manual", evidence="the same boatman", turn=1)
+        await node_identity.merge_nodes(db, "npc-mira", "npc-oren", strategy="manual", evidence="the same boatman", turn=1)
         index = await db.load_graph_index()
         owes = next(e for e in index.open_edges.values() if e.relation == "OWES")
         assert set(index.knowers_of(owes.id)) == {"npc-mira"}

@@ -147,7 +147,7 @@ async def dump(path: Path) -> tuple[object, ...]:
     from game.store.database import SaveDatabase
 
     async with await SaveDatabase.open(path, schema=SCHEMA) as db:
-        return ([n.to_json_dict() for n in await db.all_nodes()], [e.to_json_dict() for e in await db.all_edges()],
+        return ([n.to_json_dict() for n in await db.graph.all_nodes()], [e.to_json_dict() for e in await db.graph.all_edges()],
                 [k.to_json_dict() for k in await db.graph.all_knowings()], await db.current_turn())
 
 

@@ -128,3 +128,48 @@ def test_the_facade_measure_counts_a_class_of_its_own(tmp_path: Path) -> None:
     finally:
         sys.path.remove(str(tmp_path))
     assert class_lines(wide.Wide) == 301 > MAX_FACADE_LINES and class_lines(wide.Base) == 2
+
+
+MAX_STORE_LINES = 300
+MAX_STORE_MEMBERS = 30
+
+
+def class_members(cls: type) -> list[str]:
+    """The methods ``cls`` defines itself (plain, class, static, async, properties): its face's width.
+    Plain data (a docstring, constants) and what its bases define are not counted."""
+    kinds = (classmethod, staticmethod, property)
+    return sorted(name for name, value in vars(cls).items() if inspect.isfunction(value) or isinstance(value, kinds))
+
+
+def test_the_save_database_stays_a_narrow_core() -> None:
+    # SaveDatabase is the connection, its transactions, meta, the graph's readers, a turn's writes and
+    # undo; the turn log's reads, the enrichment queue, merges, the layout, snapshots and each feature's
+    # reads take the open save instead (game/store/turn_log.py, enrichment.py, node_identity.py, layout.py,
+    # snapshots.py, game/features/gossip/store.py).
+    from game.store.database import SaveDatabase
+
+    assert class_lines(SaveDatabase) <= MAX_STORE_LINES, "move a face into a module that takes the save"
+    members = class_members(SaveDatabase)
+    assert len(members) <= MAX_STORE_MEMBERS, f"{len(members)} members: move a face out ({members})"
+
+
+def test_the_member_count_counts_every_kind_of_method_of_its_own(tmp_path: Path) -> None:
+    # The measure can fail: 31 methods of the class's own, of every kind, are over; its base's are not.
+    methods = "".join(f"    def m{i}(self) -> None:\n        pass\n" for i in range(27))
+    (tmp_path / "wide_store.py").write_text(
+        "class Base:\n    def inherited(self) -> None:\n        pass\n\n\n"
+        "class Wide(Base):\n    '''A docstring is not a member.'''\n    LIMIT = 3\n" + methods
+        + "    @classmethod\n    def made(cls) -> None:\n        pass\n"
+        + "    @staticmethod\n    def plain() -> None:\n        pass\n"
+        + "    @property\n    def size(self) -> int:\n        return 0\n"
+        + "    async def later(self) -> None:\n        pass\n")
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        wide = importlib.import_module("wide_store")
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert len(class_members(wide.Wide)) == 31 > MAX_STORE_MEMBERS
+    assert class_members(wide.Base) == ["inherited"]

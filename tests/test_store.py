@@ -14,7 +14,7 @@ from game.errors import SaveError, SaveNotFound
 from game.graph.models import Edge
 from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
-from game.store import bulk_commit
+from game.store import bulk_commit, enrichment, node_identity, snapshots, turn_log
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.graph_repo import name_rows
 from game.store.saves import copy_save, delete_save, list_saves, resolve_save
@@ -126,7 +126,7 @@ async def test_undo_restores_the_exact_state_before_each_turn(tmp_path: Path) ->
                            "edges": [relation("Mira", "Tomas", "DISTRUSTS", -0.6, "Mira stopped trusting Tomas when he sold the ledger.")]})
         snapshots.append(await state(db))
         await play(db, 3, {"closeEdges": [{"sourceName": "Tomas", "targetName": "Harbour Watch", "relation": "MEMBER_OF"}]})
-        await db.merge_nodes("npc-mira", "npc-oren", strategy="manual", evidence="test", turn=3)
+        await node_identity.merge_nodes(db, "npc-mira", "npc-oren", strategy="manual", evidence="test", turn=3)
         for expected in reversed(snapshots):
             await db.undo_last_turn()
             assert await state(db) == expected
@@ -142,17 +142,17 @@ async def test_merge_repoints_edges_logs_and_leaves_nothing_dangling(tmp_path: P
         await play(db, 1, {"nodes": [person("Tom", "Someone called Tom.")],
                            "edges": [relation("Oren", "Tom", "FEARS", -0.5, "Oren fears Tom since the brawl."),
                                      relation("Tom", "Tomas", "KIN_OF", 0.9, "Tom is what his sister calls Tomas.")]})
-        report = await db.merge_nodes("npc-tomas", "npc-tom", strategy="manual", evidence="same man", turn=1)
+        report = await node_identity.merge_nodes(db, "npc-tomas", "npc-tom", strategy="manual", evidence="same man", turn=1)
         assert "Tom" in report.kept.aliases
-        node_ids = {n.id for n in await db.all_nodes()}
+        node_ids = {n.id for n in await db.graph.all_nodes()}
         assert "npc-tom" not in node_ids
-        for edge in await db.all_edges():
+        for edge in await db.graph.all_edges():
             assert edge.source in node_ids and edge.target in node_ids
-        fears = [e for e in await db.all_edges() if e.relation == "FEARS"]
+        fears = [e for e in await db.graph.all_edges() if e.relation == "FEARS"]
         assert [(e.source, e.target, e.invalid_at) for e in fears] == [("npc-oren", "npc-tomas", None)]
-        kin = [e for e in await db.all_edges() if e.relation == "KIN_OF"]
+        kin = [e for e in await db.graph.all_edges() if e.relation == "KIN_OF"]
         assert kin[0].invalid_at == 1, "a relation between the merged nodes is closed, not left as a self-loop"
-        merges = await db.merges()
+        merges = await node_identity.merges(db)
         assert [(m.kept_id, m.merged_id, m.strategy, m.evidence, m.turn) for m in merges] == [
             ("npc-tomas", "npc-tom", "manual", "same man", 1)]
     finally:
@@ -164,10 +164,10 @@ async def test_snapshot_and_restore_use_a_consistent_copy(tmp_path: Path) -> Non
     try:
         await play(db, 1, {"edges": [relation("Oren", "Mira", "FEARS", -0.4, "Oren fears Mira's ledger.")]})
         saved = await state(db)
-        await db.snapshot_to(tmp_path / "before.sqlite")
+        await snapshots.snapshot_to(db, tmp_path / "before.sqlite")
         await play(db, 2, {"edges": [relation("Oren", "Mira", "HATES", -0.8, "Oren hates Mira after the trial.")]})
         assert await state(db) != saved
-        await db.restore_from(tmp_path / "before.sqlite")
+        await snapshots.restore_from(db, tmp_path / "before.sqlite")
         assert await state(db) == saved
     finally:
         await db.close()
@@ -242,8 +242,8 @@ async def test_a_v1_save_is_migrated_forward_and_keeps_its_turns(tmp_path: Path)
     db = await SaveDatabase.open(path, schema=SCHEMA)
     try:
         assert (await db.conn.execute_fetchall("PRAGMA user_version"))[0][0] == CURRENT_VERSION
-        assert [(t.number, t.input) for t in await db.turns()] == [(1, "look")]
-        assert await db.pending_extraction() == []
+        assert [(t.number, t.input) for t in await turn_log.turns(db)] == [(1, "look")]
+        assert await enrichment.pending_extraction(db) == []
     finally:
         await db.close()
 
@@ -296,7 +296,7 @@ async def test_the_name_index_follows_every_node_through_turns_that_rename_or_on
 
     async def names_held(db: SaveDatabase) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         rows = sorted((str(r[0]), str(r[1])) for r in await db.conn.execute_fetchall("SELECT norm, node_id FROM node_names"))
-        wanted = sorted(row for node in await db.all_nodes() for row in name_rows(node))
+        wanted = sorted(row for node in await db.graph.all_nodes() for row in name_rows(node))
         return rows, wanted
 
     db = await seeded(tmp_path / "game.sqlite")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from helpers.saves import SCHEMA
 
+from game.store import turn_log
 from game.store.database import SaveDatabase
 
 WRITER = Path(__file__).with_name("kill_writer.py")
@@ -23,12 +24,12 @@ async def check_consistent(path: Path) -> int:
     try:
         assert (await db.conn.execute_fetchall("PRAGMA integrity_check"))[0][0] == "ok"
         turn = await db.current_turn()
-        numbers = [t.number for t in await db.turns()]
+        numbers = [t.number for t in await turn_log.turns(db)]
         assert numbers == list(range(1, turn + 1)), "turns are contiguous: none missing, none half-written"
         for number in range(turn + 1):
-            scene = await db.scene_at(number)
+            scene = await turn_log.scene_at(db, number)
             assert scene is not None, f"turn {number} has its scene"
-        edges = await db.all_edges()
+        edges = await db.graph.all_edges()
         assert max((e.valid_at for e in edges), default=0) <= turn, "no graph write outlives its turn"
         open_trust = [e for e in edges if e.is_open]
         if turn:

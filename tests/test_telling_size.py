@@ -24,6 +24,7 @@ from game.engine.session import GameSession
 from game.features.tellings import delta as telling_delta
 from game.features.tellings import store as tellings_store
 from game.features.tellings.store import KeptTelling
+from game.store import turn_log
 from game.store.check import check_save
 from game.store.packed import unpack_text
 
@@ -59,8 +60,8 @@ async def check_tellings(session: GameSession, seen: dict[tuple[int, int], str])
         seen.setdefault((alt.turn, alt.index), whole(alt))
         assert whole(alt) == seen[(alt.turn, alt.index)], f"telling {alt.index} of turn {alt.turn} changed"
     kept = next(a for a in alts if a.kept)
-    assert kept.scene == await session._db.scene_at(session.turn)
-    assert kept.record.narration == (await session._db.turns(last=1))[0].narration
+    assert kept.scene == await turn_log.scene_at(session._db, session.turn)
+    assert kept.record.narration == (await turn_log.turns(session._db, last=1))[0].narration
 
 
 async def test_tellings_read_back_the_same_through_retry_edit_swipe_undo_and_reopening(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from game.graph.names import normalize_name
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest
 from game.narrator.offline import OfflineNarrator
+from game.store import turn_log
 from game.store.database import SaveDatabase
 from game.world import load_world
 
@@ -341,7 +342,7 @@ async def test_a_retry_on_a_long_save_reaches_the_graph_as_it_was_before_the_tur
         # one changed, one made, with their knowers.
         graph = await store.load_graph_index()
         # Dated after the synthetic history (as `graph upsert` dates them), journaled at turn 2 all the same.
-        execution = UpsertExecution(graph, session.vocabulary, await store.latest_turn(), witnesses=["npc-hob-tarrant"])
+        execution = UpsertExecution(graph, session.vocabulary, await turn_log.latest_turn(store), witnesses=["npc-hob-tarrant"])
         changed = (await store.graph.open_edges_of(person.id))[0]
         ends = [graph.nodes[changed.source].name, graph.nodes[changed.target].name]
         outcome = await execution.run({"edges": [

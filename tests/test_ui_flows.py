@@ -26,6 +26,7 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Static
 
+from game.store import layout
 from game.store.database import SaveDatabase
 from game.ui.app import KithApp
 from game.ui.relationship_map import RelationshipMap
@@ -66,7 +67,7 @@ async def test_new_game_from_the_screen_then_turns_draw_a_new_relation(tmp_path:
         assert app.status.turn == 3 and app.status.save_name == "lamp-night"
     async with await SaveDatabase.open(tmp_path / "saves" / "lamp-night.sqlite", schema=SCHEMA) as db:
         assert await db.current_turn() == 3
-        assert set(await db.load_layout()) == {n.id for n in await db.all_nodes()}
+        assert set(await layout.load_layout(db)) == {n.id for n in await db.graph.all_nodes()}
 
 
 WREN_FACT = "Wren Tally has owed Edda Marsh a season's wages since the wreck."
@@ -96,7 +97,7 @@ async def test_a_model_turn_adds_a_node_and_an_edge_and_undo_takes_them_away(tmp
             assert "(Wren Tally)" in screen_text(app)
             assert app.status.narrator.startswith("test-model @ 127.0.0.1")
             async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db:
-                assert "npc-wren-tally" in await db.load_layout()
+                assert "npc-wren-tally" in await layout.load_layout(db)
             kept = dict(app.map_pane.map.positions)
             await pilot.press("ctrl+z")
             await settle(pilot)

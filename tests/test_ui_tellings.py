@@ -16,6 +16,7 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
+from game.store import turn_log
 from game.ui.command_input import PLACEHOLDERS, CommandInput
 from game.ui.screens.edit_turn import EditTurnScreen
 from game.ui.screens.notes import NotesScreen
@@ -282,5 +283,5 @@ async def test_esc_after_a_continuation_is_saved_shows_the_whole_turn_as_the_sav
             kept = app.session.history[-1].narration
             assert kept == "The tide turns under the pier."
     async with await SaveDatabase.open(tmp_path / "saves" / "game.sqlite", schema=SCHEMA) as db:
-        [turn] = await db.turns()
+        [turn] = await turn_log.turns(db)
         assert turn.narration == kept

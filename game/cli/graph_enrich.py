@@ -27,13 +27,14 @@ NEEDS_MODEL = ("enrichment needs a model: give --base-url and --model (or set [l
 async def _queued(settings: Settings, args: argparse.Namespace) -> list[int]:
     """The queued turns, read before the game is opened (so a save with nothing queued needs no model)."""
     from game.registry import default_registry
+    from game.store import enrichment
     from game.store.database import SaveDatabase
 
     path = save_path(args, settings)
     if not path.exists():
         raise SaveNotFound(f"there is no save {path.stem!r} (looked for {path})")
     async with await SaveDatabase.open(path, schema=default_registry().schema()) as db:
-        return [t.number for t in await db.pending_extraction()]
+        return [t.number for t in await enrichment.pending_extraction(db)]
 
 
 async def enrich_command(args: argparse.Namespace, settings: Settings) -> int:

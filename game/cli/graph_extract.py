@@ -27,6 +27,7 @@ async def extract_command(args: argparse.Namespace, settings: Settings) -> int:
     from game.graph.fast_extract.extractor import FastExtractor
     from game.graph.fast_extract.gazetteer import Gazetteer
     from game.graph.upsert import UpsertExecution
+    from game.store import turn_log
 
     save_path(args, settings)  # a malformed save name is refused before the input is even read
     text, _label = read_text(args.file, EXTRACT_LIMIT)
@@ -36,7 +37,7 @@ async def extract_command(args: argparse.Namespace, settings: Settings) -> int:
         vocabulary = await db.vocabulary()
         extraction = FastExtractor(vocabulary).extract(text, await Gazetteer(db.graph).index_for(text))
         if args.apply:
-            turn = args.turn if args.turn is not None else await db.latest_turn()
+            turn = args.turn if args.turn is not None else await turn_log.latest_turn(db)
             # A text read is held to the one rule for endings (``game.graph.endings``): no player acted.
             endings = ReadEndings()
             execution = UpsertExecution(db.graph, vocabulary, turn, endings=endings)

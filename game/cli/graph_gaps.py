@@ -48,11 +48,12 @@ def add_gaps_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
 async def gaps_command(args: argparse.Namespace, settings: Settings) -> int:
     from game.graph.metapaths_gaps import find_gaps
     from game.graph.retrieve import newest_per_relation
+    from game.store import turn_log
 
     async with open_save(args, settings) as db:
-        nodes = await db.all_nodes()
-        edges = newest_per_relation(await db.all_edges())
-        turn = await db.latest_turn()
+        nodes = await db.graph.all_nodes()
+        edges = newest_per_relation(await db.graph.all_edges())
+        turn = await turn_log.latest_turn(db)
     by_node: dict[str, list[Edge]] = {}
     for edge in edges:
         by_node.setdefault(edge.source, []).append(edge)

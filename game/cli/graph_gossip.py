@@ -27,7 +27,9 @@ async def gossip_command(args: argparse.Namespace, settings: Settings) -> int:
     # Imported here, not for the parser: the engine and the world are this command's alone.
     from game.engine.presence import stage_places
     from game.features.gossip import everyone_meets, gossip_settings, gossip_turn, pair_key
+    from game.features.gossip.store import last_talked
     from game.graph.ports import GraphWrites
+    from game.store import turn_log
     from game.world.scene import SceneState
 
     seed = settings.seed if args.seed is None else args.seed
@@ -35,14 +37,14 @@ async def gossip_command(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings) as db:
         graph = await db.load_graph_index()
         turn = await db.current_turn()
-        raw = await db.scene_at(turn)
+        raw = await turn_log.scene_at(db, turn)
         scene = SceneState.model_validate(raw) if raw else None
         has_places = scene is not None and scene.story is not None and bool(scene.story.positions)
         places = await stage_places(graph, scene) if scene is not None and has_places else everyone_meets(graph)
-        talked = await db.gossip_last_talked()
+        talked = await last_talked(db)
         # Rounds follow everything the save has seen: played turns, relations written ahead of play, and
         # earlier gossip (so a second run goes on from the first instead of replaying its turns).
-        base = max(await db.latest_turn(), max(talked.values(), default=0))
+        base = max(await turn_log.latest_turn(db), max(talked.values(), default=0))
         made = GraphWrites()
         told: list[tuple[int, Told]] = []
         for number in range(1, args.rounds + 1):

@@ -70,11 +70,12 @@ async def _view(args: argparse.Namespace, db: SaveDatabase,
     from game.engine.player_view import npc_view, player_view
     from game.graph.map import focus_node
     from game.graph.names import normalize_name
+    from game.store import turn_log
     from game.world.scene import SceneState
 
     now = await db.current_turn()
-    shown = await db.scene_at(min(args.at, now)) if args.at is not None else None  # that turn's stage
-    raw = await db.scene_at(now)
+    shown = await turn_log.scene_at(db, min(args.at, now)) if args.at is not None else None  # that turn's stage
+    raw = await turn_log.scene_at(db, now)
     try:
         scene = SceneState.model_validate(raw) if raw is not None else None
     except ValidationError as error:
@@ -98,11 +99,12 @@ async def map_command(args: argparse.Namespace, settings: Settings) -> int:
     from game.engine.player_view import layout_graph
     from game.graph.map import compute_layout, render_map
     from game.graph.map.known import known_graph
+    from game.store import layout
 
     async with open_save(args, settings) as db:
-        nodes = await db.all_nodes()
-        edges = await db.all_edges()
-        positions = await db.load_layout()
+        nodes = await db.graph.all_nodes()
+        edges = await db.graph.all_edges()
+        positions = await layout.load_layout(db)
         if any(node.id not in positions for node in nodes):
             # A save the pane never drew (``kith run``, ``kith graph import``) keeps no layout: laid out as
             # the pane lays it out when it opens the save, so both draw the same map.

@@ -39,7 +39,7 @@ async def patterns_command(args: argparse.Namespace, settings: Settings) -> int:
     from game.graph.metapaths import DEFAULT_PATTERNS, combine, patterns_from_json
     from game.graph.metapaths_discover import discover
     from game.graph.retrieve import newest_per_relation
-    from game.store import metapath_patterns
+    from game.store import metapath_patterns, turn_log
     from game.store.metapath_patterns import KeptPattern
 
     config = settings.retrieval
@@ -47,9 +47,9 @@ async def patterns_command(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings) as db:
         world = patterns_from_json((await db.meta()).get("metapaths"))
         if args.discover:
-            found = discover(newest_per_relation(await db.all_edges()), known=combine(DEFAULT_PATTERNS, world))
+            found = discover(newest_per_relation(await db.graph.all_edges()), known=combine(DEFAULT_PATTERNS, world))
             by_pair = {c.relations: c for c in found.candidates}
-            turn = await db.latest_turn()
+            turn = await turn_log.latest_turn(db)
             await metapath_patterns.replace(db, [
                 KeptPattern(p, by_pair[p.relations].yield_, round(by_pair[p.relations].novelty, 3), turn)
                 for p in found.kept])

@@ -44,6 +44,7 @@ async def pending_command(args: argparse.Namespace, settings: Settings) -> int:
 async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
     from game.cli.graph_write import merge_settings, merge_turn
     from game.features.identity.merging import resolve
+    from game.store import node_identity
     from game.store.merge_log import MergeEntry
 
     same: bool = args.answer
@@ -55,7 +56,7 @@ async def resolve_command(args: argparse.Namespace, settings: Settings) -> int:
             raise InputError(f"there is no question {args.id!r} in {db.name} (open: {open_ids})")
         if not item.is_open:
             raise InputError(f"question {item.id} was already answered ({item.status}: {item.resolution})")
-        folded = [m for m in await db.merges() if m.merged_id and m.turn >= item.turn
+        folded = [m for m in await node_identity.merges(db) if m.merged_id and m.turn >= item.turn
                   and (m.kept_id == item.new_id or m.merged_id in (item.new_id, item.candidate_id))]
         if same and folded:
             # A save from before merges re-checked the questions they touch (``questions.after_merge``): its

@@ -22,7 +22,7 @@ from game.graph.models import Edge, Node
 from game.graph.ports import GraphReader
 from game.graph.retrieve import RetrievalSettings, newest_per_relation, retrieve
 from game.graph.vocabulary import Vocabulary
-from game.store import metapath_patterns
+from game.store import metapath_patterns, node_identity
 
 DEGREE_BUCKETS: tuple[tuple[str, int, int], ...] = (
     ("0", 0, 0), ("1", 1, 1), ("2-5", 2, 5), ("6-10", 6, 10), ("11-30", 11, 30), ("31+", 31, 1 << 62),
@@ -32,8 +32,8 @@ TOP_HUBS = 5
 
 async def dump(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings) as db:
-        nodes = await db.all_nodes()
-        edges = await db.all_edges()
+        nodes = await db.graph.all_nodes()
+        edges = await db.graph.all_edges()
     print_json({"nodes": [n.to_json_dict() for n in nodes], "edges": [e.to_json_dict() for e in edges]})
     return 0
 
@@ -130,8 +130,8 @@ def graph_stats(nodes: Sequence[Node], edges: Sequence[Edge], vocabulary: Vocabu
 
 async def stats(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings) as db:
-        result = graph_stats(await db.all_nodes(), await db.all_edges(), await db.vocabulary(),
-                             [m.to_json_dict() for m in await db.merges()])
+        result = graph_stats(await db.graph.all_nodes(), await db.graph.all_edges(), await db.vocabulary(),
+                             [m.to_json_dict() for m in await node_identity.merges(db)])
         name = db.name
     if args.json:
         print_json(result)
@@ -283,7 +283,7 @@ async def history(args: argparse.Namespace, settings: Settings) -> int:
     async with open_save(args, settings) as db:
         a = await find_node(db, args.a)
         b = await find_node(db, args.b)
-        versions = await db.edges_between(a.id, b.id)
+        versions = await db.graph.edges_between(a.id, b.id)
     nodes = {a.id: a, b.id: b}
     if args.json:
         print_json({"a": node_ref(a), "b": node_ref(b), "versions": [e.to_json_dict() for e in versions]})

@@ -32,7 +32,7 @@ from game.graph.names import normalize_name
 from game.graph.ports import GraphReader
 from game.graph.upsert import NodeSource, UpsertExecution, load_calls, load_json
 from game.reading import TooLarge, read_file_at_most, read_text_at_most
-from game.store import bulk_commit
+from game.store import bulk_commit, node_identity, turn_log
 from game.store.database import SaveDatabase, node_by_name
 from game.store.mind_fold import MindSummary
 from game.text import strip_control
@@ -87,13 +87,13 @@ async def upsert(args: argparse.Namespace, settings: Settings) -> int:
     except ValueError as error:
         raise InputError(f"{label} is not valid JSON ({error}); nothing was written") from error
     async with open_save(args, settings, create=True) as db:
-        turn = args.turn if args.turn is not None else await db.latest_turn()
+        turn = args.turn if args.turn is not None else await turn_log.latest_turn(db)
         # Many calls read the save thousands of times: load it as a graph index once (as import does) instead
         # of a query per name. A few calls read through the indexes, which is cheaper on a long game.
         reader: GraphReader = await db.load_graph_index() if len(calls) > INDEX_FROM_CALLS else db.graph
         judged: NodeSource | None = None
         if args.identity:  # as a game's turns judge a new name (game/graph/identity_match.py)
-            everyone = list(reader.nodes.values()) if isinstance(reader, GraphIndex) else await db.all_nodes()
+            everyone = list(reader.nodes.values()) if isinstance(reader, GraphIndex) else await db.graph.all_nodes()
             judged = lambda: everyone  # noqa: E731
         execution = UpsertExecution(reader, await db.vocabulary(), turn, identity=judged)
         outcomes = [await execution.run(call) for call in calls]
@@ -335,7 +335,7 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
 
         report = await merge_people(db, keep.id, merged.id, strategy="manual", evidence=evidence, turn=turn,
                                     settings=merge_settings(settings))
-        record = (await db.merges())[-1]
+        record = (await node_identity.merges(db))[-1]
     mind = report.mind or MindSummary()
     if args.json:
         print_json({"kept": report.kept.to_json_dict(), "merged": report.merged.to_json_dict(),
@@ -369,7 +369,7 @@ async def alias(args: argparse.Namespace, settings: Settings) -> int:
                 f"merge them: kith graph merge --save {args.save} {node.id} {other.id}"
             ))
         added = normalize_name(name) not in {normalize_name(n) for n in node.names}
-        updated = await db.add_alias(node.id, name, await db.current_turn()) if added else node
+        updated = await node_identity.add_alias(db, node.id, name, await db.current_turn()) if added else node
     if args.json:
         print_json({"node": updated.to_json_dict(), "added": added})
     elif added:

@@ -14,10 +14,10 @@ instead: the same version, its ``fast:turn-N`` traded for ``enriched:turn-N`` pl
 the turn of this reading); a fast close the model ends too, by a close, a new value or a relation that
 excludes it, trades ``fast-closed:turn-N`` for ``enriched-closed:turn-N``. Both are written with the
 reading's other writes, so undo restores the marks. The fast versions are found in the save by their
-marks (``SaveDatabase.fast_reading``, indexed), never by going through every open version.
+marks (``game.store.enrichment.fast_reading``, indexed), never by going through every open version.
 
-Each turn commits on its own (``SaveDatabase.commit_enrichment``, journaled at the current turn with
-the turn's row), shielded from cancellation: Ctrl+C or a new turn starting stops the queue between two
+Each turn commits on its own (``game.store.enrichment.commit_enrichment``, journaled at the current turn
+with the turn's row), shielded from cancellation: Ctrl+C or a new turn starting stops the queue between two
 turns or after a commit, never inside one, and the next run resumes with the turns still queued.
 """
 
@@ -38,6 +38,7 @@ from game.graph.ports import GraphWrites
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import NarrationRequest, NarrationResult
 from game.narrator.ir_extract import limit_closes, plausible_only
+from game.store import enrichment
 from game.store.database import SaveDatabase, TurnRecord
 from game.world.ir import WorldIR
 
@@ -142,7 +143,7 @@ async def read_turn(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecord
     mark = f"{ENRICHED_PREFIX}{record.number}"
     mark_versions(execution, opened, mark)
     model = _ModelSaid.of(execution, said)
-    fast = await db.fast_reading(record.number)
+    fast = await enrichment.fast_reading(db, record.number)
     confirmed, replaced = replace_fast_versions(execution, fast.opened, record.number, model)
     reopened = await reopen_fast_closes(db, execution, fast.ended, record.number, model)
     done = Replaced(record.extraction == "fast", len(opened), confirmed, replaced, reopened)
@@ -252,7 +253,7 @@ async def reopen_fast_closes(db: SaveDatabase, execution: UpsertExecution, ended
         if any([await _open_now(execution, old.source, old.target, name)
                 for name in [old.relation, *vocabulary.excluded_by(old.relation)]]):
             continue
-        later = [v for v in await db.edges_between(old.source, old.target)
+        later = [v for v in await db.graph.edges_between(old.source, old.target)
                  if _key(execution, v) == key and v.valid_at > old.invalid_at]
         if later:
             continue
@@ -306,7 +307,7 @@ async def enrich_one(db: SaveDatabase, pipeline: TurnPipeline, record: TurnRecor
 async def queue(db: SaveDatabase, extractor: Extractor = "model") -> list[TurnRecord]:
     """The turns waiting to be read: for a model, every one not yet extracted; for the fast path, the
     ones nobody read at all."""
-    pending = await db.pending_extraction()
+    pending = await enrichment.pending_extraction(db)
     return pending if extractor == "model" else [t for t in pending if t.extraction == "none"]
 
 

@@ -39,6 +39,7 @@ from game.graph.fast_extract.marks import fast_from
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import ExtractionReport, NarrationRequest, NarrationResult
 from game.registry import default_registry
+from game.store import turn_log
 from game.store.database import SaveDatabase
 from game.world.ir import WorldIR
 from game.world.scene import SceneState
@@ -228,7 +229,7 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
             imported.people, imported.questions = await cast(db, world, "\n\n".join(
                 t.narration for t in turns))
         graph = await db.load_graph_index()
-        raw = await db.scene_at(0)
+        raw = await turn_log.scene_at(db, 0)
         scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
         narrator = StoryNarrator()
         pipeline = TurnPipeline(PlayState.at(graph, scene.model_copy(update={"cast": []}), 0, [], False), narrator,

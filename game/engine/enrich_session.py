@@ -12,6 +12,7 @@ from game.engine.enrich import Extractor, Reading, drain
 from game.engine.enrich_background import DEFAULT_DELAY, BackgroundEnricher
 from game.engine.rebuild import Rebuilt, rebuild
 from game.engine.turn import TurnPipeline
+from game.store import enrichment
 from game.store.database import SaveDatabase
 
 
@@ -62,7 +63,7 @@ class SessionEnrichment:
             yield reading
 
     async def _queued_count(self) -> int:
-        return len(await self._db.pending_extraction())
+        return len(await enrichment.pending_extraction(self._db))
 
     def _model_reads(self) -> bool:
         """Whether the narrator now can read queued turns between turns: a live model, not the offline

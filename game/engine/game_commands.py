@@ -24,6 +24,7 @@ from game.features.feature import TierChange
 from game.graph.index import GraphSource
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
+from game.store import snapshots
 from game.store.rows import RowWrite
 from game.store.saves import resolve_save, validate_save_name
 
@@ -69,7 +70,7 @@ class GameCommands(GameReads):
     async def snapshot(self, name: str) -> Path:
         """Copy the game as it is now to the save ``name``, which a bare `restore` then returns to."""
         path = self.snapshot_path(name)
-        await self._db.snapshot_to(path)
+        await snapshots.snapshot_to(self._db, path)
         await self._db.set_meta({"last_snapshot": name})
         return path
 
@@ -77,7 +78,7 @@ class GameCommands(GameReads):
         """Replace the game with the snapshot ``name`` (whose path the caller checked); the game as it was
         is kept first as the snapshot ``keep``, as ``restart`` keeps it."""
         await self._keep_before_replacing(keep)
-        await self._db.restore_from(self.snapshot_path(name))
+        await snapshots.restore_from(self._db, self.snapshot_path(name))
         await self._db.set_meta({"last_snapshot": name})
         await self.reload()
 
@@ -99,7 +100,7 @@ class GameCommands(GameReads):
         """The one way a command that replaces the game (restart, restore) keeps it: the background reading
         stops first, so the copy is the game as the player left it and nothing lands in it afterwards."""
         await self._parts.enrichment.pause()
-        await self._db.snapshot_to(self.snapshot_path(keep))
+        await snapshots.snapshot_to(self._db, self.snapshot_path(keep))
 
     async def set_verbose(self, verbose: bool) -> None:
         """Describe revisited places in full (or not); kept in the save."""

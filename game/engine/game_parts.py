@@ -29,6 +29,7 @@ from game.graph.retrieve import RetrievalSettings
 from game.mind.context import CONTEXT_TABLE, ComposedContext
 from game.narrator.base import Narrator, PastTurn
 from game.registry import Registry
+from game.store import turn_log
 from game.store.damage import DECODE_ERRORS, damaged
 from game.store.database import SaveDatabase
 from game.world.scene import SceneState
@@ -148,14 +149,14 @@ class GameReads:
         centres on them, not on who is on stage today."""
         if turn is None or turn >= self.turn:
             return list(self.scene.cast)
-        raw = await self._db.scene_at(turn)
+        raw = await turn_log.scene_at(self._db, turn)
         cast = raw.get("cast") if raw is not None else None
         return [str(name) for name in cast] if isinstance(cast, list) else []
 
     async def turn_context(self) -> ComposedContext | None:
         """What the narrator was told at the last told turn (a command kept as a turn tells nothing), or
         None before any (or in a save from before contexts were kept)."""
-        row = await self._db.latest_turn_row(CONTEXT_TABLE, self.turn)
+        row = await turn_log.latest_turn_row(self._db, CONTEXT_TABLE, self.turn)
         if row is None:
             return None
         try:
@@ -165,5 +166,5 @@ class GameReads:
 
     async def turn_inputs(self, numbers: list[int]) -> dict[int, str]:
         """What the player typed at each of these turns (those that exist)."""
-        return await self._db.turn_inputs(numbers)
+        return await turn_log.turn_inputs(self._db, numbers)
 

@@ -22,7 +22,7 @@ from game.graph.metapaths import MetaPath, patterns_to_json
 from game.graph.upsert import UpsertExecution
 from game.narrator.base import Narrator, PastTurn
 from game.registry import Registry, default_registry
-from game.store import metapath_patterns
+from game.store import metapath_patterns, turn_log
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase
 from game.store.saves import list_saves, resolve_save, validate_save_name
@@ -60,9 +60,9 @@ async def read_play_state(db: SaveDatabase, world: World, settings: Settings, ve
     The one reading for opening a game, undo, restore and retry alike."""
     graph = await db.load_graph_index(lazy=lazy, source=source)
     turn = await db.current_turn()
-    raw = await db.scene_at(turn)
+    raw = await turn_log.scene_at(db, turn)
     scene = SceneState.model_validate(raw) if raw is not None else world.initial_scene()
-    history = [PastTurn(t.number, t.input, t.narration) for t in await db.turns(last=HISTORY_TURNS)]
+    history = [PastTurn(t.number, t.input, t.narration) for t in await turn_log.turns(db, last=HISTORY_TURNS)]
     state = PlayState.at(graph, scene, turn, history, verbose)
     state.features = load_states({table: await db.read_rows(table) for table in owned_tables(registry)}, registry)
     return state

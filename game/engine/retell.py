@@ -18,7 +18,7 @@ from game.engine.turn_commit import FinishedTurn
 from game.errors import SaveError
 from game.features.retelling import Keep, Replaced, Telling, ToldTurn
 from game.graph.index import GraphSource
-from game.store import undo, undo_steps
+from game.store import turn_log, undo, undo_steps
 from game.store.before_turn import BeforeTurnSource
 from game.store.damage import reading
 from game.store.database import SaveDatabase
@@ -166,7 +166,7 @@ class GameRetelling:
                 # turn committed: this source takes back what the turn changed (its journal) over it.
                 before = await db.graph_before_turn(turn)
                 await undo.undo_turn(conn, turn)
-                if await db.scene_at(turn - 1) is None:
+                if await turn_log.scene_at(db, turn - 1) is None:
                     raise SaveError(f"{db.name} has no scene for turn {turn - 1}; the save is damaged")
                 # Everything else the turn started from (minds, questions, scene), read inside this transaction.
                 state = await self._read_state(source=before)

@@ -33,7 +33,7 @@ from game.graph.metapaths import MetaPath
 from game.graph.models import Edge, Node
 from game.narrator.base import Narrator
 from game.registry import Registry, default_registry
-from game.store import damage
+from game.store import damage, enrichment, layout, turn_log
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.rows import Scalar
 from game.story.tiers import tier_change_lines
@@ -176,13 +176,13 @@ class GameSession(GameReads):
 
     async def extraction_counts(self) -> dict[str, int]:
         """How many turns the graph holds each way (``full``, ``fast``, ``none``, ``enriched``)."""
-        return await self._db.extraction_counts()
+        return await enrichment.extraction_counts(self._db)
 
     # ------------------------------------------------------------------------------------- what is saved
 
     async def turns(self, last: int | None = None) -> list[TurnRecord]:
         """Every committed turn (or the ``last`` few), oldest first."""
-        return await self._db.turns(last=last)
+        return await turn_log.turns(self._db, last=last)
 
     async def feature_rows(self, table: str) -> list[dict[str, Scalar]]:
         """Every row of a feature's own table as the save holds it (the answered questions too, which the
@@ -191,22 +191,22 @@ class GameSession(GameReads):
 
     async def pending_extraction(self) -> list[TurnRecord]:
         """Turns committed without their graph update (see ``reextract_pending``)."""
-        return await self._db.pending_extraction()
+        return await enrichment.pending_extraction(self._db)
 
     async def all_nodes(self) -> list[Node]:
         """Every node of the save: the graph's history views (the graph index, ``graph``, holds the present)."""
-        return await self._db.all_nodes()
+        return await self._db.graph.all_nodes()
 
     async def all_edges(self) -> list[Edge]:
         """Every version of every relation, closed ones included."""
-        return await self._db.all_edges()
+        return await self._db.graph.all_edges()
 
     async def map_layout(self) -> dict[str, tuple[float, float]]:
         """Where each node sits on the map, kept between updates so old nodes stay put."""
-        return await self._db.load_layout()
+        return await layout.load_layout(self._db)
 
     async def save_map_layout(self, positions: Mapping[str, tuple[float, float]]) -> None:
-        await self._db.save_layout(dict(positions))
+        await layout.save_layout(self._db, dict(positions))
 
     # ------------------------------------------------------------------------------------- state changes
 

@@ -31,6 +31,7 @@ from game.features.feature import MergeSaid, TierChange
 from game.graph.models import Node
 from game.graph.ports import GraphWrites
 from game.narrator.base import ExtractionReport, NarrationResult
+from game.store import enrichment
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.merge_log import MergeEntry
 from game.store.rows import RowWrite
@@ -102,7 +103,7 @@ async def commit_reading(db: SaveDatabase, state: PlayState, writes: GraphWrites
     background queue). It tells no new turn, so it is journaled at the current one (undo takes it back with
     that turn); shielded like a turn's commit, and the graph index follows only what was stored."""
     async def keep() -> None:
-        await db.commit_enrichment(writes, state.turn, marks)
+        await enrichment.commit_enrichment(db, writes, state.turn, marks)
         state.graph.apply(writes)
 
     await shielded(keep())

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from game.graph.bulk import BulkLoad, BulkLoader
 from game.graph.version_rows import edge_row, knowing_row
-from game.store import graph_repo
+from game.store import graph_repo, node_identity
 from game.store.bulk_write import REINDEX_FROM, SWITCH_INTERVAL, LoadStream, Phase
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ async def bulk_loader(db: SaveDatabase, vocabulary: Vocabulary, rng: random.Rand
     """A ``BulkLoader`` over this save as it is: its nodes, open versions, version IDs and knower rows."""
     return BulkLoader(
         vocabulary, rng, nodes=await db.graph.all_nodes(),
-        retired_node_ids=[merge.merged_id for merge in await db.merges()],
+        retired_node_ids=[merge.merged_id for merge in await node_identity.merges(db)],
         open_edges=await db.conn.execute_fetchall(
             f"SELECT {graph_repo.EDGE_COLUMNS} FROM edges WHERE invalid_at IS NULL ORDER BY seq"),
         edge_ids=[row[0] for row in await db.conn.execute_fetchall("SELECT id FROM edges")],

@@ -5,9 +5,13 @@ exact state before the last turn (graph, scene and history) as many times as the
 (``commit_many``, the world's turn 0) skip the journal: they are not undoable turns. The first write
 takes the save's lock (``lock``) and keeps it until close, so two processes never write one save.
 
-It is one piece (over 400 lines) on purpose: it owns the one connection and its transactions, so every
-write that must be atomic with another (turn, graph, scene, journal) is a method here; the SQL of each
-part lives in its own module (``journal``, ``graph_repo``, ``snapshots``, ``merge_log``, ``told_log``).
+It is the core only: the connection and its lock, transactions, meta, the graph's readers, a turn's
+writes (and ``commit_graph``'s, journaled at the current turn) and undo, because every write that must be
+atomic with another (turn, graph, scene, journal) goes through here. Everything else takes the open save
+rather than widening it: the turn log's reads (``turn_log``), the enrichment queue (``enrichment``),
+merges and aliases (``node_identity``, ``merge_log``), the map's layout (``layout``), snapshots
+(``snapshots``), and each feature's own reads in its package (gossip's: ``game.features.gossip.store``).
+``tests/test_module_shape.py`` holds the class to 300 lines and 30 members.
 """
 
 from __future__ import annotations
@@ -26,30 +30,25 @@ import aiosqlite
 
 from game.errors import SaveError, SaveNotFound
 from game.graph.index import GraphIndex, GraphSource
-from game.graph.merge_plan import plan_merge
-from game.graph.models import Edge, Node
+from game.graph.models import Node
 from game.graph.names import normalize_name
 from game.graph.ports import GraphWrites
 from game.graph.vocabulary import RelationSpec, Vocabulary
-from game.store import connection, decoded, graph_repo, merge_log, snapshots, told_log, undo
+from game.store import connection, graph_repo, merge_log, told_log, undo
 from game.store import journal as journal_log
 from game.store.before_turn import BeforeTurnSource, read_turn_before
 from game.store.connection import now_iso
 from game.store.damage import READ_ERRORS, reads, write_failure
 from game.store.graph_repo import SqlGraph, SqlGraphSource
 from game.store.lock import SaveLock
-from game.store.merge_log import MergeEntry, MergeRecord, MergeReport
-from game.store.packed import unpack
+from game.store.merge_log import MergeEntry
 from game.store.rows import RowWrite, Scalar, read_rows, write_rows
 from game.store.told_log import Told
 
 # Fills a new save before it gets its name (the world's turn 0), so no save is ever seen half made.
 Seed = Callable[["SaveDatabase"], Awaitable[None]]
-_TURN_COLUMNS = ("number", "input", "narration", "npc_context", "world_ir", "timings", "extracted", "created_at",
-                 "extraction")
 
 if TYPE_CHECKING:
-    from game.store.fast_marks import FastReading
     from game.store.schema import Schema
 
 
@@ -158,6 +157,11 @@ class SaveDatabase:
                         traceback: TracebackType | None) -> None:
         await self.close()
 
+    def hold_lock(self) -> None:
+        """Take the save's lock now unless held (a write, ``snapshots.restore_from``): kept until close."""
+        if self._lock is None:
+            self._lock = SaveLock.acquire(self.path, self.name)
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE ... COMMIT; any exception (or cancellation) rolls everything back.
@@ -165,8 +169,7 @@ class SaveDatabase:
         SQLite's own errors (a locked file, a full disk, a broken constraint) become one ``SaveError``
         here, so every caller, in game or on the command line, can say plainly that nothing was written.
         """
-        if self._lock is None:
-            self._lock = SaveLock.acquire(self.path, self.name)
+        self.hold_lock()
         async with self._writing:
             try:
                 await self.conn.execute("BEGIN IMMEDIATE")
@@ -191,14 +194,7 @@ class SaveDatabase:
 
     async def set_meta(self, values: dict[str, str]) -> None:
         async with self.transaction() as conn:
-            await self._put_meta(conn, values)
-
-    @staticmethod
-    async def _put_meta(conn: aiosqlite.Connection, values: dict[str, str]) -> None:
-        await conn.executemany(
-            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            list(values.items()),
-        )
+            await _put_meta(conn, values)
 
     async def world_id(self) -> str | None:
         return (await self.meta()).get("world")
@@ -223,16 +219,6 @@ class SaveDatabase:
         return int(next(iter(rows))[0])
 
     @reads
-    async def latest_turn(self) -> int:
-        """The latest turn the save knows: played turns, or a turn its graph was written at ahead of play
-        (``graph upsert --turn``), whichever is later. Writing at this turn never ends a version early."""
-        rows = await self.conn.execute_fetchall(
-            "SELECT max(coalesce((SELECT max(number) FROM turns), 0), coalesce((SELECT max(valid_at) FROM edges), 0), "
-            "coalesce((SELECT max(invalid_at) FROM edges), 0), coalesce((SELECT max(last_seen_turn) FROM nodes), 0))"
-        )
-        return int(next(iter(rows))[0])
-
-    @reads
     async def load_graph_index(self, *, lazy: bool = True, source: GraphSource | None = None) -> GraphIndex:
         """The save's graph as a graph index, for a session or a command that reads much of it.
 
@@ -244,7 +230,7 @@ class SaveDatabase:
         save as committed (``graph_before_turn``).
         """
         nodes = await self.graph.all_nodes()
-        retired = [merge.merged_id for merge in await self.merges()]
+        retired = [merge.merged_id for merge in await merge_log.read_merges(self.conn)]
         if lazy:
             return GraphIndex(nodes, retired_node_ids=retired, source=source or self._graph_source())
         open_edges = await self.graph.all_edges(open_only=True)
@@ -266,19 +252,6 @@ class SaveDatabase:
             self._source = SqlGraphSource(reader, self.name)
         return self._source
 
-    async def all_nodes(self) -> list[Node]:
-        return await self.graph.all_nodes()
-
-    async def all_edges(self) -> list[Edge]:
-        return await self.graph.all_edges()
-
-    async def edges_between(self, a: str, b: str) -> list[Edge]:
-        return await self.graph.edges_between(a, b)
-
-    @reads
-    async def merges(self) -> list[MergeRecord]:
-        return await merge_log.read_merges(self.conn)
-
     # ---------------------------------------------------------------------------------------- graph writes
 
     async def commit_graph(self, writes: GraphWrites, told: Sequence[Told] = (), rows: Sequence[RowWrite] = (),
@@ -295,15 +268,16 @@ class SaveDatabase:
         journal_turn = await self.current_turn()
         async with self.transaction() as conn:
             await self.write_graph(conn, writes, journal_turn, journal=journal_turn > 0)
-            await self._log_gossip(conn, told, journal_turn, journal=journal_turn > 0)
+            await _log_told(conn, told, journal_turn, journal=journal_turn > 0)
             await write_rows(conn, journal_turn, rows, journal_it=journal_turn > 0)
             for merge in merges:  # assumed identities; a "yes" here folds the graph only, as ``merge_nodes``
                 if merge.merged_id is None:
-                    await self.log_identity(conn, merge, journal_turn)
+                    await merge_log.log_identity(conn, merge, journal_turn)
                 else:
-                    await self.merge_in(conn, merge.kept_id, merge.merged_id, strategy=merge.strategy,
-                                        evidence=merge.evidence, turn=journal_turn)
-            await self._put_meta(conn, {"last_played": now_iso()})
+                    await merge_log.merge_graph(conn, self.graph, merge.kept_id, merge.merged_id,
+                                                strategy=merge.strategy, evidence=merge.evidence, turn=journal_turn,
+                                                vocabulary=await self.vocabulary())
+            await _put_meta(conn, {"last_played": now_iso()})
 
     async def write_graph(self, conn: aiosqlite.Connection, writes: GraphWrites, turn: int, *, journal: bool) -> None:
         stored: dict[str, Node] | None = None
@@ -318,25 +292,10 @@ class SaveDatabase:
         await graph_repo.put_edges(conn, writes.edges.values())
         await graph_repo.put_knowings(conn, writes.knowings.values())
 
-    async def _log_gossip(self, conn: aiosqlite.Connection, told: Sequence[Told], turn: int, *, journal: bool) -> None:
-        if journal:
-            await journal_log.record_told(conn, turn, told)
-        await told_log.put(conn, told)
-
     @reads
     async def read_rows(self, table: str) -> list[dict[str, Scalar]]:
         """Every row of a feature's own table (written with turns as ``RowWrite`` rows)."""
         return await read_rows(self.conn, table)
-
-    @reads
-    async def gossip_last_talked(self) -> dict[tuple[str, str], int]:
-        """The last turn each pair of people gossiped (gossip's cooldown)."""
-        return await told_log.last_talked(self.conn)
-
-    @reads
-    async def gossip_told_to(self, listeners: Sequence[str]) -> list[Told]:
-        """Every exchange in which one of ``listeners`` was told something, oldest first (``/why``)."""
-        return await told_log.told_to(self.conn, listeners)
 
     # ---------------------------------------------------------------------------------------- turns
 
@@ -345,7 +304,7 @@ class SaveDatabase:
         async with self.transaction() as conn:
             await self.write_graph(conn, writes, 0, journal=False)
             await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (0, ?)", (json.dumps(scene),))
-            await self._put_meta(conn, {**meta, "last_played": now_iso()})
+            await _put_meta(conn, {**meta, "last_played": now_iso()})
 
     async def commit_turn(self, record: TurnRecord, writes: GraphWrites, scene: dict[str, Any],
                           told: Sequence[Told] = (), rows: Sequence[RowWrite] = ()) -> None:
@@ -375,7 +334,7 @@ class SaveDatabase:
              json.dumps(record.timings), int(record.extracted), record.created_at or now_iso(), record.extraction),
         )
         await self.write_graph(conn, writes, record.number, journal=True)
-        await self._log_gossip(conn, told, record.number, journal=True)
+        await _log_told(conn, told, record.number, journal=True)
         await write_rows(conn, record.number, rows, journal_it=True)
 
     async def end_turn(self, conn: aiosqlite.Connection, record: TurnRecord, scene: dict[str, Any], *,
@@ -387,92 +346,7 @@ class SaveDatabase:
             await conn.execute("UPDATE turns SET narration = ? WHERE number = ?", (record.narration, record.number))
         await conn.execute("INSERT OR REPLACE INTO scenes (turn, state) VALUES (?, ?)",
                            (record.number, json.dumps(scene)))
-        await self._put_meta(conn, {"last_played": now_iso()})
-
-    async def commit_enrichment(self, writes: GraphWrites, turn: int, marks: Sequence[tuple[int, bool, str]]) -> None:
-        """Graph writes read later for earlier turns, and each turn's new mark, in one transaction.
-
-        ``marks``: ``(number, extracted, extraction)`` per turn. Journaled at the current ``turn``, the
-        turns' rows included (``row:turns``): undoing that turn puts the graph and the marks back, so the
-        turns wait in the queue again.
-        """
-        async with self.transaction() as conn:
-            await self.write_graph(conn, writes, turn, journal=turn > 0)
-            if turn > 0:
-                await journal_log.record_rows(conn, turn, "turns", [{"number": number} for number, _, _ in marks])
-            await conn.executemany("UPDATE turns SET extracted = ?, extraction = ? WHERE number = ?",
-                                   [(int(extracted), extraction, number) for number, extracted, extraction in marks])
-
-    @reads
-    async def fast_reading(self, turn: int) -> FastReading:
-        """What the fast path's reading of ``turn`` left: its open versions and the ones it ended (by their
-        evidence marks, through their indexes: a few rows however long the game)."""
-        from game.store.fast_marks import fast_reading
-
-        return await fast_reading(self.conn, turn)
-
-    @reads
-    async def extraction_counts(self) -> dict[str, int]:
-        """How many turns the graph holds each way (``full``, ``fast``, ``none``, ``enriched``)."""
-        rows = await self.conn.execute_fetchall("SELECT extraction, count(*) FROM turns GROUP BY extraction")
-        return {str(row[0]): int(row[1]) for row in rows}
-
-    @reads
-    async def pending_extraction(self) -> list[TurnRecord]:
-        """The enrichment queue, oldest first: turns whose narration committed but whose relations no model
-        has recorded (the fast path read them, ``extraction = 'fast'``, or nobody did, ``'none'``)."""
-        return await self._turns_where("extracted = 0")
-
-    @reads
-    async def turn_inputs(self, numbers: Sequence[int]) -> dict[int, str]:
-        """What the player typed at each of ``numbers``."""
-        marks = ",".join("?" * len(numbers))
-        rows = await self.conn.execute_fetchall(f"SELECT number, input FROM turns WHERE number IN ({marks})",
-                                                tuple(numbers)) if numbers else []
-        return {int(row[0]): str(row[1]) for row in rows}
-
-    @reads
-    async def latest_turn_row(self, table: str, at_most: int) -> dict[str, Scalar] | None:
-        """The row of a per-turn table of a feature (keyed by ``turn``, written by ``RowWrite``) for the
-        newest turn at or before ``at_most``, or None. Packed texts come back as text."""
-        cursor = await self.conn.execute(f'SELECT * FROM "{table}" WHERE turn <= ? ORDER BY turn DESC LIMIT 1',
-                                         (at_most,))
-        try:
-            row = await cursor.fetchone()
-            names = [column[0] for column in cursor.description or ()]
-        finally:
-            await cursor.close()
-        return None if row is None else {name: unpack(value) for name, value in zip(names, row, strict=True)}
-
-    @reads
-    async def scene_at(self, turn: int) -> dict[str, Any] | None:
-        rows = await self.conn.execute_fetchall("SELECT state FROM scenes WHERE turn = ?", (turn,))
-        for row in rows:
-            loaded = json.loads(row[0])
-            if not isinstance(loaded, dict):
-                raise ValueError(f"the scene of turn {turn} is not a JSON object")
-            return loaded
-        return None
-
-    @reads
-    async def turns(self, last: int | None = None) -> list[TurnRecord]:
-        """Committed turns, oldest first (the last ``last`` of them when given)."""
-        limit = "" if last is None else f"LIMIT {int(last)}"
-        return await self._turns_where("1", limit)
-
-    async def _turns_where(self, condition: str, limit: str = "") -> list[TurnRecord]:
-        rows = await self.conn.execute_fetchall(
-            f"SELECT {', '.join(_TURN_COLUMNS)} FROM "
-            f"(SELECT * FROM turns WHERE {condition} ORDER BY number DESC {limit}) ORDER BY number"
-        )
-        for r in rows:  # a value of another type (a BLOB for the input) is damage, named, not a traceback later
-            decoded.require("turns", _TURN_COLUMNS, r)
-        return [
-            TurnRecord(number=r[0], input=r[1], narration=r[2], npc_context=r[3],
-                       world_ir=json.loads(r[4]) if r[4] else None, timings=json.loads(r[5]),
-                       extracted=bool(r[6]), created_at=r[7], extraction=r[8])
-            for r in rows
-        ]
+        await _put_meta(conn, {"last_played": now_iso()})
 
     async def undo_last_turn(self) -> int:
         """Revert the last turn exactly; returns the turn now current. Raises ``SaveError`` at turn 0."""
@@ -490,80 +364,19 @@ class SaveDatabase:
             for row in rows:
                 await undo.undo_turn(conn, int(row[0]))
 
-    # ---------------------------------------------------------------------------------------- identity
+async def _put_meta(conn: aiosqlite.Connection, values: dict[str, str]) -> None:
+    """Set ``values`` in the meta table inside the caller's transaction (a turn stamps ``last_played``)."""
+    await conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        list(values.items()),
+    )
 
-    async def merge_nodes(self, keep_id: str, merged_id: str, *, strategy: str, evidence: str, turn: int) -> MergeReport:
-        """Fold ``merged_id`` into ``keep_id`` as ``plan_merge`` decides; the merge is journaled and logged.
-        The graph only: a merge of people (their minds and the questions of identity about them) is
-        ``game.features.identity.merging.merge_people``."""
-        async with self.transaction() as conn:
-            return await self.merge_in(conn, keep_id, merged_id, strategy=strategy, evidence=evidence, turn=turn)
 
-    async def merge_in(self, conn: aiosqlite.Connection, keep_id: str, merged_id: str, *, strategy: str,
-                       evidence: str, turn: int, vocabulary: Vocabulary | None = None) -> MergeReport:
-        """A merge of the graph inside the caller's transaction (``merge_nodes``, a turn, an answered
-        question), journaled at ``turn``; the caller writes what else it folds in the same transaction (the
-        identity feature: the two minds, and the open questions the merge answers or moves)."""
-        if keep_id == merged_id:
-            raise SaveError("a node cannot be merged into itself")
-        found = await self.graph.get_nodes([keep_id, merged_id])
-        for node_id in (keep_id, merged_id):
-            if node_id not in found:
-                raise SaveError(f"there is no node {node_id!r} in this save")
-        kept, merged = found[keep_id], found[merged_id]
-        touching = await self.graph.edges_touching(merged_id)
-        others = await self.graph.open_edges_of(keep_id)
-        plan = plan_merge(kept, merged, touching, others, vocabulary or await self.vocabulary(), turn)
-        await merge_log.apply_merge(conn, kept, merged, plan, [*touching, *others],
-                                    strategy=strategy, evidence=evidence, turn=turn)
-        return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
-
-    async def log_identity(self, conn: aiosqlite.Connection, merge: MergeEntry, turn: int) -> None:
-        """An assumed name (an identity decision that folds nobody: the turn's writes made it an alias),
-        logged inside the caller's transaction."""
-        await merge_log.log_merge(conn, merge.kept_id, "", merge.merged_name, merge.strategy, merge.evidence, turn)
-
-    async def add_alias(self, node_id: str, alias: str, turn: int) -> Node:
-        """Declare another name for a node (identity rung 3: an explicit alias table)."""
-        nodes = await self.graph.get_nodes([node_id])
-        if node_id not in nodes:
-            raise SaveError(f"there is no node {node_id!r} in this save")
-        node = nodes[node_id]
-        if normalize_name(alias) in {normalize_name(n) for n in node.names}:
-            return node
-        updated = node.model_copy(update={"aliases": [*node.aliases, " ".join(alias.split())]})
-        async with self.transaction() as conn:
-            await journal_log.record(conn, [(turn, "node", node_id, journal_log.before_image(node))])
-            await graph_repo.put_nodes(conn, [updated])
-        return updated
-
-    # ---------------------------------------------------------------------------------------- layout
-
-    @reads
-    async def load_layout(self) -> dict[str, tuple[float, float]]:
-        rows = await self.conn.execute_fetchall("SELECT node_id, x, y FROM layout")
-        return {row[0]: (float(row[1]), float(row[2])) for row in rows}
-
-    async def save_layout(self, positions: dict[str, tuple[float, float]]) -> None:
-        async with self.transaction() as conn:
-            await conn.executemany(
-                "INSERT INTO layout (node_id, x, y) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM nodes WHERE id = ?) "
-                "ON CONFLICT(node_id) DO UPDATE SET x = excluded.x, y = excluded.y",
-                [(node_id, x, y, node_id) for node_id, (x, y) in positions.items()],
-            )
-
-    # ---------------------------------------------------------------------------------------- snapshots
-
-    async def snapshot_to(self, destination: Path) -> None:
-        """Copy this save to ``destination`` (see ``snapshots.write_snapshot``)."""
-        await snapshots.write_snapshot(self.conn, self.name, destination)
-
-    async def restore_from(self, source: Path) -> None:
-        """Replace this game with ``source``, a snapshot of a game of the same world (else refused)."""
-        await snapshots.check_restorable(source, self.name, await self.world_id(), self.schema)
-        if self._lock is None:
-            self._lock = SaveLock.acquire(self.path, self.name)
-        await snapshots.restore_into(self.conn, self.name, source)
+async def _log_told(conn: aiosqlite.Connection, told: Sequence[Told], turn: int, *, journal: bool) -> None:
+    """Gossip exchanges written with a turn's (or ``commit_graph``'s) writes, journaled when undoable."""
+    if journal:
+        await journal_log.record_told(conn, turn, told)
+    await told_log.put(conn, told)
 
 
 async def node_by_name(db: SaveDatabase, name: str) -> list[Node]:

@@ -1,7 +1,9 @@
 """The merge log and applying a merge plan: the store's half of ``graph merge``.
 
-What a merge changes is decided by ``game.graph.merge_plan`` on plain models; here it is written, inside
-the caller's transaction, with the journal entries that let undo take it back.
+What a merge changes is decided by ``game.graph.merge_plan`` on plain models; here it is read, planned
+and written, inside the caller's transaction, with the journal entries that let undo take it back
+(``merge_graph``). It takes the connection and the graph's reader, never the open save: the save's own
+commit (``SaveDatabase.commit_graph``) merges through it, as the identity feature does.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ from typing import Any
 
 import aiosqlite
 
+from game.errors import SaveError
 from game.graph.knowledge import Knowing, keep_better
-from game.graph.merge_plan import MergePlan
+from game.graph.merge_plan import MergePlan, plan_merge
 from game.graph.models import Edge, Node
+from game.graph.vocabulary import Vocabulary
 from game.store import graph_repo, journal
 from game.store.connection import now_iso
+from game.store.graph_repo import SqlGraph
 from game.store.mind_fold import MindSummary
 
 
@@ -59,7 +64,33 @@ class MergeReport:
     repointed: int
     closed: list[str]
     mind: MindSummary | None = None
-    """What was folded of the merged NPC's mind; None for a merge of the graph alone (``SaveDatabase.merge_nodes``)."""
+    """What was folded of the merged NPC's mind; None for a merge of the graph alone (``game.store.node_identity.merge_nodes``)."""
+
+
+async def merge_graph(conn: aiosqlite.Connection, graph: SqlGraph, keep_id: str, merged_id: str, *, strategy: str,
+                      evidence: str, turn: int, vocabulary: Vocabulary) -> MergeReport:
+    """A merge of the graph inside the caller's transaction (``merge_nodes``, ``kith graph upsert
+    --identity``, a turn, an answered question), journaled at ``turn``; the caller writes what else it
+    folds in the same transaction (the identity feature: the two minds, and the open questions the merge
+    answers or moves). ``graph`` reads the save through ``conn``'s transaction; ``vocabulary`` is the save's."""
+    if keep_id == merged_id:
+        raise SaveError("a node cannot be merged into itself")
+    found = await graph.get_nodes([keep_id, merged_id])
+    for node_id in (keep_id, merged_id):
+        if node_id not in found:
+            raise SaveError(f"there is no node {node_id!r} in this save")
+    kept, merged = found[keep_id], found[merged_id]
+    touching = await graph.edges_touching(merged_id)
+    others = await graph.open_edges_of(keep_id)
+    plan = plan_merge(kept, merged, touching, others, vocabulary, turn)
+    await apply_merge(conn, kept, merged, plan, [*touching, *others], strategy=strategy, evidence=evidence, turn=turn)
+    return MergeReport(kept=plan.united, merged=merged, repointed=plan.repointed, closed=plan.closed)
+
+
+async def log_identity(conn: aiosqlite.Connection, merge: MergeEntry, turn: int) -> None:
+    """An assumed name (an identity decision that folds nobody: the turn's writes made it an alias),
+    logged inside the caller's transaction."""
+    await log_merge(conn, merge.kept_id, "", merge.merged_name, merge.strategy, merge.evidence, turn)
 
 
 async def apply_merge(conn: aiosqlite.Connection, kept: Node, merged: Node, plan: MergePlan,

@@ -1,6 +1,6 @@
 """The store's half of folding a merged person's mind into the kept one's: its shapes and plain rows.
 
-A merge (``SaveDatabase.merge_in``: ``graph merge``, ``graph resolve``, a "yes" in play) re-points the
+A merge (``merge_log.merge_graph``: ``graph merge``, ``graph resolve``, a "yes" in play) re-points the
 graph in the store. What the merged NPC remembered, felt and said lives in the mind's tables, and the
 rules for uniting two minds (memory capacity and eviction, attitude tiers) belong to ``game.mind``, above
 the store: ``game.features.identity.merging`` decides the fold inside the merge's transaction, after the graph is

@@ -25,6 +25,7 @@ from game.store.damage import brief
 from game.store.lock import SaveLock
 
 if TYPE_CHECKING:
+    from game.store.database import SaveDatabase
     from game.store.schema import Schema
 
 
@@ -90,3 +91,16 @@ async def restore_into(target: aiosqlite.Connection, target_name: str, source: P
     finally:
         with contextlib.suppress(sqlite3.Error):
             await origin.close()
+
+
+async def snapshot_to(db: SaveDatabase, destination: Path) -> None:
+    """Copy the open save ``db`` to ``destination`` (see ``write_snapshot``)."""
+    await write_snapshot(db.conn, db.name, destination)
+
+
+async def restore_from(db: SaveDatabase, source: Path) -> None:
+    """Replace the game open in ``db`` with ``source``, a snapshot of a game of the same world (else
+    refused). It writes the whole file, so it takes the save's lock first, as a transaction would."""
+    await check_restorable(source, db.name, await db.world_id(), db.schema)
+    db.hold_lock()
+    await restore_into(db.conn, db.name, source)

@@ -1,17 +1,17 @@
 """The log of word passed: who told whom which relation version, at which turn, and how sure they came away.
 
 The table is ``gossip_log`` (its name is the saved format's). The knowledge-and-gossip feature
-(``game.features.gossip``) decides who tells what; this module is the table's SQL, which stays in the
-store like every other table's. A played turn writes its exchanges as the feature's ``RowWrite`` rows
-(journaled ``row:gossip_log``); ``kith graph gossip`` and tellings stored by older
-versions log them as ``Told`` records, journaled with kind ``"gossip"`` (before-image NULL), so undo
-deletes exactly the exchanges of the turn it takes back either way. The cooldown reads the last turn each
-pair talked from here, ``/why`` who told a person what they know second-hand.
+(``game.features.gossip``) decides who tells what and reads the log back (``game.features.gossip.store``:
+the cooldown, ``/why``); this module is the SQL the core's writes and undo need, which stays in the
+store. A played turn writes its exchanges as the feature's ``RowWrite`` rows (journaled
+``row:gossip_log``); ``kith graph gossip`` and tellings stored by older versions log them as ``Told``
+records, journaled with kind ``"gossip"`` (before-image NULL), so undo deletes exactly the exchanges of
+the turn it takes back either way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import aiosqlite
@@ -68,24 +68,4 @@ async def journaled(conn: aiosqlite.Connection, keys: Iterable[str]) -> list[Tol
             "SELECT confidence FROM gossip_log WHERE turn = ? AND teller = ? AND listener = ? AND edge_id = ?",
             (int(number), teller, listener, edge_id))
         found += [Told(int(number), teller, listener, edge_id, float(r[0])) for r in rows]
-    return found
-
-
-async def last_talked(conn: aiosqlite.Connection) -> dict[tuple[str, str], int]:
-    """The last turn each pair of people gossiped (``pair_key``), for the cooldown."""
-    rows = await conn.execute_fetchall("SELECT teller, listener, max(turn) FROM gossip_log GROUP BY teller, listener")
-    found: dict[tuple[str, str], int] = {}
-    for teller, listener, turn in rows:
-        key = pair_key(str(teller), str(listener))
-        found[key] = max(found.get(key, int(turn)), int(turn))
-    return found
-
-
-async def told_to(conn: aiosqlite.Connection, listeners: Sequence[str]) -> list[Told]:
-    """Every exchange whose listener is one of ``listeners``, oldest first (through the listener index)."""
-    found: list[Told] = []
-    for listener in listeners:
-        rows = await conn.execute_fetchall(
-            f"SELECT {COLUMNS} FROM gossip_log WHERE listener = ? ORDER BY turn, teller, edge_id", (listener,))
-        found += [Told(int(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4])) for r in rows]
     return found

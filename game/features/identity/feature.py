@@ -2,7 +2,7 @@
 
 Judging a new name is the graph's own (``game.graph.identity_match``, run by every upsert while the turn's
 calls run: the upsert must know at once whether "the miller" is a new node), and merging two nodes' graph
-rows is the store's (``SaveDatabase.merge_in``, the merge log). This feature is what identity does with
+rows is the store's (``merge_log.merge_graph``, the merge log). This feature is what identity does with
 the game: a judgement the upsert was unsure of becomes a question (``questions``: the
 ``pending_identities`` table), the next told turn asks it (``provider``), the player's answer at the turn
 after is a turn of its own (``answers``), and a "yes" folds the two people, minds and all (``merging``).

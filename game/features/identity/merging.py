@@ -1,6 +1,6 @@
 """Merging two people: the graph merged by the store, then their minds folded, in ONE transaction.
 
-The store only stores: ``SaveDatabase.merge_in`` merges the graph inside its caller's transaction and
+The store only stores: ``merge_log.merge_graph`` merges the graph inside its caller's transaction and
 reports what it did; the fold (``minds.fold_minds``: memories, attitude, said words, the graph kept
 in agreement with the united attitude) is decided here, above the store, reading through the same
 connection (it sees the merge), and its rows and writes are handed back to the store journaled at the
@@ -18,6 +18,7 @@ from game.features.identity.minds import fold_minds
 from game.features.identity.questions import PendingIdentity, after_merge, read
 from game.features.memories.book import MemorySettings
 from game.graph.vocabulary import Vocabulary
+from game.store import merge_log
 from game.store.database import SaveDatabase
 from game.store.merge_log import MergeEntry, MergeReport
 from game.store.rows import write_rows
@@ -27,8 +28,8 @@ async def merge_in(db: SaveDatabase, conn: aiosqlite.Connection, keep_id: str, m
                    evidence: str, turn: int, settings: MemorySettings,
                    vocabulary: Vocabulary | None = None) -> MergeReport:
     """Merge ``merged_id`` into ``keep_id`` with their minds, inside the caller's transaction."""
-    report = await db.merge_in(conn, keep_id, merged_id, strategy=strategy, evidence=evidence, turn=turn,
-                               vocabulary=vocabulary)
+    report = await merge_log.merge_graph(conn, db.graph, keep_id, merged_id, strategy=strategy, evidence=evidence,
+                                         turn=turn, vocabulary=vocabulary or await db.vocabulary())
     asked = after_merge(await read(conn, open_only=True), (report.kept.id, report.kept.name),
                         (report.merged.id, report.merged.name), turn)
     await write_rows(conn, turn, [question.write() for question in asked], journal_it=True)
@@ -47,7 +48,7 @@ async def identity_merges(db: SaveDatabase, conn: aiosqlite.Connection, merges: 
     reports: list[MergeReport] = []
     for merge in merges:
         if merge.merged_id is None:
-            await db.log_identity(conn, merge, turn)
+            await merge_log.log_identity(conn, merge, turn)
         else:
             reports.append(await merge_in(db, conn, merge.kept_id, merge.merged_id, strategy=merge.strategy,
                                           evidence=merge.evidence, turn=turn, settings=settings,

@@ -32,7 +32,7 @@ from game.graph.knowledge import Knowing
 from game.graph.models import Edge, Node
 from game.graph.ports import GraphWrites
 from game.mind.context import CONTEXT_TABLE
-from game.store import journal, told_log, undo
+from game.store import journal, told_log, turn_log, undo
 from game.store.damage import READ_ERRORS, damaged
 from game.store.database import SaveDatabase, TurnRecord
 from game.store.packed import json_text, unpack, unpack_text
@@ -273,7 +273,7 @@ async def _saved_base(db: SaveDatabase, turn: int, data: dict[str, Any]) -> _Bas
     conn = db.conn
     scene: dict[str, Any] | None = None
     if "sceneDelta" in data:
-        scene = await db.scene_at(turn)
+        scene = await turn_log.scene_at(db, turn)
         if scene is None:
             raise KeyError(f"the scene of turn {turn}")
     npc: str | None = None
@@ -392,8 +392,8 @@ async def _told_from_rows(db: SaveDatabase, turn: int, carried: Sequence[str]) -
             await cursor.close()
             rows_written.append(RowWrite(table, identity, None if row is None else
                                          {name: unpack(value) for name, value in zip(names, row, strict=True)}))
-    records = [r for r in await db.turns(last=1) if r.number == turn]
-    scene = await db.scene_at(turn)
+    records = [r for r in await turn_log.turns(db, last=1) if r.number == turn]
+    scene = await turn_log.scene_at(db, turn)
     if not records or scene is None:
         return None
     return KeptTelling(turn, 0, "told", None, True, records[0], writes, scene, tuple(told), tuple(rows_written))
