@@ -1,0 +1,95 @@
+"""General English constructions of kinship, service, friendship, betrothal and membership (issue 26), and
+the guards that keep them from stating what a text does not. Each text is read as ``kith import-story``
+reads a story (its people first, then its relations), so a person the reader cannot find fails here too.
+Every sentence is written for these tests; none is taken from the labelled passages."""
+
+from __future__ import annotations
+
+from game.graph.fast_extract.extractor import FastExtractor
+from game.graph.fast_extract.prose import cast_index, read_story
+
+
+def _relations(text: str) -> set[tuple[str, str, str]]:
+    reading = read_story(text)
+    found = FastExtractor().extract(text, cast_index(reading.people))
+    return {(t.source, t.relation, t.target) for t in found.triples}
+
+
+def _related(text: str, a: str, relation: str, b: str) -> bool:
+    found = _relations(text)
+    return (a, relation, b) in found or (relation in {"KIN_OF", "ALLY_OF", "ENGAGED_TO", "ENEMY_OF"}
+                                         and (b, relation, a) in found)
+
+
+def test_a_possessive_pronoun_owning_a_role_beside_a_name_is_the_one_person_it_can_be() -> None:
+    assert _related("Mira walked home with her sister Elin.", "Elin", "KIN_OF", "Mira")
+    assert _related("The Mole went to see his old friend the Badger.", "Badger", "ALLY_OF", "Mole")
+    assert _related("Mr. Tallis sat in the hall. His man Jacques brought the tea.", "Jacques", "SERVES", "Mr. Tallis")
+    assert _related("Mr. Tallis and his man Jacques walked to the gate.", "Jacques", "SERVES", "Mr. Tallis")
+    assert _related("Harold Vane sat down. Maud Hawley, his cousin, was eighteen.", "Maud Hawley", "KIN_OF",
+                    "Harold Vane")
+    assert _related("Edith Moore smiled at her betrothed, Captain Frank Dale.", "Edith Moore", "ENGAGED_TO",
+                    "Captain Frank Dale")
+
+
+def test_a_possessive_two_people_could_own_states_nothing() -> None:
+    # "her" may be Mira's or Tomas's: nobody.
+    assert not {r for r in _relations("Mira met Tomas and her brother Oren.") if r[1] == "KIN_OF"}
+    # A title rules out the other sex: Mrs. Pike is no "his".
+    text = "Mrs. Pike met Henry Vane and his sister Clara."
+    assert _related(text, "Clara", "KIN_OF", "Henry Vane") and len(_relations(text)) == 1
+    # "her man" is as often a husband as a servant.
+    assert not {r for r in _relations("Mrs. Pike came in. Her man Jacques followed.") if r[1] == "SERVES"}
+
+
+def test_an_ended_role_is_no_bond() -> None:
+    assert _relations("Mrs. Pike came in. Her former servant Jacques was with her.") == set()
+    assert _relations("Jacques Morel, Mr. Tallis's former servant, opened the door.") == set()
+
+
+def test_a_role_in_apposition_holds_whatever_the_clause_around_it_does() -> None:
+    text = "“I must go and see my aunt, Lady Margery,” said Harold Vane."
+    assert _related(text, "Lady Margery", "KIN_OF", "Harold Vane")
+    # ... but not when the phrase itself is denied
+    assert _relations("It was not his sister Beth, but Mira Lane, who came in. Tom Price waited.") == set()
+
+
+def test_service_is_read_from_apposition_hiring_and_entering_service() -> None:
+    assert _related("Jacques Morel, Mr. Tallis's servant, opened the door.", "Jacques Morel", "SERVES", "Mr. Tallis")
+    assert _related("Dick Hale was Mr. Ashby's faithful servant.", "Dick Hale", "SERVES", "Mr. Ashby")
+    assert _related("Dick Hale had entered the service of Mr. Ashby as a footman.", "Dick Hale", "SERVES", "Mr. Ashby")
+    assert _related("Mr. Ashby engaged Dick Hale as his valet.", "Dick Hale", "SERVES", "Mr. Ashby")
+    assert _related("Dick Hale was engaged as a valet by Mr. Ashby.", "Dick Hale", "SERVES", "Mr. Ashby")
+    assert _related("Dick Hale served Mr. Ashby for twenty years.", "Dick Hale", "SERVES", "Mr. Ashby")
+    # Engaging a room, or an engagement to marry, is no hiring.
+    assert not {r for r in _relations("Mr. Ashby engaged Dick Hale in conversation.") if r[1] in {"SERVES", "EMPLOYS"}}
+
+
+def test_friends_betrothals_love_and_membership_make_their_names_people() -> None:
+    assert _related("Tom Cole and Will Barker were old friends.", "Tom Cole", "ALLY_OF", "Will Barker")
+    assert _related("Tomas Reed was engaged to Anna Hale.", "Tomas Reed", "ENGAGED_TO", "Anna Hale")
+    assert _related("Tomas Reed was in love with Anna Hale.", "Tomas Reed", "LOVES", "Anna Hale")
+    assert _related("Edith Moore had fallen in love with Frank Dale.", "Edith Moore", "LOVES", "Frank Dale")
+    assert _related("Frank Dale was the sworn enemy of Black Morgan.", "Frank Dale", "ENEMY_OF", "Black Morgan")
+    assert _related("Henry Tallis was a member of the Albion Club.", "Henry Tallis", "MEMBER_OF", "Albion Club")
+    assert _related("Mowgli was one of the Pack.", "Mowgli", "MEMBER_OF", "Pack")
+    assert _related("Colin was Mr. Craven's son.", "Colin", "KIN_OF", "Mr. Craven")
+
+
+def test_the_two_friends_are_the_two_people_the_sentence_before_named() -> None:
+    text = "Tom Cole sat with Mr. Will Barker. Then the two friends went home."
+    assert _related(text, "Tom Cole", "ALLY_OF", "Mr. Will Barker")
+    # A third name the reader did not take for a person might be one of the two: nothing.
+    assert _relations("Tom Cole met Will Barker and Sam Weller. The two friends said nothing.") == set()
+    # Only the sentence just before counts.
+    assert _relations("Tom Cole sat with Mr. Will Barker. It rained. The two friends went home.") == set()
+
+
+def test_negation_hypotheses_questions_and_hearsay_state_nothing() -> None:
+    assert _relations("Tomas Reed was not engaged to Anna Hale.") == set()
+    assert _relations("If Tomas Reed were engaged to Anna Hale, all would be well.") == set()
+    assert _relations("Was Tomas Reed engaged to Anna Hale?") == set()
+    assert _relations("They say Edith Moore loved Frank Dale.") == set()
+    assert _relations("Edith Moore loved Frank Dale, or so people said.") == set()
+    assert _relations("It was said that Edith Moore was engaged to Frank Dale.") == set()
+    assert _relations("Dick Hale might enter the service of Mr. Ashby.") == set()
