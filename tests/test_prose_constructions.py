@@ -93,3 +93,35 @@ def test_negation_hypotheses_questions_and_hearsay_state_nothing() -> None:
     assert _relations("Edith Moore loved Frank Dale, or so people said.") == set()
     assert _relations("It was said that Edith Moore was engaged to Frank Dale.") == set()
     assert _relations("Dick Hale might enter the service of Mr. Ashby.") == set()
+
+
+def test_marriage_proposal_accepted_and_friendship_of_stated_outright() -> None:
+    assert _related("Frank Dale and Edith Moore were married in June.", "Frank Dale", "KIN_OF", "Edith Moore")
+    # married to others is no marriage of theirs to each other
+    assert _relations("Frank Dale and Edith Moore were married to other people.") == set()
+    assert _related("Edith Moore accepted Frank Dale's proposal.", "Edith Moore", "ENGAGED_TO", "Frank Dale")
+    assert _related("Toad was a great friend of the Rat.", "Toad", "ALLY_OF", "Rat")
+    assert _related("“Jem is my brother,” said Scout.", "Jem", "KIN_OF", "Scout")
+
+
+def test_pronouns_are_not_the_name_beside_them_nor_an_object_pronoun_the_doer() -> None:
+    # The second "him" is Tobin as the first was, not Nell.
+    assert ("Nell", "LOVES", "Tobin") in _relations("Tobin slept all day, and Nell sat with him, and loved him dearly.")
+    # "Scrooge and he": "he" is the one named before, never Scrooge himself.
+    assert _related("Marley sat down. Scrooge and he were partners.", "Scrooge", "ALLY_OF", "Marley")
+
+
+def test_a_said_tag_with_a_titled_name_gives_the_line_its_speaker() -> None:
+    # "Mr." and "Mrs." end no tag: the line is Mr. Fogg's, and "my friend" his.
+    for text in ("“This is my friend Tom Price,” said Mr. Fogg.", "“This is my friend Tom Price,” Mr. Fogg said.",
+                 "“This is my friend Tom Price,” said Mr. Fogg, smiling."):
+        assert _related(text, "Tom Price", "ALLY_OF", "Mr. Fogg"), text
+
+
+def test_her_in_a_quoted_line_is_neither_its_speaker_nor_a_name_of_the_narration() -> None:
+    # Mrs. Hale says "her betrothed" of someone else: not her own betrothal.
+    assert _relations("“Her betrothed, Sir Percival, is away,” said Mrs. Hale.") == set()
+    # A line nobody is known to say takes no "her" from the narration around it.
+    assert _relations("“Her betrothed, Sir Percival, is away,” said the old woman. Mrs. Hale sat still.") == set()
+    # "I told Tom his sister ...": the speaker is "I", so "his" is Tom.
+    assert _related("“I told Tom Price his sister Ann was here,” said Mrs. Hale.", "Ann", "KIN_OF", "Tom Price")

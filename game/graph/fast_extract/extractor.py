@@ -134,7 +134,9 @@ class FastExtractor:
             sentence = unit.sentence
             norm = normalize_name(sentence.text).replace("⟨", "(").replace("⟩", ")")
             mentions = index.mentions(sentence.text)
-            slots, template = self._template(norm, mentions, context)
+            # A line nobody is known to say has no speaker to tell its "her" from: only the line's own names.
+            slots, template = self._template(norm, mentions, context if unit.speaker or not unit.quoted else _Context(),
+                                             unit.speaker)
             named = _unique(m.entity for m in mentions if m.entity is not None)
             for a, b in combinations(sorted(named, key=lambda e: (e.name, e.id)), 2):
                 pairs[(a.name, b.name)] += 1
@@ -191,8 +193,14 @@ class FastExtractor:
 
     # ------------------------------------------------------------------------------------ templates
 
-    def _template(self, norm: str, mentions: list[Mention], context: _Context) -> tuple[list[Slot], str]:
-        """The sentence with names and resolvable pronouns as slots, and who each slot is."""
+    def _template(self, norm: str, mentions: list[Mention], context: _Context, voice: str = "") -> tuple[list[Slot], str]:
+        """The sentence with names and resolvable pronouns as slots, and who each slot is. In a quoted line of
+        ``voice``, "he", "her" and "his" are someone else: the speaker says "I" and "my"."""
+        if voice:
+            context = _Context([e for e in context.individuals if e.name != voice])
+            mentions_seen = [m for m in mentions if m.entity is None or m.entity.name != voice]
+        else:
+            mentions_seen = mentions
         spans: list[tuple[int, int, Slot]] = [(m.start, m.end, Slot(m.entity, False)) for m in mentions]
         # Within a sentence a pronoun repeated keeps its referent ("he owes Veyra, he owes Tomas"), and
         # one already resolved counts among the people named before the next.
@@ -202,22 +210,33 @@ class FastExtractor:
                 continue
             pronoun = match.group()
             if pronoun not in resolved:
-                before = [m.entity for m in mentions if m.end <= match.start() and m.entity is not None
+                before = [m.entity for m in mentions_seen if m.end <= match.start() and m.entity is not None
                           and m.entity.type == "individual"]
                 before.extend(e for e in resolved.values() if e is not None)
-                resolved[pronoun] = _resolve(pronoun, before, context)
+                beside = {m.entity.id for m in mentions if m.entity is not None
+                          and re.fullmatch(r"\s+and\s+", norm[m.end:match.start()])}
+                earlier = context
+                if beside:
+                    # "Scrooge and he were partners": the one named beside "he" is not "he"
+                    before = [e for e in before if e.id not in beside]
+                    earlier = _Context([e for e in context.individuals if e.id not in beside])
+                resolved[pronoun] = _resolve(pronoun, before, earlier)
             spans.append((match.start(), match.end(), Slot(resolved[pronoun], True)))
+        objects: set[int] = set()
         for match in _OBJECT.finditer(norm):
             if any(s < match.end() and match.start() < e for s, e, _ in spans):
                 continue
+            # an object pronoun before is nobody's doing: "Dorothy played with him, and loved him dearly"
             named = sorted((s, slot.entity) for s, _, slot in spans if s < match.start() and slot.entity is not None
-                           and slot.entity.type == "individual")
+                           and slot.entity.type == "individual" and s not in objects and slot.entity.name != voice)
+            objects.add(match.start())
             doer = named[-1][1].id if named else None
             others = [entity for _, entity in named if entity.id != doer]
             candidates = others or [e for e in context.individuals if e.id != doer]
             spans.append((match.start(), match.end(),
                           Slot(_resolve(_SUBJECT_OF[match.group()], candidates, _Context()), True)))
-        owned = self._possessives(norm, spans, context)
+        owned = self._possessives(norm, [span for span in spans if span[2].entity is None
+                                         or span[2].entity.name != voice or span[2].pronoun is False], context, voice)
         spans.extend(owned)
         spans.sort(key=lambda span: span[0])
         pieces: list[str] = []
@@ -233,7 +252,8 @@ class FastExtractor:
         return slots, "".join(pieces)
 
     @staticmethod
-    def _possessives(norm: str, spans: list[tuple[int, int, Slot]], context: _Context) -> list[tuple[int, int, Slot]]:
+    def _possessives(norm: str, spans: list[tuple[int, int, Slot]], context: _Context,
+                     voice: str) -> list[tuple[int, int, Slot]]:
         """Each "his" or "her" that owns a role set beside a name, as its owner's slot: "Meg walked with her
         sister Beth" reads "⟨Meg⟩ walked with ⟨Meg⟩'s sister ⟨Beth⟩" (``possessives``)."""
         owned: list[tuple[int, int, Slot]] = []
@@ -251,7 +271,8 @@ class FastExtractor:
                                and re.fullmatch(r",\s*", norm[e:match.start()])), None)
             if beside is None:
                 continue
-            before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None)
+            before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None
+                            and slot.entity.name != voice)
             owner = owner_of(match.group("pronoun"), before, beside, context.individuals)
             if owner is not None:
                 owned.append((match.start(), match.end("pronoun"), Slot(owner, True)))

@@ -173,9 +173,13 @@ ENGLISH: tuple[Pattern, ...] = (
     passive("HATES", r"hated|despised|loathed|detested|resented"),
     *role("KIN_OF", KIN),
     mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related"),
+    # "Frank and Edith were married in June" (to each other: "were married to" others is not read)
+    Pattern("mutual", "KIN_OF", _compile(rf"{_THE}(?P<x>{SLOT}\s+and\s+{_THE}{SLOT})\s+{ADV}(?:are|were|have\s+been|had\s+been|"
+                                         rf"got|became)\s+{ADV}(?:married|wed|husband\s+and\s+wife|man\s+and\s+wife)\b"
+                                         rf"(?!\s+(?:to|in\s+turn)\b)"), 0.6, Shape.MUTUAL),
     being("KIN_OF", r"related\s+to|kin\s+to"),
     verb("ALLY_OF", r"allied\s+with|sided\s+with|befriended|joined\s+forces\s+with|made\s+an\s+alliance\s+with"),
-    being("ALLY_OF", r"allied\s+with|friends\s+with|an\s+ally\s+of|a\s+friend\s+of"),
+    being("ALLY_OF", rf"allied\s+with|friends\s+with|an\s+{ADJ}ally\s+of|an?\s+{ADJ}(?:great\s+)?friend\s+of"),
     mutual("ALLY_OF", r"allies|friends|allied"),
     *role("ALLY_OF", r"ally|friend"),
     verb("RIVAL_OF", r"rivals|competes\s+with|compete\s+with|competed\s+with|vies\s+with|vied\s+with"),

@@ -76,7 +76,7 @@ PERSON_NOUNS = (r"friend|companion|colleague|partner|helper|wife|husband|son|dau
                 r"captain|king|queen|prince|princess|nobleman|guest|partner|employer|agent|heart|arms|hands|"
                 r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry|"
                 r"betrothed|fianc[ée]e?|valet|footman|housekeeper|butler|nurse|governess|groom|bride|lover|"
-                r"sweetheart|enemy|rival|heir|widow|ward|pupil|playmate|comrade|ally")
+                r"sweetheart|enemy|rival|heir|widow|ward|pupil|playmate|comrade|ally|proposal|suit")
 KIN_NOUNS = (r"wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
              r"maid|master|mistress|friend|companion")
 SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"
@@ -302,17 +302,21 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
                   tail) and not re.search(r"\b(?:of|the|in|at|a|an)\s+$", head):
         entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
-    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed)\s+to\s+$|\bin\s+love\s+with\s+$", head) \
+    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$", head) \
             or re.match(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b", tail):
         entry.evidence["described"] += 1  # "engaged to Anna Hale", "Jean Morel, Mr. Tallis's servant"
     if re.match(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
                 rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b", tail) \
-            or re.match(rf"(?:\s+and\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*)?\s+(?:were|are|had\s+been|have\s+been|"
+            or re.match(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
                         rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
-                        rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed)\b", tail):
-        entry.evidence["described"] += 1  # "Colin was Mr. Craven's son", "Tom Cole and Will Barker were friends"
+                        rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b", tail) \
+            or re.match(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
+                        rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS})\s+(?:of|to)\s)", tail):
+        # "Colin was Mr. Craven's son", "Tom Cole and Will Barker were friends", "Jem is my brother", "Toad was a
+        # great friend of the Rat"
+        entry.evidence["described"] += 1
     if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
-                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover)\s+of\s+$", head):
+                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover)\s+of\s+(?:the\s+)?$", head):
         entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
                 r"a\s+member\s+of|one\s+of\s+the\s+[A-Z])", tail):

@@ -62,6 +62,9 @@ PROSE: tuple[Pattern, ...] = (
                                             rf"{_DESCRIBED}{OBJ}"), 0.6),
     Pattern("prose", "ENGAGED_TO", _compile(rf"{_OWNER}'s?\s+{ADJ}(?:fianc[ée]e?|betrothed|intended|bride-to-be)"
                                             rf",?\s+{_PERSON}(?!')"), 0.65, anywhere=True, phrase=True),
+    # Edith accepted Frank's proposal (his hand, his offer of marriage): a proposal alone is no betrothal
+    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}(?:accepted|accepts|has\s+accepted|had\s+accepted)\s+"
+                                            rf"{_OWNER}'s?\s+(?:proposal|hand|offer\s+of\s+marriage|suit)\b"), 0.6),
     # Irene Adler is married to Godfrey Norton; Mira married Tomas
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:married|wed)\s+to\s+{_DESCRIBED}{OBJ}"), 0.65),
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:married|wed|has\s+married|had\s+married)\s+"
