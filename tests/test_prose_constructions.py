@@ -125,3 +125,12 @@ def test_her_in_a_quoted_line_is_neither_its_speaker_nor_a_name_of_the_narration
     assert _relations("“Her betrothed, Sir Percival, is away,” said the old woman. Mrs. Hale sat still.") == set()
     # "I told Tom his sister ...": the speaker is "I", so "his" is Tom.
     assert _related("“I told Tom Price his sister Ann was here,” said Mrs. Hale.", "Ann", "KIN_OF", "Tom Price")
+
+
+def test_betrothal_of_two_leadership_and_the_one_looked_at() -> None:
+    assert _related("Laurie Hale and Jo March were engaged.", "Laurie Hale", "ENGAGED_TO", "Jo March")
+    assert _related("Meg and John Brooke were engaged to be married.", "Meg", "ENGAGED_TO", "John Brooke")
+    assert _relations("Meg and John Brooke were engaged in talk.") == set()
+    assert _related("Akela was the leader of the Pack.", "Akela", "LEADS", "Pack")
+    text = "Lord Henry looked at Basil Hallward. “You are my oldest friend,” he said."
+    assert _related(text, "Basil Hallward", "ALLY_OF", "Lord Henry")

@@ -173,6 +173,10 @@ ENGLISH: tuple[Pattern, ...] = (
     passive("HATES", r"hated|despised|loathed|detested|resented"),
     *role("KIN_OF", KIN),
     mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related"),
+    # "Laurie and Jo were engaged", "... engaged to be married" (not "engaged in talk", "engaged to others")
+    Pattern("mutual", "ENGAGED_TO", _compile(rf"{_THE}(?P<x>{SLOT}\s+and\s+{_THE}{SLOT})\s+{ADV}(?:are|were|have\s+been|"
+                                             rf"had\s+been|got|became)\s+{ADV}(?:engaged|betrothed)\b(?:\s+to\s+be\s+married\b)?"
+                                             rf"(?!\s+(?:in|to|as|for|on|at|with|by|upon)\b)"), 0.6, Shape.MUTUAL),
     # "Frank and Edith were married in June" (to each other: "were married to" others is not read)
     Pattern("mutual", "KIN_OF", _compile(rf"{_THE}(?P<x>{SLOT}\s+and\s+{_THE}{SLOT})\s+{ADV}(?:are|were|have\s+been|had\s+been|"
                                          rf"got|became)\s+{ADV}(?:married|wed|husband\s+and\s+wife|man\s+and\s+wife)\b"

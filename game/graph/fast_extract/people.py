@@ -306,15 +306,20 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
             or re.match(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b", tail):
         entry.evidence["described"] += 1  # "engaged to Anna Hale", "Jean Morel, Mr. Tallis's servant"
     if re.match(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
-                rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b", tail) \
+                rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b", tail) \
             or re.match(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
                         rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
                         rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b", tail) \
             or re.match(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
-                        rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS})\s+(?:of|to)\s)", tail):
+                        rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
+                        rf"ruler|member)\s+(?:of|to)\s)", tail):
         # "Colin was Mr. Craven's son", "Tom Cole and Will Barker were friends", "Jem is my brother", "Toad was a
         # great friend of the Rat"
         entry.evidence["described"] += 1
+    looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|"
+                          r"talked|whispered|bowed|listened|winked|beckoned)\s+(?:up\s+|down\s+|back\s+)?(?:at|to)\s+$", head)
+    if looked_at:
+        entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
     if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
                  r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover)\s+of\s+(?:the\s+)?$", head):
         entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
@@ -330,7 +335,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
         entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
-    if _PLACE_BEFORE.search(head):
+    if _PLACE_BEFORE.search(head) and not looked_at:
         entry.against["place"] += 1
     if tokens[-1] in ADDRESS:
         entry.against["address"] += 2
