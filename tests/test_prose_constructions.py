@@ -134,3 +134,13 @@ def test_betrothal_of_two_leadership_and_the_one_looked_at() -> None:
     assert _related("Akela was the leader of the Pack.", "Akela", "LEADS", "Pack")
     text = "Lord Henry looked at Basil Hallward. “You are my oldest friend,” he said."
     assert _related(text, "Basil Hallward", "ALLY_OF", "Lord Henry")
+
+
+def test_a_master_owned_is_served_and_service_denied_or_ended_is_nothing() -> None:
+    assert _related("Jup waited for his master, Mr. Legrand.", "Jup", "SERVES", "Mr. Legrand")
+    assert _related("Mr. Legrand was Jup's master.", "Jup", "SERVES", "Mr. Legrand")
+    assert _related("Bram Kettle, master of the Watch, came in.", "Bram Kettle", "LEADS", "Watch")
+    for text in ("Tom Price was not Mr. Ashby's servant.", "Dick Hale had left the service of Mr. Ashby.",
+                 "Would Dick Hale enter the service of Mr. Ashby?", "Dick Hale, once Mr. Ashby's servant, was rich.",
+                 "Dick Hale, Mr. Ashby's late servant, was buried today."):
+        assert _relations(text) == set(), text

@@ -203,7 +203,10 @@ ENGLISH: tuple[Pattern, ...] = (
          tail=r"(?!\s+(?:to|into|through|away|out|back|down|up|across|toward|towards|past|around|along|off)\b)",
          group_target=True),
     passive("LEADS", r"led|commanded|headed|ruled|run|captained"),
-    *role("LEADS", LEADER),
+    *role("LEADS", LEADER.replace("master|mistress|", "")),
+    # "Bram, master of the Watch" leads it; "Jup's master, Legrand" is served by Jup
+    *role("LEADS", r"master|mistress", group_target=True),
+    *role("SERVES", r"master|mistress", reverse=True)[:3],
     verb("SERVES", r"works\s+for|work\s+for|worked\s+for|obeys|obey|obeyed|spies\s+for|spied\s+for|"
                    r"answers\s+to|answered\s+to|reports\s+to|reported\s+to"),
     verb("SERVES", r"serves|serve|served", tail=r"(?=\s*$|\s*[,.;!]|\s+(?:as|faithfully|loyally|well|now|still|for\s+(?:many|"
