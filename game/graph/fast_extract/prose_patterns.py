@@ -78,6 +78,10 @@ PROSE: tuple[Pattern, ...] = (
     # Shem, Ham, and Japheth, the sons of Noah (a list in apposition)
     Pattern("prose", "KIN_OF", _compile(rf"(?P<x>{SLOT}(?:,\s*{SLOT})*,?\s+and\s+{SLOT}),\s+the\s+{ADJ}(?:{KIN})\s+of\s+"
                                         rf"{_OWNER}(?!')"), 0.65, anywhere=True),
+    # (he married) the second daughter of Sir Walter Ellis, Clara: the name after is the kin (a list is not)
+    Pattern("prose", "KIN_OF", _compile(rf"{_KIN_OF_BEFORE}{_THE}(?P<y>{SLOT}),\s+{_THE}(?P<x>{SLOT})(?!')"
+                                        rf"(?=\s*(?:$|[.;:!]|,\s+(?:who|whom|whose|a|an|the)\b|\s+(?:who|was|is|had|has)\b))"), 0.6,
+            anywhere=True, phrase=True),
     # the sister of Tubalcain was Naamah
     Pattern("prose", "KIN_OF", _compile(rf"{_KIN_OF_BEFORE}(?P<x>{SLOT})\s+{BE}{_THE}(?P<y>{SLOT})(?!')"), 0.6,
             anywhere=True),
