@@ -25,7 +25,8 @@ from game.graph.fast_extract.patterns import (
     Shape,
     vocabulary_patterns,
 )
-from game.graph.fast_extract.prose_patterns import PROSE, named_pairs, titled_kin
+from game.graph.fast_extract.possessives import POSSESSIVE, ended, owner_of
+from game.graph.fast_extract.prose_patterns import PROSE, named_pairs, the_two, titled_kin
 from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
@@ -60,6 +61,9 @@ _NEVER = re.compile("$^")
 _SAID_TO_LORD = Pattern("dialogue", "SERVES", _NEVER, 0.55)
 # "not a creature to be trusted" says distrust, not its absence: read as one word, past the negation guard.
 _UNTRUSTED = re.compile(r"\s+(?:not|never)\s+(?:(?:a|an|one)\s+(?:[a-z]+\s+)?)?to\s+be\s+trusted\b")
+# "not her brother Tom": a noun phrase is guarded by the word just before it as well as by its own words.
+_NEGATED_BEFORE = re.compile(r"(?:\b(?:not|no|nor|never|neither)|n't)\s+(?:(?:even|only|just)\s+)?$")
+_APPOSED = re.compile(r"\s*(?:,|;|\.|$)")
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 # "Basil was a little boy ..., and Mary hated him": an object pronoun is someone other than the one doing,
 # so of those named before it the last (its verb's subject) is passed over. Only one that ends its phrase
@@ -121,6 +125,8 @@ class FastExtractor:
         unknown: dict[str, str] = {}
         context = _Context()
         previous = ""
+        last_named: list[Entity] = []
+        strangers: list[str] = []
         # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
         reading = reading_units(single_quotes_doubled(strip_control(text)), index,
                                 single_quotes_doubled(strip_control(before)))
@@ -128,14 +134,18 @@ class FastExtractor:
             sentence = unit.sentence
             norm = normalize_name(sentence.text).replace("⟨", "(").replace("⟩", ")")
             mentions = index.mentions(sentence.text)
-            slots, template = self._template(norm, mentions, context)
+            # A line nobody is known to say has no speaker to tell its "her" from: only the line's own names.
+            slots, template = self._template(norm, mentions, context if unit.speaker or not unit.quoted else _Context(),
+                                             unit.speaker)
             named = _unique(m.entity for m in mentions if m.entity is not None)
             for a, b in combinations(sorted(named, key=lambda e: (e.name, e.id)), 2):
                 pairs[(a.name, b.name)] += 1
-            if any(e.type == "individual" for e in named):
-                context.individuals = [e for e in named if e.type == "individual"]
+            just_before, last_named = last_named, [e for e in named if e.type == "individual"]
+            if last_named:
+                context.individuals = last_named
             known = [norm[m.start:m.end] for m in mentions]
-            for name in unknown_names(sentence.text, index, known):
+            strangers, before_strangers = unknown_names(sentence.text, index, known), strangers
+            for name in strangers:
                 unknown.setdefault(name.casefold(), name)
             if sentence.question:
                 continue
@@ -147,6 +157,12 @@ class FastExtractor:
                 if first.entity is not None and second.entity is not None:
                     self._emit(_NAMED_KIN, first.entity, second.entity, first.pronoun or second.pronoun, False, told,
                                result, seen)
+            pair = the_two(template)
+            if pair is not None and len(just_before) == 2 and not before_strangers:
+                # "Tom walked beside Will. The two friends said nothing": the two the sentence before named
+                # (and no other name in it that might be a third person)
+                said = _NAMED_KIN if pair == "KIN_OF" else Pattern("prose", pair, _NEVER, 0.55)
+                self._emit(said, just_before[0], just_before[1], False, False, told, result, seen)
             previous = template
             subject = ""
             for start, end in split_clauses(template):
@@ -177,8 +193,14 @@ class FastExtractor:
 
     # ------------------------------------------------------------------------------------ templates
 
-    def _template(self, norm: str, mentions: list[Mention], context: _Context) -> tuple[list[Slot], str]:
-        """The sentence with names and resolvable pronouns as slots, and who each slot is."""
+    def _template(self, norm: str, mentions: list[Mention], context: _Context, voice: str = "") -> tuple[list[Slot], str]:
+        """The sentence with names and resolvable pronouns as slots, and who each slot is. In a quoted line of
+        ``voice``, "he", "her" and "his" are someone else: the speaker says "I" and "my"."""
+        if voice:
+            context = _Context([e for e in context.individuals if e.name != voice])
+            mentions_seen = [m for m in mentions if m.entity is None or m.entity.name != voice]
+        else:
+            mentions_seen = mentions
         spans: list[tuple[int, int, Slot]] = [(m.start, m.end, Slot(m.entity, False)) for m in mentions]
         # Within a sentence a pronoun repeated keeps its referent ("he owes Veyra, he owes Tomas"), and
         # one already resolved counts among the people named before the next.
@@ -188,32 +210,73 @@ class FastExtractor:
                 continue
             pronoun = match.group()
             if pronoun not in resolved:
-                before = [m.entity for m in mentions if m.end <= match.start() and m.entity is not None
+                before = [m.entity for m in mentions_seen if m.end <= match.start() and m.entity is not None
                           and m.entity.type == "individual"]
                 before.extend(e for e in resolved.values() if e is not None)
-                resolved[pronoun] = _resolve(pronoun, before, context)
+                beside = {m.entity.id for m in mentions if m.entity is not None
+                          and re.fullmatch(r"\s+and\s+", norm[m.end:match.start()])}
+                earlier = context
+                if beside:
+                    # "Scrooge and he were partners": the one named beside "he" is not "he"
+                    before = [e for e in before if e.id not in beside]
+                    earlier = _Context([e for e in context.individuals if e.id not in beside])
+                resolved[pronoun] = _resolve(pronoun, before, earlier)
             spans.append((match.start(), match.end(), Slot(resolved[pronoun], True)))
+        objects: set[int] = set()
         for match in _OBJECT.finditer(norm):
             if any(s < match.end() and match.start() < e for s, e, _ in spans):
                 continue
+            # an object pronoun before is nobody's doing: "Dorothy played with him, and loved him dearly"
             named = sorted((s, slot.entity) for s, _, slot in spans if s < match.start() and slot.entity is not None
-                           and slot.entity.type == "individual")
+                           and slot.entity.type == "individual" and s not in objects and slot.entity.name != voice)
+            objects.add(match.start())
             doer = named[-1][1].id if named else None
             others = [entity for _, entity in named if entity.id != doer]
             candidates = others or [e for e in context.individuals if e.id != doer]
             spans.append((match.start(), match.end(),
                           Slot(_resolve(_SUBJECT_OF[match.group()], candidates, _Context()), True)))
+        owned = self._possessives(norm, [span for span in spans if span[2].entity is None
+                                         or span[2].entity.name != voice or span[2].pronoun is False], context, voice)
+        spans.extend(owned)
         spans.sort(key=lambda span: span[0])
         pieces: list[str] = []
         slots: list[Slot] = []
         position = 0
+        starts = {start for start, _, _ in owned}
         for start, end, slot in spans:
             pieces.append(norm[position:start])
-            pieces.append(f"⟨{len(slots)}⟩")
+            pieces.append(f"⟨{len(slots)}⟩'s" if start in starts else f"⟨{len(slots)}⟩")
             slots.append(slot)
             position = end
         pieces.append(norm[position:])
         return slots, "".join(pieces)
+
+    @staticmethod
+    def _possessives(norm: str, spans: list[tuple[int, int, Slot]], context: _Context,
+                     voice: str) -> list[tuple[int, int, Slot]]:
+        """Each "his" or "her" that owns a role set beside a name, as its owner's slot: "Meg walked with her
+        sister Beth" reads "⟨Meg⟩ walked with ⟨Meg⟩'s sister ⟨Beth⟩" (``possessives``)."""
+        owned: list[tuple[int, int, Slot]] = []
+        for match in POSSESSIVE.finditer(norm):
+            if any(s < match.end("pronoun") and match.start() < e for s, e, _ in spans) or ended(match.group("role")) \
+                    or (match.group("pronoun") == "her" and match.group("role").endswith("man")) \
+                    or re.search(r"(?<!mistre)s$", match.group("role")):
+                # "his sons, Oswin and Bran" is a list the kin patterns read with "his" as written
+                continue
+            beside = next((slot.entity for s, _, slot in spans
+                           if match.end("role") <= s <= match.end() and slot.entity is not None), None)
+            if beside is None and _APPOSED.match(norm, match.end("role")):
+                # "Maud Hawley, his cousin, was eighteen": the role set after the name it describes
+                beside = next((slot.entity for s, e, slot in spans if slot.entity is not None
+                               and re.fullmatch(r",\s*", norm[e:match.start()])), None)
+            if beside is None:
+                continue
+            before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None
+                            and slot.entity.name != voice)
+            owner = owner_of(match.group("pronoun"), before, beside, context.individuals)
+            if owner is not None:
+                owned.append((match.start(), match.end("pronoun"), Slot(owner, True)))
+        return owned
 
     # ------------------------------------------------------------------------------------- patterns
 
@@ -228,7 +291,10 @@ class FastExtractor:
                 match = pattern.regex.match(text, start)
                 if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
                     continue
-                if not stated(text[:match.end()], text[match.end():]):
+                if pattern.phrase:
+                    if _NEGATED_BEFORE.search(text[:start]) or not stated(text[start:match.end()], text[match.end():]):
+                        continue
+                elif not stated(text[:match.end()], text[match.end():]):
                     continue
                 ends = ENDED_MARK in match.group(0)
                 for source, target, pronoun in _pairs(match, pattern, slots, text):

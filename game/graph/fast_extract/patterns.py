@@ -35,6 +35,9 @@ class Pattern:
     shape: Shape = Shape.PAIRS
     group_target: bool = False  # the target must be a group or faction ("Mira leads the Watch")
     anywhere: bool = False  # no check of what stands before it (Chinese has no word gaps; noun phrases)
+    phrase: bool = False
+    """A noun phrase ("her sister Beth", "Jup, Legrand's servant"): true whatever the clause around it does
+    ("he must see his aunt, Lady Agatha"), so only the phrase itself and the word before it are guarded."""
 
 
 SLOT = r"⟨\d+⟩"
@@ -48,7 +51,8 @@ ADV = (r"(?:(?:still|also|clearly|truly|deeply|always|secretly|openly|now|really
 BE = r"(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes|became|become|remains|remained)\s+"
 ADJ = (r"(?:(?:sworn|old|bitter|close|great|firm|fast|good|loyal|staunch|distant|trusted|younger|older|"
        r"elder|little|big|twin|only|new|former|dear|best|chief|oldest|youngest|true|favourite|favorite|closest|"
-       r"dearest|truest|second|third|fourth|fifth|sixth|eldest|half|step)\s+){0,2}")
+       r"dearest|truest|second|third|fourth|fifth|sixth|eldest|half|step|faithful|devoted|trusty|own|constant|"
+       r"bosom|intimate|particular|childhood|boyhood|girlhood|lifelong|beloved|worthy|honest|valued|humble)\s+){0,2}")
 KIN = (r"sisters?|brothers?|mother|father|sons?|daughters?|cousins?|aunt|uncle|niece|nephew|twins?|siblings?|"
        r"grandmother|grandfather|grandson|granddaughter|half-sister|half-brother|stepsister|stepbrother|"
        r"stepmother|stepfather|wife|husband|spouse|mum|mom|dad|ma|pa|kin|kinsman|kinswoman")
@@ -123,7 +127,7 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
     x, y = ("y", "x") if reverse else ("x", "y")
     person = rf"{_THE}(?P<{x}>{SLOT})"
     owner = rf"{_THE}(?P<{y}>{SLOT})"
-    noun = rf"{ADJ}(?:{nouns})"
+    noun = rf"(?!(?:[a-z]+\s+)?former\b){ADJ}(?:{nouns})"  # "his former servant" serves no longer
     bodies = [
         rf"{owner}'s?\s+{noun},?\s+{person}(?!')",  # Tomas's sister Elin
         rf"{person},\s+{owner}'s?\s+{noun}\b",  # Elin, Tomas's sister
@@ -132,7 +136,8 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
     ]
     # The first two are noun phrases, true wherever they stand ("Mira trusts Tomas's sister Elin"); the
     # others are clauses, whose subject must start where a subject can.
-    return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target, anywhere=number < 2)
+    return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target, anywhere=number < 2,
+                    phrase=number < 2)
             for number, body in enumerate(bodies)]
 
 
@@ -159,7 +164,8 @@ ENGLISH: tuple[Pattern, ...] = (
     verb("FEARS", r"fears|fear|feared|dreads|dread|dreaded|trembles\s+before|trembled\s+before"),
     being("FEARS", r"afraid\s+of|scared\s+of|terrified\s+of|frightened\s+of|fearful\s+of"),
     passive("FEARS", r"feared|dreaded"),
-    verb("LOVES", r"loves|love|loved|adores|adore|adored|fell\s+in\s+love\s+with|has\s+fallen\s+in\s+love\s+with"),
+    verb("LOVES", r"loves|love|loved|adores|adore|adored|fell\s+in\s+love\s+with|falls\s+in\s+love\s+with|"
+                  r"(?:has\s+|had\s+)?fallen\s+in\s+love\s+with"),
     being("LOVES", r"in\s+love\s+with|devoted\s+to"),
     passive("LOVES", r"loved|adored"),
     verb("HATES", r"hates|hate|hated|despises|despise|despised|loathes|loathe|loathed|resents|resent|resented|"
@@ -167,9 +173,17 @@ ENGLISH: tuple[Pattern, ...] = (
     passive("HATES", r"hated|despised|loathed|detested|resented"),
     *role("KIN_OF", KIN),
     mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related"),
+    # "Laurie and Jo were engaged", "... engaged to be married" (not "engaged in talk", "engaged to others")
+    Pattern("mutual", "ENGAGED_TO", _compile(rf"{_THE}(?P<x>{SLOT}\s+and\s+{_THE}{SLOT})\s+{ADV}(?:are|were|have\s+been|"
+                                             rf"had\s+been|got|became)\s+{ADV}(?:engaged|betrothed)\b(?:\s+to\s+be\s+married\b)?"
+                                             rf"(?!\s+(?:in|to|as|for|on|at|with|by|upon)\b)"), 0.6, Shape.MUTUAL),
+    # "Frank and Edith were married in June" (to each other: "were married to" others is not read)
+    Pattern("mutual", "KIN_OF", _compile(rf"{_THE}(?P<x>{SLOT}\s+and\s+{_THE}{SLOT})\s+{ADV}(?:are|were|have\s+been|had\s+been|"
+                                         rf"got|became)\s+{ADV}(?:married|wed|husband\s+and\s+wife|man\s+and\s+wife)\b"
+                                         rf"(?!\s+(?:to|in\s+turn)\b)"), 0.6, Shape.MUTUAL),
     being("KIN_OF", r"related\s+to|kin\s+to"),
     verb("ALLY_OF", r"allied\s+with|sided\s+with|befriended|joined\s+forces\s+with|made\s+an\s+alliance\s+with"),
-    being("ALLY_OF", r"allied\s+with|friends\s+with|an\s+ally\s+of|a\s+friend\s+of"),
+    being("ALLY_OF", rf"allied\s+with|friends\s+with|an\s+{ADJ}ally\s+of|an?\s+{ADJ}(?:great\s+)?friend\s+of"),
     mutual("ALLY_OF", r"allies|friends|allied"),
     *role("ALLY_OF", r"ally|friend"),
     verb("RIVAL_OF", r"rivals|competes\s+with|compete\s+with|competed\s+with|vies\s+with|vied\s+with"),
@@ -189,14 +203,21 @@ ENGLISH: tuple[Pattern, ...] = (
          tail=r"(?!\s+(?:to|into|through|away|out|back|down|up|across|toward|towards|past|around|along|off)\b)",
          group_target=True),
     passive("LEADS", r"led|commanded|headed|ruled|run|captained"),
-    *role("LEADS", LEADER),
+    *role("LEADS", LEADER.replace("master|mistress|", "")),
+    # "Bram, master of the Watch" leads it; "Jup's master, Legrand" is served by Jup
+    *role("LEADS", r"master|mistress", group_target=True),
+    *role("SERVES", r"master|mistress", reverse=True)[:3],
     verb("SERVES", r"works\s+for|work\s+for|worked\s+for|obeys|obey|obeyed|spies\s+for|spied\s+for|"
                    r"answers\s+to|answered\s+to|reports\s+to|reported\s+to"),
-    verb("SERVES", r"serves|serve|served", tail=r"(?=\s*$|\s*[,.;!]|\s+(?:as|faithfully|loyally|well|now|still)\b)"),
+    verb("SERVES", r"serves|serve|served", tail=r"(?=\s*$|\s*[,.;!]|\s+(?:as|faithfully|loyally|well|now|still|for\s+(?:many|"
+                                                 r"some|years|a\s+long|all|(?:[a-z]+-)?[a-z]+\s+years)|since)\b)"),
     being("SERVES", r"employed\s+by|in\s+the\s+service\s+of|in\s+the\s+pay\s+of|loyal\s+to|sworn\s+to\s+serve"),
     verb("EMPLOYS", r"employs|employed|hires|hired|pays|paid"),
     *role("SERVES", SERVANT),
     *role("EMPLOYS", r"employer"),
+    # "Legrand's man Jupiter", "Jup, Legrand's old man,": a man owned is a manservant (a clause "Tomas is
+    # Oren's man" is left alone: "I'm your man" agrees to a plan)
+    *role("SERVES", r"man")[:2],
     Pattern("role", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+{POSSESSOR}\s+(?:service|pay|employ)\b"), 0.65),
     verb("OWES", r"owes|owe|owed"),
     verb("OWES", r"(?:owes|owe|owed)\s+(?:\w+\s+){1,3}to"),

@@ -74,7 +74,9 @@ PERSON_NOUNS = (r"friend|companion|colleague|partner|helper|wife|husband|son|dau
                 r"father|aunt|uncle|nephew|niece|cousin|servant|master|mistress|maid|coachman|clerk|gardener|"
                 r"boy|girl|man|woman|lady|gentleman|lawyer|doctor|client|visitor|landlady|child|orphan|farmer|"
                 r"captain|king|queen|prince|princess|nobleman|guest|partner|employer|agent|heart|arms|hands|"
-                r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry")
+                r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry|"
+                r"betrothed|fianc[ée]e?|valet|footman|housekeeper|butler|nurse|governess|groom|bride|lover|"
+                r"sweetheart|enemy|rival|heir|widow|ward|pupil|playmate|comrade|ally|proposal|suit")
 KIN_NOUNS = (r"wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
              r"maid|master|mistress|friend|companion")
 SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"
@@ -93,7 +95,8 @@ DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose
          r"answered|asked|whistled|chuckled|staggered|pushed|dashed|rushed|signed|played|worked|never|always|"
          r"begat|begot|bare|bore|slew|talked|wept|"
          r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
-FEELING = r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|trusts|trust|pitied|admired|married|met|knew"
+FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"
+           r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended")
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
 _CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
 _DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt)\."
@@ -291,7 +294,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
     if (re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
-            or re.search(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:{_CAP},?\s+and\s+)?$",
+            or re.search(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+)?(?:{_CAP},?\s+and\s+)?$",
                          head):
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
@@ -299,6 +302,30 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
                   tail) and not re.search(r"\b(?:of|the|in|at|a|an)\s+$", head):
         entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
+    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$", head) \
+            or re.match(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b", tail):
+        entry.evidence["described"] += 1  # "engaged to Anna Hale", "Jean Morel, Mr. Tallis's servant"
+    if re.match(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
+                rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b", tail) \
+            or re.match(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
+                        rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
+                        rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b", tail) \
+            or re.match(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
+                        rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
+                        rf"ruler|member)\s+(?:of|to)\s)", tail):
+        # "Colin was Mr. Craven's son", "Tom Cole and Will Barker were friends", "Jem is my brother", "Toad was a
+        # great friend of the Rat"
+        entry.evidence["described"] += 1
+    looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|"
+                          r"talked|whispered|bowed|listened|winked|beckoned)\s+(?:up\s+|down\s+|back\s+)?(?:at|to)\s+$", head)
+    if looked_at:
+        entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
+    if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
+                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover)\s+of\s+(?:the\s+)?$", head):
+        entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
+    if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
+                r"a\s+member\s+of|one\s+of\s+the\s+[A-Z])", tail):
+        entry.evidence["acts"] += 1  # "Mowgli was one of the Pack", "Anna was in love with him"
     if re.match(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b", tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
     if re.search(r"\b(?:named|called|christened)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
@@ -308,7 +335,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
         entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
-    if _PLACE_BEFORE.search(head):
+    if _PLACE_BEFORE.search(head) and not looked_at:
         entry.against["place"] += 1
     if tokens[-1] in ADDRESS:
         entry.against["address"] += 2

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from game.graph.fast_extract.patterns import ADJ, ADV, BE, KIN, OBJ, SLOT, SUBJ, Pattern, Shape
+from game.graph.fast_extract.patterns import ADJ, ADV, BE, KIN, OBJ, SERVANT, SLOT, SUBJ, Pattern, Shape
 
 _LIST = rf"{SLOT}(?:(?:,\s*(?:the\s+)?{SLOT})*,?\s+and\s+(?:the\s+)?{SLOT})?"
 _PLAIN_KIN = ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband", "cousin", "aunt",
@@ -42,8 +42,8 @@ def _compile(body: str) -> re.Pattern[str]:
 
 PROSE: tuple[Pattern, ...] = (
     # Tomas's friend and colleague, Dr. Watson / Dr. Watson, Tomas's old friend and companion
-    Pattern("prose", "ALLY_OF", _compile(rf"{_OWNER}'s?\s+{_BONDS},?\s+{_PERSON}(?!')"), 0.65, anywhere=True),
-    Pattern("prose", "ALLY_OF", _compile(rf"{_PERSON},\s+{_OWNER}'s?\s+{_BONDS}\b"), 0.65, anywhere=True),
+    Pattern("prose", "ALLY_OF", _compile(rf"{_OWNER}'s?\s+{_BONDS},?\s+{_PERSON}(?!')"), 0.65, anywhere=True, phrase=True),
+    Pattern("prose", "ALLY_OF", _compile(rf"{_PERSON},\s+{_OWNER}'s?\s+{_BONDS}\b"), 0.65, anywhere=True, phrase=True),
     # Wilson has been Holmes's partner and helper
     Pattern("prose", "ALLY_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}{_OWNER}'s?\s+{_BONDS}\b"), 0.65),
     # Scrooge and Marley were partners
@@ -61,7 +61,10 @@ PROSE: tuple[Pattern, ...] = (
     Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:about|going|soon)\s+to\s+marry\s+"
                                             rf"{_DESCRIBED}{OBJ}"), 0.6),
     Pattern("prose", "ENGAGED_TO", _compile(rf"{_OWNER}'s?\s+{ADJ}(?:fianc[ée]e?|betrothed|intended|bride-to-be)"
-                                            rf",?\s+{_PERSON}(?!')"), 0.65, anywhere=True),
+                                            rf",?\s+{_PERSON}(?!')"), 0.65, anywhere=True, phrase=True),
+    # Edith accepted Frank's proposal (his hand, his offer of marriage): a proposal alone is no betrothal
+    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}(?:accepted|accepts|has\s+accepted|had\s+accepted)\s+"
+                                            rf"{_OWNER}'s?\s+(?:proposal|hand|offer\s+of\s+marriage|suit)\b"), 0.6),
     # Irene Adler is married to Godfrey Norton; Mira married Tomas
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:married|wed)\s+to\s+{_DESCRIBED}{OBJ}"), 0.65),
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:married|wed|has\s+married|had\s+married)\s+"
@@ -75,15 +78,20 @@ PROSE: tuple[Pattern, ...] = (
     # Shem, Ham, and Japheth, the sons of Noah (a list in apposition)
     Pattern("prose", "KIN_OF", _compile(rf"(?P<x>{SLOT}(?:,\s*{SLOT})*,?\s+and\s+{SLOT}),\s+the\s+{ADJ}(?:{KIN})\s+of\s+"
                                         rf"{_OWNER}(?!')"), 0.65, anywhere=True),
+    # (he married) the second daughter of Sir Walter Ellis, Clara: the name after is the kin (a list is not)
+    Pattern("prose", "KIN_OF", _compile(rf"{_KIN_OF_BEFORE}{_THE}(?P<y>{SLOT}),\s+{_THE}(?P<x>{SLOT})(?!')"
+                                        rf"(?=\s*(?:$|[.;:!]|,\s+(?:who|whom|whose|a|an|the)\b|\s+(?:who|was|is|had|has)\b))"), 0.6,
+            anywhere=True, phrase=True),
     # the sister of Tubalcain was Naamah
     Pattern("prose", "KIN_OF", _compile(rf"{_KIN_OF_BEFORE}(?P<x>{SLOT})\s+{BE}{_THE}(?P<y>{SLOT})(?!')"), 0.6,
             anywhere=True),
     # Adam knew Eve his wife; Cain rose up against Abel his brother: the possessive is the subject's
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{_WORDS}{_THE}(?P<y>{SLOT}),?\s+(?:his|her|their)\s+{ADJ}"
                                         rf"(?:{KIN}){_KIN_ENDS}"), 0.6),
-    # Mr. Bennet and his wife Anne / Bessie and her sister Eliza
+    # Mr. Bennet and his wife Anne / Bessie and her sister Eliza: as a subject only ("Mira met Tomas and her
+    # brother Oren" is Mira's brother)
     Pattern("prose", "KIN_OF", _compile(rf"{_THE}(?P<x>{SLOT})\s+and\s+(?:his|her)\s+{ADJ}(?:{KIN}),?\s+{_THE}"
-                                        rf"(?P<y>{SLOT})(?!')"), 0.6, anywhere=True),
+                                        rf"(?P<y>{SLOT})(?!')"), 0.6),
     # Irad begat Mehujael; Adah bare Jabal; Noah begat Shem, Ham, and Japheth
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:begat|begot|begets|beget|bare|fathered|mothered|gave\s+"
                                         rf"birth\s+to|was\s+the\s+father\s+of|was\s+the\s+mother\s+of)\s+{OBJ}"), 0.65),
@@ -112,6 +120,19 @@ PROSE: tuple[Pattern, ...] = (
                                            rf"{_OWNER}\s+{BE}untrustworthy\b"), 0.55),
     Pattern("prose", "DISTRUSTS", _compile(rf"{SUBJ}\s+{ADV}(?:thinks|thought|knows|knew|believes|believed|said|says)\s+"
                                            rf"(?:that\s+)?{_OWNER}\s+{BE}untrustworthy\b"), 0.55),
+    # Mr. Ashby engaged Dick Hale as his valet; the Count took Jonathan on as his clerk: hiring for a post
+    Pattern("prose", "EMPLOYS", _compile(rf"{SUBJ}\s+{ADV}(?:engaged|engages|hired|hires|employed|employs|retained|"
+                                         rf"took\s+on|takes\s+on|took|takes)\s+{_THE}(?P<y>{SLOT})\s+(?:on\s+)?as\s+"
+                                         rf"(?:his|her|their|a|an|the)\s+{ADJ}(?:{SERVANT}|man|cook|nurse|groom|"
+                                         rf"page|companion|tutor|assistant)\b"), 0.65),
+    # Dick Hale was engaged as a valet by Mr. Ashby; Dick entered the service of Mr. Ashby (or his service)
+    Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:engaged|hired|employed|taken\s+on)\s+as\s+(?:a|an|"
+                                        rf"the|his|her)\s+{ADJ}(?:{SERVANT}|cook|nurse|groom|page|tutor)\s+by\s+{OBJ}"),
+            0.6),
+    Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}(?:entered|enters|went\s+into|goes\s+into|took|takes)\s+"
+                                        rf"(?:(?:into\s+)?the\s+service\s+of|service\s+with)\s+{OBJ}"), 0.6),
+    Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}(?:entered|enters|went\s+into|goes\s+into)\s+"
+                                        rf"{_OWNER}'s?\s+service\b"), 0.6),
     # Holmes, who employs Wilson / Wilson is in the employ of Holmes
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+the\s+(?:employ|employment|service|pay)\s+of\s+"
                                         rf"{OBJ}"), 0.65),
@@ -169,3 +190,19 @@ def titled_kin(template: str, names: list[str | None]) -> list[tuple[str, str, s
             found.append((owner, titled, "titled"))
     return found
 
+
+
+_THE_TWO = re.compile(r"^(?:(?:and|then|so|now|but)\s+)?(?:the|these|those)\s+two\s+(?:(?:old|young|little|good|faithful|"
+                      r"loyal|firm|fast|true)\s+)?(?P<bond>friends|companions|comrades|allies|partners|brothers|sisters|"
+                      r"cousins|lovers|enemies|foes|rivals)\b")
+_BOND_OF = {"friends": "ALLY_OF", "companions": "ALLY_OF", "comrades": "ALLY_OF", "allies": "ALLY_OF",
+            "partners": "ALLY_OF", "brothers": "KIN_OF", "sisters": "KIN_OF", "cousins": "KIN_OF",
+            "enemies": "ENEMY_OF", "foes": "ENEMY_OF", "rivals": "RIVAL_OF"}
+
+
+def the_two(template: str) -> str | None:
+    """The bond a sentence opening "The two friends ..." (brothers, enemies, ...) gives the two people it
+    refers back to, or None; the caller holds who they are (the two the sentence just before named, and
+    no one else). "The two lovers" names no relation the vocabulary keeps."""
+    match = _THE_TWO.match(template)
+    return _BOND_OF.get(match.group("bond")) if match is not None else None

@@ -31,9 +31,13 @@ NARRATOR = Entity("\x00narrator", "the narrator", "individual")
 
 _AFTER_TAG = (r"with|to|as|in|at|from|without|and|looking|glancing|sitting|lighting|shutting|settling|turning|taking|"
               r"ringing|laughing|grasping|passing|throwing|pausing")
-_TAG_AFTER = re.compile(rf"^\s*,?\s*(?:(?P<verb>{SAY_VERBS})\s+(?P<who>[^,.;:!?—“”\"]{{1,40}}?)"
-                        rf"(?=\s*(?:[,.;:!?—“\"]|$|\s+(?:{_AFTER_TAG})\b))"
-                        rf"|(?P<who2>[^,.;:!?—“”\"]{{1,40}}?)\s+(?:\w+ly\s+)?(?P<verb2>{SAY_VERBS})"
+# A title's full stop ("said Mr. Fogg", "Mrs. Hale said") is part of the name, not the end of the tag.
+_TITLE_DOT = r"(?:(?<=\bMr)|(?<=\bMrs)|(?<=\bMs)|(?<=\bDr)|(?<=\bSt)|(?<=\bCapt)|(?<=\bProf)|(?<=\bCol)|(?<=\bRev)|" \
+    r"(?<=\bGen)|(?<=\bLt)|(?<=\bSgt)|(?<=\bMme)|(?<=\bMlle)|(?<=\b[A-Z]))\.(?=\s+[A-Z])"
+_WHO = rf"(?:[^,.;:!?—“”\"]|{_TITLE_DOT})"
+_TAG_AFTER = re.compile(rf"^\s*,?\s*(?:(?P<verb>{SAY_VERBS})\s+(?P<who>{_WHO}{{1,40}}?)"
+                        rf"(?=\s*(?:(?!{_TITLE_DOT})[,.;:!?—“\"]|$|\s+(?:{_AFTER_TAG})\b))"
+                        rf"|(?P<who2>{_WHO}{{1,40}}?)\s+(?:\w+ly\s+)?(?P<verb2>{SAY_VERBS})"
                         rf"(?=\s*(?:[,.;:!?—“\"]|$|\s+(?-i:[A-Z])|\s+(?:{_AFTER_TAG})\b)))", re.IGNORECASE)
 _TAG_BEFORE = re.compile(rf"(?P<who>[^.;:!?—“”\"]{{1,40}}?)\s+(?:\w+\s+)?(?:{SAY_VERBS})\s*:\s*$|"
                          rf"(?:{SAY_VERBS})\s+(?P<who2>he|she|I)\s*:\s*$", re.IGNORECASE)
@@ -448,6 +452,8 @@ class Unit:
     evidence: str
     speaker: str = ""
     """The name of the person saying it, when it is a quoted line of someone known."""
+    quoted: bool = False
+    """Whether it is a quoted line (whoever says it): its "he" and "her" are not the narration's."""
 
 
 @dataclass
@@ -492,7 +498,7 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
             for number, sentence in enumerate(ours):
                 words = theirs[number].text if len(theirs) == len(ours) else line.body
                 plain = Sentence(_ASIDE.sub("", sentence.text), sentence.question)
-                reading.units.append(Unit(plain, f"{who}: “{words}”" if who else words, who))
+                reading.units.append(Unit(plain, f"{who}: “{words}”" if who else words, who, True))
             if line.said_to_kin and line.speaker is not None and line.addressee is not None \
                     and not is_voice(line.speaker) and not is_voice(line.addressee):
                 reading.kin.append((line.speaker, line.addressee, paragraph))

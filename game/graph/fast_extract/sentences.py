@@ -36,7 +36,10 @@ _NOT_STATED = re.compile(
     r"\b(?:not|never|no|nor|neither|nobody|none|nothing|hardly|barely|scarcely|without|cannot|refuses?|"
     r"refused|ceased|stopped|denies|denied|pretends?|pretended|unlike|would|could|might|may|should|must|"
     r"perhaps|maybe|possibly|probably|seems?|seemed|appears?|appeared|rumou?rs?|rumou?red|wonders?|wondered|"
-    r"hopes?|hoped|(?<!at\s)once(?!\s+(?:or\s+twice|more|again))|supposedly|allegedly)\b|n't\b|[不没沒未勿]|也许|或许|可能|好像|似乎|据说",
+    r"hopes?|hoped|(?<!at\s)once(?!\s+(?:or\s+twice|more|again))|supposedly|allegedly|reportedly|gossip|"
+    # hearsay: "they say Mira loves Tomas", "it was said that ...", "people whispered that ..."
+    r"(?:they|people|folks?|some|others|everybody|everyone)\s+(?:say|said|says|whisper|whispered|think|thought|"
+    r"believe|believed|supposed)|it\s+(?:is|was)\s+(?:said|whispered|thought|believed|supposed))\b|n't\b|[不没沒未勿]|也许|或许|可能|好像|似乎|据说",
     re.IGNORECASE,
 )
 # Words that make a whole clause a condition, a fancy or a thing of the past, wherever they stand: "Mira
@@ -47,6 +50,10 @@ _CONDITIONAL = re.compile(
     re.IGNORECASE,
 )
 _NEGATED_AFTER = re.compile(r"\s*(?:nothing|no|not|none|never|at\s+all|any\s+less|less\s+than\s+ever)\b",
+                            re.IGNORECASE)
+# "Mira loved Tomas, or so people said": hearsay told after the statement.
+_HEARSAY_AFTER = re.compile(r",?\s*(?:or\s+so\s+)?(?:people|they|folks?|everybody|everyone|some)\s+(?:said|say|says|"
+                            r"whispered|thought|believed)\b|,?\s*(?:it\s+(?:is|was)\s+)?(?:said|rumou?red|whispered)\b",
                             re.IGNORECASE)
 _NO_LONGER = re.compile(r"\bno longer\b", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]|吗|嗎")
@@ -97,7 +104,7 @@ def stated(prefix: str, rest: str = "") -> bool:
     """Whether a match ending where ``prefix`` ends is stated: no negation or hedge before its end ("no
     longer", already marked ``§``, is not a negation: it ends a relation), and none right after it
     ("Mira owes Tomas nothing", "Mira trusts Tomas no more than Oren")."""
-    return not (_NOT_STATED.search(prefix) or _NEGATED_AFTER.match(rest))
+    return not (_NOT_STATED.search(prefix) or _NEGATED_AFTER.match(rest) or _HEARSAY_AFTER.match(rest))
 
 
 ENDED_MARK = "§"
