@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from game.graph.map.canvas import EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
 from game.graph.map.centre import centring_offset, drawn_box, shift, stretched
@@ -145,7 +146,27 @@ def render_map(
     ``focus`` is a node ID, name or alias (``InputError`` if none matches); ``at_turn`` shows the graph as
     it stood after that turn; ``show_closed`` adds ended relations, dashed and dim; ``view`` is one of
     ``VIEWS`` and ``stage`` the IDs on stage (the scene view's core).
+
+    In the scene view the player's own lines give way to the others' (``yielding``) unless the list then
+    cannot say everything in view: a small pane draws them as before rather than count them away.
     """
+    draw = partial(_render, nodes, edges, width, height, positions, focus, show_closed, at_turn, zoom=zoom,
+                   legend=legend, view=view, stage=stage)
+    drawing, yielded = draw(yields=True)
+    return draw(yields=False)[0] if yielded and not _all_said(drawing) else drawing
+
+
+def _all_said(drawing: MapDrawing) -> bool:
+    """Every name in view is drawn or listed, and every relation that must be readable is labelled."""
+    return (all(i in drawing.boxes or i in drawing.listed for i in drawing.names)
+            and all(edge.labelled for edge in drawing.edges if edge.core))
+
+
+def _render(nodes: Sequence[Node], edges: Sequence[Edge], width: int, height: int,
+            positions: Mapping[str, Position] | None, focus: str | None, show_closed: bool, at_turn: int | None,
+            *, zoom: float, legend: bool, view: str, stage: Collection[str], yields: bool,
+            ) -> tuple[MapDrawing, bool]:
+    """``render_map``'s drawing, and whether the player's lines were held back (``yields``, the scene view)."""
     width, height = max(1, width), max(1, height)
     known = positions or {}
     if all(node.id in known for node in nodes):
@@ -162,9 +183,10 @@ def render_map(
         canvas = Canvas(width, height)
         _empty_state(canvas)
         drawing.rows = canvas.rows()
-        return drawing
+        return drawing, False
 
     notes = _notes(chosen, at_turn, show_closed, zoom)
+    player = yielding(chosen) if yields else None
     shown = _zoomed(chosen, laid_out, zoom, width, height)
     # Oldest first, so names already on the map keep their cells when a turn adds someone.
     placing = sorted((n for n in chosen.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
@@ -204,7 +226,7 @@ def render_map(
         _draw_names(canvas, chosen, drawing.boxes)
         draw_frames(canvas, drawing.frames, drawing.boxes,
                     {i: CellStyle(fg=type_colour(chosen.by_id[i].type), dim=True) for i in drawing.frames})
-        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names, drawing.frames)
+        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names, drawing.frames, player)
         drawing.lines = {(min(e.source, e.target), max(e.source, e.target)): e.cells for e in drawing.edges if e.cells}
         _centre(canvas, drawing, area)
         # Listed first: the core's relations the drawing could not label, then any pair of drawn names the
@@ -214,6 +236,7 @@ def render_map(
         pending = [e for e in drawing.edges if e.cells and ((e.core and e.label is None) or not e.signed)]  # a listed name's own item
         # labels its relation
         pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
+        pending.sort(key=lambda e: player not in (e.source, e.target))  # the player's own first (scene view)
         said, bare = _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes, short)
         said = [Said(short[e.source], f"{e.sign}{e.relation}", short[e.target], (e.source, e.target))
                 for e in pending] + said
@@ -251,7 +274,7 @@ def render_map(
     blank = [[("", PLAIN)]] * max(0, height - area - len(footer))
     drawing.rows = canvas.rows()[:area] + [padded(row, width) for row in blank + footer]
     drawing.rows = drawing.rows[:height]
-    return drawing
+    return drawing, player is not None and any(player in (e.source, e.target) for e in drawing.edges)
 
 
 def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str],
@@ -416,10 +439,11 @@ def _draw_names(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed]) -> N
 
 
 def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_turn: int | None,
-                names: Mapping[str, str], frames: Mapping[str, Frame]) -> list[DrawnEdge]:
+                names: Mapping[str, str], frames: Mapping[str, Frame], yields: str | None) -> list[DrawnEdge]:
     """Route, draw and label a line per pair of names in view; a pair with a name not drawn, or with no
     path that keeps the routing rules, gets an entry without cells (the list may label it). A person's
-    only relation to the group whose frame holds them is said by the frame: no line."""
+    only relation to the group whose frame holds them is said by the frame: no line. In the scene view the
+    player's own lines (``yields``, see ``yielding``) are routed last, and only where they meet no other line."""
     in_view = set(names)
     framed = {frozenset((member, group)) for group, frame in frames.items() for member in frame.members}
     pairs: dict[tuple[str, str], list[Edge]] = {}
@@ -429,10 +453,10 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         key = (edge.source, edge.target) if edge.source < edge.target else (edge.target, edge.source)
         pairs.setdefault(key, []).append(edge)
 
-    def importance(item: tuple[tuple[str, str], list[Edge]]) -> tuple[int, float, tuple[str, str]]:
+    def importance(item: tuple[tuple[str, str], list[Edge]]) -> tuple[bool, int, float, tuple[str, str]]:
         (a, b), versions = item
         near = 0 if (view.core & {a, b}) or view.focus in (a, b) else 1 if (a in view.hops and b in view.hops) else 2
-        return near, -max(abs(e.strength) for e in versions), (a, b)
+        return yields in (a, b), near, -max(abs(e.strength) for e in versions), (a, b)
 
     out: list[DrawnEdge] = []
     routed: list[tuple[DrawnEdge, str, list[Edge], Route, CellStyle]] = []
@@ -446,7 +470,7 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         if frozenset((a, b)) in framed and relations == [MEMBERSHIP]:
             drawn.boxed = True
             continue
-        route = best_route(boxes[a], boxes[b], canvas) if a in boxes and b in boxes else None
+        route = best_route(boxes[a], boxes[b], canvas, clear=yields in (a, b)) if a in boxes and b in boxes else None
         if route is None:
             continue
         near = view.focus is None or (a in view.hops and b in view.hops and min(view.hops[a], view.hops[b]) <= 1)
@@ -473,6 +497,16 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
             # No room for the sign on the label: it goes on the line, or the relation is listed.
             drawn.signed = mark_sign(canvas, route, versions, style)
     return out
+
+
+def yielding(view: MapView) -> str | None:
+    """The player, in a scene view where they are neither on stage nor selected: their relations are said
+    first in the list (see ``render_map``), and a line of theirs is drawn only where it meets no other, so
+    the drawing shows the stage's ties to one another rather than a knot of lines through the player."""
+    if view.kind != "scene":
+        return None
+    player = next((i for i, node in view.by_id.items() if node.attributes.get("player") is True), None)
+    return None if player in view.core or player == view.focus else player
 
 
 def _empty_state(canvas: Canvas) -> None:
