@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from helpers.maps import person, relation
+from helpers.map_rules import check_reading_rules
+from helpers.maps import person, random_graph, relation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_map_rules import SIZES
 
-from game.graph.map import render_map
+from game.graph.map import compute_layout, render_map
 from game.graph.map.draw import MapDrawing
+from game.graph.map.geometry import geometry
 
 NODES = [person("npc-wren", "Wren", player=True), person("npc-ada", "Ada"), person("npc-bo", "Bo"),
          person("npc-cy", "Cy")]
@@ -49,3 +54,26 @@ def test_the_player_on_stage_or_selected_is_drawn_as_anyone() -> None:
 def test_the_everyone_view_draws_the_players_lines() -> None:
     drawing = render_map(NODES, EDGES, 30, 12, POSITIONS, view="everyone")
     assert all(edge.cells for edge in drawing.edges), drawing.plain()
+
+
+def _unsaid(drawing: MapDrawing) -> int:
+    shape = geometry(drawing)
+    return (sum(1 for n in shape["nodes"] if not n["shown"] and n["name"] not in shape["listed"])
+            + sum(1 for e in shape["edges"] if not e["labelled"]))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.integers(min_value=4, max_value=30), seed=st.integers(min_value=0, max_value=10_000),
+       pane=st.sampled_from(SIZES), stage=st.integers(min_value=0, max_value=29))
+def test_the_players_lines_give_way_without_leaving_anything_unsaid(size: int, seed: int, pane: tuple[int, int],
+                                                                    stage: int) -> None:
+    """Over random graphs where the player knows more people than anyone: the reading rules hold, and the
+    scene view leaves no more names or relations unsaid than if the player were anyone."""
+    anyone, edges = random_graph(size, seed)
+    edges += [relation(f"edge-p{i}", "npc-0", f"npc-{i}", "TRUSTS", 0.5) for i in range(2, size, 3)]
+    player = [person("npc-0", anyone[0].name, anyone[0].type, player=True), *anyone[1:]]
+    positions = compute_layout(anyone, edges)
+    on_stage = [f"npc-{1 + stage % (size - 1)}"]
+    drawing = render_map(player, edges, *pane, positions, view="scene", stage=on_stage)
+    check_reading_rules(geometry(drawing), drawing.plain())
+    assert _unsaid(drawing) <= _unsaid(render_map(anyone, edges, *pane, positions, view="scene", stage=on_stage))

@@ -77,6 +77,8 @@ class DrawnEdge:
     """Its sign shows as a glyph, on its label or its line (a line too short for one is listed)."""
     listed: bool = False
     """Written in the list below the drawing (no room on the line, or no line at all)."""
+    gave_way: bool = False
+    """A line of the player's not drawn because every simple path for it met another line (``yielding``)."""
 
     @property
     def labelled(self) -> bool:
@@ -148,25 +150,31 @@ def render_map(
     ``VIEWS`` and ``stage`` the IDs on stage (the scene view's core).
 
     In the scene view the player's own lines give way to the others' (``yielding``) unless the list then
-    cannot say everything in view: a small pane draws them as before rather than count them away.
+    cannot say everything in view: then fewer of them give way (as many fewer as the list lacked room for),
+    and if the list still runs short, none (a small pane draws them as before rather than count them away).
     """
     draw = partial(_render, nodes, edges, width, height, positions, focus, show_closed, at_turn, zoom=zoom,
                    legend=legend, view=view, stage=stage)
-    drawing, yielded = draw(yields=True)
-    return draw(yields=False)[0] if yielded and not _all_said(drawing) else drawing
+    drawing = draw(refusals=len(edges))
+    refused = sum(edge.gave_way for edge in drawing.edges)
+    if refused and _unsaid(drawing):
+        fewer = refused - _unsaid(drawing)
+        drawing = draw(refusals=fewer) if fewer > 0 else drawing
+        if fewer <= 0 or _unsaid(drawing):
+            drawing = draw(refusals=0)
+    return drawing
 
 
-def _all_said(drawing: MapDrawing) -> bool:
-    """Every name in view is drawn or listed, and every relation that must be readable is labelled."""
-    return (all(i in drawing.boxes or i in drawing.listed for i in drawing.names)
-            and all(edge.labelled for edge in drawing.edges if edge.core))
+def _unsaid(drawing: MapDrawing) -> int:
+    """The names in view neither drawn nor listed, and the relations that must be readable but are not."""
+    return (sum(1 for i in drawing.names if i not in drawing.boxes and i not in drawing.listed)
+            + sum(1 for edge in drawing.edges if edge.core and not edge.labelled))
 
 
 def _render(nodes: Sequence[Node], edges: Sequence[Edge], width: int, height: int,
             positions: Mapping[str, Position] | None, focus: str | None, show_closed: bool, at_turn: int | None,
-            *, zoom: float, legend: bool, view: str, stage: Collection[str], yields: bool,
-            ) -> tuple[MapDrawing, bool]:
-    """``render_map``'s drawing, and whether the player's lines were held back (``yields``, the scene view)."""
+            *, zoom: float, legend: bool, view: str, stage: Collection[str], refusals: int) -> MapDrawing:
+    """``render_map``'s drawing, where up to ``refusals`` of the player's lines may give way (scene view)."""
     width, height = max(1, width), max(1, height)
     known = positions or {}
     if all(node.id in known for node in nodes):
@@ -183,10 +191,10 @@ def _render(nodes: Sequence[Node], edges: Sequence[Edge], width: int, height: in
         canvas = Canvas(width, height)
         _empty_state(canvas)
         drawing.rows = canvas.rows()
-        return drawing, False
+        return drawing
 
     notes = _notes(chosen, at_turn, show_closed, zoom)
-    player = yielding(chosen) if yields else None
+    player = yielding(chosen) if refusals else None
     shown = _zoomed(chosen, laid_out, zoom, width, height)
     # Oldest first, so names already on the map keep their cells when a turn adds someone.
     placing = sorted((n for n in chosen.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
@@ -226,7 +234,8 @@ def _render(nodes: Sequence[Node], edges: Sequence[Edge], width: int, height: in
         _draw_names(canvas, chosen, drawing.boxes)
         draw_frames(canvas, drawing.frames, drawing.boxes,
                     {i: CellStyle(fg=type_colour(chosen.by_id[i].type), dim=True) for i in drawing.frames})
-        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names, drawing.frames, player)
+        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names, drawing.frames, player,
+                                    refusals)
         drawing.lines = {(min(e.source, e.target), max(e.source, e.target)): e.cells for e in drawing.edges if e.cells}
         _centre(canvas, drawing, area)
         # Listed first: the core's relations the drawing could not label, then any pair of drawn names the
@@ -274,7 +283,7 @@ def _render(nodes: Sequence[Node], edges: Sequence[Edge], width: int, height: in
     blank = [[("", PLAIN)]] * max(0, height - area - len(footer))
     drawing.rows = canvas.rows()[:area] + [padded(row, width) for row in blank + footer]
     drawing.rows = drawing.rows[:height]
-    return drawing, player is not None and any(player in (e.source, e.target) for e in drawing.edges)
+    return drawing
 
 
 def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], drawn: Collection[str],
@@ -439,11 +448,13 @@ def _draw_names(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed]) -> N
 
 
 def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_turn: int | None,
-                names: Mapping[str, str], frames: Mapping[str, Frame], yields: str | None) -> list[DrawnEdge]:
+                names: Mapping[str, str], frames: Mapping[str, Frame], yields: str | None,
+                refusals: int) -> list[DrawnEdge]:
     """Route, draw and label a line per pair of names in view; a pair with a name not drawn, or with no
     path that keeps the routing rules, gets an entry without cells (the list may label it). A person's
     only relation to the group whose frame holds them is said by the frame: no line. In the scene view the
-    player's own lines (``yields``, see ``yielding``) are routed last, and only where they meet no other line."""
+    player's own lines (``yields``, see ``yielding``) are routed last, and the first ``refusals`` of them
+    that meet another line on every simple path give way (not drawn)."""
     in_view = set(names)
     framed = {frozenset((member, group)) for group, frame in frames.items() for member in frame.members}
     pairs: dict[tuple[str, str], list[Edge]] = {}
@@ -470,8 +481,13 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         if frozenset((a, b)) in framed and relations == [MEMBERSHIP]:
             drawn.boxed = True
             continue
-        route = best_route(boxes[a], boxes[b], canvas, clear=yields in (a, b)) if a in boxes and b in boxes else None
+        if a not in boxes or b not in boxes:
+            continue
+        gives_way = refusals > 0 and yields in (a, b)
+        route = best_route(boxes[a], boxes[b], canvas, clear=gives_way)
         if route is None:
+            drawn.gave_way = gives_way
+            refusals -= gives_way
             continue
         near = view.focus is None or (a in view.hops and b in view.hops and min(view.hops[a], view.hops[b]) <= 1)
         style = CellStyle(fg=sign_colour(lead.strength), dim=not current or not near,
