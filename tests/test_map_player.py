@@ -77,3 +77,18 @@ def test_the_players_lines_give_way_without_leaving_anything_unsaid(size: int, s
     drawing = render_map(player, edges, *pane, positions, view="scene", stage=on_stage)
     check_reading_rules(geometry(drawing), drawing.plain())
     assert _unsaid(drawing) <= _unsaid(render_map(anyone, edges, *pane, positions, view="scene", stage=on_stage))
+
+
+def test_a_long_line_of_the_players_is_listed_in_a_crowded_drawing_even_where_it_meets_no_other() -> None:
+    """Wren in one corner, Cy in the other, three pairs of others between: a clear path for Wren's line
+    runs the length of the pane and up its side. With only the four of them it is drawn."""
+    corners = {"npc-wren": (0.0, 1.0), "npc-cy": (1.0, 0.0), "npc-ada": (0.0, 0.0), "npc-bo": (0.3, 0.0)}
+    others = [person(f"npc-{n}", f"Pat {n}") for n in range(6)]
+    pairs = [relation(f"e-{n}", f"npc-{n}", f"npc-{n + 1}", "KIN_OF", 0.3) for n in range(0, 6, 2)]
+    positions = {**corners, **{f"npc-{n}": (0.2 + 0.25 * (n % 2), 0.3 + 0.1 * n) for n in range(6)}}
+    crowded = render_map([*NODES, *others], [*EDGES, *pairs], 60, 30, positions, view="scene", stage=["npc-ada"])
+    mine = next(e for e in crowded.edges if e.source == "npc-wren")
+    assert mine.cells == [] and mine.gave_way and mine.listed, crowded.plain()
+    assert _shared(crowded) == []
+    few = render_map(NODES, EDGES, 60, 30, corners, view="scene", stage=["npc-ada"])
+    assert len(next(e for e in few.edges if e.source == "npc-wren").cells) * 4 > 60 + 30, few.plain()

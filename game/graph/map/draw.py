@@ -52,6 +52,10 @@ LONELY = "no known ties"
 CROWD = 8
 """Names in the everyone view past which some of its relations will likely need the list."""
 """A map this many rows tall keeps its legend however long its list (the 120x40 screen's pane is 30)."""
+PLAYER_REACH = 4
+"""Past ``CROWD`` names, a line of the player's that gives way (``yielding``) is drawn only if it is at most
+a quarter of the drawing's width plus height long: their ties to people across the pane are the list's
+first rows (a few names far apart keep their long lines: there is nothing for them to tangle with)."""
 
 
 @dataclass
@@ -78,7 +82,8 @@ class DrawnEdge:
     listed: bool = False
     """Written in the list below the drawing (no room on the line, or no line at all)."""
     gave_way: bool = False
-    """A line of the player's not drawn because every simple path for it met another line (``yielding``)."""
+    """A line of the player's not drawn because every simple path for it met another line or ran long
+    (``yielding``)."""
 
     @property
     def labelled(self) -> bool:
@@ -454,7 +459,7 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
     path that keeps the routing rules, gets an entry without cells (the list may label it). A person's
     only relation to the group whose frame holds them is said by the frame: no line. In the scene view the
     player's own lines (``yields``, see ``yielding``) are routed last, and the first ``refusals`` of them
-    that meet another line on every simple path give way (not drawn)."""
+    that meet another line on every simple path, or whose path is long (``PLAYER_REACH``), give way."""
     in_view = set(names)
     framed = {frozenset((member, group)) for group, frame in frames.items() for member in frame.members}
     pairs: dict[tuple[str, str], list[Edge]] = {}
@@ -485,6 +490,9 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
             continue
         gives_way = refusals > 0 and yields in (a, b)
         route = best_route(boxes[a], boxes[b], canvas, clear=gives_way)
+        if (gives_way and route is not None and len(view.nodes) > CROWD
+                and len(route.cells) * PLAYER_REACH > canvas.width + canvas.height):
+            route = None  # a long line of the player's across a crowded drawing: the list says it
         if route is None:
             drawn.gave_way = gives_way
             refusals -= gives_way
@@ -517,8 +525,8 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
 
 def yielding(view: MapView) -> str | None:
     """The player, in a scene view where they are neither on stage nor selected: their relations are said
-    first in the list (see ``render_map``), and a line of theirs is drawn only where it meets no other, so
-    the drawing shows the stage's ties to one another rather than a knot of lines through the player."""
+    first in the list (see ``render_map``), and a line of theirs is drawn only where it meets no other and
+    is short (``PLAYER_REACH``), so the drawing shows the stage's ties to one another rather than a knot of lines through the player."""
     if view.kind != "scene":
         return None
     player = next((i for i, node in view.by_id.items() if node.attributes.get("player") is True), None)
