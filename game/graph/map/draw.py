@@ -56,6 +56,8 @@ PLAYER_REACH = 4
 """Past ``CROWD`` names, a line of the player's that gives way (``yielding``) is drawn only if it is at most
 a quarter of the drawing's width plus height long: their ties to people across the pane are the list's
 first rows (a few names far apart keep their long lines: there is nothing for them to tangle with)."""
+RETRIES = 4
+"""Drawings with fewer of the player's lines giving way that ``render_map`` tries before drawing them all."""
 
 
 @dataclass
@@ -155,19 +157,20 @@ def render_map(
     ``VIEWS`` and ``stage`` the IDs on stage (the scene view's core).
 
     In the scene view the player's own lines give way to the others' (``yielding``) unless the list then
-    cannot say everything in view: then fewer of them give way (as many fewer as the list lacked room for),
-    and if the list still runs short, none (a small pane draws them as before rather than count them away).
+    cannot say everything in view: then fewer of them give way (as many fewer as the list lacked room for,
+    again while it still runs short, ``RETRIES`` times), and at last none (a small pane draws them as before
+    rather than count them away).
     """
     draw = partial(_render, nodes, edges, width, height, positions, focus, show_closed, at_turn, zoom=zoom,
                    legend=legend, view=view, stage=stage)
     drawing = draw(refusals=len(edges))
     refused = sum(edge.gave_way for edge in drawing.edges)
-    if refused and _unsaid(drawing):
-        fewer = refused - _unsaid(drawing)
-        drawing = draw(refusals=fewer) if fewer > 0 else drawing
-        if fewer <= 0 or _unsaid(drawing):
-            drawing = draw(refusals=0)
-    return drawing
+    for _attempt in range(RETRIES):
+        if not refused or not _unsaid(drawing):
+            return drawing
+        refused = max(0, refused - _unsaid(drawing))
+        drawing = draw(refusals=refused)
+    return drawing if not _unsaid(drawing) else draw(refusals=0)
 
 
 def _unsaid(drawing: MapDrawing) -> int:
