@@ -73,3 +73,27 @@ def test_played_saves_keep_the_reading_rules(saves: Path, capsys: pytest.Capture
         assert all(n["w"] == len(n["name"]) + 2 for n in shape["nodes"] if n["shown"]), where
         unlabelled = [(e["source"], e["relation"], e["target"]) for e in shape["edges"] if not e["labelled"]]
         assert unlabelled == [], (where, unlabelled, text)
+
+
+PANE_SIZES = [(46, 36), *SIZES]  # 46x36: the pane of a 120x40 screen as the game lays it out now
+
+
+@pytest.mark.parametrize("save", ["mid", "long"])
+def test_the_players_lines_never_cross_in_the_scene_view(saves: Path, capsys: pytest.CaptureFixture[str],
+                                                         save: str) -> None:
+    """Issue 24's "who is this to whom" at a glance: the player, in the middle of every relation they
+    know, drew long lines across the others' (``──+┼┐``, ``└─+┼┼↑``); now a line of theirs that would
+    cross another is listed (first) and the drawing shows the stage's ties. On the long game nothing
+    crosses at all at the 120x40 pane's sizes."""
+    for size in PANE_SIZES:
+        shape, text = _draw(saves, capsys, save, "scene", size, None)
+        use: dict[tuple[int, int], list[str]] = {}
+        for edge in shape["edges"]:
+            for cell in edge["cells"]:
+                use.setdefault(tuple(cell), []).append(f"{edge['source']} {edge['relation']} {edge['target']}")
+        shared = {cell: lines for cell, lines in use.items() if len(lines) > 1}
+        assert not [lines for lines in shared.values() if any("Wren Tallis" in line for line in lines)], (size, text)
+        if save == "long" and size[1] >= 30:
+            assert shared == {}, (size, text)
+        unlabelled = [(e["source"], e["relation"], e["target"]) for e in shape["edges"] if not e["labelled"]]
+        assert unlabelled == [], (size, unlabelled, text)

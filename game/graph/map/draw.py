@@ -9,12 +9,14 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
-from game.graph.map.canvas import EDGE_LABEL, EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
+from game.graph.map.canvas import EMPTY, NODE_LABEL, Canvas, Run, runs_ansi, runs_plain
 from game.graph.map.centre import centring_offset, drawn_box, shift, stretched
 from game.graph.map.flow import fit_list
 from game.graph.map.footer import NOTE_STYLE, footer_rows, padded, wrap_text
 from game.graph.map.frames import MEMBERSHIP, Frame, draw_frames, memberships, place_framed
+from game.graph.map.labels import label_edge, lead_of, mark_sign
 from game.graph.map.layout import Position, compute_layout, normalise
 from game.graph.map.listing import (
     KEEP,
@@ -50,6 +52,12 @@ LONELY = "no known ties"
 CROWD = 8
 """Names in the everyone view past which some of its relations will likely need the list."""
 """A map this many rows tall keeps its legend however long its list (the 120x40 screen's pane is 30)."""
+PLAYER_REACH = 4
+"""Past ``CROWD`` names, a line of the player's that gives way (``yielding``) is drawn only if it is at most
+a quarter of the drawing's width plus height long: their ties to people across the pane are the list's
+first rows (a few names far apart keep their long lines: there is nothing for them to tangle with)."""
+RETRIES = 4
+"""Drawings with fewer of the player's lines giving way that ``render_map`` tries before drawing them all."""
 
 
 @dataclass
@@ -75,6 +83,9 @@ class DrawnEdge:
     """Its sign shows as a glyph, on its label or its line (a line too short for one is listed)."""
     listed: bool = False
     """Written in the list below the drawing (no room on the line, or no line at all)."""
+    gave_way: bool = False
+    """A line of the player's not drawn because every simple path for it met another line or ran long
+    (``yielding``)."""
 
     @property
     def labelled(self) -> bool:
@@ -144,7 +155,34 @@ def render_map(
     ``focus`` is a node ID, name or alias (``InputError`` if none matches); ``at_turn`` shows the graph as
     it stood after that turn; ``show_closed`` adds ended relations, dashed and dim; ``view`` is one of
     ``VIEWS`` and ``stage`` the IDs on stage (the scene view's core).
+
+    In the scene view the player's own lines give way to the others' (``yielding``) unless the list then
+    cannot say everything in view: then fewer of them give way (as many fewer as the list lacked room for,
+    again while it still runs short, ``RETRIES`` times), and at last none (a small pane draws them as before
+    rather than count them away).
     """
+    draw = partial(_render, nodes, edges, width, height, positions, focus, show_closed, at_turn, zoom=zoom,
+                   legend=legend, view=view, stage=stage)
+    drawing = draw(refusals=len(edges))
+    refused = sum(edge.gave_way for edge in drawing.edges)
+    for _attempt in range(RETRIES):
+        if not refused or not _unsaid(drawing):
+            return drawing
+        refused = max(0, refused - _unsaid(drawing))
+        drawing = draw(refusals=refused)
+    return drawing if not _unsaid(drawing) else draw(refusals=0)
+
+
+def _unsaid(drawing: MapDrawing) -> int:
+    """The names in view neither drawn nor listed, and the relations that must be readable but are not."""
+    return (sum(1 for i in drawing.names if i not in drawing.boxes and i not in drawing.listed)
+            + sum(1 for edge in drawing.edges if edge.core and not edge.labelled))
+
+
+def _render(nodes: Sequence[Node], edges: Sequence[Edge], width: int, height: int,
+            positions: Mapping[str, Position] | None, focus: str | None, show_closed: bool, at_turn: int | None,
+            *, zoom: float, legend: bool, view: str, stage: Collection[str], refusals: int) -> MapDrawing:
+    """``render_map``'s drawing, where up to ``refusals`` of the player's lines may give way (scene view)."""
     width, height = max(1, width), max(1, height)
     known = positions or {}
     if all(node.id in known for node in nodes):
@@ -164,6 +202,7 @@ def render_map(
         return drawing
 
     notes = _notes(chosen, at_turn, show_closed, zoom)
+    player = yielding(chosen) if refusals else None
     shown = _zoomed(chosen, laid_out, zoom, width, height)
     # Oldest first, so names already on the map keep their cells when a turn adds someone.
     placing = sorted((n for n in chosen.nodes if n.id in shown), key=lambda n: (n.first_seen_turn, n.id))
@@ -203,7 +242,8 @@ def render_map(
         _draw_names(canvas, chosen, drawing.boxes)
         draw_frames(canvas, drawing.frames, drawing.boxes,
                     {i: CellStyle(fg=type_colour(chosen.by_id[i].type), dim=True) for i in drawing.frames})
-        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names, drawing.frames)
+        drawing.edges = _draw_edges(canvas, chosen, drawing.boxes, at_turn, drawing.names, drawing.frames, player,
+                                    refusals)
         drawing.lines = {(min(e.source, e.target), max(e.source, e.target)): e.cells for e in drawing.edges if e.cells}
         _centre(canvas, drawing, area)
         # Listed first: the core's relations the drawing could not label, then any pair of drawn names the
@@ -213,6 +253,7 @@ def render_map(
         pending = [e for e in drawing.edges if e.cells and ((e.core and e.label is None) or not e.signed)]  # a listed name's own item
         # labels its relation
         pending = [e for e in unrouted if e.core] + pending + [e for e in unrouted if not e.core]
+        pending.sort(key=lambda e: player not in (e.source, e.target))  # the player's own first (scene view)
         said, bare = _node_items(chosen, [*chosen.listed, *left_out], drawing.names, drawing.boxes, short)
         said = [Said(short[e.source], f"{e.sign}{e.relation}", short[e.target], (e.source, e.target))
                 for e in pending] + said
@@ -275,8 +316,8 @@ def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], dra
         by_other: dict[str, list[Edge]] = {}
         for tie in ties:
             by_other.setdefault(tie.target if tie.source == node_id else tie.source, []).append(tie)
-        for versions in sorted(by_other.values(), key=lambda found: -abs(_lead(found).strength)):
-            lead = _lead(versions)
+        for versions in sorted(by_other.values(), key=lambda found: -abs(lead_of(found).strength)):
+            lead = lead_of(versions)
             relations = "/".join(dict.fromkeys(e.relation for e in sorted(versions, key=lambda e: -abs(e.strength))))
             source, target = (names[end] if end == node_id or end in ids else short[end]
                               for end in (lead.source, lead.target))
@@ -291,7 +332,7 @@ def _node_items(view: MapView, ids: Sequence[str], names: Mapping[str, str], dra
 def _pair_of(view: MapView, lead: Edge) -> tuple[str, str]:
     """The (source, target) the drawing's entry for this pair carries: that of the pair's lead relation."""
     versions = [e for e in view.edges if {e.source, e.target} == {lead.source, lead.target}]
-    top = _lead(versions)
+    top = lead_of(versions)
     return top.source, top.target
 
 
@@ -415,10 +456,13 @@ def _draw_names(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed]) -> N
 
 
 def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_turn: int | None,
-                names: Mapping[str, str], frames: Mapping[str, Frame]) -> list[DrawnEdge]:
+                names: Mapping[str, str], frames: Mapping[str, Frame], yields: str | None,
+                refusals: int) -> list[DrawnEdge]:
     """Route, draw and label a line per pair of names in view; a pair with a name not drawn, or with no
     path that keeps the routing rules, gets an entry without cells (the list may label it). A person's
-    only relation to the group whose frame holds them is said by the frame: no line."""
+    only relation to the group whose frame holds them is said by the frame: no line. In the scene view the
+    player's own lines (``yields``, see ``yielding``) are routed last, and the first ``refusals`` of them
+    that meet another line on every simple path, or whose path is long (``PLAYER_REACH``), give way."""
     in_view = set(names)
     framed = {frozenset((member, group)) for group, frame in frames.items() for member in frame.members}
     pairs: dict[tuple[str, str], list[Edge]] = {}
@@ -428,16 +472,16 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         key = (edge.source, edge.target) if edge.source < edge.target else (edge.target, edge.source)
         pairs.setdefault(key, []).append(edge)
 
-    def importance(item: tuple[tuple[str, str], list[Edge]]) -> tuple[int, float, tuple[str, str]]:
+    def importance(item: tuple[tuple[str, str], list[Edge]]) -> tuple[bool, int, float, tuple[str, str]]:
         (a, b), versions = item
         near = 0 if (view.core & {a, b}) or view.focus in (a, b) else 1 if (a in view.hops and b in view.hops) else 2
-        return near, -max(abs(e.strength) for e in versions), (a, b)
+        return yields in (a, b), near, -max(abs(e.strength) for e in versions), (a, b)
 
     out: list[DrawnEdge] = []
     routed: list[tuple[DrawnEdge, str, list[Edge], Route, CellStyle]] = []
     for (a, b), versions in sorted(pairs.items(), key=importance):
         current = [e for e in versions if edge_open_at(e, at_turn)]
-        lead = _lead(current or versions)
+        lead = lead_of(current or versions)
         relations = list(dict.fromkeys(e.relation for e in sorted(current or versions, key=lambda e: -abs(e.strength))))
         drawn = DrawnEdge(lead.source, lead.target, "/".join(relations), sign_glyph(lead.strength), [],
                           core=bool(view.core & {a, b}) or view.focus in (a, b) or view.kind != "everyone")
@@ -445,8 +489,16 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         if frozenset((a, b)) in framed and relations == [MEMBERSHIP]:
             drawn.boxed = True
             continue
-        route = best_route(boxes[a], boxes[b], canvas) if a in boxes and b in boxes else None
+        if a not in boxes or b not in boxes:
+            continue
+        gives_way = refusals > 0 and yields in (a, b)
+        route = best_route(boxes[a], boxes[b], canvas, clear=gives_way)
+        if (gives_way and route is not None and len(view.nodes) > CROWD
+                and len(route.cells) * PLAYER_REACH > canvas.width + canvas.height):
+            route = None  # a long line of the player's across a crowded drawing: the list says it
         if route is None:
+            drawn.gave_way = gives_way
+            refusals -= gives_way
             continue
         near = view.focus is None or (a in view.hops and b in view.hops and min(view.hops[a], view.hops[b]) <= 1)
         style = CellStyle(fg=sign_colour(lead.strength), dim=not current or not near,
@@ -465,110 +517,23 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
     for drawn, _a, versions, route, style in routed:
         # The core's relations are always labelled where they fit; the rest while the budget lasts.
         if drawn.core or budget > 0:
-            drawn.label = _label_edge(canvas, route, versions, style)
+            drawn.label = label_edge(canvas, route, versions, style)
         if drawn.label is not None:
             budget -= 1
         if drawn.label is None or not drawn.label[2].startswith(drawn.sign):
             # No room for the sign on the label: it goes on the line, or the relation is listed.
-            drawn.signed = _mark_sign(canvas, route, versions, style)
+            drawn.signed = mark_sign(canvas, route, versions, style)
     return out
 
 
-def _lead(versions: Sequence[Edge]) -> Edge:
-    """The relation a line's colour and sign stand for: the strongest, the newest on a tie."""
-    return max(versions, key=lambda e: (abs(e.strength), e.valid_at))
-
-
-def _mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> bool:
-    """An unlabelled line still shows its sign: the glyph on the cell nearest its middle that is this
-    line's alone (not a crossing, a corner shared with another line, an arrow or a name). An end without
-    an arrowhead counts too, so a line only two cells long (one end an arrow) still shows its sign."""
-    inner = [index for index, _mask in route.cells[1:-1]]
-    middle = len(inner) // 2
-    arrows = set(ARROWS.values())
-    ends = [index for index, _mask in (route.cells[0], route.cells[-1]) if canvas.chars[index] not in arrows]
-    for index in [index for _distance, index in sorted((abs(order - middle), index)
-                                                         for order, index in enumerate(inner))] + ends:
-        if canvas.kind[index] == EMPTY and canvas.line_count[index] == 1:
-            canvas.set_cell(index, sign_glyph(_lead(versions).strength), CellStyle(fg=style.fg, dim=style.dim,
-                                                                                  bold=True))
-            canvas.kind[index] = EDGE_LABEL
-            return True
-    return False  # no cell of its own to spare (a one-cell line is all arrowhead): the list says it
-
-
-def _label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge],
-                style: CellStyle) -> tuple[int, int, str] | None:
-    """Write the relation name, after its sign (``+TRUSTS``), along the route's longest straight stretch,
-    if it fits without covering another line or name; where only the bare name fits, that. Returns the
-    label written, or None when the line is left unlabelled."""
-    relations: list[str] = []
-    for edge in sorted(versions, key=lambda e: -abs(e.strength)):
-        if edge.relation not in relations:
-            relations.append(edge.relation)
-    glyph = sign_glyph(_lead(versions).strength)
-    names = ["/".join(relations)] + ([relations[0]] if len(relations) > 1 else [])
-    texts = [glyph + name for name in names] + names
-    segments = sorted(route.segments(), key=lambda s: -(abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])))
-    own = {index for index, _ in route.cells}
-    ends = {route.cells[0][0], route.cells[-1][0]}
-    spots: dict[int, list[list[tuple[int, int, bool]]]] = {}
-    beside: set[int] = set()
-    for text in texts:
-        length = len(text)
-        if length not in spots:  # the sign-less names may share a length with a signed one
-            spots[length] = [_label_spots(p, q, length) for p, q in segments]
-        # On the line first (it reads as part of it), then beside it; beside, it covers no line at all.
-        for on_line in (True, False):
-            for stretch in spots[length]:
-                for x, y, across in stretch:
-                    if across == on_line and _label_fits(canvas, x, y, length, own if across else beside, ends):
-                        canvas.write(x, y, text, CellStyle(fg=style.fg, dim=style.dim), EDGE_LABEL)
-                        return x, y, text
-    return None
-
-
-def _label_spots(p: tuple[int, int], q: tuple[int, int], length: int) -> list[tuple[int, int, bool]]:
-    """Where a label may go on one straight stretch, nearest its middle first, each with whether it sits
-    on the line: inside a horizontal one (with line on both sides) or across a vertical one; else just
-    above or below a horizontal one, or beside a vertical one."""
-    if p[1] == q[1] and p[0] != q[0]:
-        low, high = min(p[0], q[0]), max(p[0], q[0])
-        inside = [(low + (high - low + 1 - length) // 2, p[1], True)] if high - low + 1 >= length + 2 else []
-        # Else just above or below the stretch, its middle over the line's (nearest the middle first).
-        middle = (low + high) // 2
-        starts = sorted(range(low - length // 2, high - length // 2 + 1), key=lambda x: abs(x + length // 2 - middle))
-        return inside + [(x, p[1] + side, False) for x in starts for side in (-1, 1)]
-    if p[0] != q[0]:
-        return []
-    low, high = min(p[1], q[1]), max(p[1], q[1])
-    middle = (low + high) // 2
-    column = p[0]
-    across = sorted(range(low + 1, high), key=lambda row: (abs(row - middle), row))
-    beside = sorted(range(low, high + 1), key=lambda row: (abs(row - middle), row))
-    return ([(column - length // 2, row, True) for row in across]
-            + [(x, row, False) for row in beside for x in (column + 2, column - length - 1)])
-
-
-def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends: set[int]) -> bool:
-    """The label and a cell either side cover no name, no other label and no other edge's line."""
-    if x < 1 or x + length >= canvas.width or not 0 <= y < canvas.height:
-        return False
-    base = y * canvas.width
-    low, high = base + x - 1, base + x + length + 1
-    if canvas.kind.count(EMPTY, low, high) != high - low:
-        return False  # a name or a label there
-    for end in ends:
-        if low <= end < high:
-            return False  # a line's end
-    if canvas.line_count.count(0, low, high) == high - low:
-        return True  # no line at all: the common case, read in C
-    for index in range(low, high):
-        if canvas.kind[index] != EMPTY or index in ends:
-            return False
-        if canvas.line_count[index] > (1 if index in own else 0):
-            return False
-    return True
+def yielding(view: MapView) -> str | None:
+    """The player, in a scene view where they are neither on stage nor selected: their relations are said
+    first in the list (see ``render_map``), and a line of theirs is drawn only where it meets no other and
+    is short (``PLAYER_REACH``), so the drawing shows the stage's ties to one another rather than a knot of lines through the player."""
+    if view.kind != "scene":
+        return None
+    player = next((i for i, node in view.by_id.items() if node.attributes.get("player") is True), None)
+    return None if player in view.core or player == view.focus else player
 
 
 def _empty_state(canvas: Canvas) -> None:

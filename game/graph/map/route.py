@@ -240,21 +240,24 @@ def _around_floor(a: Placed, b: Placed) -> float:
     return 2 * TURN_COST + LENGTH_COST * (1 + across + down)
 
 
-def best_route(a: Placed, b: Placed, canvas: Canvas) -> Route | None:
+def best_route(a: Placed, b: Placed, canvas: Canvas, *, clear: bool = False) -> Route | None:
     """The cheapest simple path that keeps the rules, else a detour that does; None if there is none.
-    The paths round the outside are only worked out when no simple one costs less than they must."""
-    best = _cheapest(_shapes(a, b), canvas, None)
+    The paths round the outside are only worked out when no simple one costs less than they must.
+    ``clear``: only a simple path that meets no other line (no crossing, no detour), else None."""
+    best = _cheapest(_shapes(a, b), canvas, None, clear)
     if best is None or best[0] > _around_floor(a, b):
-        best = _cheapest(_around_shapes(a, b), canvas, best)
+        best = _cheapest(_around_shapes(a, b), canvas, best, clear)
     if best is not None:
         _cost_of, shape, route = best
         return route or build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
+    if clear:
+        return None
     found = detour(a, b, canvas)
     return found if found is not None and allowed(found, canvas) else None
 
 
 def _cheapest(shapes: list[_Shape], canvas: Canvas, best: tuple[float, _Shape, Route | None] | None,
-              ) -> tuple[float, _Shape, Route | None] | None:
+              clear: bool = False) -> tuple[float, _Shape, Route | None] | None:
     """The cheapest of ``shapes`` that keeps the rules and beats ``best`` (else ``best``), with its route
     when it was built to be checked (a shape over no line keeps the rules: it is built once chosen)."""
     # Cheapest first by a bound that ignores what is on the canvas; penalties only add to it, so once
@@ -270,6 +273,8 @@ def _cheapest(shapes: list[_Shape], canvas: Canvas, best: tuple[float, _Shape, R
         if cost[2]:
             best = (cost[0], shape, None)
             continue
+        if clear:
+            continue  # it would cross a line
         route = build(list(shape.points), shape.into_a, shape.into_b, canvas.width, canvas.height)
         # One that crosses lines is checked cell by cell.
         if route is not None and allowed(route, canvas):
