@@ -165,12 +165,14 @@ def render_map(
                    legend=legend, view=view, stage=stage)
     drawing = draw(refusals=len(edges))
     refused = sum(edge.gave_way for edge in drawing.edges)
+    unsaid = _unsaid(drawing) if refused else 0
     for _attempt in range(RETRIES):
-        if not refused or not _unsaid(drawing):
+        if not refused or not unsaid:
             return drawing
-        refused = max(0, refused - _unsaid(drawing))
+        refused = max(0, refused - unsaid)
         drawing = draw(refusals=refused)
-    return drawing if not _unsaid(drawing) else draw(refusals=0)
+        unsaid = _unsaid(drawing)
+    return drawing if not unsaid else draw(refusals=0)
 
 
 def _unsaid(drawing: MapDrawing) -> int:
