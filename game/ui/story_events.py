@@ -169,7 +169,13 @@ class StoryEventHandlers:
         line = message.line
         if line.stream is None:
             line.told.append(await self.log_view.add_story(message.event.text))
+            return
+        streamed = line.stream.markdown_widget
         await line.end_stream()
+        # The block is written again whole from the turn's prose. Textual's stream stops by cancelling
+        # its writer mid-append, and on a loaded machine the last words were left off the screen (the
+        # block a line short) though the turn had them; the whole text also drops any half-parsed run.
+        await streamed.update(message.event.text)
 
     async def on_meta_output(self: Host, message: MetaOutput) -> None:
         await self.log_view.add_meta(message.event.text)
