@@ -106,6 +106,12 @@ SPOKEN_GREETING = re.compile(
 
 THANKS = re.compile(r"^(?:thank you|thanks|thank ye|cheers)\b")
 
+SPOKEN_QUESTION = re.compile(
+    r"^(?:who|what|where|when|why|how|which|did|do|does|were|was|is|are|can|could|will|would|have|has|had)\b",
+    re.IGNORECASE)
+"""Words said aloud that ask something ('"Where were you that night, captain?'): a question no topic
+answers gets the person's own answer to what they cannot or will not say, not a nod as if it were news."""
+
 
 class Say(Action[Address]):
     """Speaking aloud: whoever you were talking to (or the only one here) answers if it touches a topic,
@@ -147,6 +153,9 @@ class Say(Action[Address]):
             talk = Talk()
             await talk.carry_out(turn, character)
             await talk.report(turn, character)
+            return
+        if SPOKEN_QUESTION.match(plan.topic):
+            await no_topic(turn, character, "ask", plan.topic)
             return
         they = character.pronoun or character.short_name
         turn.log.say(f"{character.short_name} hears you out, and waits for something {they} can use.")
