@@ -7,6 +7,7 @@ shows the right box-drawing junction instead of whichever line was drawn last.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.graph.map.style import PLAIN, CellStyle
@@ -54,6 +55,8 @@ class Canvas:
         """Each cell's style as an index into ``style_table`` (0 is the plain style)."""
         self.style_table: list[CellStyle] = [PLAIN]
         self._style_index: dict[CellStyle, int] = {PLAIN: 0}
+        self._last_style, self._last_id = PLAIN, 0
+        """The style last looked up: hashing a style reads all six of its fields."""
         self.kind = bytearray(size)
         self.masks = bytearray(size)
         self.solid = bytearray(size)
@@ -62,7 +65,7 @@ class Canvas:
         self.across = {HORIZONTAL: bytearray(size), VERTICAL: bytearray(size)}
         """Per axis, 1 where a straight stretch along it may not pass: a name, or a line with a part along
         that axis (a shared run, a corner, a junction). Kept as lines and names are added, so a route's
-        shape is tested a stretch at a time in C (``route._cost``) instead of cell by cell."""
+        shape is tested a stretch at a time in C (``route._cheapest``) instead of cell by cell."""
         self.ends = bytearray(size)
         """1 where a line ends beside a name (its arrowhead): no other line may pass there."""
         self._line_cells: list[int] = []
@@ -70,6 +73,8 @@ class Canvas:
         """What is left of the drawing's detour search budget (``route.detour`` spends it)."""
 
     def style_id(self, style: CellStyle) -> int:
+        if style is self._last_style:
+            return self._last_id  # the same style as the call before (a name's, a line and its label)
         found = self._style_index.get(style)
         if found is None:
             # A map uses a few dozen styles at most; past 255 the rest fall back to plain text.
@@ -77,6 +82,7 @@ class Canvas:
             if found:
                 self.style_table.append(style)
                 self._style_index[style] = found
+        self._last_style, self._last_id = style, found
         return found
 
     def set_cell(self, index: int, char: str, style: CellStyle) -> None:
@@ -89,34 +95,39 @@ class Canvas:
             return
         base = y * self.width
         ident = self.style_id(style)
-        for offset, char in enumerate(text):
-            column = x + offset
-            if 0 <= column < self.width:
-                self.chars[base + column] = char
-                self.style_ids[base + column] = ident
-                self.kind[base + column] = kind
+        # The part inside the canvas, a slice at a time rather than a cell at a time.
+        first, last = max(0, -x), min(len(text), self.width - x)
+        if first < last:
+            low, high = base + x + first, base + x + last
+            self.chars[low:high] = text[first:last]
+            self.style_ids[low:high] = bytes((ident,)) * (last - first)
+            self.kind[low:high] = bytes((kind,)) * (last - first)
         if kind == NODE_LABEL:
             low, high = base + max(0, x), base + min(self.width, x + len(text))
             for layer in self.across.values():
                 layer[low:high] = b"\x01" * max(0, high - low)
 
-    def add_line(self, cells: list[tuple[int, int]], style: CellStyle, solid: bool) -> None:
+    def add_line(self, cells: Sequence[tuple[int, int]], style: CellStyle, solid: bool) -> None:
         """Merge one path (cell index, connection mask) into the line layer; later paths win the colour."""
         ident = self.style_id(style)
-        masks, counts, styles = self.masks, self.line_count, self.line_style
+        masks, counts, styles, solid_layer = self.masks, self.line_count, self.line_style, self.solid
         along, down = self.across[HORIZONTAL], self.across[VERTICAL]
+        new_cell = self._line_cells.append
         for index, mask in cells:
-            if not masks[index]:
-                self._line_cells.append(index)
-            masks[index] |= mask
-            if masks[index] & HORIZONTAL:
+            existing = masks[index]
+            if not existing:
+                new_cell(index)
+            merged = existing | mask
+            masks[index] = merged
+            if merged & HORIZONTAL:
                 along[index] = 1
-            if masks[index] & VERTICAL:
+            if merged & VERTICAL:
                 down[index] = 1
             if solid:
-                self.solid[index] = 1
-            if counts[index] < 255:
-                counts[index] += 1
+                solid_layer[index] = 1
+            count = counts[index]
+            if count < 255:
+                counts[index] = count + 1
             styles[index] = ident
         if cells:
             self.ends[cells[0][0]] = self.ends[cells[-1][0]] = 1
@@ -138,20 +149,29 @@ class Canvas:
 
     def finish_lines(self) -> None:
         """Turn masks into box-drawing characters wherever no label covers them."""
+        kind, solid, masks, chars, style_ids, line_style = (self.kind, self.solid, self.masks, self.chars,
+                                                              self.style_ids, self.line_style)
         for index in self._line_cells:
-            if self.kind[index] == EMPTY:
-                table = _SOLID if self.solid[index] else _DASHED
-                self.chars[index] = table.get(self.masks[index], "┼")
-                self.style_ids[index] = self.line_style[index]
+            if kind[index] == EMPTY:
+                table = _SOLID if solid[index] else _DASHED
+                chars[index] = table.get(masks[index], "┼")
+                style_ids[index] = line_style[index]
 
     def rows(self) -> list[list[Run]]:
+        """Each row as runs of one style. The cells are joined into one string once and each run sliced
+        from it (a redraw makes several hundred runs), unless a cell holds other than one character."""
         out: list[list[Run]] = []
-        chars, width, table = self.chars, self.width, self.style_table
+        chars, width, table, ids = self.chars, self.width, self.style_table, self.style_ids
+        text = "".join(chars)
+        if len(text) != len(chars):
+            text = ""
         for y in range(self.height):
             base = y * width
-            line = self.style_ids[base:base + width]
-            out.append([Run("".join(chars[base + m.start():base + m.end()]), table[line[m.start()]])
-                        for m in _RUN.finditer(line)])
+            spans = [match.span() for match in _RUN.finditer(ids, base, base + width)]
+            if text:
+                out.append([Run(text[start:stop], table[ids[start]]) for start, stop in spans])
+            else:
+                out.append([Run("".join(chars[start:stop]), table[ids[start]]) for start, stop in spans])
         return out
 
 

@@ -102,8 +102,12 @@ def drawn_box(canvas: Canvas, rows: int) -> Box | None:
     """The cells of the canvas's first ``rows`` rows that hold anything (a name, a line, a label)."""
     left, right, top, bottom = canvas.width, -1, -1, -1
     chars, width = canvas.chars, canvas.width
-    for y in range(min(rows, canvas.height)):
-        line = "".join(chars[y * width:(y + 1) * width])
+    rows = min(rows, canvas.height)
+    # Joined once and sliced per row, unless a cell holds other than one character.
+    whole = "".join(chars[:rows * width])
+    single = len(whole) == rows * width
+    for y in range(rows):
+        line = whole[y * width:(y + 1) * width] if single else "".join(chars[y * width:(y + 1) * width])
         text = line.strip(" ")
         if text:
             first = len(line) - len(line.lstrip(" "))

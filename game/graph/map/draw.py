@@ -35,6 +35,7 @@ from game.graph.map.style import (
     FOCUS_TEXT_COLOUR,
     PLAIN,
     CellStyle,
+    shared_style,
     sign_colour,
     sign_glyph,
     type_brackets,
@@ -442,12 +443,12 @@ def _ring(view: MapView, positions: Mapping[str, Position]) -> dict[str, Positio
 def _node_style(node: Node, view: MapView) -> CellStyle:
     colour = type_colour(node.type)
     if view.focus is None:
-        return CellStyle(fg=colour, bold=True)
+        return shared_style(colour, bold=True)
     if node.id == view.focus:
         return CellStyle(fg=FOCUS_TEXT_COLOUR, bg=colour, bold=True)
     if node.id in view.hops:
-        return CellStyle(fg=colour, bold=True)
-    return CellStyle(fg=colour, dim=True)
+        return shared_style(colour, bold=True)
+    return shared_style(colour, dim=True)
 
 
 def _draw_names(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed]) -> None:
@@ -474,21 +475,28 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
         key = (edge.source, edge.target) if edge.source < edge.target else (edge.target, edge.source)
         pairs.setdefault(key, []).append(edge)
 
+    core, hops = view.core, view.hops
+
     def importance(item: tuple[tuple[str, str], list[Edge]]) -> tuple[bool, int, float, tuple[str, str]]:
         (a, b), versions = item
-        near = 0 if (view.core & {a, b}) or view.focus in (a, b) else 1 if (a in view.hops and b in view.hops) else 2
-        return yields in (a, b), near, -max(abs(e.strength) for e in versions), (a, b)
+        near = 0 if a in core or b in core or view.focus in (a, b) else 1 if (a in hops and b in hops) else 2
+        strongest = abs(versions[0].strength) if len(versions) == 1 else max(abs(e.strength) for e in versions)
+        return yields in (a, b), near, -strongest, (a, b)
 
     out: list[DrawnEdge] = []
-    routed: list[tuple[DrawnEdge, str, list[Edge], Route, CellStyle]] = []
+    routed: list[tuple[DrawnEdge, str, list[Edge], Route, CellStyle, list[str]]] = []
     for (a, b), versions in sorted(pairs.items(), key=importance):
         current = [e for e in versions if edge_open_at(e, at_turn)]
-        lead = lead_of(current or versions)
-        relations = list(dict.fromkeys(e.relation for e in sorted(current or versions, key=lambda e: -abs(e.strength))))
+        said = current or versions
+        if len(said) == 1:  # most pairs: one relation, its own lead
+            lead, relations = said[0], [said[0].relation]
+        else:
+            lead = lead_of(said)
+            relations = list(dict.fromkeys(e.relation for e in sorted(said, key=lambda e: -abs(e.strength))))
         drawn = DrawnEdge(lead.source, lead.target, "/".join(relations), sign_glyph(lead.strength), [],
-                          core=bool(view.core & {a, b}) or view.focus in (a, b) or view.kind != "everyone")
+                          core=a in core or b in core or view.focus in (a, b) or view.kind != "everyone")
         out.append(drawn)
-        if frozenset((a, b)) in framed and relations == [MEMBERSHIP]:
+        if framed and frozenset((a, b)) in framed and relations == [MEMBERSHIP]:
             drawn.boxed = True
             continue
         if a not in boxes or b not in boxes:
@@ -503,28 +511,28 @@ def _draw_edges(canvas: Canvas, view: MapView, boxes: Mapping[str, Placed], at_t
             refusals -= gives_way
             continue
         near = view.focus is None or (a in view.hops and b in view.hops and min(view.hops[a], view.hops[b]) <= 1)
-        style = CellStyle(fg=sign_colour(lead.strength), dim=not current or not near,
-                          bold=view.focus is not None and view.focus in (a, b))
-        canvas.add_line(list(route.cells), style, bool(current))
-        drawn.cells = [(index % canvas.width, index // canvas.width) for index, _mask in route.cells]
-        routed.append((drawn, a, current or versions, route, style))
+        style = shared_style(sign_colour(lead.strength), dim=not current or not near,
+                             bold=view.focus is not None and view.focus in (a, b))
+        canvas.add_line(route.cells, style, bool(current))
+        drawn.cells = route.coordinates()
+        routed.append((drawn, a, current or versions, route, style, relations))
     canvas.finish_lines()
-    for _drawn, a, versions, route, style in routed:
+    for _drawn, a, versions, route, style, _relations in routed:
         last, first = route.cells[-1][0], route.cells[0][0]
         if any(e.source == a for e in versions) and canvas.kind[last] == EMPTY:
             canvas.set_cell(last, ARROWS[route.into_b], style)
         if any(e.target == a for e in versions) and canvas.kind[first] == EMPTY:
             canvas.set_cell(first, ARROWS[route.into_a], style)
     budget = max(MIN_EDGE_LABELS, canvas.width * canvas.height // CELLS_PER_EDGE_LABEL)
-    for drawn, _a, versions, route, style in routed:
+    for drawn, _a, _versions, route, style, relations in routed:
         # The core's relations are always labelled where they fit; the rest while the budget lasts.
         if drawn.core or budget > 0:
-            drawn.label = label_edge(canvas, route, versions, style)
+            drawn.label = label_edge(canvas, route, relations, drawn.sign, style)
         if drawn.label is not None:
             budget -= 1
         if drawn.label is None or not drawn.label[2].startswith(drawn.sign):
             # No room for the sign on the label: it goes on the line, or the relation is listed.
-            drawn.signed = mark_sign(canvas, route, versions, style)
+            drawn.signed = mark_sign(canvas, route, drawn.sign, style)
     return out
 
 

@@ -10,10 +10,13 @@ what does not fit is counted (``+3 more``), never dropped without a word.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from game.graph.map.listing import KEEP, SEPARATOR, Item, Said, kept, merged, one_relation, wrap_items
+
+Wrap = Callable[[Sequence[Item], int, int], tuple[list[str], list[Item]]]
+"""How a form's items fill rows: ``wrap_items`` or ``flow_items``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +33,7 @@ def fit_list(relations: Sequence[Said], rest: Sequence[Item], width: int, max_ro
     most ``max_rows`` rows of ``width``: the first form that holds everything, else the one that holds
     the most."""
     best: Listing | None = None
-    for items, wrap in ((merged(relations), wrap_items), (merged(relations), flow_items),
-                        (by_source(relations), flow_items), (by_name(relations), flow_items),
-                        (by_name(relations, shortest=True), flow_items)):
+    for items, wrap in _forms(relations):
         every = [*items, *rest]
         rows, shown = wrap(every, width, max_rows)
         found = Listing(rows, shown, len(shown) == len(every))
@@ -42,6 +43,20 @@ def fit_list(relations: Sequence[Said], rest: Sequence[Item], width: int, max_ro
             best = found
     assert best is not None
     return best
+
+
+def _forms(relations: Sequence[Said]) -> Iterator[tuple[list[Item], Wrap]]:
+    """The list's forms in the order ``fit_list`` tries them, each worked out only once the one before
+    did not hold everything (most lists fit the first), and what two forms share worked out once: the
+    merged items, and the names ``by_name`` heads its items with before ``shortest`` moves some."""
+    together = merged(relations)
+    yield together, wrap_items
+    yield together, flow_items
+    yield by_source(relations), flow_items
+    hubs = _hubs(relations)
+    yield _by_hub(relations, hubs), flow_items
+    _shorten(relations, hubs)
+    yield _by_hub(relations, hubs), flow_items
 
 
 def _held(listing: Listing) -> int:
@@ -74,6 +89,14 @@ def by_name(relations: Sequence[Said], shortest: bool = False) -> list[Item]:
     move to the item of their other end while that makes the list shorter (a long listed name in two
     relations heads its own item rather than be written twice). Items keep the order of their first
     relation."""
+    hubs = _hubs(relations)
+    if shortest:
+        _shorten(relations, hubs)
+    return _by_hub(relations, hubs)
+
+
+def _hubs(relations: Sequence[Said]) -> list[str]:
+    """The name that heads each relation's item (see ``by_name``)."""
     hubs: list[str] = [""] * len(relations)
     left = list(range(len(relations)))
     while left:
@@ -86,8 +109,11 @@ def by_name(relations: Sequence[Said], shortest: bool = False) -> list[Item]:
             if hub in (relations[number].source, relations[number].target):
                 hubs[number] = hub
         left = [number for number in left if not hubs[number]]
-    if shortest:
-        _shorten(relations, hubs)
+    return hubs
+
+
+def _by_hub(relations: Sequence[Said], hubs: Sequence[str]) -> list[Item]:
+    """The relations as items, one per name in ``hubs`` (the name heading each relation's item)."""
     groups: dict[str, list[Said]] = {}
     for number in sorted(range(len(relations)), key=lambda number: hubs.index(hubs[number])):
         groups.setdefault(hubs[number], []).append(relations[number])

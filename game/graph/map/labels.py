@@ -3,11 +3,11 @@ glyph on a cell of its own, each kept clear of names, other labels and other lin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from game.graph.map.canvas import EDGE_LABEL, EMPTY, Canvas
 from game.graph.map.route import ARROWS, Route
-from game.graph.map.style import CellStyle, sign_glyph
+from game.graph.map.style import CellStyle, shared_style
 from game.graph.models import Edge
 
 
@@ -16,8 +16,8 @@ def lead_of(versions: Sequence[Edge]) -> Edge:
     return max(versions, key=lambda e: (abs(e.strength), e.valid_at))
 
 
-def mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: CellStyle) -> bool:
-    """An unlabelled line still shows its sign: the glyph on the cell nearest its middle that is this
+def mark_sign(canvas: Canvas, route: Route, glyph: str, style: CellStyle) -> bool:
+    """An unlabelled line still shows its sign (``glyph``): on the cell nearest its middle that is this
     line's alone (not a crossing, a corner shared with another line, an arrow or a name). An end without
     an arrowhead counts too, so a line only two cells long (one end an arrow) still shows its sign."""
     inner = [index for index, _mask in route.cells[1:-1]]
@@ -27,82 +27,148 @@ def mark_sign(canvas: Canvas, route: Route, versions: Sequence[Edge], style: Cel
     for index in [index for _distance, index in sorted((abs(order - middle), index)
                                                          for order, index in enumerate(inner))] + ends:
         if canvas.kind[index] == EMPTY and canvas.line_count[index] == 1:
-            canvas.set_cell(index, sign_glyph(lead_of(versions).strength), CellStyle(fg=style.fg, dim=style.dim,
-                                                                                  bold=True))
+            canvas.set_cell(index, glyph, shared_style(style.fg, style.dim, bold=True))
             canvas.kind[index] = EDGE_LABEL
             return True
     return False  # no cell of its own to spare (a one-cell line is all arrowhead): the list says it
 
 
-def label_edge(canvas: Canvas, route: Route, versions: Sequence[Edge],
-                style: CellStyle) -> tuple[int, int, str] | None:
-    """Write the relation name, after its sign (``+TRUSTS``), along the route's longest straight stretch,
-    if it fits without covering another line or name; where only the bare name fits, that. Returns the
-    label written, or None when the line is left unlabelled."""
-    relations: list[str] = []
-    for edge in sorted(versions, key=lambda e: -abs(e.strength)):
-        if edge.relation not in relations:
-            relations.append(edge.relation)
-    glyph = sign_glyph(lead_of(versions).strength)
+def label_edge(canvas: Canvas, route: Route, relations: Sequence[str], glyph: str,
+               style: CellStyle) -> tuple[int, int, str] | None:
+    """Write the relation names (``relations``, strongest first, each once), after the sign (``glyph``:
+    ``+TRUSTS``), along the route's longest straight stretch, if it fits without covering another line or
+    name; where only the bare name fits, that. Returns the label written, or None when the line is left
+    unlabelled. The caller has the names and the sign already (the line's entry says them)."""
     names = ["/".join(relations)] + ([relations[0]] if len(relations) > 1 else [])
     texts = [glyph + name for name in names] + names
     segments = sorted(route.segments(), key=lambda s: -(abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])))
-    own = {index for index, _ in route.cells}
-    ends = {route.cells[0][0], route.cells[-1][0]}
-    spots: dict[int, list[list[tuple[int, int, bool]]]] = {}
-    beside: set[int] = set()
+    own: set[int] | None = None  # the line's own cells, once a spot on it meets a line
+    first, last = route.cells[0][0], route.cells[-1][0]
+    width, height, kind, counts = canvas.width, canvas.height, canvas.kind, canvas.line_count
     for text in texts:
         length = len(text)
-        if length not in spots:  # the sign-less names may share a length with a signed one
-            spots[length] = [_label_spots(p, q, length) for p, q in segments]
         # On the line first (it reads as part of it), then beside it; beside, it covers no line at all.
+        # The spots beside are only worked out once none on the line fits: most labels fit on it.
         for on_line in (True, False):
-            for stretch in spots[length]:
-                for x, y, across in stretch:
-                    if across == on_line and _label_fits(canvas, x, y, length, own if across else beside, ends):
-                        canvas.write(x, y, text, CellStyle(fg=style.fg, dim=style.dim), EDGE_LABEL)
-                        return x, y, text
+            for p, q in segments:
+                if not on_line and p[1] == q[1] and p[0] != q[0]:
+                    spot = _beside_row(canvas, p, q, length)
+                    if spot is not None:
+                        canvas.write(*spot, text, shared_style(style.fg, style.dim), EDGE_LABEL)
+                        return *spot, text
+                    continue
+                for x, y in (_spots_on(p, q, length) if on_line else _spots_beside(p, q, length)):
+                    # The label and a cell either side cover no name, no other label, no line's end and no
+                    # other edge's line (written out here: a drawing tries about a thousand spots).
+                    if x < 1 or x + length >= width or not 0 <= y < height:
+                        continue
+                    low = y * width + x - 1
+                    high = low + length + 2
+                    if kind.count(EMPTY, low, high) != high - low or low <= first < high or low <= last < high:
+                        continue  # a name or a label there, or a line's end
+                    lines = counts[low:high]
+                    free = lines.count(0)
+                    # No line at all (the common case, read in C); else, on its line, only its own cells.
+                    if free != high - low:
+                        if not on_line or free + lines.count(1) != high - low:
+                            continue
+                        if own is None:
+                            own = {index for index, _ in route.cells}
+                        if not _only_own(lines, low, own):
+                            continue
+                    canvas.write(x, y, text, shared_style(style.fg, style.dim), EDGE_LABEL)
+                    return x, y, text
     return None
 
 
-def _label_spots(p: tuple[int, int], q: tuple[int, int], length: int) -> list[tuple[int, int, bool]]:
-    """Where a label may go on one straight stretch, nearest its middle first, each with whether it sits
-    on the line: inside a horizontal one (with line on both sides) or across a vertical one; else just
-    above or below a horizontal one, or beside a vertical one."""
+def _beside_row(canvas: Canvas, p: tuple[int, int], q: tuple[int, int], length: int) -> tuple[int, int] | None:
+    """The first spot ``_spots_beside`` gives for a horizontal stretch where a label fits (see
+    ``label_edge``), found without trying each in turn. Beside a line, a label and a cell either side may
+    cover nothing at all (not even its own line, so no line's end either): in each of the rows above and
+    below, the nearest start on either side of the middle where that many cells are free is a search in C;
+    of those, the spot the spots would reach first (the nearer the middle, then the left one, then the row
+    above)."""
+    width, height, kind, counts = canvas.width, canvas.height, canvas.kind, canvas.line_count
+    low, high = min(p[0], q[0]), max(p[0], q[0])
+    half = length // 2
+    middle = (low + high) // 2 - half
+    first, last = max(1, low - half), min(width - length - 1, high - half)  # the starts on the canvas
+    if first > last:
+        return None
+    free = bytes(length + 2)
+    centre = min(max(middle, first), last) - first
+    found: list[tuple[int, int, int]] = []
+    for side, row in enumerate((p[1] - 1, p[1] + 1)):
+        if not 0 <= row < height:
+            continue
+        # The cells any start covers, from the one before the first start's label: a start x is free
+        # when the length + 2 cells from x - first are.
+        start, stop = row * width + first - 1, row * width + last + length + 1
+        taken = (int.from_bytes(kind[start:stop], "big")
+                 | int.from_bytes(counts[start:stop], "big")).to_bytes(stop - start, "big")
+        for at in (taken.rfind(free, 0, centre + length + 2), taken.find(free, centre)):
+            if at != -1:
+                x = first + at
+                found.append((abs(x - middle), x, side))
+    if not found:
+        return None
+    _distance, x, side = min(found)
+    return x, p[1] - 1 + 2 * side
+
+
+def _only_own(lines: bytearray, low: int, own: set[int]) -> bool:
+    """Whether every cell with a line, in a label's cells from ``low`` (``lines``, at most one line each),
+    is one of the labelled line's own: the cells with one are found in C, one by one."""
+    found = lines.find(1)
+    while found != -1:
+        if low + found not in own:
+            return False
+        found = lines.find(1, found + 1)
+    return True
+
+
+def _outwards(middle: int, low: int, high: int) -> Iterator[int]:
+    """``low`` to ``high`` (``middle`` among them) nearest ``middle`` first, the lower first on a tie: the
+    order a sort by distance from the middle gives, without sorting a stretch's worth of spots."""
+    yield middle
+    for distance in range(1, max(middle - low, high - middle) + 1):
+        if middle - distance >= low:
+            yield middle - distance
+        if middle + distance <= high:
+            yield middle + distance
+
+
+def _spots_on(p: tuple[int, int], q: tuple[int, int], length: int) -> Iterator[tuple[int, int]]:
+    """Where a label may sit on one straight stretch, nearest its middle first: inside a horizontal one
+    (with line on both sides) or across a vertical one."""
     if p[1] == q[1] and p[0] != q[0]:
         low, high = min(p[0], q[0]), max(p[0], q[0])
-        inside = [(low + (high - low + 1 - length) // 2, p[1], True)] if high - low + 1 >= length + 2 else []
-        # Else just above or below the stretch, its middle over the line's (nearest the middle first).
-        middle = (low + high) // 2
-        starts = sorted(range(low - length // 2, high - length // 2 + 1), key=lambda x: abs(x + length // 2 - middle))
-        return inside + [(x, p[1] + side, False) for x in starts for side in (-1, 1)]
+        if high - low + 1 >= length + 2:
+            yield low + (high - low + 1 - length) // 2, p[1]
+        return
     if p[0] != q[0]:
-        return []
+        return
     low, high = min(p[1], q[1]), max(p[1], q[1])
-    middle = (low + high) // 2
+    if high - low >= 2:
+        column = p[0] - length // 2
+        for row in _outwards((low + high) // 2, low + 1, high - 1):
+            yield column, row
+
+
+def _spots_beside(p: tuple[int, int], q: tuple[int, int], length: int) -> Iterator[tuple[int, int]]:
+    """Where a label may sit beside one straight stretch, nearest its middle first: just above or below a
+    horizontal one, its middle over the line's, or beside a vertical one."""
+    if p[1] == q[1] and p[0] != q[0]:
+        low, high = min(p[0], q[0]), max(p[0], q[0])
+        half = length // 2
+        for x in _outwards((low + high) // 2 - half, low - half, high - half):
+            yield x, p[1] - 1
+            yield x, p[1] + 1
+        return
+    if p[0] != q[0]:
+        return
+    low, high = min(p[1], q[1]), max(p[1], q[1])
     column = p[0]
-    across = sorted(range(low + 1, high), key=lambda row: (abs(row - middle), row))
-    beside = sorted(range(low, high + 1), key=lambda row: (abs(row - middle), row))
-    return ([(column - length // 2, row, True) for row in across]
-            + [(x, row, False) for row in beside for x in (column + 2, column - length - 1)])
-
-
-def _label_fits(canvas: Canvas, x: int, y: int, length: int, own: set[int], ends: set[int]) -> bool:
-    """The label and a cell either side cover no name, no other label and no other edge's line."""
-    if x < 1 or x + length >= canvas.width or not 0 <= y < canvas.height:
-        return False
-    base = y * canvas.width
-    low, high = base + x - 1, base + x + length + 1
-    if canvas.kind.count(EMPTY, low, high) != high - low:
-        return False  # a name or a label there
-    for end in ends:
-        if low <= end < high:
-            return False  # a line's end
-    if canvas.line_count.count(0, low, high) == high - low:
-        return True  # no line at all: the common case, read in C
-    for index in range(low, high):
-        if canvas.kind[index] != EMPTY or index in ends:
-            return False
-        if canvas.line_count[index] > (1 if index in own else 0):
-            return False
-    return True
+    for row in _outwards((low + high) // 2, low, high):
+        yield column + 2, row
+        yield column - length - 1, row

@@ -7,6 +7,7 @@ the TUI turns them into its own styles and the CLI into ANSI escapes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from game.graph.models import NodeType
 from game.graph.render import NEGATIVE_BELOW, POSITIVE_ABOVE
@@ -73,6 +74,13 @@ def type_colour(node_type: NodeType) -> str:
 
 def type_brackets(node_type: NodeType) -> tuple[str, str]:
     return BRACKETS.get(node_type, OTHER_BRACKETS)
+
+
+@lru_cache(maxsize=256)
+def shared_style(fg: str | None, dim: bool = False, bold: bool = False) -> CellStyle:
+    """The style of a line, a label or a sign, made once per look: styles are immutable values, a drawing
+    asks for a few hundred of them and making a frozen one costs several times looking it up."""
+    return CellStyle(fg=fg, dim=dim, bold=bold)
 
 
 def sign_glyph(strength: float) -> str:
