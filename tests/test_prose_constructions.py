@@ -144,3 +144,44 @@ def test_a_master_owned_is_served_and_service_denied_or_ended_is_nothing() -> No
                  "Would Dick Hale enter the service of Mr. Ashby?", "Dick Hale, once Mr. Ashby's servant, was rich.",
                  "Dick Hale, Mr. Ashby's late servant, was buried today."):
         assert _relations(text) == set(), text
+
+
+def test_a_master_speaking_of_my_servant_employs_them() -> None:
+    # The said-tag gives the speaker, and "my servant" is a post the speaker holds: kept, not a claim dropped.
+    for text in ("“Jean Morel, my new servant, will carry the bags,” said Mr. Tallis.",
+                 "“This is my servant, Jean Morel,” said Mr. Tallis.",
+                 "“My servant Jean Morel will see to it,” said Mr. Tallis.",
+                 "Mr. Tallis looked at Jean Morel. “You are my new servant,” said Mr. Tallis."):
+        assert _related(text, "Jean Morel", "SERVES", "Mr. Tallis"), text
+    # How another feels about the speaker stays a claim; a denied post, or a line nobody is named saying, is nothing.
+    for text in ("“Jean Morel trusts me,” said Mr. Tallis.", "“Jean Morel is not my servant,” said Mr. Tallis.",
+                 "“Jean Morel, my new servant, is here,” he said.", "“Jean Morel, my new servant, is here.”"):
+        assert _relations(text) == set(), text
+
+
+def test_children_a_parent_had_or_begat_named_in_a_list_are_each_their_child() -> None:
+    text = "Mr. Hale had two daughters, Clara and Maud."
+    assert _related(text, "Mr. Hale", "KIN_OF", "Clara") and _related(text, "Mr. Hale", "KIN_OF", "Maud")
+    text = "Jesse begat three sons, Eliab, Abinadab and Shammah."
+    assert all(_related(text, "Jesse", "KIN_OF", son) for son in ("Eliab", "Abinadab", "Shammah"))
+    assert _related("Mrs. Hale had three children, Tom, Ann, and Will, who lived with her.", "Mrs. Hale", "KIN_OF", "Will")
+    assert _related("Mr. Hale had a son named Tobias.", "Mr. Hale", "KIN_OF", "Tobias")
+    # Friends are no children, a denied family none, and a name with a verb of its own is no list.
+    for text in ("Mr. Hale had two friends, Clara and Maud.", "Mr. Hale never had two daughters, Clara and Maud.",
+                 "Mr. Hale had two sons, Tom said, and both were idle."):
+        assert not {r for r in _relations(text) if r[1] == "KIN_OF"}, text
+
+
+def test_a_role_said_of_a_name_with_his_or_her_is_the_one_person_it_can_be() -> None:
+    assert _related("Mary Lennox sat in the garden. Colin was her cousin.", "Colin", "KIN_OF", "Mary Lennox")
+    assert _related("Mr. Craven came in. Colin was his son.", "Colin", "KIN_OF", "Mr. Craven")
+    assert _related("Mary Lennox met Colin, who was her cousin.", "Colin", "KIN_OF", "Mary Lennox")
+    assert _related("Mary Lennox sat down, and Colin, who was her cousin, came in.", "Colin", "KIN_OF", "Mary Lennox")
+    # "Mr." is no "her": the one woman named before is.
+    assert _related("Mr. Craven and Mary Lennox sat down. Colin was her cousin.", "Colin", "KIN_OF", "Mary Lennox")
+    assert _related("Sara Crewe sat by the fire. Becky was her maid.", "Becky", "SERVES", "Sara Crewe")
+    # Two women who could own "her", a denial, or another's cousin: nothing of Colin's kin.
+    for text in ("Mary Lennox smiled at Ann Price. Colin was her cousin.",
+                 "Mary Lennox sat in the garden. Colin was not her cousin.",
+                 "Mary Lennox sat in the garden. Colin was her cousin's friend."):
+        assert not {r for r in _relations(text) if r[1] == "KIN_OF"}, text

@@ -20,6 +20,7 @@ from game.graph.fast_extract.patterns import (
     CHINESE,
     ENGLISH,
     ROLE_NOUNS,
+    SERVANT,
     SLOT,
     Pattern,
     Shape,
@@ -64,12 +65,19 @@ _UNTRUSTED = re.compile(r"\s+(?:not|never)\s+(?:(?:a|an|one)\s+(?:[a-z]+\s+)?)?t
 # "not her brother Tom": a noun phrase is guarded by the word just before it as well as by its own words.
 _NEGATED_BEFORE = re.compile(r"(?:\b(?:not|no|nor|never|neither)|n't)\s+(?:(?:even|only|just)\s+)?$")
 _APPOSED = re.compile(r"\s*(?:,|;|\.|$)")
+# What may follow a role said of a name before it ("Colin was her cousin, and ..."), and the copula between.
+_ROLE_ENDS = re.compile(r"\s*(?:,|;|\.|!|$|\s(?:and|but|who|whom)\b)")
+_COPULA = re.compile(r"(?:,\s+who)?\s+(?:is|was|had\s+been|has\s+been|became)\s+")
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 # "Basil was a little boy ..., and Mary hated him": an object pronoun is someone other than the one doing,
 # so of those named before it the last (its verb's subject) is passed over. Only one that ends its phrase
 # ("loved her, and"): "her sister Eliza" is a possessive, and "took unto him two wives" a phrase of its own.
 _OBJECT = re.compile(r"\b(?:him|her)(?=\s*(?:$|[,.;:!?—-]|(?:and|but|or|again|too|very|so|dearly|deeply|truly)\b))")
 _SUBJECT_OF: dict[str, str] = {"him": "he", "her": "she"}
+# "“Jean, my new servant, will carry the bags,” said Mr. Tallis": a master naming their servant states a post
+# they hold, not another's feeling about them, so it is kept as the speaker's employing (when a said-tag names
+# the speaker: a line turn-taking gave may be the servant's own "you are in my service" turned round).
+_MY_SERVANT = re.compile(rf"\bmy\s+{ADJ}(?:{SERVANT})\b|\bin\s+my\s+(?:service|employ|employment|pay)\b")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
 _LEFT_WORDS = frozenset({
@@ -170,7 +178,8 @@ class FastExtractor:
                 subject, clause = _carry_subject(subject, clause)
                 self._read_clause(clause, slots, told, result, seen)
             if unit.speaker:
-                self._claims_dropped(result, kept, unit.speaker)
+                employs = unit.sure and bool(_MY_SERVANT.search(normalize_name(unit.evidence)))
+                self._claims_dropped(result, kept, unit.speaker, employs)
         for source, target, evidence in reading.kin:
             # "“There's a cyclone coming, Em,” he called to his wife": the one spoken to is kin.
             self._emit(_SAID_TO_KIN, source, target, False, False, Sentence(evidence, False), result, seen)
@@ -182,10 +191,13 @@ class FastExtractor:
         result.unknown_names = list(unknown.values())
         return result
 
-    def _claims_dropped(self, result: Extraction, kept: tuple[int, int], speaker: str) -> None:
+    def _claims_dropped(self, result: Extraction, kept: tuple[int, int], speaker: str, employs: bool = False) -> None:
         """A speaker states their own bonds ("my friend", "I am to marry"), not how others feel about
-        them: "Tomas trusts me," said Mira is Mira's claim, and claims are not kept."""
+        them: "Tomas trusts me," said Mira is Mira's claim, and claims are not kept. A line naming "my
+        servant" (``employs``) states the speaker's own post as a master: its service is kept."""
         def claim(target: str, relation: str) -> bool:
+            if employs and relation == "SERVES":
+                return False
             return target == speaker and not self.vocabulary.is_symmetric(relation)
 
         result.triples[kept[0]:] = [t for t in result.triples[kept[0]:] if not claim(t.target, t.relation)]
@@ -265,10 +277,14 @@ class FastExtractor:
                 continue
             beside = next((slot.entity for s, _, slot in spans
                            if match.end("role") <= s <= match.end() and slot.entity is not None), None)
-            if beside is None and _APPOSED.match(norm, match.end("role")):
+            if beside is None and match.group("gap") and _APPOSED.match(norm, match.end("role")):
                 # "Maud Hawley, his cousin, was eighteen": the role set after the name it describes
                 beside = next((slot.entity for s, e, slot in spans if slot.entity is not None
                                and re.fullmatch(r",\s*", norm[e:match.start()])), None)
+            if beside is None and _ROLE_ENDS.match(norm, match.end("role")):
+                # "Colin was her cousin", "Colin, who was her cousin,": the role said of the name before it
+                beside = next((slot.entity for s, e, slot in spans if slot.entity is not None
+                               and _COPULA.fullmatch(norm[e:match.start()])), None)
             if beside is None:
                 continue
             before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None

@@ -135,9 +135,11 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
         rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}\s+(?:of|to)\s+{owner}(?!')",  # Bram, captain of the Watch
     ]
     # The first two are noun phrases, true wherever they stand ("Mira trusts Tomas's sister Elin"); the
-    # others are clauses, whose subject must start where a subject can.
-    return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target, anywhere=number < 2,
-                    phrase=number < 2)
+    # others are clauses, whose subject must start where a subject can, but for a relative clause set
+    # beside a name, which describes it wherever it stands ("Mira met Colin, who was Tomas's cousin").
+    bodies.append(rf"{person},\s+who\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b")
+    return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target,
+                    anywhere=number < 2 or number == 4, phrase=number < 2 or number == 4)
             for number, body in enumerate(bodies)]
 
 

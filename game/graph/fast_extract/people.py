@@ -331,6 +331,10 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if re.search(r"\b(?:named|called|christened)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
             or re.search(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$", head):
         entry.evidence["named"] += 1  # "was called Hansel and the girl Gretel", "the name of the other Zillah"
+    if re.search(rf"\b(?:had|has|have|begat|begot|bare|bore|left|raised)\s+(?:a|an|one|two|three|four|five|six|seven|"
+                 rf"eight|nine|ten|eleven|twelve|several|many)\s+(?:[a-z]+\s+)?(?:sons?|daughters?|children|child|boys?|"
+                 rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{_CAP},?\s+)*(?:and\s+)?$", before):
+        entry.evidence["described"] += 1  # "had two daughters, Clara and Maud": each of the list is a child
     if re.match(r",\s+(?:the|a|an)\s+[^,.;:!?]{1,40},\s+who\b", tail):
         entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):

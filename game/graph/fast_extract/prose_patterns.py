@@ -16,6 +16,8 @@ import re
 from game.graph.fast_extract.patterns import ADJ, ADV, BE, KIN, OBJ, SERVANT, SLOT, SUBJ, Pattern, Shape
 
 _LIST = rf"{SLOT}(?:(?:,\s*(?:the\s+)?{SLOT})*,?\s+and\s+(?:the\s+)?{SLOT})?"
+_COUNT = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|many"
+_CHILDREN = r"sons?|daughters?|children|child|boys?|girls?"
 _PLAIN_KIN = ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband", "cousin", "aunt",
               "uncle", "niece", "nephew", "sisters", "brothers", "sons", "daughters")
 # "the sister of Tubalcain was Naamah": patterns start at a name, so the kin noun before it is looked
@@ -95,6 +97,14 @@ PROSE: tuple[Pattern, ...] = (
     # Irad begat Mehujael; Adah bare Jabal; Noah begat Shem, Ham, and Japheth
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:begat|begot|begets|beget|bare|fathered|mothered|gave\s+"
                                         rf"birth\s+to|was\s+the\s+father\s+of|was\s+the\s+mother\s+of)\s+{OBJ}"), 0.65),
+    # Mr. Hale had two daughters, Clara and Maud; Jesse begat three sons, Eliab, Abinadab and Shammah: a
+    # number of children, then their names, is each of them the subject's child (a name after a verb of its
+    # own is no list: "had two sons, Tom said" stops at Tom)
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:had|has|have|begat|begot|bare|bore|left|raised)\s+"
+                                        rf"(?:{_COUNT})\s+{ADJ}(?:{_CHILDREN})(?:,|\s+named|\s+called)\s+"
+                                        rf"(?:namely\s+)?(?P<y>{_LIST})(?!['’])"
+                                        rf"(?=\s*(?:$|[.;:!]|,\s+(?:who|whom|whose|both|all|the|a|an|and)\b|\s+(?:who|both|all)\b))"),
+            0.6),
     # Adam begat a son ..., and called his name Seth; she bare a son, and called his name Seth
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:begat|bare|had|bore)\s+(?:a|another)\s+(?:son|daughter|child)"
                                         rf"[^⟨]{{0,80}}?\b(?:called|named)\s+(?:his|her)\s+name\s+{OBJ}"), 0.6),

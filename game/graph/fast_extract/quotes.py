@@ -454,6 +454,8 @@ class Unit:
     """The name of the person saying it, when it is a quoted line of someone known."""
     quoted: bool = False
     """Whether it is a quoted line (whoever says it): its "he" and "her" are not the narration's."""
+    sure: bool = False
+    """Whether its speaker was named by a said-tag (not guessed from turn-taking)."""
 
 
 @dataclass
@@ -498,7 +500,7 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
             for number, sentence in enumerate(ours):
                 words = theirs[number].text if len(theirs) == len(ours) else line.body
                 plain = Sentence(_ASIDE.sub("", sentence.text), sentence.question)
-                reading.units.append(Unit(plain, f"{who}: “{words}”" if who else words, who, True))
+                reading.units.append(Unit(plain, f"{who}: “{words}”" if who else words, who, True, line.sure))
             if line.said_to_kin and line.speaker is not None and line.addressee is not None \
                     and not is_voice(line.speaker) and not is_voice(line.addressee):
                 reading.kin.append((line.speaker, line.addressee, paragraph))
