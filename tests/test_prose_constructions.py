@@ -185,3 +185,30 @@ def test_a_role_said_of_a_name_with_his_or_her_is_the_one_person_it_can_be() -> 
                  "Mary Lennox sat in the garden. Colin was not her cousin.",
                  "Mary Lennox sat in the garden. Colin was her cousin's friend."):
         assert not {r for r in _relations(text) if r[1] == "KIN_OF"}, text
+
+
+def test_a_name_owning_something_after_a_role_is_still_the_role() -> None:
+    text = "Mrs. Pike went to London when her sister Maria's daughter was married."
+    assert _related(text, "Maria", "KIN_OF", "Mrs. Pike")
+    # After a comma, a name owning something may be another's apposition: not the cousin.
+    assert not {r for r in _relations("Tom Price's cousin, Will Barker's friend, came in.") if r[1] == "KIN_OF"}
+
+
+def test_the_one_turned_to_before_a_quote_is_spoken_to_and_answers_next() -> None:
+    text = "Tom Price turned to Will Barker and said, “Your sister Ann Barker is here.”"
+    assert _related(text, "Ann Barker", "KIN_OF", "Will Barker")
+    assert _related("Tom Price turned to Will Barker and said, “My sister Ann Barker is here.”", "Ann Barker",
+                    "KIN_OF", "Tom Price")
+    # "He" who turned is not the one turned to; the line goes to someone unknown, and its answer is Will's.
+    text = "He turned to Will Barker and said, “Where is Ann Barker?”\n\n“My sister Ann Barker is at home.”"
+    assert _relations(text) == {("Ann Barker", "KIN_OF", "Will Barker")}
+
+
+def test_a_pronoun_tag_in_a_paragraph_of_several_is_the_one_who_opened_the_sentence_before() -> None:
+    text = ("“Are you the new maid?” Mary Lennox asked, looking up. Martha Sowerby began to sweep the hearth. "
+            "“I’m Mr Hale’s servant,” she said stoutly.")
+    assert _relations(text) == {("Martha Sowerby", "SERVES", "Mr Hale")}
+    # A title of the other sex is no "she": the line stays with whoever spoke before.
+    text = ("“Are you the new maid?” Mary Lennox asked, looking up. Mr. Dick Price began to sweep the hearth. "
+            "“I’m Mr Hale’s servant,” she said stoutly.")
+    assert ("Mr. Dick Price", "SERVES", "Mr Hale") not in _relations(text)

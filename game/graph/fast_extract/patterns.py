@@ -129,7 +129,9 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
     owner = rf"{_THE}(?P<{y}>{SLOT})"
     noun = rf"(?!(?:[a-z]+\s+)?former\b){ADJ}(?:{nouns})"  # "his former servant" serves no longer
     bodies = [
-        rf"{owner}'s?\s+{noun},?\s+{person}(?!')",  # Tomas's sister Elin
+        # Tomas's sister Elin; "her sister Maria's daughter" is still Maria, but after a comma a name owning
+        # something may be another's apposition ("Tom's cousin, Will's friend, came in")
+        rf"{owner}'s?\s+{noun}(?P<comma>,)?\s+{person}(?(comma)(?!'))",
         rf"{person},\s+{owner}'s?\s+{noun}\b",  # Elin, Tomas's sister
         rf"{person}\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b",  # Elin is Tomas's sister
         rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}\s+(?:of|to)\s+{owner}(?!')",  # Bram, captain of the Watch

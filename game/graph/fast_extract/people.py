@@ -203,7 +203,9 @@ def candidates(text: str) -> Found:
                 entry.evidence["kin name"] += 1
                 continue
             # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
-            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0])) and tokens[0] != "the"
+            # "I’m Mr Medlock’s servant": a contraction before a name is no part of it.
+            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0]) or _NOT_A_WORD.fullmatch(tokens[0]))
+                               and tokens[0] != "the"
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
                               or (tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL))):
                 cut = re.match(r"\S+\s*", raw)
@@ -316,7 +318,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         # "Colin was Mr. Craven's son", "Tom Cole and Will Barker were friends", "Jem is my brother", "Toad was a
         # great friend of the Rat"
         entry.evidence["described"] += 1
-    looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|"
+    looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|turned|"
                           r"talked|whispered|bowed|listened|winked|beckoned)\s+(?:up\s+|down\s+|back\s+)?(?:at|to)\s+$", head)
     if looked_at:
         entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
