@@ -212,3 +212,43 @@ def test_a_pronoun_tag_in_a_paragraph_of_several_is_the_one_who_opened_the_sente
     text = ("“Are you the new maid?” Mary Lennox asked, looking up. Mr. Dick Price began to sweep the hearth. "
             "“I’m Mr Hale’s servant,” she said stoutly.")
     assert ("Mr. Dick Price", "SERVES", "Mr Hale") not in _relations(text)
+
+
+def test_our_in_a_quoted_line_is_its_speakers() -> None:
+    text = "Mary Lennox looked at Basil Reed. “Our sister Mabel Reed was sent to England,” said Basil Reed."
+    assert _relations(text) == {("Mabel Reed", "KIN_OF", "Basil Reed")}
+    assert _relations("“Our sister Mabel Reed is away,” he said.") == set()
+
+
+def test_a_role_whose_holders_name_is_given_after_it() -> None:
+    text = ("The boy was sent to the woman Mr. Hale had hired. The woman was his housekeeper at Thornfield Hall, "
+            "and her name was Mrs. Pike.")
+    assert _relations(text) == {("Mrs. Pike", "SERVES", "Mr. Hale")}
+    text = ("Mary Lennox looked at Basil Reed. “You are going to your uncle,” said Basil Reed. “His name is Mr. "
+            "Archibald Craven.”")
+    assert _related(text, "Mr. Archibald Craven", "KIN_OF", "Mary Lennox")
+    # "his" is not the name of an aunt, nor "her" of a valet: someone else is named.
+    assert _relations(text.replace("your uncle", "your aunt")) == set()
+    assert not _relations("The boy was sent to Mr. Hale. The man was his valet, and her name was Ann Price.")
+
+
+def test_a_bond_said_to_stand_between_two_people() -> None:
+    assert _related("A friendship had long existed between Tom Cole and Will Barker.", "Tom Cole", "ALLY_OF",
+                    "Will Barker")
+    assert _related("Something that might be called friendship existed between Tom Cole and Will Barker.",
+                    "Tom Cole", "ALLY_OF", "Will Barker")
+    assert _related("The old feud between Tom Cole and Will Barker went on.", "Tom Cole", "ENEMY_OF", "Will Barker")
+    for text in ("There was no friendship between Tom Cole and Will Barker.",
+                 "The friendship between Tom Cole and Will Barker ended in May.",
+                 "If a friendship existed between Tom Cole and Will Barker, nobody knew.",
+                 "There might be a friendship between Tom Cole and Will Barker."):
+        assert _relations(text) == set(), text
+
+
+def test_calling_the_one_spoken_to_by_a_kin_title_makes_them_kin() -> None:
+    assert _related("“It is late, Aunt Polly,” said Tom Sawyer.", "Tom Sawyer", "KIN_OF", "Aunt Polly")
+    # "Uncle George" is a person, though "George" may end a place's name.
+    text = "“Americans are the fashion, Uncle George,” said Harry Wotton."
+    assert _related(text, "Harry Wotton", "KIN_OF", "Uncle George")
+    # Speaking of her is no call.
+    assert _relations("Tom Sawyer looked at Aunt Polly. “I went to see Aunt Polly,” said Tom Sawyer.") == set()

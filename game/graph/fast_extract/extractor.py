@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
+from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
 from game.graph.fast_extract.patterns import (
     ADJ,
     CHINESE,
@@ -27,7 +28,7 @@ from game.graph.fast_extract.patterns import (
     vocabulary_patterns,
 )
 from game.graph.fast_extract.possessives import POSSESSIVE, ended, owner_of
-from game.graph.fast_extract.prose_patterns import PROSE, named_pairs, the_two, titled_kin
+from game.graph.fast_extract.prose_patterns import PROSE, bonds_between, named_pairs, the_two, titled_kin
 from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
@@ -133,6 +134,7 @@ class FastExtractor:
         unknown: dict[str, str] = {}
         context = _Context()
         previous = ""
+        previous_slots: list[Slot] = []
         last_named: list[Entity] = []
         strangers: list[str] = []
         # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
@@ -171,12 +173,24 @@ class FastExtractor:
                 # (and no other name in it that might be a third person)
                 said = _NAMED_KIN if pair == "KIN_OF" else Pattern("prose", pair, _NEVER, 0.55)
                 self._emit(said, just_before[0], just_before[1], False, False, told, result, seen)
-            previous = template
+            template = name_given(template)
+            given = named_next(previous, template)
+            if given is not None:
+                # "... going to your uncle. His name is Mr. Archibald Craven.": the role and its name as one phrase
+                owner, role, holder = given
+                self._read_clause(f"⟨0⟩'s {role} ⟨1⟩", [previous_slots[int(owner.strip("⟨⟩"))],
+                                                        slots[int(holder.strip("⟨⟩"))]], told, result, seen)
+            previous, previous_slots = template, slots
             subject = ""
             for start, end in split_clauses(template):
                 clause = template[start:end]
                 subject, clause = _carry_subject(subject, clause)
                 self._read_clause(clause, slots, told, result, seen)
+                for one, other, relation in [] if conditional(clause) else bonds_between(clause, stated):
+                    first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
+                    if first.entity is not None and second.entity is not None:
+                        self._emit(Pattern("prose", relation, _NEVER, 0.55), first.entity, second.entity,
+                                   first.pronoun or second.pronoun, False, told, result, seen)
             if unit.speaker:
                 employs = unit.sure and bool(_MY_SERVANT.search(normalize_name(unit.evidence)))
                 self._claims_dropped(result, kept, unit.speaker, employs)
@@ -277,6 +291,11 @@ class FastExtractor:
                 continue
             beside = next((slot.entity for s, _, slot in spans
                            if match.end("role") <= s <= match.end() and slot.entity is not None), None)
+            named_after = NAME_GIVEN_AFTER.match(norm, match.end("role"))
+            if beside is None and named_after is not None:
+                # "The woman was his housekeeper, and her name was Mrs. Medlock": the name given after the role
+                beside = next((slot.entity for s, _, slot in spans if s == named_after.end() and slot.entity is not None),
+                              None)
             if beside is None and match.group("gap") and _APPOSED.match(norm, match.end("role")):
                 # "Maud Hawley, his cousin, was eighteen": the role set after the name it describes
                 beside = next((slot.entity for s, e, slot in spans if slot.entity is not None

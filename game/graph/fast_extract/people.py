@@ -253,6 +253,9 @@ def _is_apposition(between: str, tokens: list[str]) -> bool:
         and bool(tokens) and tokens[0] in PERSON_TITLES and "of" in tokens
 
 
+_PERSONAL_TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "mister", "uncle", "aunt", "cousin", "sir", "lady",
+                              "captain", "capt", "madame", "mademoiselle", "widow", "granny", "professor", "colonel"})
+"""Titles only a person carries: before a place's word ("Uncle George", "Mr. Hall") they make a name, not a place."""
 WEIGHED_CHARS = 80
 """How much of the paragraph on each side of a name ``_weigh`` reads (at most ``before[-80:]``)."""
 
@@ -262,8 +265,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     of each; ``inside``: in a quote)."""
     head = before[-40:]
     tail = after[:60]
-    if tokens[-1] in PLACE_WORDS and len(tokens) > 1:
-        entry.against["place"] += 1
+    if tokens[-1] in PLACE_WORDS and len(tokens) > 1 and tokens[0] not in _PERSONAL_TITLES:
+        entry.against["place"] += 1  # "Baker Street", but not "Uncle George" nor "Mr. Hall"
         return
     if len(tokens) > 1 and (tokens[-1] in GROUP_WORDS or (tokens[0] == "house" and "of" in tokens)):
         entry.evidence["group"] += 1
@@ -337,6 +340,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
                  rf"eight|nine|ten|eleven|twelve|several|many)\s+(?:[a-z]+\s+)?(?:sons?|daughters?|children|child|boys?|"
                  rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{_CAP},?\s+)*(?:and\s+)?$", before):
         entry.evidence["described"] += 1  # "had two daughters, Clara and Maud": each of the list is a child
+    if re.search(rf"\b(?:friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+(?:the\s+)?"
+                 rf"(?:(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*\s+and\s+(?:the\s+)?)?$", before):
+        entry.evidence["described"] += 1  # "a friendship existed between Tom Cole and Will Barker"
     if re.match(r",\s+(?:the|a|an)\s+[^,.;:!?]{1,40},\s+who\b", tail):
         entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):

@@ -12,6 +12,7 @@ vocabulary does not know and keeps as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from game.graph.fast_extract.patterns import ADJ, ADV, BE, KIN, OBJ, SERVANT, SLOT, SUBJ, Pattern, Shape
 
@@ -216,3 +217,26 @@ def the_two(template: str) -> str | None:
     no one else). "The two lovers" names no relation the vocabulary keeps."""
     match = _THE_TWO.match(template)
     return _BOND_OF.get(match.group("bond")) if match is not None else None
+
+
+_BETWEEN = re.compile(rf"\b(?P<bond>friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+"
+                      rf"{_THE}(?P<a>{SLOT})\s+and\s+{_THE}(?P<b>{SLOT})(?!['’])")
+_BOND_BETWEEN = {"friendship": "ALLY_OF", "alliance": "ALLY_OF", "enmity": "ENEMY_OF", "feud": "ENEMY_OF",
+                 "rivalry": "RIVAL_OF", "engagement": "ENGAGED_TO"}
+# "what might be called friendship": a hedge on the word, not on the bond
+_NAMING_HEDGE = re.compile(r"\b(?:might|may|could|would)\s+(?:well\s+)?be\s+(?:called|named|termed)\s+$")
+_ENDED_AFTER = re.compile(r"^[\s,]*(?:[a-z]+\s+){0,3}?(?:ended|broke|was\s+broken|had\s+been\s+broken|was\s+over|ceased|"
+                          r"cooled|died|came\s+to\s+an\s+end)\b")
+
+
+def bonds_between(clause: str, stated: Callable[[str, str], bool]) -> list[tuple[str, str, str]]:
+    """The two a clause says a bond stands between, as slot pairs ``(a, b, relation)``: "a friendship existed
+    between ⟨0⟩ and ⟨1⟩", "the feud between ⟨0⟩ and ⟨1⟩". ``stated`` is the guard every pattern passes (no
+    negation or hedge before, none after); a bond said to end ("the friendship between them ended") is none."""
+    found: list[tuple[str, str, str]] = []
+    for match in _BETWEEN.finditer(clause):
+        before = _NAMING_HEDGE.sub("", clause[:match.start()])
+        if not stated(before + match.group(0), clause[match.end():]) or _ENDED_AFTER.match(clause[match.end():]):
+            continue
+        found.append((match.group("a"), match.group("b"), _BOND_BETWEEN[match.group("bond")]))
+    return found

@@ -45,13 +45,14 @@ _TAG_BEFORE = re.compile(rf"(?P<who>[^.;:!?—“”\"]{{1,40}}?)\s+(?:\w+\s+)?(
 _TOLD = re.compile(r"\s+(?:to\s+)?(?P<whom>[A-Z][^,.;:!?—“”\"]{0,40}?)(?=\s*(?:[,.;:!?—“\"]|$))")
 _TO_KIN = re.compile(r"\bto\s+(?:his|her)\s+(?P<kin>wife|husband|sister|brother|son|daughter|mother|father|"
                      r"aunt|uncle|nephew|niece|cousin)\b", re.IGNORECASE)
-_FIRST = {"i": "{s}", "me": "{s}", "my": "{s}'s", "mine": "{s}'s", "myself": "{s}"}
+# "our sister Mabel" is the speaker's sister, whoever else she is sister to.
+_FIRST = {"i": "{s}", "me": "{s}", "my": "{s}'s", "mine": "{s}'s", "myself": "{s}", "our": "{s}'s"}
 _SECOND = {"you": "{a}", "your": "{a}'s", "yours": "{a}'s", "yourself": "{a}",
            "thou": "{a}", "thee": "{a}", "thy": "{a}'s", "thine": "{a}'s", "thyself": "{a}"}
 _BE = {("i", "am"): "{s} is", ("i", "was"): "{s} was", ("i", "have"): "{s} has", ("i", "'m"): "{s} is",
        ("you", "are"): "{a} is", ("you", "were"): "{a} was", ("you", "have"): "{a} has", ("you", "'re"): "{a} is",
        ("thou", "art"): "{a} is", ("thou", "wast"): "{a} was", ("thou", "hast"): "{a} has"}
-_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|you|your|yours|yourself|thou|thee|thy|thine|thyself)\b"
+_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|our|you|your|yours|yourself|thou|thee|thy|thine|thyself)\b"
                           r"(?:\s+(am|was|have|are|were|art|wast|hast)\b|"
                           r"(['’](?:m|re))\b)?", re.IGNORECASE)
 _ENTERS = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}(?:man|woman|gentleman|lady|boy|girl|stranger|youth|"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from game.graph.fast_extract.gazetteer import CASED_NAMES, Entity, NameIndex
+from game.graph.fast_extract.prose_patterns import KIN_TITLE
 from game.graph.names import normalize_name
 
 
@@ -35,9 +36,23 @@ def said_bonds(body: str, speaker: Entity | None, addressee: Entity | None, inde
             kin.append((speaker, addressee, evidence))
         if _LORD_CALL.search(body):
             bonds.append((speaker, "SERVES", addressee, evidence))
+        if _called_by_kin_title(body, addressee, index):
+            kin.append((speaker, addressee, evidence))
     if speaker is not None:
         kin.extend((speaker, parent, evidence) for parent in _parents_named(body, index) if parent.id != speaker.id)
     return kin, bonds
+
+
+def _called_by_kin_title(body: str, addressee: Entity, index: NameIndex) -> bool:
+    """Whether a line calls the one it speaks to by a kin title ("... just now, Uncle George."): only their kin
+    call them so."""
+    for mention in index.mentions(body):
+        if mention.entity is None or mention.entity.id != addressee.id:
+            continue
+        if KIN_TITLE.match(body[mention.start:mention.end]) and re.search(r"(?:^\W*|,\s)$", body[:mention.start]) \
+                and re.match(r"\s*(?:[,!?]|\.?\W*$)", body[mention.end:]):
+            return True
+    return False
 
 
 _CALLED = r"(?:^|,\s+|\bO\s+)(?:my\s+)?(?:dear\s+)?(?:good\s+)?"
