@@ -27,7 +27,7 @@ from game.graph.fast_extract.patterns import (
     Shape,
     vocabulary_patterns,
 )
-from game.graph.fast_extract.possessives import POSSESSIVE, ended, owner_of
+from game.graph.fast_extract.possessives import POSSESSIVE, ended, may_own, owner_of
 from game.graph.fast_extract.prose_patterns import PROSE, bonds_between, named_pairs, the_two, titled_kin
 from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
@@ -424,9 +424,11 @@ def _resolve(pronoun: str, before: list[Entity], context: _Context) -> Entity | 
 
 
 def _fits(pronoun: str, entity: Entity) -> bool:
-    """Whether a pronoun may refer to an individual: any, unless the node's attributes say otherwise."""
+    """Whether a pronoun may refer to an individual: any, unless the node's attributes say otherwise, or a
+    title of the name does ("Mr. Hale" is no "she", "Mrs. Pike" no "he")."""
     if not entity.pronouns:
-        return True
+        owning = {"he": "his", "他": "his", "she": "her", "她": "her"}.get(pronoun)
+        return owning is None or may_own(owning, entity)
     words = set(re.findall(r"[a-z-]+", entity.pronouns))
     return bool(words & _PRONOUN_WORDS[pronoun])
 
