@@ -252,3 +252,20 @@ def test_calling_the_one_spoken_to_by_a_kin_title_makes_them_kin() -> None:
     assert _related(text, "Harry Wotton", "KIN_OF", "Uncle George")
     # Speaking of her is no call.
     assert _relations("Tom Sawyer looked at Aunt Polly. “I went to see Aunt Polly,” said Tom Sawyer.") == set()
+
+
+def test_kin_by_marriage_household_servants_and_an_old_name_beside_a_role() -> None:
+    assert _related("Mrs. Pike came in with her daughter-in-law, Ann Price.", "Ann Price", "KIN_OF", "Mrs. Pike")
+    assert _related("Tom Price was Mr. Hale's son-in-law.", "Tom Price", "KIN_OF", "Mr. Hale")
+    # "sister-in-law" is no sister with a word left over, nor anything else
+    assert _relations("Mrs. Pike sat down. Her sister-in-law Ann Price stood.") == {("Ann Price", "KIN_OF", "Mrs. Pike")}
+    assert _related("Mr. Hale's lackey Jacques opened the door.", "Jacques", "SERVES", "Mr. Hale")
+    assert _related("Emma Bovary sat by the fire. Her father, old Rouault, came in.", "Rouault", "KIN_OF", "Emma Bovary")
+
+
+def test_the_one_a_tag_says_is_spoken_to_is_a_person_and_a_kin_word_calls_them() -> None:
+    assert _related("“Your sister Ann Price is here,” said Mr. Tallis to Jean Morel.", "Ann Price", "KIN_OF",
+                    "Jean Morel")
+    assert _related("“Good night, uncle,” said Tom Price to Mr. Hale.", "Tom Price", "KIN_OF", "Mr. Hale")
+    # "Little Brother" is as often a comrade's call: no kin.
+    assert _relations("“Good night, Little Brother,” said Bagheera to Mowgli.") == set()

@@ -53,14 +53,19 @@ ADJ = (r"(?:(?:sworn|old|bitter|close|great|firm|fast|good|loyal|staunch|distant
        r"elder|little|big|twin|only|new|former|dear|best|chief|oldest|youngest|true|favourite|favorite|closest|"
        r"dearest|truest|second|third|fourth|fifth|sixth|eldest|half|step|faithful|devoted|trusty|own|constant|"
        r"bosom|intimate|particular|childhood|boyhood|girlhood|lifelong|beloved|worthy|honest|valued|humble)\s+){0,2}")
-KIN = (r"sisters?|brothers?|mother|father|sons?|daughters?|cousins?|aunt|uncle|niece|nephew|twins?|siblings?|"
+# Kin by marriage first, so that "sister-in-law" is never read as "sister" with a word left over.
+KIN = (r"(?:sons?|daughters?|brothers?|sisters?|mother|father)-in-law|widow|widower|papa|mamma|mama|foster-brother|"
+       r"foster-sister|foster-mother|foster-father|"
+       r"sisters?|brothers?|mother|father|sons?|daughters?|cousins?|aunt|uncle|niece|nephew|twins?|siblings?|"
        r"grandmother|grandfather|grandson|granddaughter|half-sister|half-brother|stepsister|stepbrother|"
        r"stepmother|stepfather|wife|husband|spouse|mum|mom|dad|ma|pa|kin|kinsman|kinswoman")
 LEADER = r"captain|leader|head|chief|commander|master|mistress|lord|lady|ruler|boss|founder|general|queen|king"
 SERVANT = (r"servants?|stewards?|bodyguards?|squires?|retainers?|employees?|maids?|valets?|hirelings?|lackeys?|"
            # a household's and a firm's people: "Mrs. Medlock, his housekeeper", "Le Bon, clerk to Mignaud"
            r"housekeepers?|butlers?|footm[ae]n|housemaids?|maidservants?|manservants?|menservants|clerks?|"
-           r"governess|governesses|nursemaids?|coachm[ae]n|gardeners?|secretary|secretaries|apprentices?")
+           r"governess|governesses|nursemaids?|coachm[ae]n|gardeners?|secretary|secretaries|apprentices?|"
+           r"lackeys?|pages?|attendants?|cooks?|ostlers?|grooms(?!-)|groom(?!-)|porters?|farm-servants?|"
+           r"serving-m[ae]n|serving-maids?|waiting-maids?|lady's-maids?|chambermaids?|kitchen-maids?")
 ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enemy|enemies|foes?|nemesis",
                        r"creditors?|debtors?|employer|members?"])
 # "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role.
@@ -131,7 +136,7 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
     bodies = [
         # Tomas's sister Elin; "her sister Maria's daughter" is still Maria, but after a comma a name owning
         # something may be another's apposition ("Tom's cousin, Will's friend, came in")
-        rf"{owner}'s?\s+{noun}(?P<comma>,)?\s+{person}(?(comma)(?!'))",
+        rf"{owner}'s?\s+{noun}(?P<comma>,)?\s+(?:(?:old|young|little|poor)\s+)?{person}(?(comma)(?!'))",
         rf"{person},\s+{owner}'s?\s+{noun}\b",  # Elin, Tomas's sister
         rf"{person}\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b",  # Elin is Tomas's sister
         rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}\s+(?:of|to)\s+{owner}(?!')",  # Bram, captain of the Watch

@@ -70,14 +70,14 @@ NOT_NAMES = frozenset({
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
-PERSON_NOUNS = (r"friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
+PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|cook|friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
                 r"father|aunt|uncle|nephew|niece|cousin|servant|master|mistress|maid|coachman|clerk|gardener|"
                 r"boy|girl|man|woman|lady|gentleman|lawyer|doctor|client|visitor|landlady|child|orphan|farmer|"
                 r"captain|king|queen|prince|princess|nobleman|guest|partner|employer|agent|heart|arms|hands|"
                 r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry|"
                 r"betrothed|fianc[ée]e?|valet|footman|housekeeper|butler|nurse|governess|groom|bride|lover|"
                 r"sweetheart|enemy|rival|heir|widow|ward|pupil|playmate|comrade|ally|proposal|suit")
-KIN_NOUNS = (r"wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
+KIN_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
              r"maid|master|mistress|friend|companion")
 SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"
              r"remarks|murmured|murmurs|continued|continues|added|adds|shouted|shouts|screamed|screams|whispered|"
@@ -299,7 +299,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
     if (re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
-            or re.search(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+)?(?:{_CAP},?\s+and\s+)?$",
+            or re.search(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
+                         rf"little\s+|poor\s+)?(?:{_CAP},?\s+and\s+)?$",
                          head):
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
@@ -321,6 +322,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         # "Colin was Mr. Craven's son", "Tom Cole and Will Barker were friends", "Jem is my brother", "Toad was a
         # great friend of the Rat"
         entry.evidence["described"] += 1
+    if re.search(r"\b(?:said|says|replied|answered|whispered|murmured|muttered|remarked|explained|cried|shouted)\s+"
+                 r"(?:(?:[A-Z][\w.’'-]*|the|he|she)\s+){0,3}(?:un)?to\s+(?:the\s+)?$", head):
+        entry.evidence["addressed"] += 1  # "said Mr. Tallis to Jean Morel": the one spoken to
     looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|turned|"
                           r"talked|whispered|bowed|listened|winked|beckoned)\s+(?:up\s+|down\s+|back\s+)?(?:at|to)\s+$", head)
     if looked_at:

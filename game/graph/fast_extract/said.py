@@ -56,8 +56,10 @@ def _called_by_kin_title(body: str, addressee: Entity, index: NameIndex) -> bool
 
 
 _CALLED = r"(?:^|,\s+|\bO\s+)(?:my\s+)?(?:dear\s+)?(?:good\s+)?"
+# "Brother" and "sister" are left out: "Little Brother" is as often a comrade's call as a family's.
 _KIN_CALL = re.compile(rf"{_CALLED}(?:son|daughter|mother|father|papa|mama|mamma|grandma|grandpa|granny|grandmother|"
-                       rf"grandfather)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
+                       rf"grandfather|uncle|aunt|auntie|aunty|nephew|niece|wife|husband)(?=\s*(?:[,!?]|\.?\s*$))",
+                       re.IGNORECASE)
 _LORD_CALL = re.compile(rf"{_CALLED}(?:(?<=my\s)lord|(?<=my\s)liege|master|sire)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
 _SIGNED = re.compile(r"\b(?:your|yours)\s+(?:(?:ever|most|very|own|truly)\s+)*(?:[a-z]+\s+)?(?P<role>brother|sister|son|"
                      r"daughter|father|mother|cousin|friend|husband|wife|niece|nephew|uncle|aunt)\s*,\s*"
