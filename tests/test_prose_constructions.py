@@ -269,3 +269,14 @@ def test_the_one_a_tag_says_is_spoken_to_is_a_person_and_a_kin_word_calls_them()
     assert _related("“Good night, uncle,” said Tom Price to Mr. Hale.", "Tom Price", "KIN_OF", "Mr. Hale")
     # "Little Brother" is as often a comrade's call: no kin.
     assert _relations("“Good night, Little Brother,” said Bagheera to Mowgli.") == set()
+
+
+def test_a_friend_of_someone_in_apposition_and_what_one_is_a_member_of() -> None:
+    assert _related("“This is Tom Price, an old school friend of mine,” said Will Barker.", "Tom Price", "ALLY_OF",
+                    "Will Barker")
+    assert _related("Tom Price, a friend of Will Barker, came in.", "Tom Price", "ALLY_OF", "Will Barker")
+    for text in ("Tom Price, a friend of Will Barker's sister, came in.", "Tom Price, not a friend of Will Barker, came in."):
+        assert _relations(text) == set(), text
+    # what one is a member of is a body of people, even with a name nobody else gives it
+    assert _relations("Phileas Fogg was a member of the Reform, and that was all.") == {
+        ("Phileas Fogg", "MEMBER_OF", "Reform")}

@@ -349,6 +349,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "a friendship existed between Tom Cole and Will Barker"
     if re.match(r",\s+(?:the|a|an)\s+[^,.;:!?]{1,40},\s+who\b", tail):
         entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
+    if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$", head):
+        entry.evidence["member of"] += 1  # "a member of the Reform": a body of people, not a person
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
         entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
     if _PLACE_BEFORE.search(head) and not looked_at:
@@ -368,7 +370,7 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
             continue
         strong = entry.evidence["title"] + entry.evidence["speaks"] + entry.evidence["addressed"] \
             + entry.evidence["named"] + entry.evidence["described"] + entry.evidence["group"] \
-            + entry.evidence["kin name"]
+            + entry.evidence["kin name"] + entry.evidence["member of"]
         weak = entry.evidence["acts"] + entry.evidence["felt"] + entry.evidence["owns"]
         against = sum(entry.against.values())
         if entry.against["address"] or entry.against["adjective"]:
@@ -472,7 +474,11 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
             continue
         entry = chosen[name]
         reasons = ", ".join(sorted(k for k, v in entry.evidence.items() if v))
-        result.append(Person(name, _kind(name), tuple(aliases.get(name, [])), reasons))
+        kind = _kind(name)
+        if kind == "individual" and entry.evidence["member of"] and not any(
+                entry.evidence[k] for k in ("title", "speaks", "addressed", "owns", "acts", "described", "kin name")):
+            kind = "faction"  # "Phileas Fogg was a member of the Reform": what one is a member of is a body
+        result.append(Person(name, kind, tuple(aliases.get(name, [])), reasons))
     return result
 
 

@@ -47,6 +47,11 @@ PROSE: tuple[Pattern, ...] = (
     # Tomas's friend and colleague, Dr. Watson / Dr. Watson, Tomas's old friend and companion
     Pattern("prose", "ALLY_OF", _compile(rf"{_OWNER}'s?\s+{_BONDS},?\s+{_PERSON}(?!')"), 0.65, anywhere=True, phrase=True),
     Pattern("prose", "ALLY_OF", _compile(rf"{_PERSON},\s+{_OWNER}'s?\s+{_BONDS}\b"), 0.65, anywhere=True, phrase=True),
+    # Lord Henry, an old Oxford friend of Basil's / Lord Henry, Dorian, an old friend of mine: a friend "of" someone
+    # in apposition, a word of description and a called name allowed (not "a friend of Basil's sister")
+    Pattern("prose", "ALLY_OF", _compile(rf"{_PERSON},\s+(?:[a-z]+,\s+)?(?:a|an|the)\s+{ADJ}(?:[a-z]+\s+)?(?:{_BOND})\s+"
+                                         rf"of\s+{_OWNER}(?:'s?(?=\s*(?:$|[,.;:!?])))?(?!['’])"), 0.6, anywhere=True,
+            phrase=True),
     # Wilson has been Holmes's partner and helper
     Pattern("prose", "ALLY_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}{_OWNER}'s?\s+{_BONDS}\b"), 0.65),
     # Scrooge and Marley were partners
