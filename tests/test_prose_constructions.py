@@ -280,3 +280,15 @@ def test_a_friend_of_someone_in_apposition_and_what_one_is_a_member_of() -> None
     # what one is a member of is a body of people, even with a name nobody else gives it
     assert _relations("Phileas Fogg was a member of the Reform, and that was all.") == {
         ("Phileas Fogg", "MEMBER_OF", "Reform")}
+
+
+def test_a_kinsman_named_after_the_role_or_in_a_relative_clause_and_service_taken_into() -> None:
+    assert _related("Tom Price's sister was Ann Price.", "Ann Price", "KIN_OF", "Tom Price")
+    assert _related("Emma Bovary sat by the fire. Her father was old Rouault.", "Rouault", "KIN_OF", "Emma Bovary")
+    assert _related("Colin Craven, whose father was Mr. Archibald Craven, lay in bed.", "Colin Craven", "KIN_OF",
+                    "Mr. Archibald Craven")
+    assert _related("Mr. Ashby took Dick Hale into his service.", "Dick Hale", "SERVES", "Mr. Ashby")
+    for text in ("Tom Price's sister was Ann Price's friend.", "Emma Bovary sat by the fire. Her father was not Rouault.",
+                 "Colin, whose father was not Mr. Hale, lay in bed.", "Mr. Ashby did not take Dick Hale into his service.",
+                 "Mr. Ashby took Dick Hale into the garden."):
+        assert not {r for r in _relations(text) if r[1] in {"KIN_OF", "SERVES"}}, text

@@ -68,6 +68,7 @@ _NEGATED_BEFORE = re.compile(r"(?:\b(?:not|no|nor|never|neither)|n't)\s+(?:(?:ev
 _APPOSED = re.compile(r"\s*(?:,|;|\.|$)")
 # What may follow a role said of a name before it ("Colin was her cousin, and ..."), and the copula between.
 _ROLE_ENDS = re.compile(r"\s*(?:,|;|\.|!|$|\s(?:and|but|who|whom)\b)")
+_HELD_BY = re.compile(r"\s+(?:was|is|had\s+been|has\s+been)\s+(?:(?:old|young|little|poor)\s+)?")
 _COPULA = re.compile(r"(?:,\s+who)?\s+(?:is|was|had\s+been|has\s+been|became)\s+")
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 # "Basil was a little boy ..., and Mary hated him": an object pronoun is someone other than the one doing,
@@ -300,6 +301,10 @@ class FastExtractor:
                 # "Maud Hawley, his cousin, was eighteen": the role set after the name it describes
                 beside = next((slot.entity for s, e, slot in spans if slot.entity is not None
                                and re.fullmatch(r",\s*", norm[e:match.start()])), None)
+            held = _HELD_BY.match(norm, match.end("role"))
+            if beside is None and held is not None:
+                # "Her father was old Rouault": the role's holder named after the copula
+                beside = next((slot.entity for s, _, slot in spans if s == held.end() and slot.entity is not None), None)
             if beside is None and _ROLE_ENDS.match(norm, match.end("role")):
                 # "Colin was her cousin", "Colin, who was her cousin,": the role said of the name before it
                 beside = next((slot.entity for s, e, slot in spans if slot.entity is not None

@@ -145,6 +145,9 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
     # others are clauses, whose subject must start where a subject can, but for a relative clause set
     # beside a name, which describes it wherever it stands ("Mira met Colin, who was Tomas's cousin").
     bodies.append(rf"{person},\s+who\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b")
+    # "Tomas's sister was Elin", "Her father was old Rouault": the role first, its holder after the copula
+    bodies.append(rf"{owner}'s?\s+{noun}\s+(?:was|is|had\s+been|has\s+been)\s+(?:(?:old|young|little|poor)\s+)?"
+                  rf"{person}(?!['’])(?=\s*(?:$|[,.;:!?]|\s+(?:who|and|but)\b))")
     return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target,
                     anywhere=number < 2 or number == 4, phrase=number < 2 or number == 4)
             for number, body in enumerate(bodies)]

@@ -349,6 +349,11 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "a friendship existed between Tom Cole and Will Barker"
     if re.match(r",\s+(?:the|a|an)\s+[^,.;:!?]{1,40},\s+who\b", tail):
         entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
+    if re.search(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
+                 rf"(?:old\s+|young\s+|little\s+|poor\s+)?$", head) and re.match(r"(?:['’]s)?\s*(?:$|[,.;:!?])", tail):
+        entry.evidence["described"] += 1  # "Tom's sister was Ann Price.", "Her father was old Rouault"
+    if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
+        entry.evidence["described"] += 1  # "took Dick Hale into his service"
     if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$", head):
         entry.evidence["member of"] += 1  # "a member of the Reform": a body of people, not a person
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):

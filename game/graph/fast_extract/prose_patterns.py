@@ -149,6 +149,12 @@ PROSE: tuple[Pattern, ...] = (
                                         rf"(?:(?:into\s+)?the\s+service\s+of|service\s+with)\s+{OBJ}"), 0.6),
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}(?:entered|enters|went\s+into|goes\s+into)\s+"
                                         rf"{_OWNER}'s?\s+service\b"), 0.6),
+    # Colin, whose father was Mr. Craven: a kinsman named in a relative clause of the one it describes
+    Pattern("prose", "KIN_OF", _compile(rf"{_PERSON},?\s+whose\s+{ADJ}(?:{KIN})\s+(?:was|is|had\s+been|has\s+been)\s+"
+                                        rf"{_OWNER}(?!['’])"), 0.6, anywhere=True, phrase=True),
+    # Mr. Ashby took Dick Hale into his service
+    Pattern("prose", "EMPLOYS", _compile(rf"{SUBJ}\s+{ADV}(?:took|takes|had\s+taken|received|receives)\s+{_THE}(?P<y>{SLOT})"
+                                         rf"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b"), 0.6),
     # Holmes, who employs Wilson / Wilson is in the employ of Holmes
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+the\s+(?:employ|employment|service|pay)\s+of\s+"
                                         rf"{OBJ}"), 0.65),

@@ -303,9 +303,9 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
         elif pronoun and len(_of_gender(named_here, words)) == 1:
             # "“What is it, Son?” she said" in a paragraph naming Mowgli and Mother Wolf: the one woman
             speaker, how = _of_gender(named_here, words)[0], "pronoun"
-        elif pronoun and _doer_before(paragraph[spans[number - 1][1] if number else 0:_start], index, words):
-            speaker = _doer_before(paragraph[spans[number - 1][1] if number else 0:_start], index, words)
-            how = "pronoun"
+        elif pronoun and (doer := _doer_before(paragraph[spans[number - 1][1] if number else 0:_start], index,
+                                               words)) is not None:
+            speaker, how = doer, "pronoun"
         elif pronoun and not named_here and talk.named is not None:
             speaker, how = talk.named, "pronoun"
         elif pronoun:
