@@ -292,3 +292,18 @@ def test_a_kinsman_named_after_the_role_or_in_a_relative_clause_and_service_take
                  "Colin, whose father was not Mr. Hale, lay in bed.", "Mr. Ashby did not take Dick Hale into his service.",
                  "Mr. Ashby took Dick Hale into the garden."):
         assert not {r for r in _relations(text) if r[1] in {"KIN_OF", "SERVES"}}, text
+
+
+def _people(text: str) -> set[str]:
+    return {person.name for person in read_story(text).people}
+
+
+def test_a_name_called_before_i_owning_what_a_person_owns_or_said_to_be_a_girl_is_a_person() -> None:
+    assert "Marilla" in _people("“Well, Marilla, I’ll just tell you plain,” said the old woman.")
+    assert "Rachel" in _people("“There is something in what you say, Rachel. I’ve had qualms myself,” said the old woman.")
+    assert "Marilla" in _people("The old woman went home. Marilla’s lips twitched.")
+    assert "Clara" in _people("Clara was a little girl of six.")
+    assert "Rat" in _people("“Why, certainly,” said the good-natured Rat.")
+    # A line's first word before "I" is no call, and a city is no girl.
+    assert "Proud" not in _people("“Proud, I’m sure,” said the old woman.")
+    assert "London" not in _people("London was a great city.")

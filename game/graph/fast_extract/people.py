@@ -87,7 +87,8 @@ SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returne
              r"explained|explains|enquired|enquires|inquired|inquires|retorted|retorts|responded|responds|ventured|"
              r"grunted|snarled|purred|squeaked|panted|gasped|whined|roared|hissed|protested|suggested|agreed|"
              r"insisted|urged|warned|concluded|ejaculated|stammered|faltered|sobbed|moaned|groaned|yelled|"
-             r"bellowed|howled|drawled|blurted|cut\s+in|broke\s+in|put\s+in")
+             r"bellowed|howled|drawled|blurted|cut\s+in|broke\s+in|put\s+in|teased|commanded|ordered|begged|"
+             r"implored|entreated|sneered|scoffed|giggled|chuckled|whimpered|stormed|mocked|jeered")
 DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose|gave|told|said|says|"
          r"laughed|cried|smiled|spoke|sprang|tore|drew|threw|caught|struck|shook|held|kept|left|lived|loved|"
          "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"
@@ -253,6 +254,13 @@ def _is_apposition(between: str, tokens: list[str]) -> bool:
         and bool(tokens) and tokens[0] in PERSON_TITLES and "of" in tokens
 
 
+_BODY = (r"lips|mouth|cheeks?|hair|brow|forehead|lap|fingers|knees?|feet|skin|temper|smile|glance|tongue|nose|chin|"
+         r"ears|neck|hand|own\s+(?:room|bed|hands?|eyes)")
+"""What only a person (or an animal) owns: "Marilla's lips twitched"."""
+_KIND = (r"man|woman|boy|girl|lady|gentleman|child|schoolboy|schoolgirl|fellow|widow|widower|spinster|bachelor|"
+         r"servant|farmer|lawyer|doctor|clerk|merchant|soldier|sailor|priest|nurse|maid|stranger|youth|baby|orphan|"
+         r"person|cousin|beauty|nobleman|gentlewoman|peasant|labourer|laborer|physician|surgeon|officer")
+"""What kind of person someone is said to be: "X was a little girl" makes X a person."""
 _PERSONAL_TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "mister", "uncle", "aunt", "cousin", "sir", "lady",
                               "captain", "capt", "madame", "mademoiselle", "widow", "granny", "professor", "colonel"})
 """Titles only a person carries: before a place's word ("Uncle George", "Mr. Hall") they make a name, not a place."""
@@ -277,7 +285,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     titled = _title_start(tokens) > 0 and tokens[0] != "the"
     if titled or (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
         entry.evidence["title"] += 1
-    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:the\s+)?$", head)
+    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:the\s+(?:[a-z]+-?[a-z]+\s+)?)?$", head)
                        or (re.search(r"[”\"’]\s*$", head[-3:] if head else "") is None
                            and re.match(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b", tail)
                            and re.search(r"[”\"]", before[-80:] + after[:80]))
@@ -285,14 +293,17 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["speaks"] += 1
     if not inside and re.search(r"\bdear(?:est)?,?\s+(?:[a-z]+,?\s+){0,2}$", head) and re.match(r"[,.!:]", tail):
         entry.evidence["addressed"] += 1  # a letter's "Farewell, my dear, excellent Margaret."
-    if inside and re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"])", tail) \
-            and not re.search(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$", head):
+    # "Well, Marilla, I'll tell you", "what you say, Rachel. I've had": a call, before "I" as before any word
+    # (not a line's first word: "Proud, I'm sure")
+    called = bool(re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"])", tail)) \
+        or bool(re.search(r"(?:,\s|\bdear\s)$", head) and re.match(r"(?:,\s+I(?:\b|['’])|\.\s+(?:I|You|We)\b)", tail))
+    if inside and called and not re.search(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$", head):
         entry.evidence["addressed"] += 1
     if re.match(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b", tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
         entry.evidence["acts"] += 1
     if re.search(rf"\b(?:{FEELING})\s+$", head) or re.search(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$", head):
         entry.evidence["felt"] += 1  # "begat Shem, Ham, and Japheth": each of a list is an object
-    if re.match(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS})\b", tail):
+    if re.match(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b", tail):
         entry.evidence["owns"] += 1
     if re.match(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b", tail) or re.match(r",?\s+whom?\b", tail) \
             or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
@@ -352,6 +363,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if re.search(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
                  rf"(?:old\s+|young\s+|little\s+|poor\s+)?$", head) and re.match(r"(?:['’]s)?\s*(?:$|[,.;:!?])", tail):
         entry.evidence["described"] += 1  # "Tom's sister was Ann Price.", "Her father was old Rouault"
+    if re.match(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b", tail):
+        entry.evidence["described"] += 1  # "John Reed was a schoolboy of fourteen", "Mary was a little girl"
     if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
         entry.evidence["described"] += 1  # "took Dick Hale into his service"
     if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$", head):
