@@ -307,3 +307,13 @@ def test_a_name_called_before_i_owning_what_a_person_owns_or_said_to_be_a_girl_i
     # A line's first word before "I" is no call, and a city is no girl.
     assert "Proud" not in _people("“Proud, I’m sure,” said the old woman.")
     assert "London" not in _people("London was a great city.")
+
+
+def test_self_naming_initials_foreign_titles_and_a_titled_name_after_in_are_people() -> None:
+    assert "Mary Lennox" in _people("“I am Mary Lennox,” the little girl said.")
+    assert "M. Dumas" in _people("In the opinion of M. Dumas, the lady had been throttled.")
+    assert "Monsieur Dupin" in _people("There I became acquainted with a Monsieur Dupin.")
+    assert "Sir Francis Cromarty" in _people("He found in Sir Francis Cromarty an enthusiastic ally.")
+    assert "Parker" in _people("“Ask Mr. Gray to wait, Parker: I shall be in soon.”")
+    # a titled name owning the place one is at is the place
+    assert "Madame Tussaud" not in _people("They spent the evening at Madame Tussaud's.")

@@ -25,7 +25,7 @@ from game.graph.fast_extract.gazetteer import CASED_NAMES
 PERSON_TITLES = frozenset({
     "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
     "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
-    "mademoiselle", "madame", "mister", "master", "mistress", "father", "mother", "sister", "brother",
+    "mademoiselle", "madame", "monsieur", "herr", "frau", "signor", "signora", "mister", "master", "mistress", "father", "mother", "sister", "brother",
     "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
     "grand", "granny", "cousin",
 })
@@ -254,7 +254,7 @@ def _is_apposition(between: str, tokens: list[str]) -> bool:
         and bool(tokens) and tokens[0] in PERSON_TITLES and "of" in tokens
 
 
-_BODY = (r"lips|mouth|cheeks?|hair|brow|forehead|lap|fingers|knees?|feet|skin|temper|smile|glance|tongue|nose|chin|"
+_BODY = (r"nature|character|conduct|lips|mouth|cheeks?|hair|brow|forehead|lap|fingers|knees?|feet|skin|temper|smile|glance|tongue|nose|chin|"
          r"ears|neck|hand|own\s+(?:room|bed|hands?|eyes)")
 """What only a person (or an animal) owns: "Marilla's lips twitched"."""
 _KIND = (r"man|woman|boy|girl|lady|gentleman|child|schoolboy|schoolgirl|fellow|widow|widower|spinster|bachelor|"
@@ -285,7 +285,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     titled = _title_start(tokens) > 0 and tokens[0] != "the"
     if titled or (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
         entry.evidence["title"] += 1
-    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:the\s+(?:[a-z]+-?[a-z]+\s+)?)?$", head)
+    elif len(tokens) > 1 and len(tokens[0]) == 1 and tokens[-1] not in GROUP_WORDS:
+        entry.evidence["title"] += 1  # "M. Dumas", "R. M. Renfield": an initial before a name is a person's
+    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:back\s+|again\s+)?(?:the\s+(?:[a-z]+-?[a-z]+\s+)?)?$", head)
                        or (re.search(r"[”\"’]\s*$", head[-3:] if head else "") is None
                            and re.match(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b", tail)
                            and re.search(r"[”\"]", before[-80:] + after[:80]))
@@ -295,8 +297,10 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["addressed"] += 1  # a letter's "Farewell, my dear, excellent Margaret."
     # "Well, Marilla, I'll tell you", "what you say, Rachel. I've had": a call, before "I" as before any word
     # (not a line's first word: "Proud, I'm sure")
-    called = bool(re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"])", tail)) \
+    called = bool(re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"]|:\s)", tail)) \
         or bool(re.search(r"(?:,\s|\bdear\s)$", head) and re.match(r"(?:,\s+I(?:\b|['’])|\.\s+(?:I|You|We)\b)", tail))
+    if inside and re.search(r"(?:\bI\s+am|\bI['’]m|\bmy\s+name\s+is|\bcall\s+me)\s+$", head):
+        entry.evidence["named"] += 1  # "“I am Mary Lennox,” the little girl said"
     if inside and called and not re.search(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$", head):
         entry.evidence["addressed"] += 1
     if re.match(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b", tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
@@ -371,7 +375,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["member of"] += 1  # "a member of the Reform": a body of people, not a person
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
         entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
-    if _PLACE_BEFORE.search(head) and not looked_at:
+    # "in Sir Francis Cromarty" is a person; "at Madame Tussaud's" a place
+    if _PLACE_BEFORE.search(head) and not looked_at and not (titled and not re.match(r"['’]", tail)):
         entry.against["place"] += 1
     if tokens[-1] in ADDRESS:
         entry.against["address"] += 2
