@@ -317,3 +317,10 @@ def test_self_naming_initials_foreign_titles_and_a_titled_name_after_in_are_peop
     assert "Parker" in _people("“Ask Mr. Gray to wait, Parker: I shall be in soon.”")
     # a titled name owning the place one is at is the place
     assert "Madame Tussaud" not in _people("They spent the evening at Madame Tussaud's.")
+
+
+def test_the_first_of_two_who_do_something_and_irregular_doings_make_people() -> None:
+    assert {"Eliza", "Georgiana"} <= _people("Eliza and Georgiana had run for help.")
+    assert "Bessie" in _people("Bessie brought the tray up.")
+    # a place before "and" is still no doer's name
+    assert "Paris" not in _people("In Paris and London had come the news.")

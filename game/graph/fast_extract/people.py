@@ -94,7 +94,9 @@ DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose
          "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"
          r"led|met|paid|put|read|rode|sang|sank|slept|stole|swam|wore|wrote|won|bowed|nodded|turned|reached|"
          r"answered|asked|whistled|chuckled|staggered|pushed|dashed|rushed|signed|played|worked|never|always|"
-         r"begat|begot|bare|bore|slew|talked|wept|"
+         r"begat|begot|bare|bore|slew|talked|wept|swept|sent|brought|bought|sought|taught|fought|spent|lent|meant|"
+         r"crept|dealt|lost|sold|understood|woke|drove|chose|swore|hung|flung|clung|swung|hid|bit|shut|bade|"
+         r"forgave|forgot|drank|ate|flew|blew|became|arose|knelt|leapt|"
          r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
 FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"
            r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended")
@@ -305,6 +307,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["addressed"] += 1
     if re.match(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b", tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
         entry.evidence["acts"] += 1
+    elif re.match(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b", tail) \
+            and re.search(r"(?:^|[.!?;:“\"]\s*|\b(?:and|but|that|when|while|then|so)\s+)$", head):
+        entry.evidence["acts"] += 1  # "Eliza and Georgiana had run for Mrs. Reed": the first of two who do it
     if re.search(rf"\b(?:{FEELING})\s+$", head) or re.search(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$", head):
         entry.evidence["felt"] += 1  # "begat Shem, Ham, and Japheth": each of a list is an object
     if re.match(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b", tail):
