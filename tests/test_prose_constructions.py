@@ -324,3 +324,9 @@ def test_the_first_of_two_who_do_something_and_irregular_doings_make_people() ->
     assert "Bessie" in _people("Bessie brought the tray up.")
     # a place before "and" is still no doer's name
     assert "Paris" not in _people("In Paris and London had come the news.")
+
+
+def test_a_list_joined_by_and_beside_the_sons_of_someone_is_their_kin() -> None:
+    text = "In the morning came Mr. Hale, and Tom, and Will, and Harry, the sons of Mr. Hale, into the yard."
+    assert _relations(text) == {("Mr. Hale", "KIN_OF", son) for son in ("Tom", "Will", "Harry")}
+    assert _relations("Tom, and Will, and Harry, the friends of Mr. Hale, came in.") == set()

@@ -28,7 +28,14 @@ from game.graph.fast_extract.patterns import (
     vocabulary_patterns,
 )
 from game.graph.fast_extract.possessives import POSSESSIVE, ended, may_own, owner_of
-from game.graph.fast_extract.prose_patterns import PROSE, bonds_between, named_pairs, the_two, titled_kin
+from game.graph.fast_extract.prose_patterns import (
+    PROSE,
+    bonds_between,
+    listed_kin,
+    named_pairs,
+    the_two,
+    titled_kin,
+)
 from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
@@ -163,7 +170,8 @@ class FastExtractor:
             told = Sentence(unit.evidence, sentence.question)
             kept = (len(result.triples), len(result.closes))
             names = [slot.entity.name if slot.entity is not None else None for slot in slots]
-            for one, other, _why in [*named_pairs(template, previous), *titled_kin(template, names)]:
+            for one, other, _why in [*named_pairs(template, previous), *titled_kin(template, names),
+                                     *([] if conditional(template) or not stated(template) else listed_kin(template))]:
                 first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
                 if first.entity is not None and second.entity is not None:
                     self._emit(_NAMED_KIN, first.entity, second.entity, first.pronoun or second.pronoun, False, told,

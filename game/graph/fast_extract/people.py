@@ -374,6 +374,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "Tom's sister was Ann Price.", "Her father was old Rouault"
     if re.match(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b", tail):
         entry.evidence["described"] += 1  # "John Reed was a schoolboy of fourteen", "Mary was a little girl"
+    if re.match(rf"(?:,\s+(?:and\s+)?{_CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
+                rf"husbands)\s+of\s", tail):
+        entry.evidence["described"] += 1  # "Shem, and Ham, and Japheth, the sons of Noah"
     if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
         entry.evidence["described"] += 1  # "took Dick Hale into his service"
     if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$", head):

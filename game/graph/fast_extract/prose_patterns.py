@@ -194,6 +194,20 @@ def named_pairs(template: str, before: str) -> list[tuple[str, str, str]]:
     return found
 
 
+_LISTED_KIN = re.compile(rf"(?P<list>{SLOT}(?:,\s*(?:and\s+)?(?:the\s+)?{SLOT})+),\s+the\s+{ADJ}(?:two\s+|three\s+|four\s+)?"
+                         rf"(?:sons|daughters|children|brothers|sisters|wives|husbands)\s+of\s+{_THE}(?P<owner>{SLOT})(?!['’])")
+
+
+def listed_kin(template: str) -> list[tuple[str, str, str]]:
+    """Each of a list set beside "the sons of X" as X's kin, as slot pairs: "Noah, and Shem, and Ham, and Japheth,
+    the sons of Noah" (a list joined by ", and" as well as by commas; the owner in the list is no kin of its own)."""
+    found: list[tuple[str, str, str]] = []
+    for match in _LISTED_KIN.finditer(template):
+        owner = match.group("owner")
+        found.extend((owner, one, "listed") for one in re.findall(SLOT, match.group("list")) if one != owner)
+    return found
+
+
 # "tell your Aunt Agatha", "Dorothy's Uncle Henry": a kin title that is part of a name, owned by someone.
 # "Brother" and "Sister" are left out: as titles they are as often a religious order's as a family's.
 KIN_TITLE = re.compile(r"^(?:aunt|auntie|aunty|uncle|cousin|grandmother|grandfather|grandmama|grandpapa|granny|"
