@@ -330,3 +330,9 @@ def test_a_list_joined_by_and_beside_the_sons_of_someone_is_their_kin() -> None:
     text = "In the morning came Mr. Hale, and Tom, and Will, and Harry, the sons of Mr. Hale, into the yard."
     assert _relations(text) == {("Mr. Hale", "KIN_OF", son) for son in ("Tom", "Will", "Harry")}
     assert _relations("Tom, and Will, and Harry, the friends of Mr. Hale, came in.") == set()
+
+
+def test_kin_named_after_the_sister_of_born_unto_and_a_name_taken_up_by_she() -> None:
+    assert _related("Tom Hale came home, and the sister of Tom Hale was Ruth.", "Ruth", "KIN_OF", "Tom Hale")
+    assert "Ruth" in _people("And unto Ruth was born a son.")
+    assert _related("And Ruth, she also bare Obed.", "Ruth", "KIN_OF", "Obed")

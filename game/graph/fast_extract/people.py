@@ -377,6 +377,10 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if re.match(rf"(?:,\s+(?:and\s+)?{_CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
                 rf"husbands)\s+of\s", tail):
         entry.evidence["described"] += 1  # "Shem, and Ham, and Japheth, the sons of Noah"
+    if re.search(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{_CAP}(?:\s+{_CAP})*\s+(?:was|is)\s+$", head) \
+            or (re.search(r"\b(?:unto|to)\s+$", head) and re.match(r"\s+(?:was|were)\s+born\b", tail)) \
+            or (re.search(r"(?:^|[.;:]\s*|\b(?i:and)\s+)$", head) and re.match(rf",\s+(?:he|she)\s+(?:also\s+)?(?:{DOING})\b", tail)):
+        entry.evidence["described"] += 1  # "the sister of Tubalcain was Naamah", "unto Enoch was born", "And Zillah, she bare"
     if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
         entry.evidence["described"] += 1  # "took Dick Hale into his service"
     if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$", head):
