@@ -171,7 +171,7 @@ class FastExtractor:
             kept = (len(result.triples), len(result.closes))
             names = [slot.entity.name if slot.entity is not None else None for slot in slots]
             for one, other, _why in [*named_pairs(template, previous), *titled_kin(template, names),
-                                     *([] if conditional(template) or not stated(template) else listed_kin(template))]:
+                                     *_guarded(listed_kin(template), template)]:
                 first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
                 if first.entity is not None and second.entity is not None:
                     self._emit(_NAMED_KIN, first.entity, second.entity, first.pronoun or second.pronoun, False, told,
@@ -195,7 +195,7 @@ class FastExtractor:
                 clause = template[start:end]
                 subject, clause = _carry_subject(subject, clause)
                 self._read_clause(clause, slots, told, result, seen)
-                for one, other, relation in [] if conditional(clause) else bonds_between(clause, stated):
+                for one, other, relation in _guarded(bonds_between(clause, stated), clause, hedged=False):
                     first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
                     if first.entity is not None and second.entity is not None:
                         self._emit(Pattern("prose", relation, _NEVER, 0.55), first.entity, second.entity,
@@ -335,6 +335,8 @@ class FastExtractor:
         text = mark_ended(_UNTRUSTED.sub(" untrustworthy", clause))
         starts = [m.start() for m in _SLOT_START.finditer(text)]
         for pattern in self.patterns:
+            if pattern.needs and pattern.needs not in text:
+                continue
             for start in starts:
                 match = pattern.regex.match(text, start)
                 if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
@@ -371,6 +373,13 @@ class FastExtractor:
             strength = STRENGTHS.get(normalized.name, 0.0)
             result.triples.append(Triple(source.name, target.name, normalized.name, strength, confidence,
                                          sentence.text))
+
+
+def _guarded(found: list[tuple[str, str, str]], text: str, hedged: bool = True) -> list[tuple[str, str, str]]:
+    """What a sentence-wide reading found, unless the text is a condition or (``hedged``: when the reading does
+    not guard its own words) negated or hedged; checked only when something was found, as the guards are the
+    dearest regexes and most sentences state nothing."""
+    return found if found and not conditional(text) and (not hedged or stated(text)) else []
 
 
 def _pairs(match: re.Match[str], pattern: Pattern, slots: list[Slot], text: str) -> list[tuple[Entity, Entity, bool]]:

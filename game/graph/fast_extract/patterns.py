@@ -38,6 +38,9 @@ class Pattern:
     phrase: bool = False
     """A noun phrase ("her sister Beth", "Jup, Legrand's servant"): true whatever the clause around it does
     ("he must see his aunt, Lady Agatha"), so only the phrase itself and the word before it are guarded."""
+    needs: str = ""
+    """Text every match holds ("'" of a possessive, "who"): a clause without it is not tried, which keeps the
+    many role patterns from costing each clause their full match."""
 
 
 SLOT = r"⟨\d+⟩"
@@ -148,8 +151,9 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
     # "Tomas's sister was Elin", "Her father was old Rouault": the role first, its holder after the copula
     bodies.append(rf"{owner}'s?\s+{noun}\s+(?:was|is|had\s+been|has\s+been)\s+(?:(?:old|young|little|poor)\s+)?"
                   rf"{person}(?!['’])(?=\s*(?:$|[,.;:!?]|\s+(?:who|and|but)\b))")
+    needs = ("'", "'", "'", "", "who", "'")
     return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target,
-                    anywhere=number < 2 or number == 4, phrase=number < 2 or number == 4)
+                    anywhere=number < 2 or number == 4, phrase=number < 2 or number == 4, needs=needs[number])
             for number, body in enumerate(bodies)]
 
 

@@ -202,6 +202,8 @@ def listed_kin(template: str) -> list[tuple[str, str, str]]:
     """Each of a list set beside "the sons of X" as X's kin, as slot pairs: "Noah, and Shem, and Ham, and Japheth,
     the sons of Noah" (a list joined by ", and" as well as by commas; the owner in the list is no kin of its own)."""
     found: list[tuple[str, str, str]] = []
+    if " of " not in template:
+        return found
     for match in _LISTED_KIN.finditer(template):
         owner = match.group("owner")
         found.extend((owner, one, "listed") for one in re.findall(SLOT, match.group("list")) if one != owner)
@@ -259,6 +261,8 @@ def bonds_between(clause: str, stated: Callable[[str, str], bool]) -> list[tuple
     between ⟨0⟩ and ⟨1⟩", "the feud between ⟨0⟩ and ⟨1⟩". ``stated`` is the guard every pattern passes (no
     negation or hedge before, none after); a bond said to end ("the friendship between them ended") is none."""
     found: list[tuple[str, str, str]] = []
+    if "between" not in clause:
+        return found
     for match in _BETWEEN.finditer(clause):
         before = _NAMING_HEDGE.sub("", clause[:match.start()])
         if not stated(before + match.group(0), clause[match.end():]) or _ENDED_AFTER.match(clause[match.end():]):
