@@ -336,3 +336,11 @@ def test_kin_named_after_the_sister_of_born_unto_and_a_name_taken_up_by_she() ->
     assert _related("Tom Hale came home, and the sister of Tom Hale was Ruth.", "Ruth", "KIN_OF", "Tom Hale")
     assert "Ruth" in _people("And unto Ruth was born a son.")
     assert _related("And Ruth, she also bare Obed.", "Ruth", "KIN_OF", "Obed")
+
+
+def test_love_hatred_and_a_marriage_to_come_in_more_words() -> None:
+    assert _related("Anna Hale sat down. Anna Hale was to marry Tomas Reed in June.", "Anna Hale", "ENGAGED_TO",
+                    "Tomas Reed")
+    assert _related("Tom Price came home. Tom Price abhorred Will Barker.", "Tom Price", "HATES", "Will Barker")
+    assert _related("Mrs. Pike came home. Mrs. Pike doted on Tom Price.", "Mrs. Pike", "LOVES", "Tom Price")
+    assert _relations("Anna Hale was not to marry Tomas Reed.") == set()

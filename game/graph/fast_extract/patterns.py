@@ -181,11 +181,12 @@ ENGLISH: tuple[Pattern, ...] = (
     being("FEARS", r"afraid\s+of|scared\s+of|terrified\s+of|frightened\s+of|fearful\s+of"),
     passive("FEARS", r"feared|dreaded"),
     verb("LOVES", r"loves|love|loved|adores|adore|adored|fell\s+in\s+love\s+with|falls\s+in\s+love\s+with|"
-                  r"(?:has\s+|had\s+)?fallen\s+in\s+love\s+with"),
+                  r"(?:has\s+|had\s+)?fallen\s+in\s+love\s+with|doted\s+on|dotes\s+on|worshipped|worships|idolised|"
+                  r"idolized"),
     being("LOVES", r"in\s+love\s+with|devoted\s+to"),
     passive("LOVES", r"loved|adored"),
     verb("HATES", r"hates|hate|hated|despises|despise|despised|loathes|loathe|loathed|resents|resent|resented|"
-                  r"detests|detest|detested"),
+                  r"detests|detest|detested|abhors|abhor|abhorred"),
     passive("HATES", r"hated|despised|loathed|detested|resented"),
     *role("KIN_OF", KIN),
     mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related"),

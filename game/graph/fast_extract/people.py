@@ -99,7 +99,8 @@ DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose
          r"forgave|forgot|drank|ate|flew|blew|became|arose|knelt|leapt|"
          r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
 FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"
-           r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended")
+           r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended|abhorred|"
+           r"doted\s+on|worshipped")
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
 _CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
 _DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt)\."
@@ -364,7 +365,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
                   tail) and not re.search(r"\b(?:of|the|in|at|a|an)\s+$", head):
         entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
-    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$", head) \
+    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$|"
+                 r"\b(?:was|is)\s+(?:about\s+|going\s+|soon\s+)?to\s+(?:marry|wed)\s+$", head) \
             or _W12.match(tail):
         entry.evidence["described"] += 1  # "engaged to Anna Hale", "Jean Morel, Mr. Tallis's servant"
     if _W13.match(tail) \

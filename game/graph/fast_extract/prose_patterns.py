@@ -66,7 +66,7 @@ PROSE: tuple[Pattern, ...] = (
                                             rf"going\s+to\s+be)\s+(?:married|wed)\s+to\s+{_DESCRIBED}{OBJ}"), 0.65),
     Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:engaged|betrothed|affianced|promised)\s+"
                                             rf"(?:in\s+marriage\s+)?to\s+{_DESCRIBED}{OBJ}"), 0.65),
-    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:about|going|soon)\s+to\s+marry\s+"
+    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:about\s+|going\s+|soon\s+)?to\s+(?:marry|wed)\s+"
                                             rf"{_DESCRIBED}{OBJ}"), 0.6),
     Pattern("prose", "ENGAGED_TO", _compile(rf"{_OWNER}'s?\s+{ADJ}(?:fianc[ée]e?|betrothed|intended|bride-to-be)"
                                             rf",?\s+{_PERSON}(?!')"), 0.65, anywhere=True, phrase=True),
