@@ -144,3 +144,203 @@ def test_a_master_owned_is_served_and_service_denied_or_ended_is_nothing() -> No
                  "Would Dick Hale enter the service of Mr. Ashby?", "Dick Hale, once Mr. Ashby's servant, was rich.",
                  "Dick Hale, Mr. Ashby's late servant, was buried today."):
         assert _relations(text) == set(), text
+
+
+def test_a_master_speaking_of_my_servant_employs_them() -> None:
+    # The said-tag gives the speaker, and "my servant" is a post the speaker holds: kept, not a claim dropped.
+    for text in ("“Jean Morel, my new servant, will carry the bags,” said Mr. Tallis.",
+                 "“This is my servant, Jean Morel,” said Mr. Tallis.",
+                 "“My servant Jean Morel will see to it,” said Mr. Tallis.",
+                 "Mr. Tallis looked at Jean Morel. “You are my new servant,” said Mr. Tallis."):
+        assert _related(text, "Jean Morel", "SERVES", "Mr. Tallis"), text
+    # How another feels about the speaker stays a claim; a denied post, or a line nobody is named saying, is nothing.
+    for text in ("“Jean Morel trusts me,” said Mr. Tallis.", "“Jean Morel is not my servant,” said Mr. Tallis.",
+                 "“Jean Morel, my new servant, is here,” he said.", "“Jean Morel, my new servant, is here.”"):
+        assert _relations(text) == set(), text
+
+
+def test_children_a_parent_had_or_begat_named_in_a_list_are_each_their_child() -> None:
+    text = "Mr. Hale had two daughters, Clara and Maud."
+    assert _related(text, "Mr. Hale", "KIN_OF", "Clara") and _related(text, "Mr. Hale", "KIN_OF", "Maud")
+    text = "Jesse begat three sons, Eliab, Abinadab and Shammah."
+    assert all(_related(text, "Jesse", "KIN_OF", son) for son in ("Eliab", "Abinadab", "Shammah"))
+    assert _related("Mrs. Hale had three children, Tom, Ann, and Will, who lived with her.", "Mrs. Hale", "KIN_OF", "Will")
+    assert _related("Mr. Hale had a son named Tobias.", "Mr. Hale", "KIN_OF", "Tobias")
+    # Friends are no children, a denied family none, and a name with a verb of its own is no list.
+    for text in ("Mr. Hale had two friends, Clara and Maud.", "Mr. Hale never had two daughters, Clara and Maud.",
+                 "Mr. Hale had two sons, Tom said, and both were idle."):
+        assert not {r for r in _relations(text) if r[1] == "KIN_OF"}, text
+
+
+def test_a_role_said_of_a_name_with_his_or_her_is_the_one_person_it_can_be() -> None:
+    assert _related("Mary Lennox sat in the garden. Colin was her cousin.", "Colin", "KIN_OF", "Mary Lennox")
+    assert _related("Mr. Craven came in. Colin was his son.", "Colin", "KIN_OF", "Mr. Craven")
+    assert _related("Mary Lennox met Colin, who was her cousin.", "Colin", "KIN_OF", "Mary Lennox")
+    assert _related("Mary Lennox sat down, and Colin, who was her cousin, came in.", "Colin", "KIN_OF", "Mary Lennox")
+    # "Mr." is no "her": the one woman named before is.
+    assert _related("Mr. Craven and Mary Lennox sat down. Colin was her cousin.", "Colin", "KIN_OF", "Mary Lennox")
+    assert _related("Sara Crewe sat by the fire. Becky was her maid.", "Becky", "SERVES", "Sara Crewe")
+    # Two women who could own "her", a denial, or another's cousin: nothing of Colin's kin.
+    for text in ("Mary Lennox smiled at Ann Price. Colin was her cousin.",
+                 "Mary Lennox sat in the garden. Colin was not her cousin.",
+                 "Mary Lennox sat in the garden. Colin was her cousin's friend."):
+        assert not {r for r in _relations(text) if r[1] == "KIN_OF"}, text
+
+
+def test_a_name_owning_something_after_a_role_is_still_the_role() -> None:
+    text = "Mrs. Pike went to London when her sister Maria's daughter was married."
+    assert _related(text, "Maria", "KIN_OF", "Mrs. Pike")
+    # After a comma, a name owning something may be another's apposition: not the cousin.
+    assert not {r for r in _relations("Tom Price's cousin, Will Barker's friend, came in.") if r[1] == "KIN_OF"}
+
+
+def test_the_one_turned_to_before_a_quote_is_spoken_to_and_answers_next() -> None:
+    text = "Tom Price turned to Will Barker and said, “Your sister Ann Barker is here.”"
+    assert _related(text, "Ann Barker", "KIN_OF", "Will Barker")
+    assert _related("Tom Price turned to Will Barker and said, “My sister Ann Barker is here.”", "Ann Barker",
+                    "KIN_OF", "Tom Price")
+    # "He" who turned is not the one turned to; the line goes to someone unknown, and its answer is Will's.
+    text = "He turned to Will Barker and said, “Where is Ann Barker?”\n\n“My sister Ann Barker is at home.”"
+    assert _relations(text) == {("Ann Barker", "KIN_OF", "Will Barker")}
+
+
+def test_a_pronoun_tag_in_a_paragraph_of_several_is_the_one_who_opened_the_sentence_before() -> None:
+    text = ("“Are you the new maid?” Mary Lennox asked, looking up. Martha Sowerby began to sweep the hearth. "
+            "“I’m Mr Hale’s servant,” she said stoutly.")
+    assert _relations(text) == {("Martha Sowerby", "SERVES", "Mr Hale")}
+    # A title of the other sex is no "she": the line stays with whoever spoke before.
+    text = ("“Are you the new maid?” Mary Lennox asked, looking up. Mr. Dick Price began to sweep the hearth. "
+            "“I’m Mr Hale’s servant,” she said stoutly.")
+    assert ("Mr. Dick Price", "SERVES", "Mr Hale") not in _relations(text)
+
+
+def test_our_in_a_quoted_line_is_its_speakers() -> None:
+    text = "Mary Lennox looked at Basil Reed. “Our sister Mabel Reed was sent to England,” said Basil Reed."
+    assert _relations(text) == {("Mabel Reed", "KIN_OF", "Basil Reed")}
+    assert _relations("“Our sister Mabel Reed is away,” he said.") == set()
+
+
+def test_a_role_whose_holders_name_is_given_after_it() -> None:
+    text = ("The boy was sent to the woman Mr. Hale had hired. The woman was his housekeeper at Thornfield Hall, "
+            "and her name was Mrs. Pike.")
+    assert _relations(text) == {("Mrs. Pike", "SERVES", "Mr. Hale")}
+    text = ("Mary Lennox looked at Basil Reed. “You are going to your uncle,” said Basil Reed. “His name is Mr. "
+            "Archibald Craven.”")
+    assert _related(text, "Mr. Archibald Craven", "KIN_OF", "Mary Lennox")
+    # "his" is not the name of an aunt, nor "her" of a valet: someone else is named.
+    assert _relations(text.replace("your uncle", "your aunt")) == set()
+    assert not _relations("The boy was sent to Mr. Hale. The man was his valet, and her name was Ann Price.")
+
+
+def test_a_bond_said_to_stand_between_two_people() -> None:
+    assert _related("A friendship had long existed between Tom Cole and Will Barker.", "Tom Cole", "ALLY_OF",
+                    "Will Barker")
+    assert _related("Something that might be called friendship existed between Tom Cole and Will Barker.",
+                    "Tom Cole", "ALLY_OF", "Will Barker")
+    assert _related("The old feud between Tom Cole and Will Barker went on.", "Tom Cole", "ENEMY_OF", "Will Barker")
+    for text in ("There was no friendship between Tom Cole and Will Barker.",
+                 "The friendship between Tom Cole and Will Barker ended in May.",
+                 "If a friendship existed between Tom Cole and Will Barker, nobody knew.",
+                 "There might be a friendship between Tom Cole and Will Barker."):
+        assert _relations(text) == set(), text
+
+
+def test_calling_the_one_spoken_to_by_a_kin_title_makes_them_kin() -> None:
+    assert _related("“It is late, Aunt Polly,” said Tom Sawyer.", "Tom Sawyer", "KIN_OF", "Aunt Polly")
+    # "Uncle George" is a person, though "George" may end a place's name.
+    text = "“Americans are the fashion, Uncle George,” said Harry Wotton."
+    assert _related(text, "Harry Wotton", "KIN_OF", "Uncle George")
+    # Speaking of her is no call.
+    assert _relations("Tom Sawyer looked at Aunt Polly. “I went to see Aunt Polly,” said Tom Sawyer.") == set()
+
+
+def test_kin_by_marriage_household_servants_and_an_old_name_beside_a_role() -> None:
+    assert _related("Mrs. Pike came in with her daughter-in-law, Ann Price.", "Ann Price", "KIN_OF", "Mrs. Pike")
+    assert _related("Tom Price was Mr. Hale's son-in-law.", "Tom Price", "KIN_OF", "Mr. Hale")
+    # "sister-in-law" is no sister with a word left over, nor anything else
+    assert _relations("Mrs. Pike sat down. Her sister-in-law Ann Price stood.") == {("Ann Price", "KIN_OF", "Mrs. Pike")}
+    assert _related("Mr. Hale's lackey Jacques opened the door.", "Jacques", "SERVES", "Mr. Hale")
+    assert _related("Emma Bovary sat by the fire. Her father, old Rouault, came in.", "Rouault", "KIN_OF", "Emma Bovary")
+
+
+def test_the_one_a_tag_says_is_spoken_to_is_a_person_and_a_kin_word_calls_them() -> None:
+    assert _related("“Your sister Ann Price is here,” said Mr. Tallis to Jean Morel.", "Ann Price", "KIN_OF",
+                    "Jean Morel")
+    assert _related("“Good night, uncle,” said Tom Price to Mr. Hale.", "Tom Price", "KIN_OF", "Mr. Hale")
+    # "Little Brother" is as often a comrade's call: no kin.
+    assert _relations("“Good night, Little Brother,” said Bagheera to Mowgli.") == set()
+
+
+def test_a_friend_of_someone_in_apposition_and_what_one_is_a_member_of() -> None:
+    assert _related("“This is Tom Price, an old school friend of mine,” said Will Barker.", "Tom Price", "ALLY_OF",
+                    "Will Barker")
+    assert _related("Tom Price, a friend of Will Barker, came in.", "Tom Price", "ALLY_OF", "Will Barker")
+    for text in ("Tom Price, a friend of Will Barker's sister, came in.", "Tom Price, not a friend of Will Barker, came in."):
+        assert _relations(text) == set(), text
+    # what one is a member of is a body of people, even with a name nobody else gives it
+    assert _relations("Phileas Fogg was a member of the Reform, and that was all.") == {
+        ("Phileas Fogg", "MEMBER_OF", "Reform")}
+
+
+def test_a_kinsman_named_after_the_role_or_in_a_relative_clause_and_service_taken_into() -> None:
+    assert _related("Tom Price's sister was Ann Price.", "Ann Price", "KIN_OF", "Tom Price")
+    assert _related("Emma Bovary sat by the fire. Her father was old Rouault.", "Rouault", "KIN_OF", "Emma Bovary")
+    assert _related("Colin Craven, whose father was Mr. Archibald Craven, lay in bed.", "Colin Craven", "KIN_OF",
+                    "Mr. Archibald Craven")
+    assert _related("Mr. Ashby took Dick Hale into his service.", "Dick Hale", "SERVES", "Mr. Ashby")
+    for text in ("Tom Price's sister was Ann Price's friend.", "Emma Bovary sat by the fire. Her father was not Rouault.",
+                 "Colin, whose father was not Mr. Hale, lay in bed.", "Mr. Ashby did not take Dick Hale into his service.",
+                 "Mr. Ashby took Dick Hale into the garden."):
+        assert not {r for r in _relations(text) if r[1] in {"KIN_OF", "SERVES"}}, text
+
+
+def _people(text: str) -> set[str]:
+    return {person.name for person in read_story(text).people}
+
+
+def test_a_name_called_before_i_owning_what_a_person_owns_or_said_to_be_a_girl_is_a_person() -> None:
+    assert "Marilla" in _people("“Well, Marilla, I’ll just tell you plain,” said the old woman.")
+    assert "Rachel" in _people("“There is something in what you say, Rachel. I’ve had qualms myself,” said the old woman.")
+    assert "Marilla" in _people("The old woman went home. Marilla’s lips twitched.")
+    assert "Clara" in _people("Clara was a little girl of six.")
+    assert "Rat" in _people("“Why, certainly,” said the good-natured Rat.")
+    # A line's first word before "I" is no call, and a city is no girl.
+    assert "Proud" not in _people("“Proud, I’m sure,” said the old woman.")
+    assert "London" not in _people("London was a great city.")
+
+
+def test_self_naming_initials_foreign_titles_and_a_titled_name_after_in_are_people() -> None:
+    assert "Mary Lennox" in _people("“I am Mary Lennox,” the little girl said.")
+    assert "M. Dumas" in _people("In the opinion of M. Dumas, the lady had been throttled.")
+    assert "Monsieur Dupin" in _people("There I became acquainted with a Monsieur Dupin.")
+    assert "Sir Francis Cromarty" in _people("He found in Sir Francis Cromarty an enthusiastic ally.")
+    assert "Parker" in _people("“Ask Mr. Gray to wait, Parker: I shall be in soon.”")
+    # a titled name owning the place one is at is the place
+    assert "Madame Tussaud" not in _people("They spent the evening at Madame Tussaud's.")
+
+
+def test_the_first_of_two_who_do_something_and_irregular_doings_make_people() -> None:
+    assert {"Eliza", "Georgiana"} <= _people("Eliza and Georgiana had run for help.")
+    assert "Bessie" in _people("Bessie brought the tray up.")
+    # a place before "and" is still no doer's name
+    assert "Paris" not in _people("In Paris and London had come the news.")
+
+
+def test_a_list_joined_by_and_beside_the_sons_of_someone_is_their_kin() -> None:
+    text = "In the morning came Mr. Hale, and Tom, and Will, and Harry, the sons of Mr. Hale, into the yard."
+    assert _relations(text) == {("Mr. Hale", "KIN_OF", son) for son in ("Tom", "Will", "Harry")}
+    assert _relations("Tom, and Will, and Harry, the friends of Mr. Hale, came in.") == set()
+
+
+def test_kin_named_after_the_sister_of_born_unto_and_a_name_taken_up_by_she() -> None:
+    assert _related("Tom Hale came home, and the sister of Tom Hale was Ruth.", "Ruth", "KIN_OF", "Tom Hale")
+    assert "Ruth" in _people("And unto Ruth was born a son.")
+    assert _related("And Ruth, she also bare Obed.", "Ruth", "KIN_OF", "Obed")
+
+
+def test_love_hatred_and_a_marriage_to_come_in_more_words() -> None:
+    assert _related("Anna Hale sat down. Anna Hale was to marry Tomas Reed in June.", "Anna Hale", "ENGAGED_TO",
+                    "Tomas Reed")
+    assert _related("Tom Price came home. Tom Price abhorred Will Barker.", "Tom Price", "HATES", "Will Barker")
+    assert _related("Mrs. Pike came home. Mrs. Pike doted on Tom Price.", "Mrs. Pike", "LOVES", "Tom Price")
+    assert _relations("Anna Hale was not to marry Tomas Reed.") == set()

@@ -15,18 +15,27 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
+from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
 from game.graph.fast_extract.patterns import (
     ADJ,
     CHINESE,
     ENGLISH,
     ROLE_NOUNS,
+    SERVANT,
     SLOT,
     Pattern,
     Shape,
     vocabulary_patterns,
 )
-from game.graph.fast_extract.possessives import POSSESSIVE, ended, owner_of
-from game.graph.fast_extract.prose_patterns import PROSE, named_pairs, the_two, titled_kin
+from game.graph.fast_extract.possessives import POSSESSIVE, ended, may_own, owner_of
+from game.graph.fast_extract.prose_patterns import (
+    PROSE,
+    bonds_between,
+    listed_kin,
+    named_pairs,
+    the_two,
+    titled_kin,
+)
 from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
@@ -64,12 +73,20 @@ _UNTRUSTED = re.compile(r"\s+(?:not|never)\s+(?:(?:a|an|one)\s+(?:[a-z]+\s+)?)?t
 # "not her brother Tom": a noun phrase is guarded by the word just before it as well as by its own words.
 _NEGATED_BEFORE = re.compile(r"(?:\b(?:not|no|nor|never|neither)|n't)\s+(?:(?:even|only|just)\s+)?$")
 _APPOSED = re.compile(r"\s*(?:,|;|\.|$)")
+# What may follow a role said of a name before it ("Colin was her cousin, and ..."), and the copula between.
+_ROLE_ENDS = re.compile(r"\s*(?:,|;|\.|!|$|\s(?:and|but|who|whom)\b)")
+_HELD_BY = re.compile(r"\s+(?:was|is|had\s+been|has\s+been)\s+(?:(?:old|young|little|poor)\s+)?")
+_COPULA = re.compile(r"(?:,\s+who)?\s+(?:is|was|had\s+been|has\s+been|became)\s+")
 _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 # "Basil was a little boy ..., and Mary hated him": an object pronoun is someone other than the one doing,
 # so of those named before it the last (its verb's subject) is passed over. Only one that ends its phrase
 # ("loved her, and"): "her sister Eliza" is a possessive, and "took unto him two wives" a phrase of its own.
 _OBJECT = re.compile(r"\b(?:him|her)(?=\s*(?:$|[,.;:!?—-]|(?:and|but|or|again|too|very|so|dearly|deeply|truly)\b))")
 _SUBJECT_OF: dict[str, str] = {"him": "he", "her": "she"}
+# "“Jean, my new servant, will carry the bags,” said Mr. Tallis": a master naming their servant states a post
+# they hold, not another's feeling about them, so it is kept as the speaker's employing (when a said-tag names
+# the speaker: a line turn-taking gave may be the servant's own "you are in my service" turned round).
+_MY_SERVANT = re.compile(rf"\bmy\s+{ADJ}(?:{SERVANT})\b|\bin\s+my\s+(?:service|employ|employment|pay)\b")
 _SLOT_NUMBER = re.compile(r"⟨(\d+)⟩")
 _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
 _LEFT_WORDS = frozenset({
@@ -125,6 +142,7 @@ class FastExtractor:
         unknown: dict[str, str] = {}
         context = _Context()
         previous = ""
+        previous_slots: list[Slot] = []
         last_named: list[Entity] = []
         strangers: list[str] = []
         # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
@@ -152,7 +170,8 @@ class FastExtractor:
             told = Sentence(unit.evidence, sentence.question)
             kept = (len(result.triples), len(result.closes))
             names = [slot.entity.name if slot.entity is not None else None for slot in slots]
-            for one, other, _why in [*named_pairs(template, previous), *titled_kin(template, names)]:
+            for one, other, _why in [*named_pairs(template, previous), *titled_kin(template, names),
+                                     *_guarded(listed_kin(template), template)]:
                 first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
                 if first.entity is not None and second.entity is not None:
                     self._emit(_NAMED_KIN, first.entity, second.entity, first.pronoun or second.pronoun, False, told,
@@ -163,14 +182,27 @@ class FastExtractor:
                 # (and no other name in it that might be a third person)
                 said = _NAMED_KIN if pair == "KIN_OF" else Pattern("prose", pair, _NEVER, 0.55)
                 self._emit(said, just_before[0], just_before[1], False, False, told, result, seen)
-            previous = template
+            template = name_given(template)
+            given = named_next(previous, template)
+            if given is not None:
+                # "... going to your uncle. His name is Mr. Archibald Craven.": the role and its name as one phrase
+                owner, role, holder = given
+                self._read_clause(f"⟨0⟩'s {role} ⟨1⟩", [previous_slots[int(owner.strip("⟨⟩"))],
+                                                        slots[int(holder.strip("⟨⟩"))]], told, result, seen)
+            previous, previous_slots = template, slots
             subject = ""
             for start, end in split_clauses(template):
                 clause = template[start:end]
                 subject, clause = _carry_subject(subject, clause)
                 self._read_clause(clause, slots, told, result, seen)
+                for one, other, relation in _guarded(bonds_between(clause, stated), clause, hedged=False):
+                    first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
+                    if first.entity is not None and second.entity is not None:
+                        self._emit(Pattern("prose", relation, _NEVER, 0.55), first.entity, second.entity,
+                                   first.pronoun or second.pronoun, False, told, result, seen)
             if unit.speaker:
-                self._claims_dropped(result, kept, unit.speaker)
+                employs = unit.sure and bool(_MY_SERVANT.search(normalize_name(unit.evidence)))
+                self._claims_dropped(result, kept, unit.speaker, employs)
         for source, target, evidence in reading.kin:
             # "“There's a cyclone coming, Em,” he called to his wife": the one spoken to is kin.
             self._emit(_SAID_TO_KIN, source, target, False, False, Sentence(evidence, False), result, seen)
@@ -182,10 +214,13 @@ class FastExtractor:
         result.unknown_names = list(unknown.values())
         return result
 
-    def _claims_dropped(self, result: Extraction, kept: tuple[int, int], speaker: str) -> None:
+    def _claims_dropped(self, result: Extraction, kept: tuple[int, int], speaker: str, employs: bool = False) -> None:
         """A speaker states their own bonds ("my friend", "I am to marry"), not how others feel about
-        them: "Tomas trusts me," said Mira is Mira's claim, and claims are not kept."""
+        them: "Tomas trusts me," said Mira is Mira's claim, and claims are not kept. A line naming "my
+        servant" (``employs``) states the speaker's own post as a master: its service is kept."""
         def claim(target: str, relation: str) -> bool:
+            if employs and relation == "SERVES":
+                return False
             return target == speaker and not self.vocabulary.is_symmetric(relation)
 
         result.triples[kept[0]:] = [t for t in result.triples[kept[0]:] if not claim(t.target, t.relation)]
@@ -265,10 +300,23 @@ class FastExtractor:
                 continue
             beside = next((slot.entity for s, _, slot in spans
                            if match.end("role") <= s <= match.end() and slot.entity is not None), None)
-            if beside is None and _APPOSED.match(norm, match.end("role")):
+            named_after = NAME_GIVEN_AFTER.match(norm, match.end("role"))
+            if beside is None and named_after is not None:
+                # "The woman was his housekeeper, and her name was Mrs. Medlock": the name given after the role
+                beside = next((slot.entity for s, _, slot in spans if s == named_after.end() and slot.entity is not None),
+                              None)
+            if beside is None and match.group("gap") and _APPOSED.match(norm, match.end("role")):
                 # "Maud Hawley, his cousin, was eighteen": the role set after the name it describes
                 beside = next((slot.entity for s, e, slot in spans if slot.entity is not None
                                and re.fullmatch(r",\s*", norm[e:match.start()])), None)
+            held = _HELD_BY.match(norm, match.end("role"))
+            if beside is None and held is not None:
+                # "Her father was old Rouault": the role's holder named after the copula
+                beside = next((slot.entity for s, _, slot in spans if s == held.end() and slot.entity is not None), None)
+            if beside is None and _ROLE_ENDS.match(norm, match.end("role")):
+                # "Colin was her cousin", "Colin, who was her cousin,": the role said of the name before it
+                beside = next((slot.entity for s, e, slot in spans if slot.entity is not None
+                               and _COPULA.fullmatch(norm[e:match.start()])), None)
             if beside is None:
                 continue
             before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None
@@ -287,6 +335,8 @@ class FastExtractor:
         text = mark_ended(_UNTRUSTED.sub(" untrustworthy", clause))
         starts = [m.start() for m in _SLOT_START.finditer(text)]
         for pattern in self.patterns:
+            if pattern.needs and pattern.needs not in text:
+                continue
             for start in starts:
                 match = pattern.regex.match(text, start)
                 if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
@@ -323,6 +373,13 @@ class FastExtractor:
             strength = STRENGTHS.get(normalized.name, 0.0)
             result.triples.append(Triple(source.name, target.name, normalized.name, strength, confidence,
                                          sentence.text))
+
+
+def _guarded(found: list[tuple[str, str, str]], text: str, hedged: bool = True) -> list[tuple[str, str, str]]:
+    """What a sentence-wide reading found, unless the text is a condition or (``hedged``: when the reading does
+    not guard its own words) negated or hedged; checked only when something was found, as the guards are the
+    dearest regexes and most sentences state nothing."""
+    return found if found and not conditional(text) and (not hedged or stated(text)) else []
 
 
 def _pairs(match: re.Match[str], pattern: Pattern, slots: list[Slot], text: str) -> list[tuple[Entity, Entity, bool]]:
@@ -389,9 +446,11 @@ def _resolve(pronoun: str, before: list[Entity], context: _Context) -> Entity | 
 
 
 def _fits(pronoun: str, entity: Entity) -> bool:
-    """Whether a pronoun may refer to an individual: any, unless the node's attributes say otherwise."""
+    """Whether a pronoun may refer to an individual: any, unless the node's attributes say otherwise, or a
+    title of the name does ("Mr. Hale" is no "she", "Mrs. Pike" no "he")."""
     if not entity.pronouns:
-        return True
+        owning = {"he": "his", "他": "his", "she": "her", "她": "her"}.get(pronoun)
+        return owning is None or may_own(owning, entity)
     words = set(re.findall(r"[a-z-]+", entity.pronouns))
     return bool(words & _PRONOUN_WORDS[pronoun])
 

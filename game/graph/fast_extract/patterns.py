@@ -38,6 +38,9 @@ class Pattern:
     phrase: bool = False
     """A noun phrase ("her sister Beth", "Jup, Legrand's servant"): true whatever the clause around it does
     ("he must see his aunt, Lady Agatha"), so only the phrase itself and the word before it are guarded."""
+    needs: str = ""
+    """Text every match holds ("'" of a possessive, "who"): a clause without it is not tried, which keeps the
+    many role patterns from costing each clause their full match."""
 
 
 SLOT = r"⟨\d+⟩"
@@ -53,14 +56,19 @@ ADJ = (r"(?:(?:sworn|old|bitter|close|great|firm|fast|good|loyal|staunch|distant
        r"elder|little|big|twin|only|new|former|dear|best|chief|oldest|youngest|true|favourite|favorite|closest|"
        r"dearest|truest|second|third|fourth|fifth|sixth|eldest|half|step|faithful|devoted|trusty|own|constant|"
        r"bosom|intimate|particular|childhood|boyhood|girlhood|lifelong|beloved|worthy|honest|valued|humble)\s+){0,2}")
-KIN = (r"sisters?|brothers?|mother|father|sons?|daughters?|cousins?|aunt|uncle|niece|nephew|twins?|siblings?|"
+# Kin by marriage first, so that "sister-in-law" is never read as "sister" with a word left over.
+KIN = (r"(?:sons?|daughters?|brothers?|sisters?|mother|father)-in-law|widow|widower|papa|mamma|mama|foster-brother|"
+       r"foster-sister|foster-mother|foster-father|"
+       r"sisters?|brothers?|mother|father|sons?|daughters?|cousins?|aunt|uncle|niece|nephew|twins?|siblings?|"
        r"grandmother|grandfather|grandson|granddaughter|half-sister|half-brother|stepsister|stepbrother|"
        r"stepmother|stepfather|wife|husband|spouse|mum|mom|dad|ma|pa|kin|kinsman|kinswoman")
 LEADER = r"captain|leader|head|chief|commander|master|mistress|lord|lady|ruler|boss|founder|general|queen|king"
 SERVANT = (r"servants?|stewards?|bodyguards?|squires?|retainers?|employees?|maids?|valets?|hirelings?|lackeys?|"
            # a household's and a firm's people: "Mrs. Medlock, his housekeeper", "Le Bon, clerk to Mignaud"
            r"housekeepers?|butlers?|footm[ae]n|housemaids?|maidservants?|manservants?|menservants|clerks?|"
-           r"governess|governesses|nursemaids?|coachm[ae]n|gardeners?|secretary|secretaries|apprentices?")
+           r"governess|governesses|nursemaids?|coachm[ae]n|gardeners?|secretary|secretaries|apprentices?|"
+           r"lackeys?|pages?|attendants?|cooks?|ostlers?|grooms(?!-)|groom(?!-)|porters?|farm-servants?|"
+           r"serving-m[ae]n|serving-maids?|waiting-maids?|lady's-maids?|chambermaids?|kitchen-maids?")
 ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enemy|enemies|foes?|nemesis",
                        r"creditors?|debtors?|employer|members?"])
 # "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role.
@@ -129,15 +137,23 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
     owner = rf"{_THE}(?P<{y}>{SLOT})"
     noun = rf"(?!(?:[a-z]+\s+)?former\b){ADJ}(?:{nouns})"  # "his former servant" serves no longer
     bodies = [
-        rf"{owner}'s?\s+{noun},?\s+{person}(?!')",  # Tomas's sister Elin
+        # Tomas's sister Elin; "her sister Maria's daughter" is still Maria, but after a comma a name owning
+        # something may be another's apposition ("Tom's cousin, Will's friend, came in")
+        rf"{owner}'s?\s+{noun}(?P<comma>,)?\s+(?:(?:old|young|little|poor)\s+)?{person}(?(comma)(?!'))",
         rf"{person},\s+{owner}'s?\s+{noun}\b",  # Elin, Tomas's sister
         rf"{person}\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b",  # Elin is Tomas's sister
         rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}\s+(?:of|to)\s+{owner}(?!')",  # Bram, captain of the Watch
     ]
     # The first two are noun phrases, true wherever they stand ("Mira trusts Tomas's sister Elin"); the
-    # others are clauses, whose subject must start where a subject can.
-    return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target, anywhere=number < 2,
-                    phrase=number < 2)
+    # others are clauses, whose subject must start where a subject can, but for a relative clause set
+    # beside a name, which describes it wherever it stands ("Mira met Colin, who was Tomas's cousin").
+    bodies.append(rf"{person},\s+who\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b")
+    # "Tomas's sister was Elin", "Her father was old Rouault": the role first, its holder after the copula
+    bodies.append(rf"{owner}'s?\s+{noun}\s+(?:was|is|had\s+been|has\s+been)\s+(?:(?:old|young|little|poor)\s+)?"
+                  rf"{person}(?!['’])(?=\s*(?:$|[,.;:!?]|\s+(?:who|and|but)\b))")
+    needs = ("'", "'", "'", "", "who", "'")
+    return [Pattern("role", relation, _compile(body), 0.65, group_target=group_target,
+                    anywhere=number < 2 or number == 4, phrase=number < 2 or number == 4, needs=needs[number])
             for number, body in enumerate(bodies)]
 
 
@@ -165,11 +181,12 @@ ENGLISH: tuple[Pattern, ...] = (
     being("FEARS", r"afraid\s+of|scared\s+of|terrified\s+of|frightened\s+of|fearful\s+of"),
     passive("FEARS", r"feared|dreaded"),
     verb("LOVES", r"loves|love|loved|adores|adore|adored|fell\s+in\s+love\s+with|falls\s+in\s+love\s+with|"
-                  r"(?:has\s+|had\s+)?fallen\s+in\s+love\s+with"),
+                  r"(?:has\s+|had\s+)?fallen\s+in\s+love\s+with|doted\s+on|dotes\s+on|worshipped|worships|idolised|"
+                  r"idolized"),
     being("LOVES", r"in\s+love\s+with|devoted\s+to"),
     passive("LOVES", r"loved|adored"),
     verb("HATES", r"hates|hate|hated|despises|despise|despised|loathes|loathe|loathed|resents|resent|resented|"
-                  r"detests|detest|detested"),
+                  r"detests|detest|detested|abhors|abhor|abhorred"),
     passive("HATES", r"hated|despised|loathed|detested|resented"),
     *role("KIN_OF", KIN),
     mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related"),

@@ -25,7 +25,7 @@ from game.graph.fast_extract.gazetteer import CASED_NAMES
 PERSON_TITLES = frozenset({
     "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
     "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
-    "mademoiselle", "madame", "mister", "master", "mistress", "father", "mother", "sister", "brother",
+    "mademoiselle", "madame", "monsieur", "herr", "frau", "signor", "signora", "mister", "master", "mistress", "father", "mother", "sister", "brother",
     "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
     "grand", "granny", "cousin",
 })
@@ -70,14 +70,14 @@ NOT_NAMES = frozenset({
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
-PERSON_NOUNS = (r"friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
+PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|cook|friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
                 r"father|aunt|uncle|nephew|niece|cousin|servant|master|mistress|maid|coachman|clerk|gardener|"
                 r"boy|girl|man|woman|lady|gentleman|lawyer|doctor|client|visitor|landlady|child|orphan|farmer|"
                 r"captain|king|queen|prince|princess|nobleman|guest|partner|employer|agent|heart|arms|hands|"
                 r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry|"
                 r"betrothed|fianc[ée]e?|valet|footman|housekeeper|butler|nurse|governess|groom|bride|lover|"
                 r"sweetheart|enemy|rival|heir|widow|ward|pupil|playmate|comrade|ally|proposal|suit")
-KIN_NOUNS = (r"wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
+KIN_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
              r"maid|master|mistress|friend|companion")
 SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"
              r"remarks|murmured|murmurs|continued|continues|added|adds|shouted|shouts|screamed|screams|whispered|"
@@ -87,16 +87,20 @@ SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returne
              r"explained|explains|enquired|enquires|inquired|inquires|retorted|retorts|responded|responds|ventured|"
              r"grunted|snarled|purred|squeaked|panted|gasped|whined|roared|hissed|protested|suggested|agreed|"
              r"insisted|urged|warned|concluded|ejaculated|stammered|faltered|sobbed|moaned|groaned|yelled|"
-             r"bellowed|howled|drawled|blurted|cut\s+in|broke\s+in|put\s+in")
+             r"bellowed|howled|drawled|blurted|cut\s+in|broke\s+in|put\s+in|teased|commanded|ordered|begged|"
+             r"implored|entreated|sneered|scoffed|giggled|chuckled|whimpered|stormed|mocked|jeered")
 DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose|gave|told|said|says|"
          r"laughed|cried|smiled|spoke|sprang|tore|drew|threw|caught|struck|shook|held|kept|left|lived|loved|"
          "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"
          r"led|met|paid|put|read|rode|sang|sank|slept|stole|swam|wore|wrote|won|bowed|nodded|turned|reached|"
          r"answered|asked|whistled|chuckled|staggered|pushed|dashed|rushed|signed|played|worked|never|always|"
-         r"begat|begot|bare|bore|slew|talked|wept|"
+         r"begat|begot|bare|bore|slew|talked|wept|swept|sent|brought|bought|sought|taught|fought|spent|lent|meant|"
+         r"crept|dealt|lost|sold|understood|woke|drove|chose|swore|hung|flung|clung|swung|hid|bit|shut|bade|"
+         r"forgave|forgot|drank|ate|flew|blew|became|arose|knelt|leapt|"
          r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
 FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"
-           r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended")
+           r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended|abhorred|"
+           r"doted\s+on|worshipped")
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
 _CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
 _DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt)\."
@@ -203,7 +207,9 @@ def candidates(text: str) -> Found:
                 entry.evidence["kin name"] += 1
                 continue
             # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
-            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0])) and tokens[0] != "the"
+            # "I’m Mr Medlock’s servant": a contraction before a name is no part of it.
+            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0]) or _NOT_A_WORD.fullmatch(tokens[0]))
+                               and tokens[0] != "the"
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
                               or (tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL))):
                 cut = re.match(r"\S+\s*", raw)
@@ -251,8 +257,56 @@ def _is_apposition(between: str, tokens: list[str]) -> bool:
         and bool(tokens) and tokens[0] in PERSON_TITLES and "of" in tokens
 
 
+_BODY = (r"nature|character|conduct|lips|mouth|cheeks?|hair|brow|forehead|lap|fingers|knees?|feet|skin|temper|smile|glance|tongue|nose|chin|"
+         r"ears|neck|hand|own\s+(?:room|bed|hands?|eyes)")
+"""What only a person (or an animal) owns: "Marilla's lips twitched"."""
+_KIND = (r"man|woman|boy|girl|lady|gentleman|child|schoolboy|schoolgirl|fellow|widow|widower|spinster|bachelor|"
+         r"servant|farmer|lawyer|doctor|clerk|merchant|soldier|sailor|priest|nurse|maid|stranger|youth|baby|orphan|"
+         r"person|cousin|beauty|nobleman|gentlewoman|peasant|labourer|laborer|physician|surgeon|officer")
+"""What kind of person someone is said to be: "X was a little girl" makes X a person."""
+_PERSONAL_TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "mister", "uncle", "aunt", "cousin", "sir", "lady",
+                              "captain", "capt", "madame", "mademoiselle", "widow", "granny", "professor", "colonel"})
+"""Titles only a person carries: before a place's word ("Uncle George", "Mr. Hall") they make a name, not a place."""
 WEIGHED_CHARS = 80
 """How much of the paragraph on each side of a name ``_weigh`` reads (at most ``before[-80:]``)."""
+
+
+# _weigh's patterns that interpolate the word lists, compiled once: built for every name, they cost reading time.
+_W1 = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:back\s+|again\s+)?(?:the\s+(?:[a-z]+-?[a-z]+\s+)?)?$")
+_W2 = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
+_W3 = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
+_W4 = re.compile(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b")
+_W5 = re.compile(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
+_W6 = re.compile(rf"\b(?:{FEELING})\s+$")
+_W7 = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
+_W8 = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b")
+_W9 = re.compile(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
+_W10 = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
+_W11 = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
+                  rf"little\s+|poor\s+)?(?:{_CAP},?\s+and\s+)?$")
+_W12 = re.compile(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
+_W13 = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
+                  rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b")
+_W14 = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
+                  rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
+                  rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b")
+_W15 = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
+                  rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
+                  rf"ruler|member)\s+(?:of|to)\s)")
+_W16 = re.compile(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b")
+_W17 = re.compile(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$")
+_W18 = re.compile(rf"\b(?:had|has|have|begat|begot|bare|bore|left|raised)\s+(?:a|an|one|two|three|four|five|six|seven|"
+                  rf"eight|nine|ten|eleven|twelve|several|many)\s+(?:[a-z]+\s+)?(?:sons?|daughters?|children|child|boys?|"
+                  rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{_CAP},?\s+)*(?:and\s+)?$")
+_W19 = re.compile(rf"\b(?:friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+(?:the\s+)?"
+                  rf"(?:(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*\s+and\s+(?:the\s+)?)?$")
+_W20 = re.compile(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
+                  rf"(?:old\s+|young\s+|little\s+|poor\s+)?$")
+_W21 = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b")
+_W22 = re.compile(rf"(?:,\s+(?:and\s+)?{_CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
+                  rf"husbands)\s+of\s")
+_W23 = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{_CAP}(?:\s+{_CAP})*\s+(?:was|is)\s+$")
+_W24 = re.compile(rf",\s+(?:he|she)\s+(?:also\s+)?(?:{DOING})\b")
 
 
 def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside: bool) -> None:
@@ -260,8 +314,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     of each; ``inside``: in a quote)."""
     head = before[-40:]
     tail = after[:60]
-    if tokens[-1] in PLACE_WORDS and len(tokens) > 1:
-        entry.against["place"] += 1
+    if tokens[-1] in PLACE_WORDS and len(tokens) > 1 and tokens[0] not in _PERSONAL_TITLES:
+        entry.against["place"] += 1  # "Baker Street", but not "Uncle George" nor "Mr. Hall"
         return
     if len(tokens) > 1 and (tokens[-1] in GROUP_WORDS or (tokens[0] == "house" and "of" in tokens)):
         entry.evidence["group"] += 1
@@ -272,51 +326,59 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     titled = _title_start(tokens) > 0 and tokens[0] != "the"
     if titled or (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
         entry.evidence["title"] += 1
-    if not inside and (re.search(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:the\s+)?$", head)
+    elif len(tokens) > 1 and len(tokens[0]) == 1 and tokens[-1] not in GROUP_WORDS:
+        entry.evidence["title"] += 1  # "M. Dumas", "R. M. Renfield": an initial before a name is a person's
+    if not inside and (_W1.search(head)
                        or (re.search(r"[”\"’]\s*$", head[-3:] if head else "") is None
-                           and re.match(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b", tail)
+                           and _W2.match(tail)
                            and re.search(r"[”\"]", before[-80:] + after[:80]))
                        or re.match(r"\s+(?:\w+\s+)?(?:said|says|asked):", tail)):
         entry.evidence["speaks"] += 1
     if not inside and re.search(r"\bdear(?:est)?,?\s+(?:[a-z]+,?\s+){0,2}$", head) and re.match(r"[,.!:]", tail):
         entry.evidence["addressed"] += 1  # a letter's "Farewell, my dear, excellent Margaret."
-    if inside and re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"])", tail) \
-            and not re.search(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$", head):
+    # "Well, Marilla, I'll tell you", "what you say, Rachel. I've had": a call, before "I" as before any word
+    # (not a line's first word: "Proud, I'm sure")
+    called = bool(re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"]|:\s)", tail)) \
+        or bool(re.search(r"(?:,\s|\bdear\s)$", head) and re.match(r"(?:,\s+I(?:\b|['’])|\.\s+(?:I|You|We)\b)", tail))
+    if inside and re.search(r"(?:\bI\s+am|\bI['’]m|\bmy\s+name\s+is|\bcall\s+me)\s+$", head):
+        entry.evidence["named"] += 1  # "“I am Mary Lennox,” the little girl said"
+    if inside and called and not _W3.search(head):
         entry.evidence["addressed"] += 1
-    if re.match(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b", tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
+    if _W4.match(tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
         entry.evidence["acts"] += 1
-    if re.search(rf"\b(?:{FEELING})\s+$", head) or re.search(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$", head):
+    elif _W5.match(tail) \
+            and re.search(r"(?:^|[.!?;:“\"]\s*|\b(?:and|but|that|when|while|then|so)\s+)$", head):
+        entry.evidence["acts"] += 1  # "Eliza and Georgiana had run for Mrs. Reed": the first of two who do it
+    if _W6.search(head) or _W7.search(head):
         entry.evidence["felt"] += 1  # "begat Shem, Ham, and Japheth": each of a list is an object
-    if re.match(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS})\b", tail):
+    if _W8.match(tail):
         entry.evidence["owns"] += 1
-    if re.match(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b", tail) or re.match(r",?\s+whom?\b", tail) \
+    if _W9.match(tail) or re.match(r",?\s+whom?\b", tail) \
             or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
-    if (re.search(rf"\b(?:{PERSON_NOUNS})\s+$", head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
-            or re.search(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+)?(?:{_CAP},?\s+and\s+)?$",
-                         head):
+    if (_W10.search(head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
+            or _W11.search(head):
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
         entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
     elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
                   tail) and not re.search(r"\b(?:of|the|in|at|a|an)\s+$", head):
         entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
-    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$", head) \
-            or re.match(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b", tail):
+    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$|"
+                 r"\b(?:was|is)\s+(?:about\s+|going\s+|soon\s+)?to\s+(?:marry|wed)\s+$", head) \
+            or _W12.match(tail):
         entry.evidence["described"] += 1  # "engaged to Anna Hale", "Jean Morel, Mr. Tallis's servant"
-    if re.match(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
-                rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b", tail) \
-            or re.match(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
-                        rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
-                        rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b", tail) \
-            or re.match(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
-                        rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
-                        rf"ruler|member)\s+(?:of|to)\s)", tail):
+    if _W13.match(tail) \
+            or _W14.match(tail) \
+            or _W15.match(tail):
         # "Colin was Mr. Craven's son", "Tom Cole and Will Barker were friends", "Jem is my brother", "Toad was a
         # great friend of the Rat"
         entry.evidence["described"] += 1
-    looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|"
+    if re.search(r"\b(?:said|says|replied|answered|whispered|murmured|muttered|remarked|explained|cried|shouted)\s+"
+                 r"(?:(?:[A-Z][\w.’'-]*|the|he|she)\s+){0,3}(?:un)?to\s+(?:the\s+)?$", head):
+        entry.evidence["addressed"] += 1  # "said Mr. Tallis to Jean Morel": the one spoken to
+    looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|turned|"
                           r"talked|whispered|bowed|listened|winked|beckoned)\s+(?:up\s+|down\s+|back\s+)?(?:at|to)\s+$", head)
     if looked_at:
         entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
@@ -326,16 +388,35 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
                 r"a\s+member\s+of|one\s+of\s+the\s+[A-Z])", tail):
         entry.evidence["acts"] += 1  # "Mowgli was one of the Pack", "Anna was in love with him"
-    if re.match(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b", tail):
+    if _W16.match(tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
     if re.search(r"\b(?:named|called|christened)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
-            or re.search(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$", head):
+            or _W17.search(head):
         entry.evidence["named"] += 1  # "was called Hansel and the girl Gretel", "the name of the other Zillah"
+    if _W18.search(before):
+        entry.evidence["described"] += 1  # "had two daughters, Clara and Maud": each of the list is a child
+    if _W19.search(before):
+        entry.evidence["described"] += 1  # "a friendship existed between Tom Cole and Will Barker"
     if re.match(r",\s+(?:the|a|an)\s+[^,.;:!?]{1,40},\s+who\b", tail):
         entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
+    if _W20.search(head) and re.match(r"(?:['’]s)?\s*(?:$|[,.;:!?])", tail):
+        entry.evidence["described"] += 1  # "Tom's sister was Ann Price.", "Her father was old Rouault"
+    if _W21.match(tail):
+        entry.evidence["described"] += 1  # "John Reed was a schoolboy of fourteen", "Mary was a little girl"
+    if _W22.match(tail):
+        entry.evidence["described"] += 1  # "Shem, and Ham, and Japheth, the sons of Noah"
+    if _W23.search(head) \
+            or (re.search(r"\b(?:unto|to)\s+$", head) and re.match(r"\s+(?:was|were)\s+born\b", tail)) \
+            or (re.search(r"(?:^|[.;:]\s*|\b(?i:and)\s+)$", head) and _W24.match(tail)):
+        entry.evidence["described"] += 1  # "the sister of Tubalcain was Naamah", "unto Enoch was born", "And Zillah, she bare"
+    if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
+        entry.evidence["described"] += 1  # "took Dick Hale into his service"
+    if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$", head):
+        entry.evidence["member of"] += 1  # "a member of the Reform": a body of people, not a person
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
         entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
-    if _PLACE_BEFORE.search(head) and not looked_at:
+    # "in Sir Francis Cromarty" is a person; "at Madame Tussaud's" a place
+    if _PLACE_BEFORE.search(head) and not looked_at and not (titled and not re.match(r"['’]", tail)):
         entry.against["place"] += 1
     if tokens[-1] in ADDRESS:
         entry.against["address"] += 2
@@ -352,7 +433,7 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
             continue
         strong = entry.evidence["title"] + entry.evidence["speaks"] + entry.evidence["addressed"] \
             + entry.evidence["named"] + entry.evidence["described"] + entry.evidence["group"] \
-            + entry.evidence["kin name"]
+            + entry.evidence["kin name"] + entry.evidence["member of"]
         weak = entry.evidence["acts"] + entry.evidence["felt"] + entry.evidence["owns"]
         against = sum(entry.against.values())
         if entry.against["address"] or entry.against["adjective"]:
@@ -456,7 +537,11 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
             continue
         entry = chosen[name]
         reasons = ", ".join(sorted(k for k, v in entry.evidence.items() if v))
-        result.append(Person(name, _kind(name), tuple(aliases.get(name, [])), reasons))
+        kind = _kind(name)
+        if kind == "individual" and entry.evidence["member of"] and not any(
+                entry.evidence[k] for k in ("title", "speaks", "addressed", "owns", "acts", "described", "kin name")):
+            kind = "faction"  # "Phileas Fogg was a member of the Reform": what one is a member of is a body
+        result.append(Person(name, kind, tuple(aliases.get(name, [])), reasons))
     return result
 
 

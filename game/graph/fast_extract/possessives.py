@@ -21,7 +21,7 @@ from game.graph.names import normalize_name
 # Beside the role nouns: a betrothal's and a servant's words that only ever name a bond when owned.
 _OWNED_NOUNS = rf"{ROLE_NOUNS}|fianc[ée]e?|betrothed|intended|man|playmates?|companions?|comrades?|colleagues?|" \
     r"partners?|confidante?|lovers?|sweethearts?|masters?|mistress|landlady|landlord|pupils?|tutor|wards?|guardian"
-POSSESSIVE = re.compile(rf"\b(?P<pronoun>his|her)\s+(?P<role>{ADJ}(?:{_OWNED_NOUNS}))(?![\w'-])(?P<gap>,?\s+(?:the\s+)?)")
+POSSESSIVE = re.compile(rf"\b(?P<pronoun>his|her)\s+(?P<role>{ADJ}(?:{_OWNED_NOUNS}))(?![\w'-])(?P<gap>,?\s+(?:the\s+|old\s+|young\s+|little\s+|poor\s+)?|(?=[.;!?]|$))")
 """A possessive pronoun, its role noun, and what may stand before the name set beside it."""
 _FORMER = re.compile(r"\b(?:former|late|ex|one-time|onetime|sometime|dead)\b")
 

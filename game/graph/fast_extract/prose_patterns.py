@@ -12,10 +12,13 @@ vocabulary does not know and keeps as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from game.graph.fast_extract.patterns import ADJ, ADV, BE, KIN, OBJ, SERVANT, SLOT, SUBJ, Pattern, Shape
 
 _LIST = rf"{SLOT}(?:(?:,\s*(?:the\s+)?{SLOT})*,?\s+and\s+(?:the\s+)?{SLOT})?"
+_COUNT = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|many"
+_CHILDREN = r"sons?|daughters?|children|child|boys?|girls?"
 _PLAIN_KIN = ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband", "cousin", "aunt",
               "uncle", "niece", "nephew", "sisters", "brothers", "sons", "daughters")
 # "the sister of Tubalcain was Naamah": patterns start at a name, so the kin noun before it is looked
@@ -44,6 +47,11 @@ PROSE: tuple[Pattern, ...] = (
     # Tomas's friend and colleague, Dr. Watson / Dr. Watson, Tomas's old friend and companion
     Pattern("prose", "ALLY_OF", _compile(rf"{_OWNER}'s?\s+{_BONDS},?\s+{_PERSON}(?!')"), 0.65, anywhere=True, phrase=True),
     Pattern("prose", "ALLY_OF", _compile(rf"{_PERSON},\s+{_OWNER}'s?\s+{_BONDS}\b"), 0.65, anywhere=True, phrase=True),
+    # Lord Henry, an old Oxford friend of Basil's / Lord Henry, Dorian, an old friend of mine: a friend "of" someone
+    # in apposition, a word of description and a called name allowed (not "a friend of Basil's sister")
+    Pattern("prose", "ALLY_OF", _compile(rf"{_PERSON},\s+(?:[a-z]+,\s+)?(?:a|an|the)\s+{ADJ}(?:[a-z]+\s+)?(?:{_BOND})\s+"
+                                         rf"of\s+{_OWNER}(?:'s?(?=\s*(?:$|[,.;:!?])))?(?!['’])"), 0.6, anywhere=True,
+            phrase=True),
     # Wilson has been Holmes's partner and helper
     Pattern("prose", "ALLY_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}{_OWNER}'s?\s+{_BONDS}\b"), 0.65),
     # Scrooge and Marley were partners
@@ -58,7 +66,7 @@ PROSE: tuple[Pattern, ...] = (
                                             rf"going\s+to\s+be)\s+(?:married|wed)\s+to\s+{_DESCRIBED}{OBJ}"), 0.65),
     Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:engaged|betrothed|affianced|promised)\s+"
                                             rf"(?:in\s+marriage\s+)?to\s+{_DESCRIBED}{OBJ}"), 0.65),
-    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:about|going|soon)\s+to\s+marry\s+"
+    Pattern("prose", "ENGAGED_TO", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:about\s+|going\s+|soon\s+)?to\s+(?:marry|wed)\s+"
                                             rf"{_DESCRIBED}{OBJ}"), 0.6),
     Pattern("prose", "ENGAGED_TO", _compile(rf"{_OWNER}'s?\s+{ADJ}(?:fianc[ée]e?|betrothed|intended|bride-to-be)"
                                             rf",?\s+{_PERSON}(?!')"), 0.65, anywhere=True, phrase=True),
@@ -95,6 +103,14 @@ PROSE: tuple[Pattern, ...] = (
     # Irad begat Mehujael; Adah bare Jabal; Noah begat Shem, Ham, and Japheth
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:begat|begot|begets|beget|bare|fathered|mothered|gave\s+"
                                         rf"birth\s+to|was\s+the\s+father\s+of|was\s+the\s+mother\s+of)\s+{OBJ}"), 0.65),
+    # Mr. Hale had two daughters, Clara and Maud; Jesse begat three sons, Eliab, Abinadab and Shammah: a
+    # number of children, then their names, is each of them the subject's child (a name after a verb of its
+    # own is no list: "had two sons, Tom said" stops at Tom)
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:had|has|have|begat|begot|bare|bore|left|raised)\s+"
+                                        rf"(?:{_COUNT})\s+{ADJ}(?:{_CHILDREN})(?:,|\s+named|\s+called)\s+"
+                                        rf"(?:namely\s+)?(?P<y>{_LIST})(?!['’])"
+                                        rf"(?=\s*(?:$|[.;:!]|,\s+(?:who|whom|whose|both|all|the|a|an|and)\b|\s+(?:who|both|all)\b))"),
+            0.6),
     # Adam begat a son ..., and called his name Seth; she bare a son, and called his name Seth
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:begat|bare|had|bore)\s+(?:a|another)\s+(?:son|daughter|child)"
                                         rf"[^⟨]{{0,80}}?\b(?:called|named)\s+(?:his|her)\s+name\s+{OBJ}"), 0.6),
@@ -133,6 +149,12 @@ PROSE: tuple[Pattern, ...] = (
                                         rf"(?:(?:into\s+)?the\s+service\s+of|service\s+with)\s+{OBJ}"), 0.6),
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}(?:entered|enters|went\s+into|goes\s+into)\s+"
                                         rf"{_OWNER}'s?\s+service\b"), 0.6),
+    # Colin, whose father was Mr. Craven: a kinsman named in a relative clause of the one it describes
+    Pattern("prose", "KIN_OF", _compile(rf"{_PERSON},?\s+whose\s+{ADJ}(?:{KIN})\s+(?:was|is|had\s+been|has\s+been)\s+"
+                                        rf"{_OWNER}(?!['’])"), 0.6, anywhere=True, phrase=True),
+    # Mr. Ashby took Dick Hale into his service
+    Pattern("prose", "EMPLOYS", _compile(rf"{SUBJ}\s+{ADV}(?:took|takes|had\s+taken|received|receives)\s+{_THE}(?P<y>{SLOT})"
+                                         rf"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b"), 0.6),
     # Holmes, who employs Wilson / Wilson is in the employ of Holmes
     Pattern("prose", "SERVES", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}in\s+the\s+(?:employ|employment|service|pay)\s+of\s+"
                                         rf"{OBJ}"), 0.65),
@@ -172,6 +194,22 @@ def named_pairs(template: str, before: str) -> list[tuple[str, str, str]]:
     return found
 
 
+_LISTED_KIN = re.compile(rf"(?P<list>{SLOT}(?:,\s*(?:and\s+)?(?:the\s+)?{SLOT})+),\s+the\s+{ADJ}(?:two\s+|three\s+|four\s+)?"
+                         rf"(?:sons|daughters|children|brothers|sisters|wives|husbands)\s+of\s+{_THE}(?P<owner>{SLOT})(?!['’])")
+
+
+def listed_kin(template: str) -> list[tuple[str, str, str]]:
+    """Each of a list set beside "the sons of X" as X's kin, as slot pairs: "Noah, and Shem, and Ham, and Japheth,
+    the sons of Noah" (a list joined by ", and" as well as by commas; the owner in the list is no kin of its own)."""
+    found: list[tuple[str, str, str]] = []
+    if " of " not in template:
+        return found
+    for match in _LISTED_KIN.finditer(template):
+        owner = match.group("owner")
+        found.extend((owner, one, "listed") for one in re.findall(SLOT, match.group("list")) if one != owner)
+    return found
+
+
 # "tell your Aunt Agatha", "Dorothy's Uncle Henry": a kin title that is part of a name, owned by someone.
 # "Brother" and "Sister" are left out: as titles they are as often a religious order's as a family's.
 KIN_TITLE = re.compile(r"^(?:aunt|auntie|aunty|uncle|cousin|grandmother|grandfather|grandmama|grandpapa|granny|"
@@ -206,3 +244,28 @@ def the_two(template: str) -> str | None:
     no one else). "The two lovers" names no relation the vocabulary keeps."""
     match = _THE_TWO.match(template)
     return _BOND_OF.get(match.group("bond")) if match is not None else None
+
+
+_BETWEEN = re.compile(rf"\b(?P<bond>friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+"
+                      rf"{_THE}(?P<a>{SLOT})\s+and\s+{_THE}(?P<b>{SLOT})(?!['’])")
+_BOND_BETWEEN = {"friendship": "ALLY_OF", "alliance": "ALLY_OF", "enmity": "ENEMY_OF", "feud": "ENEMY_OF",
+                 "rivalry": "RIVAL_OF", "engagement": "ENGAGED_TO"}
+# "what might be called friendship": a hedge on the word, not on the bond
+_NAMING_HEDGE = re.compile(r"\b(?:might|may|could|would)\s+(?:well\s+)?be\s+(?:called|named|termed)\s+$")
+_ENDED_AFTER = re.compile(r"^[\s,]*(?:[a-z]+\s+){0,3}?(?:ended|broke|was\s+broken|had\s+been\s+broken|was\s+over|ceased|"
+                          r"cooled|died|came\s+to\s+an\s+end)\b")
+
+
+def bonds_between(clause: str, stated: Callable[[str, str], bool]) -> list[tuple[str, str, str]]:
+    """The two a clause says a bond stands between, as slot pairs ``(a, b, relation)``: "a friendship existed
+    between ⟨0⟩ and ⟨1⟩", "the feud between ⟨0⟩ and ⟨1⟩". ``stated`` is the guard every pattern passes (no
+    negation or hedge before, none after); a bond said to end ("the friendship between them ended") is none."""
+    found: list[tuple[str, str, str]] = []
+    if "between" not in clause:
+        return found
+    for match in _BETWEEN.finditer(clause):
+        before = _NAMING_HEDGE.sub("", clause[:match.start()])
+        if not stated(before + match.group(0), clause[match.end():]) or _ENDED_AFTER.match(clause[match.end():]):
+            continue
+        found.append((match.group("a"), match.group("b"), _BOND_BETWEEN[match.group("bond")]))
+    return found

@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from game.graph.fast_extract.gazetteer import CASED_NAMES, Entity, NameIndex
+from game.graph.fast_extract.gazetteer import Entity, NameIndex
 from game.graph.fast_extract.people import ADDRESS, PERSON_NOUNS, SAY_VERBS, paragraphs, quoted
+from game.graph.fast_extract.said import individuals, said_bonds, signed
 from game.graph.fast_extract.sentences import Sentence, split_sentences
 from game.graph.names import normalize_name
 
@@ -37,20 +38,21 @@ _TITLE_DOT = r"(?:(?<=\bMr)|(?<=\bMrs)|(?<=\bMs)|(?<=\bDr)|(?<=\bSt)|(?<=\bCapt)
 _WHO = rf"(?:[^,.;:!?—“”\"]|{_TITLE_DOT})"
 _TAG_AFTER = re.compile(rf"^\s*,?\s*(?:(?P<verb>{SAY_VERBS})\s+(?P<who>{_WHO}{{1,40}}?)"
                         rf"(?=\s*(?:(?!{_TITLE_DOT})[,.;:!?—“\"]|$|\s+(?:{_AFTER_TAG})\b))"
-                        rf"|(?P<who2>{_WHO}{{1,40}}?)\s+(?:\w+ly\s+)?(?P<verb2>{SAY_VERBS})"
+                        rf"|(?P<who2>{_WHO}{{1,40}}?)\s+(?:\w+ly\s+)?(?P<verb2>{SAY_VERBS})(?:\s+\w+ly\b)?"
                         rf"(?=\s*(?:[,.;:!?—“\"]|$|\s+(?-i:[A-Z])|\s+(?:{_AFTER_TAG})\b)))", re.IGNORECASE)
 _TAG_BEFORE = re.compile(rf"(?P<who>[^.;:!?—“”\"]{{1,40}}?)\s+(?:\w+\s+)?(?:{SAY_VERBS})\s*:\s*$|"
                          rf"(?:{SAY_VERBS})\s+(?P<who2>he|she|I)\s*:\s*$", re.IGNORECASE)
 _TOLD = re.compile(r"\s+(?:to\s+)?(?P<whom>[A-Z][^,.;:!?—“”\"]{0,40}?)(?=\s*(?:[,.;:!?—“\"]|$))")
 _TO_KIN = re.compile(r"\bto\s+(?:his|her)\s+(?P<kin>wife|husband|sister|brother|son|daughter|mother|father|"
                      r"aunt|uncle|nephew|niece|cousin)\b", re.IGNORECASE)
-_FIRST = {"i": "{s}", "me": "{s}", "my": "{s}'s", "mine": "{s}'s", "myself": "{s}"}
+# "our sister Mabel" is the speaker's sister, whoever else she is sister to.
+_FIRST = {"i": "{s}", "me": "{s}", "my": "{s}'s", "mine": "{s}'s", "myself": "{s}", "our": "{s}'s"}
 _SECOND = {"you": "{a}", "your": "{a}'s", "yours": "{a}'s", "yourself": "{a}",
            "thou": "{a}", "thee": "{a}", "thy": "{a}'s", "thine": "{a}'s", "thyself": "{a}"}
 _BE = {("i", "am"): "{s} is", ("i", "was"): "{s} was", ("i", "have"): "{s} has", ("i", "'m"): "{s} is",
        ("you", "are"): "{a} is", ("you", "were"): "{a} was", ("you", "have"): "{a} has", ("you", "'re"): "{a} is",
        ("thou", "art"): "{a} is", ("thou", "wast"): "{a} was", ("thou", "hast"): "{a} has"}
-_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|you|your|yours|yourself|thou|thee|thy|thine|thyself)\b"
+_PERSON_WORD = re.compile(r"\b(?:I|me|my|mine|myself|our|you|your|yours|yourself|thou|thee|thy|thine|thyself)\b"
                           r"(?:\s+(am|was|have|are|were|art|wast|hast)\b|"
                           r"(['’](?:m|re))\b)?", re.IGNORECASE)
 _ENTERS = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}(?:man|woman|gentleman|lady|boy|girl|stranger|youth|"
@@ -135,7 +137,8 @@ class Talk:
 
     def heard(self, speaker: Entity | None, addressee: Entity | None) -> None:
         if speaker is None:
-            self.last, self.other, self.spoken_to = None, None, None
+            # A line nobody is known to say, to someone named ("he turned to Hallward and said"): they answer it.
+            self.last, self.other, self.spoken_to = None, None, None if is_voice(addressee) else addressee
             return
         if self.last is not None and speaker.id != self.last.id:
             self.other = self.last
@@ -149,14 +152,6 @@ class Talk:
         return None
 
 
-def _individuals(index: NameIndex, text: str) -> list[Entity]:
-    seen: dict[str, Entity] = {}
-    for mention in index.mentions(text):
-        if mention.entity is not None and mention.entity.type == "individual":
-            seen.setdefault(mention.entity.id, mention.entity)
-    return list(seen.values())
-
-
 def _who(text: str, index: NameIndex) -> tuple[Entity | None, bool]:
     """A tag's subject: ``(entity, via a pronoun)``; an unknown description is ``(None, False)``."""
     bare = text.strip()
@@ -164,7 +159,7 @@ def _who(text: str, index: NameIndex) -> tuple[Entity | None, bool]:
         return NARRATOR, False
     if re.fullmatch(r"(?:he|she)", bare, re.IGNORECASE):
         return None, True
-    named = _individuals(index, bare)
+    named = individuals(index, bare)
     return (named[0], False) if len(named) == 1 else (None, False)
 
 
@@ -247,7 +242,7 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
     """Every quoted line of one paragraph with its speaker and addressee; ``talk`` moves on past it."""
     spans = quoted(paragraph)
     if not spans:
-        named = _individuals(index, paragraph)
+        named = individuals(index, paragraph)
         talk.named = named[0] if len(named) == 1 else None
         if not named and _ENTERS.search(paragraph):
             # "A man entered who ...": someone new, not yet named, is the next "he".
@@ -260,7 +255,7 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
             if talk.announced is None and pronoun:
                 talk.announced = talk.named
             elif talk.announced is None:
-                inside = _individuals(index, before.group("who") or "")
+                inside = individuals(index, before.group("who") or "")
                 talk.announced = inside[0] if len(inside) == 1 else None
         return []
     pieces: list[str] = []
@@ -269,7 +264,7 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
         pieces.append(paragraph[cursor:start])
         cursor = end
     pieces.append(paragraph[cursor:])
-    named_here = _individuals(index, " ".join(pieces))
+    named_here = individuals(index, " ".join(pieces))
     speaker: Entity | None = None
     how = ""
     kin = ""
@@ -290,7 +285,10 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
                 handed[number + 1] = lead
         if tag is not None and tagged:
             # "“Proud, I'm sure,” said the Otter": a later quote's own tag gives it (and what follows) its speaker.
-            later, _pronoun = _who(tag.group("who") or tag.group("who2") or "", index)
+            later, by_pronoun = _who(tag.group("who") or tag.group("who2") or "", index)
+            if later is None and by_pronoun:
+                # "“...?” Mary asked. Martha began to rub her grate again. “I'm ...,” she said": the doer before
+                later = _doer_before(paragraph[spans[number - 1][1]:_start], index, tag.group("who") or tag.group("who2"))
             if later is not None and later is not NARRATOR:
                 handed.setdefault(number, later)
         if tag is None or tagged:
@@ -305,6 +303,9 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
         elif pronoun and len(_of_gender(named_here, words)) == 1:
             # "“What is it, Son?” she said" in a paragraph naming Mowgli and Mother Wolf: the one woman
             speaker, how = _of_gender(named_here, words)[0], "pronoun"
+        elif pronoun and (doer := _doer_before(paragraph[spans[number - 1][1] if number else 0:_start], index,
+                                               words)) is not None:
+            speaker, how = doer, "pronoun"
         elif pronoun and not named_here and talk.named is not None:
             speaker, how = talk.named, "pronoun"
         elif pronoun:
@@ -316,7 +317,7 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
         told = _TOLD.match(after[tag.end():]) if tag.group("who2") else None
         if told is not None:
             # "Sam Reed asks Edda Marsh": the tag names the one spoken to.
-            hearers = _individuals(index, told.group("whom"))
+            hearers = individuals(index, told.group("whom"))
             tag_addressee = hearers[0] if len(hearers) == 1 else None
     before_first = paragraph[:spans[0][0]]
     lead_speaker, lead_addressee = _said_before(before_first, index)
@@ -380,6 +381,9 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
 
 
 _LEAD_END = re.compile(r"[,:]\s*(?:—\s*)?$")
+_TURNED_TO = re.compile(r"(?:(?:and|then|but)\s+)?(?P<who>he|she|[A-Z][^,.;:!?—“”\"]{0,40}?)\s+(?:\w+ly\s+)?(?:turned|looked|went|came|stepped|"
+                        r"leaned|bent|glanced|smiled|nodded)\s+(?:round\s+|back\s+|up\s+|over\s+)?(?:to|towards?|at|up\s+to)\s+"
+                        r"(?P<whom>[A-Z][^,.;:!?—“”\"]{0,40}?)\s+and(?:\s+\w+ly)?$", re.IGNORECASE)
 _SAID_BEFORE = re.compile(rf"(?P<who>[^.;!?“”\"]{{1,60}}?)\s+(?:\w+ly\s+)?(?:{SAY_VERBS})(?:\s+(?:un)?to\s+"
                           rf"(?P<whom>[A-Z][^,.;:!?—“”\"]{{0,40}}?))?(?=\s|,|:|$)", re.IGNORECASE)
 
@@ -389,7 +393,7 @@ def _lead_in(narration: str, index: NameIndex) -> Entity | None:
     Jo cut in with a decided,"): the next quote is theirs."""
     if not _LEAD_END.search(narration) or re.search(r"[.!?]\s", narration):
         return None
-    named = _individuals(index, narration)
+    named = individuals(index, narration)
     return named[0] if len(named) == 1 else None
 
 
@@ -403,17 +407,46 @@ def _said_before(narration: str, index: NameIndex) -> tuple[Entity | None, Entit
     tag = _SAID_BEFORE.search(last)
     whom: Entity | None = None
     if tag is not None and tag.group("whom"):
-        hearers = _individuals(index, tag.group("whom"))
+        hearers = individuals(index, tag.group("whom"))
         whom = hearers[0] if len(hearers) == 1 else None
     if tag is not None:
-        who, pronoun = _who(tag.group("who").split(",")[-1].split(";")[-1].strip(), index)
+        words = tag.group("who").split(",")[-1].split(";")[-1].strip()
+        turned = _TURNED_TO.match(words)
+        if turned is not None:
+            # "He turned to Hallward and said, “...”": the one turned to is spoken to, and the speaker is the
+            # one who turned ("he" someone else than Hallward)
+            hearers = individuals(index, turned.group("whom"))
+            whom = hearers[0] if len(hearers) == 1 and whom is None else whom
+            words = turned.group("who")
+        who, pronoun = _who(words, index)
         if pronoun:
             # "the Mole, limp and dejected, took his seat ...; and as they set off, he said": the one named
-            named = [e for e in _individuals(index, last) if whom is None or e.id != whom.id]
+            named = [e for e in individuals(index, last) if whom is None or e.id != whom.id]
             who = named[0] if len(named) == 1 else None
         return (None if who is NARRATOR else who), whom
-    named = _individuals(index, last)
+    named = individuals(index, last)
     return (named[0] if len(named) == 1 and re.search(r":\s*$", last) else None), whom
+
+
+_OPENS = re.compile(r"(?:(?:and|then|but|so|now)\s+)?(?:the\s+)?", re.IGNORECASE)
+
+
+def _doer_before(narration: str, index: NameIndex, pronoun: str) -> Entity | None:
+    """Who a quote tagged "she said" belongs to when the paragraph names several: the one whose name opens
+    the whole sentence just before the quote ("Martha began to rub her grate again. “I'm ...,” she said"),
+    unless a title says they are not a "she". Anything less plain is nobody."""
+    text = narration.strip()
+    if not text or text[-1] not in ".!?" or _QUOTED.search(text):
+        return None
+    last = re.split(r"(?<=[.!?])\s+", text)[-1]
+    mentions = [m for m in index.mentions(last) if m.entity is not None]
+    opening = _OPENS.match(last)
+    doer = mentions[0].entity if mentions else None
+    if doer is None or opening is None or mentions[0].start != opening.end() or doer.type != "individual" \
+            or not re.match(r"\s+[a-z]", last[mentions[0].end:]):
+        return None
+    other = "she" if pronoun.strip().casefold() == "he" else "he"
+    return None if _of_gender([doer], other) else doer
 
 
 def _turn(talk: Talk) -> tuple[Entity | None, str]:
@@ -454,6 +487,8 @@ class Unit:
     """The name of the person saying it, when it is a quoted line of someone known."""
     quoted: bool = False
     """Whether it is a quoted line (whoever says it): its "he" and "her" are not the narration's."""
+    sure: bool = False
+    """Whether its speaker was named by a said-tag (not guessed from turn-taking)."""
 
 
 @dataclass
@@ -473,7 +508,7 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
     paragraph's narration as written and each quoted line as its speaker's words, "I" and "you" replaced
     where the speaker and the one spoken to are known. ``before`` only sets up who is talking."""
     reading = Reading(talk=talk if talk is not None else Talk())
-    reading.bonds.extend(_signed(text, index))
+    reading.bonds.extend(signed(text, index))
     if not _QUOTED.search(text):
         reading.units = [_narrated(s, index) for s in split_sentences(text)]
         return reading
@@ -498,27 +533,17 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
             for number, sentence in enumerate(ours):
                 words = theirs[number].text if len(theirs) == len(ours) else line.body
                 plain = Sentence(_ASIDE.sub("", sentence.text), sentence.question)
-                reading.units.append(Unit(plain, f"{who}: “{words}”" if who else words, who, True))
-            if line.said_to_kin and line.speaker is not None and line.addressee is not None \
-                    and not is_voice(line.speaker) and not is_voice(line.addressee):
-                reading.kin.append((line.speaker, line.addressee, paragraph))
-            if line.speaker is not None and line.addressee is not None and not is_voice(line.speaker) \
-                    and not is_voice(line.addressee) and line.speaker.id != line.addressee.id:
-                # "“What is it, Son?” she said": a kinship word or a servant's word calls the one spoken to.
-                if _KIN_CALL.search(line.body):
-                    reading.kin.append((line.speaker, line.addressee, paragraph))
-                if _LORD_CALL.search(line.body):
-                    reading.bonds.append((line.speaker, "SERVES", line.addressee, paragraph))
-            if line.speaker is not None and not is_voice(line.speaker):
-                reading.kin.extend((line.speaker, parent, paragraph) for parent in _parents_named(line.body, index)
-                                   if parent.id != line.speaker.id)
+                reading.units.append(Unit(plain, f"{who}: “{words}”" if who else words, who, True, line.sure))
+            speaker = None if is_voice(line.speaker) else line.speaker
+            addressee = None if is_voice(line.addressee) else line.addressee
+            if line.said_to_kin and speaker is not None and addressee is not None:
+                reading.kin.append((speaker, addressee, paragraph))
+            kin, bonds = said_bonds(line.body, speaker, addressee, index, paragraph)
+            reading.kin.extend(kin)
+            reading.bonds.extend(bonds)
     return reading
 
 
-_CALLED = r"(?:^|,\s+|\bO\s+)(?:my\s+)?(?:dear\s+)?(?:good\s+)?"
-_KIN_CALL = re.compile(rf"{_CALLED}(?:son|daughter|mother|father|papa|mama|mamma|grandma|grandpa|granny|grandmother|"
-                       rf"grandfather)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
-_LORD_CALL = re.compile(rf"{_CALLED}(?:(?<=my\s)lord|(?<=my\s)liege|master|sire)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
 _GENDERED = {"he": frozenset({"mr", "mister", "sir", "lord", "king", "prince", "duke", "count", "baron", "uncle", "father",
                               "brother", "emperor"}),
              "she": frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
@@ -531,42 +556,6 @@ def _of_gender(people: list[Entity], pronoun: str) -> list[Entity]:
     if word not in _GENDERED:
         return []
     return [e for e in people if set(normalize_name(e.name).replace(".", "").split()[:1]) & _GENDERED[word]]
-
-
-_SIGNED = re.compile(r"\b(?:your|yours)\s+(?:(?:ever|most|very|own|truly)\s+)*(?:[a-z]+\s+)?(?P<role>brother|sister|son|"
-                     r"daughter|father|mother|cousin|friend|husband|wife|niece|nephew|uncle|aunt)\s*,\s*"
-                     r"(?P<name>[A-Z][^,;:!?“”\"\n]{0,40}?)\s*\.?\s*$", re.IGNORECASE)
-_SALUTED = re.compile(r"(?:\bdear(?:est)?,?\s+(?:[a-z]+,?\s+){0,2}|^\s*to\s+)(?P<whom>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})",
-                      re.IGNORECASE | re.MULTILINE)
-
-
-def _signed(text: str, index: NameIndex) -> list[tuple[Entity, str, Entity, str]]:
-    """A letter signed "Your affectionate brother, R. Walton" to the one it calls "my dear, excellent
-    Margaret" (or heads "To Mrs. Saville"): the signer is what the signature says to the one written to,
-    when each is one person of the story."""
-    signature = _SIGNED.search(text.rstrip())
-    if signature is None:
-        return []
-    signers = _individuals(index, signature.group("name"))
-    hearers = {e.id: e for m in _SALUTED.finditer(text[:signature.start()]) for e in _individuals(index, m.group("whom"))}
-    if len(signers) != 1 or len(hearers) != 1:
-        return []
-    (hearer,) = hearers.values()
-    if hearer.id == signers[0].id:
-        return []
-    relation = "ALLY_OF" if signature.group("role").casefold() == "friend" else "KIN_OF"
-    return [(signers[0], relation, hearer, signature.group(0).strip())]
-
-
-def _parents_named(body: str, index: NameIndex) -> list[Entity]:
-    """The people a line calls by a parent's word as a name ("We've got Father and Mother"): the speaker's
-    parents, as only their children call them so."""
-    found: dict[str, Entity] = {}
-    for mention in index.mentions(body):
-        entity = mention.entity
-        if entity is not None and entity.type == "individual" and normalize_name(entity.name) in CASED_NAMES:
-            found.setdefault(entity.id, entity)
-    return list(found.values())
 
 
 def _narrated(sentence: Sentence, index: NameIndex) -> Unit:

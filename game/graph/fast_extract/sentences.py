@@ -23,8 +23,8 @@ _SENTENCE_END = re.compile(_TITLES + r"[.!?…]+[\"')\]]*(?=\s|$)|[。！？]+[�
 # is not a break: in "everyone but Mira trusts Tomas" it is a preposition.
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:;|:|—|–|--|,\s*(?:but|while|whereas|although|though|yet|so)\b|\s(?:whereas|although)\b"
-    # ", and" before a list's last name ends no clause: "Noah begat Shem, Ham, and Japheth."
-    r"|,\s*and\b(?!\s+(?:the\s+)?⟨\d+⟩\s*(?:$|[.;:!?]))"
+    # ", and" before a list's last name ends no clause: "Noah begat Shem, Ham, and Japheth (, who ...)."
+    r"|,\s*and\b(?!\s+(?:the\s+)?⟨\d+⟩\s*(?:$|[.;:!?]|,\s+(?:who|whom|whose)\b))"
     r"|，\s*(?:但是?|可是|而且?|不过)|；)\s*",
     re.IGNORECASE,
 )
