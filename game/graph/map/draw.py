@@ -159,21 +159,26 @@ def render_map(
 
     In the scene view the player's own lines give way to the others' (``yielding``) unless the list then
     cannot say everything in view: then fewer of them give way (as many fewer as the list lacked room for,
-    again while it still runs short, ``RETRIES`` times), and at last none (a small pane draws them as before
-    rather than count them away).
+    again while it still runs short, ``RETRIES`` times), and at last none when that says more (a small
+    pane draws them as before rather than count them away).
     """
     draw = partial(_render, nodes, edges, width, height, positions, focus, show_closed, at_turn, zoom=zoom,
                    legend=legend, view=view, stage=stage)
     drawing = draw(refusals=len(edges))
     refused = sum(edge.gave_way for edge in drawing.edges)
-    unsaid = _unsaid(drawing) if refused else 0
+    unsaid = _unsaid(drawing)
     for _attempt in range(RETRIES):
         if not refused or not unsaid:
-            return drawing
+            break
         refused = max(0, refused - unsaid)
         drawing = draw(refusals=refused)
         unsaid = _unsaid(drawing)
-    return drawing if not unsaid else draw(refusals=0)
+    if not unsaid:
+        return drawing
+    # Even with none of them giving way, the player's lines leading the list can crowd out what the
+    # plain drawing says (a random 27-person graph at 24x10 left a name and a relation unsaid).
+    plain = draw(refusals=0)
+    return plain if _unsaid(plain) < unsaid else drawing
 
 
 def _unsaid(drawing: MapDrawing) -> int:
