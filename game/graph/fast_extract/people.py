@@ -272,41 +272,41 @@ WEIGHED_CHARS = 80
 
 
 # _weigh's patterns that interpolate the word lists, compiled once: built for every name, they cost reading time.
-_W1 = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:back\s+|again\s+)?(?:the\s+(?:[a-z]+-?[a-z]+\s+)?)?$")
-_W2 = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
-_W3 = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
-_W4 = re.compile(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b")
-_W5 = re.compile(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
-_W6 = re.compile(rf"\b(?:{FEELING})\s+$")
-_W7 = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
-_W8 = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b")
-_W9 = re.compile(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
-_W10 = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
-_W11 = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
+_TAG_BEFORE = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:back\s+|again\s+)?(?:the\s+(?:[a-z]+-?[a-z]+\s+)?)?$")
+_SAYS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
+_NOT_A_CALL = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
+_DOES_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b")
+_AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
+_FELT_BEFORE = re.compile(rf"\b(?:{FEELING})\s+$")
+_FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
+_OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b")
+_DESCRIBED_AFTER = re.compile(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
+_NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
+_OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
                   rf"little\s+|poor\s+)?(?:{_CAP},?\s+and\s+)?$")
-_W12 = re.compile(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
-_W13 = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
+_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
+_IS_ANOTHERS_ROLE = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
                   rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b")
-_W14 = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
+_WERE_BONDED = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
                   rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
                   rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b")
-_W15 = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
+_IS_A_ROLE = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
                   rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
                   rf"ruler|member)\s+(?:of|to)\s)")
-_W16 = re.compile(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b")
-_W17 = re.compile(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$")
-_W18 = re.compile(rf"\b(?:had|has|have|begat|begot|bare|bore|left|raised)\s+(?:a|an|one|two|three|four|five|six|seven|"
+_KIN_AFTER = re.compile(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b")
+_NAMED_PAIR_BEFORE = re.compile(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$")
+_CHILDREN_LISTED_BEFORE = re.compile(rf"\b(?:had|has|have|begat|begot|bare|bore|left|raised)\s+(?:a|an|one|two|three|four|five|six|seven|"
                   rf"eight|nine|ten|eleven|twelve|several|many)\s+(?:[a-z]+\s+)?(?:sons?|daughters?|children|child|boys?|"
                   rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{_CAP},?\s+)*(?:and\s+)?$")
-_W19 = re.compile(rf"\b(?:friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+(?:the\s+)?"
+_BOND_BETWEEN_BEFORE = re.compile(rf"\b(?:friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+(?:the\s+)?"
                   rf"(?:(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*\s+and\s+(?:the\s+)?)?$")
-_W20 = re.compile(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
+_KIN_WAS_BEFORE = re.compile(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
                   rf"(?:old\s+|young\s+|little\s+|poor\s+)?$")
-_W21 = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b")
-_W22 = re.compile(rf"(?:,\s+(?:and\s+)?{_CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
+_IS_A_KIND = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b")
+_KIN_OF_AFTER = re.compile(rf"(?:,\s+(?:and\s+)?{_CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
                   rf"husbands)\s+of\s")
-_W23 = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{_CAP}(?:\s+{_CAP})*\s+(?:was|is)\s+$")
-_W24 = re.compile(rf",\s+(?:he|she)\s+(?:also\s+)?(?:{DOING})\b")
+_KIN_OF_WAS_BEFORE = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{_CAP}(?:\s+{_CAP})*\s+(?:was|is)\s+$")
+_PRONOUN_DOES_AFTER = re.compile(rf",\s+(?:he|she)\s+(?:also\s+)?(?:{DOING})\b")
 
 
 def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside: bool) -> None:
@@ -328,9 +328,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["title"] += 1
     elif len(tokens) > 1 and len(tokens[0]) == 1 and tokens[-1] not in GROUP_WORDS:
         entry.evidence["title"] += 1  # "M. Dumas", "R. M. Renfield": an initial before a name is a person's
-    if not inside and (_W1.search(head)
+    if not inside and (_TAG_BEFORE.search(head)
                        or (re.search(r"[”\"’]\s*$", head[-3:] if head else "") is None
-                           and _W2.match(tail)
+                           and _SAYS_AFTER.match(tail)
                            and re.search(r"[”\"]", before[-80:] + after[:80]))
                        or re.match(r"\s+(?:\w+\s+)?(?:said|says|asked):", tail)):
         entry.evidence["speaks"] += 1
@@ -342,23 +342,23 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         or bool(re.search(r"(?:,\s|\bdear\s)$", head) and re.match(r"(?:,\s+I(?:\b|['’])|\.\s+(?:I|You|We)\b)", tail))
     if inside and re.search(r"(?:\bI\s+am|\bI['’]m|\bmy\s+name\s+is|\bcall\s+me)\s+$", head):
         entry.evidence["named"] += 1  # "“I am Mary Lennox,” the little girl said"
-    if inside and called and not _W3.search(head):
+    if inside and called and not _NOT_A_CALL.search(head):
         entry.evidence["addressed"] += 1
-    if _W4.match(tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
+    if _DOES_AFTER.match(tail) and not re.search(r"\b(?:of|the|in|at)\s+$", head):
         entry.evidence["acts"] += 1
-    elif _W5.match(tail) \
+    elif _AND_ANOTHER_DOES.match(tail) \
             and re.search(r"(?:^|[.!?;:“\"]\s*|\b(?:and|but|that|when|while|then|so)\s+)$", head):
         entry.evidence["acts"] += 1  # "Eliza and Georgiana had run for Mrs. Reed": the first of two who do it
-    if _W6.search(head) or _W7.search(head):
+    if _FELT_BEFORE.search(head) or _FELT_LIST_BEFORE.search(head):
         entry.evidence["felt"] += 1  # "begat Shem, Ham, and Japheth": each of a list is an object
-    if _W8.match(tail):
+    if _OWNS_AFTER.match(tail):
         entry.evidence["owns"] += 1
-    if _W9.match(tail) or re.match(r",?\s+whom?\b", tail) \
+    if _DESCRIBED_AFTER.match(tail) or re.match(r",?\s+whom?\b", tail) \
             or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
-    if (_W10.search(head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
-            or _W11.search(head):
+    if (_NOUN_BEFORE.search(head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
+            or _OWNED_NOUN_BEFORE.search(head):
         entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
         entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
@@ -367,11 +367,11 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
     if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$|"
                  r"\b(?:was|is)\s+(?:about\s+|going\s+|soon\s+)?to\s+(?:marry|wed)\s+$", head) \
-            or _W12.match(tail):
+            or _ANOTHERS_ROLE_AFTER.match(tail):
         entry.evidence["described"] += 1  # "engaged to Anna Hale", "Jean Morel, Mr. Tallis's servant"
-    if _W13.match(tail) \
-            or _W14.match(tail) \
-            or _W15.match(tail):
+    if _IS_ANOTHERS_ROLE.match(tail) \
+            or _WERE_BONDED.match(tail) \
+            or _IS_A_ROLE.match(tail):
         # "Colin was Mr. Craven's son", "Tom Cole and Will Barker were friends", "Jem is my brother", "Toad was a
         # great friend of the Rat"
         entry.evidence["described"] += 1
@@ -388,26 +388,26 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
                 r"a\s+member\s+of|one\s+of\s+the\s+[A-Z])", tail):
         entry.evidence["acts"] += 1  # "Mowgli was one of the Pack", "Anna was in love with him"
-    if _W16.match(tail):
+    if _KIN_AFTER.match(tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
     if re.search(r"\b(?:named|called|christened)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
-            or _W17.search(head):
+            or _NAMED_PAIR_BEFORE.search(head):
         entry.evidence["named"] += 1  # "was called Hansel and the girl Gretel", "the name of the other Zillah"
-    if _W18.search(before):
+    if _CHILDREN_LISTED_BEFORE.search(before):
         entry.evidence["described"] += 1  # "had two daughters, Clara and Maud": each of the list is a child
-    if _W19.search(before):
+    if _BOND_BETWEEN_BEFORE.search(before):
         entry.evidence["described"] += 1  # "a friendship existed between Tom Cole and Will Barker"
     if re.match(r",\s+(?:the|a|an)\s+[^,.;:!?]{1,40},\s+who\b", tail):
         entry.evidence["described"] += 1  # "Akela, the great gray Lone Wolf, who led all the Pack"
-    if _W20.search(head) and re.match(r"(?:['’]s)?\s*(?:$|[,.;:!?])", tail):
+    if _KIN_WAS_BEFORE.search(head) and re.match(r"(?:['’]s)?\s*(?:$|[,.;:!?])", tail):
         entry.evidence["described"] += 1  # "Tom's sister was Ann Price.", "Her father was old Rouault"
-    if _W21.match(tail):
+    if _IS_A_KIND.match(tail):
         entry.evidence["described"] += 1  # "John Reed was a schoolboy of fourteen", "Mary was a little girl"
-    if _W22.match(tail):
+    if _KIN_OF_AFTER.match(tail):
         entry.evidence["described"] += 1  # "Shem, and Ham, and Japheth, the sons of Noah"
-    if _W23.search(head) \
+    if _KIN_OF_WAS_BEFORE.search(head) \
             or (re.search(r"\b(?:unto|to)\s+$", head) and re.match(r"\s+(?:was|were)\s+born\b", tail)) \
-            or (re.search(r"(?:^|[.;:]\s*|\b(?i:and)\s+)$", head) and _W24.match(tail)):
+            or (re.search(r"(?:^|[.;:]\s*|\b(?i:and)\s+)$", head) and _PRONOUN_DOES_AFTER.match(tail)):
         entry.evidence["described"] += 1  # "the sister of Tubalcain was Naamah", "unto Enoch was born", "And Zillah, she bare"
     if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
         entry.evidence["described"] += 1  # "took Dick Hale into his service"
