@@ -121,12 +121,14 @@ class Say(Action[Address]):
         if intent.target:  # "hob, the sluice was opened on purpose"
             return await addressee(turn, intent)
         present = turn.play.present(turn.world)
-        called = _vocative(turn, intent.topic, present)
-        if called is not None:  # '"Hello, Lise."': said to whoever it names
-            turn.touch(called[0].name)
-            return Address(*called)
         partner = turn.play.story.partner
         listener = partner if partner in present else (present[0] if len(present) == 1 else None)
+        called = _vocative(turn, intent.topic, present)
+        if called is not None and (called[2] or listener in (None, called[0].name)):
+            # '"Hello, Lise."': said to whoever it calls. A name inside the words ('"Who owes Maud money?'
+            # said to Pell) is who they are about, and the one you are talking to answers.
+            turn.touch(called[0].name)
+            return Address(called[0], called[1])
         if listener is None:
             return Refusal("Your words go out over the water. No one is near enough to answer."
                            if not present else f"You speak up, but nobody takes it as meant for them. {turn.hint()}")
@@ -162,18 +164,25 @@ class Say(Action[Address]):
         add_tier_line(turn, character)  # nothing to say to it is an ordinary reply: it shows their tier
 
 
-def _vocative(turn: Turn, said: str, present: list[str]) -> tuple[CharacterDef, str] | None:
-    """The person here that words said aloud call by name, and the words without the name."""
+def _vocative(turn: Turn, said: str, present: list[str]) -> tuple[CharacterDef, str, bool] | None:
+    """The person here that words said aloud name, the words without the name, and whether the name calls
+    them (it opens or closes the words, or commas set it apart: "Lise, what about the bell?", "Hello Lise",
+    "Well, Lise, I ...") rather than speaks of them ("Who owes Maud money?")."""
+    words = said.casefold()
+    bare = re.sub(r"[\s?.!…\"'”’]+$", "", words)
     for name in present:
         character = turn.world.character(name)
         if character is None:
             continue
         for called in sorted(character.names, key=len, reverse=True):
             pattern = rf"(?<![\w'])(?:the )?{re.escape(called.casefold())}(?![\w'])"
-            if re.search(pattern, said.casefold()):
-                rest = re.sub(pattern, " ", said.casefold())
-                return character, " ".join(rest.split())
-    return _called_by_title(turn, said, present)
+            found = re.search(pattern, bare)
+            if found is not None:
+                before, after = bare[:found.start()].rstrip(), bare[found.end():].lstrip()
+                calls = not before or not after or before.endswith(",") or after.startswith(",")
+                return character, " ".join(re.sub(pattern, " ", words).split()), calls
+    by_title = _called_by_title(turn, said, present)
+    return (*by_title, True) if by_title is not None else None
 
 
 def _called_by_title(turn: Turn, said: str, present: list[str]) -> tuple[CharacterDef, str] | None:
