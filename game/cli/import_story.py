@@ -35,8 +35,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "lines, one turn per command with the paragraphs after it as its narration. Relations "
                     "the text plainly states are read without a model (the fast path); the turns then wait "
                     "for a model (kith graph enrich, or --enrich here). People: the world's characters with "
-                    "--world; else the story starts from an empty cast (the default world's player and places, "
-                    "nobody else) and its people are read from the text, with questions of identity where two "
+                    "--world; else the story starts from an empty cast (a reader as the player, the default world's "
+                    "places, nobody else) and its people are read from the text, with questions of identity where two "
                     "names may be one person. A bad file "
                     "(binary, empty, not UTF-8, over 2 MB) is refused and no save is created. Exit 0, 2 "
                     "for a refused file or an existing save.",
@@ -98,7 +98,8 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
                     "relations": imported.relations, "people": imported.people, "questions": imported.questions, "enrich": command})
     else:
         found = f", {len(imported.people)} people found in the text ({', '.join(imported.people)})" if imported.people else ""
-        print_text(f"Imported {imported.turns} turn(s) into {imported.save} (world {imported.world}): "
+        where = f"world {imported.world}" if args.world else f"its own cast, on {imported.world}'s places"
+        print_text(f"Imported {imported.turns} turn(s) into {imported.save} ({where}): "
                    f"{imported.relations} relation(s) read without a model{found}.")
         if imported.questions:
             print_text(f"{len(imported.questions)} question(s) of identity wait for an answer "

@@ -9,8 +9,8 @@ played one: undoable, and queued for a model (``kith graph enrich``). Nobody pas
 was read, not lived.
 
 Names: with a world (``--world``), its characters and aliases (the save's gazetteer) are the cast.
-Without one the story starts from an empty cast: the default world gives the save its places and its
-player, nobody else, and the story's people are read from the whole text first
+Without one the story starts from an empty cast: the default world gives the save its places, the player
+is the story's reader (``READER``), nobody else is there, and the story's people are read from the whole text first
 (``StoryCast``, which the command line gives: people by how the text treats a name, their shorter names
 as aliases, questions of who is who where a name may be someone found before it or the dialogue says two
 names are one person). Each turn's relations are read by the fast path with the paragraphs before it as context,
@@ -201,11 +201,19 @@ class _Store:
                                   turn.rows)
 
 
+READER = "Reader"
+"""Who the player is in a story imported without a world: the one reading it. The default world's hero
+(Brinefall's Wren Tallis) has no place beside Sherlock Holmes, and a story's own "I" is one of its people."""
+
+
 def story_world(world: World) -> World:
-    """``world`` with nobody in it but its player: its places stay (a save needs somewhere to be), its
-    characters, their relations and their things do not."""
+    """``world`` with nobody in it but a player who reads the story: its places stay (a save needs
+    somewhere to be); its player, characters, their relations and their things do not."""
+    from game.world.schema import PlayerDef
+
+    reader = PlayerDef(name=READER, summary="You: the one reading this story, which came with no world of its own.")
     items = {key: item for key, item in world.items.items() if item.location is None or item.location in world.places}
-    return dataclasses.replace(world, characters=[], relationships=[], items=items, _by_name={})
+    return dataclasses.replace(world, player=reader, characters=[], relationships=[], items=items, _by_name={})
 
 
 async def import_story(settings: Settings, path: Path, world: World, turns: list[StoryTurn], *,
@@ -221,7 +229,7 @@ async def import_story(settings: Settings, path: Path, world: World, turns: list
     imported = Imported(path.stem, path, world.id)
 
     if cast is not None:
-        world = story_world(world)  # a story nobody here wrote: the player, and nobody else of the world
+        world = story_world(world)  # a story nobody here wrote: its reader, and nobody of the world
 
     async def fill(db: SaveDatabase) -> None:
         await seed_world(db, world)

@@ -1,8 +1,8 @@
 """The people of a story imported without a world, and the questions of identity among them.
 
 ``kith import-story`` without ``--world`` is a story nobody here wrote, so no world's characters belong
-in it (``game.engine.enrich_import.story_world``): the save keeps the default world's places and its
-player, and nobody else. The story's own people are read from the whole text first (``read_story``): each a
+in it (``game.engine.enrich_import.story_world``): the save keeps the default world's places, its player is
+the story's reader, and nobody else is there. The story's own people are read from the whole text first (``read_story``): each a
 node at turn 0 with the shorter names the story uses for them as aliases, every alias logged in the merge
 log with the reason it was taken. A name that may be someone found before it is judged as a game's turns
 judge a new name (``game.graph.identity_match``: "Captain Kettle" after "Bram Kettle" is a question), and
