@@ -1,7 +1,7 @@
 """The list under a drawing in as few rows as it takes: ``fit_list`` writes it one item after another
 (``listing.wrap_items``, the easiest to read) while that fits, else flowed: each item goes on where the
 last one ended and wraps between words, so no row is left part empty; and when even that overflows,
-the relations grouped by who holds them, each name written once (``Dace: +OWES→ Orla Vance, +LEADS→
+the relations grouped by who holds them, each name written once (``Dace: +OWES→ Orla Vance; +LEADS→
 Harbour Watch``).
 
 Whatever the form, items are whole or not written at all (a name is never split over two rows), and
@@ -14,6 +14,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from game.graph.map.listing import KEEP, SEPARATOR, Item, Said, kept, merged, one_relation, wrap_items
+
+PARTS = "; "
+"""Between one name's relations in a grouped item (``Dace: +OWES→ Orla Vance; ←-FEARS Hob``): a comma
+already means "and" between names (``Tibby, Hob +TRUSTS→ Wren``), so a comma here, wrapped at the end of a
+row, read as ``Wren Tallis, +MOURNS→ Ness Tallis``: Wren in mourning, when it was the head who mourns."""
 
 Wrap = Callable[[Sequence[Item], int, int], tuple[list[str], list[Item]]]
 """How a form's items fill rows: ``wrap_items`` or ``flow_items``."""
@@ -66,7 +71,7 @@ def _held(listing: Listing) -> int:
 
 
 def by_source(relations: Sequence[Said]) -> list[Item]:
-    """The relations as one item per source, in the order of its first relation: ``Hob: +TRUSTS→ Ness,
+    """The relations as one item per source, in the order of its first relation: ``Hob: +TRUSTS→ Ness;
     -FEARS→ Dace`` (a source with one relation as ever, ``Hob +TRUSTS→ Ness``)."""
     groups: dict[str, list[Said]] = {}
     for said in relations:
@@ -76,7 +81,7 @@ def by_source(relations: Sequence[Said]) -> list[Item]:
         if len(group) == 1:
             items.append(one_relation(group[0]))
             continue
-        text = f"{kept(source)}: " + ", ".join(f"{said.relation}→ {kept(said.target)}" for said in group)
+        text = f"{kept(source)}: " + PARTS.join(f"{said.relation}→ {kept(said.target)}" for said in group)
         items.append(Item(text, members=tuple(dict.fromkeys(s.node_id for s in group if s.node_id)),
                           pairs=tuple(said.pair for said in group)))
     return items
@@ -124,7 +129,7 @@ def _by_hub(relations: Sequence[Said], hubs: Sequence[str]) -> list[Item]:
             continue
         parts = [f"{said.relation}→ {kept(said.target)}" if said.source == hub
                  else f"←{said.relation} {kept(said.source)}" for said in group]
-        items.append(Item(f"{kept(hub)}: " + ", ".join(parts),
+        items.append(Item(f"{kept(hub)}: " + PARTS.join(parts),
                           members=tuple(dict.fromkeys(s.node_id for s in group if s.node_id)),
                           pairs=tuple(said.pair for said in group)))
     return items
