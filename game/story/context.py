@@ -41,6 +41,7 @@ DEFAULT_REPLIES: dict[str, str] = {
     "no_exit_indoors": "There's no way out in that direction.",
     "unknown_subject": "{name} doesn't know about {thing}.",
     "not_news": "{name} hears you out about {thing}, and has nothing to add.",
+    "told_before": "{name} has told you this already",
     "scenery": "You look at the {thing}. There's nothing more to see than you have already seen.",
     "withhold": "\"You'll get nothing from me, the way things stand between us,\" {name} says.",
 }

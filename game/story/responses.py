@@ -150,10 +150,42 @@ def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) 
     text = turn.pick(topic.reply)
     if topic.once:
         turn.play.spend(f"topic:{character.name}:{index}")
-    turn.log.say(text)
+    told = f"told:{character.name}:{index}"
+    if turn.play.spent(told) and len(topic.reply) == 1:
+        turn.log.say(told_again(turn, character, text))
+    else:
+        turn.log.say(text)
+    if not turn.play.spent(told):
+        turn.play.spend(told)
     add_cold_line(turn, character, topic.effects)
     turn.rules.apply(topic.effects, text, teller=character.name)
     turn.memory.note_revealed(character.name, topic.effects.reveal)
+
+
+_QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')
+
+
+def told_again(turn: Turn, character: CharacterDef, text: str) -> str:
+    """A topic asked about again: said as a reminder (``told_before``), with the words they said the first
+    time and no scene-setting around them, so the player hears it is the same answer and not a second
+    telling of an event (a line that speaks as if something happened twice misleads). An answer with no
+    words said aloud is given whole after the reminder."""
+    spoken = [next(part for part in found.groups() if part) for found in _QUOTED.finditer(text)]
+    words = " ".join(_sentence(part) for part in spoken)
+    lead = turn.reply("told_before", name=character.short_name)
+    if not words:
+        return f"{lead} {text}"
+    opening, closing = ("\u201c", "\u201d") if "\u201c" in text else ('"', '"')
+    return f"{lead}: {opening}{words}{closing}" if not lead.endswith((".", "!", "?", ":")) \
+        else f"{lead} {opening}{words}{closing}"
+
+
+def _sentence(words: str) -> str:
+    """Quoted words cut by a said-tag (``"It didn't ring,"``) as a sentence of their own."""
+    words = words.strip()
+    if words.endswith(","):
+        return words[:-1] + "."
+    return words if words.endswith((".", "!", "?", "\u2026", "-", "\u2014")) else words + "."
 
 
 _YOURS = {"my": "your", "me": "you", "i": "you", "myself": "yourself", "mine": "yours"}

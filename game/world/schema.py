@@ -523,6 +523,7 @@ class Replies(Strict):
     scenery: Text | None = None
     unknown_subject: Text | None = None
     not_news: Text | None = None
+    told_before: Text | None = None
     withhold: Text | None = None
 
 
