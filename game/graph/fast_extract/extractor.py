@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from game.graph.fast_extract.clauses import inner_readings
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
 from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
 from game.graph.fast_extract.patterns import (
@@ -81,7 +82,10 @@ _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 # "Basil was a little boy ..., and Mary hated him": an object pronoun is someone other than the one doing,
 # so of those named before it the last (its verb's subject) is passed over. Only one that ends its phrase
 # ("loved her, and"): "her sister Eliza" is a possessive, and "took unto him two wives" a phrase of its own.
-_OBJECT = re.compile(r"\b(?:him|her)(?=\s*(?:$|[,.;:!?—-]|(?:and|but|or|again|too|very|so|dearly|deeply|truly)\b))")
+# A preposition or a manner adverb after it ends the phrase too ("served him as a clerk", "served him
+# faithfully"): no possessive "her" stands before one.
+_OBJECT = re.compile(r"\b(?:him|her)(?=\s*(?:$|[,.;:!?—-]|(?:and|but|or|again|too|very|so|dearly|deeply|truly|as|for|"
+                     r"with|at|in|into|from|since|until|faithfully|loyally|well|still|ever|always)\b))")
 _SUBJECT_OF: dict[str, str] = {"him": "he", "her": "she"}
 # "“Jean, my new servant, will carry the bags,” said Mr. Tallis": a master naming their servant states a post
 # they hold, not another's feeling about them, so it is kept as the speaker's employing (when a said-tag names
@@ -92,6 +96,8 @@ _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
 _LEFT_WORDS = frozenset({
     "and", "that", "because", "since", "so", "now", "then", "when", "as", "yet", "today", "tonight",
     "clearly", "plainly", "obviously", "also", "everyone", "all", "knew", "knows", "said", "says", "after", "how",
+    # a word of a name's own description: "Old Joseph, the servant of Mr. Earn"
+    "old", "young", "little", "poor",
 })
 _AFTER_ROLE = re.compile(rf"{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),?$")
 _LEFT_PUNCTUATION = set(",;:\"'(“‘「『—-")
@@ -195,6 +201,9 @@ class FastExtractor:
                 clause = template[start:end]
                 subject, clause = _carry_subject(subject, clause)
                 self._read_clause(clause, slots, told, result, seen)
+                if "⟨" in clause and not conditional(template):
+                    for inner in inner_readings(clause):  # "⟨0⟩, who loved ⟨1⟩, ...", "⟨0⟩ rose and hated ⟨1⟩"
+                        self._read_clause(inner, slots, told, result, seen)
                 for one, other, relation in _guarded(bonds_between(clause, stated), clause, hedged=False):
                     first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
                     if first.entity is not None and second.entity is not None:
