@@ -110,3 +110,35 @@ def test_marriage_said_with_the_spouse_s_word_and_service_of_a_pronoun() -> None
     assert _related("Old Joseph, the servant of Mr. Earn, said nothing.", "Joseph", "SERVES", "Mr. Earn")
     assert _related("Fogg Vane was bold, and he found in Sir Francis Drew an enthusiastic ally.", "Fogg Vane", "ALLY_OF",
                     "Sir Francis Drew")
+
+
+def test_a_feeling_owned_as_a_noun_is_its_owner_s() -> None:
+    assert _related("Hindley Earn met Heath Cliffe. Hindley Earn's hatred of Heath Cliffe grew.", "Hindley Earn",
+                    "HATES", "Heath Cliffe")
+    assert _related("Cathy Earn spoke to Edgar Lint, and her love for Edgar Lint was plain.", "Cathy Earn", "LOVES",
+                    "Edgar Lint")
+    met = "Tom Cole met John Pryor at the inn. "
+    assert _related(met + "Tom Cole hid his fear of John Pryor.", "Tom Cole", "FEARS", "John Pryor")
+    # mastered, denied, ended, in a condition, or owned by one of two: nothing
+    for text in ("Tom Cole had overcome his fear of John Pryor.", "Tom Cole felt no fear of John Pryor.",
+                 "If his fear of John Pryor grew, he would leave."):
+        assert not _of(_relations(met + text), "FEARS"), text
+    assert not _of(_relations("Cathy Earn smiled at Edgar Lint. Her love for Edgar Lint had died long ago."), "LOVES")
+    assert not _of(_relations("Tom Cole and Will Barker talked with John Pryor. His fear of John Pryor was great."),
+                   "FEARS")
+
+
+def test_brother_and_sister_said_of_two_is_kinship() -> None:
+    met = "Hindley Earn kissed Cathy Earn. "
+    assert _related(met + "Hindley Earn and Cathy Earn were brother and sister.", "Hindley Earn", "KIN_OF", "Cathy Earn")
+    assert _relations(met + "Hindley Earn and Cathy Earn were never brother and sister.") == set()
+
+
+def test_a_marriage_or_betrothal_owned_as_a_noun_unless_still_to_come_or_broken_off() -> None:
+    kissed = "Ethan Frame kissed Zelda Pierce. "
+    assert _related(kissed + "His marriage to Zelda Pierce was a sad one.", "Ethan Frame", "KIN_OF", "Zelda Pierce")
+    smiled = "Cathy Earn smiled at Edgar Lint. "
+    assert _related(smiled + "Her engagement to Edgar Lint surprised everyone.", "Cathy Earn", "ENGAGED_TO", "Edgar Lint")
+    assert not _of(_relations(kissed + "His marriage to Zelda Pierce would take place in May."), "KIN_OF")
+    assert not _of(_relations(smiled + "Her engagement to Edgar Lint was broken off."), "ENGAGED_TO")
+    assert not _of(_relations(smiled + "Her marriage to Edgar Lint was arranged by her brother."), "KIN_OF")

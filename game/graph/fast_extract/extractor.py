@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from game.graph.fast_extract.clauses import inner_readings
+from game.graph.fast_extract.feelings import FEELINGS, OWNED_FEELING, feeling_kept
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
 from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
 from game.graph.fast_extract.patterns import (
@@ -111,7 +112,7 @@ _PRONOUN_WORDS: dict[str, frozenset[str]] = {
 
 def all_patterns(vocabulary: Vocabulary) -> list[Pattern]:
     """Every pattern the extractor tries: the specific English ones, then prose's, Chinese, the vocabulary's."""
-    return [*ENGLISH, *PROSE, *CHINESE, *vocabulary_patterns(vocabulary)]
+    return [*ENGLISH, *PROSE, *FEELINGS, *CHINESE, *vocabulary_patterns(vocabulary)]
 
 
 @dataclass(frozen=True)
@@ -333,6 +334,16 @@ class FastExtractor:
             owner = owner_of(match.group("pronoun"), before, beside, context.individuals)
             if owner is not None:
                 owned.append((match.start(), match.end("pronoun"), Slot(owner, True)))
+        for match in OWNED_FEELING.finditer(norm):
+            # "his hatred of ⟨1⟩": whose the feeling is, as a role's owner is found (``feelings``)
+            feels = next((slot.entity for s, _, slot in spans if s == match.end() and slot.entity is not None), None)
+            if feels is None or any(s < match.end("pronoun") and match.start() < e for s, e, _ in spans):
+                continue
+            before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None
+                            and slot.entity.name != voice)
+            owner = owner_of(match.group("pronoun"), before, feels, context.individuals)
+            if owner is not None:
+                owned.append((match.start(), match.end("pronoun"), Slot(owner, True)))
         return owned
 
     # ------------------------------------------------------------------------------------- patterns
@@ -349,6 +360,8 @@ class FastExtractor:
             for start in starts:
                 match = pattern.regex.match(text, start)
                 if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
+                    continue
+                if pattern.family == "feeling" and not feeling_kept(text[:start], text[match.end():]):
                     continue
                 if pattern.phrase:
                     if _NEGATED_BEFORE.search(text[:start]) or not stated(text[start:match.end()], text[match.end():]):

@@ -191,7 +191,9 @@ ENGLISH: tuple[Pattern, ...] = (
                   r"detests|detest|detested|abhors|abhor|abhorred"),
     passive("HATES", r"hated|despised|loathed|detested|resented"),
     *role("KIN_OF", KIN),
-    mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related"),
+    mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related|"
+                     # "Hindley and Cathy were brother and sister"
+                     r"brother\s+and\s+sister|sister\s+and\s+brother|(?:father|mother)\s+and\s+(?:son|daughter)"),
     # "Laurie and Jo were engaged", "... engaged to be married" (not "engaged in talk", "engaged to others")
     Pattern("mutual", "ENGAGED_TO", _compile(rf"{_THE}(?P<x>{SLOT}\s+and\s+{_THE}{SLOT})\s+{ADV}(?:are|were|have\s+been|"
                                              rf"had\s+been|got|became)\s+{ADV}(?:engaged|betrothed)\b(?:\s+to\s+be\s+married\b)?"
