@@ -37,6 +37,12 @@ def test_a_relative_clause_on_a_name_states_its_relation_of_that_name() -> None:
     assert _related("Edward Hale, whom Lucy Garland loved, left the town.", "Lucy Garland", "LOVES", "Edward Hale")
     assert _related("Edward Hale, whose sister Lucy Garland was ill, left the town.", "Lucy Garland", "KIN_OF",
                     "Edward Hale")
+    met = "Edward Hale met Lucy Garland. "
+    assert _related(met + "Edward Hale, to whom Lucy Garland was engaged, left.", "Lucy Garland", "ENGAGED_TO",
+                    "Edward Hale")
+    assert _related(met + "Edward Hale, of whom Lucy Garland was afraid, left.", "Lucy Garland", "FEARS", "Edward Hale")
+    assert _related(met + "Edward Hale, for whom Lucy Garland worked, left.", "Lucy Garland", "SERVES", "Edward Hale")
+    assert not _of(_relations(met + "Edward Hale, to whom Lucy Garland was not engaged, left."), "ENGAGED_TO")
     # the main clause, with its subject's relative clause taken out
     assert _related("Edward Hale, who was tall, feared John Pryor.", "Edward Hale", "FEARS", "John Pryor")
     # a plural verb is about the whole list before it
@@ -142,3 +148,13 @@ def test_a_marriage_or_betrothal_owned_as_a_noun_unless_still_to_come_or_broken_
     assert not _of(_relations(kissed + "His marriage to Zelda Pierce would take place in May."), "KIN_OF")
     assert not _of(_relations(smiled + "Her engagement to Edgar Lint was broken off."), "ENGAGED_TO")
     assert not _of(_relations(smiled + "Her marriage to Edgar Lint was arranged by her brother."), "KIN_OF")
+
+
+def test_children_counted_then_named_after_a_colon_or_one_by_one() -> None:
+    assert _related("Mr. Earn had two children: Hindley and Cathy.", "Mr. Earn", "KIN_OF", "Cathy")
+    text = "Hugh Earn had a son, Harold, and a daughter, Cathy."
+    assert _related(text, "Hugh Earn", "KIN_OF", "Harold") and _related(text, "Hugh Earn", "KIN_OF", "Cathy")
+    for text in ("Hugh Earn never had two children: Hindley and Cathy.",
+                 "If Hugh Earn had a son, Harold, and a daughter, Cathy, all would be well.",
+                 "Hugh Earn had two children: Hindley and Cathy loved them."):
+        assert not _of(_relations(text), "KIN_OF"), text

@@ -5,7 +5,8 @@ adverbs between. Prose often says the same thing folded into a longer sentence:
 
 - a relative clause on a name: "Edward, who was engaged to Lucy, said nothing" says "Edward was engaged
   to Lucy", and its main clause "Edward said nothing" (the relative clause taken out); "Edward, whom Lucy
-  loved, ..." says "Lucy loved Edward"; "Edward, whose sister Lucy ..." says "Edward's sister Lucy";
+  loved, ..." says "Lucy loved Edward", "Edward, to whom Lucy was engaged" "Lucy was engaged to Edward";
+  "Edward, whose sister Lucy ..." says "Edward's sister Lucy";
 - a second predicate that keeps the first one's subject: "John lived in the town and hated Tom heartily"
   says "John hated Tom".
 
@@ -28,7 +29,9 @@ from game.graph.fast_extract.sentences import stated
 _HEAD = rf"(?:the\s+)?{SLOT}"
 # "⟨0⟩, who was engaged to ⟨1⟩, said nothing": the head, the relative word, its clause up to a comma or
 # the end. A head owning something ("⟨0⟩'s sister, who") is not the one described.
-_RELATIVE = re.compile(rf"(?P<head>{_HEAD})(?!['’]),\s+(?P<word>who|whom|whose)\s+(?P<body>[^,]+?)(?P<end>,\s*|$)")
+# "⟨0⟩, to whom ⟨1⟩ was engaged": a preposition before "whom" goes after the verb ("⟨1⟩ was engaged to ⟨0⟩").
+_RELATIVE = re.compile(rf"(?P<head>{_HEAD})(?!['’]),\s+(?:(?P<preposition>to|with|of|for|by|on|in|upon)\s+(?=whom))?"
+                       rf"(?P<word>who|whom|whose)\s+(?P<body>[^,]+?)(?P<end>,\s*|$)")
 # Words before a head that make "who" ambiguous or not the head's: "the daughter of ⟨0⟩, who", "⟨0⟩ and ⟨1⟩, who".
 _AMBIGUOUS_BEFORE = re.compile(r"(?:\b(?:of|and|or|nor|with|to|than|by|from|for)|[,'’])\s*$")
 _LISTED_HEAD = re.compile(rf"{_HEAD}(?:,\s*{_HEAD})*,?\s+and\s+{_HEAD}$")
@@ -66,7 +69,7 @@ _NOT_A_VERB = frozenset({
 def relative_readings(clause: str) -> list[str]:
     """The clauses a relative clause on a name states, and the main clause without it, as templates."""
     readings: list[str] = []
-    if ", wh" not in clause:
+    if "wh" not in clause:
         return readings
     for match in _RELATIVE.finditer(clause):
         before = clause[:match.start()]
@@ -85,7 +88,8 @@ def relative_readings(clause: str) -> list[str]:
         else:
             whom = _WHOM_BODY.match(body)
             if whom is not None:
-                readings.append(f"{whom.group('subject')} {whom.group('verb')} {head}")
+                preposition = f"{match.group('preposition')} " if match.group("preposition") else ""
+                readings.append(f"{whom.group('subject')} {whom.group('verb')} {preposition}{head}")
         rest = clause[match.end():]
         if match.group("end").strip() and rest and _CLAUSE_START.match(before + head):
             # "⟨0⟩, who was tall, feared ⟨1⟩": the main clause with its subject's relative clause taken out

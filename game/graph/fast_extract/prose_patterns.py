@@ -208,10 +208,26 @@ _LISTED_KIN = re.compile(rf"(?P<list>{SLOT}(?:,\s*(?:and\s+)?(?:the\s+)?{SLOT})+
                          rf"(?:sons|daughters|children|brothers|sisters|wives|husbands)\s+of\s+{_THE}(?P<owner>{SLOT})(?!['’])")
 
 
+# "⟨0⟩ had two children: ⟨1⟩ and ⟨2⟩" (a colon ends a clause, so this is read over the whole sentence); "⟨0⟩ had
+# a son, ⟨1⟩, and a daughter, ⟨2⟩": children counted, then named, each in its own phrase
+_CHILD_NAMED = rf"(?:{_COUNT})\s+{ADJ}(?:{_CHILDREN})(?:,|\s+named|\s+called)\s+"
+_COUNTED_KIN = re.compile(
+    rf"(?:^|[,;]\s+|\band\s+)(?:the\s+)?(?P<owner>{SLOT})\s+{ADV}(?:had|has|begat|begot|bare|bore|left|raised)\s+"
+    rf"(?:(?:{_COUNT})\s+{ADJ}(?:{_CHILDREN})\s*:\s*(?:namely\s+)?(?P<list>{_LIST})"
+    rf"|{_CHILD_NAMED}(?P<first>{SLOT}),?\s+and\s+{_CHILD_NAMED}(?P<second>{SLOT}))"
+    rf"(?!['’])(?=\s*(?:$|[.;!]|,\s+(?:who|whom|whose|both|all)\b))")
+
+
 def listed_kin(template: str) -> list[tuple[str, str, str]]:
     """Each of a list set beside "the sons of X" as X's kin, as slot pairs: "Noah, and Shem, and Ham, and Japheth,
-    the sons of Noah" (a list joined by ", and" as well as by commas; the owner in the list is no kin of its own)."""
+    the sons of Noah" (a list joined by ", and" as well as by commas; the owner in the list is no kin of its own);
+    and children counted, then named after a colon or one by one ("had a son, Harold, and a daughter, Cathy")."""
     found: list[tuple[str, str, str]] = []
+    for match in _COUNTED_KIN.finditer(template):
+        owner = match.group("owner")
+        named = re.findall(SLOT, match.group("list")) if match.group("list") else [match.group("first"),
+                                                                                   match.group("second")]
+        found.extend((owner, one, "counted") for one in named if one != owner)
     if " of " not in template:
         return found
     for match in _LISTED_KIN.finditer(template):
