@@ -158,3 +158,11 @@ def test_children_counted_then_named_after_a_colon_or_one_by_one() -> None:
                  "If Hugh Earn had a son, Harold, and a daughter, Cathy, all would be well.",
                  "Hugh Earn had two children: Hindley and Cathy loved them."):
         assert not _of(_relations(text), "KIN_OF"), text
+
+
+def test_an_object_pronoun_before_an_adverb_is_the_one_named_before() -> None:
+    assert _related("Mr. Garland came in. Thomas Hale feared him bitterly.", "Thomas Hale", "FEARS", "Mr. Garland")
+    assert _related("Mrs. Garland came in. Thomas Hale loved her more than anyone.", "Thomas Hale", "LOVES",
+                    "Mrs. Garland")
+    # "her" before an adjective owns what follows: no love of Mrs. Garland herself
+    assert not _of(_relations("Mrs. Garland came in. Thomas Hale loved her lovely daughter."), "LOVES")

@@ -85,8 +85,11 @@ _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 # ("loved her, and"): "her sister Eliza" is a possessive, and "took unto him two wives" a phrase of its own.
 # A preposition or a manner adverb after it ends the phrase too ("served him as a clerk", "served him
 # faithfully"): no possessive "her" stands before one.
+# "Him" owns nothing, so any adverb after it ends its phrase ("feared him bitterly"); after "her" only words no
+# adjective follows ("loved her more than", "hated her heartily").
 _OBJECT = re.compile(r"\b(?:him|her)(?=\s*(?:$|[,.;:!?—-]|(?:and|but|or|again|too|very|so|dearly|deeply|truly|as|for|"
-                     r"with|at|in|into|from|since|until|faithfully|loyally|well|still|ever|always)\b))")
+                     r"with|at|in|into|from|since|until|faithfully|loyally|well|still|ever|always|more|less|above|"
+                     r"beyond|than|like|heartily|passionately|tenderly|madly|sincerely)\b))|\bhim(?=\s+[a-z]+ly\b)")
 _SUBJECT_OF: dict[str, str] = {"him": "he", "her": "she"}
 # "“Jean, my new servant, will carry the bags,” said Mr. Tallis": a master naming their servant states a post
 # they hold, not another's feeling about them, so it is kept as the speaker's employing (when a said-tag names
