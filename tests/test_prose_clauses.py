@@ -166,3 +166,10 @@ def test_an_object_pronoun_before_an_adverb_is_the_one_named_before() -> None:
                     "Mrs. Garland")
     # "her" before an adjective owns what follows: no love of Mrs. Garland herself
     assert not _of(_relations("Mrs. Garland came in. Thomas Hale loved her lovely daughter."), "LOVES")
+
+
+def test_dislike_and_fondness_are_no_relation_of_the_vocabulary() -> None:
+    # weaker than HATES and LOVES, whose weight they would overstate
+    kissed = "Cathy Earn kissed Heath Cliffe. "
+    assert _relations(kissed + "Cathy Earn disliked Heath Cliffe.") == _relations(kissed)
+    assert _relations(kissed + "Cathy Earn was fond of Heath Cliffe.") == _relations(kissed)
