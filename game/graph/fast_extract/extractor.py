@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from game.graph.fast_extract.clauses import inner_readings
+from game.graph.fast_extract.feelings import FEELINGS, OWNED_FEELING, feeling_kept
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
 from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
 from game.graph.fast_extract.patterns import (
@@ -81,7 +83,13 @@ _PRONOUN = re.compile(r"\b(?:he|she|they)\b|(?<!其)[他她](?![们們])")
 # "Basil was a little boy ..., and Mary hated him": an object pronoun is someone other than the one doing,
 # so of those named before it the last (its verb's subject) is passed over. Only one that ends its phrase
 # ("loved her, and"): "her sister Eliza" is a possessive, and "took unto him two wives" a phrase of its own.
-_OBJECT = re.compile(r"\b(?:him|her)(?=\s*(?:$|[,.;:!?—-]|(?:and|but|or|again|too|very|so|dearly|deeply|truly)\b))")
+# A preposition or a manner adverb after it ends the phrase too ("served him as a clerk", "served him
+# faithfully"): no possessive "her" stands before one.
+# "Him" owns nothing, so any adverb after it ends its phrase ("feared him bitterly"); after "her" only words no
+# adjective follows ("loved her more than", "hated her heartily").
+_OBJECT = re.compile(r"\b(?:him|her)(?=\s*(?:$|[,.;:!?—-]|(?:and|but|or|again|too|very|so|dearly|deeply|truly|as|for|"
+                     r"with|at|in|into|from|since|until|faithfully|loyally|well|still|ever|always|more|less|above|"
+                     r"beyond|than|like|heartily|passionately|tenderly|madly|sincerely)\b))|\bhim(?=\s+[a-z]+ly\b)")
 _SUBJECT_OF: dict[str, str] = {"him": "he", "her": "she"}
 # "“Jean, my new servant, will carry the bags,” said Mr. Tallis": a master naming their servant states a post
 # they hold, not another's feeling about them, so it is kept as the speaker's employing (when a said-tag names
@@ -92,6 +100,8 @@ _SLOT_START = re.compile(rf"(?:the\s+)?{SLOT}")
 _LEFT_WORDS = frozenset({
     "and", "that", "because", "since", "so", "now", "then", "when", "as", "yet", "today", "tonight",
     "clearly", "plainly", "obviously", "also", "everyone", "all", "knew", "knows", "said", "says", "after", "how",
+    # a word of a name's own description: "Old Joseph, the servant of Mr. Earn"
+    "old", "young", "little", "poor",
 })
 _AFTER_ROLE = re.compile(rf"{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),?$")
 _LEFT_PUNCTUATION = set(",;:\"'(“‘「『—-")
@@ -105,7 +115,7 @@ _PRONOUN_WORDS: dict[str, frozenset[str]] = {
 
 def all_patterns(vocabulary: Vocabulary) -> list[Pattern]:
     """Every pattern the extractor tries: the specific English ones, then prose's, Chinese, the vocabulary's."""
-    return [*ENGLISH, *PROSE, *CHINESE, *vocabulary_patterns(vocabulary)]
+    return [*ENGLISH, *PROSE, *FEELINGS, *CHINESE, *vocabulary_patterns(vocabulary)]
 
 
 @dataclass(frozen=True)
@@ -195,6 +205,9 @@ class FastExtractor:
                 clause = template[start:end]
                 subject, clause = _carry_subject(subject, clause)
                 self._read_clause(clause, slots, told, result, seen)
+                if "⟨" in clause and not conditional(template):
+                    for inner in inner_readings(clause):  # "⟨0⟩, who loved ⟨1⟩, ...", "⟨0⟩ rose and hated ⟨1⟩"
+                        self._read_clause(inner, slots, told, result, seen)
                 for one, other, relation in _guarded(bonds_between(clause, stated), clause, hedged=False):
                     first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
                     if first.entity is not None and second.entity is not None:
@@ -324,6 +337,16 @@ class FastExtractor:
             owner = owner_of(match.group("pronoun"), before, beside, context.individuals)
             if owner is not None:
                 owned.append((match.start(), match.end("pronoun"), Slot(owner, True)))
+        for match in OWNED_FEELING.finditer(norm):
+            # "his hatred of ⟨1⟩": whose the feeling is, as a role's owner is found (``feelings``)
+            feels = next((slot.entity for s, _, slot in spans if s == match.end() and slot.entity is not None), None)
+            if feels is None or any(s < match.end("pronoun") and match.start() < e for s, e, _ in spans):
+                continue
+            before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None
+                            and slot.entity.name != voice)
+            owner = owner_of(match.group("pronoun"), before, feels, context.individuals)
+            if owner is not None:
+                owned.append((match.start(), match.end("pronoun"), Slot(owner, True)))
         return owned
 
     # ------------------------------------------------------------------------------------- patterns
@@ -340,6 +363,8 @@ class FastExtractor:
             for start in starts:
                 match = pattern.regex.match(text, start)
                 if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
+                    continue
+                if pattern.family == "feeling" and not feeling_kept(text[:start], text[match.end():]):
                     continue
                 if pattern.phrase:
                     if _NEGATED_BEFORE.search(text[:start]) or not stated(text[start:match.end()], text[match.end():]):

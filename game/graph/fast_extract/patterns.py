@@ -71,8 +71,10 @@ SERVANT = (r"servants?|stewards?|bodyguards?|squires?|retainers?|employees?|maid
            r"serving-m[ae]n|serving-maids?|waiting-maids?|lady's-maids?|chambermaids?|kitchen-maids?")
 ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enemy|enemies|foes?|nemesis",
                        r"creditors?|debtors?|employer|members?"])
-# "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role.
-_OBJ_ROLE = rf"(?:(?:{SLOT}'s?|his|her|their)\s+{ADJ}(?:{ROLE_NOUNS})\s+)?"
+# "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role; "feared his uncle,
+# John Pryor" as well, when the one name after the comma ends the phrase (", John, Ann and Tom" may be a list).
+_OBJ_ROLE = (rf"(?:(?:{SLOT}'s?|his|her|their)\s+{ADJ}(?:{ROLE_NOUNS})(?:\s+|,\s+(?=(?:the\s+)?{SLOT}(?!['’])"
+             rf"(?:\s*(?:$|[.;:!?—])|,\s+(?:who|whom|whose|but|when|while|as|because|though|although|since|for)\b))))?")
 # An object followed by a verb of its own begins a clause: "Mira fears the Watch will come" is not fear of
 # the Watch, and "Mira knows Tomas is lying" is not acquaintance.
 _CLAUSE_VERB = r"will|would|could|might|may|can|is|was|are|were|has|had|have|did|does|do|should|must|shall"
@@ -189,7 +191,9 @@ ENGLISH: tuple[Pattern, ...] = (
                   r"detests|detest|detested|abhors|abhor|abhorred"),
     passive("HATES", r"hated|despised|loathed|detested|resented"),
     *role("KIN_OF", KIN),
-    mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related"),
+    mutual("KIN_OF", r"sisters|brothers|siblings|cousins|twins|kin|family|kinsmen|kinswomen|related|"
+                     # "Hindley and Cathy were brother and sister"
+                     r"brother\s+and\s+sister|sister\s+and\s+brother|(?:father|mother)\s+and\s+(?:son|daughter)"),
     # "Laurie and Jo were engaged", "... engaged to be married" (not "engaged in talk", "engaged to others")
     Pattern("mutual", "ENGAGED_TO", _compile(rf"{_THE}(?P<x>{SLOT}\s+and\s+{_THE}{SLOT})\s+{ADV}(?:are|were|have\s+been|"
                                              rf"had\s+been|got|became)\s+{ADV}(?:engaged|betrothed)\b(?:\s+to\s+be\s+married\b)?"

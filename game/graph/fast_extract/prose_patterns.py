@@ -54,6 +54,9 @@ PROSE: tuple[Pattern, ...] = (
             phrase=True),
     # Wilson has been Holmes's partner and helper
     Pattern("prose", "ALLY_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}{_OWNER}'s?\s+{_BONDS}\b"), 0.65),
+    # he found in Sir Francis Cromarty an enthusiastic ally: who one finds a friend in
+    Pattern("prose", "ALLY_OF", _compile(rf"{SUBJ}\s+{ADV}(?:found|finds|had\s+found|has\s+found)\s+in\s+{_THE}(?P<y>{SLOT})"
+                                         rf"\s+(?:a|an)\s+{ADJ}(?:[a-z]+\s+)?(?:{_BOND})\b"), 0.6),
     # Scrooge and Marley were partners
     Pattern("prose", "ALLY_OF", _compile(rf"{_THE}(?P<x>{SLOT}(?:,\s*{_THE}{SLOT})*,?\s+and\s+{_THE}{SLOT})\s+{ADV}"
                                          rf"(?:are|were|have\s+been|had\s+been)\s+{ADV}{ADJ}(?:partners|companions|"
@@ -75,8 +78,15 @@ PROSE: tuple[Pattern, ...] = (
                                             rf"{_OWNER}'s?\s+(?:proposal|hand|offer\s+of\s+marriage|suit)\b"), 0.6),
     # Irene Adler is married to Godfrey Norton; Mira married Tomas
     Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}{BE}{ADV}(?:married|wed)\s+to\s+{_DESCRIBED}{OBJ}"), 0.65),
-    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:married|wed|has\s+married|had\s+married)\s+"
-                                        rf"{_DESCRIBED}{OBJ}"), 0.6),
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:married|wed|wedded|espoused|has\s+married|had\s+married)\s+"
+                                        rf"{_DESCRIBED}{OBJ}(?!\s+to\b)"), 0.6),
+    # Heath took Cathy to wife; Harold took a wife, Frances ("married a wife named Ann"): a marriage said with
+    # the spouse's word ("took Ann as his cook" is no marriage, "took a wife" without a name none to read)
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:took|takes|taken)\s+{_THE}(?P<y>{SLOT})\s+(?:to|for|as)\s+"
+                                        rf"(?:(?:his|her|a)\s+)?(?:wife|husband)\b"), 0.6),
+    Pattern("prose", "KIN_OF", _compile(rf"{SUBJ}\s+{ADV}(?:took|takes|married|marries)\s+(?:a|an)\s+{ADJ}(?:[a-z]+\s+)?"
+                                        rf"(?:wife|husband)(?:,|\s+named|\s+called)\s+(?P<y>{SLOT})(?!['’])"
+                                        rf"(?=\s*(?:$|[,.;:!?]|\s+(?:who|and|but)\b))"), 0.6),
     # The King made the acquaintance of the well-known adventuress, Irene Adler
     Pattern("prose", "KNOWS", _compile(rf"{SUBJ}\s+{ADV}(?:made|make|makes|has\s+made|had\s+made)\s+the\s+"
                                        rf"acquaintance\s+of\s+{_DESCRIBED}{OBJ}"), 0.6),
@@ -198,10 +208,26 @@ _LISTED_KIN = re.compile(rf"(?P<list>{SLOT}(?:,\s*(?:and\s+)?(?:the\s+)?{SLOT})+
                          rf"(?:sons|daughters|children|brothers|sisters|wives|husbands)\s+of\s+{_THE}(?P<owner>{SLOT})(?!['’])")
 
 
+# "⟨0⟩ had two children: ⟨1⟩ and ⟨2⟩" (a colon ends a clause, so this is read over the whole sentence); "⟨0⟩ had
+# a son, ⟨1⟩, and a daughter, ⟨2⟩": children counted, then named, each in its own phrase
+_CHILD_NAMED = rf"(?:{_COUNT})\s+{ADJ}(?:{_CHILDREN})(?:,|\s+named|\s+called)\s+"
+_COUNTED_KIN = re.compile(
+    rf"(?:^|[,;]\s+|\band\s+)(?:the\s+)?(?P<owner>{SLOT})\s+{ADV}(?:had|has|begat|begot|bare|bore|left|raised)\s+"
+    rf"(?:(?:{_COUNT})\s+{ADJ}(?:{_CHILDREN})\s*:\s*(?:namely\s+)?(?P<list>{_LIST})"
+    rf"|{_CHILD_NAMED}(?P<first>{SLOT}),?\s+and\s+{_CHILD_NAMED}(?P<second>{SLOT}))"
+    rf"(?!['’])(?=\s*(?:$|[.;!]|,\s+(?:who|whom|whose|both|all)\b))")
+
+
 def listed_kin(template: str) -> list[tuple[str, str, str]]:
     """Each of a list set beside "the sons of X" as X's kin, as slot pairs: "Noah, and Shem, and Ham, and Japheth,
-    the sons of Noah" (a list joined by ", and" as well as by commas; the owner in the list is no kin of its own)."""
+    the sons of Noah" (a list joined by ", and" as well as by commas; the owner in the list is no kin of its own);
+    and children counted, then named after a colon or one by one ("had a son, Harold, and a daughter, Cathy")."""
     found: list[tuple[str, str, str]] = []
+    for match in _COUNTED_KIN.finditer(template):
+        owner = match.group("owner")
+        named = re.findall(SLOT, match.group("list")) if match.group("list") else [match.group("first"),
+                                                                                   match.group("second")]
+        found.extend((owner, one, "counted") for one in named if one != owner)
     if " of " not in template:
         return found
     for match in _LISTED_KIN.finditer(template):

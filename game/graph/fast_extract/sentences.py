@@ -51,9 +51,11 @@ _CONDITIONAL = re.compile(
 )
 _NEGATED_AFTER = re.compile(r"\s*(?:nothing|no|not|none|never|at\s+all|any\s+less|less\s+than\s+ever)\b",
                             re.IGNORECASE)
-# "Mira loved Tomas, or so people said": hearsay told after the statement.
+# "Mira loved Tomas, or so people said": hearsay told after the statement. A "said" that tells what the
+# subject did ("Joseph, the servant of Mr. Earn, said nothing") tells no hearsay.
 _HEARSAY_AFTER = re.compile(r",?\s*(?:or\s+so\s+)?(?:people|they|folks?|everybody|everyone|some)\s+(?:said|say|says|"
-                            r"whispered|thought|believed)\b|,?\s*(?:it\s+(?:is|was)\s+)?(?:said|rumou?red|whispered)\b",
+                            r"whispered|thought|believed)\b|,?\s*(?:it\s+(?:is|was)\s+)?(?:said|rumou?red|whispered)\b"
+                            r"(?!\s+(?:nothing|little|no|not|never|something|a\s+word|only)\b)",
                             re.IGNORECASE)
 _NO_LONGER = re.compile(r"\bno longer\b", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]|吗|嗎")
