@@ -93,6 +93,13 @@ def test_a_name_the_text_treats_as_a_person_is_one(text: str, person: str) -> No
     ("The betting was on the Parsee and the Hindoo.", "Parsee"),
     ("Trust Him, and obey Him.", "Him"),
     ("Fifteen-year-old Jo was a tall girl.", "Fifteen-year-old Jo"),
+    ("He disliked Latin and loved Greek.", "Latin"),
+    ("She feared Providence and trusted Fate.", "Providence"),
+    ("He hated Sundays and loved Christmas Eve.", "Sundays"),
+    ("He passed Tostenby at noon, and left Yarrowfield, when he was tired.", "Yarrowfield"),
+    ("Gimmerby, lying in its valley, looked grey.", "Gimmerby"),
+    ("Something tells me you are right, and Something'll turn up.", "Something"),
+    ("Hob Tarrant hates the Saltwrights' Guild.", "Saltwrights"),
 ])
 def test_a_near_miss_stays_no_one(text: str, not_a_person: str) -> None:
     assert not_a_person not in _people(text)
@@ -100,6 +107,12 @@ def test_a_near_miss_stays_no_one(text: str, not_a_person: str) -> None:
 
 def test_a_name_ending_in_ing_that_does_something_is_still_a_name() -> None:
     assert "Fielding" in _people("They say he is like Fielding: Fielding could stoop on carrion.")
+
+
+def test_a_name_done_to_after_a_negation_or_a_relative_is_still_a_name() -> None:
+    assert "Micah" in _people("Ahab did not like Micah, because he never prophesied good.")
+    assert "Flambard" in _people("There was one thing which Flambard, with all his cunning, could not cover.")
+    assert "Saltwrights' Guild" in _people("Hob Tarrant hates the Saltwrights' Guild.")
 
 
 def test_a_person_written_once_as_an_object_makes_a_relation_readable() -> None:

@@ -43,13 +43,13 @@ PLACE_WORDS = frozenset({
     "hill", "hills", "mountain", "mountains", "valley", "forest", "station", "bridge", "gate", "gates", "place",
     "row", "terrace", "gardens", "garden", "field", "fields", "cove", "harbour", "harbor", "point", "house",
     "abbey", "manor", "farm", "tower", "palace", "opera", "theatre", "theater", "county", "main", "tortugas",
-    "benbow", "george", "eve", "day",
-    # more of a place's last words, and none a common surname ("Frank Dale", "Tom Marsh", "H. G. Wells" are people)
-    "grange", "heights", "crags", "flats", "town", "village", "moors", "falls", "junction", "corners",
-    "common", "end", "wing", "rocks", "islands", "isles", "lakes", "creek", "springs", "cottage", "chapel",
-    "cathedral", "school", "college", "hospital", "prison", "asylum", "market", "cliffs", "meadows", "wharf",
-    "quay", "docks", "pier", "hotel", "tavern",
+    "benbow", "george", "eve", "day", "grange", "heights", "crags", "flats", "town", "village", "moors", "falls",
+    "junction", "corners", "common", "end", "wing", "rocks", "islands", "isles", "lakes", "creek", "springs",
+    "cottage", "chapel", "cathedral", "school", "college", "hospital", "prison", "asylum", "market", "cliffs",
+    "meadows", "wharf", "quay", "docks", "pier", "hotel", "tavern",
 })
+"""A place's last word ("Baker Street", "Thrushcross Grange"); none is a common surname ("Frank Dale", "Tom
+Marsh" and "H. G. Wells" are people)."""
 GROUP_WORDS = frozenset({"pack", "tribe", "clan", "guild", "watch", "company", "compact", "order", "council", "folk", "crew", "brotherhood",
                          "sisterhood", "league", "band", "gang", "family", "society", "club", "army", "navy"})
 NOT_NAMES = frozenset({
@@ -73,10 +73,14 @@ NOT_NAMES = frozenset({
     "humph", "eh", "faith", "alas", "hush", "pshaw", "hallo", "hullo", "halloa", "egad", "gad", "bravo", "fie",
     "hey", "aye", "nay", "mercy", "nonsense", "excellent", "sometimes", "often", "always", "officer", "officers",
     "gentlemen", "ladies", "friends", "goodbye", "good-bye", "farewell",
-    # object pronouns, capitalised for God or at a line's start ("trust Him")
+    # object pronouns ("trust Him"), "Missis", fates, and openers a doing may follow ("Something tells me")
     "him", "me", "us", "them", "thee", "thou", "thy", "ye", "himself", "herself", "myself", "missis", "missus",
+    "providence", "fate", "fortune", "destiny", "nature", "death", "sundays", "mondays", "saturdays", "something",
+    "everything", "anything", "each", "whoever", "whatever", "another", "either", "neither", "both", "later",
+    "soon", "again", "next", "first", "last", "thus", "hence", "yet", "instead", "moreover", "therefore",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
+_BODIES = PLACE_WORDS | GROUP_WORDS
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
 PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|cook|friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
                 r"father|aunt|uncle|nephew|niece|cousin|servant|master|mistress|maid|coachman|clerk|gardener|"
@@ -118,9 +122,7 @@ NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{_DOTTED} )
                       rf"(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_INITIALS}{_CAP})*")
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
-                      "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british", "parsee", "hindoo",
-                      "hindu", "mussulman", "moslem", "arab", "turk", "spaniard", "swede", "dane", "dutchman", "irishman",
-                      "scotchman", "scotsman", "welshman", "englishwoman", "frenchwoman"})
+                      "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
 _OPENER = re.compile(r"[a-z]{3,}ly")
 """An opening adverb ("Suddenly Uncle Henry stood up") is not part of the name after it."""
 _NOT_A_WORD = re.compile(r"(?:i|you|he|she|we|they|it|that|there|here|yes|no|who|what|let)['’](?:m|ve|d|ll|re|s|t)|"
@@ -209,7 +211,7 @@ def candidates(text: str) -> Found:
         previous: tuple[str, int] | None = None
         for match in NAME_RUN.finditer(paragraph):
             raw = _clean(match.group())
-            raw = treated.owner_of_named_thing(raw, NOT_NAMES, _NOT_A_WORD)  # "Miss Fulsom's Kindergarten"
+            raw = treated.owner_of_named_thing(raw, NOT_NAMES, _NOT_A_WORD, _BODIES)  # "Miss Fulsom's Kindergarten"
             tokens = words(raw)
             begin = match.start()
             if len(tokens) == 1 and tokens[0] in CASED_NAMES and not raw.isupper() \

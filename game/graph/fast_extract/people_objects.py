@@ -5,9 +5,11 @@ only done to: "John Pryor disliked Thomas Hale", "he had dismissed James Forster
 Holmwood", "walking hand in hand with Dinah", "fond of Marilla", "the noble spirit of Clerval". Verbs and
 prepositions whose object is a person (a feeling, a word said, a hand laid on someone) make the name after
 them a person; verbs a place can take ("visited Paris", "sailed for France", "left London", "thought of
-England") are not among them, and a well-known country or city is never a person however it is treated.
-Kept apart from ``people`` so that each stays a module one can read, and so that these constructions, the
-ones a name written once is found by, can be read (and tested) together. Pure: no I/O.
+England") are not among them. Beside them are the near misses such readings must not take: a well-known
+country or city, a nation's people ("Americans", "the Parsee"), a participle opening a sentence ("Having
+paid his debts"), a thing named for its owner ("Miss Fulsom's Kindergarten" is Miss Fulsom's). Kept apart
+from ``people`` so that each stays a module one can read, and so that the constructions a name written once
+is found by can be read (and tested) together. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections import Counter
 
 _OBJECT_VERBS = (
     # feelings
-    r"likes|liked|dislik(?:e|es|ed)|lov(?:e|es|ed)|ador(?:e|es|ed)|hat(?:e|es|ed)|detest(?:s|ed)?|loath(?:e|es|ed)|"
+    r"likes|liked|(?:do|did|does|not|n['’]t|to)\s+like|dislik(?:e|es|ed)|lov(?:e|es|ed)|ador(?:e|es|ed)|hat(?:e|es|ed)|detest(?:s|ed)?|loath(?:e|es|ed)|"
     r"despis(?:e|es|ed)|abhor(?:s|red)?|fear(?:s|ed)?|dread(?:s|ed)?|trust(?:s|ed)?|distrust(?:s|ed)?|"
     r"mistrust(?:s|ed)?|pit(?:y|ies|ied)|admir(?:e|es|ed)|env(?:y|ies|ied)|resent(?:s|ed)?|suspect(?:s|ed)?|"
     r"forgiv(?:e|es)|forgave|pardon(?:s|ed)?|mourn(?:s|ed)?|worshipped|"
@@ -92,12 +94,17 @@ _LETTER_TO = re.compile(r"(?<![A-Za-z])(?:Letter|Telegram|Cablegram|Note|Memoran
                         r"(?:[A-Z][\w'’.-]*\s+){1,4}to\s+$")
 """An epistolary heading ("_Letter, Lucy Westenra to Mina Murray_", "Telegram from Arthur Holmwood to
 Quincey P. Morris"): its writer and its reader are people."""
-_IN_PASSING = re.compile(r",\s+(?:[a-z]+ing|desirous|eager|anxious|unwilling|unable|careful|fearful|afraid|glad|"
+_IN_PASSING = re.compile(r",\s+(?![^,]*\bits\b)(?:[a-z]+ing|desirous|eager|anxious|unwilling|unable|careful|fearful|afraid|glad|"
                          r"happy|sad|angry|ashamed|limp|pale|breathless|trembling)\b[^,.;:!?“”\"]{0,50},\s+"
                          r"(?:\w+ly\s+)?(?:[a-z]+ed|took|went|came|ran|sat|stood|rose|said|gave|made|shook|fell|"
                          r"spoke|sprang|began|held|lay)\b")
 """A subject with a participle or a feeling set beside it ("Jupiter, grinning from ear to ear, bustled
-about", "the Mole, limp and dejected, took his seat"): what is grinning or dejected is someone."""
+about", "the Mole, limp and dejected, took his seat"): what is grinning or dejected is someone ("Gimmerton,
+lying in its valley, looked grey" is a place, by its "its")."""
+_SUBJECT_HEAD = re.compile(r"(?:^|[.!?;:“\"]\s*|\b(?i:and|but|then|so|hence|thus|now|when|while|which|that|whom)\s+|"
+                           r"\b(?i:the)\s+(?:[a-z]+\s+)?)$")
+"""Where a subject stands: first in its sentence or clause, or after "the great" ("left Yonville, when he
+was tired" says nothing of Yonville)."""
 _WITH_HIS_OWN = re.compile(r",\s+with\s+(?:all\s+)?(?:his|her)\b[^,.;:!?“”\"]{0,50},\s+(?:\w+ly\s+)?(?:could|would|did|had|"
                            r"was|went|came|took|made|[a-z]+ed)\b")
 """"Flambeau, with all his dexterity of disguise, could not cover": what has "his" dexterity is someone."""
@@ -162,18 +169,30 @@ def opens_with_participle(token: str, head: str, tail: str) -> bool:
         and re.match(r"\s+[a-z]", tail) is not None and not _NAMED_DOING.match(tail)
 
 
+PEOPLES = frozenset({"parsee", "hindoo", "hindu", "mussulman", "moslem", "arab", "turk", "spaniard", "swede", "dane",
+                     "dutchman", "irishman", "scotchman", "scotsman", "welshman", "englishwoman", "frenchwoman",
+                     "latin", "hebrew"})
+"""A people's or a faith's one member, or a tongue ("the Parsee", "disliked Latin"): what, not who."""
+
+
 def nationals(token: str, demonyms: frozenset[str]) -> bool:
-    """Whether a word is a nation's people ("Americans", "Englishmen"): a plural demonym is nobody's name."""
-    return (token.endswith("s") and token[:-1] in demonyms) or token.endswith("ians") \
+    """Whether a word is a nation's people ("Americans", "Englishmen", "the Parsee"): a demonym is nobody's name."""
+    return token in PEOPLES or (token.endswith("s") and (token[:-1] in demonyms or token[:-1] in PEOPLES)) \
+        or token.endswith("ians") \
         or (token.endswith("men") and token[:-3] + "man" in demonyms)
 
 
 _POSSESSIVE_BEFORE_NAME = re.compile(r"([\w'’.-]+)['’]s?\s(?=[A-Z])")
 
 
-def owner_of_named_thing(run: str, not_names: frozenset[str], not_a_word: re.Pattern[str]) -> str:
+def owner_of_named_thing(run: str, not_names: frozenset[str], not_a_word: re.Pattern[str],
+                         bodies: frozenset[str]) -> str:
     """A capitalised run cut after its owner: "Miss Fulsom's Kindergarten" and "Bewick's History" name a
-    thing the person owns, and the person is the name. A contraction ("There's Mr Medlock") cuts nothing."""
+    thing the person owns, and the person is the name. A contraction ("There's Mr Medlock") cuts nothing,
+    nor does a body or a place named for its members or founder ("the Saltwrights' Guild", "St. John's
+    Wood": ``bodies`` holds their last words)."""
+    if run.rsplit(None, 1)[-1].casefold() in bodies:
+        return run
     for owned in _POSSESSIVE_BEFORE_NAME.finditer(run):
         word = owned.group(1).casefold()
         if word in not_names or not_a_word.fullmatch(word + "'s") or not_a_word.fullmatch(word + "’s"):
@@ -198,8 +217,8 @@ def weigh_treatment(evidence: Counter[str], head: str, tail: str) -> bool:
         evidence["named"] += 1
     if _AFTER_PREPOSITION.search(head):
         return done_to
-    if _GOING_OFF.match(tail) or _IN_PASSING.match(tail) or _WITH_HIS_OWN.match(tail) or _HE_AFTER.match(tail) \
-            or _WAS_HIS.match(tail[:60]) or _AND_I_DO.match(tail) or _PRESENT_DOES.match(tail) \
+    if ((_IN_PASSING.match(tail) or _WITH_HIS_OWN.match(tail) or _HE_AFTER.match(tail)) and _SUBJECT_HEAD.search(head)) \
+            or _GOING_OFF.match(tail) or _WAS_HIS.match(tail[:60]) or _AND_I_DO.match(tail) or _PRESENT_DOES.match(tail) \
             or _WILL_DO.match(tail) or _EPITHET_DOES.match(tail):
         evidence["acts"] += 1
     return done_to
