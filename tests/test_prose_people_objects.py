@@ -31,6 +31,7 @@ def _relations(text: str) -> set[tuple[str, str, str]]:
     ("Nobody thanked Edwin Marsh for the loaf.", "Edwin Marsh"),
     ("The wolves would hunt Rangi through the hills.", "Rangi"),
     ("She loved Anna, Tom and Will.", "Tom"),
+    ("“Let Marmee think we are busy,” said Jo.", "Marmee"),
     # a word and the preposition its person follows
     ("Lucy spoke to Arthur Penrose about the plan.", "Arthur Penrose"),
     ("She gave the letter to Hetty at the door.", "Hetty"),
