@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.gazetteer import CASED_NAMES
 
 PERSON_TITLES = frozenset({
@@ -27,7 +28,7 @@ PERSON_TITLES = frozenset({
     "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
     "mademoiselle", "madame", "monsieur", "herr", "frau", "signor", "signora", "mister", "master", "mistress", "father", "mother", "sister", "brother",
     "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
-    "grand", "granny", "cousin",
+    "grand", "granny", "cousin", "hon", "rev",
 })
 """Words that say what someone is; before a name they make it a person's name ("Dr. Watson")."""
 ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count",
@@ -42,8 +43,13 @@ PLACE_WORDS = frozenset({
     "hill", "hills", "mountain", "mountains", "valley", "forest", "station", "bridge", "gate", "gates", "place",
     "row", "terrace", "gardens", "garden", "field", "fields", "cove", "harbour", "harbor", "point", "house",
     "abbey", "manor", "farm", "tower", "palace", "opera", "theatre", "theater", "county", "main", "tortugas",
-    "benbow", "george", "eve", "day",
+    "benbow", "george", "eve", "day", "grange", "heights", "crags", "flats", "town", "village", "moors", "falls",
+    "junction", "corners", "common", "end", "wing", "rocks", "islands", "isles", "lakes", "creek", "springs",
+    "cottage", "chapel", "cathedral", "school", "college", "hospital", "prison", "asylum", "market", "cliffs",
+    "meadows", "wharf", "quay", "docks", "pier", "hotel", "tavern",
 })
+"""A place's last word ("Baker Street", "Thrushcross Grange"); none is a common surname ("Frank Dale", "Tom
+Marsh" and "H. G. Wells" are people)."""
 GROUP_WORDS = frozenset({"pack", "tribe", "clan", "guild", "watch", "company", "compact", "order", "council", "folk", "crew", "brotherhood",
                          "sisterhood", "league", "band", "gang", "family", "society", "club", "army", "navy"})
 NOT_NAMES = frozenset({
@@ -67,8 +73,14 @@ NOT_NAMES = frozenset({
     "humph", "eh", "faith", "alas", "hush", "pshaw", "hallo", "hullo", "halloa", "egad", "gad", "bravo", "fie",
     "hey", "aye", "nay", "mercy", "nonsense", "excellent", "sometimes", "often", "always", "officer", "officers",
     "gentlemen", "ladies", "friends", "goodbye", "good-bye", "farewell",
+    # object pronouns ("trust Him"), "Missis", fates, and openers a doing may follow ("Something tells me")
+    "him", "me", "us", "them", "thee", "thou", "thy", "ye", "himself", "herself", "myself", "missis", "missus",
+    "providence", "fate", "fortune", "destiny", "nature", "death", "sundays", "mondays", "saturdays", "something",
+    "everything", "anything", "each", "whoever", "whatever", "another", "either", "neither", "both", "later",
+    "soon", "again", "next", "first", "last", "thus", "hence", "yet", "instead", "moreover", "therefore",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
+_BODIES = PLACE_WORDS | GROUP_WORDS
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
 PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|cook|friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
                 r"father|aunt|uncle|nephew|niece|cousin|servant|master|mistress|maid|coachman|clerk|gardener|"
@@ -96,16 +108,17 @@ DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose
          r"answered|asked|whistled|chuckled|staggered|pushed|dashed|rushed|signed|played|worked|never|always|"
          r"begat|begot|bare|bore|slew|talked|wept|swept|sent|brought|bought|sought|taught|fought|spent|lent|meant|"
          r"crept|dealt|lost|sold|understood|woke|drove|chose|swore|hung|flung|clung|swung|hid|bit|shut|bade|"
-         r"forgave|forgot|drank|ate|flew|blew|became|arose|knelt|leapt|"
+         r"forgave|forgot|drank|ate|flew|blew|became|arose|knelt|leapt|speaks|lay|"
+         r"don't|don’t|doesn't|doesn’t|didn't|didn’t|isn't|isn’t|wasn't|wasn’t|hasn't|hasn’t|hadn't|hadn’t|"
          r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
 FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"
            r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended|abhorred|"
            r"doted\s+on|worshipped")
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
 _CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
-_DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt)\."
+_DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev)\."
 _INITIALS = r"(?:[A-Z]\. )*"  # "R. M. Renfield", "Mr. Quincey P. Morris"
-NAME_RUN = re.compile(rf"(?<![\w'’.-])(?:[Tt]he )?(?:{_DOTTED} )?{_INITIALS}{_CAP}"
+NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{_DOTTED} )?{_INITIALS}{_CAP}"
                       rf"(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_INITIALS}{_CAP})*")
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
@@ -154,6 +167,7 @@ def strip_article(name: str) -> str:
 
 def _clean(run: str) -> str:
     """A run as a name: no possessive, no trailing full stop (a title's "Dr." keeps its own)."""
+    run = re.sub(r"['’](?:ll|d|ve|re)$", "", run)  # "Dinah'll miss me"
     run = re.sub(r"['’]s?$", "", run)  # "Holmes's", and "our good Uncle Thomas' library"
     if run.endswith(".") and words(run)[-1] not in PERSON_TITLES:
         run = run[:-1]
@@ -197,6 +211,7 @@ def candidates(text: str) -> Found:
         previous: tuple[str, int] | None = None
         for match in NAME_RUN.finditer(paragraph):
             raw = _clean(match.group())
+            raw = treated.owner_of_named_thing(raw, NOT_NAMES, _NOT_A_WORD, _BODIES)  # "Miss Fulsom's Kindergarten"
             tokens = words(raw)
             begin = match.start()
             if len(tokens) == 1 and tokens[0] in CASED_NAMES and not raw.isupper() \
@@ -208,7 +223,8 @@ def candidates(text: str) -> Found:
                 continue
             # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
             # "I’m Mr Medlock’s servant": a contraction before a name is no part of it.
-            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0]) or _NOT_A_WORD.fullmatch(tokens[0]))
+            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0]) or _NOT_A_WORD.fullmatch(tokens[0])
+                                or tokens[0].endswith("-old"))
                                and tokens[0] != "the"
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
                               or (tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL))):
@@ -227,7 +243,9 @@ def candidates(text: str) -> Found:
             if len(tokens) == 1 and tokens[0] in GROUP_WORDS and not re.match(r"[Tt]he ", match.group()):
                 continue  # "simply hates Society": a group's word alone names no group, unless it is "the Pack"
             if not tokens or (all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
-                    and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)):
+                    and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)
+                    and not (len(tokens) == 2 and tokens[0] in _SURNAME_TITLES and tokens[1].isalpha()
+                             and tokens[1] not in ADDRESS and tokens[1] not in PERSON_TITLES)):
                 continue
             if len(raw) < 2 or (raw.isupper() and len(raw) <= 3) or any(_NOT_A_WORD.fullmatch(t) for t in tokens):
                 continue
@@ -264,6 +282,8 @@ _KIND = (r"man|woman|boy|girl|lady|gentleman|child|schoolboy|schoolgirl|fellow|w
          r"servant|farmer|lawyer|doctor|clerk|merchant|soldier|sailor|priest|nurse|maid|stranger|youth|baby|orphan|"
          r"person|cousin|beauty|nobleman|gentlewoman|peasant|labourer|laborer|physician|surgeon|officer")
 """What kind of person someone is said to be: "X was a little girl" makes X a person."""
+_SURNAME_TITLES = frozenset({"mr", "mrs", "ms", "dr", "mister", "madame", "mademoiselle", "monsieur"})
+"""Titles always followed by a surname: "Mrs. March" is a woman even though "March" is a month."""
 _PERSONAL_TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "mister", "uncle", "aunt", "cousin", "sir", "lady",
                               "captain", "capt", "madame", "mademoiselle", "widow", "granny", "professor", "colonel"})
 """Titles only a person carries: before a place's word ("Uncle George", "Mr. Hall") they make a name, not a place."""
@@ -272,15 +292,16 @@ WEIGHED_CHARS = 80
 
 
 # _weigh's patterns that interpolate the word lists, compiled once: built for every name, they cost reading time.
-_TAG_BEFORE = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS})\s+(?:back\s+|again\s+)?(?:the\s+(?:[a-z]+-?[a-z]+\s+)?)?$")
+_TAG_BEFORE = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS}|sang|sings)\s+(?:back\s+|again\s+)?"
+                         rf"(?:the\s+(?:[a-z]+-?[a-z]+\s+)?|(?:little|old|poor|young|dear)\s+)?$")
 _SAYS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
 _NOT_A_CALL = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
-_DOES_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{DOING})\b")
+_DOES_AFTER = re.compile(rf"\s+(?:(?:\w+ly|soon|then|now|also|still|just|only|once|again|even)\s+)?(?:{DOING}|ought)\b")
 _AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
 _FELT_BEFORE = re.compile(rf"\b(?:{FEELING})\s+$")
 _FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
 _OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b")
-_DESCRIBED_AFTER = re.compile(rf",\s+(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
+_DESCRIBED_AFTER = re.compile(rf"(?:,\s+|\s*(?:--|—)\s*)(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
 _NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
 _OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
                   rf"little\s+|poor\s+)?(?:{_CAP},?\s+and\s+)?$")
@@ -302,7 +323,7 @@ _BOND_BETWEEN_BEFORE = re.compile(rf"\b(?:friendship|alliance|enmity|feud|rivalr
                   rf"(?:(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*\s+and\s+(?:the\s+)?)?$")
 _KIN_WAS_BEFORE = re.compile(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
                   rf"(?:old\s+|young\s+|little\s+|poor\s+)?$")
-_IS_A_KIND = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b")
+_IS_A_KIND = re.compile(rf"(?:\s+(?:is|was|had\s+been|has\s+been|became)|['’]s)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b")
 _KIN_OF_AFTER = re.compile(rf"(?:,\s+(?:and\s+)?{_CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
                   rf"husbands)\s+of\s")
 _KIN_OF_WAS_BEFORE = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{_CAP}(?:\s+{_CAP})*\s+(?:was|is)\s+$")
@@ -320,8 +341,10 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if len(tokens) > 1 and (tokens[-1] in GROUP_WORDS or (tokens[0] == "house" and "of" in tokens)):
         entry.evidence["group"] += 1
         return
-    if len(tokens) == 1 and (tokens[0] in DEMONYMS or re.search(r"(?:ian|ese|ish)$", tokens[0])):
-        entry.against["adjective"] += 2
+    if len(tokens) == 1 and (tokens[0] in DEMONYMS or treated.nationals(tokens[0], DEMONYMS) or (
+            re.search(r"(?:ian|ese|ish)$", tokens[0])
+            and not (_DOES_AFTER.match(tail) or _SAYS_AFTER.match(tail) or _TAG_BEFORE.search(head)))):
+        entry.against["adjective"] += 2  # "a Bohemian nobleman"; but "Dorian bowed" is someone's doing
         return
     titled = _title_start(tokens) > 0 and tokens[0] != "the"
     if titled or (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL):
@@ -338,9 +361,10 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["addressed"] += 1  # a letter's "Farewell, my dear, excellent Margaret."
     # "Well, Marilla, I'll tell you", "what you say, Rachel. I've had": a call, before "I" as before any word
     # (not a line's first word: "Proud, I'm sure")
-    called = bool(re.search(r"(?:[“\"]|,\s|\bdear\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"]|:\s)", tail)) \
+    called = bool(re.search(r"(?:[“\"]|,\s|\bdear\s|[“\"]\s*(?i:poor|dear|dear\s+old|poor\s+old|poor\s+little)\s)$", head) and re.match(r"(?:,(?!\s+[A-Z])|!|\?|\.[”\"]|:\s)", tail)) \
         or bool(re.search(r"(?:,\s|\bdear\s)$", head) and re.match(r"(?:,\s+I(?:\b|['’])|\.\s+(?:I|You|We)\b)", tail))
-    if inside and re.search(r"(?:\bI\s+am|\bI['’]m|\bmy\s+name\s+is|\bcall\s+me)\s+$", head):
+    if inside and re.search(r"(?:\bI\s+am|\bI['’]m|\bmy\s+name\s+is|\bcall\s+me|\bI\s+(?:can['’]t|cannot|must)\s+be)"
+                            r"\s+(?:not\s+)?$", head):
         entry.evidence["named"] += 1  # "“I am Mary Lennox,” the little girl said"
     if inside and called and not _NOT_A_CALL.search(head):
         entry.evidence["addressed"] += 1
@@ -353,8 +377,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["felt"] += 1  # "begat Shem, Ham, and Japheth": each of a list is an object
     if _OWNS_AFTER.match(tail):
         entry.evidence["owns"] += 1
-    if _DESCRIBED_AFTER.match(tail) or re.match(r",?\s+whom?\b", tail) \
-            or re.match(r",\s+(?:he|she)\s+(?:is|was|has|had)\b", tail) \
+    if _DESCRIBED_AFTER.match(tail) or re.match(r",?\s+whom?\b|,\s+(?:with|to|for|by|of|from)\s+whom\b", tail) \
+            or re.match(r",\s+(?:he|she)(?:['’]s|\s+(?:is|was|has|had))\b", tail) \
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
     if (_NOUN_BEFORE.search(head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
@@ -390,7 +414,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["acts"] += 1  # "Mowgli was one of the Pack", "Anna was in love with him"
     if _KIN_AFTER.match(tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
-    if re.search(r"\b(?:named|called|christened)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
+    if re.search(r"\b(?:named|called|christened)\s+$|\b(?i:his|her|whose)\s+name\s+(?:was|is)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
             or _NAMED_PAIR_BEFORE.search(head):
         entry.evidence["named"] += 1  # "was called Hansel and the girl Gretel", "the name of the other Zillah"
     if _CHILDREN_LISTED_BEFORE.search(before):
@@ -416,7 +440,12 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
         entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
     # "in Sir Francis Cromarty" is a person; "at Madame Tussaud's" a place
-    if _PLACE_BEFORE.search(head) and not looked_at and not (titled and not re.match(r"['’]", tail)):
+    done_to = treated.weigh_treatment(entry.evidence, head, after)
+    if len(tokens) == 1 and treated.opens_with_participle(tokens[0], head, tail):
+        entry.against["participle"] += 1
+    # "in William J. Blair's store": the store is the place, and its owner someone
+    if _PLACE_BEFORE.search(head) and not looked_at and not done_to and not (titled and not re.match(r"['’]", tail)) \
+            and (titled or not re.match(r"['’]s?\s+[a-z]", tail)):
         entry.against["place"] += 1
     if tokens[-1] in ADDRESS:
         entry.against["address"] += 2
@@ -429,7 +458,7 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
     chosen: dict[str, Candidate] = {}
     for name, entry in found.names.items():
         tokens = words(name)
-        if name.casefold() in known:
+        if name.casefold() in known or treated.is_place_name(name):
             continue
         strong = entry.evidence["title"] + entry.evidence["speaks"] + entry.evidence["addressed"] \
             + entry.evidence["named"] + entry.evidence["described"] + entry.evidence["group"] \
@@ -447,7 +476,8 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
     # A full name the text gives once, with nothing said of it, is still the person its surname is.
     for name, entry in found.names.items():
         core = _core(name)
-        if name in chosen or len(core) < 2 or entry.against["place"] or entry.against["address"]:
+        if name in chosen or len(core) < 2 or entry.against["place"] or entry.against["address"] \
+                or treated.is_place_name(name):
             continue
         if any(_core(other) in ([core[-1]], [core[0]]) for other in chosen) and not any(
                 t in PLACE_WORDS | GROUP_WORDS for t in core):
