@@ -6,23 +6,12 @@ these tests; none is taken from the labelled passages."""
 
 from __future__ import annotations
 
+from helpers.prose import related as _related
+from helpers.prose import relations_read as _relations
+
 from game.graph.fast_extract.clauses import coordinated_readings, participle_readings, relative_readings
-from game.graph.fast_extract.extractor import FastExtractor
-from game.graph.fast_extract.prose import cast_index, read_story
 
 _MET = "Tom Cole met John Pryor and Edward Hale at the inn. "
-
-
-def _relations(text: str) -> set[tuple[str, str, str]]:
-    reading = read_story(text)
-    found = FastExtractor().extract(text, cast_index(reading.people))
-    return {(t.source, t.relation, t.target) for t in found.triples}
-
-
-def _related(text: str, a: str, relation: str, b: str) -> bool:
-    found = _relations(text)
-    return (a, relation, b) in found or (relation in {"KIN_OF", "ALLY_OF", "ENGAGED_TO", "ENEMY_OF"}
-                                         and (b, relation, a) in found)
 
 
 def _of(relations: set[tuple[str, str, str]], relation: str) -> set[tuple[str, str, str]]:

@@ -5,20 +5,10 @@ Every sentence is written for these tests; none is taken from the labelled passa
 
 from __future__ import annotations
 
-from game.graph.fast_extract.extractor import FastExtractor
-from game.graph.fast_extract.prose import cast_index, read_story
+from helpers.prose import related as _related
+from helpers.prose import relations_read as _relations
 
-
-def _relations(text: str) -> set[tuple[str, str, str]]:
-    reading = read_story(text)
-    found = FastExtractor().extract(text, cast_index(reading.people))
-    return {(t.source, t.relation, t.target) for t in found.triples}
-
-
-def _related(text: str, a: str, relation: str, b: str) -> bool:
-    found = _relations(text)
-    return (a, relation, b) in found or (relation in {"KIN_OF", "ALLY_OF", "ENGAGED_TO", "ENEMY_OF"}
-                                         and (b, relation, a) in found)
+from game.graph.fast_extract.prose import read_story
 
 
 def test_a_possessive_pronoun_owning_a_role_beside_a_name_is_the_one_person_it_can_be() -> None:

@@ -5,15 +5,10 @@ lines are written for these tests, in the manner of the held-out passages but no
 
 from __future__ import annotations
 
-from game.graph.fast_extract.extractor import FastExtractor
-from game.graph.fast_extract.prose import cast_index, read_story
+from helpers.prose import relations_read as _relations
+
+from game.graph.fast_extract.prose import read_story
 from game.graph.fast_extract.single_marks import single_quotes_doubled
-
-
-def _relations(text: str) -> set[tuple[str, str, str]]:
-    reading = read_story(text)
-    found = FastExtractor().extract(text, cast_index(reading.people))
-    return {(t.source, t.relation, t.target) for t in found.triples}
 
 
 def _people(text: str) -> set[str]:

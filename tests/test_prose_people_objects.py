@@ -7,20 +7,14 @@ none is taken from the labelled passages."""
 from __future__ import annotations
 
 import pytest
+from helpers.prose import relations_read as _relations
 
-from game.graph.fast_extract.extractor import FastExtractor
 from game.graph.fast_extract.people_objects import is_place_name
-from game.graph.fast_extract.prose import cast_index, read_story
+from game.graph.fast_extract.prose import read_story
 
 
 def _people(text: str) -> set[str]:
     return {person.name for person in read_story(text).people}
-
-
-def _relations(text: str) -> set[tuple[str, str, str]]:
-    reading = read_story(text)
-    found = FastExtractor().extract(text, cast_index(reading.people))
-    return {(t.source, t.relation, t.target) for t in found.triples}
 
 
 @pytest.mark.parametrize(("text", "person"), [

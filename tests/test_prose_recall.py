@@ -6,16 +6,10 @@ reads a story: its people found in it, then the fast path; the near misses must 
 from __future__ import annotations
 
 import pytest
+from helpers.prose import relations_read as _relations
 
-from game.graph.fast_extract.extractor import FastExtractor
-from game.graph.fast_extract.prose import cast_index, read_story
+from game.graph.fast_extract.prose import read_story
 from game.graph.fast_extract.quotes import turns
-
-
-def _relations(text: str) -> set[tuple[str, str, str]]:
-    reading = read_story(text)
-    found = FastExtractor().extract(text, cast_index(reading.people))
-    return {(t.source, t.relation, t.target) for t in found.triples}
 
 
 @pytest.mark.parametrize(("text", "expected"), [
