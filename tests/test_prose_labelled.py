@@ -62,8 +62,9 @@ def test_the_reader_meets_its_targets_on_the_development_part() -> None:
     assert found.precision >= PRECISION_TARGET, f"wrong relations: {found.wrong}"
     # Measured 0.64 (29 of 45, none wrong) since kin named in pairs and "said unto his wives, X and Y"; 0.67
     # (30 of 45, none wrong) since an object pronoun is no longer taken for the doer ("loved him dearly"); 0.80
-    # (36 of 45, none wrong) since task i26-more (children named in lists, "the sister of X was Y", "unto X was born").
-    assert found.recall >= 0.79, f"missed relations: {found.missed}"
+    # (36 of 45, none wrong) since task i26-more (children named in lists, "the sister of X was Y", "unto X was born");
+    # 0.82 (37 of 45, none wrong) since task i26-pronouns ("Adam knew Eve his wife; and she conceived": the one woman).
+    assert found.recall >= 0.82, f"missed relations: {found.missed}"
     assert found.relations_found == found.relations_right, f"wrong relations: {found.wrong}"
     assert found.false_person_rate <= FALSE_PERSON_TARGET, f"not people: {found.false_people}"
     # 0.73: each passage is read alone, and a name it writes once with nothing done by it ("the chidings
@@ -148,7 +149,8 @@ def test_on_the_blind_held_out_file_the_reader_holds_its_best_score() -> None:
     # not met here), 13 of 139 not people, people recall 0.57. Third, after task i26-more (its counts only
     # looked at): 3 right and 1 wrong of 4 found, 13 of 144 not people, people recall 0.59. Fourth, after task
     # i26-people (its counts only looked at): relations as before, 14 of 150 not people (0.09), people recall
-    # 0.61. The floors are that score, so a reader that reads these stories worse fails; the messages give
+    # 0.61. Fifth, after task i26-pronouns (genders learned from the text; its counts only looked at): unchanged.
+    # The floors are that score, so a reader that reads these stories worse fails; the messages give
     # counts only, so that the file stays blind.
     found = score("held-out", load(held_out=(BLIND,)), file=BLIND.name)
     assert found.passages >= 60

@@ -17,6 +17,7 @@ from itertools import combinations
 from game.graph.fast_extract.clauses import inner_readings
 from game.graph.fast_extract.feelings import FEELINGS, OWNED_FEELING, feeling_kept
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
+from game.graph.fast_extract.genders import Genders, learn, points_ahead
 from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
 from game.graph.fast_extract.patterns import (
     ADJ,
@@ -128,9 +129,11 @@ class Slot:
 
 @dataclass
 class _Context:
-    """The individuals the last naming sentence named: what a later "she" may mean."""
+    """The individuals the last naming sentence named: what a later "she" may mean; in narration, what the
+    text says of its people's genders (``genders``: a quoted line's "he" is its speaker's frame)."""
 
     individuals: list[Entity] = field(default_factory=list)
+    genders: Genders | None = None
 
 
 class FastExtractor:
@@ -150,7 +153,6 @@ class FastExtractor:
         seen: set[tuple[str, str, str, bool]] = set()
         pairs: Counter[tuple[str, str]] = Counter()
         unknown: dict[str, str] = {}
-        context = _Context()
         previous = ""
         previous_slots: list[Slot] = []
         last_named: list[Entity] = []
@@ -158,10 +160,11 @@ class FastExtractor:
         # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
         reading = reading_units(single_quotes_doubled(strip_control(text)), index,
                                 single_quotes_doubled(strip_control(before)))
-        for unit in reading.units:
+        read = [(unit, normalize_name(unit.sentence.text).replace("⟨", "(").replace("⟩", ")"),
+                 index.mentions(unit.sentence.text)) for unit in reading.units]
+        context = _Context(genders=learn([(u.sentence.text, norm, found, u.quoted) for u, norm, found in read]))
+        for unit, norm, mentions in read:
             sentence = unit.sentence
-            norm = normalize_name(sentence.text).replace("⟨", "(").replace("⟩", ")")
-            mentions = index.mentions(sentence.text)
             # A line nobody is known to say has no speaker to tell its "her" from: only the line's own names.
             slots, template = self._template(norm, mentions, context if unit.speaker or not unit.quoted else _Context(),
                                              unit.speaker)
@@ -264,10 +267,14 @@ class FastExtractor:
                 beside = {m.entity.id for m in mentions if m.entity is not None
                           and re.fullmatch(r"\s+and\s+", norm[m.end:match.start()])}
                 earlier = context
+                if points_ahead(norm, match.start(), match.end(), mentions):
+                    resolved[pronoun] = None  # "Before he left, Tom ...", "he who hesitates"
+                    spans.append((match.start(), match.end(), Slot(None, True)))
+                    continue
                 if beside:
                     # "Scrooge and he were partners": the one named beside "he" is not "he"
                     before = [e for e in before if e.id not in beside]
-                    earlier = _Context([e for e in context.individuals if e.id not in beside])
+                    earlier = _Context([e for e in context.individuals if e.id not in beside], context.genders)
                 resolved[pronoun] = _resolve(pronoun, before, earlier)
             spans.append((match.start(), match.end(), Slot(resolved[pronoun], True)))
         objects: set[int] = set()
@@ -282,7 +289,8 @@ class FastExtractor:
             others = [entity for _, entity in named if entity.id != doer]
             candidates = others or [e for e in context.individuals if e.id != doer]
             spans.append((match.start(), match.end(),
-                          Slot(_resolve(_SUBJECT_OF[match.group()], candidates, _Context()), True)))
+                          Slot(_resolve(_SUBJECT_OF[match.group()], candidates, _Context(genders=context.genders)),
+                               True)))
         owned = self._possessives(norm, [span for span in spans if span[2].entity is None
                                          or span[2].entity.name != voice or span[2].pronoun is False], context, voice)
         spans.extend(owned)
@@ -334,7 +342,7 @@ class FastExtractor:
                 continue
             before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None
                             and slot.entity.name != voice)
-            owner = owner_of(match.group("pronoun"), before, beside, context.individuals)
+            owner = owner_of(match.group("pronoun"), before, beside, context.individuals, context.genders)
             if owner is not None:
                 owned.append((match.start(), match.end("pronoun"), Slot(owner, True)))
         for match in OWNED_FEELING.finditer(norm):
@@ -344,7 +352,7 @@ class FastExtractor:
                 continue
             before = sorted((s, e, slot.entity) for s, e, slot in spans if e <= match.start() and slot.entity is not None
                             and slot.entity.name != voice)
-            owner = owner_of(match.group("pronoun"), before, feels, context.individuals)
+            owner = owner_of(match.group("pronoun"), before, feels, context.individuals, context.genders)
             if owner is not None:
                 owned.append((match.start(), match.end("pronoun"), Slot(owner, True)))
         return owned
@@ -464,9 +472,12 @@ def _subject_may_start(text: str, start: int) -> bool:
 
 def _resolve(pronoun: str, before: list[Entity], context: _Context) -> Entity | None:
     """He, she or they: the one individual named earlier in the sentence, or else the one the last
-    naming sentence named, among those the pronoun can refer to; anything less clear means nobody."""
-    candidates = _unique(before) or list(context.individuals)
-    fitting = [e for e in candidates if _fits(pronoun, e)]
+    naming sentence named, among those the pronoun can refer to; anything less clear means nobody. When
+    the text says who is a man and who a woman (``genders``), those of the other sex are not candidates and
+    one of unknown sex still competes. Everyone named earlier being the other sex means nobody, not the
+    sentence before: "Mr. Bingley had danced with her twice, and she ..." is a woman not named."""
+    fitting = [e for e in _unique(before) or context.individuals if _fits(pronoun, e)]
+    fitting = context.genders.narrowed(pronoun, fitting) if context.genders is not None else fitting
     return fitting[0] if len(fitting) == 1 else None
 
 

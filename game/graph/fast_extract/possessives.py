@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from game.graph.fast_extract.gazetteer import Entity
+from game.graph.fast_extract.genders import Genders
 from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS
 from game.graph.names import normalize_name
 
@@ -47,15 +48,25 @@ def may_own(pronoun: str, entity: Entity) -> bool:
     return True
 
 
-def owner_of(pronoun: str, before: list[tuple[int, int, Entity]], beside: Entity, context: list[Entity]) -> Entity | None:
+def owner_of(pronoun: str, before: list[tuple[int, int, Entity]], beside: Entity, context: list[Entity],
+             genders: Genders | None = None) -> Entity | None:
     """The one person ``pronoun`` can be, or None. ``before`` holds ``(start, end, entity)`` of the people
     named earlier in the sentence, in order; ``beside`` is the person the role is set beside (never their
-    own owner); ``context`` the last naming sentence's people."""
+    own owner); ``context`` the last naming sentence's people; ``genders`` what the text says of whose sex
+    ("Catherine and Heathcliff ... her husband": not Heathcliff's, once the text has called him "he")."""
+    def fitting(among: list[Entity]) -> dict[str, Entity]:
+        mine = [who for who in among if may_own(pronoun, who)]
+        return {who.id: who for who in (genders.narrowed(pronoun, mine) if genders is not None else mine)}
+
     people = [who for _, _, who in before if who.type == "individual" and who.id != beside.id]
-    unique = {who.id: who for who in people if may_own(pronoun, who)}
+    unique = fitting(_distinct(people))
     if not people:
-        unique = {who.id: who for who in context if who.id != beside.id and may_own(pronoun, who)}
+        unique = fitting(_distinct([who for who in context if who.id != beside.id]))
     return next(iter(unique.values())) if len(unique) == 1 else None
+
+
+def _distinct(people: list[Entity]) -> list[Entity]:
+    return list({who.id: who for who in people}.values())
 
 
 def ended(role: str) -> bool:
