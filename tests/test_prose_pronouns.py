@@ -5,18 +5,13 @@ import-story`` reads a story; every sentence is written for these tests, none ta
 
 from __future__ import annotations
 
+from helpers.prose import relations_read as _relations
+
 from game.graph.fast_extract.extractor import FastExtractor
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
 from game.graph.fast_extract.genders import FEMALE, MALE, learn
-from game.graph.fast_extract.prose import cast_index, read_story
 from game.graph.fast_extract.sentences import split_sentences
 from game.graph.names import normalize_name
-
-
-def _relations(text: str) -> set[tuple[str, str, str]]:
-    reading = read_story(text)
-    found = FastExtractor().extract(text, cast_index(reading.people))
-    return {(t.source, t.relation, t.target) for t in found.triples}
 
 
 def _related(text: str, a: str, relation: str, b: str) -> bool:
