@@ -151,12 +151,11 @@ def answer_topic(turn: Turn, character: CharacterDef, index: int, topic: Topic) 
     if topic.once:
         turn.play.spend(f"topic:{character.name}:{index}")
     told = f"told:{character.name}:{index}"
-    if turn.play.spent(told) and len(topic.reply) == 1:
+    if turn.play.spent(told):
         turn.log.say(told_again(turn, character, text))
     else:
-        turn.log.say(text)
-    if not turn.play.spent(told):
         turn.play.spend(told)
+        turn.log.say(text)
     add_cold_line(turn, character, topic.effects)
     turn.rules.apply(topic.effects, text, teller=character.name)
     turn.memory.note_revealed(character.name, topic.effects.reveal)
@@ -173,11 +172,11 @@ def told_again(turn: Turn, character: CharacterDef, text: str) -> str:
     spoken = [next(part for part in found.groups() if part) for found in _QUOTED.finditer(text)]
     words = " ".join(_sentence(part) for part in spoken)
     lead = turn.reply("told_before", name=character.short_name)
+    ended = lead.endswith((".", "!", "?", ":"))
     if not words:
-        return f"{lead} {text}"
+        return f"{lead if ended else lead + '.'} {text}"
     opening, closing = ("\u201c", "\u201d") if "\u201c" in text else ('"', '"')
-    return f"{lead}: {opening}{words}{closing}" if not lead.endswith((".", "!", "?", ":")) \
-        else f"{lead} {opening}{words}{closing}"
+    return f"{lead if ended else lead + ':'} {opening}{words}{closing}"
 
 
 def _sentence(words: str) -> str:

@@ -100,7 +100,8 @@ class Play:
         return bool(self.flags.get(name))
 
     def spent(self, key: str) -> bool:
-        """Whether a once-only topic, reaction or command (``topic:Mira:2``) has been used up."""
+        """Whether a once-only topic, reaction or command (``topic:Mira:2``) has been used up, or a topic already
+        answered (``told:Mira:2``: asked again, it is a reminder)."""
         return key in self.story.used
 
     # ------------------------------------------------------------------------------------ changes

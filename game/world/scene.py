@@ -22,7 +22,7 @@ class StoryState(CamelModel):
     item_places: dict[str, str] = Field(default_factory=dict, description="Item -> the place it lies in.")
     held: dict[str, str] = Field(default_factory=dict, description="Item -> the character holding it.")
     fired: dict[str, int] = Field(default_factory=dict, description="Beat id -> the turn it fired.")
-    used: list[str] = Field(default_factory=list, description="Once-only topics, reactions and commands spent.")
+    used: list[str] = Field(default_factory=list, description="Once-only topics, reactions and commands spent, and topics already answered (told:).")
     goal: str | None = None
     partner: str | None = Field(default=None, description="Who the player last spoke to or acted on.")
     previous: str | None = Field(default=None, description="The place the player came from ('go back').")
