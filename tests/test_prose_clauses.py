@@ -9,7 +9,12 @@ from __future__ import annotations
 from helpers.prose import related as _related
 from helpers.prose import relations_read as _relations
 
-from game.graph.fast_extract.clauses import coordinated_readings, participle_readings, relative_readings
+from game.graph.fast_extract.clauses import (
+    apposition_readings,
+    coordinated_readings,
+    participle_readings,
+    relative_readings,
+)
 
 _MET = "Tom Cole met John Pryor and Edward Hale at the inn. "
 
@@ -162,3 +167,23 @@ def test_dislike_and_fondness_are_no_relation_of_the_vocabulary() -> None:
     kissed = "Cathy Earn kissed Heath Cliffe. "
     assert _relations(kissed + "Cathy Earn disliked Heath Cliffe.") == _relations(kissed)
     assert _relations(kissed + "Cathy Earn was fond of Heath Cliffe.") == _relations(kissed)
+
+
+def test_a_subject_with_a_role_beside_it_in_commas_does_what_the_main_clause_says() -> None:
+    # The role is read as before; what the subject does is read with the role taken out.
+    text = "John Pryor, Margaret Hale's brother, lived in the town and hated Thomas Hale heartily."
+    assert {("John Pryor", "KIN_OF", "Margaret Hale"), ("John Pryor", "HATES", "Thomas Hale")} <= _relations(text)
+    assert ("John Pryor", "HATES", "Thomas Hale") in _relations(
+        "John Pryor, the miller's cousin, hated Thomas Hale. John Pryor laughed.")
+    before = '"Go home," said John Pryor. Margaret Hale\'s brother, John Pryor, hated Thomas Hale.'
+    assert ("John Pryor", "HATES", "Thomas Hale") in _relations(before)
+    assert apposition_readings("⟨0⟩, ⟨1⟩'s brother, hated ⟨2⟩") == ["⟨0⟩ hated ⟨2⟩"]
+
+
+def test_an_apposition_refuses_lists_denials_conditions_and_reported_words() -> None:
+    # A list of three ("John, Margaret's brother, and Thomas"): the one after "and" is no role's.
+    assert not _of(_relations("John Pryor, Margaret Hale's brother, and Thomas Hale hated Edward Hale."), "HATES") \
+        - {("Thomas Hale", "HATES", "Edward Hale")}
+    assert not _of(_relations("John Pryor, Margaret Hale's brother, did not hate Thomas Hale."), "HATES")
+    assert not _of(_relations("If John Pryor, Margaret Hale's brother, hated Thomas Hale, nobody knew it."), "HATES")
+    assert apposition_readings("⟨0⟩, ⟨1⟩'s brother, and ⟨2⟩ left") == []

@@ -8,7 +8,8 @@ adverbs between. Prose often says the same thing folded into a longer sentence:
   loved, ..." says "Lucy loved Edward", "Edward, to whom Lucy was engaged" "Lucy was engaged to Edward";
   "Edward, whose sister Lucy ..." says "Edward's sister Lucy";
 - a second predicate that keeps the first one's subject: "John lived in the town and hated Tom heartily"
-  says "John hated Tom".
+  says "John hated Tom";
+- a subject with a role beside it in commas: "John, Ann's brother, hated Tom" says "John hated Tom".
 
 Each is given back as a template the patterns read with the sentence's own slots, so every guard of a
 pattern still holds (a negation inside, "who never loved Lucy", states nothing). What this module refuses
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from game.graph.fast_extract.patterns import SLOT
+from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS, SLOT
 from game.graph.fast_extract.sentences import stated
 
 _HEAD = rf"(?:the\s+)?{SLOT}"
@@ -139,12 +140,38 @@ def participle_readings(clause: str) -> list[str]:
     return readings
 
 
+# "⟨0⟩, ⟨1⟩'s brother, hated ⟨2⟩", "⟨1⟩'s brother, ⟨0⟩, hated ⟨2⟩", "⟨0⟩, the miller's cousin, lived ...": a
+# subject with a role set beside it in commas. The role itself is read by the role patterns; the main clause
+# is read again with it taken out, so what the subject does is read too (and its later predicates).
+_ROLE = rf"(?:(?:the|a|an|his|her|their|{SLOT}['’]s?)\s+)?(?:[a-z]+['’]s?\s+)?{ADJ}(?:{ROLE_NOUNS})"
+_APPOSED_AFTER = re.compile(rf"^(?P<lead>(?:(?:and|then|now|so)\s+)*)(?P<head>{_HEAD}),\s+{_ROLE},\s+(?P<rest>[a-z].*)$")
+_APPOSED_BEFORE = re.compile(rf"^(?P<lead>(?:(?:and|then|now|so)\s+)*)(?:the\s+)?{SLOT}['’]s?\s+{ADJ}(?:{ROLE_NOUNS}),\s+"
+                             rf"(?P<head>{_HEAD}),\s+(?P<rest>[a-z].*)$")
+
+
+def apposition_readings(clause: str) -> list[str]:
+    """The main clause of a subject with a role in apposition, the role taken out: "⟨0⟩, ⟨1⟩'s brother, hated
+    ⟨2⟩" gives "⟨0⟩ hated ⟨2⟩". A list of three or more names ("⟨0⟩, ⟨1⟩'s brother, and ⟨2⟩") is no
+    apposition: the part after the second comma must start with a word of its own, not "and"."""
+    if ", " not in clause:
+        return []
+    readings: list[str] = []
+    for pattern in (_APPOSED_AFTER, _APPOSED_BEFORE):
+        match = pattern.match(clause)
+        if match is not None and match.group("rest").split(None, 1)[0] not in _NOT_A_VERB:
+            readings.append(f"{match.group('lead')}{match.group('head')} {match.group('rest')}")
+    return readings
+
+
 def inner_readings(clause: str) -> list[str]:
     """Every clause folded into ``clause`` (its relative clauses, its main clause without them, its later
     predicates), and the later predicates of those: "⟨0⟩, who lived there and hated ⟨1⟩, ..." gives
     "⟨0⟩ hated ⟨1⟩". The clause itself is not among them: the caller has read it already."""
     readings: list[str] = []
     for reading in relative_readings(clause):
+        readings.append(reading)
+        readings.extend(coordinated_readings(reading))
+    for reading in apposition_readings(clause):
         readings.append(reading)
         readings.extend(coordinated_readings(reading))
     readings.extend(coordinated_readings(clause))
