@@ -94,3 +94,28 @@ def test_scores_and_words() -> None:
 
 def test_the_question_the_story_asks() -> None:
     assert question("the sailor", "Bram Kettle") == "The sailor — is that Bram Kettle?"
+
+
+def test_a_title_of_the_other_sex_is_never_the_same_person() -> None:
+    # Every family novel has a Mr. and a Mrs. of one surname: asking whether they are one person invites the
+    # player to merge a husband and a wife.
+    husband = make_node("Mr. Bennet")
+    assert verdict("Mrs. Bennet", nodes=[husband]).decision == "new"
+    assert verdict("Miss Bennet", nodes=[husband]).decision == "new"
+    assert verdict("Lady Walter", nodes=[make_node("Sir Walter")]).decision == "new"
+    # a label that says a sex counts as a title does; so does any of the node's names
+    assert verdict("Mrs. Reed", nodes=[make_node("John Reed", labels=["father"])]).decision == "new"
+    assert verdict("Mrs. Kettle", nodes=[make_node("Bram Kettle", aliases=["Mr. Kettle"])]).decision == "new"
+    # the same sex, or nothing said of it, is judged as before
+    assert verdict("Mr. Bennet", nodes=[make_node("Thomas Bennet")]).decision == "ask"
+    assert verdict("Mrs. Reed", nodes=[make_node("Sarah Reed", labels=["widow"])]).decision == "ask"
+    assert verdict("Mrs. Kettle", nodes=[make_node("Bram Kettle")]).decision == "ask"
+    # names whose sexes disagree say nothing of the node's: still a question
+    assert verdict("Mrs. Kettle", nodes=[make_node("Bram Kettle", aliases=["Mr. Kettle", "Mrs. Kettle Sr."])]) \
+        .decision != "new"
+
+
+def test_the_same_words_but_for_a_stop_are_the_same_name() -> None:
+    found = verdict("Mrs Hudson", nodes=[make_node("Mrs. Hudson")])
+    assert found.decision == "assume" and found.candidate is not None
+    assert "stops" in found.candidate.evidence

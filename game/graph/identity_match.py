@@ -28,6 +28,7 @@ from typing import Literal
 
 from game.graph.models import Node
 from game.graph.names import normalize_name
+from game.graph.sexes import NOUN_SEX, TITLE_SEX, sex_of_words
 
 ASSUME = 0.8
 """At or above: the same person, assumed and logged."""
@@ -149,6 +150,8 @@ def score(name: str, aliases: Sequence[str], node: Node) -> Candidate | None:
     if not given:
         return None
     titles, core = _core(given)
+    if _other_sex(given, node):
+        return None  # "Mr. Garland" is never "Mrs. Garland": a husband and wife share a surname
     best: Candidate | None = None
 
     def offer(confidence: float, evidence: str) -> None:
@@ -165,7 +168,9 @@ def score(name: str, aliases: Sequence[str], node: Node) -> Candidate | None:
         if len(theirs) < 1:
             continue
         _, their_core = _core(theirs)
-        if titles and core == their_core and len(core) >= 2:
+        if theirs == given:
+            offer(0.9, f"{name!r} is {other!r} but for its stops")  # "Mrs Hudson", "Mrs. Hudson"
+        elif titles and core == their_core and len(core) >= 2:
             offer(0.9, f"{name!r} is {other!r} with a title")
         elif titles and core == their_core:
             offer(0.6, f"{name!r} is {other!r} with a title")
@@ -192,6 +197,26 @@ def score(name: str, aliases: Sequence[str], node: Node) -> Candidate | None:
     if given[0] in ARTICLES and len(core) == 1 and core[0] in _labels(node):
         offer(0.45, f"{node.name} is known as a {core[0]}")
     return best
+
+
+def _sex_of_name(given: Sequence[str]) -> str | None:
+    """The sex a name's leading titles say ("Mrs. Bennet", "the old Lady Catherine"), if they say one."""
+    leading = []
+    for word in given[:-1]:
+        if word not in TITLES and word not in ARTICLES and word not in TITLE_SEX:
+            break
+        leading.append(word)
+    return sex_of_words(leading, TITLE_SEX)
+
+
+def _other_sex(given: Sequence[str], node: Node) -> bool:
+    """Whether the name's title says one sex and the node's titles or labels ("widow", "butler") the other."""
+    mine = _sex_of_name(given)
+    if mine is None:
+        return False
+    said = {_sex_of_name(words(name)) for name in node.names} | {sex_of_words(_labels(node), NOUN_SEX)}
+    said.discard(None)
+    return len(said) == 1 and mine not in said
 
 
 def _labels(node: Node) -> frozenset[str]:

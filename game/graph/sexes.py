@@ -1,0 +1,41 @@
+"""Words that say a person is a man or a woman: titles written with a name ("Mrs. Bennet", "Sir Walter") and
+the nouns that say what someone is ("a widow", "the butler").
+
+Two readers need them and must agree: the prose reader learns from them who a "he" or a "she" can be
+(``fast_extract.genders``), and identity never asks whether "Mr. Garland" is "Mrs. Garland"
+(``identity_match``): a husband and a wife share a surname in every family novel, and the question would
+invite the player to merge two people. Only words that name a sex outright are here; a first name never is
+("Evelyn", "Jean" and "Ashley" are both). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+MALE, FEMALE = "m", "f"
+
+TITLE_SEX: dict[str, str] = {
+    **dict.fromkeys(("mr", "m", "mister", "sir", "lord", "monsieur", "herr", "signor", "senor", "don", "king", "prince",
+                     "duke", "count", "baron", "emperor", "uncle", "brother", "father"), MALE),
+    **dict.fromkeys(("mrs", "miss", "ms", "madame", "mme", "mademoiselle", "mlle", "lady", "dame", "frau", "signora",
+                     "senora", "queen", "princess", "duchess", "countess", "baroness", "empress", "aunt", "sister",
+                     "mother", "widow"), FEMALE),
+}
+"""A title's sex, keyed by the title case-folded and without its dot."""
+
+NOUN_SEX: dict[str, str] = {
+    **dict.fromkeys(("husband", "brother", "father", "son", "uncle", "nephew", "grandfather", "grandson",
+                     "stepfather", "stepson", "widower", "bridegroom", "king", "prince", "butler", "valet",
+                     "footman", "manservant", "half-brother", "brother-in-law", "father-in-law", "son-in-law"), MALE),
+    **dict.fromkeys(("wife", "sister", "mother", "daughter", "aunt", "niece", "grandmother", "granddaughter",
+                     "stepmother", "stepdaughter", "widow", "bride", "queen", "princess", "maid", "housemaid",
+                     "governess", "nursemaid", "half-sister", "sister-in-law", "mother-in-law", "daughter-in-law"),
+                   FEMALE),
+}
+"""A role or kin noun's sex: "his wife, Emma" says Emma is a woman."""
+
+
+def sex_of_words(words: Iterable[str], table: dict[str, str]) -> str | None:
+    """``MALE`` or ``FEMALE`` when the words in ``table`` all say the same, else None (none, or they disagree)."""
+    found = {table[word] for word in words if word in table}
+    return next(iter(found)) if len(found) == 1 else None
