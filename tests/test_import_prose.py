@@ -91,3 +91,29 @@ async def test_without_a_world_the_cast_is_the_player_and_the_story_s_people(
     assert code == 0, err
     names, _relations, _pending = await _graph(tmp_path, "three")
     assert {"Hob Tarrant", "Orla Vance", "Wren Tallis"} <= set(names) and len(names) > 10
+
+
+async def test_what_a_story_says_of_someone_s_sex_keeps_husband_wife_and_daughter_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    story = tmp_path / "lane.md"
+    story.write_text(
+        "Lucy Garland came down the lane in the rain. She carried a basket of eggs on her arm.\n\n"
+        "Thomas Lynde was a meek little man. He worked in the fields from dawn to dusk.\n\n"
+        "“Good morning,” said Mr. Garland, holding the gate.\n\n"
+        "Mrs. Lynde watched them both from her window, and Miss Garland waved to her.\n", encoding="utf-8")
+    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "lane", "--json",
+                                             str(story))
+    assert code == 0, err
+    names, _relations, pending = await _graph(tmp_path, "lane")
+    assert {"Lucy Garland", "Thomas Lynde", "Mr. Garland", "Mrs. Lynde", "Miss Garland"} <= set(names)
+    asked = {(p["new"], p["candidate"]) for p in pending}
+    # The story calls Lucy "she" and Thomas "he": a Mr. is not asked about as her, nor a Mrs. as him...
+    assert ("Mr. Garland", "Lucy Garland") not in asked and ("Mrs. Lynde", "Thomas Lynde") not in asked
+    # ...while the Miss of her surname may well be Lucy, and is asked about.
+    assert ("Miss Garland", "Lucy Garland") in asked
+    assert sorted(json.loads(out)["questions"]) == ["Miss Garland — is that Lucy Garland?"]
+    settings = load_settings(flags={"saves_dir": tmp_path / "saves"}, env={})
+    async with await SaveDatabase.open(settings.saves_dir / "lane.sqlite", schema=SCHEMA) as db:
+        index = await db.load_graph_index()
+        sexes = {n.name: n.attributes.get("gender") for n in index.nodes.values()}
+    assert sexes["Lucy Garland"] == "female" and sexes["Thomas Lynde"] == "male" and sexes["Mr. Garland"] == "male"

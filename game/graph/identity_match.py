@@ -28,7 +28,7 @@ from typing import Literal
 
 from game.graph.models import Node
 from game.graph.names import normalize_name
-from game.graph.sexes import NOUN_SEX, TITLE_SEX, sex_of_words
+from game.graph.sexes import NOUN_SEX, SEX_ATTRIBUTE, TITLE_SEX, sex_of_words
 
 ASSUME = 0.8
 """At or above: the same person, assumed and logged."""
@@ -210,11 +210,13 @@ def _sex_of_name(given: Sequence[str]) -> str | None:
 
 
 def _other_sex(given: Sequence[str], node: Node) -> bool:
-    """Whether the name's title says one sex and the node's titles or labels ("widow", "butler") the other."""
+    """Whether the name's title says one sex and the node's titles, labels ("widow", "butler") or ``gender``
+    attribute (what an imported story said of them) the other."""
     mine = _sex_of_name(given)
     if mine is None:
         return False
     said = {_sex_of_name(words(name)) for name in node.names} | {sex_of_words(_labels(node), NOUN_SEX)}
+    said.add(SEX_ATTRIBUTE.get(str(node.attributes.get("gender", "")).casefold()))
     said.discard(None)
     return len(said) == 1 and mine not in said
 

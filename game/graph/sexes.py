@@ -35,6 +35,10 @@ NOUN_SEX: dict[str, str] = {
 """A role or kin noun's sex: "his wife, Emma" says Emma is a woman."""
 
 
+SEX_ATTRIBUTE: dict[str, str] = {"male": MALE, "man": MALE, "m": MALE, "female": FEMALE, "woman": FEMALE, "f": FEMALE}
+"""A node's ``gender`` attribute, as an imported story writes it ("male", "female") or an author might."""
+
+
 def sex_of_words(words: Iterable[str], table: dict[str, str]) -> str | None:
     """``MALE`` or ``FEMALE`` when the words in ``table`` all say the same, else None (none, or they disagree)."""
     found = {table[word] for word in words if word in table}

@@ -36,13 +36,15 @@ async def add_story_people(db: SaveDatabase, world: World, text: str) -> tuple[l
     """The story's people as nodes at turn 0, and the questions of identity among them (as the story asks
     them). Returns the names added and the questions."""
     from game.graph.fast_extract.gazetteer import Gazetteer
-    from game.graph.fast_extract.prose import read_story
+    from game.graph.fast_extract.prose import cast_index, read_story
+    from game.graph.fast_extract.units import story_sexes
     from game.graph.identity_match import question
 
-    reading = read_story(text, await Gazetteer(db.graph).index_for(text))
+    known = await Gazetteer(db.graph).index_for(text)
+    reading = read_story(text, known)
     if not reading.people:
         return [], []
-    nodes, folded = _nodes(reading)
+    nodes, folded = _nodes(reading, story_sexes(text, cast_index(reading.people, known)))
     execution = UpsertExecution(db.graph, world.vocabulary, 0, rng=random.Random(0), identity=lambda: ())
     for start in range(0, len(nodes), 8):
         outcome = await execution.run({"nodes": nodes[start:start + 8]})
@@ -60,10 +62,12 @@ async def add_story_people(db: SaveDatabase, world: World, text: str) -> tuple[l
     return [name for name in (n["name"] for n in nodes) if name in created], asked
 
 
-def _nodes(reading: StoryReading) -> tuple[list[dict[str, Any]], dict[str, tuple[str, str]]]:
+def _nodes(reading: StoryReading, sexes: dict[str, str]) -> tuple[list[dict[str, Any]], dict[str, tuple[str, str]]]:
     """Upsert nodes for the story's people, full names first and titled short ones after ("Captain Kettle"
     is judged against "Bram Kettle", never the other way round); a person the dialogue says outright is
-    someone else is folded into them: ``folded`` maps the name to (its person, the words that say so)."""
+    someone else is folded into them: ``folded`` maps the name to (its person, the words that say so). Each
+    keeps the sex the story gives them (``sexes``), so "Mr. Garland" is not asked about as a Lucy Garland
+    the story calls "she"."""
     from game.graph.identity_match import ARTICLES, TITLES, words
 
     folded = {same.name: (same.other, same.evidence) for same in reading.same if same.sure}
@@ -82,6 +86,8 @@ def _nodes(reading: StoryReading) -> tuple[list[dict[str, Any]], dict[str, tuple
         if person.name in folded:
             continue
         node: dict[str, Any] = {"name": person.name, "type": person.type, "summary": SUMMARY}
+        if person.name in sexes:
+            node["attributes"] = {"gender": sexes[person.name]}
         aliases = [alias for alias, _ in person.aliases] + extra.get(person.name, [])
         if aliases:
             node["aliases"] = aliases

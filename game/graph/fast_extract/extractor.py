@@ -17,7 +17,7 @@ from itertools import combinations
 from game.graph.fast_extract.clauses import inner_readings
 from game.graph.fast_extract.feelings import FEELINGS, OWNED_FEELING, feeling_kept
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
-from game.graph.fast_extract.genders import Genders, learn, points_ahead
+from game.graph.fast_extract.genders import Genders, points_ahead
 from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
 from game.graph.fast_extract.patterns import (
     ADJ,
@@ -39,7 +39,6 @@ from game.graph.fast_extract.prose_patterns import (
     the_two,
     titled_kin,
 )
-from game.graph.fast_extract.quotes import reading_units
 from game.graph.fast_extract.results import Close, Cooccurrence, Extraction, Triple
 from game.graph.fast_extract.sentences import (
     ENDED_MARK,
@@ -49,10 +48,9 @@ from game.graph.fast_extract.sentences import (
     split_clauses,
     stated,
 )
-from game.graph.fast_extract.single_marks import single_quotes_doubled
+from game.graph.fast_extract.units import genders_read, read_units
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
-from game.text import strip_control
 
 MAX_CONFIDENCE = 0.7
 """Below the model extractor's: a fast-path fact is a lead, to be confirmed or replaced by enrichment."""
@@ -157,12 +155,8 @@ class FastExtractor:
         previous_slots: list[Slot] = []
         last_named: list[Entity] = []
         strangers: list[str] = []
-        # Narration is untrusted text: an escape sequence in it must never reach a fact, a name or a terminal.
-        reading = reading_units(single_quotes_doubled(strip_control(text)), index,
-                                single_quotes_doubled(strip_control(before)))
-        read = [(unit, normalize_name(unit.sentence.text).replace("⟨", "(").replace("⟩", ")"),
-                 index.mentions(unit.sentence.text)) for unit in reading.units]
-        context = _Context(genders=learn([(u.sentence.text, norm, found, u.quoted) for u, norm, found in read]))
+        reading, read = read_units(text, index, before)
+        context = _Context(genders=genders_read(read))
         for unit, norm, mentions in read:
             sentence = unit.sentence
             # A line nobody is known to say has no speaker to tell its "her" from: only the line's own names.
