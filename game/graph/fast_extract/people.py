@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from game.graph.fast_extract import people_objects as treated
+from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence
 from game.graph.fast_extract.gazetteer import CASED_NAMES
 
 PERSON_TITLES = frozenset({
@@ -123,7 +124,6 @@ NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{_DOTTED} )
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
                       "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
-_OPENER = re.compile(r"[a-z]{3,}ly")
 """An opening adverb ("Suddenly Uncle Henry stood up") is not part of the name after it."""
 _NOT_A_WORD = re.compile(r"(?:i|you|he|she|we|they|it|that|there|here|yes|no|who|what|let)['’](?:m|ve|d|ll|re|s|t)|"
                          r"(?:\w-){2,}\w*")
@@ -203,7 +203,7 @@ class Found:
 
 def candidates(text: str) -> Found:
     """Every capitalised run of ``text`` with the evidence for and against it being a person's name."""
-    found = Found()
+    found, named_ly = Found(), capitalised_in_mid_sentence(text)  # "Polly" is a name, "Suddenly" an opener
     for paragraph in paragraphs(text):
         paragraph = re.sub(r"\s*\([^()]{1,80}\)", "", paragraph)  # asides: "brother (or rather half-brother) Sid"
         spans = quoted(paragraph)  # in order and apart, so a bisect finds the one a name could be in
@@ -223,7 +223,7 @@ def candidates(text: str) -> Found:
                 continue
             # A sentence's first word is capitalised by position: "Then Holmes" is Holmes, "Suddenly" nothing.
             # "I’m Mr Medlock’s servant": a contraction before a name is no part of it.
-            while tokens and (((tokens[0] in NOT_NAMES or _OPENER.fullmatch(tokens[0]) or _NOT_A_WORD.fullmatch(tokens[0])
+            while tokens and (((tokens[0] in NOT_NAMES or adverb_by_position(tokens[0], named_ly) or _NOT_A_WORD.fullmatch(tokens[0])
                                 or tokens[0].endswith("-old"))
                                and tokens[0] != "the"
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
