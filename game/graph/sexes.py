@@ -16,10 +16,10 @@ MALE, FEMALE = "m", "f"
 
 TITLE_SEX: dict[str, str] = {
     **dict.fromkeys(("mr", "m", "mister", "sir", "lord", "monsieur", "herr", "signor", "senor", "don", "king", "prince",
-                     "duke", "count", "baron", "emperor", "uncle", "brother", "father"), MALE),
+                     "duke", "count", "baron", "emperor", "uncle", "brother", "father", "master"), MALE),
     **dict.fromkeys(("mrs", "miss", "ms", "madame", "mme", "mademoiselle", "mlle", "lady", "dame", "frau", "signora",
                      "senora", "queen", "princess", "duchess", "countess", "baroness", "empress", "aunt", "sister",
-                     "mother", "widow"), FEMALE),
+                     "mother", "widow", "mistress"), FEMALE),
 }
 """A title's sex, keyed by the title case-folded and without its dot."""
 
@@ -43,3 +43,8 @@ def sex_of_words(words: Iterable[str], table: dict[str, str]) -> str | None:
     """``MALE`` or ``FEMALE`` when the words in ``table`` all say the same, else None (none, or they disagree)."""
     found = {table[word] for word in words if word in table}
     return next(iter(found)) if len(found) == 1 else None
+
+
+def opposite(one: str | None, other: str | None) -> bool:
+    """Whether two sexes are known and differ."""
+    return one is not None and other is not None and one != other

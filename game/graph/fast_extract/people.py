@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence
 from game.graph.fast_extract.gazetteer import CASED_NAMES
+from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
 PERSON_TITLES = frozenset({
     "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
@@ -305,6 +306,9 @@ _DESCRIBED_AFTER = re.compile(rf"(?:,\s+|\s*(?:--|—)\s*)(?:[\w-]+\s+){{0,3}}(?
 _NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
 _OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
                   rf"little\s+|poor\s+)?(?:{_CAP},?\s+and\s+)?$")
+_ANOTHERS_ROLE_BEFORE = re.compile(rf"\w['’]s\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}),\s+(?:the\s+|old\s+|young\s+|little\s+)?$")
+# "Next came Walter Gilbert with his cousin", "At the table sat Anne, Diana, and little Minnie May": who comes or sits
+_INVERTED_BEFORE = re.compile(rf"\b(?:came|sat|stood|lay|knelt)\s+(?:(?:{_CAP}\s+)*{_CAP},\s+){{0,6}}(?:and\s+)?(?:(?:little|old|young|poor)\s+)?$")
 _ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
 _IS_ANOTHERS_ROLE = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
                   rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b")
@@ -382,8 +386,10 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
             or re.search(r"\b(?:the|a|an|my|his|her|our|your)\s+(?:[\w-]+\s+){0,3}[a-z]{3,},\s*$", head):
         entry.evidence["described"] += 1
     if (_NOUN_BEFORE.search(head) and not re.search(r"\b(?:the|a|an)\s+[a-z]+\s+$", head[-25:])) \
-            or _OWNED_NOUN_BEFORE.search(head):
-        entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot"
+            or _OWNED_NOUN_BEFORE.search(head) or _ANOTHERS_ROLE_BEFORE.search(head):
+        entry.evidence["described"] += 1  # "Tom's younger brother Sid", "her maid Abbot", "Ann's brother, John,"
+    if _INVERTED_BEFORE.search(head) and re.match(r"(?:\s*[,.;!]|\s+(?:and|with)\b)", tail):
+        entry.evidence["acts"] += 1
     if len(tokens) > 1 and re.match(r"\s+(?:is|was|had|has)\s+(?:not\s+)?[a-z]{3,}", tail):
         entry.evidence["acts"] += 1  # "Irene Adler is married": a full name that is something
     elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
@@ -502,17 +508,9 @@ def _titles(name: str) -> frozenset[str]:
     return frozenset(tokens[:_title_start(tokens)]) if len(tokens) > 1 else frozenset()
 
 
-_EXCLUSIVE = (frozenset({"mr", "mister", "sir", "master", "lord", "king", "prince", "duke", "count", "baron", "uncle",
-                         "father", "brother", "emperor"}),
-              frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
-                         "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"}))
-
-
 def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
     """Whether two names' titles may belong to one person: "Dr." and none may, "Mr." and "Mrs." never."""
-    if a and b and a != b:
-        return False
-    return not any((a & side) and (b & other) for side, other in (_EXCLUSIVE, _EXCLUSIVE[::-1]))
+    return not (a and b and a != b) and not opposite(sex_of_words(a, TITLE_SEX), sex_of_words(b, TITLE_SEX))
 
 
 def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]) -> list[Person]:

@@ -1,0 +1,32 @@
+"""People a novel names once by what they are to another, set before them in commas ("Margaret Hale's
+brother, John Pryor,"), or brings on with a verb of coming or sitting before the name ("Next came Walter
+Gilbert", "At the table sat Anne, Diana, and little Minnie May")."""
+
+from __future__ import annotations
+
+from helpers.prose import related
+
+from game.graph.fast_extract.prose import read_story
+
+
+def people_of(text: str) -> set[str]:
+    return {person.name for person in read_story(text).people}
+
+
+def test_a_role_another_owns_set_before_a_name_makes_the_name_a_person_and_the_bond_is_read() -> None:
+    text = "Margaret Hale's brother, John Pryor, hated Thomas Hale."
+    assert "John Pryor" in people_of(text)
+    assert related(text, "John Pryor", "KIN_OF", "Margaret Hale")
+    assert related(text, "John Pryor", "HATES", "Thomas Hale")
+    assert "Jem Bolt" in people_of("It was the Squire's old servant, Jem Bolt, who opened the gate.")
+    # what is owned is no role: a place or a thing after "'s ..., " stays nobody
+    assert "Hartfield" not in people_of("Emma's home, Hartfield, stood by the road, and Emma Wood loved it.")
+
+
+def test_who_comes_or_sits_before_the_name_is_a_person_and_so_is_each_of_a_list() -> None:
+    text = "Next came Walter Gilbert with his cousin Fred."
+    assert "Walter Gilbert" in people_of(text)
+    assert related(text, "Fred", "KIN_OF", "Walter Gilbert")
+    assert {"Anne", "Diana", "Minnie May"} <= people_of("At the table sat Anne, Diana, and little Minnie May.")
+    # a day or a city that comes is nobody
+    assert people_of("He went to the window. Then came Christmas, and the snow. At last came London, grey.") == set()
