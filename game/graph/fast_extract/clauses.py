@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from game.graph.fast_extract.asides import aside_readings
 from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS, SLOT
 from game.graph.fast_extract.sentences import stated
 
@@ -168,6 +169,9 @@ def inner_readings(clause: str) -> list[str]:
     predicates), and the later predicates of those: "⟨0⟩, who lived there and hated ⟨1⟩, ..." gives
     "⟨0⟩ hated ⟨1⟩". The clause itself is not among them: the caller has read it already."""
     readings: list[str] = []
+    for plain in aside_readings(clause):  # "⟨0⟩, of course, loved ⟨1⟩": the clause without its asides, and its own
+        readings.append(plain)
+        readings.extend(inner_readings(plain))
     for reading in relative_readings(clause):
         readings.append(reading)
         readings.extend(coordinated_readings(reading))

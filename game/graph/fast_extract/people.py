@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from game.graph.fast_extract import people_objects as treated
+from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence
 from game.graph.fast_extract.gazetteer import CASED_NAMES
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
@@ -297,7 +298,7 @@ _TAG_BEFORE = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS}|sang|sings)\s+(?:back\s
                          rf"(?:the\s+(?:[a-z]+-?[a-z]+\s+)?|(?:little|old|poor|young|dear)\s+)?$")
 _SAYS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
 _NOT_A_CALL = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
-_DOES_AFTER = re.compile(rf"\s+(?:(?:\w+ly|soon|then|now|also|still|just|only|once|again|even)\s+)?(?:{DOING}|ought)\b")
+_DOES_AFTER = re.compile(rf"(?:{COMMENT})?\s+(?:(?:\w+ly|soon|then|now|also|still|just|only|once|again|even)\s+)?(?:{DOING}|ought)\b")
 _AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
 _FELT_BEFORE = re.compile(rf"\b(?:{FEELING})\s+$")
 _FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
