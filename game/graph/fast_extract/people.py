@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.asides import COMMENT
-from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence
+from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
 from game.graph.fast_extract.gazetteer import CASED_NAMES
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
@@ -227,7 +227,7 @@ def candidates(text: str) -> Found:
             # "I’m Mr Medlock’s servant": a contraction before a name is no part of it.
             while tokens and (((tokens[0] in NOT_NAMES or adverb_by_position(tokens[0], named_ly) or _NOT_A_WORD.fullmatch(tokens[0])
                                 or tokens[0].endswith("-old"))
-                               and tokens[0] != "the"
+                               and tokens[0] != "the" and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES)
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
                               or (tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL))):
                 cut = re.match(r"\S+\s*", raw)
@@ -414,11 +414,11 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if looked_at:
         entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
     if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
-                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover)\s+of\s+(?:the\s+)?$", head):
+                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover|service|employ)\s+of\s+(?:the\s+)?$", head):
         entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
-                r"a\s+member\s+of|one\s+of\s+the\s+[A-Z])", tail):
-        entry.evidence["acts"] += 1  # "Mowgli was one of the Pack", "Anna was in love with him"
+                r"a\s+member\s+of|one\s+of\s+the\s+[A-Z]|in\s+the\s+(?:service|employ|employment|pay)\s+of)", tail):
+        entry.evidence["acts"] += 1  # "Mowgli was one of the Pack", "Anna was in love with him", "in the service of"
     if _KIN_AFTER.match(tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
     if re.search(r"\b(?:named|called|christened)\s+$|\b(?i:his|her|whose)\s+name\s+(?:was|is)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \
