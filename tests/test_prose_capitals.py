@@ -41,3 +41,9 @@ def test_a_month_in_a_date_or_a_modal_opening_a_question_is_still_nobody() -> No
     assert people_of("“May I come in?” asked Tom.") == {"Tom"}
     assert people_of("On the fifth of May Tom Hale married Ann.") == {"Tom Hale", "Ann"}
     assert people_of("In May Tom Hale rode home, and Ann went with him.") == {"Tom Hale", "Ann"}
+
+
+def test_a_name_whose_capital_carries_an_accent_is_whole() -> None:
+    # "Émile Zola" was read as "Zola", and "Élise Durand" was nobody
+    assert related("Émile Zola loved Élise Durand.", "Émile Zola", "LOVES", "Élise Durand")
+    assert people_of("Ørsted feared Åsa Berg.") == {"Ørsted", "Åsa Berg"}

@@ -118,7 +118,7 @@ FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|h
            r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended|abhorred|"
            r"doted\s+on|worshipped")
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
-_CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
+_CAP = r"[A-ZÀ-ÖØ-Þ][\w'’]*(?:-[A-ZÀ-ÖØ-Þ]?[\w'’]+)*"  # "Émile", "Øster": a capital may carry an accent
 _DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev)\."
 _INITIALS = r"(?:[A-Z]\. )*"  # "R. M. Renfield", "Mr. Quincey P. Morris"
 NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{_DOTTED} )?{_INITIALS}{_CAP}"
@@ -414,7 +414,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if looked_at:
         entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
     if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
-                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover|service|employ)\s+of\s+(?:the\s+)?$", head):
+                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover|service|employ|lackey|valet|"
+                 r"housekeeper|maid|guardian|ward|grand(?:mother|father|son|daughter|child)|step(?:mother|father|son|"
+                 r"daughter)|fianc[ée]e?|betrothed)\s+of\s+(?:the\s+)?$", head):
         entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
                 r"a\s+member\s+of|one\s+of\s+the\s+[A-Z]|in\s+the\s+(?:service|employ|employment|pay)\s+of)", tail):
