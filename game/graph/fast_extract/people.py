@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
+from game.graph.fast_extract.feelings import FEELING_NOUNS
 from game.graph.fast_extract.gazetteer import CASED_NAMES
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
@@ -302,7 +303,7 @@ _DOES_AFTER = re.compile(rf"(?:{COMMENT})?\s+(?:(?:\w+ly|soon|then|now|also|stil
 _AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
 _FELT_BEFORE = re.compile(rf"\b(?:{FEELING})\s+$")
 _FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
-_OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b")
+_OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY}|{FEELING_NOUNS})\b")  # "Tom's love for"
 _DESCRIBED_AFTER = re.compile(rf"(?:,\s+|\s*(?:--|—)\s*)(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
 _NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
 _OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
@@ -396,7 +397,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
                   tail) and not re.search(r"\b(?:of|the|in|at|a|an)\s+$", head):
         entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
-    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$|"
+    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed|engagement|marriage|betrothal)\s+to\s+$|\bin\s+love\s+with\s+$|"
                  r"\b(?:was|is)\s+(?:about\s+|going\s+|soon\s+)?to\s+(?:marry|wed)\s+$", head) \
             or _ANOTHERS_ROLE_AFTER.match(tail):
         entry.evidence["described"] += 1  # "engaged to Anna Hale", "Jean Morel, Mr. Tallis's servant"
@@ -416,7 +417,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
                  r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover|service|employ|lackey|valet|"
                  r"housekeeper|maid|guardian|ward|grand(?:mother|father|son|daughter|child)|step(?:mother|father|son|"
-                 r"daughter)|fianc[ée]e?|betrothed)\s+of\s+(?:the\s+)?$", head):
+                 r"daughter)|fianc[ée]e?|betrothed|suitor|admirer)\s+of\s+(?:the\s+)?$", head):
         entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
                 r"a\s+member\s+of|one\s+of\s+the\s+[A-Z]|in\s+the\s+(?:service|employ|employment|pay)\s+of)", tail):
