@@ -353,3 +353,9 @@ def test_a_lover_loves_a_sweetheart_is_loved_and_a_mistress_is_no_employer() -> 
     # "Emma was Rodolphe's mistress" read as Rodolphe serving Emma; a master is still the one served
     assert _relations("Emma was Rodolphe's mistress.") == set()
     assert _related("Jup's master, Legrand, came in.", "Jup", "SERVES", "Legrand")
+
+
+def test_one_named_before_and_his_kin_is_a_person_whose_kin_they_are() -> None:
+    # "Julius Beaufort and his wife Regina gave a ball" found only Regina
+    assert _related("Julius Beaufort and his wife Regina gave a ball.", "Regina", "KIN_OF", "Julius Beaufort")
+    assert _related("Tom Hale and his sister Ann rode home.", "Ann", "KIN_OF", "Tom Hale")
