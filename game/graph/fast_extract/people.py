@@ -25,6 +25,7 @@ from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
 from game.graph.fast_extract.feelings import FEELING_NOUNS
 from game.graph.fast_extract.gazetteer import CASED_NAMES
+from game.graph.fast_extract.kin_apart import kept_apart, kin_apart
 from game.graph.fast_extract.name_words import (
     ADDRESS,
     BODIES,
@@ -418,7 +419,7 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
         if any(_core(other) in ([core[-1]], [core[0]]) for other in chosen) and not any(
                 t in PLACE_WORDS | GROUP_WORDS for t in core):
             chosen[name] = entry
-    return _group(chosen, found.appositions)
+    return _group(chosen, found.appositions, kin_apart(text))
 
 
 def _kind(name: str) -> str:
@@ -443,12 +444,14 @@ def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
     return not (a and b and a != b) and not opposite(sex_of_words(a, TITLE_SEX), sex_of_words(b, TITLE_SEX))
 
 
-def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]) -> list[Person]:
+def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]],
+           apart: set[frozenset[str]] | None = None) -> list[Person]:
     """Names of one person as one. Taken as that person's, with the reason kept: a title the text sets beside
     a name ("Wilhelm ..., hereditary King of Bohemia"), the same name with a title or without ("Dr. Watson",
     "Watson"), a bare surname or first name only one full name has ("Holmes"), the one Count as "the Count".
     Left apart, for identity judging to ask about: a title with a surname ("Captain Kettle" for Bram Kettle),
-    who may be a kinsman."""
+    who may be a kinsman; and a short name the text says is kin to the full name (``apart``: "Linton
+    Heathcliff was Heathcliff's son")."""
     owner: dict[str, str] = {}
     why: dict[str, str] = {}
     for title, (name, said) in appositions.items():
@@ -475,7 +478,7 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
             continue
         core = _core(name)
         rivals = [n for n in names if n != name and _core(n) == core and not _compatible(_titles(n), _titles(name))]
-        matches = [m for m in _owners_of(name, core, full) if m != name]
+        matches = [m for m in _owners_of(name, core, full) if m != name and not kept_apart(name, m, apart or set())]
         if len(matches) == 1 and not rivals:
             head = owner.get(matches[0], matches[0])
             if _titles(name) and not _titles(name) <= ROYAL | _titles(head):
