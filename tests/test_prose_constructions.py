@@ -374,3 +374,14 @@ def test_one_who_joins_a_body_is_its_member_but_joining_people_at_dinner_is_comp
 def test_a_bond_held_long_is_read_through_had_long_been() -> None:
     assert _related("Tom Hale, who had long been Ann's friend, smiled.", "Tom Hale", "ALLY_OF", "Ann")
     assert _related("Tom Hale had long been Ann's friend.", "Tom Hale", "ALLY_OF", "Ann")
+
+
+def test_a_plural_name_someone_captains_commands_or_is_one_of_is_a_body_they_lead_or_belong_to() -> None:
+    # "the Musketeers" was nobody, so their captain led no one
+    assert _related("Tom Treville, captain of the Musketeers, received Will.", "Tom Treville", "LEADS", "Musketeers")
+    assert _related("Tom Treville commanded the Musketeers.", "Tom Treville", "LEADS", "Musketeers")
+    assert _related("Tom Carr was one of the Musketeers.", "Tom Carr", "MEMBER_OF", "Musketeers")
+    kinds = {p.name: p.type for p in read_story("Tom Carr was one of the Musketeers.").people}
+    assert kinds["Musketeers"] == "faction"
+    # guiding is not leading, and a people led somewhere is no body named
+    assert _relations("Tom Carr led the Hales to the river.") == set()

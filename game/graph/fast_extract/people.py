@@ -262,6 +262,11 @@ _KIN_OF_WAS_BEFORE = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{_CAP}(?:
 _PRONOUN_DOES_AFTER = re.compile(rf",\s+(?:he|she)\s+(?:also\s+)?(?:{DOING})\b")
 
 
+# "captain of the Musketeers", "one of the Guards", "commanded the Musketeers": a plural so led or joined is a body
+_BODY_BEFORE = re.compile(r"\b(?:captain|leader|chief|commander|head|colonel|general|master|members?|one|officers?|"
+                          r"soldiers?|commanded|commands)\s+(?:of\s+)?the\s+$")
+
+
 def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside: bool) -> None:
     """One occurrence's evidence (``before`` and ``after`` are the paragraph around it, ``WEIGHED_CHARS``
     of each; ``inside``: in a quote)."""
@@ -371,7 +376,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "the sister of Tubalcain was Naamah", "unto Enoch was born", "And Zillah, she bare"
     if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
         entry.evidence["described"] += 1  # "took Dick Hale into his service"
-    if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$|\bjoin(?:ed|s)?\s+the\s+$", head) \
+    if (re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$|\bjoin(?:ed|s)?\s+the\s+$", head)
+            or (len(tokens) == 1 and tokens[0].endswith("s") and _BODY_BEFORE.search(head))) \
             and not re.match(r"\s+(?:at|in|on|for|by|beside|near|over|after|upon)\b", tail):
         entry.evidence["member of"] += 1  # "a member of the Reform", "joined the Musketeers": a body of people
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
