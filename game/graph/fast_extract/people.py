@@ -24,6 +24,7 @@ from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
 from game.graph.fast_extract.gazetteer import CASED_NAMES
+from game.graph.fast_extract.particles import CAP, DOTTED, FRENCH_TITLES, NAME_RUN
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
 PERSON_TITLES = frozenset({
@@ -32,7 +33,7 @@ PERSON_TITLES = frozenset({
     "mademoiselle", "madame", "monsieur", "herr", "frau", "signor", "signora", "mister", "master", "mistress", "father", "mother", "sister", "brother",
     "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
     "grand", "granny", "cousin", "hon", "rev",
-})
+}) | FRENCH_TITLES
 """Words that say what someone is; before a name they make it a person's name ("Dr. Watson")."""
 ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count",
                    "countess", "baron", "baroness"})
@@ -117,12 +118,7 @@ DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose
 FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"
            r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended|abhorred|"
            r"doted\s+on|worshipped")
-_PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
-_CAP = r"[A-ZÀ-ÖØ-Þ][\w'’]*(?:-[A-ZÀ-ÖØ-Þ]?[\w'’]+)*"  # "Émile", "Øster": a capital may carry an accent
-_DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev)\."
-_INITIALS = r"(?:[A-Z]\. )*"  # "R. M. Renfield", "Mr. Quincey P. Morris"
-NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{_DOTTED} )?{_INITIALS}{_CAP}"
-                      rf"(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_INITIALS}{_CAP})*")
+_CAP, _DOTTED = CAP, DOTTED
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
                       "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
@@ -284,10 +280,11 @@ _KIND = (r"man|woman|boy|girl|lady|gentleman|child|schoolboy|schoolgirl|fellow|w
          r"servant|farmer|lawyer|doctor|clerk|merchant|soldier|sailor|priest|nurse|maid|stranger|youth|baby|orphan|"
          r"person|cousin|beauty|nobleman|gentlewoman|peasant|labourer|laborer|physician|surgeon|officer")
 """What kind of person someone is said to be: "X was a little girl" makes X a person."""
-_SURNAME_TITLES = frozenset({"mr", "mrs", "ms", "dr", "mister", "madame", "mademoiselle", "monsieur"})
+_SURNAME_TITLES = frozenset({"mr", "mrs", "ms", "dr", "mister", "madame", "mademoiselle", "monsieur", "m", "mme", "mlle"})
 """Titles always followed by a surname: "Mrs. March" is a woman even though "March" is a month."""
 _PERSONAL_TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "mister", "uncle", "aunt", "cousin", "sir", "lady",
-                              "captain", "capt", "madame", "mademoiselle", "widow", "granny", "professor", "colonel"})
+                              "captain", "capt", "madame", "mademoiselle", "widow", "granny", "professor", "colonel",
+                              "monsieur", "m", "mme", "mlle", "abbé", "abbe"})
 """Titles only a person carries: before a place's word ("Uncle George", "Mr. Hall") they make a name, not a place."""
 WEIGHED_CHARS = 80
 """How much of the paragraph on each side of a name ``_weigh`` reads (at most ``before[-80:]``)."""
@@ -407,7 +404,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         # great friend of the Rat"
         entry.evidence["described"] += 1
     if re.search(r"\b(?:said|says|replied|answered|whispered|murmured|muttered|remarked|explained|cried|shouted)\s+"
-                 r"(?:(?:[A-Z][\w.’'-]*|the|he|she)\s+){0,3}(?:un)?to\s+(?:the\s+)?$", head):
+                 r"(?:(?:(?:d['’])?[A-Z][\w.’'-]*|the|he|she|de|du|la|von|van|der)\s+){0,4}(?:un)?to\s+(?:the\s+)?$", head):
         entry.evidence["addressed"] += 1  # "said Mr. Tallis to Jean Morel": the one spoken to
     looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|turned|"
                           r"talked|whispered|bowed|listened|winked|beckoned)\s+(?:up\s+|down\s+|back\s+)?(?:at|to)\s+$", head)

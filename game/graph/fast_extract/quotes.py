@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
+from game.graph.fast_extract.particles import LEAD
 from game.graph.fast_extract.people import ADDRESS, PERSON_NOUNS, SAY_VERBS, paragraphs, quoted
 from game.graph.fast_extract.said import individuals, said_bonds, signed
 from game.graph.fast_extract.sentences import Sentence, split_sentences
@@ -32,9 +33,10 @@ NARRATOR = Entity("\x00narrator", "the narrator", "individual")
 
 _AFTER_TAG = (r"with|to|as|in|at|from|without|and|looking|glancing|sitting|lighting|shutting|settling|turning|taking|"
               r"ringing|laughing|grasping|passing|throwing|pausing")
-# A title's full stop ("said Mr. Fogg", "Mrs. Hale said") is part of the name, not the end of the tag.
+# A title's full stop ("said Mr. Fogg", "Mrs. Hale said", "said M. de Treville") is part of the name, not the end
+# of the tag.
 _TITLE_DOT = r"(?:(?<=\bMr)|(?<=\bMrs)|(?<=\bMs)|(?<=\bDr)|(?<=\bSt)|(?<=\bCapt)|(?<=\bProf)|(?<=\bCol)|(?<=\bRev)|" \
-    r"(?<=\bGen)|(?<=\bLt)|(?<=\bSgt)|(?<=\bMme)|(?<=\bMlle)|(?<=\b[A-Z]))\.(?=\s+[A-Z])"
+    r"(?<=\bGen)|(?<=\bLt)|(?<=\bSgt)|(?<=\bMme)|(?<=\bMlle)|(?<=\b[A-Z]))\.(?=\s+(?:[A-Z]|d['’][A-Z]|" rf"{LEAD}\s))"
 _WHO = rf"(?:[^,.;:!?—“”\"]|{_TITLE_DOT})"
 _TAG_AFTER = re.compile(rf"^\s*,?\s*(?:(?P<verb>{SAY_VERBS})\s+(?P<who>{_WHO}{{1,40}}?)"
                         rf"(?=\s*(?:(?!{_TITLE_DOT})[,.;:!?—“\"]|$|\s+(?:{_AFTER_TAG})\b))"

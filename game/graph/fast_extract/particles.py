@@ -1,0 +1,38 @@
+"""Names with lowercase parts: "Gaspard de Coligny", "d'Artagnan", "M. de Treville", "Mademoiselle de la Mole".
+
+The people reader finds a name as a run of capitalised words (``NAME_RUN``). French, Dutch, German, Italian
+and Spanish names hold lowercase particles ("de", "van", "von", "della", "de la") and elided ones
+("d'Artagnan", "d'Urberville"), and French titles come with a full stop ("M.", "Mme.") or none
+("Monsieur", "Madame", "Mademoiselle", "Abbé"). Read as English capitals alone, "d'Artagnan" is no word
+and "M. de Treville" is "Treville": the run here lets a particle join a name only where a name stands on
+both sides of it, or after a title, so a lowercase word never starts a name unless it is a particle that
+no English sentence uses ("de", "du", "von": never "van", which is a vehicle, nor "la" or "le"). An
+English "d'" only ever ends a word ("I'd"), so "d'" before a capital starts one. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+UPPER = "A-ZÀ-ÖØ-Þ"
+"""A capital, accented ones too ("Émile", "Ángel"): a name may start with any of them."""
+CAP = rf"(?:d['’])?[{UPPER}][\w'’]*(?:-[{UPPER}]?[\w'’]+)*"
+"""A capitalised word of a name, an elided "d'" before it allowed ("d'Artagnan", "d'Urberville")."""
+DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev|Mme|Mlle|M)\."
+"""Titles written with a full stop ("Mr.", "Mme.", "M."): the stop is the title's, not a sentence's."""
+INITIALS = rf"(?:[{UPPER}]\. )*"  # "R. M. Renfield", "Mr. Quincey P. Morris"
+JOIN = (r"(?:de\s+la|de\s+las|de\s+los|van\s+der|van\s+den|von\s+der|von\s+und\s+zu|della|del|des|von|van|de|da|"
+        r"di|du|der|den|le|la|zu|ibn|of)")
+"""Lowercase words that join two parts of one name ("Ludwig van Beethoven", "Mademoiselle de la Mole",
+"Count von Kramm", "King of Bohemia"): only ever between a name's words, or after a title."""
+LEAD = r"(?:de\s+la|de|du|von\s+der|von|van\s+der|van\s+den)"
+"""Particles that may open a name written without its first name or title ("de Treville", "von Kramm"):
+words English never writes in lower case before a capital ("van" and "la" it does: "the van Tom drove")."""
+NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{LEAD} |(?:{DOTTED} (?:{JOIN} )?)?{INITIALS})"
+                      rf"{CAP}(?: (?:{JOIN} )?(?:{DOTTED} )?{INITIALS}{CAP})*")
+"""A run of a name's words: capitals, the particles between them, the titles and initials before them."""
+FRENCH_TITLES = frozenset({"m", "mme", "mlle", "monsieur", "madame", "mademoiselle", "abbé", "abbe", "comte",
+                           "comtesse", "marquis", "marquise", "vicomte", "vicomtesse", "duc", "duchesse",
+                           "chevalier", "baronne", "père", "mère"})
+"""Titles French names carry in English prose ("M. de Treville", "Abbé Pirard", "the Marquis de la Mole"):
+before a name they make it a person's, as "Mr." does; alone ("Monsieur", "Madame") they only address."""
