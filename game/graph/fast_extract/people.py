@@ -532,10 +532,12 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
         if name in owner or (len(words(name)) == 2 and words(name)[0] == "the"):
             continue
         key = tuple(_core(name))
-        head = next((h for h in by_core[key] if _compatible(_titles(h), _titles(name))), None)
-        if head is None:
+        heads = [h for h in by_core[key] if _compatible(_titles(h), _titles(name))]
+        if len(heads) != 1:  # none, or "De Rênal" beside Monsieur and Madame de Rênal: either, so its own
             by_core[key].append(name)
+            owner.update({name: name} if heads else {})
         else:
+            head = heads[0]
             owner[name] = head
             why[name] = f"{name!r} is {head} with a title or without one"
     full = [n for n in names if len(_core(n)) >= 2 and n not in owner]
