@@ -16,12 +16,15 @@ MALE, FEMALE = "m", "f"
 
 TITLE_SEX: dict[str, str] = {
     **dict.fromkeys(("mr", "m", "mister", "sir", "lord", "monsieur", "herr", "signor", "senor", "don", "king", "prince",
-                     "duke", "count", "baron", "emperor", "uncle", "brother", "father", "master"), MALE),
+                     "duke", "count", "baron", "emperor", "uncle", "brother", "father", "master", "abbé", "abbe",
+                     "comte", "marquis", "vicomte", "duc", "chevalier", "père"), MALE),
     **dict.fromkeys(("mrs", "miss", "ms", "madame", "mme", "mademoiselle", "mlle", "lady", "dame", "frau", "signora",
                      "senora", "queen", "princess", "duchess", "countess", "baroness", "empress", "aunt", "sister",
-                     "mother", "widow", "mistress"), FEMALE),
+                     "mother", "widow", "mistress", "comtesse", "marquise", "vicomtesse", "duchesse", "baronne",
+                     "mère"), FEMALE),
 }
-"""A title's sex, keyed by the title case-folded and without its dot."""
+"""A title's sex, keyed by the title case-folded and without its dot: English ones, and the French ones English
+prose writes ("M. de Treville", "Mme. Bovary", "Mademoiselle de la Mole", "the Marquise de Merteuil")."""
 
 NOUN_SEX: dict[str, str] = {
     **dict.fromkeys(("husband", "brother", "father", "son", "uncle", "nephew", "grandfather", "grandson",

@@ -36,3 +36,12 @@ FRENCH_TITLES = frozenset({"m", "mme", "mlle", "monsieur", "madame", "mademoisel
                            "chevalier", "baronne", "père", "mère"})
 """Titles French names carry in English prose ("M. de Treville", "Abbé Pirard", "the Marquis de la Mole"):
 before a name they make it a person's, as "Mr." does; alone ("Monsieur", "Madame") they only address."""
+PARTICLE_WORDS = frozenset({"de", "la", "las", "los", "van", "der", "den", "von", "und", "zu", "della", "del",
+                            "des", "da", "di", "du", "le", "ibn"})
+"""The lowercase words of ``JOIN`` but "of": a name's words between its capitals, never a name alone."""
+_ELIDED = re.compile(rf"d['’][{UPPER}]")
+
+
+def written_as_name(word: str) -> bool:
+    """Whether ``word`` is written as a name's word: with a capital, or a capital after "d'" ("d'Artagnan")."""
+    return word[:1].isupper() or _ELIDED.match(word) is not None
