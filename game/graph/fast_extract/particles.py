@@ -45,3 +45,23 @@ _ELIDED = re.compile(rf"d['’][{UPPER}]")
 def written_as_name(word: str) -> bool:
     """Whether ``word`` is written as a name's word: with a capital, or a capital after "d'" ("d'Artagnan")."""
     return word[:1].isupper() or _ELIDED.match(word) is not None
+
+
+def surname_forms(cores: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """Each untitled name of ``cores`` (name -> its words, titles off) that is a surname with its particle
+    ("de Coligny", "van Beethoven", "de la Mole"), and the one longer name that ends in those words ("Gaspard
+    de Coligny"), when only one does. Two of them ("Gaspard" and "Louise de Coligny") leave it its own name;
+    a titled one ("Madame de Rênal") is left apart as a bare titled surname is: she may be a kinswoman."""
+    found: dict[str, str] = {}
+    for name, core in cores.items():
+        if len(core) < 2 or core[0] not in PARTICLE_WORDS or words_of(name)[0] != core[0]:
+            continue
+        longer = [other for other, theirs in cores.items() if len(theirs) > len(core) and theirs[-len(core):] == core]
+        if len(longer) == 1:
+            found[name] = longer[0]
+    return found
+
+
+def words_of(name: str) -> list[str]:
+    """A name's words, case-folded, without their full stops (as ``people.words`` reads them)."""
+    return [w.strip(".").casefold() for w in re.findall(r"[\w'’.-]+", name)]

@@ -24,7 +24,7 @@ from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
 from game.graph.fast_extract.gazetteer import CASED_NAMES
-from game.graph.fast_extract.particles import CAP, DOTTED, FRENCH_TITLES, NAME_RUN
+from game.graph.fast_extract.particles import CAP, DOTTED, FRENCH_TITLES, NAME_RUN, surname_forms
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
 PERSON_TITLES = frozenset({
@@ -540,6 +540,9 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
             head = heads[0]
             owner[name] = head
             why[name] = f"{name!r} is {head} with a title or without one"
+    shorter = surname_forms({n: tuple(_core(n)) for n in names if len(_core(n)) >= 2 and n not in owner})
+    owner.update(shorter)  # "de Coligny" for the one Gaspard de Coligny
+    why.update({name: _reason(name, head) for name, head in shorter.items()})
     full = [n for n in names if len(_core(n)) >= 2 and n not in owner]
     for name in names:
         if name in owner or name in full:
