@@ -52,16 +52,20 @@ def surname_forms(cores: dict[str, tuple[str, ...]]) -> dict[str, str]:
     ("de Coligny", "van Beethoven", "de la Mole"), and the one longer name that ends in those words ("Gaspard
     de Coligny"), when only one does. Two of them ("Gaspard" and "Louise de Coligny") leave it its own name;
     a titled one ("Madame de Rênal") is left apart as a bare titled surname is: she may be a kinswoman."""
+    # Each name under the particle-led tails of its words, so a long cast costs one pass, never a pass each.
+    ending: dict[tuple[str, ...], list[str]] = {}
+    for name, core in cores.items():
+        for start in range(1, len(core) - 1):
+            if core[start] in PARTICLE_WORDS:
+                ending.setdefault(core[start:], []).append(name)
     found: dict[str, str] = {}
     for name, core in cores.items():
-        if len(core) < 2 or core[0] not in PARTICLE_WORDS or words_of(name)[0] != core[0]:
-            continue
-        longer = [other for other, theirs in cores.items() if len(theirs) > len(core) and theirs[-len(core):] == core]
-        if len(longer) == 1:
+        longer = ending.get(core, [])
+        if len(core) >= 2 and core[0] in PARTICLE_WORDS and words(name)[0] == core[0] and len(longer) == 1:
             found[name] = longer[0]
     return found
 
 
-def words_of(name: str) -> list[str]:
-    """A name's words, case-folded, without their full stops (as ``people.words`` reads them)."""
+def words(name: str) -> list[str]:
+    """A name's words, case-folded, without their full stops ("M. de Treville" is "m", "de", "treville")."""
     return [w.strip(".").casefold() for w in re.findall(r"[\w'’.-]+", name)]

@@ -24,7 +24,7 @@ from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
 from game.graph.fast_extract.gazetteer import CASED_NAMES
-from game.graph.fast_extract.particles import CAP, DOTTED, FRENCH_TITLES, NAME_RUN, surname_forms
+from game.graph.fast_extract.particles import CAP, DOTTED, FRENCH_TITLES, NAME_RUN, surname_forms, words
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
 PERSON_TITLES = frozenset({
@@ -118,7 +118,6 @@ DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose
 FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"
            r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended|abhorred|"
            r"doted\s+on|worshipped")
-_CAP, _DOTTED = CAP, DOTTED
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
                       "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
@@ -153,10 +152,6 @@ class Person:
     aliases: tuple[tuple[str, str], ...] = ()
     """``(alias, why)``: a shorter name the story uses for them, and the reason it was taken as theirs."""
     evidence: str = ""
-
-
-def words(name: str) -> list[str]:
-    return [w.strip(".").casefold() for w in re.findall(r"[\w'’.-]+", name)]
 
 
 def strip_article(name: str) -> str:
@@ -296,39 +291,39 @@ _TAG_BEFORE = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS}|sang|sings)\s+(?:back\s
 _SAYS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
 _NOT_A_CALL = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
 _DOES_AFTER = re.compile(rf"(?:{COMMENT})?\s+(?:(?:\w+ly|soon|then|now|also|still|just|only|once|again|even)\s+)?(?:{DOING}|ought)\b")
-_AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
+_AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
 _FELT_BEFORE = re.compile(rf"\b(?:{FEELING})\s+$")
-_FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
+_FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{CAP},\s+)+(?:and\s+)?$")
 _OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b")
 _DESCRIBED_AFTER = re.compile(rf"(?:,\s+|\s*(?:--|—)\s*)(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
 _NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
 _OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
-                  rf"little\s+|poor\s+)?(?:{_CAP},?\s+and\s+)?$")
+                  rf"little\s+|poor\s+)?(?:{CAP},?\s+and\s+)?$")
 _ANOTHERS_ROLE_BEFORE = re.compile(rf"\w['’]s\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}),\s+(?:the\s+|old\s+|young\s+|little\s+)?$")
 # "Next came Walter Gilbert with his cousin", "At the table sat Anne, Diana, and little Minnie May": who comes or sits
-_INVERTED_BEFORE = re.compile(rf"\b(?:came|sat|stood|lay|knelt)\s+(?:(?:{_CAP}\s+)*{_CAP},\s+){{0,6}}(?:and\s+)?(?:(?:little|old|young|poor)\s+)?$")
-_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
-_IS_ANOTHERS_ROLE = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
+_INVERTED_BEFORE = re.compile(rf"\b(?:came|sat|stood|lay|knelt)\s+(?:(?:{CAP}\s+)*{CAP},\s+){{0,6}}(?:and\s+)?(?:(?:little|old|young|poor)\s+)?$")
+_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
+_IS_ANOTHERS_ROLE = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*"
                   rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b")
-_WERE_BONDED = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
+_WERE_BONDED = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
                   rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
                   rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b")
 _IS_A_ROLE = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
                   rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
                   rf"ruler|member)\s+(?:of|to)\s)")
 _KIN_AFTER = re.compile(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b")
-_NAMED_PAIR_BEFORE = re.compile(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$")
+_NAMED_PAIR_BEFORE = re.compile(rf"\b(?:named|called)\s+{CAP}\s+and\s+the\s+[a-z]+\s+$")
 _CHILDREN_LISTED_BEFORE = re.compile(rf"\b(?:had|has|have|begat|begot|bare|bore|left|raised)\s+(?:a|an|one|two|three|four|five|six|seven|"
                   rf"eight|nine|ten|eleven|twelve|several|many)\s+(?:[a-z]+\s+)?(?:sons?|daughters?|children|child|boys?|"
-                  rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{_CAP},?\s+)*(?:and\s+)?$")
+                  rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{CAP},?\s+)*(?:and\s+)?$")
 _BOND_BETWEEN_BEFORE = re.compile(rf"\b(?:friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+(?:the\s+)?"
-                  rf"(?:(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*\s+and\s+(?:the\s+)?)?$")
+                  rf"(?:(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*\s+and\s+(?:the\s+)?)?$")
 _KIN_WAS_BEFORE = re.compile(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
                   rf"(?:old\s+|young\s+|little\s+|poor\s+)?$")
 _IS_A_KIND = re.compile(rf"(?:\s+(?:is|was|had\s+been|has\s+been|became)|['’]s)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b")
-_KIN_OF_AFTER = re.compile(rf"(?:,\s+(?:and\s+)?{_CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
+_KIN_OF_AFTER = re.compile(rf"(?:,\s+(?:and\s+)?{CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
                   rf"husbands)\s+of\s")
-_KIN_OF_WAS_BEFORE = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{_CAP}(?:\s+{_CAP})*\s+(?:was|is)\s+$")
+_KIN_OF_WAS_BEFORE = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{CAP}(?:\s+{CAP})*\s+(?:was|is)\s+$")
 _PRONOUN_DOES_AFTER = re.compile(rf",\s+(?:he|she)\s+(?:also\s+)?(?:{DOING})\b")
 
 
