@@ -8,6 +8,9 @@ from helpers.prose import related, relations_read
 from game.graph.fast_extract.extractor import unknown_names
 from game.graph.fast_extract.gazetteer import NameIndex
 from game.graph.fast_extract.prose import read_story
+from game.graph.identity_match import judge
+from game.graph.models import Node
+from game.graph.names import slugify
 from game.graph.sexes import FEMALE, MALE, TITLE_SEX
 
 
@@ -103,6 +106,20 @@ def test_french_titles_carry_a_sex() -> None:
     assert related("Mme. Bovary met M. Rodolphe at the fair, and he loved her.", "M. Rodolphe", "LOVES", "Mme. Bovary")
     assert related("Madame Bovary met Monsieur Rodolphe at the fair, and she loved him.", "Madame Bovary", "LOVES",
                    "Monsieur Rodolphe")
+
+
+def _person(name: str) -> Node:
+    return Node(id=f"npc-{slugify(name)}", name=name, type="individual", summary=f"{name}, of the story.",
+                first_seen_turn=0, last_seen_turn=0)
+
+
+def test_identity_reads_a_french_title_as_it_reads_an_english_one() -> None:
+    # a husband and a wife of one name are never asked about as one person
+    assert judge("Madame de Rênal", "individual", [], [_person("Monsieur de Rênal")]).decision == "new"
+    # a title and a surname is asked about, as "Mrs. Bovary" is ("Mme. Bovary" was another name altogether)
+    charles = [_person("Charles Bovary")]
+    assert judge("Mme. Bovary", "individual", [], charles).decision == judge("Mrs. Bovary", "individual", [],
+                                                                             charles).decision == "ask"
 
 
 def test_lowercase_words_that_are_no_particle_here_join_nothing() -> None:

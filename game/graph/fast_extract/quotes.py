@@ -23,6 +23,7 @@ from game.graph.fast_extract.people import ADDRESS, PERSON_NOUNS, SAY_VERBS, par
 from game.graph.fast_extract.said import individuals, said_bonds, signed
 from game.graph.fast_extract.sentences import Sentence, split_sentences
 from game.graph.names import normalize_name
+from game.graph.sexes import FEMALE, FRENCH_TITLE_SEX, MALE, titles_of
 
 CONTEXT_PARAGRAPHS = 12
 """How many paragraphs of what was told before are read to know who is talking (never for relations)."""
@@ -551,9 +552,10 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
 
 
 _GENDERED = {"he": frozenset({"mr", "mister", "sir", "lord", "king", "prince", "duke", "count", "baron", "uncle", "father",
-                              "brother", "emperor"}),
+                              "brother", "emperor"}) | titles_of(MALE, FRENCH_TITLE_SEX),
              "she": frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
-                               "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"})}
+                               "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"})
+             | titles_of(FEMALE, FRENCH_TITLE_SEX)}
 
 
 def _of_gender(people: list[Entity], pronoun: str) -> list[Entity]:
