@@ -125,6 +125,7 @@ def test_identity_reads_a_french_title_as_it_reads_an_english_one() -> None:
 def test_lowercase_words_that_are_no_particle_here_join_nothing() -> None:
     # "van" is a vehicle before a name, "de" in a place's name stays the place's
     assert people_of("He drove the van Tom had bought. Tom smiled.") == {"Tom"}
+    assert people_of("The van Tom drove was old. Tom Hale loved it.") == {"Tom Hale"}
     assert people_of("In the Rue de Rivoli, Tom met Ann.") == {"Tom", "Ann"}
     assert people_of("R. M. Renfield was mad. M. Dumas was a writer.") == {"R. M. Renfield", "M. Dumas"}
 

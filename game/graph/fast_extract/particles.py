@@ -40,6 +40,16 @@ PARTICLE_WORDS = frozenset({"de", "la", "las", "los", "van", "der", "den", "von"
                             "des", "da", "di", "du", "le", "ibn"})
 """The lowercase words of ``JOIN`` but "of": a name's words between its capitals, never a name alone."""
 _ELIDED = re.compile(rf"d['’][{UPPER}]")
+_LOOSE = re.compile(rf"(?:{JOIN} )+")
+_LEADING = re.compile(rf"{LEAD} [{UPPER}]")
+
+
+def loose_particles(run: str) -> int:
+    """How much of a run's start is particles no name opens with, left where an opening word was cut off it
+    ("The van Tom drove" is "van Tom" once "The" is gone; "the King of France" gives "of France"): 0 when it
+    opens with a capital or with a particle that may open a name ("de Treville")."""
+    loose = _LOOSE.match(run)
+    return 0 if loose is None or _LEADING.match(run) else loose.end()
 
 
 def written_as_name(word: str) -> bool:

@@ -20,11 +20,12 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from game.graph.fast_extract import particles
 from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
 from game.graph.fast_extract.gazetteer import CASED_NAMES
-from game.graph.fast_extract.particles import CAP, DOTTED, FRENCH_TITLES, NAME_RUN, surname_forms, words
+from game.graph.fast_extract.particles import CAP, DOTTED, FRENCH_TITLES, NAME_RUN, words
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
 PERSON_TITLES = frozenset({
@@ -224,6 +225,8 @@ def candidates(text: str) -> Found:
                 cut = re.match(r"\S+\s*", raw)
                 shift = cut.end() if cut else len(raw)
                 raw, begin, tokens = raw[shift:], begin + shift, tokens[1:]
+            if shift := particles.loose_particles(raw):  # "The van Tom drove": the van is no part of Tom's name
+                raw, begin, tokens = raw[shift:], begin + shift, words(raw[shift:])
             if not tokens:
                 continue
             if "of" in tokens[1:] and tokens[0] not in PERSON_TITLES and tokens[0] != "house":
@@ -535,7 +538,7 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
             head = heads[0]
             owner[name] = head
             why[name] = f"{name!r} is {head} with a title or without one"
-    shorter = surname_forms({n: tuple(_core(n)) for n in names if len(_core(n)) >= 2 and n not in owner})
+    shorter = particles.surname_forms({n: tuple(_core(n)) for n in names if len(_core(n)) >= 2 and n not in owner})
     owner.update(shorter)  # "de Coligny" for the one Gaspard de Coligny
     why.update({name: _reason(name, head) for name, head in shorter.items()})
     full = [n for n in names if len(_core(n)) >= 2 and n not in owner]
