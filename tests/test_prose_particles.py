@@ -70,6 +70,14 @@ def test_a_french_title_stop_ends_no_sentence_and_no_said_tag() -> None:
     # "said M." was the whole said-tag, so M. de Treville never spoke
     assert people_of("“Go,” said M. de Treville. “Yes,” said d'Artagnan.") == {"M. de Treville", "d'Artagnan"}
     assert "d'Artagnan" in people_of("“Go,” said M. de Treville to d'Artagnan.")
+    assert "Rousseau" in people_of("“Go,” said Mme. d'Épinay to Rousseau.")
+
+
+def test_a_french_title_and_its_short_form_are_one_title() -> None:
+    text = "M. d'Artagnan loved Constance. Monsieur d'Artagnan was brave."
+    assert aliases_of(text, "Monsieur d'Artagnan") == {"M. d'Artagnan"}
+    # but never a title of the other sex
+    assert {"Mme. Bonacieux", "M. Bonacieux"} <= people_of("M. Bonacieux loved Athos. Mme. Bonacieux loved Aramis.")
 
 
 def test_a_surname_with_its_particle_is_the_one_full_name_ending_so() -> None:

@@ -36,6 +36,9 @@ FRENCH_TITLES = frozenset({"m", "mme", "mlle", "monsieur", "madame", "mademoisel
                            "chevalier", "baronne", "père", "mère"})
 """Titles French names carry in English prose ("M. de Treville", "Abbé Pirard", "the Marquis de la Mole"):
 before a name they make it a person's, as "Mr." does; alone ("Monsieur", "Madame") they only address."""
+SHORT_TITLES = {"m": "monsieur", "mme": "madame", "mlle": "mademoiselle", "abbe": "abbé"}
+"""A French title's short or unaccented form and the title it is: "M. d'Artagnan" and "Monsieur d'Artagnan" are
+one man, as "Mr. Hale" and "Mr Hale" are."""
 PARTICLE_WORDS = frozenset({"de", "la", "las", "los", "van", "der", "den", "von", "und", "zu", "della", "del",
                             "des", "da", "di", "du", "le", "ibn"})
 """The lowercase words of ``JOIN`` but "of": a name's words between its capitals, never a name alone."""

@@ -402,7 +402,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         # great friend of the Rat"
         entry.evidence["described"] += 1
     if re.search(r"\b(?:said|says|replied|answered|whispered|murmured|muttered|remarked|explained|cried|shouted)\s+"
-                 r"(?:(?:(?:d['’])?[A-Z][\w.’'-]*|the|he|she|de|du|la|von|van|der)\s+){0,4}(?:un)?to\s+(?:the\s+)?$", head):
+                 r"(?:(?:(?:d['’])?[A-ZÀ-ÖØ-Þ][\w.’'-]*|the|he|she|de|du|la|von|van|der)\s+){0,4}(?:un)?to\s+(?:the\s+)?$", head):
         entry.evidence["addressed"] += 1  # "said Mr. Tallis to Jean Morel": the one spoken to
     looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|turned|"
                           r"talked|whispered|bowed|listened|winked|beckoned)\s+(?:up\s+|down\s+|back\s+)?(?:at|to)\s+$", head)
@@ -503,7 +503,7 @@ def _core(name: str) -> list[str]:
 
 def _titles(name: str) -> frozenset[str]:
     tokens = words(strip_article(name))
-    return frozenset(tokens[:_title_start(tokens)]) if len(tokens) > 1 else frozenset()
+    return frozenset(particles.SHORT_TITLES.get(t, t) for t in tokens[:_title_start(tokens)]) if len(tokens) > 1 else frozenset()
 
 
 def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
