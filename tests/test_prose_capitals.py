@@ -47,3 +47,5 @@ def test_a_name_whose_capital_carries_an_accent_is_whole() -> None:
     # "Émile Zola" was read as "Zola", and "Élise Durand" was nobody
     assert related("Émile Zola loved Élise Durand.", "Émile Zola", "LOVES", "Élise Durand")
     assert people_of("Ørsted feared Åsa Berg.") == {"Ørsted", "Åsa Berg"}
+    assert related("Mrs. Welland and her daughter May sat in the box.", "May", "KIN_OF", "Mrs. Welland")
+    assert people_of("The wedding was fixed for the first of May. It was a fine May morning.") == set()

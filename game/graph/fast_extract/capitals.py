@@ -39,9 +39,15 @@ _NOT_MID_SENTENCE = re.compile(r"(?:^\s*|[.!?:“”\"(—-]\s*|\b(?i:in|since|u
                                r"this|that|every|mid|before|after|through|from|(?:\d+\w*|first|second|third|end|middle|"
                                r"beginning|month|ides|[a-z]+th)\s+of)\s+)$")
 
+_NAMED_BY_ROLE = re.compile(r"\b(?:daughter|sister|wife|cousin|niece|aunt|mother|granddaughter|bride|fianc[ée]e|"
+                            r"friend|maid)\s+$", re.IGNORECASE)
+
 
 def given_name_first(tokens: list[str], before: str, not_names: frozenset[str]) -> bool:
     """Whether a run's first word (``tokens``, case-folded), one of ``GIVEN_NAME_WORDS``, is a first name:
-    it stands in mid-sentence (``before`` is the text just before it) and a surname follows it."""
+    a role noun names it, or it stands in mid-sentence (``before`` is the text just before it) and a surname
+    follows it."""
+    if tokens[:1] and tokens[0] in GIVEN_NAME_WORDS and _NAMED_BY_ROLE.search(before):
+        return True  # "her daughter May": a woman's role noun names the word after it
     return (len(tokens) > 1 and tokens[0] in GIVEN_NAME_WORDS and tokens[1] not in not_names
             and tokens[1].isalpha() and not _NOT_MID_SENTENCE.search(before))

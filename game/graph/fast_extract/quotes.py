@@ -18,8 +18,9 @@ import re
 from dataclasses import dataclass, field
 
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
+from game.graph.fast_extract.name_words import ADDRESS, PERSON_NOUNS, SAY_VERBS
 from game.graph.fast_extract.particles import LEAD
-from game.graph.fast_extract.people import ADDRESS, PERSON_NOUNS, SAY_VERBS, paragraphs, quoted
+from game.graph.fast_extract.people import paragraphs, quoted
 from game.graph.fast_extract.said import individuals, said_bonds, signed
 from game.graph.fast_extract.sentences import Sentence, split_sentences
 from game.graph.names import normalize_name
