@@ -117,3 +117,19 @@ async def test_what_a_story_says_of_someone_s_sex_keeps_husband_wife_and_daughte
         index = await db.load_graph_index()
         sexes = {n.name: n.attributes.get("gender") for n in index.nodes.values()}
     assert sexes["Lucy Garland"] == "female" and sexes["Thomas Lynde"] == "male" and sexes["Mr. Garland"] == "male"
+
+
+async def test_a_father_and_son_who_share_a_name_are_two_people_and_no_question(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    story = tmp_path / "heights.md"
+    story.write_text(
+        "Heathcliff's son Linton Heathcliff was a sickly boy. Heathcliff despised him.\n\n"
+        "Linton Heathcliff feared Heathcliff, and Heathcliff laughed at him.\n", encoding="utf-8")
+    code, out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "heights", "--json",
+                                             str(story))
+    assert code == 0, err
+    names, relations, pending = await _graph(tmp_path, "heights")
+    # "Heathcliff" was the son's short name, and then a question: is Heathcliff Linton Heathcliff?
+    assert {"Heathcliff", "Linton Heathcliff"} <= set(names)
+    assert pending == [] and json.loads(out)["questions"] == []
+    assert ("Linton Heathcliff", "FEARS", "Heathcliff") in relations

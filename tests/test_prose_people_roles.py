@@ -42,3 +42,13 @@ def test_the_one_whose_lackey_or_grandchild_someone_is_said_to_be_is_a_person() 
     assert related("Planchet was the lackey of Athos.", "Planchet", "SERVES", "Athos")
     assert related("Mrs. Manson Mingott was the grandmother of May Welland.", "Mrs. Manson Mingott", "KIN_OF",
                    "May Welland")
+
+
+def test_a_short_name_the_text_says_is_kin_to_the_full_name_is_someone_else() -> None:
+    # "Heathcliff" was taken for Linton Heathcliff, the only full name it ends
+    found = {p.name: [a for a, _ in p.aliases] for p in read_story("Linton Heathcliff was Heathcliff's son.").people}
+    assert found == {"Linton Heathcliff": [], "Heathcliff": []}
+    assert related("Linton Heathcliff was Heathcliff's son.", "Linton Heathcliff", "KIN_OF", "Heathcliff")
+    # a surname nobody is said to be kin to is still the full name's
+    found = {p.name: [a for a, _ in p.aliases] for p in read_story("Hareton Earnshaw was Hindley's son. Earnshaw laughed.").people}
+    assert found["Hareton Earnshaw"] == ["Earnshaw"]

@@ -36,6 +36,7 @@ async def add_story_people(db: SaveDatabase, world: World, text: str) -> tuple[l
     """The story's people as nodes at turn 0, and the questions of identity among them (as the story asks
     them). Returns the names added and the questions."""
     from game.graph.fast_extract.gazetteer import Gazetteer
+    from game.graph.fast_extract.kin_apart import kept_apart
     from game.graph.fast_extract.prose import cast_index, read_story
     from game.graph.fast_extract.units import story_sexes
     from game.graph.identity_match import question
@@ -52,7 +53,9 @@ async def add_story_people(db: SaveDatabase, world: World, text: str) -> tuple[l
             raise SaveError(f"the people found in the story could not be added: {outcome.error}")
     created = {node.name: node for node_id, node in execution.writes.nodes.items()
                if node_id in execution.writes.created_nodes}
-    decisions = list(execution.identities)
+    # "Linton Heathcliff was Heathcliff's son": a father and son who share a name are no question
+    decisions = [d for d in execution.identities if not (d.verdict.candidate is not None and kept_apart(
+        d.verdict.name, d.verdict.candidate.node.name, reading.apart))]
     decisions.extend(_asked(reading, created))
     rows, merges = decided(decisions, 0, {item.id for item in await questions(db)})
     merges = [*merges, *_aliases_logged(reading, created, folded)]

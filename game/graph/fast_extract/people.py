@@ -26,6 +26,7 @@ from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
 from game.graph.fast_extract.feelings import FEELING_NOUNS
 from game.graph.fast_extract.gazetteer import CASED_NAMES
+from game.graph.fast_extract.kin_apart import kept_apart, kin_apart
 from game.graph.fast_extract.name_words import (
     ADDRESS,
     BODIES,
@@ -365,8 +366,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "the sister of Tubalcain was Naamah", "unto Enoch was born", "And Zillah, she bare"
     if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
         entry.evidence["described"] += 1  # "took Dick Hale into his service"
-    if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$", head):
-        entry.evidence["member of"] += 1  # "a member of the Reform": a body of people, not a person
+    if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$|\bjoin(?:ed|s)?\s+the\s+$", head) \
+            and not re.match(r"\s+(?:at|in|on|for|by|beside|near|over|after|upon)\b", tail):
+        entry.evidence["member of"] += 1  # "a member of the Reform", "joined the Musketeers": a body of people
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
         entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
     # "in Sir Francis Cromarty" is a person; "at Madame Tussaud's" a place
@@ -412,7 +414,7 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
         if any(_core(other) in ([core[-1]], [core[0]]) for other in chosen) and not any(
                 t in PLACE_WORDS | GROUP_WORDS for t in core):
             chosen[name] = entry
-    return _group(chosen, found.appositions)
+    return _group(chosen, found.appositions, kin_apart(text))
 
 
 def _kind(name: str) -> str:
@@ -439,12 +441,14 @@ def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
     return not (a and b and a != b) and not opposite(sex_of_words(a, TITLE_SEX), sex_of_words(b, TITLE_SEX))
 
 
-def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]) -> list[Person]:
+def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]],
+           apart: set[frozenset[str]] | None = None) -> list[Person]:
     """Names of one person as one. Taken as that person's, with the reason kept: a title the text sets beside
     a name ("Wilhelm ..., hereditary King of Bohemia"), the same name with a title or without ("Dr. Watson",
     "Watson"), a bare surname or first name only one full name has ("Holmes"), the one Count as "the Count".
     Left apart, for identity judging to ask about: a title with a surname ("Captain Kettle" for Bram Kettle),
-    who may be a kinsman."""
+    who may be a kinsman; and a short name the text says is kin to the full name (``apart``: "Linton
+    Heathcliff was Heathcliff's son")."""
     owner: dict[str, str] = {}
     why: dict[str, str] = {}
     for title, (name, said) in appositions.items():
@@ -476,7 +480,7 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
             continue
         core = _core(name)
         rivals = [n for n in names if n != name and _core(n) == core and not _compatible(_titles(n), _titles(name))]
-        matches = [m for m in _owners_of(name, core, full) if m != name]
+        matches = [m for m in _owners_of(name, core, full) if m != name and not kept_apart(name, m, apart or set())]
         if len(matches) == 1 and not rivals:
             head = owner.get(matches[0], matches[0])
             if _titles(name) and not _titles(name) <= ROYAL | _titles(head):

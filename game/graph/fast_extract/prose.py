@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
+from game.graph.fast_extract.kin_apart import kin_apart
 from game.graph.fast_extract.people import Person, people
 from game.graph.fast_extract.quotes import Talk, is_voice, read_dialogue
 from game.graph.fast_extract.single_marks import single_quotes_doubled
@@ -36,6 +37,9 @@ class StoryReading:
 
     people: list[Person] = field(default_factory=list)
     same: list[Same] = field(default_factory=list)
+    apart: set[frozenset[str]] = field(default_factory=set)
+    """Pairs of names the text says are kin to each other ("Linton Heathcliff was Heathcliff's son"): two
+    people, never a question of identity (``kin_apart``)."""
 
 
 def cast_index(found: list[Person], known: NameIndex | None = None) -> NameIndex:
@@ -67,7 +71,7 @@ def read_story(text: str, known: NameIndex | None = None) -> StoryReading:
             continue
         seen.add(pair)
         same.append(Same(b.name, a.name, equation.evidence, equation.sure))
-    return StoryReading(found, same)
+    return StoryReading(found, same, kin_apart(text))
 
 
 def hub_first(same: list[Same]) -> list[Same]:
