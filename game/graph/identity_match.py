@@ -28,7 +28,7 @@ from typing import Literal
 
 from game.graph.models import Node
 from game.graph.names import normalize_name
-from game.graph.sexes import NOUN_SEX, SEX_ATTRIBUTE, TITLE_SEX, sex_of_words
+from game.graph.sexes import FRENCH_TITLE_SEX, NOUN_SEX, SEX_ATTRIBUTE, TITLE_SEX, sex_of_words
 
 ASSUME = 0.8
 """At or above: the same person, assumed and logged."""
@@ -42,8 +42,9 @@ TITLES = frozenset({
     "lady", "lord", "sir", "dame", "doctor", "dr", "father", "mother", "sister", "brother", "old", "young",
     "sergeant", "sgt", "lieutenant", "lt", "bosun", "mate", "aunt", "uncle", "granny", "gran", "widow",
     "goodman", "goodwife", "elder", "reverend", "professor", "prof", "judge", "warden", "keeper", "constable",
-})
-"""Words that say what someone is, not who: "Captain Kettle" names a Kettle, "Old Hob" a Hob."""
+}) | frozenset(FRENCH_TITLE_SEX)
+"""Words that say what someone is, not who: "Captain Kettle" names a Kettle, "Old Hob" a Hob, "Mme. Bovary" a
+Bovary."""
 ARTICLES = frozenset({"the", "a", "an", "that", "this"})
 
 Decision = Literal["new", "ask", "assume"]

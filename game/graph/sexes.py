@@ -14,14 +14,28 @@ from collections.abc import Iterable
 
 MALE, FEMALE = "m", "f"
 
+FRENCH_TITLE_SEX: dict[str, str] = {
+    **dict.fromkeys(("m", "monsieur", "abbé", "abbe", "comte", "marquis", "vicomte", "duc", "chevalier", "père"), MALE),
+    **dict.fromkeys(("mme", "madame", "mlle", "mademoiselle", "comtesse", "marquise", "vicomtesse", "duchesse",
+                     "baronne", "mère"), FEMALE),
+}
+"""The French titles English prose writes ("M. de Treville", "Mme. Bovary", "Mademoiselle de la Mole", "the
+Marquise de Merteuil"), and their sex: the readers that list titles of each sex take these in too."""
 TITLE_SEX: dict[str, str] = {
-    **dict.fromkeys(("mr", "m", "mister", "sir", "lord", "monsieur", "herr", "signor", "senor", "don", "king", "prince",
+    **dict.fromkeys(("mr", "mister", "sir", "lord", "herr", "signor", "senor", "don", "king", "prince",
                      "duke", "count", "baron", "emperor", "uncle", "brother", "father", "master"), MALE),
-    **dict.fromkeys(("mrs", "miss", "ms", "madame", "mme", "mademoiselle", "mlle", "lady", "dame", "frau", "signora",
+    **dict.fromkeys(("mrs", "miss", "ms", "lady", "dame", "frau", "signora",
                      "senora", "queen", "princess", "duchess", "countess", "baroness", "empress", "aunt", "sister",
                      "mother", "widow", "mistress"), FEMALE),
+    **FRENCH_TITLE_SEX,
 }
 """A title's sex, keyed by the title case-folded and without its dot."""
+
+
+def titles_of(sex: str, table: dict[str, str]) -> frozenset[str]:
+    """The titles of ``table`` that say ``sex`` ("m", "monsieur" for ``MALE``)."""
+    return frozenset(title for title, said in table.items() if said == sex)
+
 
 NOUN_SEX: dict[str, str] = {
     **dict.fromkeys(("husband", "brother", "father", "son", "uncle", "nephew", "grandfather", "grandson",

@@ -19,6 +19,7 @@ from game.graph.fast_extract.feelings import FEELINGS, OWNED_FEELING, feeling_ke
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
 from game.graph.fast_extract.genders import Genders, points_ahead
 from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
+from game.graph.fast_extract.particles import PARTICLE_WORDS, written_as_name
 from game.graph.fast_extract.patterns import (
     ADJ,
     CHINESE,
@@ -522,21 +523,26 @@ def unknown_names(sentence: str, index: NameIndex, known: Sequence[str] = ()) ->
     """
     words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(sentence)]
     runs: list[list[tuple[int, int, str]]] = []
-    for word in words:
-        capital = word[2][0].isupper() and not word[2].isupper() and not _CONTRACTION.match(word[2])
-        if capital and runs and runs[-1] and sentence[runs[-1][-1][1]:word[0]] == " ":
+    for number, word in enumerate(words):
+        capital = written_as_name(word[2]) and not word[2].isupper() and not _CONTRACTION.match(word[2])
+        # "Gaspard de Coligny", "Mademoiselle de la Mole": a particle between a name's capitals is of the name
+        joins = word[2] in PARTICLE_WORDS and any(written_as_name(w[2]) for w in words[number + 1:number + 3])
+        if (capital or joins) and runs and runs[-1] and sentence[runs[-1][-1][1]:word[0]] == " ":
             runs[-1].append(word)
         elif capital:
             runs.append([word])
         else:
             runs.append([])
+    for run in runs:
+        while run and run[-1][2] in PARTICLE_WORDS:
+            run.pop()
     found: list[str] = []
     opening = _opening(sentence)
     for run in runs:
         if run and run[0][0] <= opening:
             # Capitalised by position: a lone opening word ("Suddenly") says nothing, and an opening verb
             # or adverb ("Ask Sister Ambry", "Slowly Sera turned") is not part of the name after it.
-            if len(run) == 1:
+            if len(run) == 1 and run[0][2][0].isupper():  # "d'Artagnan" is written so anywhere
                 continue
             if _OPENING_WORD.fullmatch(_bare(run[0][2])):
                 run = run[1:]

@@ -21,25 +21,13 @@ from dataclasses import dataclass, field
 
 from game.graph.fast_extract.gazetteer import Entity, Mention
 from game.graph.names import normalize_name
+from game.graph.sexes import NOUN_SEX, TITLE_SEX
 
 MALE, FEMALE = "m", "f"
 
-_TITLES: dict[str, str] = {
-    **dict.fromkeys(("mr", "m", "mister", "sir", "lord", "monsieur", "herr", "signor", "senor", "don", "king", "prince",
-                     "duke", "count", "baron", "emperor", "uncle", "brother", "father"), MALE),
-    **dict.fromkeys(("mrs", "miss", "ms", "madame", "mme", "mademoiselle", "mlle", "lady", "dame", "frau", "signora",
-                     "senora", "queen", "princess", "duchess", "countess", "baroness", "empress", "aunt", "sister",
-                     "mother", "widow"), FEMALE),
-}
-_NOUNS: dict[str, str] = {
-    **dict.fromkeys(("husband", "brother", "father", "son", "uncle", "nephew", "grandfather", "grandson",
-                     "stepfather", "stepson", "widower", "bridegroom", "king", "prince", "butler", "valet",
-                     "footman", "manservant", "half-brother", "brother-in-law", "father-in-law", "son-in-law"), MALE),
-    **dict.fromkeys(("wife", "sister", "mother", "daughter", "aunt", "niece", "grandmother", "granddaughter",
-                     "stepmother", "stepdaughter", "widow", "bride", "queen", "princess", "maid", "housemaid",
-                     "governess", "nursemaid", "half-sister", "sister-in-law", "mother-in-law", "daughter-in-law"),
-                   FEMALE),
-}
+# One table of each for both readers (``game.graph.sexes``): they must agree.
+_TITLES = TITLE_SEX
+_NOUNS = NOUN_SEX
 _ADJ = r"(?:(?:own|dear|dearest|beloved|young|old|little|elder|eldest|younger|youngest|late|poor|new|only)\s+)*"
 _NOUN = "|".join(sorted(map(re.escape, _NOUNS), key=len, reverse=True))
 # "his wife, Emma", "her husband Charles", "Tom's sister Ann", "the widow Douglas": the noun right before the name
@@ -47,7 +35,7 @@ _NOUN_BEFORE = re.compile(rf"\b(?P<det>his|her|their|the|[a-z]+'s)\s+{_ADJ}(?P<n
 # "Emma, his wife,", "Charles, her husband", "Adam knew Eve his wife;": the noun set after the name (with no comma
 # only when the phrase ends there: "told Mary her mother was dead" gives Mary no role)
 _NOUN_AFTER = re.compile(rf"^\s*,?\s+(?P<det>his|her|the|[a-z]+'s)\s+{_ADJ}(?P<noun>{_NOUN})(?!['’\w-])\s*(?:[,.;:!?—]|$)")
-_TITLE_BEFORE = re.compile(r"\b(?P<title>[a-z]+)\.?\s+$")
+_TITLE_BEFORE = re.compile(r"\b(?P<title>[^\W\d_]+)\.?\s+$")  # "abbé" too
 _SUBJECT = re.compile(r"\b(?P<pronoun>he|she|his|himself|herself)\b")
 # Words after which a "he" is someone the named person speaks, thinks or learns of: "Tom said she was ill".
 _REPORTED = re.compile(r"\b(?:that|said|says|told|tells|asked|thought|knew|saw|heard|felt|believed|wondered|"
@@ -116,7 +104,7 @@ class Genders:
 
 
 def _title_of(name: str) -> str | None:
-    first = normalize_name(name).replace(".", "").split()[:1]
+    first = [w for w in normalize_name(name).replace(".", "").split() if w != "the"][:1]  # "the Marquise de ..."
     return _TITLES.get(first[0]) if first else None
 
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import re
 
+from game.graph.fast_extract.particles import FRENCH_TITLES
+
 PERSON_TITLES = frozenset({
     "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
     "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
     "mademoiselle", "madame", "monsieur", "herr", "frau", "signor", "signora", "mister", "master", "mistress", "father", "mother", "sister", "brother",
     "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
     "grand", "granny", "cousin", "hon", "rev", "cardinal",
-})
-"""Words that say what someone is; before a name they make it a person's name ("Dr. Watson")."""
+}) | FRENCH_TITLES
+"""Words that say what someone is; before a name they make it a person's name ("Dr. Watson", "M. de Treville")."""
 ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count", "cardinal",
                    "countess", "baron", "baroness"})
 """Titles that stand alone for one person ("the King", "the Count") when the text capitalises them."""

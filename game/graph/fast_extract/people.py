@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from game.graph.fast_extract import particles
 from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.asides import COMMENT
 from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
@@ -40,14 +41,9 @@ from game.graph.fast_extract.name_words import (
     ROYAL,
     SAY_VERBS,
 )
+from game.graph.fast_extract.particles import CAP, DOTTED, NAME_RUN, words
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
-_PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
-_CAP = r"[A-ZÀ-ÖØ-Þ][\w'’]*(?:-[A-ZÀ-ÖØ-Þ]?[\w'’]+)*"  # "Émile", "Øster": a capital may carry an accent
-_DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev)\."
-_INITIALS = r"(?:[A-Z]\. )*"  # "R. M. Renfield", "Mr. Quincey P. Morris"
-NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{_DOTTED} )?{_INITIALS}{_CAP}"
-                      rf"(?: (?:{_PARTICLES} )?(?:{_DOTTED} )?{_INITIALS}{_CAP})*")
 DEMONYMS = frozenset({"german", "french", "dutch", "greek", "swiss", "scotch", "irish", "english", "frenchman",
                       "englishman", "american", "russian", "italian", "spanish", "yankee", "indian", "continental",
                       "european", "bohemian", "scandinavian", "danish", "polish", "turkish", "british"})
@@ -82,10 +78,6 @@ class Person:
     aliases: tuple[tuple[str, str], ...] = ()
     """``(alias, why)``: a shorter name the story uses for them, and the reason it was taken as theirs."""
     evidence: str = ""
-
-
-def words(name: str) -> list[str]:
-    return [w.strip(".").casefold() for w in re.findall(r"[\w'’.-]+", name)]
 
 
 def strip_article(name: str) -> str:
@@ -158,6 +150,8 @@ def candidates(text: str) -> Found:
                 cut = re.match(r"\S+\s*", raw)
                 shift = cut.end() if cut else len(raw)
                 raw, begin, tokens = raw[shift:], begin + shift, tokens[1:]
+            if shift := particles.loose_particles(raw):  # "The van Tom drove": the van is no part of Tom's name
+                raw, begin, tokens = raw[shift:], begin + shift, words(raw[shift:])
             if not tokens:
                 continue
             if "of" in tokens[1:] and tokens[0] not in PERSON_TITLES and tokens[0] != "house":
@@ -210,10 +204,11 @@ _KIND = (r"man|woman|boy|girl|lady|gentleman|child|schoolboy|schoolgirl|fellow|w
          r"servant|farmer|lawyer|doctor|clerk|merchant|soldier|sailor|priest|nurse|maid|stranger|youth|baby|orphan|"
          r"person|cousin|beauty|nobleman|gentlewoman|peasant|labourer|laborer|physician|surgeon|officer")
 """What kind of person someone is said to be: "X was a little girl" makes X a person."""
-_SURNAME_TITLES = frozenset({"mr", "mrs", "ms", "dr", "mister", "madame", "mademoiselle", "monsieur"})
+_SURNAME_TITLES = frozenset({"mr", "mrs", "ms", "dr", "mister", "madame", "mademoiselle", "monsieur", "m", "mme", "mlle"})
 """Titles always followed by a surname: "Mrs. March" is a woman even though "March" is a month."""
 _PERSONAL_TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "mister", "uncle", "aunt", "cousin", "sir", "lady",
-                              "captain", "capt", "madame", "mademoiselle", "widow", "granny", "professor", "colonel"})
+                              "captain", "capt", "madame", "mademoiselle", "widow", "granny", "professor", "colonel",
+                              "monsieur", "m", "mme", "mlle", "abbé", "abbe"})
 """Titles only a person carries: before a place's word ("Uncle George", "Mr. Hall") they make a name, not a place."""
 WEIGHED_CHARS = 80
 """How much of the paragraph on each side of a name ``_weigh`` reads (at most ``before[-80:]``)."""
@@ -225,40 +220,40 @@ _TAG_BEFORE = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS}|sang|sings)\s+(?:back\s
 _SAYS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
 _NOT_A_CALL = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
 _DOES_AFTER = re.compile(rf"(?:{COMMENT})?\s+(?:(?:\w+ly|soon|then|now|also|still|just|only|once|again|even)\s+)?(?:{DOING}|ought)\b")
-_AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b|"
+_AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b|"
                                rf"(?:his|her|their)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b)")  # "Tom and his sister Ann"
 _FELT_BEFORE = re.compile(rf"\b(?:{FEELING})\s+$")
-_FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
+_FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{CAP},\s+)+(?:and\s+)?$")
 _OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY}|{FEELING_NOUNS})\b")  # "Tom's love for"
 _DESCRIBED_AFTER = re.compile(rf"(?:,\s+|\s*(?:--|—)\s*)(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
 _NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
 _OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
-                  rf"little\s+|poor\s+)?(?:{_CAP},?\s+and\s+)?$")
+                  rf"little\s+|poor\s+)?(?:{CAP},?\s+and\s+)?$")
 _ANOTHERS_ROLE_BEFORE = re.compile(rf"\w['’]s\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}),\s+(?:the\s+|old\s+|young\s+|little\s+)?$")
 # "Next came Walter Gilbert with his cousin", "At the table sat Anne, Diana, and little Minnie May": who comes or sits
-_INVERTED_BEFORE = re.compile(rf"\b(?:came|sat|stood|lay|knelt)\s+(?:(?:{_CAP}\s+)*{_CAP},\s+){{0,6}}(?:and\s+)?(?:(?:little|old|young|poor)\s+)?$")
-_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
-_IS_ANOTHERS_ROLE = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*"
+_INVERTED_BEFORE = re.compile(rf"\b(?:came|sat|stood|lay|knelt)\s+(?:(?:{CAP}\s+)*{CAP},\s+){{0,6}}(?:and\s+)?(?:(?:little|old|young|poor)\s+)?$")
+_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
+_IS_ANOTHERS_ROLE = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*"
                   rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b")
-_WERE_BONDED = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
+_WERE_BONDED = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
                   rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
                   rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b")
 _IS_A_ROLE = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
                   rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
                   rf"ruler|member)\s+(?:of|to)\s)")
 _KIN_AFTER = re.compile(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b")
-_NAMED_PAIR_BEFORE = re.compile(rf"\b(?:named|called)\s+{_CAP}\s+and\s+the\s+[a-z]+\s+$")
+_NAMED_PAIR_BEFORE = re.compile(rf"\b(?:named|called)\s+{CAP}\s+and\s+the\s+[a-z]+\s+$")
 _CHILDREN_LISTED_BEFORE = re.compile(rf"\b(?:had|has|have|begat|begot|bare|bore|left|raised)\s+(?:a|an|one|two|three|four|five|six|seven|"
                   rf"eight|nine|ten|eleven|twelve|several|many)\s+(?:[a-z]+\s+)?(?:sons?|daughters?|children|child|boys?|"
-                  rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{_CAP},?\s+)*(?:and\s+)?$")
+                  rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{CAP},?\s+)*(?:and\s+)?$")
 _BOND_BETWEEN_BEFORE = re.compile(rf"\b(?:friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+(?:the\s+)?"
-                  rf"(?:(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})*\s+and\s+(?:the\s+)?)?$")
+                  rf"(?:(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*\s+and\s+(?:the\s+)?)?$")
 _KIN_WAS_BEFORE = re.compile(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
                   rf"(?:old\s+|young\s+|little\s+|poor\s+)?$")
 _IS_A_KIND = re.compile(rf"(?:\s+(?:is|was|had\s+been|has\s+been|became)|['’]s)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}(?:{_KIND})\b")
-_KIN_OF_AFTER = re.compile(rf"(?:,\s+(?:and\s+)?{_CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
+_KIN_OF_AFTER = re.compile(rf"(?:,\s+(?:and\s+)?{CAP})*,\s+the\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|wives|"
                   rf"husbands)\s+of\s")
-_KIN_OF_WAS_BEFORE = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{_CAP}(?:\s+{_CAP})*\s+(?:was|is)\s+$")
+_KIN_OF_WAS_BEFORE = re.compile(rf"\b(?:{KIN_NOUNS})\s+of\s+(?:the\s+)?{CAP}(?:\s+{CAP})*\s+(?:was|is)\s+$")
 _PRONOUN_DOES_AFTER = re.compile(rf",\s+(?:he|she)\s+(?:also\s+)?(?:{DOING})\b")
 
 
@@ -339,7 +334,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         # great friend of the Rat"
         entry.evidence["described"] += 1
     if re.search(r"\b(?:said|says|replied|answered|whispered|murmured|muttered|remarked|explained|cried|shouted)\s+"
-                 r"(?:(?:[A-Z][\w.’'-]*|the|he|she)\s+){0,3}(?:un)?to\s+(?:the\s+)?$", head):
+                 r"(?:(?:(?:d['’])?[A-ZÀ-ÖØ-Þ][\w.’'-]*|the|he|she|de|du|la|von|van|der)\s+){0,4}(?:un)?to\s+(?:the\s+)?$", head):
         entry.evidence["addressed"] += 1  # "said Mr. Tallis to Jean Morel": the one spoken to
     looked_at = re.search(r"\b(?:looked|looks|gazed|stared|glanced|smiled|smiles|frowned|nodded|waved|spoke|speaks|turned|"
                           r"talked|whispered|bowed|listened|winked|beckoned)\s+(?:up\s+|down\s+|back\s+)?(?:at|to)\s+$", head)
@@ -442,7 +437,9 @@ def _core(name: str) -> list[str]:
 
 def _titles(name: str) -> frozenset[str]:
     tokens = words(strip_article(name))
-    return frozenset(tokens[:_title_start(tokens)]) if len(tokens) > 1 else frozenset()
+    if len(tokens) < 2:
+        return frozenset()
+    return frozenset(particles.SHORT_TITLES.get(t, t) for t in tokens[:_title_start(tokens)])  # "M." is "Monsieur"
 
 
 def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -471,12 +468,17 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
         if name in owner or (len(words(name)) == 2 and words(name)[0] == "the"):
             continue
         key = tuple(_core(name))
-        head = next((h for h in by_core[key] if _compatible(_titles(h), _titles(name))), None)
-        if head is None:
+        heads = [h for h in by_core[key] if _compatible(_titles(h), _titles(name))]
+        if len(heads) != 1:  # none, or "De Rênal" beside Monsieur and Madame de Rênal: either, so its own
             by_core[key].append(name)
+            owner.update({name: name} if heads else {})
         else:
+            head = heads[0]
             owner[name] = head
             why[name] = f"{name!r} is {head} with a title or without one"
+    shorter = particles.surname_forms({n: tuple(_core(n)) for n in names if len(_core(n)) >= 2 and n not in owner})
+    owner.update(shorter)  # "de Coligny" for the one Gaspard de Coligny
+    why.update({name: _reason(name, head) for name, head in shorter.items()})
     full = [n for n in names if len(_core(n)) >= 2 and n not in owner]
     for name in names:
         if name in owner or name in full:

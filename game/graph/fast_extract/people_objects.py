@@ -35,7 +35,7 @@ _OBJECT_VERBS = (
     r"comfort(?:s|ed)?|consol(?:e|es|ed)|nurs(?:e|es|ed)|rescu(?:e|es|ed)|protect(?:s|ed)?|"
     r"strik(?:e|es)|struck|slap(?:s|ped)?|stab(?:s|bed)?|kill(?:s|ed)?|murder(?:s|ed)?|slay(?:s)?|slew|"
     r"strangl(?:e|es|ed)|poison(?:s|ed)?|wounded|arrest(?:s|ed)?|hunt(?:s|ed)?|chas(?:e|es|ed)|"
-    r"pursu(?:e|es|ed)|summon(?:s|ed)?|"
+    r"pursu(?:e|es|ed)|summon(?:s|ed)?|fought|challeng(?:e|es|ed)|"
     # words said to someone
     r"tell|tells|told|ask(?:s|ed)?|beg(?:s|ged)?|implor(?:e|es|ed)|entreat(?:s|ed)?|warn(?:s|ed)?|advis(?:e|es|ed)|"
     r"urg(?:e|es|ed)|persuad(?:e|es|ed)|convinc(?:e|es|ed)|inform(?:s|ed)?|remind(?:s|ed)?|assur(?:e|es|ed)|"

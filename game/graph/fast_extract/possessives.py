@@ -18,6 +18,7 @@ from game.graph.fast_extract.gazetteer import Entity
 from game.graph.fast_extract.genders import Genders
 from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS
 from game.graph.names import normalize_name
+from game.graph.sexes import FEMALE, FRENCH_TITLE_SEX, MALE, titles_of
 
 # Beside the role nouns: a betrothal's and a servant's words that only ever name a bond when owned.
 _OWNED_NOUNS = rf"{ROLE_NOUNS}|fianc[ée]e?|betrothed|intended|man|playmates?|companions?|comrades?|colleagues?|" \
@@ -28,9 +29,11 @@ _FORMER = re.compile(r"\b(?:former|late|ex|one-time|onetime|sometime|dead)\b")
 
 _TITLED: dict[str, frozenset[str]] = {
     "his": frozenset({"mr", "mister", "sir", "lord", "king", "prince", "duke", "count", "baron", "uncle", "father",
-                      "brother", "emperor", "master", "monsieur", "herr", "signor", "don", "captain"}),
+                      "brother", "emperor", "master", "monsieur", "herr", "signor", "don", "captain"})
+    | titles_of(MALE, FRENCH_TITLE_SEX),
     "her": frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
-                      "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow", "dame"}),
+                      "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow", "dame"})
+    | titles_of(FEMALE, FRENCH_TITLE_SEX),
 }
 
 

@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
 from game.graph.fast_extract.name_words import ADDRESS, PERSON_NOUNS, SAY_VERBS
+from game.graph.fast_extract.particles import LEAD
 from game.graph.fast_extract.people import paragraphs, quoted
 from game.graph.fast_extract.said import individuals, said_bonds, signed
 from game.graph.fast_extract.sentences import Sentence, split_sentences
 from game.graph.names import normalize_name
+from game.graph.sexes import FEMALE, FRENCH_TITLE_SEX, MALE, titles_of
 
 CONTEXT_PARAGRAPHS = 12
 """How many paragraphs of what was told before are read to know who is talking (never for relations)."""
@@ -33,9 +35,10 @@ NARRATOR = Entity("\x00narrator", "the narrator", "individual")
 
 _AFTER_TAG = (r"with|to|as|in|at|from|without|and|looking|glancing|sitting|lighting|shutting|settling|turning|taking|"
               r"ringing|laughing|grasping|passing|throwing|pausing")
-# A title's full stop ("said Mr. Fogg", "Mrs. Hale said") is part of the name, not the end of the tag.
+# A title's full stop ("said Mr. Fogg", "Mrs. Hale said", "said M. de Treville") is part of the name, not the end
+# of the tag.
 _TITLE_DOT = r"(?:(?<=\bMr)|(?<=\bMrs)|(?<=\bMs)|(?<=\bDr)|(?<=\bSt)|(?<=\bCapt)|(?<=\bProf)|(?<=\bCol)|(?<=\bRev)|" \
-    r"(?<=\bGen)|(?<=\bLt)|(?<=\bSgt)|(?<=\bMme)|(?<=\bMlle)|(?<=\b[A-Z]))\.(?=\s+[A-Z])"
+    r"(?<=\bGen)|(?<=\bLt)|(?<=\bSgt)|(?<=\bMme)|(?<=\bMlle)|(?<=\b[A-Z]))\.(?=\s+(?:[A-Z]|d['’][A-Z]|" rf"{LEAD}\s))"
 _WHO = rf"(?:[^,.;:!?—“”\"]|{_TITLE_DOT})"
 _TAG_AFTER = re.compile(rf"^\s*,?\s*(?:(?P<verb>{SAY_VERBS})\s+(?P<who>{_WHO}{{1,40}}?)"
                         rf"(?=\s*(?:(?!{_TITLE_DOT})[,.;:!?—“\"]|$|\s+(?:{_AFTER_TAG})\b))"
@@ -550,9 +553,10 @@ def reading_units(text: str, index: NameIndex, before: str = "", talk: Talk | No
 
 
 _GENDERED = {"he": frozenset({"mr", "mister", "sir", "lord", "king", "prince", "duke", "count", "baron", "uncle", "father",
-                              "brother", "emperor"}),
+                              "brother", "emperor"}) | titles_of(MALE, FRENCH_TITLE_SEX),
              "she": frozenset({"mrs", "miss", "ms", "madame", "mademoiselle", "lady", "mistress", "queen", "princess",
-                               "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"})}
+                               "duchess", "countess", "baroness", "aunt", "mother", "sister", "empress", "widow"})
+             | titles_of(FEMALE, FRENCH_TITLE_SEX)}
 
 
 def _of_gender(people: list[Entity], pronoun: str) -> list[Entity]:

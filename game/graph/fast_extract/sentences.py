@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 
 # A sentence ends at . ! ? (or their CJK forms) and any closing quotes or brackets after them, or at a
-# line break. A title's full stop ("Capt. Voss") does not end one.
-_TITLES = r"(?<!\b[A-HJ-Z])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bCapt)(?<!\bLt)(?<!\bSgt)"
+# line break. A title's full stop ("Capt. Voss", "Mme. Bovary") does not end one.
+_TITLES = r"(?<!\b[A-HJ-Z])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bCapt)(?<!\bLt)(?<!\bSgt)(?<!\bMme)(?<!\bMlle)"
 _SENTENCE_END = re.compile(_TITLES + r"[.!?…]+[\"')\]]*(?=\s|$)|[。！？]+[」』”\"')）]*|\n\s*")
 # Clauses split where English (and Chinese) joins two statements: a clause's guard words then stay in
 # their own clause, so "Mira trusts Tomas, but she does not fear Oren" keeps its first half. A bare "but"
