@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, permutations
 
 from game.graph.fast_extract.clauses import inner_readings
 from game.graph.fast_extract.feelings import FEELINGS, OWNED_FEELING, feeling_kept
@@ -412,8 +412,9 @@ def _guarded(found: list[tuple[str, str, str]], text: str, hedged: bool = True) 
 def _pairs(match: re.Match[str], pattern: Pattern, slots: list[Slot], text: str) -> list[tuple[Entity, Entity, bool]]:
     """The ``(source, target, via a pronoun)`` pairs a match states; unresolved slots state nothing."""
     xs = [slots[int(n)] for n in _SLOT_NUMBER.findall(match.group("x"))]
-    if pattern.shape is Shape.MUTUAL:
-        return [(a.entity, b.entity, a.pronoun or b.pronoun) for a, b in combinations(xs, 2)
+    if pattern.shape is not Shape.PAIRS:  # among the list's own members, each way round when reciprocal
+        return [(a.entity, b.entity, a.pronoun or b.pronoun)
+                for a, b in (permutations(xs, 2) if pattern.shape is Shape.RECIPROCAL else combinations(xs, 2))
                 if a.entity is not None and b.entity is not None]
     ys = [slots[int(n)] for n in _SLOT_NUMBER.findall(match.group("y"))]
     if len(ys) > 1 and not re.match(r"\s*(?:$|[,.;!?\"')])", text[match.end():]):
@@ -455,7 +456,7 @@ def _carry_subject(subject: str, clause: str) -> tuple[str, str]:
 def _subject_may_start(text: str, start: int) -> bool:
     """Whether a subject may begin at ``start``: at the clause's start, after punctuation, or after a
     conjunction. "The man who hired ⟨0⟩ fears ⟨1⟩" has ``hired`` before the slot: not a subject."""
-    before = text[:start].rstrip()
+    before = re.sub(r"(?:^|\s)both$", "", text[:start].rstrip()).rstrip()  # "both ⟨0⟩ and ⟨1⟩": as if "both" were not there
     if _AFTER_ROLE.search(before):
         return True  # "Tomas's sister Elin joined the Watch": Elin, named by her role, is the subject
     if not before or before[-1] in _LEFT_PUNCTUATION:
