@@ -51,6 +51,8 @@ _AMONG_THEMSELVES = re.compile(rf"^(?:{ADV})(?:the\s+)?(?:{ADJ})(?:{_PLURAL})\b(
 _IRREGULAR = {"wives": "wife", "children": "child", "allies": "ally", "enemies": "enemy", "secretaries": "secretary",
               "foes": "foe", "nephews": "nephew"}
 _ROLE = re.compile(rf"(?:{ROLE_NOUNS})")
+PAIRED_OFF = re.compile(r"\b(?:married|marry|wed|wedded|engaged|betrothed|affianced|wives|husbands|wife|husband)\b")
+"""Bonds one has with one other: two lists joined by them pair their members off, and which with which is unsaid."""
 _OTHER_LIST = re.compile(rf"{SLOT}(?:,\s*(?:the\s+)?{SLOT})*,?\s+and\s+(?:the\s+)?{SLOT}")
 
 
@@ -116,8 +118,8 @@ def list_readings(clause: str) -> list[str]:
         return []
     members = re.findall(_MEMBER, match.group("list"))
     rest = match.group("rest")
-    if not re.search(SLOT, rest) or _OTHER_LIST.search(rest):
-        return []  # "⟨0⟩ and ⟨1⟩ were married to ⟨2⟩ and ⟨3⟩" may pair them off: nothing is shared for sure
+    if not re.search(SLOT, rest) or (_OTHER_LIST.search(rest) and PAIRED_OFF.search(rest)):
+        return []  # "⟨0⟩ and ⟨1⟩ were married to ⟨2⟩ and ⟨3⟩" pairs them off: nothing is shared for sure
     said = _predicate(rest)
     if said is None:
         return []

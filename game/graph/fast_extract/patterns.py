@@ -116,11 +116,12 @@ def passive(relation: str, participle: str) -> Pattern:
     return Pattern("passive", relation, regex, 0.6)
 
 
-NAMES_ANOTHER = (r"(?!\s+(?:of|to|unto|with)\s+(?:(?:the|his|her|their|my|our|your|its|a|an|this|that|these|those|all|"
-                 rf"every|him|them|me|us|mine|yours|ours|theirs|hers)\b|{SLOT}))")
-"""After a mutual plural ("were friends"): not followed by "of", "to" or "with" someone. "Tom and Will were
-friends of Ann" says each is Ann's friend (``lists``), not that they are each other's; "friends of long
-standing" still is."""
+NAMES_ANOTHER = (r"(?!\s+(?:of|to|unto|with)\s+(?!(?:each\s+other|one\s+another|old|long|many|years|some\s+years|a\s+lifetime|"
+                 r"childhood|boyhood|girlhood|youth|the\s+end|the\s+last)\b))")
+"""After a mutual plural ("were friends"): not followed by "of", "to" or "with" another. "Tom and Will were friends
+of Ann" says each is Ann's friend (``lists``), not that they are each other's, and so does "brothers to her" or
+"friends of ann" when Ann is no name the reader knows (a template is case-folded, so any word after "of" may be
+one); "friends of long standing", "friends with each other" still are."""
 
 
 def mutual(relation: str, plural: str) -> Pattern:
