@@ -87,6 +87,10 @@ def test_a_bond_said_of_the_list_alone_is_its_members_bond() -> None:
     assert _relations("Tom and Will were friends of long standing.") == {("Tom", "ALLY_OF", "Will")}
     # a feeling for each other is each one's, both ways round
     assert _relations("Tom and Will hated each other.") == {("Tom", "HATES", "Will"), ("Will", "HATES", "Tom")}
+    assert _relations("Tom and Will loved one another.") == {("Tom", "LOVES", "Will"), ("Will", "LOVES", "Tom")}
+    # ... but not a denied one, nor a feeling for what each other owns
+    assert _relations("Tom and Will did not trust each other.") == set()
+    assert _relations("Tom and Will feared each other's dogs.") == set()
     found = _relations("Tom and Will feared Ann and hated each other.")
     assert {("Tom", "FEARS", "Ann"), ("Will", "FEARS", "Ann"), ("Tom", "HATES", "Will"), ("Will", "HATES", "Tom")} == found
 

@@ -269,7 +269,8 @@ ENGLISH: tuple[Pattern, ...] = (
     mutual_verb("KNOWS", r"know|knew|have\s+met|had\s+met|met"),
     mutual_verb("KNOWS", r"met|have\s+met|had\s+met", tail=r"(?=\s*$|\s*[,.;!]|\s+(?:at|in|on|by|during|years|long|once)\b)"),
     # "Tom and Will hated each other": each the other's, both ways round
-    *(mutual_verb(relation, forms, shape=Shape.RECIPROCAL) for relation, forms in (
+    *(mutual_verb(relation, forms, tail=r"\s+(?:each\s+other|one\s+another)(?!['’])", shape=Shape.RECIPROCAL)
+      for relation, forms in (  # "feared each other's dogs" is no fear of each other
         ("HATES", r"hate|hated|despise|despised|loathe|loathed|detest|detested"),
         ("LOVES", r"love|loved|adore|adored"),
         ("FEARS", r"fear|feared|dread|dreaded"),
