@@ -28,3 +28,24 @@ def test_an_adverb_that_opens_a_sentence_is_nobody() -> None:
     assert "Presently" not in people_of("Presently Tom came in, and presently, Bartholomew, Presently Ann left.")
     # a "-ly" name written only where a sentence starts is not guessed at
     assert people_of("Molly came in.") == set()
+
+
+def test_a_month_or_a_modal_that_is_also_a_girls_name_is_one_before_a_surname_in_mid_sentence() -> None:
+    # "May" was dropped wherever it stood, so May Welland was nobody and her engagement went unread
+    assert related("Newland Archer was engaged to May Welland.", "Newland Archer", "ENGAGED_TO", "May Welland")
+    assert related("Ellen Olenska was the cousin of May Welland.", "Ellen Olenska", "KIN_OF", "May Welland")
+    assert "June Hale" in people_of("Tom Carr looked at June Hale, and she smiled.")
+
+
+def test_a_month_in_a_date_or_a_modal_opening_a_question_is_still_nobody() -> None:
+    assert people_of("“May I come in?” asked Tom.") == {"Tom"}
+    assert people_of("On the fifth of May Tom Hale married Ann.") == {"Tom Hale", "Ann"}
+    assert people_of("In May Tom Hale rode home, and Ann went with him.") == {"Tom Hale", "Ann"}
+
+
+def test_a_name_whose_capital_carries_an_accent_is_whole() -> None:
+    # "Émile Zola" was read as "Zola", and "Élise Durand" was nobody
+    assert related("Émile Zola loved Élise Durand.", "Émile Zola", "LOVES", "Élise Durand")
+    assert people_of("Ørsted feared Åsa Berg.") == {"Ørsted", "Åsa Berg"}
+    assert related("Mrs. Welland and her daughter May sat in the box.", "May", "KIN_OF", "Mrs. Welland")
+    assert people_of("The wedding was fixed for the first of May. It was a fine May morning.") == set()

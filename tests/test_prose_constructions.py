@@ -338,3 +338,26 @@ def test_love_hatred_and_a_marriage_to_come_in_more_words() -> None:
     assert _related("Tom Price came home. Tom Price abhorred Will Barker.", "Tom Price", "HATES", "Will Barker")
     assert _related("Mrs. Pike came home. Mrs. Pike doted on Tom Price.", "Mrs. Pike", "LOVES", "Tom Price")
     assert _relations("Anna Hale was not to marry Tomas Reed.") == set()
+
+
+def test_one_whose_love_engagement_or_marriage_the_text_names_is_a_person_with_that_bond() -> None:
+    # "Newland Archer's engagement" made no one of Newland Archer: an owned bond is a person's
+    assert _related("Newland Archer's engagement to May Welland was announced that night.", "Newland Archer",
+                    "ENGAGED_TO", "May Welland")
+    assert _related("Catherine's marriage to Edgar Linton pleased nobody.", "Catherine", "KIN_OF", "Edgar Linton")
+    assert _related("Newland Archer thought of his engagement to May Welland.", "Newland Archer", "ENGAGED_TO",
+                    "May Welland")
+
+
+def test_a_lover_loves_a_sweetheart_is_loved_and_a_mistress_is_no_employer() -> None:
+    assert _related("Rodolphe Boulanger was Emma's lover.", "Rodolphe Boulanger", "LOVES", "Emma")
+    assert _related("Tom Sawyer's sweetheart, Becky Thatcher, came by.", "Tom Sawyer", "LOVES", "Becky Thatcher")
+    # "Emma was Rodolphe's mistress" read as Rodolphe serving Emma; a master is still the one served
+    assert _relations("Emma was Rodolphe's mistress.") == set()
+    assert _related("Jup's master, Legrand, came in.", "Jup", "SERVES", "Legrand")
+
+
+def test_one_named_before_and_his_kin_is_a_person_whose_kin_they_are() -> None:
+    # "Julius Beaufort and his wife Regina gave a ball" found only Regina
+    assert _related("Julius Beaufort and his wife Regina gave a ball.", "Regina", "KIN_OF", "Julius Beaufort")
+    assert _related("Tom Hale and his sister Ann rode home.", "Ann", "KIN_OF", "Tom Hale")

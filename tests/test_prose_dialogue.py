@@ -69,6 +69,9 @@ def test_an_apposition_is_not_a_call() -> None:
     ("“I am afraid of you, Clotilde,” said Oren Vale.", {("Oren Vale", "FEARS", "Clotilde Holt")}),
     ("“I am afraid of you,” he said.", set()),  # nobody known says it
     ("“If I trusted you, Clotilde, I would stay,” said Oren Vale.", set()),  # a condition states nothing
+    # "I am your servant, Clotilde": the role is the speaker's, so the name after it is a call, not an apposition
+    ("“I am your servant, Clotilde,” said Oren Vale.", {("Oren Vale", "SERVES", "Clotilde Holt")}),
+    ("“Here comes your servant, Clotilde,” said Oren Vale.", set()),  # whose servant Clotilde is, nobody says
 ])
 def test_i_and_you_are_the_speaker_and_the_one_spoken_to(text: str, expected: set[tuple[str, str, str]]) -> None:
     index = _index("Oren Vale", "Clotilde Holt|Clotilde")

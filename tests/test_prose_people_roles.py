@@ -30,3 +30,15 @@ def test_who_comes_or_sits_before_the_name_is_a_person_and_so_is_each_of_a_list(
     assert {"Anne", "Diana", "Minnie May"} <= people_of("At the table sat Anne, Diana, and little Minnie May.")
     # a day or a city that comes is nobody
     assert people_of("He went to the window. Then came Christmas, and the snow. At last came London, grey.") == set()
+
+
+def test_one_said_to_be_in_anothers_service_is_a_person_and_serves_them() -> None:
+    # "Passepartout" was no one: being in the service of someone was no evidence of being someone
+    assert related("Passepartout was in the service of Mr. Fogg.", "Passepartout", "SERVES", "Mr. Fogg")
+    assert related("Jupiter is in the employ of Legrand.", "Jupiter", "SERVES", "Legrand")
+
+
+def test_the_one_whose_lackey_or_grandchild_someone_is_said_to_be_is_a_person() -> None:
+    assert related("Planchet was the lackey of Athos.", "Planchet", "SERVES", "Athos")
+    assert related("Mrs. Manson Mingott was the grandmother of May Welland.", "Mrs. Manson Mingott", "KIN_OF",
+                   "May Welland")

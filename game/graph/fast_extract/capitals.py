@@ -5,7 +5,9 @@ starts; a name ending so (Polly, Emily, Nelly, Sally, Lily) keeps its capital wh
 people reader dropped every capitalised "-ly" word as an adverb opening a sentence, so a story's Emily was
 never anyone. The text tells them apart: a word it also writes capitalised in mid-sentence ("go to bed,
 Polly") is a name everywhere, and one it writes in lower case anywhere ("she came suddenly") never is.
-Pure: no I/O.
+The same holds for a month or a virtue that is also a girl's name: "May" opens "May I come in?" and
+dates "in May", but "engaged to May Welland" is a woman, for a capital in mid-sentence before a surname is
+a name's. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -27,3 +29,25 @@ def adverb_by_position(word: str, names: frozenset[str]) -> bool:
     """Whether a capitalised ``word`` (case-folded) is an adverb its sentence capitalised ("Suddenly"), not
     one of the ``-ly`` ``names`` the text writes with a capital mid-sentence."""
     return bool(_ADVERB_SHAPE.fullmatch(word)) and word not in names
+
+
+GIVEN_NAME_WORDS = frozenset({"may", "june", "april", "august", "faith", "mercy"})
+"""Words the people reader drops at a name's start (a modal, a month, an exclamation) that are also names."""
+# Where a capital is the position's or a date's: a sentence's start, a quote's, "in May", "the first of June"
+# (but "the cousin of May Welland" is a woman).
+_NOT_MID_SENTENCE = re.compile(r"(?:^\s*|[.!?:“”\"(—-]\s*|\b(?i:in|since|until|till|by|during|early|late|last|next|"
+                               r"this|that|every|mid|before|after|through|from|(?:\d+\w*|first|second|third|end|middle|"
+                               r"beginning|month|ides|[a-z]+th)\s+of)\s+)$")
+
+_NAMED_BY_ROLE = re.compile(r"\b(?:daughter|sister|wife|cousin|niece|aunt|mother|granddaughter|bride|fianc[ée]e|"
+                            r"friend|maid)\s+$", re.IGNORECASE)
+
+
+def given_name_first(tokens: list[str], before: str, not_names: frozenset[str]) -> bool:
+    """Whether a run's first word (``tokens``, case-folded), one of ``GIVEN_NAME_WORDS``, is a first name:
+    a role noun names it, or it stands in mid-sentence (``before`` is the text just before it) and a surname
+    follows it."""
+    if tokens[:1] and tokens[0] in GIVEN_NAME_WORDS and _NAMED_BY_ROLE.search(before):
+        return True  # "her daughter May": a woman's role noun names the word after it
+    return (len(tokens) > 1 and tokens[0] in GIVEN_NAME_WORDS and tokens[1] not in not_names
+            and tokens[1].isalpha() and not _NOT_MID_SENTENCE.search(before))

@@ -239,7 +239,11 @@ ENGLISH: tuple[Pattern, ...] = (
     *role("LEADS", LEADER.replace("master|mistress|", "")),
     # "Bram, master of the Watch" leads it; "Jup's master, Legrand" is served by Jup
     *role("LEADS", r"master|mistress", group_target=True),
-    *role("SERVES", r"master|mistress", reverse=True)[:3],
+    # ... but "Emma was Rodolphe's mistress" is love, not service: only a master is surely the one served
+    *role("SERVES", r"master", reverse=True)[:3],
+    # "Rodolphe was Emma's lover", "her suitor, Mr. Collins": the lover loves; "his sweetheart Becky" is loved
+    *role("LOVES", r"lover|admirer|suitor|wooer")[:3],
+    *role("LOVES", r"sweetheart|beloved", reverse=True)[:3],
     verb("SERVES", r"works\s+for|work\s+for|worked\s+for|obeys|obey|obeyed|spies\s+for|spied\s+for|"
                    r"answers\s+to|answered\s+to|reports\s+to|reported\s+to"),
     verb("SERVES", r"serves|serve|served", tail=r"(?=\s*$|\s*[,.;!]|\s+(?:as|faithfully|loyally|well|now|still|for\s+(?:many|"

@@ -22,104 +22,28 @@ from dataclasses import dataclass, field
 
 from game.graph.fast_extract import people_objects as treated
 from game.graph.fast_extract.asides import COMMENT
-from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence
+from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_mid_sentence, given_name_first
+from game.graph.fast_extract.feelings import FEELING_NOUNS
 from game.graph.fast_extract.gazetteer import CASED_NAMES
 from game.graph.fast_extract.lists import list_end, weigh_listed
+from game.graph.fast_extract.name_words import (
+    ADDRESS,
+    BODIES,
+    DOING,
+    FEELING,
+    GROUP_WORDS,
+    KIN_NOUNS,
+    NOT_NAMES,
+    PERSON_NOUNS,
+    PERSON_TITLES,
+    PLACE_WORDS,
+    ROYAL,
+    SAY_VERBS,
+)
 from game.graph.sexes import TITLE_SEX, opposite, sex_of_words
 
-PERSON_TITLES = frozenset({
-    "mr", "mrs", "miss", "ms", "dr", "doctor", "sir", "lady", "lord", "aunt", "uncle", "squire", "captain",
-    "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
-    "mademoiselle", "madame", "monsieur", "herr", "frau", "signor", "signora", "mister", "master", "mistress", "father", "mother", "sister", "brother",
-    "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
-    "grand", "granny", "cousin", "hon", "rev",
-})
-"""Words that say what someone is; before a name they make it a person's name ("Dr. Watson")."""
-ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count",
-                   "countess", "baron", "baroness"})
-"""Titles that stand alone for one person ("the King", "the Count") when the text capitalises them."""
-ADDRESS = frozenset({"majesty", "highness", "grace", "lordship", "ladyship", "excellency", "honour", "honor",
-                     "worship", "reverence", "eminence", "holiness"})
-"""Forms of address: "your Majesty" speaks to someone and names nobody."""
-PLACE_WORDS = frozenset({
-    "street", "road", "avenue", "lodge", "park", "church", "square", "temple", "inn", "cross", "wood", "island",
-    "city", "hall", "court", "lane", "mews", "castle", "prairies", "prairie", "river", "sea", "ocean", "bay",
-    "hill", "hills", "mountain", "mountains", "valley", "forest", "station", "bridge", "gate", "gates", "place",
-    "row", "terrace", "gardens", "garden", "field", "fields", "cove", "harbour", "harbor", "point", "house",
-    "abbey", "manor", "farm", "tower", "palace", "opera", "theatre", "theater", "county", "main", "tortugas",
-    "benbow", "george", "eve", "day", "grange", "heights", "crags", "flats", "town", "village", "moors", "falls",
-    "junction", "corners", "common", "end", "wing", "rocks", "islands", "isles", "lakes", "creek", "springs",
-    "cottage", "chapel", "cathedral", "school", "college", "hospital", "prison", "asylum", "market", "cliffs",
-    "meadows", "wharf", "quay", "docks", "pier", "hotel", "tavern",
-})
-"""A place's last word ("Baker Street", "Thrushcross Grange"); none is a common surname ("Frank Dale", "Tom
-Marsh" and "H. G. Wells" are people)."""
-GROUP_WORDS = frozenset({"pack", "tribe", "clan", "guild", "watch", "company", "compact", "order", "council", "folk", "crew", "brotherhood",
-                         "sisterhood", "league", "band", "gang", "family", "society", "club", "army", "navy"})
-NOT_NAMES = frozenset({
-    "the", "a", "an", "and", "but", "or", "then", "so", "if", "when", "while", "as", "at", "in", "on", "of", "i",
-    "he", "she", "they", "we", "you", "it", "his", "her", "their", "my", "our", "your", "its", "this", "that",
-    "these", "those", "there", "here", "yes", "no", "oh", "ah", "now", "what", "who", "why", "how", "where",
-    "which", "not", "never", "all", "every", "some", "one", "none", "by", "for", "from", "with", "to", "even",
-    "still", "once", "perhaps", "god", "lord", "heaven", "heavens", "monday", "tuesday", "wednesday", "thursday",
-    "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august",
-    "september", "october", "november", "december", "christmas", "michaelmas", "easter", "chapter", "part",
-    "book", "well", "do", "did", "is", "was", "let", "pray", "come", "go", "good", "nothing", "nobody", "hum",
-    "pooh", "bah", "humbug", "ha", "ho", "hang", "bother", "confound", "quick", "look", "stolen", "bought",
-    "imitated", "forgery", "precisely", "certainly", "absolutely", "indeed", "quite", "very", "mind",
-    "stave", "fire", "merry", "happy", "new", "year", "esq", "sir", "madam", "marm", "ma'am", "mate", "matey",
-    "doctor", "captain", "master", "mister", "uncle", "aunt", "nephew", "niece", "silence", "jam", "yesterday",
-    "today", "tomorrow", "tonight", "because", "besides", "however", "meanwhile", "afterwards", "presently",
-    "suddenly", "old", "little", "young", "poor", "dear", "miss", "ma", "pa", "mama", "papa", "am", "are", "be",
-    "nor", "say", "boh", "everybody", "everyone", "somebody", "someone", "anybody", "anyone", "out", "enter",
-    "h'm", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "son", "daughter", "child",
-    # exclamations and forms of address that open a line ("“Humph! tell your aunt”", "“Officers,” replied")
-    "humph", "eh", "faith", "alas", "hush", "pshaw", "hallo", "hullo", "halloa", "egad", "gad", "bravo", "fie",
-    "hey", "aye", "nay", "mercy", "nonsense", "excellent", "sometimes", "often", "always", "officer", "officers",
-    "gentlemen", "ladies", "friends", "goodbye", "good-bye", "farewell",
-    # object pronouns ("trust Him"), "Missis", fates, and openers a doing may follow ("Something tells me")
-    "him", "me", "us", "them", "thee", "thou", "thy", "ye", "himself", "herself", "myself", "missis", "missus",
-    "providence", "fate", "fortune", "destiny", "nature", "death", "sundays", "mondays", "saturdays", "something",
-    "everything", "anything", "each", "whoever", "whatever", "another", "either", "neither", "both", "later",
-    "soon", "again", "next", "first", "last", "thus", "hence", "yet", "instead", "moreover", "therefore",
-})
-"""Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
-_BODIES = PLACE_WORDS | GROUP_WORDS
-DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
-PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|cook|friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
-                r"father|aunt|uncle|nephew|niece|cousin|servant|master|mistress|maid|coachman|clerk|gardener|"
-                r"boy|girl|man|woman|lady|gentleman|lawyer|doctor|client|visitor|landlady|child|orphan|farmer|"
-                r"captain|king|queen|prince|princess|nobleman|guest|partner|employer|agent|heart|arms|hands|"
-                r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry|"
-                r"betrothed|fianc[ée]e?|valet|footman|housekeeper|butler|nurse|governess|groom|bride|lover|"
-                r"sweetheart|enemy|rival|heir|widow|ward|pupil|playmate|comrade|ally|proposal|suit")
-KIN_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
-             r"maid|master|mistress|friend|companion")
-SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"
-             r"remarks|murmured|murmurs|continued|continues|added|adds|shouted|shouts|screamed|screams|whispered|"
-             r"whispers|exclaimed|exclaims|called|calls|growled|growls|pleaded|pleads|repeated|repeats|began|begins|"
-             r"observed|observes|interrupted|interrupts|laughed|laughs|sighed|sighs|muttered|mutters|snapped|snaps|"
-             r"declared|declares|went\s+on|goes\s+on|told|tells|demanded|demands|grumbled|grumbles|admitted|admits|"
-             r"explained|explains|enquired|enquires|inquired|inquires|retorted|retorts|responded|responds|ventured|"
-             r"grunted|snarled|purred|squeaked|panted|gasped|whined|roared|hissed|protested|suggested|agreed|"
-             r"insisted|urged|warned|concluded|ejaculated|stammered|faltered|sobbed|moaned|groaned|yelled|"
-             r"bellowed|howled|drawled|blurted|cut\s+in|broke\s+in|put\s+in|teased|commanded|ordered|begged|"
-             r"implored|entreated|sneered|scoffed|giggled|chuckled|whimpered|stormed|mocked|jeered")
-DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose|gave|told|said|says|"
-         r"laughed|cried|smiled|spoke|sprang|tore|drew|threw|caught|struck|shook|held|kept|left|lived|loved|"
-         "hated|feared|knows|loves|hates|fears|trusts|did|does|got|found|heard|began|broke|fled|fell|grew|"
-         r"led|met|paid|put|read|rode|sang|sank|slept|stole|swam|wore|wrote|won|bowed|nodded|turned|reached|"
-         r"answered|asked|whistled|chuckled|staggered|pushed|dashed|rushed|signed|played|worked|never|always|"
-         r"begat|begot|bare|bore|slew|talked|wept|swept|sent|brought|bought|sought|taught|fought|spent|lent|meant|"
-         r"crept|dealt|lost|sold|understood|woke|drove|chose|swore|hung|flung|clung|swung|hid|bit|shut|bade|"
-         r"forgave|forgot|drank|ate|flew|blew|became|arose|knelt|leapt|speaks|lay|"
-         r"don't|don’t|doesn't|doesn’t|didn't|didn’t|isn't|isn’t|wasn't|wasn’t|hasn't|hasn’t|hadn't|hadn’t|"
-         r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
-FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"
-           r"trusts|trust|pitied|admired|married|met|knew|hired|employed|engaged|obeyed|kissed|befriended|abhorred|"
-           r"doted\s+on|worshipped")
 _PARTICLES = r"(?:von|van|de|da|di|du|der|den|le|la|of)"
-_CAP = r"[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*"
+_CAP = r"[A-ZÀ-ÖØ-Þ][\w'’]*(?:-[A-ZÀ-ÖØ-Þ]?[\w'’]+)*"  # "Émile", "Øster": a capital may carry an accent
 _DOTTED = r"(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev)\."
 _INITIALS = r"(?:[A-Z]\. )*"  # "R. M. Renfield", "Mr. Quincey P. Morris"
 NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{_DOTTED} )?{_INITIALS}{_CAP}"
@@ -214,7 +138,7 @@ def candidates(text: str) -> Found:
         previous: tuple[str, int] | None = None
         for match in NAME_RUN.finditer(paragraph):
             raw = _clean(match.group())
-            raw = treated.owner_of_named_thing(raw, NOT_NAMES, _NOT_A_WORD, _BODIES)  # "Miss Fulsom's Kindergarten"
+            raw = treated.owner_of_named_thing(raw, NOT_NAMES, _NOT_A_WORD, BODIES)  # "Miss Fulsom's Kindergarten"
             tokens = words(raw)
             begin = match.start()
             if len(tokens) == 1 and tokens[0] in CASED_NAMES and not raw.isupper() \
@@ -228,7 +152,7 @@ def candidates(text: str) -> Found:
             # "I’m Mr Medlock’s servant": a contraction before a name is no part of it.
             while tokens and (((tokens[0] in NOT_NAMES or adverb_by_position(tokens[0], named_ly) or _NOT_A_WORD.fullmatch(tokens[0])
                                 or tokens[0].endswith("-old"))
-                               and tokens[0] != "the"
+                               and tokens[0] != "the" and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES)
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
                               or (tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL))):
                 cut = re.match(r"\S+\s*", raw)
@@ -248,7 +172,8 @@ def candidates(text: str) -> Found:
             if not tokens or (all(t in NOT_NAMES or t in PERSON_TITLES or t in ADDRESS for t in tokens) \
                     and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)
                     and not (len(tokens) == 2 and tokens[0] in _SURNAME_TITLES and tokens[1].isalpha()
-                             and tokens[1] not in ADDRESS and tokens[1] not in PERSON_TITLES)):
+                             and tokens[1] not in ADDRESS and tokens[1] not in PERSON_TITLES)
+                    and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES)):
                 continue
             if len(raw) < 2 or (raw.isupper() and len(raw) <= 3) or any(_NOT_A_WORD.fullmatch(t) for t in tokens):
                 continue
@@ -301,10 +226,11 @@ _TAG_BEFORE = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS}|sang|sings)\s+(?:back\s
 _SAYS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
 _NOT_A_CALL = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
 _DOES_AFTER = re.compile(rf"(?:{COMMENT})?\s+(?:(?:\w+ly|soon|then|now|also|still|just|only|once|again|even)\s+)?(?:{DOING}|ought)\b")
-_AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b")
+_AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:(?:{_DOTTED}\s+)?{_CAP}(?:\s+{_CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b|"
+                               rf"(?:his|her|their)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b)")  # "Tom and his sister Ann"
 _FELT_BEFORE = re.compile(rf"\b(?:{FEELING})\s+$")
 _FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{_CAP},\s+)+(?:and\s+)?$")
-_OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY})\b")
+_OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY}|{FEELING_NOUNS})\b")  # "Tom's love for"
 _DESCRIBED_AFTER = re.compile(rf"(?:,\s+|\s*(?:--|—)\s*)(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
 _NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
 _OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
@@ -398,7 +324,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     elif re.match(r"(?:,\s+[a-z][^,.;:!?“”\"]{1,30},)?\s+(?:was|is|had|has)\s+(?:\w+ly\s+)?(?:[a-z]+ing|[a-z]+ed|far|still)\b",
                   tail) and not re.search(r"\b(?:of|the|in|at|a|an)\s+$", head):
         entry.evidence["acts"] += 1  # "Mowgli was far and far through the forest", "Tabaqui, behind him, was squeaking"
-    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed)\s+to\s+$|\bin\s+love\s+with\s+$|"
+    if re.search(r"\b(?:engaged|betrothed|affianced|married|wed|proposed|engagement|marriage|betrothal)\s+to\s+$|\bin\s+love\s+with\s+$|"
                  r"\b(?:was|is)\s+(?:about\s+|going\s+|soon\s+)?to\s+(?:marry|wed)\s+$", head) \
             or _ANOTHERS_ROLE_AFTER.match(tail):
         entry.evidence["described"] += 1  # "engaged to Anna Hale", "Jean Morel, Mr. Tallis's servant"
@@ -416,11 +342,13 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
     if looked_at:
         entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
     if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
-                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover)\s+of\s+(?:the\s+)?$", head):
+                 r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover|service|employ|lackey|valet|"
+                 r"housekeeper|maid|guardian|ward|grand(?:mother|father|son|daughter|child)|step(?:mother|father|son|"
+                 r"daughter)|fianc[ée]e?|betrothed|suitor|admirer)\s+of\s+(?:the\s+)?$", head):
         entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
-                r"a\s+member\s+of|one\s+of\s+the\s+[A-Z])", tail):
-        entry.evidence["acts"] += 1  # "Mowgli was one of the Pack", "Anna was in love with him"
+                r"a\s+member\s+of|one\s+of\s+the\s+[A-Z]|in\s+the\s+(?:service|employ|employment|pay)\s+of)", tail):
+        entry.evidence["acts"] += 1  # "Mowgli was one of the Pack", "Anna was in love with him", "in the service of"
     if _KIN_AFTER.match(tail):
         entry.evidence["described"] += 1  # "Abel his brother", "Eve his wife"
     if re.search(r"\b(?:named|called|christened)\s+$|\b(?i:his|her|whose)\s+name\s+(?:was|is)\s+$|\bname\s+of\s+the\s+[a-z]+\s+(?:was\s+|is\s+)?$", head) \

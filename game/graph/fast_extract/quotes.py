@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass, field
 
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
-from game.graph.fast_extract.people import ADDRESS, PERSON_NOUNS, SAY_VERBS, paragraphs, quoted
+from game.graph.fast_extract.name_words import ADDRESS, PERSON_NOUNS, SAY_VERBS
+from game.graph.fast_extract.people import paragraphs, quoted
 from game.graph.fast_extract.said import individuals, said_bonds, signed
 from game.graph.fast_extract.sentences import Sentence, split_sentences
 from game.graph.names import normalize_name
@@ -163,6 +164,10 @@ def _who(text: str, index: NameIndex) -> tuple[Entity | None, bool]:
     return (named[0], False) if len(named) == 1 else (None, False)
 
 
+# "I am your servant, Mr. Fogg": the role is the speaker's, so the name after it is the one called, not its apposition.
+_SELF_AS_YOURS = re.compile(rf"\b(?:i\s+am|i['’]m|we\s+are|i\s+was)\s+(?:your|thy)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\s*,\s*$")
+
+
 def vocatives(body: str, index: NameIndex) -> list[Entity]:
     """The individuals a line speaks to by name: "My dear Holmes, ...", "I think, Watson, that ...", "Quick,
     Dorothy!". A name after a role noun and a comma is an apposition, not a call ("my friend, Dr. Watson")."""
@@ -174,8 +179,8 @@ def vocatives(body: str, index: NameIndex) -> list[Entity]:
         head, tail = norm[:mention.start], norm[mention.end:]
         if not re.search(r"(?:^\W*|,\s|\bdear\s)$", head) or not re.match(r"\s*(?:[,!?]|\.\W*$|\W*$)", tail):
             continue
-        if re.search(rf"\b(?:{PERSON_NOUNS}|and|or|of|to|in|at|from|with)\s*,?\s*$", head) \
-                or re.search(r"[A-Z][\w'’-]*,\s$", body[:mention.start]):
+        if (re.search(rf"\b(?:{PERSON_NOUNS}|and|or|of|to|in|at|from|with)\s*,?\s*$", head)
+                and not _SELF_AS_YOURS.search(head)) or re.search(r"[A-Z][\w'’-]*,\s$", body[:mention.start]):
             continue  # "my friend, Dr. Watson" and "von Ormstein, Grand Duke of ...": appositions
         if re.match(r",\s+(?:who|whom|whose|the|a|an|my|his|her)\b", tail):
             continue  # "Dr. Watson, who is occasionally good enough": described, not called

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from game.graph.fast_extract.people import SAY_VERBS
+from game.graph.fast_extract.name_words import SAY_VERBS
 
 _DOUBLE = re.compile(r"[“”\"]")
 _SINGLE_OPEN = re.compile(r"(?:^|(?<=[\s(\[—-]))['‘](?=[^\s\d'‘’])(?!(?:em|tis|twas|twill|twere|cause|ere|n|ow)\b)",
