@@ -361,3 +361,18 @@ def test_one_named_before_and_his_kin_is_a_person_whose_kin_they_are() -> None:
     # "Julius Beaufort and his wife Regina gave a ball" found only Regina
     assert _related("Julius Beaufort and his wife Regina gave a ball.", "Regina", "KIN_OF", "Julius Beaufort")
     assert _related("Tom Hale and his sister Ann rode home.", "Ann", "KIN_OF", "Tom Hale")
+
+
+def test_a_spy_serves_the_one_whose_spy_they_are_and_the_cardinal_is_one_person() -> None:
+    assert _related("Tom Hale was the Cardinal's spy.", "Tom Hale", "SERVES", "the Cardinal")
+    assert _related("Cardinal Richelieu hated the Queen.", "Cardinal Richelieu", "HATES", "the Queen")
+
+
+def test_one_who_joins_a_body_is_its_member_but_joining_people_at_dinner_is_company() -> None:
+    assert _related("Tom Hale joined the Musketeers.", "Tom Hale", "MEMBER_OF", "Musketeers")
+    assert _relations("Tom Hale joined the Hales at dinner.") == set()
+
+
+def test_a_bond_held_long_is_read_through_had_long_been() -> None:
+    assert _related("Tom Hale, who had long been Ann's friend, smiled.", "Tom Hale", "ALLY_OF", "Ann")
+    assert _related("Tom Hale had long been Ann's friend.", "Tom Hale", "ALLY_OF", "Ann")

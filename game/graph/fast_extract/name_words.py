@@ -13,10 +13,10 @@ PERSON_TITLES = frozenset({
     "capt", "count", "countess", "king", "queen", "prince", "princess", "duke", "duchess", "baron", "baroness",
     "mademoiselle", "madame", "monsieur", "herr", "frau", "signor", "signora", "mister", "master", "mistress", "father", "mother", "sister", "brother",
     "professor", "colonel", "major", "general", "judge", "widow", "parson", "reverend", "emperor", "empress",
-    "grand", "granny", "cousin", "hon", "rev",
+    "grand", "granny", "cousin", "hon", "rev", "cardinal",
 })
 """Words that say what someone is; before a name they make it a person's name ("Dr. Watson")."""
-ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count",
+ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count", "cardinal",
                    "countess", "baron", "baroness"})
 """Titles that stand alone for one person ("the King", "the Count") when the text capitalises them."""
 ADDRESS = frozenset({"majesty", "highness", "grace", "lordship", "ladyship", "excellency", "honour", "honor",

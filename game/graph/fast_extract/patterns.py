@@ -52,7 +52,8 @@ _LIST_TAIL = rf"(?:(?:,\s*(?:the\s+)?{SLOT})*,?\s+and\s+(?:the\s+)?{SLOT})"
 ADV = (r"(?:(?:still|also|clearly|truly|deeply|always|secretly|openly|now|really|quietly|plainly|obviously|"
        r"certainly|already|long|deep|fiercely|utterly|completely|greatly|both|all|has|have|had|been|very|so|"
        r"privately|bitterly|dearly|madly|desperately|loyally|faithfully|§)\s+){0,3}")
-BE = r"(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes|became|become|remains|remained)\s+"
+# "been" alone after adverbs that took its "had": "who had long been Ann's friend"
+BE = r"(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes|became|become|remains|remained|(?<=\bhad\s)(?:[a-z]+\s+)?been|(?<=\blong\s)been)\s+"
 ADJ = (r"(?:(?:sworn|old|bitter|close|great|firm|fast|good|loyal|staunch|distant|trusted|younger|older|"
        r"elder|little|big|twin|only|new|former|dear|best|chief|oldest|youngest|true|favourite|favorite|closest|"
        r"dearest|truest|second|third|fourth|fifth|sixth|eldest|half|step|faithful|devoted|trusty|own|constant|"
@@ -69,7 +70,9 @@ SERVANT = (r"servants?|stewards?|bodyguards?|squires?|retainers?|employees?|maid
            r"housekeepers?|butlers?|footm[ae]n|housemaids?|maidservants?|manservants?|menservants|clerks?|"
            r"governess|governesses|nursemaids?|coachm[ae]n|gardeners?|secretary|secretaries|apprentices?|"
            r"lackeys?|pages?|attendants?|cooks?|ostlers?|grooms(?!-)|groom(?!-)|porters?|farm-servants?|"
-           r"serving-m[ae]n|serving-maids?|waiting-maids?|lady's-maids?|chambermaids?|kitchen-maids?")
+           r"serving-m[ae]n|serving-maids?|waiting-maids?|lady's-maids?|chambermaids?|kitchen-maids?|"
+           # one who does another's bidding unpaid or in secret: "the Cardinal's spy", "Rochefort, his creature"
+           r"spy|spies|henchm[ae]n|minions?")
 ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enemy|enemies|foes?|nemesis",
                        r"creditors?|debtors?|employer|members?"])
 # "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role; "feared his uncle,
@@ -95,6 +98,9 @@ def _compile(body: str) -> re.Pattern[str]:
 
 # "He began to love Phileas Fogg", "Mira came to trust Tomas": a feeling that starts is the feeling.
 _STARTS = r"(?:(?:began|begins|begin|begun|came|comes|grew|grows|learned|learnt|learns)\s+to\s+)?"
+
+
+_NOT_COMPANY = r"(?!\s+(?:at|in|on|for|by|beside|near|over|after|under|round|around|outside|inside|upon)\b)"
 
 
 def verb(relation: str, forms: str, *, tail: str = "", group_target: bool = False) -> Pattern:
@@ -228,8 +234,10 @@ ENGLISH: tuple[Pattern, ...] = (
     *role("ENEMY_OF", r"enemy|foe|nemesis"),
     being("MEMBER_OF", r"a\s+member\s+of|one\s+of\s+the|sworn\s+to|part\s+of|members\s+of|entered\s+into|"
                        r"admitted\s+(?:to|into)|accepted\s+into|received\s+into", group_target=True),
-    verb("MEMBER_OF", r"joined|joins|belongs\s+to|belong\s+to|belonged\s+to|serves\s+in|served\s+in|"
+    verb("MEMBER_OF", r"belongs\s+to|belong\s+to|belonged\s+to|serves\s+in|served\s+in|"
                       r"rides\s+with|sails\s+with", group_target=True),
+    # "joined the Hales at dinner" is company for an evening, not membership
+    verb("MEMBER_OF", r"joined|joins", tail=_NOT_COMPANY, group_target=True),
     *role("MEMBER_OF", r"members?|soldiers?|officers?|sailors?|agents?", group_target=True),
     # "Mira led the Watch to the warehouse" is guiding, not leading.
     verb("LEADS", r"leads|led|commands|commanded|heads|headed|rules|ruled|captains|captained|runs|ran",

@@ -373,8 +373,9 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "the sister of Tubalcain was Naamah", "unto Enoch was born", "And Zillah, she bare"
     if re.match(r"\s+into\s+(?:his|her|their)\s+(?:service|employ|pay|household)\b", tail):
         entry.evidence["described"] += 1  # "took Dick Hale into his service"
-    if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$", head):
-        entry.evidence["member of"] += 1  # "a member of the Reform": a body of people, not a person
+    if re.search(r"\b(?:a|the|an\s+\w+)\s+members?\s+of\s+(?:the\s+)?$|\bjoin(?:ed|s)?\s+the\s+$", head) \
+            and not re.match(r"\s+(?:at|in|on|for|by|beside|near|over|after|upon)\b", tail):
+        entry.evidence["member of"] += 1  # "a member of the Reform", "joined the Musketeers": a body of people
     if len(tokens) == 1 and tokens[0] in GROUP_WORDS and re.search(r"\bthe\s+$", before[-5:]):
         entry.evidence["group"] += 1  # "the Pack": a group's word with a capital, as its name
     # "in Sir Francis Cromarty" is a person; "at Madame Tussaud's" a place
