@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from helpers.prose import relations_read as _relations
 
-from game.graph.fast_extract.lists import list_readings
+from game.graph.fast_extract.lists import list_end, list_readings
 from game.graph.fast_extract.prose import read_story
 
 
@@ -131,3 +131,10 @@ def test_list_readings_make_the_copula_and_the_role_singular() -> None:
     assert list_readings("⟨0⟩ and ⟨1⟩ were friends") == []
     assert list_readings("⟨0⟩ and ⟨1⟩ was the son of ⟨2⟩") == []
     assert list_readings("⟨0⟩ and ⟨1⟩ were the sons of a miller") == []
+
+
+def test_a_lists_members_are_weighed_by_what_follows_the_whole_list_unless_its_last_name_owns_it() -> None:
+    text = "Athos, Porthos and Aramis were friends of Tom."
+    assert text[list_end(text, len("Athos")):] == " were friends of Tom."
+    owned = "Tom and Will's mother feared Ann."
+    assert list_end(owned, len("Tom")) == len("Tom")

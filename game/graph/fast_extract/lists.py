@@ -164,8 +164,8 @@ def list_end(paragraph: str, end: int) -> int:
     """Where the list a name at ``end`` begins or goes on ends ("Athos|, Porthos and Aramis| were"), or ``end``
     itself when no list follows it, or when the list's last name owns what comes next ("Tom and Will's mother")."""
     match = _LIST_AFTER.match(paragraph, end)
-    if match is None or paragraph.startswith(("'", "’"), match.end()):
-        return end
+    if match is None or match.group().endswith(("'", "’", "'s", "’s")):
+        return end  # the last name owns what follows: it is no predicate of the list
     word = re.search(r"\w+$", paragraph[max(0, end - 20):end])
     if word is not None and word.group().casefold() in _OPENERS and paragraph.startswith(",", end):
         return end  # "Outside, Tom and Will were friends": an opening word's capital and comma, not a list's
