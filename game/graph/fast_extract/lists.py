@@ -128,9 +128,10 @@ def list_readings(clause: str) -> list[str]:
 
 # ----------------------------------------------------------------------------------------- people
 
-# A name of a list (a title, up to four capitalised words; never "I"), and at most eight names before the last:
-# bounded, so a paragraph of names is not read again to its end from every one of them.
-_NAME = r"(?:(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev)\.\s+)?(?!I\b)[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}"
+# A name of a list (a title, up to four capitalised words, an accented capital too: "Émile"; never "I"), and at
+# most eight names before the last, bounded so that a paragraph of names is not read again to its end from
+# every one of them.
+_NAME = r"(?:(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev)\.\s+)?(?!I\b)[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*){0,3}"
 _LIST_AFTER = re.compile(rf"(?:,\s+(?:and\s+)?(?:the\s+)?(?:(?:little|old|young|poor)\s+)?{_NAME}){{0,8}},?\s+and\s+"
                          rf"(?:the\s+)?(?:(?:little|old|young|poor)\s+)?{_NAME}(?![\w'’])")
 _PLURAL_ROLES = (r"sons|daughters|children|brothers|sisters|cousins|friends|servants|wives|husbands|nephews|nieces|allies|"
