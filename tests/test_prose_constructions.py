@@ -321,7 +321,9 @@ def test_the_first_of_two_who_do_something_and_irregular_doings_make_people() ->
 def test_a_list_joined_by_and_beside_the_sons_of_someone_is_their_kin() -> None:
     text = "In the morning came Mr. Hale, and Tom, and Will, and Harry, the sons of Mr. Hale, into the yard."
     assert _relations(text) == {("Mr. Hale", "KIN_OF", son) for son in ("Tom", "Will", "Harry")}
-    assert _relations("Tom, and Will, and Harry, the friends of Mr. Hale, came in.") == set()
+    # friends in the plural are each Mr. Hale's friend (issue 26's lists), never his kin nor each other's
+    assert _relations("Tom, and Will, and Harry, the friends of Mr. Hale, came in.") == {
+        (friend, "ALLY_OF", "Mr. Hale") for friend in ("Tom", "Will", "Harry")}
 
 
 def test_kin_named_after_the_sister_of_born_unto_and_a_name_taken_up_by_she() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from game.graph.fast_extract.asides import aside_readings
+from game.graph.fast_extract.lists import list_readings
 from game.graph.fast_extract.patterns import ADJ, ROLE_NOUNS, SLOT
 from game.graph.fast_extract.sentences import stated
 
@@ -180,4 +181,6 @@ def inner_readings(clause: str) -> list[str]:
         readings.extend(coordinated_readings(reading))
     readings.extend(coordinated_readings(clause))
     readings.extend(participle_readings(clause))
+    # "⟨0⟩ and ⟨1⟩ were the sons of ⟨2⟩" (or a relative clause saying so): once per member
+    readings.extend(reading for said in [clause, *readings] for reading in list_readings(said))
     return list(dict.fromkeys(readings))

@@ -12,12 +12,13 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, permutations
 
 from game.graph.fast_extract.clauses import inner_readings
 from game.graph.fast_extract.feelings import FEELINGS, OWNED_FEELING, feeling_kept
 from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
 from game.graph.fast_extract.genders import Genders, points_ahead
+from game.graph.fast_extract.lists import PAIRED_OFF
 from game.graph.fast_extract.named_roles import NAME_GIVEN_AFTER, name_given, named_next
 from game.graph.fast_extract.particles import PARTICLE_WORDS, written_as_name
 from game.graph.fast_extract.patterns import (
@@ -363,8 +364,11 @@ class FastExtractor:
         for pattern in self.patterns:
             if pattern.needs and pattern.needs not in text:
                 continue
+            # A list read whole is not read again from its later members: "⟨0⟩ and ⟨1⟩ were married to ⟨2⟩ and ⟨3⟩"
+            # pairs nobody off for sure, and "⟨1⟩ were married to ⟨2⟩ and ⟨3⟩" would marry ⟨1⟩ to both.
+            listed: set[int] = set()
             for start in starts:
-                match = pattern.regex.match(text, start)
+                match = None if start in listed else pattern.regex.match(text, start)
                 if match is None or not (pattern.anywhere or _subject_may_start(text, start)):
                     continue
                 if pattern.family == "feeling" and not feeling_kept(text[:start], text[match.end():]):
@@ -375,6 +379,7 @@ class FastExtractor:
                 elif not stated(text[:match.end()], text[match.end():]):
                     continue
                 ends = ENDED_MARK in match.group(0)
+                listed.update(s for s in starts if match.start("x") < s < match.end("x"))
                 for source, target, pronoun in _pairs(match, pattern, slots, text):
                     self._emit(pattern, source, target, pronoun, ends, sentence, result, seen)
 
@@ -413,10 +418,13 @@ def _guarded(found: list[tuple[str, str, str]], text: str, hedged: bool = True) 
 def _pairs(match: re.Match[str], pattern: Pattern, slots: list[Slot], text: str) -> list[tuple[Entity, Entity, bool]]:
     """The ``(source, target, via a pronoun)`` pairs a match states; unresolved slots state nothing."""
     xs = [slots[int(n)] for n in _SLOT_NUMBER.findall(match.group("x"))]
-    if pattern.shape is Shape.MUTUAL:
-        return [(a.entity, b.entity, a.pronoun or b.pronoun) for a, b in combinations(xs, 2)
+    if pattern.shape is not Shape.PAIRS:  # among the list's own members, each way round when reciprocal
+        return [(a.entity, b.entity, a.pronoun or b.pronoun)
+                for a, b in (permutations(xs, 2) if pattern.shape is Shape.RECIPROCAL else combinations(xs, 2))
                 if a.entity is not None and b.entity is not None]
     ys = [slots[int(n)] for n in _SLOT_NUMBER.findall(match.group("y"))]
+    if len(xs) > 1 and len(ys) > 1 and PAIRED_OFF.search(match.group(0)):
+        return []  # "Tom and Will were married to Ann and Meg": which to which is not said
     if len(ys) > 1 and not re.match(r"\s*(?:$|[,.;!?\"')])", text[match.end():]):
         # "Mira trusts Tomas and Oren fears him": a list that runs on into a verb is not a list of objects.
         ys = ys[:1]
@@ -456,7 +464,7 @@ def _carry_subject(subject: str, clause: str) -> tuple[str, str]:
 def _subject_may_start(text: str, start: int) -> bool:
     """Whether a subject may begin at ``start``: at the clause's start, after punctuation, or after a
     conjunction. "The man who hired ⟨0⟩ fears ⟨1⟩" has ``hired`` before the slot: not a subject."""
-    before = text[:start].rstrip()
+    before = re.sub(r"(?:^|\s)both$", "", text[:start].rstrip()).rstrip()  # "both ⟨0⟩ and ⟨1⟩": as if "both" were not there
     if _AFTER_ROLE.search(before):
         return True  # "Tomas's sister Elin joined the Watch": Elin, named by her role, is the subject
     if not before or before[-1] in _LEFT_PUNCTUATION:

@@ -22,6 +22,7 @@ class Shape(Enum):
 
     PAIRS = "pairs"  # every x with every y
     MUTUAL = "mutual"  # every two of x ("Mira and Tomas are allies"); y is empty
+    RECIPROCAL = "reciprocal"  # every two of x, each way round ("Mira and Tomas hated each other")
 
 
 @dataclass(frozen=True)
@@ -121,17 +122,26 @@ def passive(relation: str, participle: str) -> Pattern:
     return Pattern("passive", relation, regex, 0.6)
 
 
+NAMES_ANOTHER = (r"(?!\s+(?:of|to|unto|with)\s+(?!(?:each\s+other|one\s+another|old|long|many|years|some\s+years|a\s+lifetime|"
+                 r"childhood|boyhood|girlhood|youth|the\s+end|the\s+last)\b))")
+"""After a mutual plural ("were friends"): not followed by "of", "to" or "with" another. "Tom and Will were friends
+of Ann" says each is Ann's friend (``lists``), not that they are each other's, and so does "brothers to her" or
+"friends of ann" when Ann is no name the reader knows (a template is case-folded, so any word after "of" may be
+one); "friends of long standing", "friends with each other" still are."""
+
+
 def mutual(relation: str, plural: str) -> Pattern:
-    """``X and Y are PLURAL``: "Mira and Tomas are old allies" (symmetric relations)."""
+    """``X and Y are PLURAL``: "Mira and Tomas are old allies" (symmetric relations), not "allies of Oren"."""
     regex = _compile(rf"{_THE}(?P<x>{SLOT}{_LIST_TAIL})\s+{ADV}(?:are|were|have\s+been|had\s+been|"
-                     rf"became|remain|remained)\s+{ADV}{ADJ}(?:{plural})\b")
+                     rf"became|remain|remained)\s+{ADV}{ADJ}(?:{plural})\b{NAMES_ANOTHER}")
     return Pattern("mutual", relation, regex, 0.65, Shape.MUTUAL)
 
 
-def mutual_verb(relation: str, forms: str, *, tail: str = r"\s+(?:each\s+other|one\s+another)") -> Pattern:
-    """``X and Y VERB each other``: "Mira and Tomas know each other"."""
+def mutual_verb(relation: str, forms: str, *, tail: str = r"\s+(?:each\s+other|one\s+another)",
+                shape: Shape = Shape.MUTUAL) -> Pattern:
+    """``X and Y VERB each other``: "Mira and Tomas know each other" (``RECIPROCAL``: each feels it of the other)."""
     regex = _compile(rf"{_THE}(?P<x>{SLOT}{_LIST_TAIL})\s+{ADV}(?:{forms}){tail}")
-    return Pattern("mutual", relation, regex, 0.6, Shape.MUTUAL)
+    return Pattern("mutual", relation, regex, 0.6, shape)
 
 
 def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool = False) -> list[Pattern]:
@@ -143,6 +153,8 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
     x, y = ("y", "x") if reverse else ("x", "y")
     person = rf"{_THE}(?P<{x}>{SLOT})"
     owner = rf"{_THE}(?P<{y}>{SLOT})"
+    # "the sister of Tom and Will": each of a list ending the phrase (one running on into a verb is not a list)
+    owners = rf"{_THE}(?P<{y}>{SLOT}(?:{_LIST_TAIL}(?![\'’])(?=\s*(?:$|[,.;:!?])))?)"
     noun = rf"(?!(?:[a-z]+\s+)?former\b){ADJ}(?:{nouns})"  # "his former servant" serves no longer
     bodies = [
         # Tomas's sister Elin; "her sister Maria's daughter" is still Maria, but after a comma a name owning
@@ -150,7 +162,7 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
         rf"{owner}'s?\s+{noun}(?P<comma>,)?\s+(?:(?:old|young|little|poor)\s+)?{person}(?(comma)(?!'))",
         rf"{person},\s+{owner}'s?\s+{noun}\b",  # Elin, Tomas's sister
         rf"{person}\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b",  # Elin is Tomas's sister
-        rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}\s+(?:of|to)\s+{owner}(?!')",  # Bram, captain of the Watch
+        rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}\s+(?:of|to)\s+{owners}(?!')",  # Bram, captain of the Watch
     ]
     # The first two are noun phrases, true wherever they stand ("Mira trusts Tomas's sister Elin"); the
     # others are clauses, whose subject must start where a subject can, but for a relative clause set
@@ -268,6 +280,14 @@ ENGLISH: tuple[Pattern, ...] = (
     being("KNOWS", r"acquainted\s+with|an\s+acquaintance\s+of|an\s+old\s+acquaintance\s+of"),
     mutual_verb("KNOWS", r"know|knew|have\s+met|had\s+met|met"),
     mutual_verb("KNOWS", r"met|have\s+met|had\s+met", tail=r"(?=\s*$|\s*[,.;!]|\s+(?:at|in|on|by|during|years|long|once)\b)"),
+    # "Tom and Will hated each other": each the other's, both ways round
+    *(mutual_verb(relation, forms, tail=r"\s+(?:each\s+other|one\s+another)(?!['’])", shape=Shape.RECIPROCAL)
+      for relation, forms in (  # "feared each other's dogs" is no fear of each other
+        ("HATES", r"hate|hated|despise|despised|loathe|loathed|detest|detested"),
+        ("LOVES", r"love|loved|adore|adored"),
+        ("FEARS", r"fear|feared|dread|dreaded"),
+        ("TRUSTS", r"trust|trusted"),
+        ("DISTRUSTS", r"distrust|distrusted|mistrust|mistrusted|suspect|suspected"))),
 )
 
 CHINESE: tuple[Pattern, ...] = (

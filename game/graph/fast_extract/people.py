@@ -27,6 +27,7 @@ from game.graph.fast_extract.capitals import adverb_by_position, capitalised_in_
 from game.graph.fast_extract.feelings import FEELING_NOUNS
 from game.graph.fast_extract.gazetteer import CASED_NAMES
 from game.graph.fast_extract.kin_apart import kept_apart, kin_apart
+from game.graph.fast_extract.lists import list_end, weigh_listed
 from game.graph.fast_extract.name_words import (
     ADDRESS,
     BODIES,
@@ -178,9 +179,10 @@ def candidates(text: str) -> Found:
             inside = at >= 0 and end <= spans[at][1]
             entry = found.names.setdefault(raw, Candidate(raw))
             entry.count += 1
-            # Only the text near the name is weighed (``WEIGHED_CHARS``): slicing the whole paragraph before
-            # and after each name made one long paragraph quadratic.
-            _weigh(entry, tokens, paragraph[max(0, begin - WEIGHED_CHARS):begin], paragraph[end:end + WEIGHED_CHARS],
+            # Only the text near the name is weighed (``WEIGHED_CHARS``; the whole paragraph made a long one quadratic),
+            # and for a list's member what follows the list: "Athos, Porthos and Aramis were friends"
+            listed = list_end(paragraph, end)
+            _weigh(entry, tokens, paragraph[max(0, begin - WEIGHED_CHARS):begin], paragraph[listed:listed + WEIGHED_CHARS],
                    inside)
             if previous is not None and _is_apposition(paragraph[previous[1]:begin], tokens):
                 found.appositions.setdefault(raw, (previous[0], paragraph[previous[1] - len(previous[0]):end]))
@@ -363,6 +365,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["described"] += 1  # "Tom's sister was Ann Price.", "Her father was old Rouault"
     if _IS_A_KIND.match(tail):
         entry.evidence["described"] += 1  # "John Reed was a schoolboy of fourteen", "Mary was a little girl"
+    weigh_listed(entry.evidence, head, tail)  # "Tom and Will were the sons of Ann"
     if _KIN_OF_AFTER.match(tail):
         entry.evidence["described"] += 1  # "Shem, and Ham, and Japheth, the sons of Noah"
     if _KIN_OF_WAS_BEFORE.search(head) \

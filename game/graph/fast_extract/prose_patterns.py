@@ -14,7 +14,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from game.graph.fast_extract.patterns import ADJ, ADV, BE, KIN, OBJ, SERVANT, SLOT, SUBJ, Pattern, Shape
+from game.graph.fast_extract.patterns import (
+    ADJ,
+    ADV,
+    BE,
+    KIN,
+    NAMES_ANOTHER,
+    OBJ,
+    SERVANT,
+    SLOT,
+    SUBJ,
+    Pattern,
+    Shape,
+)
 
 _LIST = rf"{SLOT}(?:(?:,\s*(?:the\s+)?{SLOT})*,?\s+and\s+(?:the\s+)?{SLOT})?"
 _COUNT = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|many"
@@ -60,7 +72,7 @@ PROSE: tuple[Pattern, ...] = (
     # Scrooge and Marley were partners
     Pattern("prose", "ALLY_OF", _compile(rf"{_THE}(?P<x>{SLOT}(?:,\s*{_THE}{SLOT})*,?\s+and\s+{_THE}{SLOT})\s+{ADV}"
                                          rf"(?:are|were|have\s+been|had\s+been)\s+{ADV}{ADJ}(?:partners|companions|"
-                                         rf"comrades|colleagues)\b"), 0.6, Shape.MUTUAL),
+                                         rf"comrades|colleagues)\b{NAMES_ANOTHER}"), 0.6, Shape.MUTUAL),
     # Clotilde, second daughter of the King of Scandinavia / the daughter of / the wife of
     Pattern("prose", "KIN_OF", _compile(rf"{_PERSON},\s+(?:the\s+|a\s+|an\s+)?{ADJ}(?:{KIN})\s+of\s+{_OWNER}(?!')"),
             0.65, anywhere=True),
@@ -93,8 +105,9 @@ PROSE: tuple[Pattern, ...] = (
     # The captain threatened the doctor; Irene Adler threatens to ruin the King
     Pattern("prose", "ENEMY_OF", _compile(rf"{SUBJ}\s+{ADV}(?:threatened|threatens|threaten)\s+(?:to\s+[a-z]+\s+)?"
                                           rf"{OBJ}"), 0.55),
-    # Shem, Ham, and Japheth, the sons of Noah (a list in apposition)
-    Pattern("prose", "KIN_OF", _compile(rf"(?P<x>{SLOT}(?:,\s*{SLOT})*,?\s+and\s+{SLOT}),\s+the\s+{ADJ}(?:{KIN})\s+of\s+"
+    # Shem, Ham, and Japheth, the sons of Noah (a list in apposition: in the plural, as "Ann and Tom, the son of
+    # Will" is Tom's alone)
+    Pattern("prose", "KIN_OF", _compile(rf"(?P<x>{SLOT}(?:,\s*{SLOT})*,?\s+and\s+{SLOT}),\s+the\s+{ADJ}(?:{KIN}|wives|husbands)(?<=s)\s+of\s+"
                                         rf"{_OWNER}(?!')"), 0.65, anywhere=True),
     # (he married) the second daughter of Sir Walter Ellis, Clara: the name after is the kin (a list is not)
     Pattern("prose", "KIN_OF", _compile(rf"{_KIN_OF_BEFORE}{_THE}(?P<y>{SLOT}),\s+{_THE}(?P<x>{SLOT})(?!')"

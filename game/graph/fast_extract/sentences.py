@@ -28,6 +28,12 @@ _CLAUSE_BREAK = re.compile(
     r"|，\s*(?:但是?|可是|而且?|不过)|；)\s*",
     re.IGNORECASE,
 )
+# "⟨0⟩, ⟨1⟩, and ⟨2⟩ feared ⟨3⟩", "⟨0⟩, and ⟨1⟩, and ⟨2⟩, the sons of ⟨3⟩": a ", and" after a clause holding only
+# names goes on with the list of its subject; it starts no clause of its own (a list of a few names: one of
+# thousands is not read again from its start at every comma).
+_LIST_SO_FAR = re.compile(r"(?:(?:and|then|now|so|but)\s+)*(?:both\s+)?(?:the\s+)?⟨\d+⟩"
+                          r"(?:,?\s+and\s+(?:the\s+)?⟨\d+⟩|,\s*(?:the\s+)?⟨\d+⟩)*")
+_LIST_GOES_ON = re.compile(r",\s*and\s+(?:the\s+)?⟨\d+⟩(?!['’])")
 
 # Words that make what *follows* them unsure or untrue: "Nobody thinks Mira trusts Tomas", "Mira does not
 # fear Oren", "Veyra seems to trust Dov". Only the text up to the end of a match is checked, so "Mira
@@ -91,6 +97,9 @@ def split_clauses(normalized: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _CLAUSE_BREAK.finditer(normalized):
+        if match.start() - start < 160 and _LIST_GOES_ON.match(normalized, match.start()) \
+                and _LIST_SO_FAR.fullmatch(normalized, start, match.start()):
+            continue
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(normalized)))
