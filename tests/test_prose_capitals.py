@@ -49,3 +49,10 @@ def test_a_name_whose_capital_carries_an_accent_is_whole() -> None:
     assert people_of("Ørsted feared Åsa Berg.") == {"Ørsted", "Åsa Berg"}
     assert related("Mrs. Welland and her daughter May sat in the box.", "May", "KIN_OF", "Mrs. Welland")
     assert people_of("The wedding was fixed for the first of May. It was a fine May morning.") == set()
+
+
+def test_a_month_after_a_title_is_a_name_not_a_date() -> None:
+    # "Aunt March" was nobody, so the girls' fear of her went unread
+    assert related("Meg and Jo feared Aunt March.", "Meg", "FEARS", "Aunt March")
+    assert related("Meg and Jo feared Aunt March.", "Jo", "FEARS", "Aunt March")
+    assert people_of("In March Tom came home.") == {"Tom"}

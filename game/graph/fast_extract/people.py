@@ -168,7 +168,8 @@ def candidates(text: str) -> Found:
                     and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)
                     and not (len(tokens) == 2 and tokens[0] in _SURNAME_TITLES and tokens[1].isalpha()
                              and tokens[1] not in ADDRESS and tokens[1] not in PERSON_TITLES)
-                    and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES)):
+                    and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES)
+                    and not (len(tokens) == 2 and tokens[0] in PERSON_TITLES and tokens[1] in _MONTHS)):
                 continue
             if len(raw) < 2 or (raw.isupper() and len(raw) <= 3) or any(_NOT_A_WORD.fullmatch(t) for t in tokens):
                 continue
@@ -206,6 +207,9 @@ _KIND = (r"man|woman|boy|girl|lady|gentleman|child|schoolboy|schoolgirl|fellow|w
          r"servant|farmer|lawyer|doctor|clerk|merchant|soldier|sailor|priest|nurse|maid|stranger|youth|baby|orphan|"
          r"person|cousin|beauty|nobleman|gentlewoman|peasant|labourer|laborer|physician|surgeon|officer")
 """What kind of person someone is said to be: "X was a little girl" makes X a person."""
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december"})
+"""A month after a title is a surname or a name ("Aunt March", "Sister May"), never a date."""
 _SURNAME_TITLES = frozenset({"mr", "mrs", "ms", "dr", "mister", "madame", "mademoiselle", "monsieur", "m", "mme", "mlle"})
 """Titles always followed by a surname: "Mrs. March" is a woman even though "March" is a month."""
 _PERSONAL_TITLES = frozenset({"mr", "mrs", "miss", "ms", "dr", "mister", "uncle", "aunt", "cousin", "sir", "lady",
