@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 
-from game.graph.fast_extract.name_words import KIN_NOUNS
+from game.graph.fast_extract.name_words import KIN_NOUNS, PERSON_TITLES
+from game.graph.fast_extract.particles import UPPER
 
-_NAME = r"(?:[A-ZÀ-ÖØ-Þ][\w'’-]*\.?\s+)*[A-ZÀ-ÖØ-Þ][\w'’-]*"
+_NAME = rf"(?:[{UPPER}][\w'’-]*\.?\s+)*[{UPPER}][\w'’-]*"
 _OWNED = rf"['’]s\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b"
 # "Heathcliff's son Linton Heathcliff", "Heathcliff's son, Linton Heathcliff,"
 _OWNER_FIRST = re.compile(rf"(?P<owner>{_NAME}){_OWNED},?\s+(?P<held>{_NAME})")
@@ -48,8 +49,6 @@ def _bare(name: str) -> str:
     return " ".join(tokens).casefold()
 
 
-_BEFORE_A_NAME = frozenset({
-    "the", "mr", "mrs", "miss", "ms", "dr", "master", "young", "old", "little", "poor", "then", "and", "but",
-    "when", "so", "now", "sir", "lady", "lord", "madame", "monsieur", "mademoiselle", "m", "mme", "mlle",
-})
+_BEFORE_A_NAME = PERSON_TITLES | frozenset({"the", "young", "old", "little", "poor", "then", "and", "but", "when",
+                                           "so", "now"})
 """Words a name may carry before it in one place and not in another: a title, an article, an opener."""

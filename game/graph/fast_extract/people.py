@@ -396,8 +396,10 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.against["address"] += 2
 
 
-def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
-    """The people and named groups of ``text`` (beyond the normalized names in ``known``), fullest names first."""
+def people(text: str, *, known: frozenset[str] = frozenset(),
+           apart: set[frozenset[str]] | None = None) -> list[Person]:
+    """The people and named groups of ``text`` (beyond the normalized names in ``known``), fullest names first;
+    ``apart`` is ``kin_apart(text)`` when the caller has it already."""
     found = candidates(text)
     lower = set(re.findall(r"\b[a-z][\w'-]*\b", text))
     chosen: dict[str, Candidate] = {}
@@ -427,7 +429,7 @@ def people(text: str, *, known: frozenset[str] = frozenset()) -> list[Person]:
         if any(_core(other) in ([core[-1]], [core[0]]) for other in chosen) and not any(
                 t in PLACE_WORDS | GROUP_WORDS for t in core):
             chosen[name] = entry
-    return _group(chosen, found.appositions, kin_apart(text))
+    return _group(chosen, found.appositions, kin_apart(text) if apart is None else apart)
 
 
 def _kind(name: str) -> str:

@@ -56,7 +56,8 @@ def read_story(text: str, known: NameIndex | None = None) -> StoryReading:
     """The people of ``text`` beyond ``known``'s names, and the identities its dialogue states."""
     text = single_quotes_doubled(strip_control(text))  # untrusted text: no escape sequence becomes a name
     known_names = frozenset(known.names) if known is not None else frozenset()
-    found = people(text, known=known_names)
+    apart = kin_apart(text)  # read once: the grouping of names and the identity questions both keep it
+    found = people(text, known=known_names, apart=apart)
     index = cast_index(found, known)
     talk = Talk()
     read_dialogue(text, index, talk)
@@ -71,7 +72,7 @@ def read_story(text: str, known: NameIndex | None = None) -> StoryReading:
             continue
         seen.add(pair)
         same.append(Same(b.name, a.name, equation.evidence, equation.sure))
-    return StoryReading(found, same, kin_apart(text))
+    return StoryReading(found, same, apart)
 
 
 def hub_first(same: list[Same]) -> list[Same]:
