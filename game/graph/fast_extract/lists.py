@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from game.graph.fast_extract.particles import DOTTED, UPPER
 from game.graph.fast_extract.patterns import ADJ, ADV, ROLE_NOUNS, SLOT
 
 _MEMBER = rf"(?:the\s+)?{SLOT}"
@@ -131,7 +132,7 @@ def list_readings(clause: str) -> list[str]:
 # A name of a list (a title, up to four capitalised words, an accented capital too: "Émile"; never "I"), and at
 # most eight names before the last, bounded so that a paragraph of names is not read again to its end from
 # every one of them.
-_NAME = r"(?:(?:Mr|Mrs|Ms|Dr|St|Capt|Prof|Col|Gen|Lt|Sgt|Hon|Rev)\.\s+)?(?!I\b)[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*){0,3}"
+_NAME = rf"(?:{DOTTED}\s+)?(?!I\b)[{UPPER}][\w'’-]*(?:\s+[{UPPER}][\w'’-]*){{0,3}}"
 _LIST_AFTER = re.compile(rf"(?:,\s+(?:and\s+)?(?:the\s+)?(?:(?:little|old|young|poor)\s+)?{_NAME}){{0,8}},?\s+and\s+"
                          rf"(?:the\s+)?(?:(?:little|old|young|poor)\s+)?{_NAME}(?![\w'’])")
 _PLURAL_ROLES = (r"sons|daughters|children|brothers|sisters|cousins|friends|servants|wives|husbands|nephews|nieces|allies|"
