@@ -138,3 +138,9 @@ def test_a_lists_members_are_weighed_by_what_follows_the_whole_list_unless_its_l
     assert text[list_end(text, len("Athos")):] == " were friends of Tom."
     owned = "Tom and Will's mother feared Ann."
     assert list_end(owned, len("Tom")) == len("Tom")
+
+
+def test_a_list_of_names_with_french_titles_shares_its_role() -> None:
+    found = _relations("Mme. Bonacieux and M. Bonacieux were the friends of d'Artagnan.")
+    assert {("Mme. Bonacieux", "ALLY_OF", "d'Artagnan"), ("M. Bonacieux", "ALLY_OF", "d'Artagnan")} <= found
+    assert _among(found, {"Mme. Bonacieux", "M. Bonacieux"}) == set()
