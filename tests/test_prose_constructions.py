@@ -387,3 +387,8 @@ def test_a_plural_name_someone_captains_commands_or_is_one_of_is_a_body_they_lea
     assert kinds["Musketeers"] == "faction"
     # guiding is not leading, and a people led somewhere is no body named
     assert _relations("Tom Carr led the Hales to the river.") == set()
+
+
+def test_one_said_to_be_anothers_spy_is_a_person() -> None:
+    # a spy at a sentence's start was nobody: "spy" was no noun only a person holds
+    assert _related("Rochefort was the Cardinal's spy.", "Rochefort", "SERVES", "the Cardinal")
