@@ -63,8 +63,11 @@ def test_the_reader_meets_its_targets_on_the_development_part() -> None:
     # Measured 0.64 (29 of 45, none wrong) since kin named in pairs and "said unto his wives, X and Y"; 0.67
     # (30 of 45, none wrong) since an object pronoun is no longer taken for the doer ("loved him dearly"); 0.80
     # (36 of 45, none wrong) since task i26-more (children named in lists, "the sister of X was Y", "unto X was born");
-    # 0.82 (37 of 45, none wrong) since task i26-pronouns ("Adam knew Eve his wife; and she conceived": the one woman).
-    assert found.recall >= 0.82, f"missed relations: {found.missed}"
+    # 0.82 (37 of 45, none wrong) since task i26-pronouns ("Adam knew Eve his wife; and she conceived": the one woman);
+    # 0.80 (36 of 45) since first names carry a sex: genesis-14's "Adam knew his wife again; and she bare a son, and
+    # called his name Seth" had read "she" as Adam, the one person named, and so found Adam the father by a wrong
+    # road; "she" is now the unnamed wife, and nobody.
+    assert found.recall >= 0.80, f"missed relations: {found.missed}"
     assert found.relations_found == found.relations_right, f"wrong relations: {found.wrong}"
     assert found.false_person_rate <= FALSE_PERSON_TARGET, f"not people: {found.false_people}"
     # 0.73: each passage is read alone, and a name it writes once with nothing done by it ("the chidings

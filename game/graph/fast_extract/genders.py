@@ -1,4 +1,4 @@
-"""Whether a person of a text is a "he" or a "she", learned from that text alone, never from a list of names.
+"""Whether a person of a text is a "he" or a "she": what the text says, then a first name only one sex bears.
 
 Literary prose rarely names one person a sentence: "Catherine loved Heathcliff, but she married Edgar Linton"
 names two before its "she", and the one-individual rule (``extractor``) reads nothing there. What tells them
@@ -8,7 +8,9 @@ pronoun that can only be that name (a narrated sentence naming only Tom and nobo
 ...", or a sentence naming only Tom followed by one opening "He"). A title or a noun is decisive; two
 decisive words that disagree leave the person unknown; pronoun evidence counts only when it is all, or
 nearly all, one way. Nothing is learned from a quoted line (its "he" is the speaker's frame, not the
-narration's), and a first name is never guessed at ("Evelyn", "Jean" and "Ashley" are both). A person of
+narration's). Where the text says nothing decisive, a first name that only one sex bears settles it
+(``given_names``: "Charles Bovary married Emma Rouault. He adored her."); a name both bear ("Evelyn", "Jean",
+"Ashley") is never guessed at, and pronouns that go only the other way make the name unsure. A person of
 unknown gender may be either, so they still compete with every candidate: the rule only ever removes a
 candidate, never adds one. Pure: no I/O.
 """
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from game.graph.fast_extract.gazetteer import Entity, Mention
+from game.graph.given_names import sex_of_given_name
 from game.graph.names import normalize_name
 from game.graph.sexes import NOUN_SEX, TITLE_SEX
 
@@ -71,9 +74,15 @@ class Genders:
         decisive = (found.decisive if found is not None else set()) | ({own} if own else set())
         if decisive:
             return next(iter(decisive)) if len(decisive) == 1 else None
+        named = sex_of_given_name(entity.name)
         if found is None:
-            return None
+            return named
         male, female = found.votes[MALE], found.votes[FEMALE]
+        if named is not None:
+            # a first name only one sex bears outweighs a pronoun count (which can mistake whom a "he" is), unless
+            # the text's pronouns go only the other way, more than once: then it is unsure, not the name's
+            against = female if named == MALE else male
+            return named if against < 2 or found.votes[named] > 0 else None
         if male > 0 and (female == 0 or male >= 3 * female):
             return MALE
         if female > 0 and (male == 0 or female >= 3 * male):
