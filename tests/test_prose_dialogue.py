@@ -5,6 +5,7 @@ the whole story's import is ``test_import_prose.py``."""
 from __future__ import annotations
 
 import pytest
+from helpers.prose import related
 
 from game.graph.fast_extract.extractor import FastExtractor
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
@@ -111,6 +112,27 @@ def test_a_surname_is_its_full_name_s_alias_but_mr_and_mrs_stay_two_people() -> 
         "Sherlock Holmes laughed. Holmes whistled. Mr. Bennet sighed; Mrs. Bennet cried. “Come, Holmes!”")}
     assert found["Sherlock Holmes"] == ["Holmes"]
     assert "Mr. Bennet" in found and "Mrs. Bennet" in found
+
+
+def test_a_knight_s_or_a_lady_s_first_name_with_the_title_is_the_one_full_name_but_mr_and_a_first_name_is_not() -> None:
+    found = {p.name: [a for a, _ in p.aliases] for p in people(
+        "Sir James Chettam came in. Sir James sat down. Lady Catherine de Bourgh laughed. Lady Catherine frowned. "
+        "Sir Walter Elliot smiled. Mr. Walter bowed.")}
+    assert found["Sir James Chettam"] == ["Sir James"]
+    assert found["Lady Catherine de Bourgh"] == ["Lady Catherine"]
+    assert "Mr. Walter" in found  # "Mr." goes with a surname: Mr. Walter is some other man
+    # a first name with "Sir" is no plain-named man's: James Hale is not Sir James
+    assert {"James Hale", "Sir James"} <= {p.name for p in people("James Hale came. Sir James sat down.")}
+
+
+def test_a_kin_word_that_calls_a_man_is_not_said_to_a_woman() -> None:
+    # turn-taking would make Celia the one spoken to; "uncle" says it is a man, so no kinship with her is read
+    text = ("“I think she is,” said Celia.\n\n“There may be good reasons,” said Dorothea.\n\n"
+            "“I wish you would let me sort your papers for you, uncle,” said Dorothea.")
+    assert not related(text, "Dorothea", "KIN_OF", "Celia")
+    text = ("“I think she is,” said Tom.\n\n“There may be good reasons,” said Dorothea.\n\n"
+            "“I wish you would let me sort your papers for you, uncle,” said Dorothea.")
+    assert related(text, "Dorothea", "KIN_OF", "Tom")
 
 
 def test_names_the_dialogue_equates_are_one_person_or_a_question() -> None:

@@ -96,6 +96,9 @@ DOING = (r"[a-z]+ed|came|went|sat|stood|took|made|saw|knew|felt|thought|ran|rose
          r"begat|begot|bare|bore|slew|talked|wept|swept|sent|brought|bought|sought|taught|fought|spent|lent|meant|"
          r"crept|dealt|lost|sold|understood|woke|drove|chose|swore|hung|flung|clung|swung|hid|bit|shut|bade|"
          r"forgave|forgot|drank|ate|flew|blew|became|arose|knelt|leapt|speaks|lay|"
+         # a feeling or a thought told in the present ("Dorothea despises Sir James"): only a mind does these
+         r"despises|adores|admires|detests|loathes|dislikes|likes|pities|envies|resents|distrusts|mistrusts|"
+         r"suspects|marries|serves|obeys|employs|dreads|worships|thinks|believes|wishes|"
          r"don't|don’t|doesn't|doesn’t|didn't|didn’t|isn't|isn’t|wasn't|wasn’t|hasn't|hasn’t|hadn't|hadn’t|"
          r"had|has|would|could|will|shall|must|may|might|can|cannot|can't|won't|couldn't|wouldn't")
 FEELING = (r"begat|begot|bare|slew|addressing|addressed|loved|loves|love|hated|hates|hate|feared|fears|fear|trusted|"

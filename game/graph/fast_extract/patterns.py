@@ -53,7 +53,7 @@ ADV = (r"(?:(?:still|also|clearly|truly|deeply|always|secretly|openly|now|really
        r"certainly|already|long|deep|fiercely|utterly|completely|greatly|both|all|has|have|had|been|very|so|"
        r"privately|bitterly|dearly|madly|desperately|loyally|faithfully|soon|often|sometimes|suddenly|gradually|"
        r"slowly|quickly|presently|instantly|passionately|tenderly|sincerely|heartily|cordially|intensely|"
-       r"genuinely|positively|absolutely|§)\s+){0,3}")
+       r"genuinely|positively|absolutely|quite|thoroughly|entirely|wholly|evidently|§)\s+){0,3}")
 # "been" alone after adverbs that took its "had": "who had long been Ann's friend"
 BE = r"(?:is|are|was|were|has\s+been|have\s+been|had\s+been|becomes|became|become|remains|remained|(?<=\bhad\s)(?:[a-z]+\s+)?been|(?<=\blong\s)been)\s+"
 ADJ = (r"(?:(?:sworn|old|bitter|close|great|firm|fast|good|loyal|staunch|distant|trusted|younger|older|"

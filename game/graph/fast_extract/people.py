@@ -225,7 +225,7 @@ _TAG_BEFORE = re.compile(rf"[”\"’,]\s*(?:{SAY_VERBS}|sang|sings)\s+(?:back\s
                          rf"(?:the\s+(?:[a-z]+-?[a-z]+\s+)?|(?:little|old|poor|young|dear)\s+)?$")
 _SAYS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{SAY_VERBS})\b")
 _NOT_A_CALL = re.compile(rf"\b(?:{PERSON_NOUNS}|in|at|from|to|of)\s*,\s*$")
-_DOES_AFTER = re.compile(rf"(?:{COMMENT})?\s+(?:(?:\w+ly|soon|then|now|also|still|just|only|once|again|even)\s+)?(?:{DOING}|ought)\b")
+_DOES_AFTER = re.compile(rf"(?:{COMMENT})?\s+(?:(?:\w+ly|soon|then|now|also|still|just|only|once|again|even|quite|rather)\s+)?(?:{DOING}|ought)\b")
 _AND_ANOTHER_DOES = re.compile(rf"\s+and\s+(?:(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})?\s+(?:\w+ly\s+)?(?:{DOING})\b|"
                                rf"(?:his|her|their)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b)")  # "Tom and his sister Ann"
 _FELT_BEFORE = re.compile(rf"\b(?:{FEELING})\s+$")
@@ -523,6 +523,11 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
     return result
 
 
+# Titles an English knight or peer's child bears with the first name ("Sir Walter", "Lady Catherine", "Lord Henry"),
+# where "Mr. James" is a surname: the first name so titled is the one full name with that title and first name.
+_FIRST_NAME_TITLES = frozenset({"sir", "lady", "lord", "dame"})
+
+
 def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
     """The full names a shorter ``name`` may be: same words without titles, or its surname or first name."""
     tokens = words(strip_article(name))
@@ -532,7 +537,9 @@ def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
         theirs = _core(other)
         if other == name or (not _compatible(frozenset(titles), _titles(other)) and titles != ["the"]):
             continue
-        if core == theirs or (len(core) == 1 and core[0] == theirs[-1]) or (len(core) == 1 and core[0] == theirs[0] and not titles):
+        first_name = len(core) == 1 and core[0] == theirs[0] and (
+            not titles or set(titles) <= _FIRST_NAME_TITLES & _titles(other))  # "Sir James" for Sir James Chettam
+        if core == theirs or (len(core) == 1 and core[0] == theirs[-1]) or first_name:
             found.append(other)
         elif len(tokens) == 1 and tokens[0] in ROYAL and tokens[0] in words(other)[:_title_start(words(other))] \
                 and "of" not in words(other):

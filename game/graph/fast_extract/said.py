@@ -12,7 +12,9 @@ import re
 
 from game.graph.fast_extract.gazetteer import CASED_NAMES, Entity, NameIndex
 from game.graph.fast_extract.prose_patterns import KIN_TITLE
+from game.graph.given_names import sex_of_given_name
 from game.graph.names import normalize_name
+from game.graph.sexes import FEMALE, MALE, NOUN_SEX, TITLE_SEX, opposite
 
 
 def individuals(index: NameIndex, text: str) -> list[Entity]:
@@ -32,9 +34,10 @@ def said_bonds(body: str, speaker: Entity | None, addressee: Entity | None, inde
     bonds: list[tuple[Entity, str, Entity, str]] = []
     if speaker is not None and addressee is not None and speaker.id != addressee.id:
         # "“What is it, Son?” she said": a kinship word or a servant's word calls the one spoken to.
-        if _KIN_CALL.search(body):
+        call = _KIN_CALL.search(body)
+        if call is not None and not opposite(_CALL_SEX.get(call.group("word").casefold()), _sex_of_name(addressee.name)):
             kin.append((speaker, addressee, evidence))
-        if _LORD_CALL.search(body):
+        if _LORD_CALL.search(body) and _sex_of_name(addressee.name) != FEMALE:
             bonds.append((speaker, "SERVES", addressee, evidence))
         if _called_by_kin_title(body, addressee, index):
             kin.append((speaker, addressee, evidence))
@@ -57,9 +60,20 @@ def _called_by_kin_title(body: str, addressee: Entity, index: NameIndex) -> bool
 
 _CALLED = r"(?:^|,\s+|\bO\s+)(?:my\s+)?(?:dear\s+)?(?:good\s+)?"
 # "Brother" and "sister" are left out: "Little Brother" is as often a comrade's call as a family's.
-_KIN_CALL = re.compile(rf"{_CALLED}(?:son|daughter|mother|father|papa|mama|mamma|grandma|grandpa|granny|grandmother|"
+_KIN_CALL = re.compile(rf"{_CALLED}(?P<word>son|daughter|mother|father|papa|mama|mamma|grandma|grandpa|granny|grandmother|"
                        rf"grandfather|uncle|aunt|auntie|aunty|nephew|niece|wife|husband)(?=\s*(?:[,!?]|\.?\s*$))",
                        re.IGNORECASE)
+# "“Let me sort your papers, uncle,” said Dorothea" is not said to Celia, whoever spoke last: the word calls a man.
+_CALL_SEX = {**NOUN_SEX, "papa": MALE, "grandpa": MALE, "mama": FEMALE, "mamma": FEMALE, "grandma": FEMALE,
+             "granny": FEMALE, "auntie": FEMALE, "aunty": FEMALE}
+
+
+def _sex_of_name(name: str) -> str | None:
+    """The sex a name says by its title or its first name ("Mr. Brooke", "Celia"), or None."""
+    words = normalize_name(name).replace(".", "").split()
+    return (TITLE_SEX.get(words[0]) or sex_of_given_name(name)) if words else None
+
+
 _LORD_CALL = re.compile(rf"{_CALLED}(?:(?<=my\s)lord|(?<=my\s)liege|master|sire)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
 _SIGNED = re.compile(r"\b(?:your|yours)\s+(?:(?:ever|most|very|own|truly)\s+)*(?:[a-z]+\s+)?(?P<role>brother|sister|son|"
                      r"daughter|father|mother|cousin|friend|husband|wife|niece|nephew|uncle|aunt)\s*,\s*"
