@@ -22,7 +22,7 @@ ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", 
                    "countess", "baron", "baroness"})
 """Titles that stand alone for one person ("the King", "the Count") when the text capitalises them."""
 ADDRESS = frozenset({"majesty", "highness", "grace", "lordship", "ladyship", "excellency", "honour", "honor",
-                     "worship", "reverence", "eminence", "holiness"})
+                     "worship", "reverence", "eminence", "holiness", "monseigneur", "sire", "milord"})
 """Forms of address: "your Majesty" speaks to someone and names nobody."""
 PLACE_WORDS = frozenset({
     "street", "road", "avenue", "lodge", "park", "church", "square", "temple", "inn", "cross", "wood", "island",

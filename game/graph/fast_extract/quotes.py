@@ -21,6 +21,7 @@ from game.graph.fast_extract.gazetteer import Entity, NameIndex
 from game.graph.fast_extract.name_words import ADDRESS, PERSON_NOUNS, SAY_VERBS
 from game.graph.fast_extract.particles import LEAD
 from game.graph.fast_extract.people import paragraphs, quoted
+from game.graph.fast_extract.ranks import called_by_rank
 from game.graph.fast_extract.said import individuals, said_bonds, signed
 from game.graph.fast_extract.sentences import Sentence, split_sentences
 from game.graph.names import normalize_name
@@ -361,6 +362,9 @@ def attribute(paragraph: str, index: NameIndex, talk: Talk) -> list[Line]:
         # around the lines names is the one they are said to.
         others = [e for e in named_here if e.id != speaker.id]
         addressee = others[0] if len(others) == 1 else None
+    if addressee is None:  # "“Sire,” said the Cardinal": the story's one king, when nothing else says who
+        ranked = [e for body in bodies for e in called_by_rank(body, index) if speaker is None or e.id != speaker.id]
+        addressee = ranked[0] if ranked else None
     lines: list[Line] = []
     first_speaker = speaker
     for number, body in enumerate(bodies):
