@@ -36,6 +36,7 @@ from game.graph.fast_extract.possessives import POSSESSIVE, ended, may_own, owne
 from game.graph.fast_extract.prose_patterns import (
     PROSE,
     bonds_between,
+    bonds_named,
     listed_kin,
     named_pairs,
     the_two,
@@ -105,6 +106,8 @@ _LEFT_WORDS = frozenset({
     "old", "young", "little", "poor",
 })
 _AFTER_ROLE = re.compile(rf"{SLOT}'s?\s+{ADJ}(?:{ROLE_NOUNS}),?$")
+_PLURAL_HEAD = re.compile(r"(?:^|[,;:—]\s*)(?:the|both)\s+(?:(?:two|three|four|young|little|elder|old)\s+)*(?:sisters|"
+                          r"brothers|cousins|twins|siblings|friends|comrades|companions|boys|girls|children),?$")
 _LEFT_PUNCTUATION = set(",;:\"'(“‘「『—-")
 _PRONOUN_WORDS: dict[str, frozenset[str]] = {
     "he": frozenset({"he", "him", "his", "male", "man", "m"}), "他": frozenset({"he", "him", "his", "male", "man", "m"}),
@@ -207,7 +210,8 @@ class FastExtractor:
                 if "⟨" in clause and not conditional(template):
                     for inner in inner_readings(clause):  # "⟨0⟩, who loved ⟨1⟩, ...", "⟨0⟩ rose and hated ⟨1⟩"
                         self._read_clause(inner, slots, told, result, seen)
-                for one, other, relation in _guarded(bonds_between(clause, stated), clause, hedged=False):
+                for one, other, relation in _guarded(bonds_between(clause, stated) + bonds_named(clause, stated), clause,
+                                                       hedged=False):
                     first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
                     if first.entity is not None and second.entity is not None:
                         self._emit(Pattern("prose", relation, _NEVER, 0.55), first.entity, second.entity,
@@ -465,8 +469,8 @@ def _subject_may_start(text: str, start: int) -> bool:
     """Whether a subject may begin at ``start``: at the clause's start, after punctuation, or after a
     conjunction. "The man who hired ⟨0⟩ fears ⟨1⟩" has ``hired`` before the slot: not a subject."""
     before = re.sub(r"(?:^|\s)both$", "", text[:start].rstrip()).rstrip()  # "both ⟨0⟩ and ⟨1⟩": as if "both" were not there
-    if _AFTER_ROLE.search(before):
-        return True  # "Tomas's sister Elin joined the Watch": Elin, named by her role, is the subject
+    if _AFTER_ROLE.search(before) or _PLURAL_HEAD.search(before):
+        return True  # "Tomas's sister Elin joined the Watch", "The brothers Tom and Will hated Ann": named by a role
     if not before or before[-1] in _LEFT_PUNCTUATION:
         return True
     word = re.search(r"(\w+)$", before)

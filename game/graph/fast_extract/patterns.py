@@ -164,7 +164,8 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
         rf"{owner}'s?\s+{noun}(?P<comma>,)?\s+(?:(?:old|young|little|poor)\s+)?{person}(?(comma)(?!'))",
         rf"{person},\s+{owner}'s?\s+{noun}\b",  # Elin, Tomas's sister
         rf"{person}\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b",  # Elin is Tomas's sister
-        rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}\s+(?:of|to)\s+{owners}(?!')",  # Bram, captain of the Watch
+        # Bram, captain of the Watch; "Mr. Brooke was the uncle and guardian of Dorothea"
+        rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}(?:\s+and\s+[a-z]+)?\s+(?:of|to)\s+{owners}(?!')",
     ]
     # The first two are noun phrases, true wherever they stand ("Mira trusts Tomas's sister Elin"); the
     # others are clauses, whose subject must start where a subject can, but for a relative clause set

@@ -308,3 +308,25 @@ def bonds_between(clause: str, stated: Callable[[str, str], bool]) -> list[tuple
             continue
         found.append((match.group("a"), match.group("b"), _BOND_BETWEEN[match.group("bond")]))
     return found
+
+
+# "The two sisters, Dorothea and Celia, lived ...", "the brothers Tom and Will": a plural that says what each
+# listed is to the others, set before the list (never "the sisters of Tom and Will", whose list is the owners)
+_NAMED_PLURAL = re.compile(r"\b(?:the|both|two|three)\s+(?:(?:two|three|four|young|little|elder|old|orphan|twin)\s+)*"
+                           r"(?P<plural>sisters|brothers|cousins|twins|siblings|friends|comrades|companions|allies)"
+                           r",?\s+(?P<list>⟨\d+⟩(?:(?:,\s*⟨\d+⟩)*,?\s+and\s+⟨\d+⟩))(?![\'’])(?=\s*(?:$|[,.;:!?—]|"
+                           r"\s+(?:who|were|had|lived|came|sat|stood|went|walked|ran|[a-z]+ed)\b))")
+_PLURAL_BOND = {"friends": "ALLY_OF", "comrades": "ALLY_OF", "companions": "ALLY_OF", "allies": "ALLY_OF"}
+
+
+def bonds_named(clause: str, stated: Callable[[str, str], bool]) -> list[tuple[str, str, str]]:
+    """Every two of a list a plural names before it, as slot pairs ``(a, b, relation)``: "the two sisters, ⟨0⟩
+    and ⟨1⟩" are kin, "the friends ⟨0⟩ and ⟨1⟩" allies. ``stated`` guards it as every pattern is guarded."""
+    found: list[tuple[str, str, str]] = []
+    for match in _NAMED_PLURAL.finditer(clause):
+        if not stated(clause[:match.end()], clause[match.end():]):
+            continue
+        members = re.findall(r"⟨\d+⟩", match.group("list"))
+        relation = _PLURAL_BOND.get(match.group("plural"), "KIN_OF")
+        found.extend((a, b, relation) for number, a in enumerate(members) for b in members[number + 1:])
+    return found
