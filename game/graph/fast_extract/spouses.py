@@ -14,10 +14,14 @@ matches, guards and all), never from a list of names, and only when it is plain:
   the role patterns already read those, and a second slot would only muddle them;
 - the noun stands bare: "her late husband", "her new husband", "her husband-to-be" may well be another man;
 - no pronoun after it in the sentence was read as someone: those were resolved before the spouse was a slot
-  ("Emma wrote to Mr. Boldwood; her husband hated him" had "him" as Emma, the one named before but the doer).
+  ("Emma wrote to Mr. Boldwood; her husband hated him" had "him" as Emma, the one named before but the doer);
+- a title or the text's genders do not say the "husband" is a woman (or the "wife" a man).
 
-Quoted lines are left alone (the extractor's caller skips them): a line's "her husband" is said in its
-speaker's frame, and "my husband" would be the speaker's, which the dialogue reader does not always know.
+A line with a word of marriage the patterns did not read as a marriage of the people it names ("Later Emma
+married Leon", "her new husband") may state a second one: those people are unsure from then on, and their
+"her husband" reads nobody (``Spouses._settle``). Quoted lines are not read (``named(quoted=True)``): a
+line's "her husband" is said in its speaker's frame, and "my husband" would be the speaker's, which the
+dialogue reader does not always know.
 Only husband, wife and spouse are read: "her lover" is no marriage and may be many people. Pure: no I/O.
 """
 
