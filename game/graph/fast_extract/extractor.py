@@ -51,6 +51,7 @@ from game.graph.fast_extract.sentences import (
     split_clauses,
     stated,
 )
+from game.graph.fast_extract.spouses import Spouses
 from game.graph.fast_extract.units import genders_read, read_units
 from game.graph.names import normalize_name
 from game.graph.vocabulary import Vocabulary
@@ -162,11 +163,15 @@ class FastExtractor:
         strangers: list[str] = []
         reading, read = read_units(text, index, before)
         context = _Context(genders=genders_read(read))
+        spouses = Spouses()  # the marriages read so far: "her husband" is the one the story has stated
         for unit, norm, mentions in read:
             sentence = unit.sentence
             # A line nobody is known to say has no speaker to tell its "her" from: only the line's own names.
             slots, template = self._template(norm, mentions, context if unit.speaker or not unit.quoted else _Context(),
                                              unit.speaker)
+            # a quoted line's "her husband" is in its speaker's frame: not read (``spouses``)
+            slots, template = spouses.named(template, slots, lambda who: Slot(who, True), context.individuals,
+                                            context.genders, unit.quoted)
             named = _unique(m.entity for m in mentions if m.entity is not None)
             for a, b in combinations(sorted(named, key=lambda e: (e.name, e.id)), 2):
                 pairs[(a.name, b.name)] += 1
@@ -200,16 +205,17 @@ class FastExtractor:
                 # "... going to your uncle. His name is Mr. Archibald Craven.": the role and its name as one phrase
                 owner, role, holder = given
                 self._read_clause(f"⟨0⟩'s {role} ⟨1⟩", [previous_slots[int(owner.strip("⟨⟩"))],
-                                                        slots[int(holder.strip("⟨⟩"))]], told, result, seen)
+                                                        slots[int(holder.strip("⟨⟩"))]], told, result, seen,
+                                  spouses)
             previous, previous_slots = template, slots
             subject = ""
             for start, end in split_clauses(template):
                 clause = template[start:end]
                 subject, clause = _carry_subject(subject, clause)
-                self._read_clause(clause, slots, told, result, seen)
+                self._read_clause(clause, slots, told, result, seen, spouses)
                 if "⟨" in clause and not conditional(template):
                     for inner in inner_readings(clause):  # "⟨0⟩, who loved ⟨1⟩, ...", "⟨0⟩ rose and hated ⟨1⟩"
-                        self._read_clause(inner, slots, told, result, seen)
+                        self._read_clause(inner, slots, told, result, seen, spouses)
                 for one, other, relation in _guarded(bonds_between(clause, stated) + bonds_named(clause, stated), clause,
                                                        hedged=False):
                     first, second = slots[int(one.strip("⟨⟩"))], slots[int(other.strip("⟨⟩"))]
@@ -360,7 +366,7 @@ class FastExtractor:
     # ------------------------------------------------------------------------------------- patterns
 
     def _read_clause(self, clause: str, slots: list[Slot], sentence: Sentence, result: Extraction,
-                     seen: set[tuple[str, str, str, bool]]) -> None:
+                     seen: set[tuple[str, str, str, bool]], spouses: Spouses) -> None:
         if clause.count("⟨") < 2 or conditional(clause):
             return  # every pattern relates two slots
         text = mark_ended(_UNTRUSTED.sub(" untrustworthy", clause))
@@ -385,6 +391,8 @@ class FastExtractor:
                 ends = ENDED_MARK in match.group(0)
                 listed.update(s for s in starts if match.start("x") < s < match.end("x"))
                 for source, target, pronoun in _pairs(match, pattern, slots, text):
+                    if not ends:  # a marriage read here names whose "her husband" a later line means
+                        spouses.note(pattern.relation, match.group(0), source, target)
                     self._emit(pattern, source, target, pronoun, ends, sentence, result, seen)
 
     def _emit(self, pattern: Pattern, source: Entity, target: Entity, pronoun: bool, ends: bool,
