@@ -140,3 +140,10 @@ def test_a_node_s_own_pronouns_still_rule() -> None:
     index = NameIndex({"sam": [sam], "ann": [ann], "ed": [ed]})
     found = FastExtractor().extract("Sam met Ann. She feared Ed.", index)
     assert {(t.source, t.target) for t in found.triples if t.relation == "FEARS"} == {("Ann", "Ed")}
+
+
+def test_an_object_pronoun_said_twice_in_a_sentence_is_one_person() -> None:
+    # the second "him" is not Hindley, who hates "him": both are the one boy the sentence before named
+    text = "Mr. Earnshaw brought home a boy, whom he called Heathcliff. Hindley hated him, and Catherine loved him."
+    assert ("Catherine", "LOVES", "Hindley") not in _relations(text)
+    assert ("Hindley", "HATES", "Heathcliff") in _relations("Heathcliff came in. Hindley hated him.")

@@ -39,15 +39,33 @@ _NOT_MID_SENTENCE = re.compile(r"(?:^\s*|[.!?:“”\"(—-]\s*|\b(?i:in|since|u
                                r"this|that|every|mid|before|after|through|from|(?:\d+\w*|first|second|third|end|middle|"
                                r"beginning|month|ides|[a-z]+th)\s+of)\s+)$")
 
+_SENTENCE_START = re.compile(r"(?:^\s*|[.!?:“”\"(—-]\s*)$")
 _NAMED_BY_ROLE = re.compile(r"\b(?:daughter|sister|wife|cousin|niece|aunt|mother|granddaughter|bride|fianc[ée]e|"
                             r"friend|maid)\s+$", re.IGNORECASE)
 
 
-def given_name_first(tokens: list[str], before: str, not_names: frozenset[str]) -> bool:
+# What follows a name and never a modal, a wish or a month: a verb in the past ("May Welland came in"; "May Heaven
+# forgive you" is a wish), or a possessive that owns a person ("May's cousin"; "May's roses" is a month's).
+_DONE_AFTER = re.compile(r"\s+(?:[a-z]+ed|came|went|sat|stood|said|was|had|took|made|saw|knew|felt|thought|rose|ran|"
+                         r"gave|told|spoke|wore|wrote|drew|held|kept|left|met|sent|sang|grew)\b")
+_KIN_OWNED_AFTER = re.compile(r"['’]s\s+(?:[a-z]+\s+)?(?:cousin|mother|father|sister|brother|husband|wife|aunt|uncle|"
+                              r"grandmother|grandfather|daughter|son|niece|nephew|family|friend|lover|suitor|"
+                              r"engagement|marriage|betrothal|maid|governess)\b")
+
+
+def given_name_first(tokens: list[str], before: str, not_names: frozenset[str], after: str = "") -> bool:
     """Whether a run's first word (``tokens``, case-folded), one of ``GIVEN_NAME_WORDS``, is a first name:
-    a role noun names it, or it stands in mid-sentence (``before`` is the text just before it) and a surname
-    follows it."""
-    if tokens[:1] and tokens[0] in GIVEN_NAME_WORDS and _NAMED_BY_ROLE.search(before):
+    a role noun names it, or a surname follows it in mid-sentence (``before`` is the text just before it),
+    or anywhere when a verb in the past follows the two (``after``, the text just after the run), or it owns
+    a person ("May's cousin")."""
+    if not tokens[:1] or tokens[0] not in GIVEN_NAME_WORDS:
+        return False
+    if _NAMED_BY_ROLE.search(before) or (len(tokens) == 1 and _KIN_OWNED_AFTER.match(after)):
         return True  # "her daughter May": a woman's role noun names the word after it
-    return (len(tokens) > 1 and tokens[0] in GIVEN_NAME_WORDS and tokens[1] not in not_names
-            and tokens[1].isalpha() and not _NOT_MID_SENTENCE.search(before))
+    surname = len(tokens) > 1 and tokens[1] not in not_names and tokens[1].isalpha()
+    if not surname:
+        return False
+    if not _NOT_MID_SENTENCE.search(before):
+        return True
+    # at a sentence's start only, never after a date's word: "In May Tom married Ann" is Tom, in May
+    return len(tokens) == 2 and bool(_SENTENCE_START.search(before)) and bool(_DONE_AFTER.match(after))

@@ -284,8 +284,13 @@ class FastExtractor:
                 resolved[pronoun] = _resolve(pronoun, before, earlier)
             spans.append((match.start(), match.end(), Slot(resolved[pronoun], True)))
         objects: set[int] = set()
+        object_read: dict[str, Entity | None] = {}  # "Hindley hated him, and Catherine loved him": one "him"
         for match in _OBJECT.finditer(norm):
             if any(s < match.end() and match.start() < e for s, e, _ in spans):
+                continue
+            if match.group() in object_read:
+                objects.add(match.start())
+                spans.append((match.start(), match.end(), Slot(object_read[match.group()], True)))
                 continue
             # an object pronoun before is nobody's doing: "Dorothy played with him, and loved him dearly"
             named = sorted((s, slot.entity) for s, _, slot in spans if s < match.start() and slot.entity is not None
@@ -294,9 +299,8 @@ class FastExtractor:
             doer = named[-1][1].id if named else None
             others = [entity for _, entity in named if entity.id != doer]
             candidates = others or [e for e in context.individuals if e.id != doer]
-            spans.append((match.start(), match.end(),
-                          Slot(_resolve(_SUBJECT_OF[match.group()], candidates, _Context(genders=context.genders)),
-                               True)))
+            object_read[match.group()] = _resolve(_SUBJECT_OF[match.group()], candidates, _Context(genders=context.genders))
+            spans.append((match.start(), match.end(), Slot(object_read[match.group()], True)))
         owned = self._possessives(norm, [span for span in spans if span[2].entity is None
                                          or span[2].entity.name != voice or span[2].pronoun is False], context, voice)
         spans.extend(owned)

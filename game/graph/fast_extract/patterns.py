@@ -73,8 +73,8 @@ SERVANT = (r"servants?|stewards?|bodyguards?|squires?|retainers?|employees?|maid
            r"governess|governesses|nursemaids?|coachm[ae]n|gardeners?|secretary|secretaries|apprentices?|"
            r"lackeys?|pages?|attendants?|cooks?|ostlers?|grooms(?!-)|groom(?!-)|porters?|farm-servants?|"
            r"serving-m[ae]n|serving-maids?|waiting-maids?|lady's-maids?|chambermaids?|kitchen-maids?|"
-           # one who does another's bidding unpaid or in secret: "the Cardinal's spy", "Rochefort, his creature"
-           r"spy|spies|henchm[ae]n|minions?")
+           # one who does another's bidding unpaid or in secret: "the Cardinal's spy", "Milady, the Cardinal's agent"
+           r"spy|spies|henchm[ae]n|minions?|agents?|emissar(?:y|ies)|envoys?")
 ROLE_NOUNS = "|".join([KIN, LEADER, SERVANT, r"allies|ally|friends?|rivals?|enemy|enemies|foes?|nemesis",
                        r"creditors?|debtors?|employer|members?"])
 # "Mira works for Tomas's rival Oren": the object is Oren, the slot after a possessive role; "feared his uncle,
@@ -165,7 +165,7 @@ def role(relation: str, nouns: str, *, reverse: bool = False, group_target: bool
         rf"{person},\s+{owner}'s?\s+{noun}\b",  # Elin, Tomas's sister
         rf"{person}\s+{ADV}{BE}{ADV}{owner}'s?\s+{noun}\b",  # Elin is Tomas's sister
         # Bram, captain of the Watch; "Mr. Brooke was the uncle and guardian of Dorothea"
-        rf"{person},?\s+(?:{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}(?:\s+and\s+[a-z]+)?\s+(?:of|to)\s+{owners}(?!')",
+        rf"{person},?\s+(?:{ADV}{BE})?(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?{noun}(?:\s+and\s+[a-z]+)?\s+(?:of|to)\s+{owners}(?!')",
     ]
     # The first two are noun phrases, true wherever they stand ("Mira trusts Tomas's sister Elin"); the
     # others are clauses, whose subject must start where a subject can, but for a relative clause set

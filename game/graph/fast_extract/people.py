@@ -145,7 +145,7 @@ def candidates(text: str) -> Found:
             # "I’m Mr Medlock’s servant": a contraction before a name is no part of it.
             while tokens and (((tokens[0] in NOT_NAMES or adverb_by_position(tokens[0], named_ly) or _NOT_A_WORD.fullmatch(tokens[0])
                                 or tokens[0].endswith("-old"))
-                               and tokens[0] != "the" and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES)
+                               and tokens[0] != "the" and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES, paragraph[begin + len(raw):begin + len(raw) + 40])
                               and not (len(tokens) > 1 and tokens[0] in PERSON_TITLES))
                               or (tokens[0] == "the" and not (len(tokens) == 2 and tokens[1] in ROYAL))):
                 cut = re.match(r"\S+\s*", raw)
@@ -168,7 +168,7 @@ def candidates(text: str) -> Found:
                     and not (len(tokens) == 2 and tokens[0] == "the" and tokens[1] in ROYAL)
                     and not (len(tokens) == 2 and tokens[0] in _SURNAME_TITLES and tokens[1].isalpha()
                              and tokens[1] not in ADDRESS and tokens[1] not in PERSON_TITLES)
-                    and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES)
+                    and not given_name_first(tokens, paragraph[max(0, begin - 30):begin], NOT_NAMES, paragraph[begin + len(raw):begin + len(raw) + 40])
                     and not (len(tokens) == 2 and tokens[0] in PERSON_TITLES and tokens[1] in _MONTHS)):
                 continue
             if len(raw) < 2 or (raw.isupper() and len(raw) <= 3) or any(_NOT_A_WORD.fullmatch(t) for t in tokens):
