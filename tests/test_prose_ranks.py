@@ -32,3 +32,13 @@ def test_sire_inside_a_sentence_is_no_call() -> None:
     assert called_by_rank("His sire was a bay horse.", index) == []  # a horse's father
     assert called_by_rank("Pardon, sire, the horses are ready.", index) == [king]
     assert called_by_rank("If your Majesty would condescend to state your case.", index) == [king]
+
+
+def test_the_king_and_the_cardinal_written_in_lower_case_are_people() -> None:
+    # translations write the one king, queen and cardinal without a capital
+    text = "the queen loved Buckingham, and the cardinal hated the queen."
+    assert related(text, "the Queen", "LOVES", "Buckingham")
+    assert related(text, "the Cardinal", "HATES", "the Queen")
+    assert related("Tom hated the king.", "Tom", "HATES", "the King")
+    # a lower-case word that only looks like a rank is no one: "the count" of votes, "the kingdom"
+    assert not relations_read("Tom hated the count, and Ann loved the kingdom.")

@@ -121,11 +121,16 @@ class Found:
     """title -> (the name it stands beside, the words that say so)."""
 
 
+_ROYAL_LOWER = re.compile(r"(\bthe\s+)(king|queen|cardinal|emperor|empress|prince|princess|duke|duchess|countess)\b")
+
+
 def candidates(text: str) -> Found:
     """Every capitalised run of ``text`` with the evidence for and against it being a person's name."""
     found, named_ly = Found(), capitalised_in_mid_sentence(text)  # "Polly" is a name, "Suddenly" an opener
     for paragraph in paragraphs(text):
         paragraph = re.sub(r"\s*\([^()]{1,80}\)", "", paragraph)  # asides: "brother (or rather half-brother) Sid"
+        # Translations write "the king" and "the cardinal" in lower case: the one king is as much a person
+        paragraph = _ROYAL_LOWER.sub(lambda m: m.group(1) + m.group(2).capitalize(), paragraph)
         spans = quoted(paragraph)  # in order and apart, so a bisect finds the one a name could be in
         quote_starts = [s for s, _ in spans]
         previous: tuple[str, int] | None = None
