@@ -76,6 +76,10 @@ PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|co
                 r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry|"
                 r"betrothed|fianc[ée]e?|valet|footman|housekeeper|butler|nurse|governess|groom|bride|lover|"
                 r"sweetheart|enemy|rival|heir|widow|ward|pupil|playmate|comrade|ally|proposal|suit|spy|henchman|minion")
+KEEPER_NOUNS = r"guardian|tutor|mentor|godfather|godmother|godson|goddaughter|benefactor|benefactress|patron|patroness"
+"""Who has the keeping or the teaching of another ("Tom was the guardian of Ann", "her tutor, Mr. Hale"). Kept out
+of ``PERSON_NOUNS``: an abstraction is as often one ("Reason, the guardian of virtue", "the patron of the
+arts"), so these make a person only where another person is named as the one kept or taught."""
 KIN_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
              r"maid|master|mistress|friend|companion")
 SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"

@@ -34,6 +34,7 @@ from game.graph.fast_extract.name_words import (
     DOING,
     FEELING,
     GROUP_WORDS,
+    KEEPER_NOUNS,
     KIN_NOUNS,
     NOT_NAMES,
     PERSON_NOUNS,
@@ -233,20 +234,23 @@ _FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{CAP},\s+)+(?:and\s+)?$")
 _OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY}|{FEELING_NOUNS})\b")  # "Tom's love for"
 _DESCRIBED_AFTER = re.compile(rf"(?:,\s+|\s*(?:--|—)\s*)(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
 _NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
-_OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
+_OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|{KEEPER_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
                   rf"little\s+|poor\s+)?(?:{CAP},?\s+and\s+)?$")
-_ANOTHERS_ROLE_BEFORE = re.compile(rf"\w['’]s\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}),\s+(?:the\s+|old\s+|young\s+|little\s+)?$")
+_ANOTHERS_ROLE_BEFORE = re.compile(rf"\w['’]s\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|{KEEPER_NOUNS}),\s+(?:the\s+|old\s+|young\s+|little\s+)?$")
 # "Next came Walter Gilbert with his cousin", "At the table sat Anne, Diana, and little Minnie May": who comes or sits
 _INVERTED_BEFORE = re.compile(rf"\b(?:came|sat|stood|lay|knelt)\s+(?:(?:{CAP}\s+)*{CAP},\s+){{0,6}}(?:and\s+)?(?:(?:little|old|young|poor)\s+)?$")
-_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
+_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|{KEEPER_NOUNS})\b")
 _IS_ANOTHERS_ROLE = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*"
-                  rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b")
+                  rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|{KEEPER_NOUNS}|leader|chief|commander|ruler|member)\b")
 _WERE_BONDED = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
                   rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
                   rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b")
 _IS_A_ROLE = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
                   rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
-                  rf"ruler|member)\s+(?:of|to)\s)")
+                  rf"ruler|member)\s+(?:of|to)\s"
+                  # "Tom was the guardian of Ann" (or "of his nephew"), never "the guardian of virtue"
+                  rf"|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{KEEPER_NOUNS})\s+(?:of|to)\s+(?:(?:{DOTTED}\s+)?{CAP}\b|"
+                  rf"(?:the|a|his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b))")
 _KIN_AFTER = re.compile(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b")
 _NAMED_PAIR_BEFORE = re.compile(rf"\b(?:named|called)\s+{CAP}\s+and\s+the\s+[a-z]+\s+$")
 _CHILDREN_LISTED_BEFORE = re.compile(rf"\b(?:had|has|have|begat|begot|bare|bore|left|raised)\s+(?:a|an|one|two|three|four|five|six|seven|"
@@ -348,8 +352,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
     if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
                  r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover|service|employ|lackey|valet|"
-                 r"housekeeper|maid|guardian|ward|grand(?:mother|father|son|daughter|child)|step(?:mother|father|son|"
-                 r"daughter)|fianc[ée]e?|betrothed|suitor|admirer)\s+of\s+(?:the\s+)?$", head):
+                 r"housekeeper|maid|guardian|ward|tutor|pupil|mentor|god(?:father|mother|son|daughter)|"
+                 r"grand(?:mother|father|son|daughter|child)|step(?:mother|father|son|daughter)|fianc[ée]e?|betrothed|suitor|admirer)\s+of\s+(?:the\s+)?$", head):
         entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
                 r"a\s+member\s+of|one\s+of\s+the\s+[A-Z]|in\s+the\s+(?:service|employ|employment|pay)\s+of)", tail):
