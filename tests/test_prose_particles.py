@@ -144,3 +144,32 @@ def test_a_turns_unknown_names_keep_their_particles() -> None:
     # a lower-case "d'" is no capital by position: it names someone even opening the sentence
     assert unknown_names("d'Artagnan fought Athos in the morning.", NameIndex()) == ["d'Artagnan", "Athos"]
     assert unknown_names("He drove the van Tom had bought.", NameIndex()) == ["Tom"]
+
+
+def _aliases(text: str) -> dict[str, set[str]]:
+    return {person.name: {alias for alias, _ in person.aliases} for person in read_story(text).people}
+
+
+def test_a_peers_title_alone_is_the_one_person_of_the_story_with_that_title() -> None:
+    # "the Marquis" was nobody: "marquis" stood alone for no one as "the Count" does
+    text = "Julien met the Marquis de la Mole in Paris. The Marquis trusted Julien."
+    assert _aliases(text) == {"Marquis de la Mole": {"the Marquis"}, "Julien": set()}
+    assert related(text, "Marquis de la Mole", "TRUSTS", "Julien")
+    assert _aliases("The Marquise de Fervaques wrote. The Marquise laughed.") == {"Marquise de Fervaques": {"the Marquise"}}
+    # a title and one name: "the Countess" was its own person beside Countess Olenska
+    assert _aliases("Ann met Countess Olenska. The Countess wept.")["Countess Olenska"] == {"the Countess"}
+    assert _aliases("Tom served Duke Robert. The Duke smiled.")["Duke Robert"] == {"the Duke"}
+    # the Marquis and the Marquise are two: neither title is the other's
+    both = _aliases("The Marquis de la Mole loved the Marquise de la Mole. The Marquise smiled. The Marquis frowned.")
+    assert both == {"Marquis de la Mole": {"the Marquis"}, "Marquise de la Mole": {"the Marquise"}}
+
+
+def test_a_peers_title_alone_is_nobodys_alias_when_two_carry_it_or_one_is_named_by_a_place() -> None:
+    two = _aliases("Ann met the Marquis de la Mole and the Marquis de Croisenois. The Marquis smiled.")
+    assert two["the Marquis"] == set() and two["Marquis de la Mole"] == set() and two["Marquis de Croisenois"] == set()
+    two = _aliases("Ann met the Marquis de la Mole and Marquis Croisenois. The Marquis smiled.")
+    assert "the Marquis" in two and not two["Marquis de la Mole"] and not two["Marquis Croisenois"]
+    # "the Duke of Guise" is a duke the text names by his land, as the King of Scandinavia is a king
+    assert "the Duke" in _aliases("Tom met the Duke of Guise. The Duke smiled.")
+    # a title alone nobody else carries is still someone
+    assert _aliases("The Marquis trusted Julien. Julien smiled.") == {"the Marquis": set(), "Julien": set()}

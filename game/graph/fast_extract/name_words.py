@@ -19,8 +19,10 @@ PERSON_TITLES = frozenset({
 }) | FRENCH_TITLES
 """Words that say what someone is; before a name they make it a person's name ("Dr. Watson", "M. de Treville")."""
 ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count", "cardinal",
-                   "countess", "baron", "baroness"})
-"""Titles that stand alone for one person ("the King", "the Count") when the text capitalises them."""
+                   "countess", "baron", "baroness", "marquis", "marquise", "duc", "duchesse", "comte", "comtesse",
+                   "vicomte", "vicomtesse", "baronne"})
+"""Titles that stand alone for one person ("the King", "the Count", "the Marquis") when the text capitalises
+them; the French peer's as the English ("the Marquis de la Mole ... the Marquis said")."""
 ADDRESS = frozenset({"majesty", "highness", "grace", "lordship", "ladyship", "excellency", "honour", "honor",
                      "worship", "reverence", "eminence", "holiness"})
 """Forms of address: "your Majesty" speaks to someone and names nobody."""

@@ -493,13 +493,15 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
     owner.update(shorter)  # "de Coligny" for the one Gaspard de Coligny
     why.update({name: _reason(name, head) for name, head in shorter.items()})
     full = [n for n in names if len(_core(n)) >= 2 and n not in owner]
+    # "Cardinal Richelieu", "Countess Olenska": a title and one name, whom "the Cardinal" alone may be too
+    titled = [n for n in names if len(_core(n)) == 1 and _titles(n) and n not in full]
     for name in names:
         if name in owner or name in full:
             owner.setdefault(name, name)
             continue
         core = _core(name)
         rivals = [n for n in names if n != name and _core(n) == core and not _compatible(_titles(n), _titles(name))]
-        matches = [m for m in _owners_of(name, core, full) if m != name and not kept_apart(name, m, apart or set())]
+        matches = [m for m in _owners_of(name, core, full, titled) if m != name and not kept_apart(name, m, apart or set())]
         if len(matches) == 1 and not rivals:
             head = owner.get(matches[0], matches[0])
             if _titles(name) and not _titles(name) <= ROYAL | _titles(head):
@@ -509,6 +511,11 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
                 why[name] = _reason(name, matches[0])
         else:
             owner.setdefault(name, name)
+    for name in owner:  # "the Cardinal" for Cardinal Richelieu, whom the story names Armand Richelieu too
+        seen = {name}
+        while owner[owner[name]] != owner[name] and owner[owner[name]] not in seen:
+            seen.add(owner[name])
+            owner[name] = owner[owner[name]]
     aliases: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for name, head in owner.items():
         if head != name:
@@ -527,8 +534,10 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
     return result
 
 
-def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
-    """The full names a shorter ``name`` may be: same words without titles, or its surname or first name."""
+def _owners_of(name: str, core: list[str], full: list[str], titled: list[str]) -> list[str]:
+    """The full names a shorter ``name`` may be: same words without titles, or its surname or first name;
+    for a title alone ("the Marquis"), any name with that title ("Marquis de la Mole", and of the ``titled``
+    names, a title and one word: "Cardinal Richelieu"), so that two of them leave it its own name."""
     tokens = words(strip_article(name))
     titles = tokens[:_title_start(tokens)] if len(tokens) > 1 else []
     found: list[str] = []
@@ -543,6 +552,9 @@ def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
             # "the Count" for the one Count Von Kramm; never "the King" for the King of Scandinavia, who is
             # a king the text names by his country, often beside another.
             found.append(other)
+    if len(tokens) == 1 and tokens[0] in ROYAL:
+        found.extend(other for other in titled if other != name and tokens[0] in words(other)[:_title_start(words(other))]
+                     and "of" not in words(other))
     return sorted(set(found))
 
 
