@@ -173,3 +173,16 @@ def test_a_peers_title_alone_is_nobodys_alias_when_two_carry_it_or_one_is_named_
     assert "the Duke" in _aliases("Tom met the Duke of Guise. The Duke smiled.")
     # a title alone nobody else carries is still someone
     assert _aliases("The Marquis trusted Julien. Julien smiled.") == {"the Marquis": set(), "Julien": set()}
+
+
+def test_a_lowercase_van_opens_a_name_but_a_van_after_a_determiner_is_a_vehicle() -> None:
+    # "van Helsing" was "Helsing", or nobody: "van" opened no name, as it may be the vehicle
+    assert related("Lucy trusted van Helsing.", "Lucy", "TRUSTS", "van Helsing")
+    assert "van Helsing" in people_of("When Tom came, van Helsing rose.")
+    assert "van Helsing" in people_of("Her husband met van Helsing.")
+    # the vehicle stays a vehicle, however it is described
+    for text in ("The van Tom drove was red.", "In the van Tom slept.", "They waited for the van Tom had hired."):
+        assert people_of(text) == {"Tom"}, text
+    assert people_of("A van Harris owned stood in the yard.") == {"Harris"}
+    assert people_of("The old red van Ann hired broke down.") == {"Ann"}
+    assert people_of("They loaded the van Monday. They sat in his van Tuesday.") == set()

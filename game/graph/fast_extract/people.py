@@ -152,7 +152,7 @@ def candidates(text: str) -> Found:
                 cut = re.match(r"\S+\s*", raw)
                 shift = cut.end() if cut else len(raw)
                 raw, begin, tokens = raw[shift:], begin + shift, tokens[1:]
-            if shift := particles.loose_particles(raw):  # "The van Tom drove": the van is no part of Tom's name
+            if shift := particles.loose_particles(raw, paragraph[max(0, begin - 40):begin]):  # "The van Tom drove": the van is no part of Tom's name
                 raw, begin, tokens = raw[shift:], begin + shift, words(raw[shift:])
             if not tokens:
                 continue
