@@ -186,3 +186,13 @@ def test_a_lowercase_van_opens_a_name_but_a_van_after_a_determiner_is_a_vehicle(
     assert people_of("A van Harris owned stood in the yard.") == {"Harris"}
     assert people_of("The old red van Ann hired broke down.") == {"Ann"}
     assert people_of("They loaded the van Monday. They sat in his van Tuesday.") == set()
+
+
+def test_a_french_cheer_or_church_is_nobody_though_a_particle_follows_its_first_word() -> None:
+    # "Vive le Roi" and "Notre-Dame de Paris" were people: a capital, a particle, a capital, and a doing
+    for text in ("“Vive la France!” they cried.", "“Vive l’Empereur!” cried the soldiers.",
+                 "Notre-Dame de Paris rose above the river.", "Notre-Dame stood grey in the rain.",
+                 "The Sacré-Cœur gleamed.", "Then Notre Dame rose above the roofs."):
+        assert people_of(text) == set(), text
+    assert people_of("The crowd cried, “Vive le Roi!” and Tom fled.") == {"Tom"}
+    assert relations_read("Tom loved Notre-Dame de Paris.") == set()

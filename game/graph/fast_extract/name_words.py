@@ -69,6 +69,10 @@ NOT_NAMES = frozenset({
     "soon", "again", "next", "first", "last", "thus", "hence", "yet", "instead", "moreover", "therefore",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
+NO_ONES_FIRST_WORDS = frozenset({"vive", "viva", "vivat", "notre", "notre-dame", "sacré-cœur", "sacré-coeur", "sacre-coeur",
+                                 "sainte-chapelle", "hôtel-dieu", "hotel-dieu"})
+"""Words that open a cheer or a church, never a person's name, though a French particle may follow them:
+"Vive le Roi!", "Vive la France!", "Notre-Dame de Paris", "the Sacré-Cœur"."""
 BODIES = PLACE_WORDS | GROUP_WORDS
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
 PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|cook|friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"

@@ -36,6 +36,7 @@ from game.graph.fast_extract.name_words import (
     GROUP_WORDS,
     KEEPER_NOUNS,
     KIN_NOUNS,
+    NO_ONES_FIRST_WORDS,
     NOT_NAMES,
     PERSON_NOUNS,
     PERSON_TITLES,
@@ -154,8 +155,8 @@ def candidates(text: str) -> Found:
                 raw, begin, tokens = raw[shift:], begin + shift, tokens[1:]
             if shift := particles.loose_particles(raw, paragraph[max(0, begin - 40):begin]):  # "The van Tom drove": the van is no part of Tom's name
                 raw, begin, tokens = raw[shift:], begin + shift, words(raw[shift:])
-            if not tokens:
-                continue
+            if not tokens or tokens[0] in NO_ONES_FIRST_WORDS:
+                continue  # "Vive le Roi!", "Notre-Dame de Paris": a cheer and a church
             if "of" in tokens[1:] and tokens[0] not in PERSON_TITLES and tokens[0] != "house":
                 # "Adventures of Sherlock Holmes": a work's title before the name; "Church of St. Monica": a place.
                 left = tokens[:tokens.index("of")]
