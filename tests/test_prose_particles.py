@@ -144,3 +144,55 @@ def test_a_turns_unknown_names_keep_their_particles() -> None:
     # a lower-case "d'" is no capital by position: it names someone even opening the sentence
     assert unknown_names("d'Artagnan fought Athos in the morning.", NameIndex()) == ["d'Artagnan", "Athos"]
     assert unknown_names("He drove the van Tom had bought.", NameIndex()) == ["Tom"]
+
+
+def _aliases(text: str) -> dict[str, set[str]]:
+    return {person.name: {alias for alias, _ in person.aliases} for person in read_story(text).people}
+
+
+def test_a_peers_title_alone_is_the_one_person_of_the_story_with_that_title() -> None:
+    # "the Marquis" was nobody: "marquis" stood alone for no one as "the Count" does
+    text = "Julien met the Marquis de la Mole in Paris. The Marquis trusted Julien."
+    assert _aliases(text) == {"Marquis de la Mole": {"the Marquis"}, "Julien": set()}
+    assert related(text, "Marquis de la Mole", "TRUSTS", "Julien")
+    assert _aliases("The Marquise de Fervaques wrote. The Marquise laughed.") == {"Marquise de Fervaques": {"the Marquise"}}
+    # a title and one name: "the Countess" was its own person beside Countess Olenska
+    assert _aliases("Ann met Countess Olenska. The Countess wept.")["Countess Olenska"] == {"the Countess"}
+    assert _aliases("Tom served Duke Robert. The Duke smiled.")["Duke Robert"] == {"the Duke"}
+    # the Marquis and the Marquise are two: neither title is the other's
+    both = _aliases("The Marquis de la Mole loved the Marquise de la Mole. The Marquise smiled. The Marquis frowned.")
+    assert both == {"Marquis de la Mole": {"the Marquis"}, "Marquise de la Mole": {"the Marquise"}}
+
+
+def test_a_peers_title_alone_is_nobodys_alias_when_two_carry_it_or_one_is_named_by_a_place() -> None:
+    two = _aliases("Ann met the Marquis de la Mole and the Marquis de Croisenois. The Marquis smiled.")
+    assert two["the Marquis"] == set() and two["Marquis de la Mole"] == set() and two["Marquis de Croisenois"] == set()
+    two = _aliases("Ann met the Marquis de la Mole and Marquis Croisenois. The Marquis smiled.")
+    assert "the Marquis" in two and not two["Marquis de la Mole"] and not two["Marquis Croisenois"]
+    # "the Duke of Guise" is a duke the text names by his land, as the King of Scandinavia is a king
+    assert "the Duke" in _aliases("Tom met the Duke of Guise. The Duke smiled.")
+    # a title alone nobody else carries is still someone
+    assert _aliases("The Marquis trusted Julien. Julien smiled.") == {"the Marquis": set(), "Julien": set()}
+
+
+def test_a_lowercase_van_opens_a_name_but_a_van_after_a_determiner_is_a_vehicle() -> None:
+    # "van Helsing" was "Helsing", or nobody: "van" opened no name, as it may be the vehicle
+    assert related("Lucy trusted van Helsing.", "Lucy", "TRUSTS", "van Helsing")
+    assert "van Helsing" in people_of("When Tom came, van Helsing rose.")
+    assert "van Helsing" in people_of("Her husband met van Helsing.")
+    # the vehicle stays a vehicle, however it is described
+    for text in ("The van Tom drove was red.", "In the van Tom slept.", "They waited for the van Tom had hired."):
+        assert people_of(text) == {"Tom"}, text
+    assert people_of("A van Harris owned stood in the yard.") == {"Harris"}
+    assert people_of("The old red van Ann hired broke down.") == {"Ann"}
+    assert people_of("They loaded the van Monday. They sat in his van Tuesday.") == set()
+
+
+def test_a_french_cheer_or_church_is_nobody_though_a_particle_follows_its_first_word() -> None:
+    # "Vive le Roi" and "Notre-Dame de Paris" were people: a capital, a particle, a capital, and a doing
+    for text in ("“Vive la France!” they cried.", "“Vive l’Empereur!” cried the soldiers.",
+                 "Notre-Dame de Paris rose above the river.", "Notre-Dame stood grey in the rain.",
+                 "The Sacré-Cœur gleamed.", "Then Notre Dame rose above the roofs."):
+        assert people_of(text) == set(), text
+    assert people_of("The crowd cried, “Vive le Roi!” and Tom fled.") == {"Tom"}
+    assert relations_read("Tom loved Notre-Dame de Paris.") == set()

@@ -52,3 +52,24 @@ def test_a_short_name_the_text_says_is_kin_to_the_full_name_is_someone_else() ->
     # a surname nobody is said to be kin to is still the full name's
     found = {p.name: [a for a, _ in p.aliases] for p in read_story("Hareton Earnshaw was Hindley's son. Earnshaw laughed.").people}
     assert found["Hareton Earnshaw"] == ["Earnshaw"]
+
+
+def test_one_said_to_be_the_guardian_or_tutor_of_another_is_a_person() -> None:
+    # "Tom" was nobody: "guardian" and "tutor" were no role nouns, and "was" no doing
+    for text in ("Tom was the guardian of Ann.", "Tom was the tutor of Ann.", "Tom became the guardian of Ann.",
+                 "Tom was the godfather of Ann.", "Tom had been the mentor of Ann."):
+        assert people_of(text) == {"Tom", "Ann"}, text
+    assert people_of("Ann was the pupil of Tom.") == {"Tom", "Ann"}
+    assert "Tom" in people_of("Tom was the guardian of his nephew.")
+    assert "Tom" in people_of("Tom was Ann's guardian.")
+    assert "Hale" in people_of("Ann loved her tutor, Hale.")
+    # the vocabulary has no guardian's or tutor's relation: none is made up from a kin's or a servant's
+    assert not related("Tom was the guardian of Ann.", "Tom", "KIN_OF", "Ann")
+    assert not related("Tom was the tutor of Ann.", "Tom", "SERVES", "Ann")
+
+
+def test_an_abstraction_said_to_be_the_guardian_or_patron_of_a_thing_stays_nobody() -> None:
+    for text in ("Reason is the guardian of virtue.", "Wisdom, the guardian of youth, slept.",
+                 "The Church was the guardian of the poor.", "Westmoor was the guardian of its people.",
+                 "Commerce was the patron of the arts."):
+        assert people_of(text) == set(), text

@@ -19,8 +19,10 @@ PERSON_TITLES = frozenset({
 }) | FRENCH_TITLES
 """Words that say what someone is; before a name they make it a person's name ("Dr. Watson", "M. de Treville")."""
 ROYAL = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess", "count", "cardinal",
-                   "countess", "baron", "baroness"})
-"""Titles that stand alone for one person ("the King", "the Count") when the text capitalises them."""
+                   "countess", "baron", "baroness", "marquis", "marquise", "duc", "duchesse", "comte", "comtesse",
+                   "vicomte", "vicomtesse", "baronne"})
+"""Titles that stand alone for one person ("the King", "the Count", "the Marquis") when the text capitalises
+them; the French peer's as the English ("the Marquis de la Mole ... the Marquis said")."""
 ADDRESS = frozenset({"majesty", "highness", "grace", "lordship", "ladyship", "excellency", "honour", "honor",
                      "worship", "reverence", "eminence", "holiness", "monseigneur", "sire", "milord"})
 """Forms of address: "your Majesty" speaks to someone and names nobody."""
@@ -67,6 +69,10 @@ NOT_NAMES = frozenset({
     "soon", "again", "next", "first", "last", "thus", "hence", "yet", "instead", "moreover", "therefore",
 })
 """Capitalised words that are not names by themselves (an opening word, a holiday, an exclamation)."""
+NO_ONES_FIRST_WORDS = frozenset({"vive", "viva", "vivat", "notre", "notre-dame", "sacré-cœur", "sacré-coeur", "sacre-coeur",
+                                 "sainte-chapelle", "hôtel-dieu", "hotel-dieu"})
+"""Words that open a cheer or a church, never a person's name, though a French particle may follow them:
+"Vive le Roi!", "Vive la France!", "Notre-Dame de Paris", "the Sacré-Cœur"."""
 BODIES = PLACE_WORDS | GROUP_WORDS
 DEMONYM = re.compile(r"(?:ian|ese|ish|ic|an|ch)$")
 PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|cook|friend|companion|colleague|partner|helper|wife|husband|son|daughter|sister|brother|mother|"
@@ -76,6 +82,10 @@ PERSON_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|lackey|co
                 r"face|eyes|voice|shoulders|head|shirt|jacket|collar|horse|name|pleasure|mind|merry|"
                 r"betrothed|fianc[ée]e?|valet|footman|housekeeper|butler|nurse|governess|groom|bride|lover|"
                 r"sweetheart|enemy|rival|heir|widow|ward|pupil|playmate|comrade|ally|proposal|suit|spy|henchman|minion|envoy|emissary")
+KEEPER_NOUNS = r"guardian|tutor|mentor|godfather|godmother|godson|goddaughter|benefactor|benefactress|patron|patroness"
+"""Who has the keeping or the teaching of another ("Tom was the guardian of Ann", "her tutor, Mr. Hale"). Kept out
+of ``PERSON_NOUNS``: an abstraction is as often one ("Reason, the guardian of virtue", "the patron of the
+arts"), so these make a person only where another person is named as the one kept or taught."""
 KIN_NOUNS = (r"(?:son|daughter|brother|sister|mother|father)-in-law|wife|husband|son|daughter|sister|brother|mother|father|aunt|uncle|nephew|niece|cousin|servant|"
              r"maid|master|mistress|friend|companion")
 SAY_VERBS = (r"said|says|say|asked|asks|answered|answers|replied|replies|returned|returns|cried|cries|remarked|"

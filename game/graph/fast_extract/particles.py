@@ -28,7 +28,7 @@ JOIN = (r"(?:de\s+la|de\s+las|de\s+los|van\s+der|van\s+den|von\s+der|von\s+und\s
 LEAD = r"(?:de\s+la|de|du|von\s+der|von|van\s+der|van\s+den)"
 """Particles that may open a name written without its first name or title ("de Treville", "von Kramm"):
 words English never writes in lower case before a capital ("van" and "la" it does: "the van Tom drove")."""
-NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:{LEAD} |(?:{DOTTED} (?:{JOIN} )?)?{INITIALS})"
+NAME_RUN = re.compile(rf"(?<![\w'’.])(?<![\w'’.]-)(?:[Tt]he )?(?:(?:{LEAD}|van) |(?:{DOTTED} (?:{JOIN} )?)?{INITIALS})"
                       rf"{CAP}(?: (?:{JOIN} )?(?:{DOTTED} )?{INITIALS}{CAP})*")
 """A run of a name's words: capitals, the particles between them, the titles and initials before them."""
 FRENCH_TITLES = frozenset({"m", "mme", "mlle", "monsieur", "madame", "mademoiselle", "abbé", "abbe", "comte",
@@ -45,14 +45,26 @@ PARTICLE_WORDS = frozenset({"de", "la", "las", "los", "van", "der", "den", "von"
 _ELIDED = re.compile(rf"d['’][{UPPER}]")
 _LOOSE = re.compile(rf"(?:{JOIN} )+")
 _LEADING = re.compile(rf"{LEAD} [{UPPER}]")
+_VAN = re.compile(rf"van [{UPPER}]")
+# What makes "van" a vehicle: a determiner just before it, or before a word or two that describe it ("the
+# van Tom drove", "a removal van Harris owned", "the old red van Ann hired"); a verb between them is no
+# describing word ("the man trusted van Helsing", "the man saw van Helsing").
+_VERB = r"[a-z]{2,}(?:ed|s)|saw|met|knew|told|found|heard|left|sent|brought|took|gave|thought|felt|led|sought|fought|was|had"
+_VEHICLE_BEFORE = re.compile(r"\b(?i:the|a|an|this|that|these|those|his|her|my|our|your|their|its|whose|one|each|"
+                             rf"every|no|some|any|another|which|what)\s+(?:(?!(?:{_VERB})\s)[a-z-]+\s+){{0,2}}$")
 
 
-def loose_particles(run: str) -> int:
+def loose_particles(run: str, before: str = "") -> int:
     """How much of a run's start is particles no name opens with, left where an opening word was cut off it
     ("The van Tom drove" is "van Tom" once "The" is gone; "the King of France" gives "of France"): 0 when it
-    opens with a capital or with a particle that may open a name ("de Treville")."""
+    opens with a capital or with a particle that may open a name ("de Treville"). A lowercase "van" opens a
+    name ("Lucy trusted van Helsing") but where ``before``, the text before the run, makes it a vehicle."""
     loose = _LOOSE.match(run)
-    return 0 if loose is None or _LEADING.match(run) else loose.end()
+    if loose is None or _LEADING.match(run):
+        return 0
+    if _VAN.match(run) and not _VEHICLE_BEFORE.search(before[-40:]):
+        return 0
+    return loose.end()
 
 
 def written_as_name(word: str) -> bool:

@@ -34,7 +34,9 @@ from game.graph.fast_extract.name_words import (
     DOING,
     FEELING,
     GROUP_WORDS,
+    KEEPER_NOUNS,
     KIN_NOUNS,
+    NO_ONES_FIRST_WORDS,
     NOT_NAMES,
     PERSON_NOUNS,
     PERSON_TITLES,
@@ -156,10 +158,10 @@ def candidates(text: str) -> Found:
                 cut = re.match(r"\S+\s*", raw)
                 shift = cut.end() if cut else len(raw)
                 raw, begin, tokens = raw[shift:], begin + shift, tokens[1:]
-            if shift := particles.loose_particles(raw):  # "The van Tom drove": the van is no part of Tom's name
+            if shift := particles.loose_particles(raw, paragraph[max(0, begin - 40):begin]):  # "The van Tom drove": the van is no part of Tom's name
                 raw, begin, tokens = raw[shift:], begin + shift, words(raw[shift:])
-            if not tokens:
-                continue
+            if not tokens or tokens[0] in NO_ONES_FIRST_WORDS:
+                continue  # "Vive le Roi!", "Notre-Dame de Paris": a cheer and a church
             if "of" in tokens[1:] and tokens[0] not in PERSON_TITLES and tokens[0] != "house":
                 # "Adventures of Sherlock Holmes": a work's title before the name; "Church of St. Monica": a place.
                 left = tokens[:tokens.index("of")]
@@ -238,20 +240,23 @@ _FELT_LIST_BEFORE = re.compile(rf"\b(?:{FEELING})\s+(?:{CAP},\s+)+(?:and\s+)?$")
 _OWNS_AFTER = re.compile(rf"['’]s?\s+(?:\w+\s+){{0,2}}(?:{PERSON_NOUNS}|{_BODY}|{FEELING_NOUNS})\b")  # "Tom's love for"
 _DESCRIBED_AFTER = re.compile(rf"(?:,\s+|\s*(?:--|—)\s*)(?:[\w-]+\s+){{0,3}}(?:{PERSON_NOUNS})\b")
 _NOUN_BEFORE = re.compile(rf"\b(?:{PERSON_NOUNS})\s+$")
-_OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
+_OWNED_NOUN_BEFORE = re.compile(rf"\b(?i:his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|{KEEPER_NOUNS})s?,?\s+(?:the\s+|old\s+|young\s+|"
                   rf"little\s+|poor\s+)?(?:{CAP},?\s+and\s+)?$")
-_ANOTHERS_ROLE_BEFORE = re.compile(rf"\w['’]s\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}),\s+(?:the\s+|old\s+|young\s+|little\s+)?$")
+_ANOTHERS_ROLE_BEFORE = re.compile(rf"\w['’]s\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|{KEEPER_NOUNS}),\s+(?:the\s+|old\s+|young\s+|little\s+)?$")
 # "Next came Walter Gilbert with his cousin", "At the table sat Anne, Diana, and little Minnie May": who comes or sits
 _INVERTED_BEFORE = re.compile(rf"\b(?:came|sat|stood|lay|knelt)\s+(?:(?:{CAP}\s+)*{CAP},\s+){{0,6}}(?:and\s+)?(?:(?:little|old|young|poor)\s+)?$")
-_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b")
+_ANOTHERS_ROLE_AFTER = re.compile(rf",\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|{KEEPER_NOUNS})\b")
 _IS_ANOTHERS_ROLE = re.compile(rf"(?:,|\s+(?:is|was|had\s+been|has\s+been|became))\s+(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*"
-                  rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|leader|chief|commander|ruler|member)\b")
+                  rf"['’]s?\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS}|{KEEPER_NOUNS}|leader|chief|commander|ruler|member)\b")
 _WERE_BONDED = re.compile(rf"(?:\s+and\s+(?:(?:the\s+)?(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*|he|she|I))?\s+(?:were|are|had\s+been|have\s+been|"
                   rf"became|remained)\s+(?:[a-z]+\s+)?(?:friends|companions|partners|comrades|allies|enemies|"
                   rf"rivals|lovers|brothers|sisters|cousins|twins|engaged|betrothed|married)\b")
 _IS_A_ROLE = re.compile(rf"\s+(?:is|was|had\s+been|has\s+been|became)\s+(?:(?:my|his|her|your|our|their|thy)\s+(?:[a-z]+\s+)?"
                   rf"(?:{PERSON_NOUNS})\b|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{PERSON_NOUNS}|leader|chief|commander|"
-                  rf"ruler|member)\s+(?:of|to)\s)")
+                  rf"ruler|member)\s+(?:of|to)\s"
+                  # "Tom was the guardian of Ann" (or "of his nephew"), never "the guardian of virtue"
+                  rf"|(?:a|an|the)\s+(?:[a-z]+\s+){{0,2}}(?:{KEEPER_NOUNS})\s+(?:of|to)\s+(?:(?:{DOTTED}\s+)?{CAP}\b|"
+                  rf"(?:the|a|his|her|my|their|your|our)\s+(?:[a-z]+\s+)?(?:{PERSON_NOUNS})\b))")
 _KIN_AFTER = re.compile(rf",?\s+(?:his|her|their|thy|my)\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\b")
 _NAMED_PAIR_BEFORE = re.compile(rf"\b(?:named|called)\s+{CAP}\s+and\s+the\s+[a-z]+\s+$")
 _CHILDREN_LISTED_BEFORE = re.compile(rf"\b(?:had|has|have|begat|begot|bare|bore|left|raised)\s+(?:a|an|one|two|three|four|five|six|seven|"
@@ -355,8 +360,8 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["felt"] += 1  # "Lord Henry looked at Basil Hallward": weak, a place can be looked at
     if re.search(r"\b(?:friend|enemy|foe|rival|servant|wife|husband|son|daughter|sister|brother|mother|father|aunt|"
                  r"uncle|nephew|niece|cousin|widow|heir|nurse|companion|ally|master|mistress|lover|service|employ|lackey|valet|"
-                 r"housekeeper|maid|guardian|ward|grand(?:mother|father|son|daughter|child)|step(?:mother|father|son|"
-                 r"daughter)|fianc[ée]e?|betrothed|suitor|admirer)\s+of\s+(?:the\s+)?$", head):
+                 r"housekeeper|maid|guardian|ward|tutor|pupil|mentor|god(?:father|mother|son|daughter)|"
+                 r"grand(?:mother|father|son|daughter|child)|step(?:mother|father|son|daughter)|fianc[ée]e?|betrothed|suitor|admirer)\s+of\s+(?:the\s+)?$", head):
         entry.evidence["felt"] += 1  # "the sworn enemy of Black Morgan": weak, "the enemy of France" is a country
     if re.match(r"\s+(?:is|was|were|are|had\s+been|has\s+been)\s+(?:\w+ly\s+)?(?:engaged|betrothed|in\s+love|"
                 r"a\s+member\s+of|one\s+of\s+the\s+[A-Z]|in\s+the\s+(?:service|employ|employment|pay)\s+of)", tail):
@@ -498,13 +503,15 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
     owner.update(shorter)  # "de Coligny" for the one Gaspard de Coligny
     why.update({name: _reason(name, head) for name, head in shorter.items()})
     full = [n for n in names if len(_core(n)) >= 2 and n not in owner]
+    # "Cardinal Richelieu", "Countess Olenska": a title and one name, whom "the Cardinal" alone may be too
+    titled = [n for n in names if len(_core(n)) == 1 and _titles(n) and n not in full]
     for name in names:
         if name in owner or name in full:
             owner.setdefault(name, name)
             continue
         core = _core(name)
         rivals = [n for n in names if n != name and _core(n) == core and not _compatible(_titles(n), _titles(name))]
-        matches = [m for m in _owners_of(name, core, full) if m != name and not kept_apart(name, m, apart or set())]
+        matches = [m for m in _owners_of(name, core, full, titled) if m != name and not kept_apart(name, m, apart or set())]
         if len(matches) == 1 and not rivals:
             head = owner.get(matches[0], matches[0])
             if _titles(name) and not _titles(name) <= ROYAL | _titles(head):
@@ -514,6 +521,11 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
                 why[name] = _reason(name, matches[0])
         else:
             owner.setdefault(name, name)
+    for name in owner:  # "the Cardinal" for Cardinal Richelieu, whom the story names Armand Richelieu too
+        seen = {name}
+        while owner[owner[name]] != owner[name] and owner[owner[name]] not in seen:
+            seen.add(owner[name])
+            owner[name] = owner[owner[name]]
     aliases: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for name, head in owner.items():
         if head != name:
@@ -537,8 +549,10 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
 _FIRST_NAME_TITLES = frozenset({"sir", "lady", "lord", "dame"})
 
 
-def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
-    """The full names a shorter ``name`` may be: same words without titles, or its surname or first name."""
+def _owners_of(name: str, core: list[str], full: list[str], titled: list[str]) -> list[str]:
+    """The full names a shorter ``name`` may be: same words without titles, or its surname or first name;
+    for a title alone ("the Marquis"), any name with that title ("Marquis de la Mole", and of the ``titled``
+    names, a title and one word: "Cardinal Richelieu"), so that two of them leave it its own name."""
     tokens = words(strip_article(name))
     titles = tokens[:_title_start(tokens)] if len(tokens) > 1 else []
     found: list[str] = []
@@ -555,6 +569,9 @@ def _owners_of(name: str, core: list[str], full: list[str]) -> list[str]:
             # "the Count" for the one Count Von Kramm; never "the King" for the King of Scandinavia, who is
             # a king the text names by his country, often beside another.
             found.append(other)
+    if len(tokens) == 1 and tokens[0] in ROYAL:
+        found.extend(other for other in titled if other != name and tokens[0] in words(other)[:_title_start(words(other))]
+                     and "of" not in words(other))
     return sorted(set(found))
 
 
