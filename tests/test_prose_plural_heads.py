@@ -37,3 +37,13 @@ def test_a_plural_that_owns_the_list_or_is_the_object_relates_no_member_to_anoth
 
 def test_two_roles_joined_before_of_give_the_first_its_relation() -> None:
     assert related("Mr. Brooke was the uncle and guardian of Dorothea.", "Mr. Brooke", "KIN_OF", "Dorothea")
+
+
+def test_the_plural_of_a_surname_the_story_gives_a_person_is_that_family() -> None:
+    text = "Edgar Linton came in. Catherine stayed five weeks with the Lintons, and Heathcliff hated the Lintons."
+    found = {person.name: person.type for person in read_story(text).people}
+    assert found.get("Lintons") == "group"
+    assert related(text, "Heathcliff", "HATES", "Lintons")
+    assert "Joneses" in people_of("Mr. Jones came. The Joneses hated Tom.")
+    # a plural nobody's surname is nobody's family: mountains stay mountains
+    assert "Alps" not in people_of("Tom Bell loved the Alps.")

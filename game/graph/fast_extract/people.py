@@ -443,7 +443,22 @@ def people(text: str, *, known: frozenset[str] = frozenset(),
         if any(_core(other) in ([core[-1]], [core[0]]) for other in chosen) and not any(
                 t in PLACE_WORDS | GROUP_WORDS for t in core):
             chosen[name] = entry
+    _families(found, chosen)
     return _group(chosen, found.appositions, kin_apart(text) if apart is None else apart)
+
+
+def _families(found: Found, chosen: dict[str, Candidate]) -> None:
+    """"The Lintons", "the Wellands": the plural of a surname the story gives a person is that person's family,
+    a group, wherever it stands ("Heathcliff hated the Lintons", "Archer called on the Wellands")."""
+    surnames = {core[-1] for name, entry in chosen.items() if len(core := _core(name)) >= 2 or _titles(name)}
+    for name, entry in found.names.items():
+        tokens = words(name)
+        if entry.evidence["family"] or len(tokens) != 1 or not name[:1].isupper():
+            continue
+        plural = tokens[0]
+        if (plural.endswith("es") and plural[:-2] in surnames) or (plural.endswith("s") and plural[:-1] in surnames):
+            entry.evidence["family"] += 1
+            chosen[name] = entry
 
 
 def _kind(name: str) -> str:
@@ -536,7 +551,7 @@ def _group(chosen: dict[str, Candidate], appositions: dict[str, tuple[str, str]]
             continue
         entry = chosen[name]
         reasons = ", ".join(sorted(k for k, v in entry.evidence.items() if v))
-        kind = _kind(name)
+        kind = "group" if entry.evidence["family"] else _kind(name)
         if kind == "individual" and entry.evidence["member of"] and not any(
                 entry.evidence[k] for k in ("title", "speaks", "addressed", "owns", "acts", "described", "kin name")):
             kind = "faction"  # "Phileas Fogg was a member of the Reform": what one is a member of is a body
