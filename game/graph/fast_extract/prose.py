@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from game.graph.fast_extract.couples import expanded
 from game.graph.fast_extract.gazetteer import Entity, NameIndex
 from game.graph.fast_extract.kin_apart import kin_apart
 from game.graph.fast_extract.people import Person, people
@@ -54,7 +55,8 @@ def cast_index(found: list[Person], known: NameIndex | None = None) -> NameIndex
 
 def read_story(text: str, known: NameIndex | None = None) -> StoryReading:
     """The people of ``text`` beyond ``known``'s names, and the identities its dialogue states."""
-    text = single_quotes_doubled(strip_control(text))  # untrusted text: no escape sequence becomes a name
+    # untrusted text: no escape sequence becomes a name; "Mr. and Mrs. Bennet" is two people (``couples``)
+    text = expanded(single_quotes_doubled(strip_control(text)))
     known_names = frozenset(known.names) if known is not None else frozenset()
     apart = kin_apart(text)  # read once: the grouping of names and the identity questions both keep it
     found = people(text, known=known_names, apart=apart)

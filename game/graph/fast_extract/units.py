@@ -8,6 +8,7 @@ way of reading for both, so that what the story says of someone is the same to e
 
 from __future__ import annotations
 
+from game.graph.fast_extract.couples import couples, expanded
 from game.graph.fast_extract.gazetteer import Mention, NameIndex
 from game.graph.fast_extract.genders import FEMALE, MALE, Genders, learn
 from game.graph.fast_extract.quotes import Reading, Unit, reading_units
@@ -22,8 +23,11 @@ SEX_WORDS = {MALE: "male", FEMALE: "female"}
 def read_units(text: str, index: NameIndex, before: str = "") -> tuple[Reading, list[tuple[Unit, str, list[Mention]]]]:
     """``text``'s reading, and each of its units with its normalized text (slot marks made parentheses, so a
     text cannot forge a slot) and its mentions. Untrusted text: no escape sequence reaches a fact or a name."""
-    reading = reading_units(single_quotes_doubled(strip_control(text)), index,
-                            single_quotes_doubled(strip_control(before)))
+    reading = reading_units(expanded(single_quotes_doubled(strip_control(text))), index,
+                            expanded(single_quotes_doubled(strip_control(before))))
+    # "Mr. and Mrs. Bennet", written out: the phrase says the two are husband and wife
+    reading.kin.extend((his, hers, unit.sentence.text) for unit in reading.units
+                       for his, hers in couples(unit.sentence.text, index))
     read = [(unit, normalize_name(unit.sentence.text).replace("⟨", "(").replace("⟩", ")"),
              index.mentions(unit.sentence.text)) for unit in reading.units]
     return reading, read

@@ -1,0 +1,49 @@
+"""A married couple named at once by their titles: "Mr. and Mrs. Bennet", "Monsieur and Madame Bovary".
+
+English (and French) prose writes a husband and wife as one phrase with one surname, and the phrase names two
+people: the readers, which find people one name at a time, saw only "Mrs. Bennet". The phrase is written out as
+the two names it stands for ("Mr. Bennet and Mrs. Bennet"), so that each reader finds both, a list's verb is
+read for both ("had five daughters"), and the pair is kin: the phrase itself says they are husband and wife.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+from game.graph.fast_extract.gazetteer import Entity, NameIndex
+from game.graph.names import normalize_name
+
+_HIS = r"Mr\.?|Monsieur|M\.|Herr|Signor"
+_HERS = r"Mrs\.?|Madame|Mme\.?|Frau|Signora"
+# the surname: capitalised words, a particle allowed ("Monsieur and Madame de Rênal")
+_SURNAME = r"(?:(?:de|du|de\s+la|von|van)\s+)?[A-ZÀ-ÖØ-Þ][\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]+)?"
+_COUPLE = re.compile(rf"\b(?P<his>{_HIS})\s+and\s+(?P<hers>{_HERS})\s+(?P<surname>{_SURNAME})")
+# the phrase as written out, to find the pair again after the text was expanded
+_WRITTEN_OUT = re.compile(rf"\b(?P<his>{_HIS})\s+(?P<one>{_SURNAME})\s+and\s+(?P<hers>{_HERS})\s+(?P<two>{_SURNAME})")
+
+
+def expanded(text: str) -> str:
+    """``text`` with each "Mr. and Mrs. X" written out as "Mr. X and Mrs. X"."""
+    if " and " not in text:
+        return text
+    return _COUPLE.sub(lambda m: f"{m.group('his')} {m.group('surname')} and {m.group('hers')} {m.group('surname')}", text)
+
+
+def couples(sentence: str, index: NameIndex) -> list[tuple[Entity, Entity]]:
+    """The husband and wife each written-out couple of ``sentence`` names, when each is one individual of
+    ``index`` (``(his, hers)``)."""
+    found: list[tuple[Entity, Entity]] = []
+    for match in _WRITTEN_OUT.finditer(sentence):
+        if match.group("one") != match.group("two"):
+            continue  # "Mr. Darcy and Mrs. Bennet" is two people, no couple
+        his = _one(index, f"{match.group('his')} {match.group('one')}")
+        hers = _one(index, f"{match.group('hers')} {match.group('two')}")
+        if his is not None and hers is not None and his.id != hers.id:
+            found.append((his, hers))
+    return found
+
+
+def _one(index: NameIndex, name: str) -> Entity | None:
+    held = [e for e in index.names.get(normalize_name(name), []) if e.type == "individual"]
+    return held[0] if len(held) == 1 else None
