@@ -47,3 +47,14 @@ def test_the_plural_of_a_surname_the_story_gives_a_person_is_that_family() -> No
     assert "Joneses" in people_of("Mr. Jones came. The Joneses hated Tom.")
     # a plural nobody's surname is nobody's family: mountains stay mountains
     assert "Alps" not in people_of("Tom Bell loved the Alps.")
+
+
+def test_an_owner_s_plural_role_then_a_list_gives_each_of_the_list_that_role() -> None:
+    text = "Mr. Earnshaw's children, Hindley and Catherine, ran to meet him."
+    assert {"Hindley", "Catherine"} <= people_of(text)
+    assert related(text, "Hindley", "KIN_OF", "Mr. Earnshaw")
+    assert related(text, "Catherine", "KIN_OF", "Mr. Earnshaw")
+    text = "Ann's servants, Tom and Will, fled."
+    assert related(text, "Tom", "SERVES", "Ann") and related(text, "Will", "SERVES", "Ann")
+    # a list that owns something is not the role's: "Tom and Will's mother" is their mother, no child of Ann's
+    assert not related("Ann's sons, Tom and Will's mother, came.", "Will", "KIN_OF", "Ann")

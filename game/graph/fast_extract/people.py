@@ -264,6 +264,9 @@ _CHILDREN_LISTED_BEFORE = re.compile(rf"\b(?:had|has|have|begat|begot|bare|bore|
                   rf"girls?)(?:,|:|\s+named|\s+called)\s+(?:namely\s+)?(?:{CAP},?\s+)*(?:and\s+)?$")
 _PLURAL_LISTED_BEFORE = re.compile(rf"\b(?i:the|both|two|three)\s+(?:(?:two|three|four|young|little|elder|old|orphan|twin)\s+)*"
                   rf"(?:sisters|brothers|cousins|twins|siblings|friends|comrades|companions)(?:,|:)?\s+(?:{CAP},?\s+)*(?:and\s+)?$")
+_OWNED_LIST_BEFORE = re.compile(rf"\w['’]s\s+(?:[a-z]+\s+)?(?:sons|daughters|children|brothers|sisters|cousins|nephews|nieces|"
+                  rf"servants|friends),"
+                  rf"\s+(?:{CAP},?\s+)*(?:and\s+)?$")
 _BOND_BETWEEN_BEFORE = re.compile(rf"\b(?:friendship|alliance|enmity|feud|rivalry|engagement)\s+(?:[a-z]+\s+){{0,5}}?between\s+(?:the\s+)?"
                   rf"(?:(?:{DOTTED}\s+)?{CAP}(?:\s+{CAP})*\s+and\s+(?:the\s+)?)?$")
 _KIN_WAS_BEFORE = re.compile(rf"(?:['’]s|\b(?i:his|her|their|my|your|our))\s+(?:[a-z]+\s+)?(?:{KIN_NOUNS})\s+(?:was|is|had\s+been|has\s+been)\s+"
@@ -373,7 +376,7 @@ def _weigh(entry: Candidate, tokens: list[str], before: str, after: str, inside:
         entry.evidence["named"] += 1  # "was called Hansel and the girl Gretel", "the name of the other Zillah"
     if _CHILDREN_LISTED_BEFORE.search(before):
         entry.evidence["described"] += 1  # "had two daughters, Clara and Maud": each of the list is a child
-    if _PLURAL_LISTED_BEFORE.search(before):
+    if _PLURAL_LISTED_BEFORE.search(before) or _OWNED_LIST_BEFORE.search(before):
         entry.evidence["described"] += 1  # "The two sisters, Dorothea and Celia,": what each of the list is
     if _BOND_BETWEEN_BEFORE.search(before):
         entry.evidence["described"] += 1  # "a friendship existed between Tom Cole and Will Barker"

@@ -316,12 +316,18 @@ _NAMED_PLURAL = re.compile(r"\b(?:the|both|two|three)\s+(?:(?:two|three|four|you
                            r"(?P<plural>sisters|brothers|cousins|twins|siblings|friends|comrades|companions|allies)"
                            r",?\s+(?P<list>⟨\d+⟩(?:(?:,\s*⟨\d+⟩)*,?\s+and\s+⟨\d+⟩))(?![\'’])(?=\s*(?:$|[,.;:!?—]|"
                            r"\s+(?:who|were|had|lived|came|sat|stood|went|walked|ran|[a-z]+ed)\b))")
-_PLURAL_BOND = {"friends": "ALLY_OF", "comrades": "ALLY_OF", "companions": "ALLY_OF", "allies": "ALLY_OF"}
+_PLURAL_BOND = {"friends": "ALLY_OF", "comrades": "ALLY_OF", "companions": "ALLY_OF", "allies": "ALLY_OF",
+                "servants": "SERVES"}
+# "Mr. Earnshaw's children, Hindley and Catherine,": an owner's plural role, then the list who hold it
+_OWNED_PLURAL = re.compile(r"(?P<owner>⟨\d+⟩)['’]s?\s+(?:(?:two|three|four|young|little|elder|old|own)\s+)*"
+                           r"(?P<plural>sons|daughters|children|brothers|sisters|cousins|nephews|nieces|friends|"
+                           r"servants),\s+(?P<list>⟨\d+⟩(?:(?:,\s*⟨\d+⟩)*,?\s+and\s+⟨\d+⟩))(?![\'’])(?=\s*(?:$|[,.;:!?—]))")
 
 
 def bonds_named(clause: str, stated: Callable[[str, str], bool]) -> list[tuple[str, str, str]]:
     """Every two of a list a plural names before it, as slot pairs ``(a, b, relation)``: "the two sisters, ⟨0⟩
-    and ⟨1⟩" are kin, "the friends ⟨0⟩ and ⟨1⟩" allies. ``stated`` guards it as every pattern is guarded."""
+    and ⟨1⟩" are kin, "the friends ⟨0⟩ and ⟨1⟩" allies; and each of a list an owner's plural names towards
+    the owner ("⟨0⟩'s children, ⟨1⟩ and ⟨2⟩,"). ``stated`` guards it as every pattern is guarded."""
     found: list[tuple[str, str, str]] = []
     for match in _NAMED_PLURAL.finditer(clause):
         if not stated(clause[:match.end()], clause[match.end():]):
@@ -329,4 +335,9 @@ def bonds_named(clause: str, stated: Callable[[str, str], bool]) -> list[tuple[s
         members = re.findall(r"⟨\d+⟩", match.group("list"))
         relation = _PLURAL_BOND.get(match.group("plural"), "KIN_OF")
         found.extend((a, b, relation) for number, a in enumerate(members) for b in members[number + 1:])
+    for match in _OWNED_PLURAL.finditer(clause):
+        if not stated(clause[:match.end()], clause[match.end():]):
+            continue
+        relation = _PLURAL_BOND.get(match.group("plural"), "KIN_OF")  # each holds the role towards the owner
+        found.extend((member, match.group("owner"), relation) for member in re.findall(r"⟨\d+⟩", match.group("list")))
     return found
