@@ -3,13 +3,7 @@
 
 from __future__ import annotations
 
-from helpers.prose import related
-
-from game.graph.fast_extract.prose import read_story
-
-
-def people_of(text: str) -> set[str]:
-    return {person.name for person in read_story(text).people}
+from helpers.prose import people_of, related
 
 
 def test_a_name_ending_in_ly_is_a_person_when_the_text_writes_it_with_a_capital_mid_sentence() -> None:

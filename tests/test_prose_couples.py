@@ -3,14 +3,9 @@ verb of the phrase is each one's."""
 
 from __future__ import annotations
 
-from helpers.prose import related, relations_read
+from helpers.prose import people_of, related, relations_read
 
 from game.graph.fast_extract.couples import expanded
-from game.graph.fast_extract.prose import read_story
-
-
-def people_of(text: str) -> set[str]:
-    return {person.name for person in read_story(text).people}
 
 
 def test_mr_and_mrs_are_two_people_married_to_each_other() -> None:

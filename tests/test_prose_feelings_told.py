@@ -3,13 +3,7 @@ despises Sir James Chettam", "She soon hated him"): the one who feels is a perso
 
 from __future__ import annotations
 
-from helpers.prose import related
-
-from game.graph.fast_extract.prose import read_story
-
-
-def people_of(text: str) -> set[str]:
-    return {person.name for person in read_story(text).people}
+from helpers.prose import people_of, related
 
 
 def test_a_feeling_in_the_present_makes_its_subject_a_person() -> None:

@@ -3,13 +3,7 @@ and "May's cousin" are a woman, "May Heaven forgive you" a wish and "In May Tom 
 
 from __future__ import annotations
 
-from helpers.prose import related
-
-from game.graph.fast_extract.prose import read_story
-
-
-def people_of(text: str) -> set[str]:
-    return {person.name for person in read_story(text).people}
+from helpers.prose import people_of, related
 
 
 def test_may_and_a_surname_opening_a_sentence_with_a_past_verb_is_a_woman() -> None:

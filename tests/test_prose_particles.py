@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from helpers.prose import related, relations_read
+from helpers.prose import people_of, related, relations_read
 
 from game.graph.fast_extract.extractor import unknown_names
 from game.graph.fast_extract.gazetteer import NameIndex
@@ -12,10 +12,6 @@ from game.graph.identity_match import judge
 from game.graph.models import Node
 from game.graph.names import slugify
 from game.graph.sexes import FEMALE, MALE, TITLE_SEX
-
-
-def people_of(text: str) -> set[str]:
-    return {person.name for person in read_story(text).people}
 
 
 def aliases_of(text: str, name: str) -> set[str]:

@@ -4,13 +4,9 @@ Gilbert", "At the table sat Anne, Diana, and little Minnie May")."""
 
 from __future__ import annotations
 
-from helpers.prose import related
+from helpers.prose import people_of, related
 
 from game.graph.fast_extract.prose import read_story
-
-
-def people_of(text: str) -> set[str]:
-    return {person.name for person in read_story(text).people}
 
 
 def test_a_role_another_owns_set_before_a_name_makes_the_name_a_person_and_the_bond_is_read() -> None:

@@ -4,13 +4,9 @@ are kin (or allies, for "friends"), and the list is still the subject of its ver
 
 from __future__ import annotations
 
-from helpers.prose import related, relations_read
+from helpers.prose import people_of, related, relations_read
 
 from game.graph.fast_extract.prose import read_story
-
-
-def people_of(text: str) -> set[str]:
-    return {person.name for person in read_story(text).people}
 
 
 def test_the_two_sisters_named_after_their_plural_are_people_and_kin() -> None:

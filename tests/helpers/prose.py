@@ -17,6 +17,11 @@ def relations_read(text: str) -> set[tuple[str, str, str]]:
     return {(t.source, t.relation, t.target) for t in found.triples}
 
 
+def people_of(text: str) -> set[str]:
+    """The names of the people (and groups) the reader finds in ``text``, each by its fullest name."""
+    return {person.name for person in read_story(text).people}
+
+
 def related(text: str, a: str, relation: str, b: str) -> bool:
     """Whether ``text`` reads ``a relation b`` (either way round for a symmetric one)."""
     found = relations_read(text)

@@ -34,6 +34,8 @@ def couples(sentence: str, index: NameIndex) -> list[tuple[Entity, Entity]]:
     """The husband and wife each written-out couple of ``sentence`` names, when each is one individual of
     ``index`` (``(his, hers)``)."""
     found: list[tuple[Entity, Entity]] = []
+    if " and " not in sentence:  # every unit of every turn passes here: most hold no couple at all
+        return found
     for match in _WRITTEN_OUT.finditer(sentence):
         if match.group("one") != match.group("two"):
             continue  # "Mr. Darcy and Mrs. Bennet" is two people, no couple

@@ -70,7 +70,7 @@ class Genders:
     def of(self, entity: Entity) -> str | None:
         """``MALE``, ``FEMALE`` or None (unknown, or the text's decisive words disagree)."""
         found = self.evidence.get(entity.id)
-        own = _title_of(entity.name)
+        own = title_sex(entity.name)
         decisive = (found.decisive if found is not None else set()) | ({own} if own else set())
         if decisive:
             return next(iter(decisive)) if len(decisive) == 1 else None
@@ -112,7 +112,8 @@ class Genders:
             found.votes[gender] += 1
 
 
-def _title_of(name: str) -> str | None:
+def title_sex(name: str) -> str | None:
+    """The sex a name's title says ("Mrs. Pike", "the Marquise de ..."), or None."""
     first = [w for w in normalize_name(name).replace(".", "").split() if w != "the"][:1]  # "the Marquise de ..."
     return _TITLES.get(first[0]) if first else None
 

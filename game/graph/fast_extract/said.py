@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 
 from game.graph.fast_extract.gazetteer import CASED_NAMES, Entity, NameIndex
+from game.graph.fast_extract.genders import title_sex
 from game.graph.fast_extract.prose_patterns import KIN_TITLE
 from game.graph.given_names import sex_of_given_name
 from game.graph.names import normalize_name
-from game.graph.sexes import FEMALE, MALE, NOUN_SEX, TITLE_SEX, opposite
+from game.graph.sexes import FEMALE, MALE, NOUN_SEX, opposite
 
 
 def individuals(index: NameIndex, text: str) -> list[Entity]:
@@ -70,8 +71,7 @@ _CALL_SEX = {**NOUN_SEX, "papa": MALE, "grandpa": MALE, "mama": FEMALE, "mamma":
 
 def _sex_of_name(name: str) -> str | None:
     """The sex a name says by its title or its first name ("Mr. Brooke", "Celia"), or None."""
-    words = normalize_name(name).replace(".", "").split()
-    return (TITLE_SEX.get(words[0]) or sex_of_given_name(name)) if words else None
+    return title_sex(name) or sex_of_given_name(name)
 
 
 _LORD_CALL = re.compile(rf"{_CALLED}(?:(?<=my\s)lord|(?<=my\s)liege|master|sire)(?=\s*(?:[,!?]|\.?\s*$))", re.IGNORECASE)
