@@ -133,3 +133,18 @@ async def test_a_father_and_son_who_share_a_name_are_two_people_and_no_question(
     assert {"Heathcliff", "Linton Heathcliff"} <= set(names)
     assert pending == [] and json.loads(out)["questions"] == []
     assert ("Linton Heathcliff", "FEARS", "Heathcliff") in relations
+
+
+async def test_an_imported_couple_named_by_their_titles_is_two_people_married(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the save's name lookup must read "Mr. and Mrs. Bonacieux" as the readers do, or Mr. Bonacieux is a node
+    # no turn can mention
+    story = tmp_path / "court.md"
+    story.write_text("Mr. and Mrs. Bonacieux lived in the Rue des Fossoyeurs.\n\n"
+                     "“Sire,” said the Cardinal to the King, “I am your most faithful servant.”\n", encoding="utf-8")
+    code, _out, err = await asyncio.to_thread(kith, tmp_path, capsys, "import-story", "--save", "court", str(story))
+    assert code == 0, err
+    names, relations, _pending = await _graph(tmp_path, "court")
+    assert {"Mr. Bonacieux", "Mrs. Bonacieux"} <= set(names)
+    assert ("Mr. Bonacieux", "KIN_OF", "Mrs. Bonacieux") in relations
+    assert ("the Cardinal", "SERVES", "the King") in relations

@@ -4,15 +4,13 @@ English (and French) prose writes a husband and wife as one phrase with one surn
 people: the readers, which find people one name at a time, saw only "Mrs. Bennet". The phrase is written out as
 the two names it stands for ("Mr. Bennet and Mrs. Bennet"), so that each reader finds both, a list's verb is
 read for both ("had five daughters"), and the pair is kin: the phrase itself says they are husband and wife.
-Pure: no I/O.
+Text only (the readers look the names up): it imports nothing of the readers, so the gazetteer can
+expand a text before it looks up its names. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import re
-
-from game.graph.fast_extract.gazetteer import Entity, NameIndex
-from game.graph.names import normalize_name
 
 _HIS = r"Mr\.?|Monsieur|M\.|Herr|Signor"
 _HERS = r"Mrs\.?|Madame|Mme\.?|Frau|Signora"
@@ -30,22 +28,9 @@ def expanded(text: str) -> str:
     return _COUPLE.sub(lambda m: f"{m.group('his')} {m.group('surname')} and {m.group('hers')} {m.group('surname')}", text)
 
 
-def couples(sentence: str, index: NameIndex) -> list[tuple[Entity, Entity]]:
-    """The husband and wife each written-out couple of ``sentence`` names, when each is one individual of
-    ``index`` (``(his, hers)``)."""
-    found: list[tuple[Entity, Entity]] = []
+def couples(sentence: str) -> list[tuple[str, str]]:
+    """The husband's and the wife's names of each written-out couple of ``sentence`` (``(his, hers)``)."""
     if " and " not in sentence:  # every unit of every turn passes here: most hold no couple at all
-        return found
-    for match in _WRITTEN_OUT.finditer(sentence):
-        if match.group("one") != match.group("two"):
-            continue  # "Mr. Darcy and Mrs. Bennet" is two people, no couple
-        his = _one(index, f"{match.group('his')} {match.group('one')}")
-        hers = _one(index, f"{match.group('hers')} {match.group('two')}")
-        if his is not None and hers is not None and his.id != hers.id:
-            found.append((his, hers))
-    return found
-
-
-def _one(index: NameIndex, name: str) -> Entity | None:
-    held = [e for e in index.names.get(normalize_name(name), []) if e.type == "individual"]
-    return held[0] if len(held) == 1 else None
+        return []
+    return [(f"{m.group('his')} {m.group('one')}", f"{m.group('hers')} {m.group('two')}")
+            for m in _WRITTEN_OUT.finditer(sentence) if m.group("one") == m.group("two")]  # not "Mr. Darcy and Mrs. Bennet"

@@ -12,6 +12,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from game.graph.fast_extract.couples import expanded
 from game.graph.mentions import spans_named
 from game.graph.models import Node
 from game.graph.names import NameTrie, normalize_name
@@ -114,7 +115,8 @@ class Gazetteer:
         index = NameIndex(self.added.names)
         if self.reader is None:
             return index
-        _, named = await spans_named(self.reader, text)
+        # the text as the readers read it: "Mr. and Mrs. Bonacieux" names Mr. Bonacieux too (``couples``)
+        _, named = await spans_named(self.reader, expanded(text))
         for key, nodes in named.items():
             for node in nodes:
                 # A node both read and added answers to the names of either copy, as one entity.

@@ -9,7 +9,7 @@ way of reading for both, so that what the story says of someone is the same to e
 from __future__ import annotations
 
 from game.graph.fast_extract.couples import couples, expanded
-from game.graph.fast_extract.gazetteer import Mention, NameIndex
+from game.graph.fast_extract.gazetteer import Entity, Mention, NameIndex
 from game.graph.fast_extract.genders import FEMALE, MALE, Genders, learn
 from game.graph.fast_extract.quotes import Reading, Unit, reading_units
 from game.graph.fast_extract.single_marks import single_quotes_doubled
@@ -26,11 +26,20 @@ def read_units(text: str, index: NameIndex, before: str = "") -> tuple[Reading, 
     reading = reading_units(expanded(single_quotes_doubled(strip_control(text))), index,
                             expanded(single_quotes_doubled(strip_control(before))))
     # "Mr. and Mrs. Bennet", written out: the phrase says the two are husband and wife
-    reading.kin.extend((his, hers, unit.sentence.text) for unit in reading.units
-                       for his, hers in couples(unit.sentence.text, index))
+    for unit in reading.units:
+        for his_name, hers_name in couples(unit.sentence.text):
+            his, hers = _one(index, his_name), _one(index, hers_name)
+            if his is not None and hers is not None and his.id != hers.id:
+                reading.kin.append((his, hers, unit.sentence.text))
     read = [(unit, normalize_name(unit.sentence.text).replace("⟨", "(").replace("⟩", ")"),
              index.mentions(unit.sentence.text)) for unit in reading.units]
     return reading, read
+
+
+def _one(index: NameIndex, name: str) -> Entity | None:
+    """The one individual ``index`` holds under ``name``, or None (nobody, or more than one)."""
+    held = [e for e in index.names.get(normalize_name(name), []) if e.type == "individual"]
+    return held[0] if len(held) == 1 else None
 
 
 def genders_read(read: list[tuple[Unit, str, list[Mention]]]) -> Genders:
